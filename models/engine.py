@@ -1,0 +1,135 @@
+"""Run a named model with probes on a backend and a device, and say what ran and how long it took.
+
+Backends: ``torch`` (the reference; the only one that takes interventions) and ``onnx`` (ONNX Runtime on the
+``model.onnx`` that ``models.export`` wrote). Device: CUDA when a CUDA device is present, else the CPU. On a
+machine without CUDA no CUDA provider is requested, so ONNX Runtime prints nothing about it.
+
+One engine serves every session of the app: models and ONNX sessions are created once per name, shared, and
+never mutated; per-call probe recording is in ``models.probe``'s context variable.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from models import zoo
+from models.probe import matches, trace
+
+BACKENDS = ("torch", "onnx")
+
+
+@dataclass(frozen=True)
+class Result:
+    outputs: dict[str, np.ndarray]  # the recipe's output names -> arrays
+    probes: dict[str, np.ndarray]  # probe name -> array
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def readout(self) -> str:
+        return f"{self.backend} · {self.device} · {self.ms:.1f} ms"
+
+
+def cuda_present() -> bool:
+    return torch.cuda.is_available()
+
+
+def default_device() -> str:
+    return "cuda" if cuda_present() else "cpu"
+
+
+def ort_session_options():
+    """One thread each, no spinning: spinning ORT threads slow a torch in the same process many-fold."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    so.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    so.log_severity_level = 3
+    return so
+
+
+def ort_providers(device: str) -> list[str]:
+    import onnxruntime as ort
+
+    if device == "cuda" and "CUDAExecutionProvider" in ort.get_available_providers():
+        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    return ["CPUExecutionProvider"]
+
+
+class Engine:
+    def __init__(self, device: str | None = None):
+        self.device = device or default_device()
+        self._models: dict[str, torch.nn.Module] = {}
+        self._sessions: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def model(self, name: str) -> torch.nn.Module:
+        """The shared torch model (eval mode, on this engine's device). Do not mutate it."""
+        with self._lock:
+            if name not in self._models:
+                self._models[name] = zoo.load(name).to(self.device)
+            return self._models[name]
+
+    def session(self, name: str):
+        """The shared ONNX Runtime session of ``name``."""
+        import onnxruntime as ort
+
+        with self._lock:
+            if name not in self._sessions:
+                path = zoo.checkpoint_dir(name) / "model.onnx"
+                if not path.exists():
+                    raise FileNotFoundError(f"{path} is missing: run python -m models.export {name}")
+                self._sessions[name] = ort.InferenceSession(str(path), ort_session_options(),
+                                                            providers=ort_providers(self.device))
+            return self._sessions[name]
+
+    def run(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (),
+            backend: str = "torch") -> Result:
+        """Forward ``inputs`` (input name -> array) through ``name``, recording the probes ``probes`` selects."""
+        if backend == "torch":
+            return self._run_torch(name, inputs, probes)
+        if backend == "onnx":
+            return self._run_onnx(name, inputs, probes)
+        raise ValueError(f"unknown backend {backend!r}; choose one of {BACKENDS}")
+
+    def _run_torch(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...]) -> Result:
+        model = self.model(name)
+        tensors = {k: torch.from_numpy(np.ascontiguousarray(v)).to(self.device) for k, v in inputs.items()}
+        start = time.perf_counter()
+        with torch.inference_mode(), trace(*probes) as t:
+            out = model(**tensors)
+        if self.device == "cuda":
+            torch.cuda.synchronize()
+        ms = (time.perf_counter() - start) * 1e3
+        outs = out if isinstance(out, tuple) else (out,)
+        names = zoo.recipe(name).output_names
+        return Result(
+            outputs={n: o.float().cpu().numpy() for n, o in zip(names, outs)},
+            probes={n: p.float().cpu().numpy() for n, p in t.items()},
+            backend="torch", device=self.device, ms=ms,
+        )
+
+    def _run_onnx(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...]) -> Result:
+        session = self.session(name)
+        out_names = zoo.recipe(name).output_names
+        wanted = [o.name for o in session.get_outputs()
+                  if o.name in out_names or any(matches(o.name, p) for p in probes)]
+        start = time.perf_counter()
+        values = session.run(wanted, {k: np.ascontiguousarray(v) for k, v in inputs.items()})
+        ms = (time.perf_counter() - start) * 1e3
+        got = dict(zip(wanted, values))
+        device = "cuda" if session.get_providers()[0] == "CUDAExecutionProvider" else "cpu"
+        return Result(
+            outputs={n: got[n] for n in out_names},
+            probes={n: v for n, v in got.items() if n not in out_names},
+            backend="onnx", device=device, ms=ms,
+        )

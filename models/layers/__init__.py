@@ -1,0 +1,25 @@
+"""Shared building blocks of the zoo. Architecture files compose these; they never copy them."""
+
+from models.layers.attention import KVCache, MultiHeadAttention, repeat_kv
+from models.layers.ffn import MLP, SwiGLU
+from models.layers.masks import causal_mask, padding_mask, sliding_window_mask
+from models.layers.norms import LayerNorm, RMSNorm
+from models.layers.positions import (
+    LearnedPositions,
+    RotaryEmbedding,
+    SinusoidalPositions,
+    T5RelativeBias,
+    alibi_bias,
+    alibi_slopes,
+    apply_rope,
+    rope_frequencies,
+    sinusoidal_table,
+    t5_relative_position_bucket,
+)
+
+__all__ = [
+    "KVCache", "MultiHeadAttention", "repeat_kv", "MLP", "SwiGLU", "causal_mask", "padding_mask",
+    "sliding_window_mask", "LayerNorm", "RMSNorm", "LearnedPositions", "RotaryEmbedding", "SinusoidalPositions",
+    "T5RelativeBias", "alibi_bias", "alibi_slopes", "apply_rope", "rope_frequencies", "sinusoidal_table",
+    "t5_relative_position_bucket",
+]

@@ -1,0 +1,116 @@
+"""Multi-head attention (Vaswani et al. 2017, 1706.03762), eager by default so every step can be probed.
+
+    scores  = q·kᵀ / √D  (+ additive position bias)  masked where the mask is False
+    pattern = softmax(scores) over keys
+    context = pattern · v, heads concatenated, then the output projection Wo
+
+Grouped-query attention (Ainslie et al. 2023): H query heads share G key/value heads (G divides H);
+G = H is plain multi-head attention, G = 1 multi-query attention.
+
+Shape letters: B batch, T queries, S keys, C model width, H query heads, G key/value heads, D head width.
+Probes (relative to this module): ``q`` (B, H, T, D), ``k`` and ``v`` (B, G, S, D), ``scores`` (B, H, T, S)
+before the softmax, ``pattern`` (B, H, T, S), ``context`` (B, H, T, D). The fused path (``fused=True``,
+PyTorch SDPA) records only q, k, v and context, since it never materialises the matrix.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from models.layers.positions import apply_rope
+from models.probe import Probe
+
+
+def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
+    """(B, G, S, D) -> (B, G·n_rep, S, D): each key/value head serves n_rep query heads."""
+    if n_rep == 1:
+        return x
+    B, G, S, D = x.shape
+    return x[:, :, None].expand(B, G, n_rep, S, D).reshape(B, G * n_rep, S, D)
+
+
+class KVCache:
+    """Keys and values of earlier positions, so decoding a new token costs one row, not the whole square."""
+
+    def __init__(self) -> None:
+        self.k: torch.Tensor | None = None
+        self.v: torch.Tensor | None = None
+
+    def __len__(self) -> int:
+        return 0 if self.k is None else self.k.shape[2]
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        self.k = k if self.k is None else torch.cat([self.k, k], dim=2)
+        self.v = v if self.v is None else torch.cat([self.v, v], dim=2)
+        return self.k, self.v  # (B, G, S, D)
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, dim: int, n_heads: int, *, n_kv_heads: int | None = None, bias: bool = True,
+                 fused: bool = False):
+        super().__init__()
+        self.n_heads = n_heads
+        self.n_kv_heads = n_kv_heads or n_heads
+        if dim % n_heads or n_heads % self.n_kv_heads:
+            raise ValueError("dim must divide into n_heads, and n_heads into n_kv_heads")
+        self.head_dim = dim // n_heads
+        self.fused = fused
+        self.wq = nn.Linear(dim, n_heads * self.head_dim, bias=bias)
+        self.wk = nn.Linear(dim, self.n_kv_heads * self.head_dim, bias=bias)
+        self.wv = nn.Linear(dim, self.n_kv_heads * self.head_dim, bias=bias)
+        self.wo = nn.Linear(n_heads * self.head_dim, dim, bias=bias)
+        self.q, self.k, self.v = Probe(), Probe(), Probe()
+        self.scores, self.pattern, self.context = Probe(), Probe(), Probe()
+
+    def _heads(self, x: torch.Tensor, n: int) -> torch.Tensor:
+        B, T, _ = x.shape
+        return x.view(B, T, n, self.head_dim).transpose(1, 2)  # (B, n, T, D)
+
+    def forward(self, x: torch.Tensor, *, source: torch.Tensor | None = None, mask: torch.Tensor | None = None,
+                bias: torch.Tensor | None = None, rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+                rope_keys: tuple[torch.Tensor, torch.Tensor] | None = None,
+                cache: KVCache | None = None) -> torch.Tensor:
+        """Attend from x (B, T, C) to ``source`` (B, S, C; x itself when None: self-attention).
+
+        Args:
+            mask: bool, broadcastable to (B, H, T, S); True = may attend.
+            bias: float added to the scores, broadcastable to (B, H, T, S) (ALiBi, T5 buckets).
+            rope: (cos, sin) of the queries' positions, (T, D/2); keys use ``rope_keys`` or the same.
+            cache: keys/values of earlier positions; this call's are appended and all are attended.
+        Returns:
+            (B, T, C)
+        """
+        src = x if source is None else source
+        q = self._heads(self.wq(x), self.n_heads)  # (B, H, T, D)
+        k = self._heads(self.wk(src), self.n_kv_heads)  # (B, G, S, D)
+        v = self._heads(self.wv(src), self.n_kv_heads)  # (B, G, S, D)
+        if rope is not None:
+            q = apply_rope(q, *rope)
+            k = apply_rope(k, *(rope_keys or rope))
+        if cache is not None:
+            k, v = cache.append(k, v)
+        q, k, v = self.q(q), self.k(k), self.v(v)
+        n_rep = self.n_heads // self.n_kv_heads
+        k, v = repeat_kv(k, n_rep), repeat_kv(v, n_rep)  # (B, H, S, D)
+
+        if self.fused:
+            attn_mask = mask
+            if bias is not None:
+                attn_mask = bias if mask is None else bias.masked_fill(~mask, float("-inf"))
+            context = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+        else:
+            scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)  # (B, H, T, S)
+            if bias is not None:
+                scores = scores + bias
+            if mask is not None:
+                # The dtype's lowest value rather than -inf: a fully masked row gives a uniform row, not NaN.
+                scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+            pattern = self.pattern(torch.softmax(self.scores(scores), dim=-1))
+            context = pattern @ v  # (B, H, T, D)
+        context = self.context(context)
+        B, H, T, D = context.shape
+        return self.wo(context.transpose(1, 2).reshape(B, T, H * D))

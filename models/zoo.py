@@ -1,0 +1,148 @@
+"""The registry of trained models, and checkpoint files.
+
+An architecture file (``models/<arch>.py``) lists the checkpoints it can train in ``RECIPES``; a ``Recipe`` says how
+to build, train, evaluate and export one. A checkpoint lives in ``models/checkpoints/<name>/``:
+
+    config.json        {"recipe": name, "arch": module, "config": {...Config fields...}}
+    model.safetensors  weights (safetensors only: nothing here loads a pickle)
+    card.json          data, command, seed, params, wall_time_s, hardware, metrics, bars (+ recipe extras)
+    tokenizer.json     HF tokenizers file, where the model has one
+    model.onnx         written by ``python -m models.export NAME``
+
+``TE_CHECKPOINTS`` (environment) points the whole zoo at another folder, which is how tests train into a
+temporary directory without touching the shipped checkpoints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import os
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import safetensors.torch
+from torch import nn
+
+import models
+
+SHIPPED = Path(__file__).resolve().parent / "checkpoints"
+
+# Modules of this package that are infrastructure, not architectures.
+_NOT_ARCHITECTURES = {"probe", "zoo", "engine", "train", "evaluate", "export", "training"}
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What a recipe's ``train`` hands back to ``models.train``."""
+
+    model: nn.Module
+    config: dict[str, Any]
+    data: str  # what it was trained on, in words
+    card: dict[str, Any] = field(default_factory=dict)  # extra card fields (task, split, ...)
+    files: dict[str, str] = field(default_factory=dict)  # extra files to write: name -> text (tokenizer.json)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    build: Callable[[dict[str, Any]], nn.Module]  # config dict -> untrained model
+    train: Callable[[int, Path], Trained]  # (seed, checkpoint dir being written) -> Trained
+    evaluate: Callable[[nn.Module, Path], dict[str, Any]]  # (model, checkpoint dir) -> metrics
+    example_inputs: Callable[[Path], dict[str, np.ndarray]]  # inputs for export and parity checks
+    bars: dict[str, dict[str, float]]  # metric -> {"min": x} or {"max": x}
+    output_names: tuple[str, ...] = ("logits",)
+    probes: tuple[str, ...] = ()  # probe patterns exported as extra ONNX outputs
+    dynamic_axes: dict[str, dict[int, str]] = field(default_factory=dict)  # input -> {axis: name}
+
+
+def checkpoints_root() -> Path:
+    return Path(os.environ.get("TE_CHECKPOINTS", SHIPPED))
+
+
+def checkpoint_dir(name: str) -> Path:
+    return checkpoints_root() / name
+
+
+def recipes() -> dict[str, Recipe]:
+    """Every recipe of every architecture module, by checkpoint name."""
+    found: dict[str, Recipe] = {}
+    for info in pkgutil.iter_modules(models.__path__):
+        if info.ispkg or info.name in _NOT_ARCHITECTURES:
+            continue
+        module = importlib.import_module(f"models.{info.name}")
+        for recipe in getattr(module, "RECIPES", ()):
+            found[recipe.name] = recipe
+    return found
+
+
+def recipe(name: str) -> Recipe:
+    found = recipes()
+    if name not in found:
+        raise KeyError(f"unknown model {name!r}; known: {', '.join(sorted(found))}")
+    return found[name]
+
+
+def available() -> list[str]:
+    """Names of the checkpoints on disk."""
+    root = checkpoints_root()
+    return sorted(p.name for p in root.iterdir() if (p / "model.safetensors").exists()) if root.exists() else []
+
+
+def config_dict(config: Any) -> dict[str, Any]:
+    return dataclasses.asdict(config) if dataclasses.is_dataclass(config) else dict(config)
+
+
+def save(name: str, model: nn.Module, config: dict[str, Any], card: dict[str, Any],
+         files: dict[str, str] | None = None) -> Path:
+    out = checkpoint_dir(name)
+    out.mkdir(parents=True, exist_ok=True)
+    safetensors.torch.save_model(model, str(out / "model.safetensors"))
+    (out / "config.json").write_text(json.dumps({"recipe": name, "config": config}, indent=2) + "\n")
+    write_card(name, card)
+    for fname, text in (files or {}).items():
+        (out / fname).write_text(text)
+    return out
+
+
+def write_card(name: str, card: dict[str, Any]) -> None:
+    (checkpoint_dir(name) / "card.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_card(name: str) -> dict[str, Any]:
+    return json.loads((checkpoint_dir(name) / "card.json").read_text())
+
+
+def read_config(name: str) -> dict[str, Any]:
+    return json.loads((checkpoint_dir(name) / "config.json").read_text())["config"]
+
+
+def load(name: str) -> nn.Module:
+    """The trained model, in eval mode, on the CPU."""
+    model = recipe(name).build(read_config(name))
+    safetensors.torch.load_model(model, str(checkpoint_dir(name) / "model.safetensors"), strict=True)
+    return model.eval()
+
+
+def parameter_count(model: nn.Module) -> int:
+    """Unique parameters (tied weights counted once)."""
+    return sum(p.numel() for p in {id(p): p for p in model.parameters()}.values())
+
+
+def bars_missed(metrics: dict[str, Any], bars: dict[str, dict[str, float]]) -> list[str]:
+    """Human-readable list of the bars a metrics dict misses (a missing metric misses its bar)."""
+    missed = []
+    for metric, bar in bars.items():
+        value = metrics.get(metric)
+        if value is None:
+            missed.append(f"{metric}: not measured")
+        elif "min" in bar and value < bar["min"]:
+            missed.append(f"{metric} = {value:.4g} < {bar['min']}")
+        elif "max" in bar and value > bar["max"]:
+            missed.append(f"{metric} = {value:.4g} > {bar['max']}")
+    return missed
