@@ -1,0 +1,1 @@
+"""Transformer Explorer's Streamlit front end. It imports models/ only through app/services."""

@@ -1,0 +1,51 @@
+"""Entry point: page config, the sidebar (language, backend, what ran) and the navigation by era.
+
+    streamlit run app/streamlit_app.py
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# `streamlit run` puts only app/ on sys.path; the pages import the `app` and `models` packages from the root.
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app.catalog import ERAS, PAGES_DIR, available_papers  # noqa: E402
+from app.i18n import LANG_NAMES, LANGS, t  # noqa: E402
+from app.services import BACKENDS, default_device  # noqa: E402
+
+st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
+
+# The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
+if "lang" not in st.session_state:
+    st.session_state["lang"] = st.query_params.get("lang") if st.query_params.get("lang") in LANGS else "en"
+
+with st.sidebar:
+    st.selectbox("Language / 语言", LANGS, format_func=LANG_NAMES.get, key="lang")
+    st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
+    st.caption(t("sidebar.device", device=default_device()))
+    last_run = st.empty()
+
+home = st.Page(PAGES_DIR / "home.py", title=t("home.nav"), icon=":material/home:", default=True)
+sections: dict[str, list] = {t("era.home"): [home]}
+for era in ERAS:
+    pages = [st.Page(PAGES_DIR / f"{p.page}.py", title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
+             for p in available_papers() if p.era == era]
+    if pages:
+        sections[t(f"era.{era}")] = pages
+
+page = st.navigation(sections)
+if st.session_state["lang"] == "en":
+    st.query_params.pop("lang", None)
+else:
+    st.query_params["lang"] = st.session_state["lang"]
+page.run()
+
+if "_last_readout" in st.session_state:
+    backend, device, ms = st.session_state["_last_readout"]
+    last_run.caption(t("sidebar.last_run", readout=f"{backend} · {device} · {ms:.1f} ms"))

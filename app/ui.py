@@ -1,0 +1,65 @@
+"""Small Streamlit helpers every page uses: header, explanation, readout, figures, downloads, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from app.catalog import PAPERS
+from app.i18n import InputError, current_lang, t
+from app.views import html, numbers
+
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+}
+
+
+def header(paper_key: str) -> None:
+    """Page title and links to the paper(s) on arXiv."""
+    paper = next(p for p in PAPERS if p.key == paper_key)
+    st.title(t(f"paper.{paper_key}.title"))
+    links = " · ".join(f"[arXiv:{a}](https://arxiv.org/abs/{a})" for a in paper.arxiv if a)
+    st.caption(f"{t(f'paper.{paper_key}.probe')}  \n{t('view.paper')}: {links}")
+
+
+def explain(text: str) -> None:
+    """A short explanation block (markdown)."""
+    with st.container(border=True):
+        st.markdown(text)
+
+
+def readout(result) -> None:
+    """What ran: backend, device, milliseconds. Also shown in the sidebar as the last run."""
+    st.caption(t("view.readout", backend=result.backend, device=result.device, ms=result.ms))
+    st.session_state["_last_readout"] = (result.backend, result.device, result.ms)
+
+
+def plot(fig, *, key: str, on_select: str = "ignore", **kwargs):
+    """A Plotly figure with the PNG button; returns the selection event when ``on_select="rerun"``."""
+    return st.plotly_chart(fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **kwargs)
+
+
+def markup(fragment: str) -> None:
+    """Render HTML built by ``app.views.html`` (which escapes every piece of text)."""
+    st.html(fragment)
+
+
+def download(data, filename: str, *, key: str, row_labels=None, col_labels=None) -> None:
+    """A button that downloads the numbers behind a figure: CSV for a 2-D array, JSON otherwise."""
+    if isinstance(data, np.ndarray) and data.ndim <= 2:
+        payload, mime = numbers.to_csv(data, row_labels, col_labels), "text/csv"
+        filename += ".csv"
+    else:
+        payload, mime = numbers.to_json(data), "application/json"
+        filename += ".json"
+    st.download_button(t("view.download"), payload, file_name=filename, mime=mime, key=key,
+                       icon=":material/download:", on_click="ignore")
+
+
+def input_error(error: InputError) -> None:
+    st.error(error.message(current_lang()), icon=":material/error:")
+
+
+__all__ = ["header", "explain", "readout", "plot", "markup", "download", "input_error", "html"]

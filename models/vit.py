@@ -1,0 +1,264 @@
+"""Vision Transformer: "An Image is Worth 16x16 Words" (Dosovitskiy et al. 2020, arXiv 2010.11929).
+
+An image is cut into a grid of P×P patches; each patch is flattened and projected linearly to a width-C vector
+(eq. 1 of the paper: z₀ = [x_class; x¹E; …; xᴺE] + E_pos). A learnable [CLS] vector goes first, a learned position
+embedding is added to every one of the N + 1 tokens, and a pre-LN Transformer encoder (eqs. 2–3) mixes them. The
+class is read from the final [CLS] vector (eq. 4) by a linear head.
+
+Trained here on scikit-learn's handwritten digits upsampled to 16×16 (``models.data.digits``), with 4×4 patches:
+a 4×4 grid of 16 "words" per image, plus [CLS].
+
+Shape letters:
+    B  batch                     H, W  image height and width (pixels)
+    P  patch side (pixels)       h, w  patch grid height and width (H/P, W/P)
+    N  patches, h·w              T     tokens, N + 1 ([CLS] first)
+    C  model width               K     classes (10 digits)
+
+Probes (module paths): ``patch_embed.patches`` (B, N, P·P) the flattened patches the model sees;
+``patch_embed.embeddings`` (B, N, C) after the linear projection E; ``tokens`` (B, T, C) [CLS] + patches with
+positions added; per block ``blocks.{i}.attn.{q,k,v,scores,pattern,context}`` (pattern (B, heads, T, T)),
+``blocks.{i}.mlp.act`` and ``blocks.{i}.resid`` (B, T, C); ``cls`` (B, C) the final, normed [CLS] vector the head
+reads.
+
+Numpy helpers for the explorer (no torch needed by their callers): ``patchify``/``unpatchify``,
+``attention_rollout`` (Abnar & Zuidema 2020, arXiv 2005.00928) and ``position_similarity``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from einops import rearrange
+from torch import nn
+
+from models.data import digits
+from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention
+from models.probe import Probe, name_probes
+from models.training import fit
+from models.zoo import Recipe, Trained
+
+
+@dataclass
+class Config:
+    image_size: int = 16
+    patch_size: int = 4  # 16×16 pixels in 4×4 patches: a 4×4 grid, 16 tokens plus [CLS]
+    n_classes: int = 10
+    dim: int = 64
+    n_heads: int = 4
+    n_layers: int = 4
+    mlp_ratio: int = 2  # hidden width of the MLP = mlp_ratio · dim; the paper uses 4, 2 suffices at this size
+    dropout: float = 0.1  # on the residual branches during training: 1,438 images are very little data for a ViT
+
+    @property
+    def grid(self) -> int:
+        return self.image_size // self.patch_size
+
+    @property
+    def n_patches(self) -> int:
+        return self.grid**2
+
+
+PRESETS = {
+    "tiny": Config(image_size=8, patch_size=4, dim=16, n_heads=2, n_layers=1),
+    "shipped": Config(),
+}
+
+
+# ---- patches (numpy and torch share one einops pattern) ------------------------------------------------------
+
+_PATCHIFY = "b (h p1) (w p2) -> b (h w) (p1 p2)"
+_UNPATCHIFY = "b (h w) (p1 p2) -> b (h p1) (w p2)"
+
+
+def patchify(images: np.ndarray | torch.Tensor, patch: int) -> np.ndarray | torch.Tensor:
+    """(B, H, W) -> (B, N, P·P): patches in reading order (row by row), each flattened row by row."""
+    return rearrange(images, _PATCHIFY, p1=patch, p2=patch)
+
+
+def unpatchify(patches: np.ndarray | torch.Tensor, patch: int, grid: int) -> np.ndarray | torch.Tensor:
+    """(B, N, P·P) -> (B, H, W), the inverse of ``patchify``."""
+    return rearrange(patches, _UNPATCHIFY, h=grid, w=grid, p1=patch, p2=patch)
+
+
+# ---- modules ---------------------------------------------------------------------------------------------------
+
+
+class PatchEmbedding(nn.Module):
+    """Flatten each P×P patch and project it to width C: the paper's E, a (P², C) matrix (plus a bias)."""
+
+    def __init__(self, c: Config):
+        super().__init__()
+        self.patch_size = c.patch_size
+        self.proj = nn.Linear(c.patch_size**2, c.dim)
+        self.patches, self.embeddings = Probe(), Probe()
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        patches = self.patches(patchify(images, self.patch_size))  # (B, N, P·P)
+        return self.embeddings(self.proj(patches))  # (B, N, C)
+
+
+class Block(nn.Module):
+    """Pre-LN encoder block: x + MSA(LN(x)), then x + MLP(LN(x)) (eqs. 2–3 of the paper)."""
+
+    def __init__(self, c: Config):
+        super().__init__()
+        self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
+        self.attn = MultiHeadAttention(c.dim, c.n_heads)
+        self.mlp = MLP(c.dim, c.mlp_ratio * c.dim, activation="gelu")
+        self.drop = nn.Dropout(c.dropout)
+        self.resid = Probe()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.drop(self.attn(self.ln1(x)))  # no mask: every token sees every token
+        return self.resid(x + self.drop(self.mlp(self.ln2(x))))  # (B, T, C)
+
+
+class ViT(nn.Module):
+    def __init__(self, c: Config):
+        super().__init__()
+        if c.image_size % c.patch_size:
+            raise ValueError("image_size must be a multiple of patch_size")
+        self.config = c
+        self.patch_embed = PatchEmbedding(c)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, c.dim) * 0.02)  # the learnable x_class
+        self.pos = LearnedPositions(c.n_patches + 1, c.dim)  # row 0 belongs to [CLS], rows 1.. to the patches
+        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
+        self.ln_f = LayerNorm(c.dim)
+        self.head = nn.Linear(c.dim, c.n_classes)
+        self.tokens, self.cls = Probe(), Probe()
+        name_probes(self)
+
+    def forward(self, images: torch.Tensor) -> torch.Tensor:
+        """images (B, H, W) in [0, 1], ink bright -> logits (B, K)."""
+        e = self.patch_embed(images)  # (B, N, C)
+        cls = self.cls_token.expand(e.shape[0], -1, -1)  # (B, 1, C)
+        x = self.tokens(self.pos(torch.cat([cls, e], dim=1)))  # (B, T, C)
+        for block in self.blocks:
+            x = block(x)
+        z = self.cls(self.ln_f(x[:, 0]))  # (B, C)
+        return self.head(z)  # (B, K)
+
+
+def build(config: dict) -> ViT:
+    return ViT(Config(**config))
+
+
+# ---- views of the learned weights and of attention (numpy) -----------------------------------------------------
+
+
+def position_similarity(pos: np.ndarray, grid: int) -> np.ndarray:
+    """Patch position embeddings (N, C) ([CLS]'s row removed) -> (h, w, h, w) cosine similarities.
+
+    ``out[i, j]`` is the h×w map of how similar the embedding of patch (i, j) is to every patch position: the
+    paper's Figure 7 (centre) lays these maps out as a grid of grids.
+    """
+    unit = pos / np.linalg.norm(pos, axis=1, keepdims=True).clip(1e-12)
+    sim = unit @ unit.T  # (N, N)
+    return sim.reshape(grid, grid, grid, grid)
+
+
+def attention_rollout(patterns: np.ndarray, *, head_fusion: str = "mean", discard_ratio: float = 0.0) -> np.ndarray:
+    """Attention rollout (Abnar & Zuidema 2020): how much each input token flows into each token at the top.
+
+    Args:
+        patterns: (L, heads, T, T) attention of every layer for one image, rows = queries.
+        head_fusion: "mean", "max" or "min" over heads.
+        discard_ratio: fraction of the smallest fused weights per layer set to zero ([CLS]'s own column is kept).
+    Returns:
+        (T, T): row t = what token t at the top attends to, through all layers, with the residual path counted as
+        an identity: Ã = ½(A + I), rows renormalised, and Ã_L · … · Ã_1.
+    """
+    fuse = {"mean": np.mean, "max": np.max, "min": np.min}
+    if head_fusion not in fuse:
+        raise ValueError(f"head_fusion must be one of {sorted(fuse)}")
+    if not 0.0 <= discard_ratio < 1.0:
+        raise ValueError("discard_ratio must be in [0, 1)")
+    T = patterns.shape[-1]
+    rollout = np.eye(T)
+    for layer in patterns.astype(np.float64):
+        a = fuse[head_fusion](layer, axis=0)  # (T, T)
+        if discard_ratio > 0:
+            flat = a.copy().reshape(-1)
+            k = int(flat.size * discard_ratio)
+            if k:
+                drop = np.argpartition(flat, k - 1)[:k]
+                drop = drop[drop % T != 0]  # never discard attention to [CLS]
+                flat[drop] = 0.0
+            a = flat.reshape(T, T)
+        a = 0.5 * (a + np.eye(T))
+        a = a / a.sum(axis=-1, keepdims=True)
+        rollout = a @ rollout
+    return rollout
+
+
+# ---- training and evaluation ---------------------------------------------------------------------------------
+
+
+def _augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Small random rotations (±12°), scalings (0.9–1.1) and shifts (±1.5 px) of a (B, H, W) batch."""
+    B, H, W = images.shape
+    angle = (torch.rand(B, generator=gen) * 2 - 1) * (12 * np.pi / 180)
+    scale = 0.9 + 0.2 * torch.rand(B, generator=gen)
+    shift = (torch.rand(B, 2, generator=gen) * 2 - 1) * (1.5 * 2 / H)  # in [-1, 1] grid units
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, (B, 1, H, W), align_corners=False)
+    return F.grid_sample(images[:, None], grid, align_corners=False, padding_mode="zeros")[:, 0]
+
+
+STEPS, BATCH, LR = 6000, 128, 2e-3
+
+
+def train(seed: int, out: Path) -> Trained:
+    c = PRESETS["shipped"]
+    torch.manual_seed(seed)
+    model = build(asdict(c))
+    data = digits.load_split("train")
+    images, labels = torch.from_numpy(data.images), torch.from_numpy(data.labels)
+    gen = torch.Generator().manual_seed(seed)
+
+    def batches():
+        while True:
+            idx = torch.randint(0, len(labels), (BATCH,), generator=gen)
+            yield _augment(images[idx], gen), labels[idx]
+
+    def loss(model: ViT, batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        x, y = batch
+        return F.cross_entropy(model(x), y, label_smoothing=0.1)
+
+    fit(model, batches(), loss, steps=STEPS, lr=LR, warmup=200, weight_decay=0.05, desc="vit")
+    return Trained(model, asdict(c), data=digits.split_description() + "; upsampled bilinearly to 16×16",
+                   card={"task": "classify handwritten digits 0–9 from 4×4 patches of a 16×16 image",
+                         "split": {"seed": digits.SPLIT_SEED, "test_fraction": digits.TEST_FRACTION,
+                                   "train": len(labels), "test": len(digits.load_split("test").labels),
+                                   "stratified": True},
+                         "training": {"steps": STEPS, "batch": BATCH, "lr": LR, "optimizer": "AdamW",
+                                      "augmentation": "rotation ±12°, scale 0.9–1.1, shift ±1.5 px",
+                                      "label_smoothing": 0.1}})
+
+
+def predict(model: ViT, images: np.ndarray) -> np.ndarray:
+    with torch.no_grad():
+        return model(torch.from_numpy(images)).argmax(-1).numpy()
+
+
+def evaluate(model: ViT, out: Path) -> dict:
+    test = digits.load_split("test")
+    pred = predict(model, test.images)
+    return {"test_accuracy": round(float((pred == test.labels).mean()), 4), "test_images": int(len(test.labels))}
+
+
+def example_inputs(out: Path) -> dict[str, np.ndarray]:
+    return {"images": digits.load_split("test").images[:2]}
+
+
+RECIPES = [
+    Recipe(name="vit", build=build, train=train, evaluate=evaluate, example_inputs=example_inputs,
+           bars={"test_accuracy": {"min": 0.97}},
+           probes=("patch_embed.patches", "patch_embed.embeddings", "tokens", "blocks.*.attn.pattern", "cls"),
+           dynamic_axes={"images": {0: "B"}}),
+]

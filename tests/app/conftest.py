@@ -1,0 +1,33 @@
+"""AppTest helpers: run the real entry point (sidebar, navigation) and switch to a page."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ENTRY = "app/streamlit_app.py"
+
+
+def open_app(page: str | None = None, lang: str = "en", timeout: float = 60, **query: str) -> AppTest:
+    """The app after its first run on ``pages/<page>.py`` (home when None), with query parameters set."""
+    at = AppTest.from_file(ENTRY, default_timeout=timeout)
+    at.query_params["lang"] = lang
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    if page is not None:
+        at.switch_page(f"pages/{page}.py").run()
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    """The value of the st.metric whose label is ``label``."""
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise KeyError(f"no metric {label!r}; have {[m.label for m in at.metric]}")
+
+
+@pytest.fixture
+def app():
+    return open_app
