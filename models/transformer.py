@@ -266,8 +266,8 @@ def exact_match(model: Transformer, batch: seq2seq.Batch) -> float:
     hits = 0
     for b, n in enumerate(batch.lengths):
         want = batch.tgt_out[b, : n + 1]
-        hits += pred.shape[1] >= n + 1 and bool((pred[b, : n + 1] == want).all())
-    return hits / len(batch.lengths)
+        hits += int(pred.shape[1] >= n + 1 and bool((pred[b, : n + 1] == want).all()))
+    return float(hits / len(batch.lengths))
 
 
 def cross_alignment(model: Transformer, batch: seq2seq.Batch, layer: int = -1) -> np.ndarray:

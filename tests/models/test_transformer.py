@@ -46,7 +46,7 @@ def test_tiny_shapes_and_probes(tiny):
     assert t["decoder.layers.0.cross_attn.k"].shape == (3, 3, 7, 12)
     assert t["encoder.layers.0.ffn.act"].shape == (3, 7, c.ffn_dim)
     assert t["encoder.embedded"].shape == (3, 7, 36) and t["decoder.layers.1.out"].shape == (3, 5, 36)
-    assert zoo.parameter_count(tiny) == 39_196  # pinned: a changed layer shows up here
+    assert zoo.parameter_count(tiny) == 39_792  # 30·36 embedding + 9,304 encoder layer + 2 × 14,704 decoder layers
     for name, p in t.items():
         if name.endswith("pattern"):
             torch.testing.assert_close(p.sum(-1), torch.ones(p.shape[:-1]))
@@ -128,7 +128,8 @@ def test_shipped_card_meets_its_bars():
 def test_onnx_parity_with_torch():
     """ONNX Runtime against torch through the engine, at lengths other than the export example (dynamic axes).
 
-    Tolerance: 1e-4 absolute on logits and every probe (float32 throughout; observed differences are ~1e-6).
+    Tolerance: |onnx − torch| ≤ 1e-4 + 1e-4·|torch| on logits and every probe (float32 throughout; observed maximum
+    differences: 3.5e-5 on logits, 1.7e-5 on probes).
     """
     engine = Engine(device="cpu")
     batch = seq2seq.reversal(np.random.default_rng(11), 3, 3, 13)
@@ -136,7 +137,7 @@ def test_onnx_parity_with_torch():
     probes = ("*.pattern", "*.scores", "*_attn.q", "*_attn.k", "*_attn.v")
     ref = engine.run("transformer", inputs, probes, backend="torch")
     got = engine.run("transformer", inputs, probes, backend="onnx")
-    np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], rtol=0, atol=1e-4)
+    np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], rtol=1e-4, atol=1e-4)
     assert set(got.probes) == set(ref.probes) and len(ref.probes) == 6 * 5
     for name, value in ref.probes.items():
         if name.endswith("scores"):
@@ -144,4 +145,4 @@ def test_onnx_parity_with_torch():
             value, other = np.where(value < -1e30, 0, value), np.where(got.probes[name] < -1e30, 0, got.probes[name])
         else:
             other = got.probes[name]
-        np.testing.assert_allclose(other, value, rtol=0, atol=1e-4, err_msg=name)
+        np.testing.assert_allclose(other, value, rtol=1e-4, atol=1e-4, err_msg=name)
