@@ -143,6 +143,10 @@ def _to_gray(image: Image.Image | np.ndarray) -> np.ndarray:
             a = a / 255.0
         return np.clip(a, 0.0, 1.0)
     im = ImageOps.exif_transpose(image)
+    if im.mode in ("I", "I;16", "I;16B", "I;16L", "F"):  # 16/32-bit grayscale: scale by its own range
+        a = np.asarray(im, dtype=np.float64)
+        low, high = float(a.min()), float(a.max())
+        return (a - low) / (high - low) if high > low else np.zeros_like(a)
     if im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info):
         rgba = im.convert("RGBA")
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
