@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ENTRY = "app/streamlit_app.py"
+ENTRY = str(Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py")
 
 
 def open_app(page: str | None = None, lang: str = "en", timeout: float = 60, **query: str) -> AppTest:

@@ -1,0 +1,209 @@
+"""Benchmarks against DESIGN.md's budgets (not tests: these measure, they do not assert).
+
+    .venv/bin/python -m bench.run            # everything, writes bench/results.json and bench/results.md
+
+(a) probe-call latency per shipped model and backend, (b) widget change -> figure updated in headless Chromium per
+page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
+show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
+Medians (and p95) of repeated runs, all measured in one run on one machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import torch
+
+from models import zoo
+from models.engine import Engine, ort_session_options
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT_JSON, OUT_MD = ROOT / "bench" / "results.json", ROOT / "bench" / "results.md"
+
+
+def _stats(samples: list[float]) -> dict:
+    s = sorted(samples)
+    return {"p50": round(statistics.median(s), 2), "p95": round(s[min(len(s) - 1, int(0.95 * len(s)))], 2),
+            "n": len(s)}
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, torch {torch.__version__}, {platform.python_version()}"
+
+
+def shipped() -> list[str]:
+    return [n for n in zoo.available() if (zoo.checkpoint_dir(n) / "model.onnx").exists()]
+
+
+def probe_latency(repeats: int) -> dict:
+    engine = Engine()
+    out = {}
+    for name in shipped():
+        recipe = zoo.recipe(name)
+        inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
+        for backend in ("torch", "onnx"):
+            for _ in range(5):
+                engine.run(name, inputs, recipe.probes, backend=backend)
+            samples = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                engine.run(name, inputs, recipe.probes, backend=backend)
+                samples.append((time.perf_counter() - start) * 1e3)
+            out[f"{name}/{backend}"] = _stats(samples)
+    return out
+
+
+def ort_spinning(repeats: int) -> dict:
+    """Torch forward time right after an ONNX Runtime call, with ORT's default threads+spinning and with ours."""
+    import onnxruntime as ort
+
+    name = max(shipped(), key=lambda n: zoo.parameter_count(zoo.load(n)))
+    recipe = zoo.recipe(name)
+    inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
+    model = zoo.load(name)
+    tensors = {k: torch.from_numpy(v) for k, v in inputs.items()}
+    path = str(zoo.checkpoint_dir(name) / "model.onnx")
+    result = {"model": name}
+    for label, options in (("ort_default_spinning", ort.SessionOptions()), ("ours_no_spinning",
+                                                                             ort_session_options())):
+        session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        samples = []
+        for i in range(repeats + 5):
+            session.run(None, inputs)
+            start = time.perf_counter()
+            with torch.inference_mode():
+                model(**tensors)
+            if i >= 5:
+                samples.append((time.perf_counter() - start) * 1e3)
+        result[label] = _stats(samples)
+        del session
+    result["ratio"] = round(result["ort_default_spinning"]["p50"] / result["ours_no_spinning"]["p50"], 2)
+    return result
+
+
+def _interactions() -> dict:
+    from app.catalog import available_papers
+
+    found = {}
+    for paper in available_papers():
+        module_name = f"tests.e2e.test_{paper.page.replace('-', '_')}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            continue
+        fn = getattr(module, "interact", None)
+        if fn is not None:
+            found[paper.page] = fn
+    return found
+
+
+def _call(fn, page, i: int) -> None:
+    if len(inspect.signature(fn).parameters) >= 2:
+        fn(page, i)
+    else:
+        fn(page)
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def browser(repeats: int) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, free_port, goto, start_server
+
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    interactions = _interactions()
+    result: dict = {"pages": {}}
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        for gc_on in (False, True):
+            port = free_port()
+            start = time.perf_counter()
+            proc = start_server(port, ["--runner.postScriptGC", str(gc_on).lower()])
+            page = b.new_page(viewport={"width": 1400, "height": 1000})
+            goto(page, f"http://127.0.0.1:{port}/")
+            started = (time.perf_counter() - start) * 1e3
+            label = "gc_on" if gc_on else "gc_off"
+            for name, fn in interactions.items():
+                goto(page, f"http://127.0.0.1:{port}/{name}")
+                _call(fn, page, 0)
+                samples = []
+                for i in range(1, repeats + 1):
+                    t0 = time.perf_counter()
+                    _call(fn, page, i)
+                    samples.append((time.perf_counter() - t0) * 1e3)
+                result["pages"].setdefault(name, {})[label] = _stats(samples)
+            if not gc_on:
+                result["start_to_home_ms"] = round(started, 0)
+                result["server_rss_mb"] = _rss_mb(proc.pid)
+                result["pages_visited"] = sorted(interactions)
+            page.close()
+            proc.terminate()
+            proc.wait(timeout=30)
+        b.close()
+    return result
+
+
+def table(results: dict) -> str:
+    lines = [f"Measured on: {results['machine']} — {results['when']}", ""]
+    lines += ["| probe call (forward + probes) | p50 ms | p95 ms | budget |", "|---|---|---|---|"]
+    for key, s in results["latency"].items():
+        lines.append(f"| {key} | {s['p50']} | {s['p95']} | ≤ 20 ms |")
+    br = results.get("browser")
+    if br:
+        lines += ["", "| widget change → figure updated (Chromium) | p50 ms | p95 ms | p50 with post-rerun gc "
+                      "| budget |", "|---|---|---|---|---|"]
+        for name, s in br["pages"].items():
+            off, on = s["gc_off"], s.get("gc_on", {})
+            lines.append(f"| {name} | {off['p50']} | {off['p95']} | {on.get('p50', '–')} | p50 ≤ 300, p95 ≤ 600 |")
+        lines += ["", "| other | value | budget |", "|---|---|---|",
+                  f"| app start → home rendered | {br['start_to_home_ms']:.0f} ms | ≤ 5 s |",
+                  f"| server RSS after every page ran ({', '.join(br['pages_visited'])}) | {br['server_rss_mb']} MB "
+                  "| ≤ 1.5 GB |"]
+    sp = results.get("ort_spinning")
+    if sp:
+        lines += ["", f"ONNX Runtime spinning, torch forward of `{sp['model']}` right after an ORT call: "
+                      f"default ORT options p50 {sp['ort_default_spinning']['p50']} ms, ours (1 thread, no spinning) "
+                      f"p50 {sp['ours_no_spinning']['p50']} ms — ×{sp['ratio']}."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=30)
+    ap.add_argument("--no-browser", action="store_true")
+    args = ap.parse_args(argv)
+    results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results["latency"] = probe_latency(args.repeats)
+    results["ort_spinning"] = ort_spinning(args.repeats)
+    if not args.no_browser:
+        results["browser"] = browser(max(5, args.repeats // 3))
+    OUT_JSON.write_text(json.dumps(results, indent=2) + "\n")
+    OUT_MD.write_text(table(results))
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

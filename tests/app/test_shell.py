@@ -1,0 +1,45 @@
+"""AppTest: the entry point and every page run without exception, in both languages."""
+
+import pytest
+
+from app.catalog import PAPERS, available_papers
+from tests.app.conftest import metric, open_app
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_home_runs_and_counts_pages(lang):
+    at = open_app(lang=lang)
+    assert not at.exception
+    label = "Pages available" if lang == "en" else "可用页面"
+    assert int(metric(at, label)) == len(available_papers())
+    assert at.title[0].value == ("Transformer Explorer" if lang == "en" else "Transformer 探索器")
+
+
+def test_switching_language_changes_the_text():
+    at = open_app(lang="en")
+    at.sidebar.selectbox(key="lang").set_value("zh").run()
+    assert not at.exception
+    assert at.title[0].value == "Transformer 探索器"
+
+
+def test_bad_query_parameters_fall_back_to_defaults():
+    at = open_app(lang="klingon", backend="tensorflow")
+    assert not at.exception
+    assert at.title[0].value == "Transformer Explorer"
+
+
+@pytest.mark.parametrize("paper", [p.page for p in available_papers()] or ["(none yet)"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_page_runs(paper, lang):
+    if paper == "(none yet)":
+        pytest.skip("no page yet")
+    at = open_app(paper, lang=lang)
+    assert not at.exception, at.exception
+
+
+def test_catalog_covers_the_design_table():
+    assert len(PAPERS) == 15
+    assert len({p.page for p in PAPERS}) == 15
+    assert {p.page for p in PAPERS} == {
+        "attention", "bert", "gpt", "t5", "transformer-xl", "vit", "moe", "rope", "flash-attention", "llama",
+        "mistral", "mla", "mamba", "scaling", "alignment"}

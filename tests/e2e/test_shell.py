@@ -1,0 +1,35 @@
+"""Every page in a real browser, in both languages: no exception, a screenshot each; the language switch works."""
+
+import pytest
+
+from app.catalog import available_papers
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_page_in_both_languages(server, page, lang):
+    for path in ["", *(p.page for p in available_papers())]:
+        goto(page, f"{server}/{path}?lang={lang}")
+        assert exceptions(page) == 0, f"exception on /{path} ({lang})"
+        page.screenshot(path=SHOTS / f"{path or 'home'}-{lang}.png", full_page=True)
+
+
+def test_switching_language_in_the_sidebar(server, page):
+    goto(page, server)
+    assert page.get_by_role("heading", name="Transformer Explorer").count() == 1
+    page.get_by_role("combobox", name="Language / 语言").fill("简体")
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    page.get_by_role("heading", name="Transformer 探索器").wait_for()
+    assert "lang=zh" in page.url
+    assert exceptions(page) == 0
+    # The link now opens the Chinese view for someone else.
+    goto(page, page.url)
+    assert page.get_by_role("heading", name="Transformer 探索器").count() == 1
+
+
+def test_backend_choice_is_in_the_url(server, page):
+    goto(page, f"{server}/?backend=onnx")
+    assert page.get_by_role("combobox", name="Backend").input_value() == "onnx"
