@@ -25,7 +25,7 @@ def fit(model: nn.Module, batches: Iterator, loss_fn: Callable[[nn.Module, objec
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, betas=(0.9, 0.95))
     model.train()
     losses: list[float] = []
-    bar = tqdm(range(steps), desc=desc, file=sys.stderr, mininterval=2.0, disable=None)
+    bar = tqdm(range(steps), desc=desc, file=sys.stderr, mininterval=5.0)  # also into a log file
     for step in bar:
         for group in opt.param_groups:
             group["lr"] = lr_at(step, steps, lr, warmup)
