@@ -1,0 +1,96 @@
+"""AppTest of the Attention page: input, step, layer, head and view change what the page reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tests.app.conftest as app_conftest
+from app.i18n import translate
+from tests.app.conftest import metric, open_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _absolute_entry(monkeypatch):
+    # AppTest resolves a relative script path against the calling file (tests/app/), not the working directory.
+    monkeypatch.setattr(app_conftest, "ENTRY", str(ROOT / app_conftest.ENTRY))
+
+
+def label(key: str, lang: str, **fields) -> str:
+    return translate(key, lang, **fields)
+
+
+def rerun(at, lang: str):
+    """Run again after a widget change, in ``lang``.
+
+    After ``switch_page`` AppTest's tree has no sidebar, so the language selectbox's state is not sent back and the
+    shell falls back to English; setting the state before each run keeps the language the test asked for.
+    """
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_input_step_layer_head_change_the_metrics(lang):
+    at = open_app("attention", lang=lang)
+    assert not at.exception
+    assert metric(at, label("attention.m.output", lang)) == "lla·si·noitnetta"
+    assert metric(at, label("attention.m.correct", lang)) == label("attention.yes", lang)
+
+    at.text_input(key="attention_text").set_value("hello")
+    rerun(at, lang)
+    assert not at.exception
+    assert metric(at, label("attention.m.output", lang)) == "olleh"
+    predicts0 = metric(at, label("attention.m.predicts", lang, step=0))
+    assert predicts0 == "o"
+
+    at.slider(key="attention_step").set_value(3)
+    rerun(at, lang)
+    assert metric(at, label("attention.m.predicts", lang, step=3)) == "e"
+    # the last layer's head 0 of the shipped model: step 3 copies source position 5 - 1 - 3 = 1
+    peak = lambda layer, head: metric(at, label("attention.m.looks_at", lang, layer=layer, head=head))  # noqa: E731
+    weight = lambda: metric(at, label("attention.m.weight", lang))  # noqa: E731
+    before = (peak(1, 0), weight())
+
+    at.button_group(key="attention_head").set_value(1)
+    rerun(at, lang)
+    assert not at.exception
+    after_head = (peak(1, 1), weight())
+    at.button_group(key="attention_layer").set_value(0)
+    rerun(at, lang)
+    assert not at.exception
+    after_layer = (peak(0, 1), weight())
+    assert len({before, after_head, after_layer}) == 3
+
+
+@pytest.mark.parametrize("view", ["heads", "model", "dot", "mask", "positions"])
+def test_every_view_renders(view):
+    at = open_app("attention", lang="en")
+    at.button_group(key="attention_view").set_value(view).run()
+    assert not at.exception
+    if view == "dot":
+        before = metric(at, "Largest weight")
+        at.toggle(key="attention_unscaled").set_value(True).run()
+        assert not at.exception
+        assert float(metric(at, "Largest weight without ÷√d_k")) >= float(before)
+        assert float(metric(at, "Differs from the model's own map by")) < 1e-4
+        for kind in ("enc_self", "dec_self"):
+            at.button_group(key="attention_kind").set_value(kind).run()
+            assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("text", "key", "fields"), [
+    ("Hello, World!", "attention.error.unknown", {"symbols": "',' '!'"}),
+    ("a" * 30, "attention.error.too_long", {"n": 30, "max": 20, "trained": 16}),
+    ("   ", "attention.error.empty", {}),
+])
+def test_bad_input_gets_a_translated_message(lang, text, key, fields):
+    at = open_app("attention", lang=lang)
+    at.text_input(key="attention_text").set_value(text)
+    rerun(at, lang)
+    assert not at.exception
+    assert [e.value for e in at.error] == [label(key, lang, **fields)]

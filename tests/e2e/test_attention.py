@@ -1,0 +1,32 @@
+"""The Attention page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def interact(page) -> None:
+    """One widget change: move the decoding-step slider one step forward (keyboard on its thumb)."""
+    thumb = page.locator('.st-key-attention_step input[type="range"]')
+    thumb.focus()
+    thumb.press("ArrowRight")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_attention_page(server, page, lang):
+    # The home page first: until the entry script has run once, Streamlit serves app/pages/*.py as a plain
+    # pages folder (without the entry script's sys.path set-up), and a page opened first fails to import `app`.
+    goto(page, f"{server}/?lang={lang}")
+    goto(page, f"{server}/attention?lang={lang}")
+    assert exceptions(page) == 0
+    assert page.locator(".st-key-attention_step").count() == 1
+    interact(page)
+    assert exceptions(page) == 0
+    assert page.locator('.st-key-attention_step [data-testid="stSliderThumbValue"]').inner_text() == "1"
+    assert "attention_step=1" in page.url
+    page.screenshot(path=SHOTS / f"attention-{lang}.png", full_page=True)
