@@ -82,8 +82,10 @@ STRINGS = {
         "使用该模型的真实数值（d_k = {d_k}）。",
     ),
     "attention.dot.query": ("Query position (encoder)", "查询位置（编码器）"),
-    "attention.dot.q": ("1 · the query vector q", "1 · 查询向量 q"),
-    "attention.dot.k": ("2 · the key vectors K (one row per key)", "2 · 键向量 K（每行一个键）"),
+    "attention.dot.qk": (
+        "1–2 · the query vector q (numbers printed) and the key vectors K, one row per key (numbers on hover)",
+        "1–2 · 查询向量 q（数值已标出）与键向量 K，每行一个键（悬停查看数值）",
+    ),
     "attention.dot.table": ("3–5 · q·k, ÷√d_k, mask, softmax", "3–5 · q·k，÷√d_k，掩码，softmax"),
     "attention.dot.col.key": ("key", "键"),
     "attention.dot.col.qk": ("q·k", "q·k"),

@@ -9,7 +9,15 @@ from app import ui
 from app.i18n import InputError, t
 from app.services import attention as svc
 from app.views.attention import attention_heatmap, grid_cell, head_grid
-from app.views.attention_page import head_legend, head_view, matrix, position_heatmap, similarity_heatmap, softmax_bars
+from app.views.attention_page import (
+    click_targets,
+    head_legend,
+    head_view,
+    matrix,
+    position_heatmap,
+    similarity_heatmap,
+    softmax_bars,
+)
 from app.views.tokens import token_strip, visible
 
 VIEWS = ("heads", "model", "dot", "mask", "positions")
@@ -108,7 +116,10 @@ elif view == "model":
     st.caption(t("attention.model.caption"))
     c_grid, c_big = st.columns([2, 3])
     with c_grid:
-        ui.plot(head_grid(maps, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
+        grid = head_grid(maps, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head))
+        rows, cols = maps.shape[0] * (maps.shape[2] + 1), maps.shape[1] * (maps.shape[3] + 1)
+        grid.update_layout(height=int(min(640, max(200, 60 + 380 * rows / cols))))  # maps keep square cells
+        ui.plot(click_targets(grid, maps.shape),
                 key="attention_grid", on_select=partial(_pick_cell, maps.shape), selection_mode="points")
         ui.download(maps, f"attention-{kind}-all", key="attention_dl_grid")
     with c_big:
@@ -138,10 +149,10 @@ elif view == "dot":
     s4.metric(t("attention.dot.m.check"), f"{np.abs(dp.weights - dp.model_weights).max():.1e}")
 
     dims = [str(i) for i in range(dp.d_k)]
-    st.markdown(f"**{t('attention.dot.q')}**")
-    ui.plot(matrix(dp.q[None], [visible(q_labels[query])], dims, height=110), key="attention_q")
-    st.markdown(f"**{t('attention.dot.k')}**")
-    ui.plot(matrix(dp.k, k_shown, dims), key="attention_k")
+    st.markdown(f"**{t('attention.dot.qk')}**")
+    q_and_k = np.vstack([dp.q, np.full(dp.d_k, np.nan), dp.k])  # q, a blank row, then one row per key
+    ui.plot(matrix(q_and_k, [f"q · {visible(q_labels[query])}", "", *k_shown], dims, text_rows=[0]),
+            key="attention_qk")
     ui.download({"q": dp.q, "K": dp.k}, "attention-q-k", key="attention_dl_qk")
 
     st.markdown(f"**{t('attention.dot.table')}**")
@@ -166,7 +177,7 @@ elif view == "dot":
 
     st.markdown(f"**{t('attention.dot.v')}**")
     rows = [f"{w:.2f} × {visible(k)}" for w, k in zip(dp.weights, k_labels)] + [t("attention.dot.sum")]
-    ui.plot(matrix(np.vstack([dp.v, dp.context]), rows, dims), key="attention_v")
+    ui.plot(matrix(np.vstack([dp.v, dp.context]), rows, dims, text_rows=[len(rows) - 1]), key="attention_v")
     ui.download({"V": dp.v, "weights": dp.weights, "context": dp.context}, "attention-values", key="attention_dl_v")
 
 elif view == "mask":

@@ -80,24 +80,29 @@ def head_legend(heads: list[int], head_title: str) -> str:
 
 
 def matrix(values: np.ndarray, row_labels: list[str], col_labels: list[str] | None = None, *, title: str = "",
-           colorscale: str = "RdBu", symmetric: bool = True, decimals: int = 2, height: int | None = None,
+           colorscale: str = "RdBu", decimals: int = 2, height: int | None = None, text_rows: list[int] | None = None,
            row_title: str = "", col_title: str = "") -> go.Figure:
-    """A small labelled matrix (q, K, V ...), numbers printed in the cells when it is small. Labels are shown as
-    given (pass them through ``tokens.visible`` first)."""
+    """A small labelled matrix (q, K, V ...) on a colour scale centred at 0; NaN rows are gaps.
+
+    Numbers are printed in the cells of ``text_rows`` (every row when None); the rest show them on hover, since
+    printing hundreds of numbers slows the browser down. Labels are shown as given (``tokens.visible`` them first).
+    """
     values = np.atleast_2d(np.asarray(values, dtype=float))
     R, C = values.shape
     cols = col_labels if col_labels is not None else [str(c) for c in range(C)]
-    bound = float(np.nanmax(np.abs(values))) if symmetric and values.size else None
+    bound = float(np.nanmax(np.abs(values))) if values.size else 1.0
+    rows = range(R) if text_rows is None else text_rows
+    text = [[f"{values[r, c]:.{decimals}f}" if r in rows and np.isfinite(values[r, c]) else "" for c in range(C)]
+            for r in range(R)]
     fig = go.Figure(go.Heatmap(
-        z=values, x=list(range(C)), y=list(range(R)), colorscale=colorscale, zmid=0 if symmetric else None,
-        zmin=-bound if bound else None, zmax=bound if bound else None, showscale=False,
-        texttemplate=f"%{{z:.{decimals}f}}" if R * C <= 400 else None, textfont={"size": 10},
+        z=values, x=list(range(C)), y=list(range(R)), colorscale=colorscale, zmid=0, zmin=-bound, zmax=bound,
+        showscale=False, text=text, texttemplate="%{text}", textfont={"size": 10},
         hovertemplate="%{z:.4f}<extra></extra>",
     ))
     fig.update_xaxes(tickmode="array", tickvals=list(range(C)), ticktext=cols, side="top", title=col_title)
     fig.update_yaxes(tickmode="array", tickvals=list(range(R)), ticktext=list(row_labels),
                      autorange="reversed", title=row_title)
-    fig.update_layout(title=title or None, height=height or int(min(600, 60 + 24 * R + (30 if title else 0))),
+    fig.update_layout(title=title or None, height=height or int(min(640, 70 + 22 * R + (30 if title else 0))),
                       margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10})
     return fig
 
@@ -138,4 +143,21 @@ def similarity_heatmap(similarity: np.ndarray, *, position_title: str, value_tit
     fig.update_xaxes(title=position_title, scaleanchor="y")
     fig.update_yaxes(title=position_title, autorange="reversed")
     fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 20, "b": 10})
+    return fig
+
+
+def click_targets(fig: go.Figure, shape: tuple[int, int, int, int], *, gap: int = 1) -> go.Figure:
+    """Add one invisible marker at the centre of every small map of ``head_grid``'s figure.
+
+    Streamlit reports clicks on points of a trace (scatter, bar), not on heatmap cells, so these markers are what
+    a click on a map selects; ``app.views.attention.grid_cell`` maps the point back to (layer, head).
+    """
+    L, H, T, S = shape
+    xs = [h * (S + gap) + (S - 1) / 2 for _ in range(L) for h in range(H)]
+    ys = [layer * (T + gap) + (T - 1) / 2 for layer in range(L) for _ in range(H)]
+    size = int(max(14, min(40, 6 * min(T, S))))
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", hoverinfo="none", showlegend=False,
+                             marker={"size": size, "symbol": "square", "opacity": 0.01, "color": "#000"},
+                             selected={"marker": {"opacity": 0.01}}, unselected={"marker": {"opacity": 0.01}}))
+    fig.update_layout(clickmode="event+select", dragmode=False)
     return fig

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import tests.app.conftest as app_conftest
 from app.i18n import translate
+from app.views.attention import grid_cell, head_grid
+from app.views.attention_page import MIN_WEIGHT, click_targets, head_view
 from tests.app.conftest import metric, open_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,3 +99,20 @@ def test_bad_input_gets_a_translated_message(lang, text, key, fields):
     rerun(at, lang)
     assert not at.exception
     assert [e.value for e in at.error] == [label(key, lang, **fields)]
+
+
+def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
+    weights = np.array([[[0.7, 0.3, 0.0], [0.01, 0.5, 0.49]]])  # (1 head, 2 queries, 3 keys)
+    html = head_view(weights, [2], ["<script>", "a&b"], ["x", "\"y\"", "z"], current=1)
+    assert "<script>" not in html
+    svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", html).group(1)).decode()
+    assert "&lt;script&gt;" in svg and "a&amp;b" in svg and "&quot;y&quot;" in svg
+    assert svg.count("<line") == int((weights >= MIN_WEIGHT).sum())
+
+
+def test_click_targets_put_one_point_on_every_map():
+    shape = (2, 3, 4, 5)
+    fig = click_targets(head_grid(np.random.default_rng(0).random(shape)), shape)
+    points = fig.data[-1]
+    cells = [grid_cell(x, y, shape) for x, y in zip(points.x, points.y)]
+    assert cells == [(layer, head) for layer in range(2) for head in range(3)]

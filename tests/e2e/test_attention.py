@@ -9,11 +9,12 @@ from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 pytestmark = pytest.mark.e2e
 
 
-def interact(page) -> None:
-    """One widget change: move the decoding-step slider one step forward (keyboard on its thumb)."""
+def interact(page, i: int = 0) -> None:
+    """One widget change: move the decoding-step slider one step (forward on even ``i``, back on odd ``i``, so that
+    repeated calls from bench/ always change it)."""
     thumb = page.locator('.st-key-attention_step input[type="range"]')
     thumb.focus()
-    thumb.press("ArrowRight")
+    thumb.press("ArrowLeft" if i % 2 else "ArrowRight")
     wait_idle(page)
 
 
