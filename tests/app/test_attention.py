@@ -116,3 +116,20 @@ def test_click_targets_put_one_point_on_every_map():
     points = fig.data[-1]
     cells = [grid_cell(x, y, shape) for x, y in zip(points.x, points.y)]
     assert cells == [(layer, head) for layer in range(2) for head in range(3)]
+
+
+def test_picking_an_example_replaces_the_input():
+    at = open_app("attention", lang="en")
+    at.slider(key="attention_step").set_value(4).run()
+    at.button_group(key="attention_example").set_value("banana split").run()
+    assert not at.exception
+    assert at.text_input(key="attention_text").value == "banana split"
+    assert metric(at, "Model output") == "tilps·ananab"
+    assert at.slider(key="attention_step").value == 0
+
+
+def test_onnx_backend_gives_the_same_answer():
+    at = open_app("attention", lang="en", backend="onnx")
+    assert not at.exception
+    assert metric(at, "Model output") == "lla·si·noitnetta"
+    assert any("onnx" in c.value for c in at.caption)
