@@ -5,9 +5,9 @@ the digit fills the height of the box) was cut into 4×4 blocks and the set pixe
 them to [0, 1] and upsample them bilinearly to 16×16, so a 4×4 patch grid has 16 patches.
 
 ``preprocess_image`` turns any picture of a digit (an upload, a canvas drawing) into the same kind of 16×16 array,
-by redoing those steps: grayscale, ink bright on dark, crop to the ink, fit the height into a 32×32 box, centre,
-average 4×4 blocks down to 8×8, then the same upsampling as the training data. Each step is returned too, so a page
-can show the preprocessing.
+by redoing those steps: grayscale, ink bright on dark, crop to the ink, fit the digit into a 32×32 box (full height,
+at most 24 pixels wide), centre, average 4×4 blocks down to 8×8, then the same upsampling as the training data. Each
+step is returned too, so a page can show the preprocessing.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ class Preprocessed:
 
     gray: np.ndarray  # the input as grayscale, inverted when its background was bright (at most 256 px a side)
     cropped: np.ndarray  # cut to the ink's bounding box
-    boxed: np.ndarray  # (32, 32) the ink's height fills the box, centred
+    boxed: np.ndarray  # (32, 32) the ink's height fills the box (width at most 24), centred
     small: np.ndarray  # (8, 8) 4×4 block means, like load_digits
     image: np.ndarray  # (16, 16) what the model sees
 
@@ -184,17 +184,21 @@ def preprocess_steps(image: Image.Image | np.ndarray) -> Preprocessed:
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     cropped = gray[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
 
-    boxed = _fit_box(cropped, 32)
+    boxed = _fit_box(cropped, 32, max_width=24)
     small = boxed.reshape(8, 4, 8, 4).mean(axis=(1, 3))
     small = small / max(small.max(), 1e-6)
     return Preprocessed(gray=gray.astype(np.float32), cropped=cropped.astype(np.float32),
                         boxed=boxed.astype(np.float32), small=small.astype(np.float32), image=upsample(small))
 
 
-def _fit_box(cropped: np.ndarray, box: int) -> np.ndarray:
-    """Scale so the height fills ``box`` (the width at most ``box``), keep the aspect, centre on black."""
+def _fit_box(cropped: np.ndarray, box: int, max_width: int) -> np.ndarray:
+    """Scale so the height fills ``box`` (the width at most ``max_width``), keep the aspect, centre on black.
+
+    In load_digits every digit spans all 8 rows but never the first column and rarely the last: its width stays
+    within about 6 of the 8 columns, so a wide drawing is fitted into 24 of the 32 pixels.
+    """
     h, w = cropped.shape
-    scale = min(box / h, box / w)
+    scale = min(box / h, max_width / w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     resized = np.asarray(Image.fromarray(cropped.astype(np.float32), mode="F").resize((nw, nh),
                                                                                       Image.Resampling.BILINEAR))

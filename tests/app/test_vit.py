@@ -1,0 +1,117 @@
+"""AppTest of the ViT page: the digit, layer, head, fusion and discard ratio change what the page reports; uploads
+are preprocessed, and bad ones get a translated message instead of a traceback."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from app.i18n import translate
+from tests.app.conftest import metric, open_app
+
+
+def label(key: str, lang: str, **fields) -> str:
+    return translate(key, lang, **fields)
+
+
+def rerun(at, lang: str):
+    """Run after a widget change, in ``lang``: after ``switch_page`` AppTest's tree has no sidebar, so the language
+    selectbox's state is not sent back; setting it before each run keeps the language the test asked for."""
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+def png_of_digit() -> bytes:
+    """A held-out "0"-like ring drawn dark on white paper, 120×120 pixels."""
+    yy, xx = np.mgrid[:120, :120]
+    r = np.hypot((yy - 60) / 50, (xx - 60) / 32)
+    paper = np.where(np.abs(r - 0.8) < 0.18, 0, 255).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(paper).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_controls_change_the_metrics(lang):
+    at = open_app("vit", lang=lang)
+    assert not at.exception
+    m = lambda key: metric(at, label(key, lang))  # noqa: E731
+    assert m("vit.metric.prediction") == m("vit.metric.label")
+    first = (m("vit.metric.label"), m("vit.metric.probability"))
+
+    at.number_input(key="vit_index").set_value(7)
+
+    rerun(at, lang)
+    assert not at.exception
+    assert (m("vit.metric.label"), m("vit.metric.probability")) != first
+
+    peak = lambda: (m("vit.metric.cls_peak"), m("vit.metric.cls_self"))  # noqa: E731
+    before = peak()
+    at.slider(key="vit_layer").set_value(0)
+    rerun(at, lang)
+    assert not at.exception
+    after_layer = peak()
+    at.button_group(key="vit_head").set_value(2)
+    rerun(at, lang)
+    assert not at.exception
+    assert len({before, after_layer, peak()}) == 3
+
+    roll = lambda: (m("vit.metric.rollout_peak"), m("vit.metric.rollout_cls"))  # noqa: E731
+    mean = roll()
+    at.button_group(key="vit_fusion").set_value("max")
+    rerun(at, lang)
+    assert not at.exception
+    fused_max = roll()
+    at.slider(key="vit_discard").set_value(0.8)
+    rerun(at, lang)
+    assert not at.exception
+    assert len({mean, fused_max, roll()}) == 3
+    assert float(m("vit.metric.neighbours")) > float(m("vit.metric.distant"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_upload_good_and_bad(lang):
+    at = open_app("vit", lang=lang)
+    at.radio(key="vit_source").set_value("upload")
+    rerun(at, lang)
+    assert not at.exception and len(at.info) == 1  # the hint: nothing uploaded yet
+
+    at.file_uploader(key="vit_upload").set_value(("zero.png", png_of_digit(), "image/png"))
+
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    assert metric(at, label("vit.metric.prediction", lang)) == "0"
+
+    at.file_uploader(key="vit_upload").set_value(("fake.png", b"this is not a picture", "image/png"))
+
+    rerun(at, lang)
+    assert not at.exception
+    assert [e.value for e in at.error] == [label("vit.error.not_an_image", lang)]
+
+    blank = io.BytesIO()
+    Image.new("RGB", (50, 50), "white").save(blank, format="PNG")
+    at.file_uploader(key="vit_upload").set_value(("blank.png", blank.getvalue(), "image/png"))
+    rerun(at, lang)
+    assert not at.exception
+    assert [e.value for e in at.error] == [label("vit.error.no_ink", lang)]
+
+
+def test_draw_without_the_canvas_package_says_so():
+    at = open_app("vit", lang="en")
+    at.radio(key="vit_source").set_value("draw")
+    rerun(at, "en")
+    assert not at.exception
+    try:
+        import streamlit_drawable_canvas  # noqa: F401
+    except ImportError:
+        assert [i.value for i in at.info] == [label("vit.draw.unavailable", "en")]
+
+
+def test_the_url_reproduces_the_view():
+    at = open_app("vit", lang="en", vit_index="12", vit_layer="1", vit_fusion="min")
+    assert not at.exception
+    assert at.number_input(key="vit_index").value == 12
+    assert at.slider(key="vit_layer").value == 1

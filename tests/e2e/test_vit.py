@@ -1,0 +1,38 @@
+"""The ViT page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def layer_thumb(page):
+    """The attention layer slider's thumb; the slider sits below the fold, so scroll to it first."""
+    page.locator(".st-key-vit_layer").scroll_into_view_if_needed()
+    thumb = page.locator(".st-key-vit_layer").get_by_role("slider")  # an <input type=range>: implicit role
+    thumb.wait_for(timeout=30_000)
+    return thumb
+
+
+def interact(page) -> None:
+    """One widget change: move the attention layer slider one layer down (keyboard on its thumb)."""
+    thumb = layer_thumb(page)
+    thumb.focus()
+    thumb.press("ArrowLeft")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_vit_page(server, page, lang):
+    goto(page, f"{server}/vit?lang={lang}")
+    assert exceptions(page) == 0
+    thumb = layer_thumb(page)
+    assert thumb.count() == 1
+    last = int(thumb.input_value())
+    interact(page)
+    assert exceptions(page) == 0
+    assert layer_thumb(page).input_value() == str(last - 1)
+    page.screenshot(path=SHOTS / f"vit-{lang}.png", full_page=True)
