@@ -160,6 +160,9 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
         ui.download(res.patterns, "vit-attention", key="vit_dl_patterns")
     ui.explain(t("vit.explain.attention"))
 
+
+@st.fragment
+def rollout_section(res: svc.Analysis, key: bytes) -> None:
     st.subheader(t("vit.h.rollout"))
     c1, c2 = st.columns(2)
     fusion = c1.segmented_control(t("vit.fusion"), svc.FUSIONS, default="mean", key="vit_fusion",
@@ -183,6 +186,7 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
 
 
 attention_section(res, key)
+rollout_section(res, key)
 
 # ---- position embeddings ----
 st.subheader(t("vit.h.positions"))

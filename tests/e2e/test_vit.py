@@ -17,11 +17,12 @@ def layer_thumb(page):
     return thumb
 
 
-def interact(page) -> None:
-    """One widget change: move the attention layer slider one layer down (keyboard on its thumb)."""
+def interact(page, i: int = 0) -> None:
+    """One widget change: move the attention layer slider one layer down (even i) or back up (odd i), so that
+    repeated calls (bench/) always change something."""
     thumb = layer_thumb(page)
     thumb.focus()
-    thumb.press("ArrowLeft")
+    thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
     wait_idle(page)
 
 
