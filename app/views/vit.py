@@ -180,5 +180,5 @@ def steps_strip(steps: list[np.ndarray], *, titles: list[str], height: int = 180
     fig.update_xaxes(showgrid=False, zeroline=False, tickmode="array", ticktext=titles, side="bottom",
                      tickvals=[k * (side + GAP) + (side - 1) / 2 for k in range(len(steps))])
     fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed", scaleanchor="x")
-    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 30}, plot_bgcolor="white")
+    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 30}, plot_bgcolor="#dfe7f1")
     return fig
