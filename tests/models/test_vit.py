@@ -234,3 +234,18 @@ def test_split_is_fixed_and_disjoint():
     assert not set(train.index) & set(test.index)
     assert test.index[:5].tolist() == digits.load_split("test").index[:5].tolist()
     assert np.bincount(test.labels).min() >= 35  # stratified: every class held out
+
+
+@pytest.mark.gpu
+def test_gpu_backends_match_the_cpu(test_split):
+    """On a CUDA host both backends run on the GPU and agree with the CPU reference."""
+    images = test_split.images[:8]
+    probes = ("blocks.*.attn.pattern",)
+    ref = Engine(device="cpu").run("vit", {"images": images}, probes, backend="torch")
+    gpu = Engine(device="cuda")
+    for backend in ("torch", "onnx"):
+        got = gpu.run("vit", {"images": images}, probes, backend=backend)
+        assert got.device == "cuda", backend
+        np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], atol=1e-3, rtol=1e-3)
+        np.testing.assert_allclose(got.probes["blocks.3.attn.pattern"], ref.probes["blocks.3.attn.pattern"],
+                                   atol=1e-3)
