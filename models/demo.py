@@ -19,8 +19,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.data.synthetic import lag_copy
-from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention, causal_mask
-from models.probe import Probe, name_probes
+from models.layers import LayerNorm, LearnedPositions, PreNormBlock, causal_mask
+from models.probe import name_probes
 from models.training import fit
 from models.zoo import Recipe, Trained
 
@@ -38,26 +38,13 @@ class Config:
 PRESETS = {"tiny": Config(dim=16, n_layers=1), "shipped": Config()}
 
 
-class Block(nn.Module):
-    def __init__(self, c: Config):
-        super().__init__()
-        self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
-        self.attn = MultiHeadAttention(c.dim, c.n_heads)
-        self.mlp = MLP(c.dim, 4 * c.dim)
-        self.resid = Probe()
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        x = x + self.attn(self.ln1(x), mask=mask)
-        return self.resid(x + self.mlp(self.ln2(x)))  # (B, T, C)
-
-
 class DemoModel(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
         self.config = c
         self.embed = nn.Embedding(c.vocab, c.dim)
         self.pos = LearnedPositions(c.max_len, c.dim)
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
+        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, 4 * c.dim) for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
         self.head = nn.Linear(c.dim, c.vocab)
         name_probes(self)

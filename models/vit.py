@@ -36,7 +36,7 @@ from einops import rearrange
 from torch import nn
 
 from models.data import digits
-from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention
+from models.layers import LayerNorm, LearnedPositions, PreNormBlock
 from models.probe import Probe, name_probes
 from models.training import fit
 from models.zoo import Recipe, Trained
@@ -101,22 +101,6 @@ class PatchEmbedding(nn.Module):
         return self.embeddings(self.proj(patches))  # (B, N, C)
 
 
-class Block(nn.Module):
-    """Pre-LN encoder block: x + MSA(LN(x)), then x + MLP(LN(x)) (eqs. 2–3 of the paper)."""
-
-    def __init__(self, c: Config):
-        super().__init__()
-        self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
-        self.attn = MultiHeadAttention(c.dim, c.n_heads)
-        self.mlp = MLP(c.dim, c.mlp_ratio * c.dim, activation="gelu")
-        self.drop = nn.Dropout(c.dropout)
-        self.resid = Probe()
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.drop(self.attn(self.ln1(x)))  # no mask: every token sees every token
-        return self.resid(x + self.drop(self.mlp(self.ln2(x))))  # (B, T, C)
-
-
 class ViT(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
@@ -126,7 +110,9 @@ class ViT(nn.Module):
         self.patch_embed = PatchEmbedding(c)
         self.cls_token = nn.Parameter(torch.randn(1, 1, c.dim) * 0.02)  # the learnable x_class
         self.pos = LearnedPositions(c.n_patches + 1, c.dim)  # row 0 belongs to [CLS], rows 1.. to the patches
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
+        # Pre-LN encoder blocks, eqs. 2–3 of the paper; unmasked: every token sees every token.
+        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim, dropout=c.dropout)
+                                    for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
         self.head = nn.Linear(c.dim, c.n_classes)
         self.tokens, self.cls = Probe(), Probe()

@@ -1,0 +1,31 @@
+"""The pre-LN Transformer block shared by GPT-2-style decoders and ViT-style encoders.
+
+    x = x + Attn(LN₁(x))      (masked for a decoder, unmasked for an encoder)
+    x = x + MLP(LN₂(x))
+
+Probe ``resid``: the residual stream after the block, (B, T, C) — what a logit lens reads.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from models.layers.attention import KVCache, MultiHeadAttention
+from models.layers.ffn import MLP
+from models.layers.norms import LayerNorm
+from models.probe import Probe
+
+
+class PreNormBlock(nn.Module):
+    def __init__(self, dim: int, n_heads: int, hidden: int, *, activation: str = "gelu", dropout: float = 0.0):
+        super().__init__()
+        self.ln1, self.ln2 = LayerNorm(dim), LayerNorm(dim)
+        self.attn = MultiHeadAttention(dim, n_heads)
+        self.mlp = MLP(dim, hidden, activation=activation)
+        self.drop = nn.Dropout(dropout)  # on the residual branches, while training
+        self.resid = Probe()
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
+        x = x + self.drop(self.attn(self.ln1(x), mask=mask, cache=cache))
+        return self.resid(x + self.drop(self.mlp(self.ln2(x))))  # (B, T, C)
