@@ -5,7 +5,9 @@ post-LayerNorm sublayers ``LayerNorm(x + Sublayer(x))`` (section 3.1), scaled do
 three ways — encoder self-attention, masked decoder self-attention, encoder–decoder (cross-) attention (3.2.3) —,
 a ReLU feed-forward network (3.3), one embedding matrix shared by the encoder, the decoder and the output
 projection and scaled by √d_model (3.4), and fixed sinusoidal positions (3.5). Dropout and label smoothing are left
-out: the task is small and noise-free.
+out: the task is small and noise-free. One training-only addition: each batch starts the source and the target
+positions at random rows of the sinusoidal table (``POSITION_SHIFT``), so that the model learns to locate tokens
+by relative rather than absolute position; inference starts at row 0, exactly as in the paper.
 
 It is trained to reverse short lowercase strings (``models.data.seq2seq``), a task whose correct alignment is known:
 output symbol i copies source symbol n-1-i, so a working cross-attention head draws the anti-diagonal.
@@ -111,8 +113,8 @@ class Encoder(nn.Module):
         self.embedded = Probe()
         self.layers = nn.ModuleList(EncoderLayer(c) for _ in range(c.n_enc_layers))
 
-    def forward(self, src: torch.Tensor, src_mask: torch.Tensor) -> torch.Tensor:
-        x = self.embedded(self.positions(self.embed(src) * self.scale))  # (B, S, C)
+    def forward(self, src: torch.Tensor, src_mask: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        x = self.embedded(self.positions(self.embed(src) * self.scale, offset))  # (B, S, C)
         for layer in self.layers:
             x = layer(x, src_mask)
         return x  # (B, S, C): the "memory" every decoder layer attends to
@@ -126,8 +128,8 @@ class Decoder(nn.Module):
         self.layers = nn.ModuleList(DecoderLayer(c) for _ in range(c.n_dec_layers))
 
     def forward(self, tgt: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor,
-                src_mask: torch.Tensor) -> torch.Tensor:
-        y = self.embedded(self.positions(self.embed(tgt) * self.scale))  # (B, T, C)
+                src_mask: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        y = self.embedded(self.positions(self.embed(tgt) * self.scale, offset))  # (B, T, C)
         for layer in self.layers:
             y = layer(y, memory, tgt_mask, src_mask)
         return y  # (B, T, C)
@@ -152,13 +154,13 @@ class Transformer(nn.Module):
         T = tgt.shape[1]
         return causal_mask(T, device=tgt.device) & padding_mask(tgt, self.config.pad_id)  # (B, 1, T, T)
 
-    def encode(self, src: torch.Tensor) -> torch.Tensor:
-        """src (B, S) -> memory (B, S, C)."""
-        return self.encoder(src, self.source_mask(src))
+    def encode(self, src: torch.Tensor, offset: int = 0) -> torch.Tensor:
+        """src (B, S) -> memory (B, S, C). ``offset``: first row of the position table (training shifts it)."""
+        return self.encoder(src, self.source_mask(src), offset)
 
-    def decode(self, tgt: torch.Tensor, memory: torch.Tensor, src: torch.Tensor) -> torch.Tensor:
+    def decode(self, tgt: torch.Tensor, memory: torch.Tensor, src: torch.Tensor, offset: int = 0) -> torch.Tensor:
         """tgt (B, T) decoder input, memory (B, S, C), src (B, S) for its padding -> logits (B, T, V)."""
-        y = self.decoder(tgt, memory, self.target_mask(tgt), self.source_mask(src))
+        y = self.decoder(tgt, memory, self.target_mask(tgt), self.source_mask(src), offset)
         return y @ self.embed.weight.T  # (B, T, V)
 
     def forward(self, src: torch.Tensor, tgt: torch.Tensor) -> torch.Tensor:
@@ -214,12 +216,17 @@ def build(config: dict) -> Transformer:
     return Transformer(Config(**config))
 
 
-def _loss(model: Transformer, batch: seq2seq.Batch) -> torch.Tensor:
-    logits = model(torch.from_numpy(batch.src), torch.from_numpy(batch.tgt_in))
+def _loss(model: Transformer, batch: seq2seq.Batch, offsets: tuple[int, int] = (0, 0)) -> torch.Tensor:
+    src = torch.from_numpy(batch.src)
+    logits = model.decode(torch.from_numpy(batch.tgt_in), model.encode(src, offsets[0]), src, offsets[1])
     return F.cross_entropy(logits.flatten(0, 1), torch.from_numpy(batch.tgt_out).flatten(), ignore_index=seq2seq.PAD)
 
 
 STEPS, BATCH, LR, WARMUP = 4000, 128, 2e-3, 300
+# Each training batch starts the source and the target positions at random rows 0..POSITION_SHIFT of the table
+# (independently), so the model cannot tie "where to look" to absolute positions; it has to use relative ones,
+# which is what lets it handle lengths it never saw. At inference both start at row 0, as in the paper.
+POSITION_SHIFT = 8
 
 
 def train(seed: int, out: Path) -> Trained:
@@ -230,10 +237,11 @@ def train(seed: int, out: Path) -> Trained:
 
     def batches():
         while True:
-            yield seq2seq.reversal(rng, BATCH, *TRAIN_LENGTHS)
+            shifts = tuple(int(s) for s in rng.integers(0, POSITION_SHIFT + 1, size=2))
+            yield seq2seq.reversal(rng, BATCH, *TRAIN_LENGTHS), shifts
 
     start = time.perf_counter()
-    losses = fit(model, batches(), _loss, steps=STEPS, lr=LR, warmup=WARMUP, weight_decay=0.0,
+    losses = fit(model, batches(), lambda m, b: _loss(m, *b), steps=STEPS, lr=LR, warmup=WARMUP, weight_decay=0.0,
                  desc="transformer")
     lo, hi = TRAIN_LENGTHS
     return Trained(
@@ -242,6 +250,8 @@ def train(seed: int, out: Path) -> Trained:
              f"{STEPS} steps × {BATCH} examples",
         card={
             "task": "reverse the input string: output symbol i copies source symbol n-1-i",
+            "position_shift": f"training only: source and target positions start at independent random rows "
+                              f"0–{POSITION_SHIFT} of the sinusoidal table in each batch; inference starts at 0",
             "train_lengths": list(TRAIN_LENGTHS), "long_lengths": list(LONG_LENGTHS),
             "final_loss": round(float(np.mean(losses[-50:])), 5),
             "train_loop_s": round(time.perf_counter() - start, 1),

@@ -148,9 +148,10 @@ STRINGS = {
         "**What to try.** Type a word with distinct letters such as `abcdefgh` and step through: the peak walks "
         "backwards along the input. Try letters that repeat (`banana`): a head that attends by position still "
         "finds the right copy. Try 17–20 characters, longer than anything in training: the sinusoidal table is "
-        "defined there, yet this model writes 16 letters and stops — fixed positions make longer inputs "
-        "*possible*, not *learned*. In the scaled dot-product view, switch on *no ÷√d_k* to see the softmax "
-        "saturate.\n\n"
+        "defined at every position, and since we started each training batch at a random row of it, the model "
+        "had to find letters by *relative* position — it reverses some of these exactly and slips on others "
+        "(numbers on the model card below). In the scaled dot-product view, switch on *no ÷√d_k* to see the "
+        "softmax saturate.\n\n"
         "Paper: Vaswani et al., *Attention Is All You Need*, 2017, "
         "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762) — sections 3.2 (attention), 3.5 (positions).",
         "**看什么。** 任务是反转，所以第 i 个输出字母复制第 n−1−i 个输入字母：在最后一层的交叉注意力中，好的头会画出"
@@ -158,8 +159,9 @@ STRINGS = {
         "学会了这一点。\n\n"
         "**试一试。** 输入字母互不相同的词，例如 `abcdefgh`，然后逐步前进：峰值沿输入向后移动。试试有重复字母的 "
         "`banana`：按位置关注的头依然能找到正确的那一个。试试 17–20 个字符（比训练时都长）："
-        "正弦位置表在这些位置上有定义，但这个模型写出 16 个字母就停下了——固定的位置编码让更长的输入*可以*运行，"
-        "却不等于模型*学会*了处理它们。在缩放点积视图中打开“不除以 √d_k”，观察 softmax 饱和。\n\n"
+        "正弦位置表对任意位置都有定义；训练时我们让每个批次从表中随机的一行开始，迫使模型按*相对*位置寻找字母——"
+        "因此它能把其中一部分完全反转正确，另一部分会出错（数字见下方的模型卡）。"
+        "在缩放点积视图中打开“不除以 √d_k”，观察 softmax 饱和。\n\n"
         "论文：Vaswani 等，*Attention Is All You Need*，2017，"
         "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)——第 3.2 节（注意力）、第 3.5 节（位置编码）。",
     ),

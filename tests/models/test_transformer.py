@@ -106,6 +106,7 @@ GOLDEN = {
     "abcdefghijklmnop": "ponmlkjihgfedcba",
     "aab": "baa",
     "z": "z",
+    "abcdefghijklmnopq": "qponmlkjihgfedcba",  # 17 symbols: longer than any training string
 }
 
 
@@ -129,7 +130,7 @@ def test_onnx_parity_with_torch():
     """ONNX Runtime against torch through the engine, at lengths other than the export example (dynamic axes).
 
     Tolerance: |onnx − torch| ≤ 1e-4 + 1e-4·|torch| on logits and every probe (float32 throughout; observed maximum
-    differences: 3.5e-5 on logits, 1.7e-5 on probes).
+    differences: 1.8e-5 on logits (which reach ±15), 1.4e-5 on probes).
     """
     engine = Engine(device="cpu")
     batch = seq2seq.reversal(np.random.default_rng(11), 3, 3, 13)
