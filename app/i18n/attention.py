@@ -102,9 +102,6 @@ STRINGS = {
         "不做缩放时，点积大小随 √d_k 增长，softmax 会饱和：几乎全部权重落在一个键上，"
         "其余键的梯度极小（论文 3.2.1 节）。",
     ),
-    "attention.dot.bars": ("Softmax weights per key", "每个键的 softmax 权重"),
-    "attention.dot.scaled_name": ("softmax(q·k / √d_k)", "softmax(q·k / √d_k)"),
-    "attention.dot.unscaled_name": ("softmax(q·k), no scaling", "softmax(q·k)，不缩放"),
     "attention.dot.v": ("6 · the values V and their weighted sum", "6 · 值向量 V 及其加权和"),
     "attention.dot.sum": ("Σ weight · v", "Σ 权重 · v"),
     "attention.dot.m.max": ("Largest weight", "最大权重"),

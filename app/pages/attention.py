@@ -16,7 +16,6 @@ from app.views.attention_page import (
     matrix,
     position_heatmap,
     similarity_heatmap,
-    softmax_bars,
 )
 from app.views.tokens import token_strip, visible
 
@@ -166,12 +165,12 @@ elif view == "dot":
     }
     if unscaled:
         columns[t("attention.dot.col.unscaled")] = dp.weights_unscaled
-    number = {name: st.column_config.NumberColumn(format="%.4f" if i >= 3 else "%.3f")
+    # The weights as bars inside the table: the saturation without ÷√d_k shows as one full bar and empty ones.
+    config = {name: (st.column_config.ProgressColumn(format="%.4f", min_value=0.0, max_value=1.0) if i >= 4
+                     else st.column_config.NumberColumn(format="%.3f"))
               for i, name in enumerate(columns) if i not in (0, 3)}
-    st.dataframe(columns, hide_index=True, key="attention_dot_table", column_config=number)
-    ui.plot(softmax_bars(list(k_labels), dp.weights, dp.weights_unscaled if unscaled else None,
-                         scaled_name=t("attention.dot.scaled_name"), unscaled_name=t("attention.dot.unscaled_name"),
-                         value_title=t("view.weight")), key="attention_bars")
+    st.dataframe(columns, hide_index=True, key="attention_dot_table", column_config=config,
+                 height=36 * (len(k_labels) + 1) + 4)
     ui.download({"qk": dp.qk, "scaled": dp.scaled, "mask": dp.allowed, "softmax": dp.weights,
                  "softmax_unscaled": dp.weights_unscaled}, "attention-softmax", key="attention_dl_softmax")
 

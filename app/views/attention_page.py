@@ -107,19 +107,6 @@ def matrix(values: np.ndarray, row_labels: list[str], col_labels: list[str] | No
     return fig
 
 
-def softmax_bars(key_labels: list[str], weights: np.ndarray, unscaled: np.ndarray | None, *, scaled_name: str,
-                 unscaled_name: str, value_title: str) -> go.Figure:
-    """Softmax weights per key, with ÷√d_k and, optionally, without it (the saturated version)."""
-    x = [f"{j}:{visible(k)}" for j, k in enumerate(key_labels)]
-    fig = go.Figure(go.Bar(x=x, y=weights, name=scaled_name, marker_color="#1f77b4"))
-    if unscaled is not None:
-        fig.add_trace(go.Bar(x=x, y=unscaled, name=unscaled_name, marker_color="#d62728"))
-    fig.update_yaxes(range=[0, 1.02], title=value_title)
-    fig.update_layout(barmode="group", height=300, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      legend={"orientation": "h", "y": 1.12})
-    return fig
-
-
 def position_heatmap(table: np.ndarray, *, position_title: str, dim_title: str, value_title: str) -> go.Figure:
     """The sinusoidal table: positions as rows, dimensions as columns (one light heatmap trace)."""
     hover = f"{position_title} %{{y}} · {dim_title} %{{x}}: %{{z:.3f}}<extra></extra>"
