@@ -23,6 +23,14 @@ def to_csv(array: np.ndarray, row_labels=None, col_labels=None) -> bytes:
     return buf.getvalue().encode()
 
 
+def _fallback(obj):
+    # orjson serialises C-contiguous arrays natively; slices and transposes come here.
+    if isinstance(obj, np.ndarray | np.generic):
+        return obj.tolist()
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
 def to_json(obj) -> bytes:
-    """Any mix of dicts, lists, numbers and numpy arrays as indented JSON."""
-    return orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    """Any mix of dicts, lists, numbers and numpy arrays (contiguous or not) as indented JSON."""
+    return orjson.dumps(obj, default=_fallback,
+                        option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)

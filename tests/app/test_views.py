@@ -54,3 +54,4 @@ def test_numbers_download_formats():
     assert rows == [["", "k0", "k1"], ["q0", "1", "2"], ["q1", "3", "4"]]
     data = json.loads(to_json({"pattern": np.arange(3), "name": "x"}))
     assert data == {"pattern": [0, 1, 2], "name": "x"}
+    assert json.loads(to_json({"t": np.arange(6).reshape(2, 3).T})) == {"t": [[0, 3], [1, 4], [2, 5]]}
