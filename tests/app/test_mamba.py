@@ -1,0 +1,92 @@
+"""AppTest of the Mamba page: the instance, task, length and layer change what the page reports; the scan check and
+the decoding costs are shown; bad input gets a translated message instead of a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.i18n import InputError, translate
+from app.services import mamba as svc
+from tests.app.conftest import metric, open_app
+
+pytestmark = pytest.mark.skipif(not svc.available("copy"), reason="no Mamba checkpoint shipped")
+
+
+def rerun(at, lang: str):
+    """Run after a widget change, in ``lang`` (after switch_page AppTest sends no sidebar state back)."""
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_controls_change_the_metrics(lang):
+    at = open_app("mamba", lang=lang)
+    assert not at.exception and not at.error
+    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+    assert m("mamba.m.positions") == "72"
+    first = (m("mamba.m.delta_max"), m("mamba.m.delta_ratio"))
+    assert float(m("mamba.m.diff_seq")) < 1e-4 and float(m("mamba.m.diff_rec")) < 1e-4
+    assert m("mamba.m.state_kb").endswith("KiB")
+
+    at.number_input(key="mamba_seed").set_value(5)
+    rerun(at, lang)
+    assert not at.exception
+    assert (m("mamba.m.delta_max"), m("mamba.m.delta_ratio")) != first
+
+    by_seed = m("mamba.m.delta_max")
+    at.slider(key="mamba_layer").set_value(1)
+    rerun(at, lang)
+    assert not at.exception
+    assert m("mamba.m.delta_max") != by_seed
+
+    at.button_group(key="mamba_source").set_value("induction")
+    rerun(at, lang)
+    assert not at.exception
+    assert m("mamba.m.positions") == "64"
+    at.button_group(key="mamba_length").set_value(256)
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    assert m("mamba.m.positions") == "256"
+    assert m("mamba.m.accuracy") in {"0%", "100%"}  # one answer per induction instance
+
+
+def test_the_comparison_reports_both_models():
+    at = open_app("mamba", lang="en", mamba_seed="3")
+    assert not at.exception
+    assert at.number_input(key="mamba_seed").value == 3
+    for key in ("mamba.m.acc_mamba", "mamba.m.acc_lti"):
+        assert metric(at, translate(key, "en")).endswith("%")
+    table = next(d.value for d in at.dataframe if list(d.value.columns)[-1] == "LTI baseline")
+    assert len(table) == 8 and list(table.columns) == ["position", "target", "Mamba", "LTI baseline"]
+    assert (table["Mamba"] == table["target"]).mean() >= (table["LTI baseline"] == table["target"]).mean()
+
+
+def test_the_url_reproduces_the_view():
+    at = open_app("mamba", lang="en", mamba_source="induction", mamba_length="128", mamba_layer="1")
+    assert not at.exception
+    assert metric(at, "Positions") == "128"
+    assert at.slider(key="mamba_layer").value == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bad_input_gets_a_translated_message(lang):
+    with pytest.raises(InputError) as e:
+        svc.analyse("copy", svc.MAX_SEED + 1, 64, "")
+    assert e.value.message(lang) == translate("mamba.error.seed", lang, max=svc.MAX_SEED)
+    if svc.available("induction"):
+        with pytest.raises(InputError) as e:
+            svc.analyse("induction", 0, 100, "")
+        assert e.value.message(lang) == translate("mamba.error.length", lang, lengths="64, 128, 256")
+    if not svc.available("text"):
+        return
+    at = open_app("mamba", lang=lang, mamba_source="text")
+    assert not at.exception
+    at.text_area(key="mamba_text").set_value("   ")
+    rerun(at, lang)
+    assert not at.exception
+    assert [x.value for x in at.error] == [translate("mamba.error.empty", lang)]
+    at.text_area(key="mamba_text").set_value("莎士比亚" * 50)  # 200 characters, 600 bytes: far over 255 tokens
+    rerun(at, lang)
+    assert not at.exception
+    # Shakespeare's BPE has no merges for these bytes: 3 tokens a character.
+    assert [x.value for x in at.error] == [translate("mamba.error.too_long", lang, n=600, max=255)]

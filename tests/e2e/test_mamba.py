@@ -1,0 +1,32 @@
+"""The Mamba page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+SLIDER = '.st-key-mamba_layer input[type="range"]'  # this Streamlit's slider: a react-aria range input
+
+
+def interact(page, i: int = 0) -> None:
+    """One widget change: move the layer slider one step (right on even calls, left on odd ones: 0 → 1 → 0 ...)."""
+    thumb = page.locator(SLIDER)
+    thumb.focus()
+    thumb.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mamba_page(server, page, lang):
+    # The home page first, so that the entry script has set the app up before a page is opened directly.
+    goto(page, f"{server}/?lang={lang}")
+    goto(page, f"{server}/mamba?lang={lang}")
+    assert exceptions(page) == 0
+    thumb = page.locator(SLIDER)
+    assert thumb.count() == 1 and thumb.input_value() == "0"
+    interact(page, 0)
+    assert exceptions(page) == 0
+    assert thumb.input_value() == "1"
+    page.screenshot(path=SHOTS / f"mamba-{lang}.png", full_page=True)
