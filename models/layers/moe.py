@@ -1,0 +1,135 @@
+"""Mixture-of-experts feed-forward layer: Switch Transformer, Mixtral and DeepSeekMoE in one module.
+
+Papers:
+- Switch Transformer, Fedus, Zoph & Shazeer 2021 (2101.03961): top-1 routing, expert capacity, dropped tokens,
+  the load-balancing auxiliary loss.
+- Mixtral of Experts, Jiang et al. 2024 (2401.04088): top-2 routing with the two weights renormalised to sum to 1.
+- DeepSeekMoE, Dai et al. 2024 (2401.06066): shared experts that every token passes through, next to routed ones.
+
+    p      = softmax(W_r x)                      router probabilities over the E experts, per token
+    top-k  = the k experts with the largest p
+    g      = p of the chosen experts             (k = 1, Switch: the raw probability scales the expert's output)
+           = p / Σ_top-k p                       (k ≥ 2, Mixtral: renormalised, the k weights sum to 1)
+    y      = Σ_shared FFN_s(x) + Σ_kept slots g · FFN_e(x)
+
+Capacity: each expert processes at most ``capacity = ⌈capacity_factor · N · k / E⌉`` token slots of a batch of N
+tokens (k = 1 is the Switch paper's "tokens ÷ experts × capacity factor"; for k ≥ 2 every token fills k slots, as in
+GShard). Slots are served first come, first served: every token's first choice before any second choice, and within
+one rank in token order. A slot past its expert's capacity is *dropped*: it adds nothing, and the token travels on
+through the residual connection around this layer. A capacity factor ≤ 0 means no limit (Mixtral drops nothing).
+
+Load-balancing loss (Switch, eq. 4): ``aux = E · Σᵢ fᵢ · Pᵢ`` where fᵢ is the fraction of routed slots whose choice
+is expert i (before the capacity cut) and Pᵢ the mean router probability of expert i over the batch. With perfectly
+uniform routing fᵢ = Pᵢ = 1/E and aux = 1; concentrating tokens on one expert raises it.
+
+Shape letters: B batch, T positions, N = B·T tokens, C width, E routed experts, K = max(k, 2) ranks computed.
+Probes (relative to this module): ``router_probs`` (B, T, E); ``expert_index`` (B, T, K) int64, rank 0 first;
+``combine`` (B, T, K) the weight g of each rank (0 where the rank is unused or dropped); ``dropped`` (B, T, K)
+1.0 where a used rank lost its slot to the capacity; ``capacity`` (1,) the capacity per expert of this batch.
+Ranks ≥ k are always computed (so k can be switched at run time, also in an exported graph) but carry no weight.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from models.layers.ffn import MLP
+from models.probe import Probe
+
+
+def load_balancing_loss(probs: torch.Tensor, index: torch.Tensor, used: torch.Tensor) -> torch.Tensor:
+    """Switch's auxiliary loss E · Σᵢ fᵢ · Pᵢ.
+
+    Args:
+        probs: (N, E) router probabilities.
+        index: (N, K) chosen experts.
+        used: (N, K) bool or 0/1, which ranks are routed (the first k).
+    Returns:
+        scalar tensor; 1 at uniform routing.
+    """
+    E = probs.shape[-1]
+    used = used.to(probs.dtype)
+    onehot = (index[..., None] == torch.arange(E, device=index.device)).to(probs.dtype)  # (N, K, E)
+    f = (onehot * used[..., None]).sum((0, 1)) / used.sum()  # (E,) fraction of routed slots per expert
+    P = probs.mean(0)  # (E,)
+    return E * (f * P).sum()
+
+
+class MoE(nn.Module):
+    """A router and E expert MLPs (plus optional shared experts) in place of one feed-forward layer."""
+
+    def __init__(self, dim: int, hidden: int, n_experts: int, *, top_k: int = 1, capacity_factor: float = 1.25,
+                 n_shared: int = 0, activation: str = "gelu"):
+        super().__init__()
+        if not 1 <= top_k <= n_experts:
+            raise ValueError("top_k must be between 1 and n_experts")
+        self.n_experts, self.top_k, self.capacity_factor = n_experts, top_k, capacity_factor
+        self.ranks = min(max(top_k, 2), n_experts)  # K: ranks computed, so k may be raised to 2 at run time
+        self.router = nn.Linear(dim, n_experts, bias=False)
+        self.experts = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_experts))
+        self.shared = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_shared))
+        self.router_probs, self.expert_index, self.combine = Probe(), Probe(), Probe()
+        self.dropped, self.capacity = Probe(), Probe()
+
+    def route(self, x: torch.Tensor, capacity_factor: float | torch.Tensor | None = None,
+              top_k: int | torch.Tensor | None = None):
+        """Routing decisions for tokens x (N, C).
+
+        Returns:
+            probs (N, E), index (N, K), weight (N, K) combine weights of kept used slots, used (N, K) bool,
+            kept (N, K) bool, capacity (1,) float.
+        """
+        cf = torch.as_tensor(self.capacity_factor if capacity_factor is None else capacity_factor,
+                             dtype=x.dtype, device=x.device).reshape(1)
+        k = torch.as_tensor(self.top_k if top_k is None else top_k, device=x.device).reshape(1)
+        E, K = self.n_experts, self.ranks
+        probs = torch.softmax(self.router(x), dim=-1)  # (N, E)
+        top_p, index = torch.topk(probs, K, dim=-1)  # (N, K), largest first
+        used = torch.arange(K, device=x.device)[None, :] < k  # (1, K) -> broadcast below
+        used = used.expand_as(index)  # (N, K)
+        top_p = top_p * used
+        # Switch (k = 1) scales by the raw probability; k ≥ 2 renormalises over the chosen experts (Mixtral).
+        denom = torch.where(k > 1, top_p.sum(-1, keepdim=True), torch.ones_like(top_p[:, :1]))
+        weight = top_p / denom  # (N, K)
+
+        # Position of every slot in its expert's queue: rank-major, then token order.
+        onehot = (index[..., None] == torch.arange(E, device=x.device)) & used[..., None]  # (N, K, E)
+        queue = onehot.transpose(0, 1).reshape(-1, E).to(x.dtype)  # (K·N, E)
+        position = (torch.cumsum(queue, dim=0) - 1.0) * queue  # (K·N, E)
+        position = position.sum(-1).reshape(K, -1).transpose(0, 1)  # (N, K)
+        n_tokens = torch.ones_like(x[:, 0]).sum()  # N as a tensor, so an exported graph follows the batch
+        slots = n_tokens * k.to(x.dtype)
+        capacity = torch.where(cf > 0, torch.ceil(cf * slots / E), slots)  # (1,)
+        kept = used & (position < capacity)
+        return probs, index, weight * kept, used, kept, capacity
+
+    def forward(self, x: torch.Tensor, capacity_factor: float | torch.Tensor | None = None,
+                top_k: int | torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """x (B, T, C) -> (y (B, T, C), aux loss scalar)."""
+        B, T, C = x.shape
+        flat = x.reshape(B * T, C)
+        probs, index, weight, used, kept, capacity = self.route(flat, capacity_factor, top_k)
+        aux = load_balancing_loss(probs, index, used)
+        self.router_probs(probs.reshape(B, T, -1))
+        self.expert_index(index.reshape(B, T, -1))
+        self.combine(weight.reshape(B, T, -1))
+        self.dropped((used & ~kept).to(x.dtype).reshape(B, T, -1))
+        self.capacity(capacity)
+
+        # gate[n, e]: the weight with which token n receives expert e (0 if not chosen, unused or dropped)
+        onehot = (index[..., None] == torch.arange(self.n_experts, device=x.device)).to(x.dtype)  # (N, K, E)
+        gate = (onehot * weight[..., None]).sum(1)  # (N, E)
+        takes = (onehot * kept[..., None].to(x.dtype)).sum(1) > 0  # (N, E)
+        y = torch.zeros_like(flat)
+        for e, expert in enumerate(self.experts):
+            if torch.jit.is_tracing():
+                # Exported graphs have fixed control flow: every expert sees every token, masked by its gate.
+                y = y + gate[:, e, None] * expert(flat)
+            else:
+                rows = takes[:, e].nonzero().squeeze(1)  # only the tokens this expert keeps
+                if rows.numel():
+                    y = y.index_add(0, rows, gate[rows, e, None] * expert(flat[rows]))
+        for shared in self.shared:
+            y = y + shared(flat)
+        return y.reshape(B, T, C), aux
