@@ -525,11 +525,15 @@ def train_lm(seed: int, out: Path) -> Trained:
     model.set_parallel(True)
     gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
     extra = {"gpt_val_bpc": zoo.read_card("gpt")["metrics"].get("val_bpc")} if gpt_card.exists() else {}
+    shared = (zoo.checkpoint_dir("gpt") / "tokenizer.json").exists()
     return Trained(model, asdict(c),
                    data=(f"Shakespeare (models/data/shakespeare.py): the training works, {len(ids):,} tokens of the "
-                         f"GPT checkpoint's byte-level BPE; val_bpc on the validation plays "
+                         f"shared byte-level BPE; val_bpc on the validation plays "
                          f"{', '.join(shakespeare.VALIDATION_PLAYS)}"),
-                   card={"tokenizer": "the gpt checkpoint's tokenizer.json (byte-level BPE, 2048 ids)",
+                   card={"tokenizer": ("the gpt checkpoint's tokenizer.json" if shared else
+                                       "byte-level BPE trained exactly as models.gpt trains its tokenizer (same "
+                                       "training works, same call); no gpt checkpoint existed yet")
+                         + f" ({c.vocab} ids)",
                          "training": dict(hp), "final_train_loss": round(float(np.mean(losses[-50:])), 4), **extra},
                    files={"tokenizer.json": tok.to_str()})
 

@@ -172,8 +172,10 @@ STRINGS = {
     "mamba.decode.kb": ("memory carried (KiB)", "携带的内存（KiB）"),
     "mamba.m.state_kb": ("Mamba state", "Mamba 状态"),
     "mamba.m.cache_kb": ("KV cache at position {n}", "位置 {n} 处的 KV 缓存"),
-    "mamba.m.ms_early": ("ms/token, first 32 (Mamba · GPT)", "前 32 个的每词元毫秒（Mamba · GPT）"),
-    "mamba.m.ms_late": ("ms/token, last 32 (Mamba · GPT)", "最后 32 个的每词元毫秒（Mamba · GPT）"),
+    "mamba.m.ms_mamba": ("Mamba ms/token", "Mamba 每词元毫秒"),
+    "mamba.m.ms_gpt": ("GPT ms/token", "GPT 每词元毫秒"),
+    "mamba.m.ms.help": ("Median of the first 32 steps → median of the last 32 steps.",
+                        "前 32 步的中位数 → 最后 32 步的中位数。"),
     "mamba.explain.modes": (
         "**The linear-time claim and its cost.** Training and prompt processing see the whole sequence, so the "
         "recurrence can run as a parallel scan; generation runs it one step at a time. Each step costs the same "

@@ -106,7 +106,7 @@ left, right = st.columns(2)
 for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
     with col:
         ui.plot(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
-                               colorscale="RdBu", zmin=-bound, zmax=bound, height=260,
+                               colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
                                title=t(f"mamba.{name}.title", layer=layer)), key=f"mamba_{name}")
         ui.download(arr, f"mamba-{name}", key=f"mamba_dl_{name}", row_labels=labels)
 ui.explain(t("mamba.explain.bc"))
@@ -181,8 +181,8 @@ def decode_section() -> None:
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("mamba.m.state_kb"), f"{costs.mamba_bytes[-1] / 1024:.1f} KiB")
     c2.metric(t("mamba.m.cache_kb", n=n), f"{costs.gpt_bytes[-1] / 1024:.0f} KiB")
-    c3.metric(t("mamba.m.ms_early"), f"{np.median(costs.mamba_ms[:32]):.2f} · {np.median(costs.gpt_ms[:32]):.2f}")
-    c4.metric(t("mamba.m.ms_late"), f"{np.median(costs.mamba_ms[-32:]):.2f} · {np.median(costs.gpt_ms[-32:]):.2f}")
+    for col, key, ms in ((c3, "mamba.m.ms_mamba", costs.mamba_ms), (c4, "mamba.m.ms_gpt", costs.gpt_ms)):
+        col.metric(t(key), f"{np.median(ms[:32]):.2f} → {np.median(ms[-32:]):.2f}", help=t("mamba.m.ms.help"))
     left, right = st.columns(2)
     with left:
         ui.plot(views.decode_costs(costs.position, {"Mamba": costs.mamba_ms, gpt_name: costs.gpt_ms},

@@ -17,7 +17,7 @@ def _ticks(labels: list[str], max_ticks: int = 72) -> dict:
 
 def time_map(values: np.ndarray, labels: list[str], *, row_title: str, value_title: str, title: str = "",
              colorscale: str = "Viridis", zmin: float | None = None, zmax: float | None = None,
-             height: int = 340) -> go.Figure:
+             height: int = 340, max_ticks: int = 72) -> go.Figure:
     """(rows, l) values with time across and rows (channels or state entries) down, one light heatmap trace."""
     values = np.asarray(values, dtype=float)
     rows, l = values.shape
@@ -27,7 +27,8 @@ def time_map(values: np.ndarray, labels: list[str], *, row_title: str, value_tit
         hovertemplate="%{customdata}, " + row_title + " %{y}<br>" + value_title + ": %{z:.4g}<extra></extra>",
         colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
     ))
-    fig.update_xaxes(**_ticks(labels), tickangle=0)
+    wide = max((len(str(x)) for x in labels), default=1) > 2  # words, not single letters: slant them
+    fig.update_xaxes(**_ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0)
     fig.update_yaxes(title=row_title, autorange="reversed")
     fig.update_layout(title=title or None, height=height, margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10})
     return fig

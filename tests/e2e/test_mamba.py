@@ -25,6 +25,8 @@ def test_mamba_page(server, page, lang):
     goto(page, f"{server}/mamba?lang={lang}")
     assert exceptions(page) == 0
     thumb = page.locator(SLIDER)
+    thumb.wait_for(timeout=60_000)  # the first visit also measures decoding live: the page can take a few seconds
+    wait_idle(page)
     assert thumb.count() == 1 and thumb.input_value() == "0"
     interact(page, 0)
     assert exceptions(page) == 0

@@ -169,6 +169,14 @@ def test_golden_outputs_of_the_shipped_task_models(engine, name):
         assert pred == batch.targets[0][batch.mask[0]].tolist()
 
 
+@pytest.mark.skipif("mamba-lm" not in SHIPPED, reason="mamba-lm is not shipped")
+def test_golden_next_tokens_of_the_language_model(engine):
+    inputs = zoo.recipe("mamba-lm").example_inputs(zoo.checkpoint_dir("mamba-lm"))
+    assert inputs["tokens"].tolist() == [[0, 1206, 293, 867, 556, 422, 290, 259, 1836, 1675, 326, 716, 31]]
+    pred = engine.run("mamba-lm", inputs).outputs["logits"][0].argmax(-1).tolist()
+    assert pred == [614, 293, 306, 76, 268, 12, 268, 264, 1675, 326, 288, 14, 199]
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_card_reaches_its_bars(name):
     card = zoo.read_card(name)
