@@ -182,13 +182,14 @@ STRINGS = {
         "and carries the same few kilobytes, so a sequence of length L costs O(L) time and O(1) memory, where "
         "attention needs O(L) work per token and a KV cache that grows with L. The price: everything the model "
         "will ever need must fit into that fixed state. Attention can look back at any token exactly; a state "
-        "space model can only use what it chose to keep, and what it let decay is gone. At our small lengths the "
-        "Transformer's step time barely grows — the cost that grows first is the cache's memory.",
+        "space model can only use what it chose to keep, and what it let decay is gone. At these short lengths and "
+        "this tiny width the Transformer's step time grows only modestly (and the timings are noisy on a shared "
+        "machine); what grows plainly, step after step, is the cache's memory.",
         "**线性时间的说法及其代价。** 训练和处理提示时整条序列都已知，递推可以用并行扫描计算；生成时则一步一步地跑。"
         "每一步的代价相同、携带的也是同样几 KB，所以长度为 L 的序列耗时 O(L)、内存 O(1)；而注意力每个词元需要 O(L) "
         "的计算，KV 缓存也随 L 增长。代价在于：模型将来需要的一切都必须装进这个固定的状态。注意力可以精确地回看任何"
-        "词元；状态空间模型只能利用它选择保留下来的东西，任其衰减的信息就再也找不回来了。在我们这么短的长度上，"
-        "Transformer 每步的时间几乎不增长——最先增长的代价是缓存占用的内存。",
+        "词元；状态空间模型只能利用它选择保留下来的东西，任其衰减的信息就再也找不回来了。在这么短的长度和这么小的宽度下，"
+        "Transformer 每步的时间只是温和地增长（在共享的机器上计时也有噪声）；一步一步明显增长的，是缓存占用的内存。",
     ),
     "mamba.explain.data": (
         "**The models.** Two layers (d_model 64, 128 channels, state size 8 per channel), trained on CPU: selective "
