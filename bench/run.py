@@ -20,6 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from models import zoo
@@ -95,6 +96,27 @@ def ort_spinning(repeats: int) -> dict:
         del session
     result["ratio"] = round(result["ort_default_spinning"]["p50"] / result["ours_no_spinning"]["p50"], 2)
     return result
+
+
+def decode_cost(length: int = 256) -> dict:
+    """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache."""
+    from models import mamba
+
+    out = {}
+    available = zoo.available()
+    runs = []
+    if "mamba-lm" in available:
+        runs.append(("mamba-lm", lambda: mamba.decode_profile(zoo.load("mamba-lm"), length)))
+    if "gpt" in available:
+        runs.append(("gpt", lambda: mamba.kv_decode_profile(zoo.load("gpt"), length)))
+    for name, profile in runs:
+        profile()  # warm-up
+        ms, held = profile()
+        windows = {f"{a + 1}-{b}": round(float(np.median(ms[a:b])), 3) for a, b in ((0, 32), (96, 128),
+                                                                                   (length - 32, length))}
+        out[name] = {"ms_per_token": windows, "tokens_per_s": round(1e3 / float(np.median(ms)), 1),
+                     "state_kib_at_end": round(int(held[-1]) / 1024, 1)}
+    return out
 
 
 def _interactions() -> dict:
@@ -186,6 +208,14 @@ def table(results: dict) -> str:
         lines += ["", f"ONNX Runtime spinning, torch forward of `{sp['model']}` right after an ORT call: "
                       f"default ORT options p50 {sp['ort_default_spinning']['p50']} ms, ours (1 thread, no spinning) "
                       f"p50 {sp['ours_no_spinning']['p50']} ms — ×{sp['ratio']}."]
+    dec = results.get("decode")
+    if dec:
+        windows = list(next(iter(dec.values()))["ms_per_token"])
+        lines += ["", "| generating one token (ms), by position | " + " | ".join(windows)
+                  + " | tokens/s | state or KV cache at the end |", "|---" * (len(windows) + 3) + "|"]
+        for name, d in dec.items():
+            lines.append(f"| {name} | " + " | ".join(str(v) for v in d["ms_per_token"].values())
+                         + f" | {d['tokens_per_s']} | {d['state_kib_at_end']} KiB |")
     return "\n".join(lines) + "\n"
 
 
@@ -197,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     results["latency"] = probe_latency(args.repeats)
     results["ort_spinning"] = ort_spinning(args.repeats)
+    results["decode"] = decode_cost()
     if not args.no_browser:
         results["browser"] = browser(max(5, args.repeats // 3))
     OUT_JSON.write_text(json.dumps(results, indent=2) + "\n")
