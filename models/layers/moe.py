@@ -80,9 +80,11 @@ class MoE(nn.Module):
             probs (N, E), index (N, K), weight (N, K) combine weights of kept used slots, used (N, K) bool,
             kept (N, K) bool, capacity (1,) float.
         """
-        cf = torch.as_tensor(self.capacity_factor if capacity_factor is None else capacity_factor,
-                             dtype=x.dtype, device=x.device).reshape(1)
-        k = torch.as_tensor(self.top_k if top_k is None else top_k, device=x.device).reshape(1)
+        cf = self.capacity_factor if capacity_factor is None else capacity_factor
+        k = self.top_k if top_k is None else top_k
+        # Tensors pass straight through (an exported graph takes them as inputs); numbers become constants.
+        cf = (cf if isinstance(cf, torch.Tensor) else torch.tensor(cf)).to(x.device, x.dtype).reshape(1)
+        k = (k if isinstance(k, torch.Tensor) else torch.tensor(k)).to(x.device, torch.int64).reshape(1)
         E, K = self.n_experts, self.ranks
         probs = torch.softmax(self.router(x), dim=-1)  # (N, E)
         top_p, index = torch.topk(probs, K, dim=-1)  # (N, K), largest first
