@@ -1,0 +1,194 @@
+"""Strings of the MoE routing page (2101.03961, 2401.04088, 2401.06066)."""
+
+STRINGS = {
+    # input
+    "moe.sample": ("Pick a sample", "选择示例"),
+    "moe.sample.shakespeare": ("Shakespeare", "莎士比亚"),
+    "moe.sample.python": ("Python code", "Python 代码"),
+    "moe.sample.arithmetic": ("Arithmetic", "算术"),
+    "moe.sample.mixed": ("Mixed", "混合"),
+    "moe.input": ("Text to route", "要路由的文本"),
+    "moe.input.help": (
+        "Any text up to {max_chars} characters. The model was trained on Shakespeare, Python standard-library "
+        "source and arithmetic lines, so those are where its experts have habits.",
+        "任意文本，最多 {max_chars} 个字符。模型在莎士比亚作品、Python 标准库源码和算术式上训练，"
+        "因此它的专家在这三类文本上有明显的分工习惯。",
+    ),
+    "moe.top_k": ("Experts per token (k)", "每个词元的专家数（k）"),
+    "moe.top_k.help": (
+        "1 = Switch Transformer: the single best expert, its output scaled by the router probability. "
+        "2 = Mixtral: the two best experts, their weights renormalised to sum to 1. The shipped model was trained "
+        "with k = 1, so k = 2 shows the routing decision but is not how it learned.",
+        "1 = Switch Transformer：只用概率最高的一个专家，其输出乘以路由概率。2 = Mixtral：用概率最高的两个专家，"
+        "两个权重重新归一化使其和为 1。发布的模型以 k = 1 训练，因此 k = 2 展示的是路由决策，而非模型训练时的用法。",
+    ),
+    "moe.capacity": ("Capacity factor", "容量因子"),
+    "moe.capacity.help": (
+        "Each expert takes at most ⌈capacity factor × tokens × k ÷ experts⌉ token slots of this batch; the rest "
+        "are dropped and skip the layer through the residual connection. 0 = no limit (as in Mixtral). "
+        "The model was trained at 1.25.",
+        "每个专家在本批次中最多接收 ⌈容量因子 × 词元数 × k ÷ 专家数⌉ 个词元槽位；超出的被丢弃，"
+        "通过残差连接直接跳过这一层。0 表示不设上限（如 Mixtral）。模型训练时使用 1.25。",
+    ),
+    "moe.error.empty": ("Type some text to route.", "请输入要路由的文本。"),
+    "moe.error.too_long": ("The text is longer than {max_chars} characters.", "文本超过 {max_chars} 个字符。"),
+    "moe.error.too_many_tokens": (
+        "The text makes {n} tokens; the model reads at most {max_tokens}. Please shorten it.",
+        "该文本被切分为 {n} 个词元，而模型最多读取 {max_tokens} 个。请缩短文本。",
+    ),
+    # metrics
+    "moe.metric.tokens": ("Tokens", "词元数"),
+    "moe.metric.capacity": ("Capacity per expert", "每个专家的容量"),
+    "moe.unlimited": ("no limit", "不限"),
+    "moe.metric.dropped": ("Dropped token slots", "被丢弃的词元槽位"),
+    "moe.metric.dropped.help": (
+        "Slots (token, choice) that found their expert full, summed over all MoE layers.",
+        "发现目标专家已满的槽位（词元、选择）数，所有 MoE 层合计。",
+    ),
+    "moe.metric.aux": ("Load-balancing loss (mean of layers)", "负载均衡损失（各层平均）"),
+    "moe.metric.aux.help": ("E · Σᵢ fᵢ · Pᵢ; 1 means perfectly even routing.",
+                            "E · Σᵢ fᵢ · Pᵢ；等于 1 表示路由完全均匀。"),
+    "moe.metric.layer_dropped": ("Dropped slots in layer {layer}", "第 {layer} 层被丢弃的槽位"),
+    "moe.metric.aux_layer": ("Load-balancing loss, layer {layer}", "第 {layer} 层的负载均衡损失"),
+    "moe.metric.nmi": ("Domain–expert NMI, layer {layer}", "第 {layer} 层领域与专家的 NMI"),
+    "moe.metric.nmi.help": (
+        "Normalised mutual information between a token's domain and its first-choice expert on the held-out data "
+        "(0 = the expert says nothing about the domain, 1 = one expert per domain). From the model card.",
+        "留出数据上，词元所属领域与其首选专家之间的归一化互信息（0 = 专家与领域无关，1 = 每个领域对应一个专家）。"
+        "数值取自模型卡片。",
+    ),
+    # tokens
+    "moe.h.tokens": ("Every token, coloured by its expert", "每个词元按其专家着色"),
+    "moe.expert": ("expert", "专家"),
+    "moe.dropped": ("dropped", "被丢弃"),
+    "moe.kept": ("kept", "保留"),
+    "moe.strip.layer": ("Layer {layer} · {dropped} dropped", "第 {layer} 层 · 丢弃 {dropped} 个"),
+    "moe.strip.caption": (
+        "Colour = first-choice expert. Struck-through, hatched tokens lost their first choice to the capacity limit "
+        "and pass this layer unchanged (with k = 2 the count per layer also includes dropped second choices). "
+        "Hover over a token for the router's probabilities.",
+        "颜色 = 首选专家。带删除线和斜纹的词元因容量限制失去了首选专家，原样穿过这一层（k = 2 时，每层的丢弃数"
+        "还包括被丢弃的第二选择）。将鼠标悬停在词元上可查看路由概率。",
+    ),
+    # router
+    "moe.h.router": ("Router probabilities and combine weights", "路由概率与组合权重"),
+    "moe.layer": ("MoE layer", "MoE 层"),
+    "moe.token": ("token", "词元"),
+    "moe.probability": ("probability", "概率"),
+    "moe.col.expert": ("expert #{rank}", "第 {rank} 选专家"),
+    "moe.col.weight": ("weight #{rank}", "第 {rank} 选权重"),
+    "moe.col.dropped": ("dropped #{rank}", "第 {rank} 选被丢弃"),
+    "moe.combine.caption.1": (
+        "Top-1 (Switch): the weight is the router probability of the chosen expert; it is 0 for a dropped token.",
+        "Top-1（Switch）：权重就是所选专家的路由概率；被丢弃的词元权重为 0。",
+    ),
+    "moe.combine.caption.2": (
+        "Top-2 (Mixtral): the two probabilities divided by their sum, so the weights add up to 1 (a dropped "
+        "choice gets 0).",
+        "Top-2（Mixtral）：两个概率分别除以它们的和，因此权重之和为 1（被丢弃的选择权重为 0）。",
+    ),
+    "moe.explain.routing": (
+        "**What you see.** A small linear *router* looks at each token and gives a softmax over the experts "
+        "(the heatmap; red dots mark the chosen ones). Only the chosen experts run for that token, so adding "
+        "experts adds parameters without adding computation per token. The Switch Transformer "
+        "([arXiv:2101.03961](https://arxiv.org/abs/2101.03961)) sends each token to one expert and multiplies its "
+        "output by the router probability, which is how the router gets a gradient. Mixtral "
+        "([arXiv:2401.04088](https://arxiv.org/abs/2401.04088)) takes the best two and renormalises their weights. "
+        "**Try:** switch k between 1 and 2 and watch the second column fill in; type code, then verse.",
+        "**你看到的。** 一个小的线性*路由器*查看每个词元，输出对各专家的 softmax 概率（热力图；红点标出被选中的专家）。"
+        "每个词元只运行被选中的专家，因此增加专家数量会增加参数，却不增加每个词元的计算量。"
+        "Switch Transformer（[arXiv:2101.03961](https://arxiv.org/abs/2101.03961)）把每个词元只送给一个专家，"
+        "并把该专家的输出乘以路由概率，路由器正是借此获得梯度。Mixtral"
+        "（[arXiv:2401.04088](https://arxiv.org/abs/2401.04088)）选择概率最高的两个专家，并把两者的权重重新归一化。"
+        "**试一试：** 在 k = 1 和 k = 2 之间切换，观察第二列如何出现；先输入代码，再输入诗句。",
+    ),
+    # capacity
+    "moe.h.capacity": ("Capacity: expert load and dropped tokens", "容量：专家负载与被丢弃的词元"),
+    "moe.capacity.line": ("capacity", "容量"),
+    "moe.slots": ("token slots", "词元槽位"),
+    "moe.capacity.formula": (
+        "capacity = ⌈{cf:.2f} × {n} tokens × k={k} ÷ {E} experts⌉ = **{capacity}** slots per expert",
+        "容量 = ⌈{cf:.2f} × {n} 个词元 × k={k} ÷ {E} 个专家⌉ = 每个专家 **{capacity}** 个槽位",
+    ),
+    "moe.explain.capacity": (
+        "**Why a capacity.** On real hardware every expert sits on its own device and receives a fixed-size buffer, "
+        "so the batch can be split without knowing the routing in advance. Slots are filled in order (first "
+        "choices before second choices); once an expert's buffer is full, further tokens are *dropped*: the "
+        "layer adds nothing to them and the residual connection carries them on. A higher capacity factor drops "
+        "fewer tokens but wastes memory and communication on empty slots; Switch trained with 1.0–1.25. "
+        "**Try:** slide the capacity factor down to 0.5 and watch the hatched tokens appear, then up to 2.",
+        "**为什么要设容量。** 在真实硬件上，每个专家位于各自的设备上，接收一个固定大小的缓冲区，"
+        "这样无需事先知道路由结果就能切分批次。槽位按顺序填充（所有首选先于次选）；专家的缓冲区一旦满了，"
+        "后来的词元就被*丢弃*：这一层对它们不做任何处理，由残差连接把它们原样传下去。"
+        "容量因子越大，丢弃的词元越少，但空槽位会浪费显存和通信；Switch 训练时使用 1.0–1.25。"
+        "**试一试：** 把容量因子降到 0.5，观察带斜纹的词元出现，再调到 2。",
+    ),
+    # balance
+    "moe.h.balance": ("Load-balancing loss", "负载均衡损失"),
+    "moe.f": ("fᵢ: share of routed slots", "fᵢ：分到的槽位比例"),
+    "moe.P": ("Pᵢ: mean router probability", "Pᵢ：平均路由概率"),
+    "moe.explain.balance": (
+        "**The auxiliary loss.** Left alone, a router tends to collapse onto a few experts that then get better and "
+        "attract even more tokens. Switch adds α · E · Σᵢ fᵢ · Pᵢ to the training loss (α = 0.01 here): fᵢ is the "
+        "share of tokens sent to expert i (not differentiable), Pᵢ the mean probability the router gives it "
+        "(differentiable). It equals 1 when both are uniform (dotted line at 1/E) and grows when routing "
+        "concentrates. For a single short input it can sit above 1 even for a well-balanced model: the balance is "
+        "asked for over a whole batch of mixed text.",
+        "**辅助损失。** 如果不加约束，路由器往往会塌缩到少数几个专家上，这些专家越学越好，又吸引更多词元。"
+        "Switch 在训练损失中加入 α · E · Σᵢ fᵢ · Pᵢ（这里 α = 0.01）：fᵢ 是分给专家 i 的词元比例（不可微），"
+        "Pᵢ 是路由器给它的平均概率（可微）。两者都均匀（点线 1/E）时损失等于 1，路由越集中损失越大。"
+        "对于一段很短的输入，即使模型整体很均衡，该值也可能高于 1：均衡是在整批混合文本上要求的。",
+    ),
+    # specialisation
+    "moe.h.special": ("Specialisation by domain", "按领域的专业化"),
+    "moe.special.title": (
+        "Share of each domain's tokens whose first choice is each expert, layer {layer}, on fixed held-out samples "
+        "(8 windows of 128 tokens per domain).",
+        "第 {layer} 层：在固定的留出样本上（每个领域 8 段、每段 128 个词元），各领域词元首选各专家的比例。",
+    ),
+    "moe.special.caption": (
+        "Rows add up to 100%. A column that is dark in one row only is an expert that specialises in that domain.",
+        "每行之和为 100%。若某一列只在一行中颜色很深，说明该专家专门处理那个领域。",
+    ),
+    "moe.explain.special": (
+        "**What experts learn.** Nobody tells the router which domain a token comes from; any specialisation "
+        "emerges from training. In practice experts in language models often specialise on surface features "
+        "(digits, indentation, punctuation) rather than on topics, as the Mixtral paper also reports. "
+        "DeepSeekMoE ([arXiv:2401.06066](https://arxiv.org/abs/2401.06066)) pushes specialisation further with "
+        "many small experts plus *shared experts* that every token visits, so common knowledge is not copied into "
+        "every routed expert.",
+        "**专家学到了什么。** 没有人告诉路由器词元来自哪个领域；任何专业化都是训练中自发形成的。"
+        "实际上，语言模型中的专家往往按表层特征（数字、缩进、标点）而不是按主题分工，Mixtral 论文也有类似报告。"
+        "DeepSeekMoE（[arXiv:2401.06066](https://arxiv.org/abs/2401.06066)）用大量小专家加上每个词元都会经过的"
+        "*共享专家*进一步推动专业化，使通用知识不必复制到每个路由专家中。",
+    ),
+    # parameters
+    "moe.h.params": ("Parameters vs active parameters per token", "总参数与每个词元的激活参数"),
+    "moe.params.ours": ("this model ({E} experts, top-{k})", "本模型（{E} 个专家，top-{k}）"),
+    "moe.params.dense": ("its dense twin", "对应的稠密模型"),
+    "moe.params.note.ours": ("trained here, 3 MoE layers", "本站训练，3 个 MoE 层"),
+    "moe.params.note.dense": ("same active parameters, same data and steps", "激活参数相同，数据与步数相同"),
+    "moe.params.axis": ("parameters (log scale)", "参数量（对数坐标）"),
+    "moe.model": ("model", "模型"),
+    "moe.total": ("total", "总参数"),
+    "moe.active": ("active per token", "每词元激活"),
+    "moe.share": ("active share", "激活比例"),
+    "moe.note": ("note", "说明"),
+    "moe.params.caption": (
+        "Published sizes: Switch-C 1.6T parameters (the paper reports its compute in FLOPs, not an active "
+        "count); Mixtral 8x7B 46.7B total, 12.9B active; DeepSeek-V3 671B total, 37B active.",
+        "公开数据：Switch-C 1.6T 参数（论文以 FLOPs 报告计算量，未给出激活参数量）；Mixtral 8x7B 总计 46.7B，"
+        "激活 12.9B；DeepSeek-V3 总计 671B，激活 37B。",
+    ),
+    "moe.explain.params": (
+        "**Sparsity buys parameters, not free lunch.** A token only pays for the experts it visits, so total "
+        "parameters can grow by the number of experts while the compute per token stays that of a dense model of "
+        "the active size. What it costs instead: all experts must sit in memory; routing must stay balanced or "
+        "some devices idle while others drop tokens; and in a distributed model every MoE layer sends tokens to "
+        "other devices and back (all-to-all communication), which often dominates the run time.",
+        "**稀疏性换来的是参数，而不是免费的午餐。** 每个词元只为它访问的专家付出计算，因此总参数量可以随专家数增长，"
+        "而每个词元的计算量仍等于一个“激活规模”的稠密模型。代价在于：所有专家都要放在内存里；路由必须保持均衡，"
+        "否则一些设备闲置、另一些设备丢弃词元；在分布式模型中，每个 MoE 层都要把词元发到其他设备再取回"
+        "（all-to-all 通信），这常常占据大部分运行时间。",
+    ),
+}

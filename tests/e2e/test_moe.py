@@ -1,0 +1,37 @@
+"""The MoE routing page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+
+def capacity_thumb(page):
+    """The capacity-factor slider's thumb (an <input type=range>)."""
+    page.locator(".st-key-moe_capacity").scroll_into_view_if_needed()
+    thumb = page.locator(".st-key-moe_capacity").get_by_role("slider")
+    thumb.wait_for(timeout=30_000)
+    return thumb
+
+
+def interact(page, i: int = 0) -> None:
+    """One widget change: the capacity factor one step (0.05) down for even i, back up for odd i, so repeated calls
+    (bench/) always change something and the view stays near the default."""
+    thumb = capacity_thumb(page)
+    thumb.focus()
+    thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_moe_page(server, page, lang):
+    goto(page, f"{server}/moe?lang={lang}")
+    assert exceptions(page) == 0
+    before = float(capacity_thumb(page).input_value())
+    interact(page)
+    assert exceptions(page) == 0
+    assert float(capacity_thumb(page).input_value()) == pytest.approx(before - 0.05)
+    page.screenshot(path=SHOTS / f"moe-{lang}.png", full_page=True)
