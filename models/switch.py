@@ -16,8 +16,10 @@ Probes: ``blocks.{i}.moe.{router_probs, expert_index, combine, dropped, capacity
 
 Checkpoints (``python -m models.train switch`` / ``switch-dense``): both trained on the same mixture of three domains
 (models/data/domains.py) for the same steps with the same seed; ``switch-dense`` has one MLP per layer as wide as the
-experts a token activates, so both spend the same compute per token. The tokenizer is a byte-level BPE
-(models/data/bpe.py) learnt on the training parts of all three domains, so code and digits get merges too.
+experts a token activates, so both spend the same compute per token. Train ``switch-dense`` first: the
+evaluation of ``switch`` reads it for ``dense_val_loss`` (and misses that bar while it is absent). The tokenizer is
+a byte-level BPE (models/data/bpe.py) learnt on the training parts of all three domains, so code and digits get
+merges too.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from models import zoo
 from models.data import bpe, domains
 from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention, causal_mask
 from models.layers.moe import MoE
-from models.probe import Probe, name_probes
+from models.probe import Probe, name_probes, trace
 from models.training import fit
-from models.zoo import Recipe, Trained, checkpoint_dir
+from models.zoo import Recipe, Trained
 
 DOMAINS = domains.DOMAINS
 
@@ -232,8 +235,6 @@ def cv(counts: np.ndarray) -> float:
 @torch.inference_mode()
 def measure(model: SwitchLM, windows: np.ndarray, labels: np.ndarray, batch: int = 12) -> dict:
     """Validation loss, and for an MoE model per layer: kept and routed tokens per expert, top-1 expert per token."""
-    from models.probe import trace
-
     c = model.config
     nll, n = 0.0, 0
     kept = np.zeros((c.n_layers, max(c.n_experts, 1)))
@@ -267,10 +268,8 @@ def evaluate(model: SwitchLM, out: Path) -> dict:
     metrics = {"val_loss": round(m["val_loss"], 4)}
     if not model.config.n_experts:
         return metrics
-    dense_dir = checkpoint_dir("switch-dense")
+    dense_dir = zoo.checkpoint_dir("switch-dense")
     if (dense_dir / "model.safetensors").exists():
-        from models import zoo
-
         if (dense_dir / "tokenizer.json").read_text() != (out / "tokenizer.json").read_text():
             raise RuntimeError("switch and switch-dense must share one tokenizer")
         dense = measure(zoo.load("switch-dense"), windows, labels)
