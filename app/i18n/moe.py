@@ -168,6 +168,8 @@ STRINGS = {
     "moe.params.dense": ("its dense twin", "对应的稠密模型"),
     "moe.params.note.ours": ("trained here, 3 MoE layers", "本站训练，3 个 MoE 层"),
     "moe.params.note.dense": ("same active parameters, same data and steps", "激活参数相同，数据与步数相同"),
+    "moe.params.note.published": ("{E} routed experts, top-{k}, {shared} shared · arXiv:{arxiv}",
+                                  "{E} 个路由专家，top-{k}，{shared} 个共享专家 · arXiv:{arxiv}"),
     "moe.params.axis": ("parameters (log scale)", "参数量（对数坐标）"),
     "moe.model": ("model", "模型"),
     "moe.total": ("total", "总参数"),

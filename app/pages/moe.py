@@ -137,7 +137,8 @@ names = [ours, t("moe.params.dense"), *[p[0] for p in svc.PUBLISHED]]
 total = [info["params"], info["dense_params"] or np.nan, *[p[2] for p in svc.PUBLISHED]]
 active = [info["active_params"] or np.nan, info["dense_params"] or np.nan,
           *[np.nan if p[3] is None else p[3] for p in svc.PUBLISHED]]
-notes = [t("moe.params.note.ours"), t("moe.params.note.dense"), *[f"{p[4]} · arXiv:{p[1]}" for p in svc.PUBLISHED]]
+notes = [t("moe.params.note.ours"), t("moe.params.note.dense"),
+         *[t("moe.params.note.published", E=p[4][0], k=p[4][1], shared=p[4][2], arxiv=p[1]) for p in svc.PUBLISHED]]
 
 
 def human(n: float) -> str:

@@ -23,11 +23,12 @@ DOMAINS = domains.DOMAINS
 MAX_CHARS = 400
 EOT_LABEL = "<eot>"
 
-# Published sizes: total parameters and parameters active per token (None where the paper gives no such count).
+# Published sizes: total parameters and parameters active per token (None where the paper gives no such count),
+# and the routing as (routed experts, k, shared experts).
 PUBLISHED = (
-    ("Switch-C", "2101.03961", 1.571e12, None, "2048 experts, top-1"),
-    ("Mixtral 8x7B", "2401.04088", 46.7e9, 12.9e9, "8 experts, top-2"),
-    ("DeepSeek-V3", "2412.19437", 671e9, 37e9, "1 shared + 256 routed experts, top-8"),
+    ("Switch-C", "2101.03961", 1.571e12, None, (2048, 1, 0)),
+    ("Mixtral 8x7B", "2401.04088", 46.7e9, 12.9e9, (8, 2, 0)),
+    ("DeepSeek-V3", "2412.19437", 671e9, 37e9, (256, 8, 1)),
 )
 
 
