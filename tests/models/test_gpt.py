@@ -1,0 +1,268 @@
+"""GPT (models/gpt.py), its sampling utilities (models/sampling.py), tokenizer and corpus."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from models import gpt, sampling, zoo
+from models.data import bpe, shakespeare
+from models.engine import Engine
+
+# Greedy continuation of the shipped checkpoint (torch, CPU). Regenerate only when the checkpoint is retrained.
+GOLDEN_PROMPT = "To be, or not to be, that is the"
+GOLDEN_IDS = [619, 12, 199, 335, 12, 433, 268, 619, 12, 291, 268, 619, 326, 732, 12, 199]
+GOLDEN_TEXT = " king,\nAnd, by the king, and the king's death,\n"
+
+
+@pytest.fixture(scope="module")
+def tiny() -> gpt.GPT:
+    torch.manual_seed(0)
+    return gpt.build(asdict(gpt.PRESETS["tiny"])).eval()
+
+
+@pytest.fixture(scope="module")
+def shipped() -> gpt.GPT:
+    return zoo.load("gpt")
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return gpt.tokenizer(zoo.checkpoint_dir("gpt"))
+
+
+# ---- the model -----------------------------------------------------------------------------------------------------
+
+
+def test_shapes_and_pinned_parameter_counts(tiny):
+    x = torch.randint(0, 300, (3, 7))
+    assert tiny(x).shape == (3, 7, 300)
+    assert zoo.parameter_count(tiny) == 37_120
+    assert zoo.parameter_count(gpt.build(asdict(gpt.PRESETS["shipped"]))) == 2_222_208
+
+
+def test_output_embedding_is_tied(tiny):
+    x = torch.randint(0, 300, (1, 5))
+    manual = tiny.ln_f(tiny.blocks[-1](tiny.blocks[0](tiny.pos(tiny.embed(x)), gpt.causal_mask(5)),
+                                       gpt.causal_mask(5))) @ tiny.embed.weight.T
+    assert torch.allclose(tiny(x), manual, atol=1e-5)
+
+
+@torch.no_grad()
+def test_causality_under_perturbation(tiny):
+    torch.manual_seed(1)
+    x = torch.randint(0, 300, (2, 20))
+    base = tiny(x)
+    for t in (0, 7, 19):
+        y = x.clone()
+        y[:, t] = (y[:, t] + 1) % 300
+        out = tiny(y)
+        assert torch.allclose(out[:, :t], base[:, :t], atol=1e-6), f"position < {t} saw the change"
+        assert not torch.allclose(out[:, t:], base[:, t:], atol=1e-6)
+
+
+@torch.no_grad()
+def test_cached_decoding_equals_full_forward(tiny):
+    torch.manual_seed(2)
+    x = torch.randint(0, 300, (2, 24))
+    full = tiny(x)
+    cache = tiny.new_cache()
+    parts = [tiny(x[:, :10], cache)]
+    for t in range(10, 24):
+        parts.append(tiny(x[:, t : t + 1], cache))
+    assert len(cache[0]) == 24
+    assert torch.allclose(torch.cat(parts, dim=1), full, atol=1e-5)
+
+
+def test_generate_with_cache_equals_greedy_full_forward(tiny):
+    prompt = [0, 5, 17, 42]
+    fast = list(gpt.generate(tiny, prompt, 12, temperature=0.0))
+    seq = list(prompt)
+    with torch.no_grad():
+        for _ in range(12):
+            seq.append(int(tiny(torch.tensor([seq]))[0, -1].argmax()))
+    assert fast == seq[len(prompt):]
+
+
+def test_context_is_bounded(tiny):
+    with pytest.raises(ValueError):
+        tiny(torch.zeros(1, 65, dtype=torch.long))
+    assert len(list(gpt.generate(tiny, [0] * 60, 10, temperature=0.0))) == 4
+
+
+def test_probes_are_recorded(tiny):
+    from models.probe import trace
+
+    with trace("embedded", "blocks.*.resid", "blocks.*.attn.pattern") as t:
+        tiny(torch.randint(0, 300, (1, 9)))
+    assert set(t.keys()) == {"embedded", "blocks.0.resid", "blocks.1.resid", "blocks.0.attn.pattern",
+                             "blocks.1.attn.pattern"}
+    pattern = t["blocks.1.attn.pattern"]
+    assert pattern.shape == (1, 4, 9, 9)
+    assert torch.all(pattern.triu(1) < 1e-6)  # causal
+    assert torch.allclose(pattern.sum(-1), torch.ones(1, 4, 9))
+
+
+def test_sliding_window_evaluation_scores_every_token_once(tiny):
+    ids = np.random.default_rng(0).integers(0, 300, 150)
+    ids[0] = 0
+    with torch.no_grad():
+        short = ids[:60]
+        full = F.cross_entropy(tiny(torch.from_numpy(short[:-1])[None])[0], torch.from_numpy(short[1:]),
+                               reduction="sum").item()
+    assert gpt.document_nats(tiny, short) == pytest.approx(full, rel=1e-5)
+    # stride = context: disjoint windows, so the total is the sum over windows of whole-window losses
+    nats = gpt.document_nats(tiny, ids, stride=64)
+    manual = 0.0
+    with torch.no_grad():
+        for s in range(0, 149, 64):
+            chunk = torch.from_numpy(ids[s : s + 65])[None]
+            manual += F.cross_entropy(tiny(chunk[:, :-1])[0], chunk[0, 1:], reduction="sum").item()
+    assert nats == pytest.approx(manual, rel=1e-5)
+
+
+def test_induction_batch_repeats_merged_tokens():
+    batch = gpt.induction_batch(2048, n=3, length=10, seed=0)
+    assert batch.shape == (3, 21)
+    assert np.all(batch[:, 0] == 0)
+    assert np.array_equal(batch[:, 1:11], batch[:, 11:])
+    assert batch[:, 1:].min() >= 257
+
+
+# ---- the shipped checkpoint ----------------------------------------------------------------------------------------
+
+
+INDUCTION_MISSED = pytest.mark.xfail(
+    strict=True, reason="issue 5 bar missed: ~10M training tokens formed no induction head (ratio 1.01 on the card)")
+
+
+def test_card_meets_the_language_modelling_bar():
+    card = zoo.read_card("gpt")
+    assert card["metrics"]["val_bpc"] <= 2.5
+    assert card["metrics"]["val_bpc"] < card["metrics"]["bigram_val_bpc"]
+    assert card["command"].startswith("python -m models.train gpt")
+    assert card["wall_time_s"] > 0
+
+
+@INDUCTION_MISSED
+def test_card_meets_the_induction_bar():
+    assert zoo.read_card("gpt")["metrics"]["induction_loss_ratio"] <= 0.25
+
+
+def test_golden_greedy_continuation(shipped, tok):
+    prompt = gpt.encode_document(tok, GOLDEN_PROMPT).tolist()
+    ids = list(gpt.generate(shipped, prompt, len(GOLDEN_IDS), temperature=0.0))
+    assert ids == GOLDEN_IDS
+    assert tok.decode(ids) == GOLDEN_TEXT
+
+
+@INDUCTION_MISSED
+def test_induction_on_the_shipped_model(shipped):
+    assert gpt.induction_loss_ratio(shipped, length=30) < 0.25
+
+
+def test_onnx_parity_logits_and_probes(tok):
+    engine = Engine(device="cpu")
+    ids = gpt.encode_document(tok, "O Romeo, Romeo! wherefore art thou Romeo? 你好 🙂")[None]
+    ids = np.concatenate([ids, ids[:, ::-1]], axis=0)  # B = 2, and a T unlike the export's example
+    probes = ("embedded", "blocks.*.resid", "blocks.*.attn.pattern")
+    ref = engine.run("gpt", {"tokens": ids}, probes, backend="torch")
+    got = engine.run("gpt", {"tokens": ids}, probes, backend="onnx")
+    assert np.abs(ref.outputs["logits"] - got.outputs["logits"]).max() < 1e-3
+    assert set(got.probes) == set(ref.probes) and len(ref.probes) == 9
+    for name, value in ref.probes.items():
+        assert np.abs(value - got.probes[name]).max() < 1e-4 * max(1.0, float(np.abs(value).max())), name
+
+
+# ---- tokenizer and corpus ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["你好，世界", "🙂🎭 emoji", "Ça va? Größe — ﬁne", "To be, or not to be", "\t\n  x"])
+def test_tokenizer_round_trips_any_text_without_unknown_tokens(tok, text):
+    enc = tok.encode(text)
+    assert None not in enc.ids and all(0 < i < tok.get_vocab_size() for i in enc.ids)
+    assert tok.decode(enc.ids) == text
+    assert b"".join(bpe.token_bytes(tok, enc.ids)) == text.encode("utf-8")
+
+
+def test_bpe_trains_with_eot_and_all_bytes():
+    tok = bpe.train_bpe(["the cat sat on the mat " * 20], 300)
+    assert 257 < tok.get_vocab_size() <= 300  # a tiny text runs out of merges first
+    assert tok.token_to_id(bpe.EOT) == 0
+    assert tok.decode(tok.encode("猫 🐈").ids) == "猫 🐈"
+
+
+def test_corpus_splits_are_whole_disjoint_works():
+    train, val, test = (shakespeare.plays(s) for s in shakespeare.SPLITS)
+    assert set(val) == set(shakespeare.VALIDATION_PLAYS)
+    assert set(test) == set(shakespeare.TEST_PLAYS)
+    assert not (set(train) & set(val)) and not (set(train) & set(test))
+    assert "hamlet" in train and len(train) == 37
+    assert "MACBETH" in val["macbeth"]
+    assert shakespeare.text("validation") == shakespeare.SEPARATOR.join(val.values())
+
+
+# ---- sampling ------------------------------------------------------------------------------------------------------
+
+
+LOGITS = np.log(np.array([0.05, 0.4, 0.1, 0.25, 0.2]))  # sorted ids by probability: 1, 3, 4, 2, 0
+
+
+def test_softmax_temperature():
+    assert np.allclose(sampling.softmax(LOGITS), [0.05, 0.4, 0.1, 0.25, 0.2])
+    sharp, flat = sampling.softmax(LOGITS, 0.5), sampling.softmax(LOGITS, 2.0)
+    assert sharp.max() > 0.4 > flat.max()
+    assert np.array_equal(sampling.softmax(LOGITS, 0.0), [0, 1, 0, 0, 0])
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_top_k_keeps_k(k):
+    p = sampling.filtered(LOGITS, top_k=k)
+    assert (p > 0).sum() == k
+    assert set(np.flatnonzero(p)) == set([1, 3, 4, 2, 0][:k])
+    assert p.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("p", "kept"), [(0.3, [1]), (0.4, [1]), (0.41, [1, 3]), (0.65, [1, 3]), (0.66, [1, 3, 4]),
+                                         (0.9, [1, 3, 4, 2]), (0.96, [1, 3, 4, 2, 0]), (1.0, [1, 3, 4, 2, 0])])
+def test_top_p_keeps_the_smallest_set_with_mass_at_least_p(p, kept):
+    probs = sampling.filtered(LOGITS, top_p=p)
+    assert set(np.flatnonzero(probs)) == set(kept)
+    base = sampling.softmax(LOGITS)
+    assert base[kept].sum() >= p - 1e-12
+    assert base[kept[:-1]].sum() < p  # one fewer would not reach p
+
+
+def test_top_p_random_distributions_are_minimal():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        logits = rng.normal(size=50) * 3
+        p = rng.uniform(0.05, 0.99)
+        keep = sampling.top_p_mask(sampling.softmax(logits), p)
+        probs = np.sort(sampling.softmax(logits)[keep])
+        assert probs.sum() >= p - 1e-12 and probs.sum() - probs[0] < p
+
+
+def test_temperature_to_zero_equals_greedy():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        logits = rng.normal(size=30)
+        probs = sampling.filtered(logits, temperature=1e-4)
+        assert sampling.sample(probs, rng) == sampling.greedy(logits)
+        assert gpt.choose(logits, temperature=0.0, top_k=0, top_p=1.0, rng=rng) == int(np.argmax(logits))
+
+
+def test_fixed_seed_reproduces_and_sampling_follows_the_distribution(tiny):
+    a = list(gpt.generate(tiny, [0, 1, 2], 20, temperature=1.0, top_p=0.9, seed=7))
+    b = list(gpt.generate(tiny, [0, 1, 2], 20, temperature=1.0, top_p=0.9, seed=7))
+    c = list(gpt.generate(tiny, [0, 1, 2], 20, temperature=1.0, top_p=0.9, seed=8))
+    assert a == b != c
+    probs = np.array([0.1, 0.0, 0.6, 0.3])
+    rng = np.random.default_rng(0)
+    draws = np.bincount([sampling.sample(probs, rng) for _ in range(4000)], minlength=4) / 4000
+    assert draws[1] == 0 and np.allclose(draws, probs, atol=0.03)
+
