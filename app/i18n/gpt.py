@@ -1,0 +1,263 @@
+"""Strings of the GPT page (GPT-1 2018, GPT-2 2019, GPT-3 2005.14165)."""
+
+STRINGS = {
+    "gpt.intro": (
+        "A decoder-only Transformer with about 2 million parameters, trained here on Shakespeare's plays to predict "
+        "the next token. Type a prompt: you see what it expects next, how sampling reshapes that expectation, "
+        "what it writes, and what each layer and head does on the way.",
+        "一个约 200 万参数的仅解码器 Transformer，在这里用莎士比亚的剧本训练，任务是预测下一个词元。输入一段提示："
+        "你会看到模型对下一个词元的预测、采样如何改变这个分布、它续写出的文字，以及每一层、每个注意力头在其中做了什么。",
+    ),
+    "gpt.prompt": ("Prompt", "提示词"),
+    "gpt.prompt.short": ("Prompt", "提示词"),
+    "gpt.prompt.help": (
+        "Any text (up to 600 characters). The model only knows Shakespeare's English; other scripts still encode, "
+        "byte by byte. Tip: end without a trailing space — most tokens start with one.",
+        "任意文本（最多 600 个字符）。模型只学过莎士比亚的英语；其他文字也能编码，只是按字节拆开。"
+        "提示：结尾不要加空格——大多数词元本身就以空格开头。",
+    ),
+    "gpt.examples": ("Examples", "示例"),
+    "gpt.m.tokens": ("Prompt tokens", "提示词词元数"),
+    "gpt.m.tokens.help": (
+        "BPE tokens of the prompt. The model also reads an <|endoftext|> token in front of them.",
+        "提示词的 BPE 词元数。模型在它们前面还会读入一个 <|endoftext|> 词元。",
+    ),
+    "gpt.m.top": ("Most likely next token", "最可能的下一个词元"),
+    "gpt.m.top_p": ("Its probability", "其概率"),
+    "gpt.m.entropy": ("Entropy (bits)", "熵（比特）"),
+    "gpt.m.entropy.help": (
+        "How spread out the next-token distribution is: 0 bits = certain; log₂ 2048 = 11 bits = uniform.",
+        "下一个词元分布的分散程度：0 比特表示完全确定；log₂ 2048 = 11 比特表示均匀分布。",
+    ),
+    "gpt.next.title": ("Next-token distribution", "下一个词元的分布"),
+    "gpt.probability": ("probability", "概率"),
+    "gpt.sampling.title": ("Sampling: temperature, top-k, top-p", "采样：温度、top-k、top-p"),
+    "gpt.sampling.caption": (
+        "Grey bars: the model's distribution. Blue bars: what sampling actually draws from after the temperature "
+        "and the cuts; red bars were cut. The line is the cumulative probability at this temperature; top-p keeps "
+        "the smallest set of tokens whose total reaches the dashed line.",
+        "灰色柱：模型给出的原始分布。蓝色柱：经过温度调整和截断之后，采样真正使用的分布；红色柱表示被截掉的词元。"
+        "折线是当前温度下的累计概率；top-p 保留累计概率达到虚线所需的最少词元。",
+    ),
+    "gpt.temperature": ("Temperature", "温度"),
+    "gpt.temperature.help": (
+        "Divides the logits before the softmax. Below 1 sharpens, above 1 flattens; 0 means greedy (always the top "
+        "token).",
+        "在 softmax 之前用它去除 logits。小于 1 使分布更尖锐，大于 1 使分布更平坦；"
+        "0 表示贪心解码（总是选概率最高的词元）。",
+    ),
+    "gpt.top_k": ("Top-k (0 = off)", "Top-k（0 = 关闭）"),
+    "gpt.top_k.help": ("Keep only the k most likely tokens.", "只保留概率最高的 k 个词元。"),
+    "gpt.top_p": ("Top-p (nucleus)", "Top-p（核采样）"),
+    "gpt.top_p.help": (
+        "Keep the smallest set of most likely tokens whose probabilities add up to at least p (Holtzman et al. "
+        "2019). 1 = off.",
+        "保留概率之和至少为 p 的最少一组高概率词元（Holtzman 等，2019）。1 表示关闭。",
+    ),
+    "gpt.seed": ("Seed", "随机种子"),
+    "gpt.seed.help": ("The same seed and settings always give the same text.", "相同的种子和设置总会得到相同的文本。"),
+    "gpt.n": ("Tokens to generate", "生成的词元数"),
+    "gpt.m.kept": ("Tokens left to sample from", "可供采样的词元数"),
+    "gpt.m.kept.help": ("Out of 2,048 in the vocabulary.", "词表共 2,048 个词元。"),
+    "gpt.m.entropy_before": ("Entropy before (bits)", "调整前的熵（比特）"),
+    "gpt.m.entropy_after": ("Entropy after (bits)", "调整后的熵（比特）"),
+    "gpt.before": ("model (temperature 1)", "模型原始分布（温度 1）"),
+    "gpt.after": ("sampled from", "实际采样分布"),
+    "gpt.cumulative": ("cumulative, at this temperature", "当前温度下的累计概率"),
+    "gpt.nucleus": ("nucleus", "核"),
+    "gpt.generate": ("Generate (stream the tokens)", "生成（逐个词元流式输出）"),
+    "gpt.continuation": ("Continuation", "续写"),
+    "gpt.m.generated": ("Generated tokens", "已生成词元数"),
+    "gpt.m.tps": ("Tokens per second", "每秒词元数"),
+    "gpt.m.tps.help": (
+        "Measured while decoding, sampling included. Press Generate to measure again.",
+        "解码时实测（包括采样）。点击“生成”可重新测量。",
+    ),
+    "gpt.m.decoding": ("Decoding", "解码方式"),
+    "gpt.kv_cache": ("KV cache", "KV 缓存"),
+    "gpt.no_cache": ("full re-read", "整段重算"),
+    "gpt.m.decoding.help": (
+        "torch decodes with a KV cache: each new token costs one new row of attention. The exported ONNX graph has "
+        "no cache inputs, so on onnx every new token re-reads the whole sequence.",
+        "torch 使用 KV 缓存解码：每个新词元只需计算注意力的新一行。导出的 ONNX 图没有缓存输入，"
+        "所以在 onnx 上每生成一个词元都要重新读入整段序列。",
+    ),
+    "gpt.view": ("Look inside", "深入查看"),
+    "gpt.view.tokens": ("Tokenisation", "分词"),
+    "gpt.view.attention": ("Causal attention", "因果注意力"),
+    "gpt.view.lens": ("Logit lens", "Logit 透镜"),
+    "gpt.view.icl": ("In-context learning", "上下文学习"),
+    # tokens
+    "gpt.tok.m.bytes": ("UTF-8 bytes", "UTF-8 字节数"),
+    "gpt.tok.m.per_token": ("Bytes per token", "每个词元的字节数"),
+    "gpt.tok.m.byte_pieces": ("Single-byte tokens", "单字节词元"),
+    "gpt.tok.m.byte_pieces.help": (
+        "Tokens that are one raw byte: what the learnt merges did not cover. A Chinese character is three bytes, "
+        "an emoji four, so text the tokenizer never saw falls apart into these.",
+        "只包含一个原始字节的词元，即学到的合并规则没有覆盖的部分。一个汉字占 3 个字节，一个表情符号占 4 个字节，"
+        "所以分词器没见过的文字会被拆成这样的单字节词元。",
+    ),
+    "gpt.tok.strip": ("Tokens, shaded by how many bytes each stands for", "词元，颜色深浅表示所含字节数"),
+    "gpt.tok.col.pos": ("position", "位置"),
+    "gpt.tok.col.token": ("token", "词元"),
+    "gpt.tok.col.id": ("id", "编号"),
+    "gpt.tok.col.bytes": ("bytes", "字节数"),
+    "gpt.tok.col.hex": ("UTF-8 bytes (hex)", "UTF-8 字节（十六进制）"),
+    "gpt.tok.caption": (
+        "Byte-level BPE (GPT-2): the text becomes UTF-8 bytes, every byte value is a token of its own, and merges "
+        "learnt on the training plays join frequent neighbours. Nothing is ever unknown. · marks a space, ↵ a line "
+        "break, ‹e4 bd› bytes that are only part of a character.",
+        "字节级 BPE（GPT-2）：文本先变成 UTF-8 字节，每个字节值本身就是一个词元，再用在训练剧本上学到的合并规则把常见的"
+        "相邻片段合并。因此永远不会出现未知词元。· 表示空格，↵ 表示换行，‹e4 bd› 表示只是某个字符一部分的字节。",
+    ),
+    # attention
+    "gpt.att.generated": ("Include the generated tokens", "包含生成的词元"),
+    "gpt.att.m.last_looks": ("Last token looks most at", "最后一个词元最关注"),
+    "gpt.att.m.self": ("Mean weight on itself", "对自身的平均权重"),
+    "gpt.att.m.self.help": ("Average of the diagonal.", "对角线上的平均值。"),
+    "gpt.att.caption": (
+        "Each row is a query token; it can only attend to itself and earlier tokens (the causal mask), so the "
+        "upper triangle is empty. Tokens marked ▸ were generated ({n} of them): the model read its own output.",
+        "每一行是一个查询词元；它只能关注自己和之前的词元（因果掩码），所以右上三角是空的。标有 ▸ 的是生成的词元"
+        "（共 {n} 个）：模型读入的是它自己的输出。",
+    ),
+    "gpt.att.title": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
+    "gpt.att.grid": ("Every layer and head, last {n} tokens.", "所有层和头，最后 {n} 个词元。"),
+    # logit lens
+    "gpt.lens.embedding": ("embedding", "嵌入"),
+    "gpt.lens.after": ("after block {layer}", "第 {layer} 块之后"),
+    "gpt.lens.position": ("position", "位置"),
+    "gpt.lens.m.first": ("Final guess first on top", "最终预测首次排第一"),
+    "gpt.lens.m.first.help": (
+        "The earliest point in the residual stream where the model's final top next token (last position) is "
+        "already the lens's top token.",
+        "在残差流中，模型最终预测的下一个词元（最后一个位置）最早在哪一层已经是透镜读出的第一名。",
+    ),
+    "gpt.lens.m.final_prob": ("Its probability, layer by layer", "其概率（逐层）"),
+    "gpt.lens.m.final_prob.help": (
+        "Probability the lens gives the final top token, from the embedding to the last block.",
+        "透镜给最终预测词元的概率，从嵌入层到最后一个块。",
+    ),
+    "gpt.lens.caption": (
+        "The logit lens (nostalgebraist 2020): read the residual stream after each block through the final "
+        "LayerNorm and the output embedding, as if the model stopped there. Each cell is the top next-token guess "
+        "at that position, shaded by its probability. The last row is the model's real output.",
+        "Logit 透镜（nostalgebraist，2020）：把每个块之后的残差流直接送入最终的 LayerNorm 和输出嵌入，"
+        "就好像模型在那里停下。每个格子是该位置对下一个词元的首选猜测，颜色表示其概率。最后一行就是模型真正的输出。",
+    ),
+    # in-context learning
+    "gpt.icl.repeat.title": (
+        "A random sequence, shown twice", "一段随机序列，重复两遍",
+    ),
+    "gpt.icl.length": ("Random tokens in each copy", "每遍随机词元数"),
+    "gpt.icl.seed": ("Sequence seed", "序列种子"),
+    "gpt.icl.m.first": ("Loss, first copy (nats)", "第一遍的损失（奈特）"),
+    "gpt.icl.m.second": ("Loss, repeat (nats)", "重复时的损失（奈特）"),
+    "gpt.icl.m.ratio": ("Repeat ÷ first", "重复 ÷ 第一遍"),
+    "gpt.icl.m.ratio.help": (
+        "Random tokens cannot be predicted the first time; a model with induction heads predicts the repeat by "
+        "copying (GPT-2-sized models reach a few percent). This model stays near 100%: it has not learnt to copy. "
+        "The first token of each copy is left out.",
+        "随机词元第一次出现时无法预测；有归纳头的模型能通过复制预测重复部分（GPT-2 规模的模型可降到百分之几）。"
+        "这个模型一直接近 100%：它没有学会复制。每遍的第一个词元不计入。",
+    ),
+    "gpt.icl.m.head": ("Head with the highest induction score", "归纳得分最高的头"),
+    "gpt.icl.head": ("L{layer} · H{head}", "第{layer}层·头{head}"),
+    "gpt.icl.m.head.help": (
+        "The head that attends most, on average, from a repeated token to the token that followed it the first "
+        "time — the token to predict. In a model with an induction head this score is near 1; here it stays low.",
+        "平均而言，从重复出现的词元指向它第一次出现时紧跟其后的词元（即要预测的词元）的注意力最强的头。"
+        "在有归纳头的模型里这个得分接近 1；这里它一直很低。",
+    ),
+    "gpt.icl.loss": ("loss (nats)", "损失（奈特）"),
+    "gpt.icl.first": ("first copy", "第一遍"),
+    "gpt.icl.second": ("repeat", "重复"),
+    "gpt.icl.scores": ("Induction score of every head", "每个头的归纳得分"),
+    "gpt.icl.score": ("score", "得分"),
+    "gpt.icl.stripe": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
+    "gpt.icl.stripe.caption": (
+        "The attention of that head on the repeated sequence. An induction head would light the stripe one step "
+        "right of the second diagonal: each repeated token looking at the token after its first copy.",
+        "该头在重复序列上的注意力。归纳头会点亮第二条对角线右侧一格处的条纹：每个重复的词元都看向它第一次出现时的下一个词元。",
+    ),
+    "gpt.icl.few.title": ("Few-shot prompts: what this small model can and cannot continue",
+                          "少样本提示：这个小模型能接续什么、不能接续什么"),
+    "gpt.icl.few.caption": (
+        "GPT-3 picks up a task from a few examples in the prompt. This model continues only a refrain it has seen "
+        "in the plays (\"my lord, my lord\"); a list or a dialogue pattern that exists only in the prompt defeats "
+        "it, because it never learnt to copy from its context. Below, greedy decoding of 6 tokens.",
+        "GPT-3 能从提示中的几个示例领会任务。这个模型只能接续它在剧本里见过的叠句（“my lord, my lord”）；"
+        "只在提示中出现的列表或对话模式它接不上，因为它从未学会从上下文中复制。下面是 6 个词元的贪心解码结果。",
+    ),
+    "gpt.icl.few.pattern": ("Pattern", "模式"),
+    "gpt.icl.few.list": ("repeated list", "重复的列表"),
+    "gpt.icl.few.names": ("dialogue turns", "对话轮次"),
+    "gpt.icl.few.refrain": ("refrain", "叠句"),
+    "gpt.icl.few.m.continues": ("Continues the pattern", "接续了该模式"),
+    "gpt.icl.few.m.expected": ("Expected", "期望"),
+    "gpt.yes": ("yes", "是"),
+    "gpt.no": ("no", "否"),
+    # card
+    "gpt.card.title": ("About this model", "关于这个模型"),
+    "gpt.card.params": ("Parameters", "参数量"),
+    "gpt.card.val_bpc": ("Held-out bits per character", "留出集每字符比特数"),
+    "gpt.card.bigram": ("Bigram baseline (bits/char)", "二元语法基线（比特/字符）"),
+    "gpt.card.induction": ("Induction loss ratio", "归纳损失比"),
+    "gpt.card.caption": (
+        "Data: {data}. Trained in {minutes:.0f} minutes on one CPU thread with `{command}`. Bits per character are "
+        "measured on whole plays the model never saw: total loss ÷ characters ÷ ln 2.",
+        "数据：{data}。使用 `{command}` 在单个 CPU 线程上训练了 {minutes:.0f} 分钟。每字符比特数是在模型从未见过的"
+        "整部剧本上测得的：总损失 ÷ 字符数 ÷ ln 2。",
+    ),
+    # errors
+    "gpt.error.empty": ("Type a prompt first.", "请先输入提示词。"),
+    "gpt.error.too_long_chars": (
+        "The prompt has {n} characters; at most {max} fit.", "提示词有 {n} 个字符，最多只能有 {max} 个。",
+    ),
+    "gpt.error.too_long_tokens": (
+        "The prompt is {n} tokens long; at most {max} fit, to leave room for generation in the 256-token context. "
+        "Text outside English uses many more tokens per character.",
+        "提示词有 {n} 个词元，最多只能有 {max} 个，以便在 256 个词元的上下文中为生成留出空间。"
+        "非英文文本每个字符会占用多得多的词元。",
+    ),
+    "gpt.error.n": ("Generate between 1 and {max} tokens.", "生成的词元数须在 1 到 {max} 之间。"),
+    "gpt.error.length": ("Choose between {min} and {max} random tokens.", "随机词元数须在 {min} 到 {max} 之间。"),
+    # explanation
+    "gpt.explain": (
+        "**GPT-1** (Radford et al. 2018) took the Transformer's decoder alone — masked self-attention, no encoder — "
+        "pre-trained it to predict the next token on a large corpus, then fine-tuned it for each task. "
+        "**GPT-2** (2019) moved LayerNorm to the start of each block, added byte-level BPE so that any text can be "
+        "encoded, and showed that a large enough model performs some tasks zero-shot, from the prompt alone. "
+        "**GPT-3** ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)) scaled the same design to 175 billion "
+        "parameters and showed few-shot in-context learning: put a few examples in the prompt and the model "
+        "continues the task, with no weight update.\n\n"
+        "**What you see here.** This model has the GPT-2 layout (pre-LN, learned positions, GELU MLP, tied output "
+        "embedding) with 4 layers, 6 heads and 2,048 BPE tokens, trained for about an hour on one CPU thread "
+        "(~10 million tokens). On plays it never saw it needs about 2.0 bits per character, better than a token "
+        "bigram (2.4). It writes text that *looks* like a play — speaker names, stage directions, verse lines — "
+        "but loses the thread within a line or two. It knows no facts, does no arithmetic, follows no "
+        "instructions, and meets Chinese or emoji (encoded byte by byte) with confusion.\n\n"
+        "**What it cannot do yet: copy from its context.** Large models grow *induction heads* (Olsson et al. "
+        "2022): a head that finds the earlier occurrence of the current token and predicts what followed it. They "
+        "appear after far more training than this model had, so here the loss on a repeated random sequence "
+        "hardly falls, and no head draws the off-diagonal stripe — compare the Mamba page, whose model was trained "
+        "on a copying task directly.\n\n"
+        "**Try:** temperature 0 (greedy) and watch it loop; temperature 1.5 and watch it fall apart; top-p 0.5 "
+        "and count the tokens left; the logit lens to see the prediction form over the layers.",
+        "**GPT-1**（Radford 等，2018）只保留 Transformer 的解码器——带掩码的自注意力，没有编码器——先在大规模语料上"
+        "预训练预测下一个词元，再针对每个任务微调。**GPT-2**（2019）把 LayerNorm 移到每个块的开头，引入字节级 BPE，"
+        "让任何文本都能被编码，并表明足够大的模型仅凭提示就能零样本完成一些任务。"
+        "**GPT-3**（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）把同样的结构扩展到 1750 亿参数，"
+        "展示了少样本上下文学习：在提示中放几个示例，模型就能接着完成任务，无需更新任何权重。\n\n"
+        "**这里能看到什么。** 这个模型采用 GPT-2 的结构（前置 LayerNorm、可学习位置编码、GELU MLP、"
+        "输出层与词嵌入共享权重），4 层、6 个头、2,048 个 BPE 词元，在单个 CPU 线程上训练了约一小时"
+        "（约 1000 万个词元）。在从未见过的剧本上，它每个字符约需 2.0 比特，优于词元二元语法模型（2.4）。"
+        "它写出的文字*看起来*像剧本——角色名、舞台指示、诗行——但一两行之后就失去了线索。它不懂事实，不会算术，"
+        "不会听从指令，遇到中文或表情符号（按字节编码）时会不知所措。\n\n"
+        "**它还做不到的：从上下文中复制。** 大模型会长出*归纳头*（Olsson 等，2022）：找到当前词元之前出现的位置，"
+        "并预测当时紧随其后的词元。归纳头要在比这个模型多得多的训练之后才会出现，所以这里重复的随机序列上损失几乎不降，"
+        "也没有哪个头画出偏离对角线的条纹——可以对比 Mamba 页面，那里的模型是直接在复制任务上训练的。\n\n"
+        "**试一试：** 把温度设为 0（贪心解码），看它陷入循环；设为 1.5，看它变得支离破碎；把 top-p 设为 0.5，"
+        "数一数剩下多少词元；用 logit 透镜看预测如何逐层形成。",
+    ),
+}
