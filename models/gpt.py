@@ -42,7 +42,7 @@ from torch import nn
 
 from models import sampling
 from models.data import bpe, shakespeare
-from models.layers import MLP, KVCache, LayerNorm, LearnedPositions, MultiHeadAttention, causal_mask
+from models.layers import KVCache, LayerNorm, LearnedPositions, PreNormBlock, causal_mask
 from models.probe import Probe, name_probes
 from models.training import fit
 from models.zoo import Recipe, Trained
@@ -72,21 +72,6 @@ TRAIN = {"steps": 2400, "batch": 16, "context": 256, "lr": 3e-3, "warmup": 100, 
          "repeat_steps": 0, "repeat_lr": 3e-3, "repeat_fraction": 1.0}
 
 
-class Block(nn.Module):
-    """Pre-LN Transformer block (GPT-2)."""
-
-    def __init__(self, c: Config):
-        super().__init__()
-        self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
-        self.attn = MultiHeadAttention(c.dim, c.n_heads)
-        self.mlp = MLP(c.dim, c.mlp_ratio * c.dim, activation="gelu")
-        self.resid = Probe()
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, cache: KVCache | None = None) -> torch.Tensor:
-        x = x + self.attn(self.ln1(x), mask=mask, cache=cache)
-        return self.resid(x + self.mlp(self.ln2(x)))  # (B, T, C)
-
-
 class GPT(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
@@ -94,7 +79,8 @@ class GPT(nn.Module):
         self.embed = nn.Embedding(c.vocab, c.dim)
         self.pos = LearnedPositions(c.max_len, c.dim)
         self.embedded = Probe()
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
+        # GPT-2 blocks: pre-LN, causal attention, GELU MLP.
+        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
         self.apply(self._init)
         for block in self.blocks:  # GPT-2: scale the residual projections by 1/√(2L)
