@@ -54,16 +54,17 @@ class Config:
     n_heads: int = 4
     n_layers: int = 3
     max_len: int = 128
-    hidden: int = 128  # width of one expert's MLP
-    n_experts: int = 4  # routed experts per MoE layer; 0 = the dense twin
+    hidden: int = 64  # width of one expert's MLP (fine-grained: half the dense twin's width)
+    n_experts: int = 6  # routed experts per MoE layer; 0 = the dense twin
     top_k: int = 1  # 1 = Switch, 2 = Mixtral
     capacity_factor: float = 1.25  # the shipped capacity (Switch trains at 1.0–1.25)
-    n_shared: int = 0  # DeepSeekMoE's always-on shared experts
+    n_shared: int = 1  # DeepSeekMoE's always-on shared experts (4 routed experts of 128 and none shared lost to the
+    # dense twin on seed 1 and won by only 0.004 on seed 0; 1 shared + 6 routed of 64 won on both seeds)
     aux_weight: float = 0.01  # α of the load-balancing loss (Switch's value)
 
 
 PRESETS = {
-    "tiny": Config(vocab=300, dim=32, n_heads=4, n_layers=2, max_len=32, hidden=16, n_experts=4),
+    "tiny": Config(vocab=300, dim=32, n_heads=4, n_layers=2, max_len=32, hidden=16, n_experts=4, n_shared=0),
     "shipped": Config(),
 }
 

@@ -156,15 +156,20 @@ STRINGS = {
         "(digits, indentation, punctuation) rather than on topics, as the Mixtral paper also reports. "
         "DeepSeekMoE ([arXiv:2401.06066](https://arxiv.org/abs/2401.06066)) pushes specialisation further with "
         "many small experts plus *shared experts* that every token visits, so common knowledge is not copied into "
-        "every routed expert.",
+        "every routed expert. This model follows that design: next to 6 small routed experts, each MoE layer has one "
+        "shared expert of the same width that every token passes through (the colours above show only the routed "
+        "choice). With 4 routed experts twice as wide and no shared one, it did not reliably beat its dense twin.",
         "**专家学到了什么。** 没有人告诉路由器词元来自哪个领域；任何专业化都是训练中自发形成的。"
         "实际上，语言模型中的专家往往按表层特征（数字、缩进、标点）而不是按主题分工，Mixtral 论文也有类似报告。"
         "DeepSeekMoE（[arXiv:2401.06066](https://arxiv.org/abs/2401.06066)）用大量小专家加上每个词元都会经过的"
-        "*共享专家*进一步推动专业化，使通用知识不必复制到每个路由专家中。",
+        "*共享专家*进一步推动专业化，使通用知识不必复制到每个路由专家中。本模型采用了这种设计：每个 MoE 层除了 6 个"
+        "小的路由专家外，还有一个同样宽度、所有词元都会经过的共享专家（上面的颜色只显示路由选择）。"
+        "若改用 4 个宽一倍的路由专家且不设共享专家，它并不能稳定地胜过对应的稠密模型。",
     ),
     # parameters
     "moe.h.params": ("Parameters vs active parameters per token", "总参数与每个词元的激活参数"),
-    "moe.params.ours": ("this model ({E} experts, top-{k})", "本模型（{E} 个专家，top-{k}）"),
+    "moe.params.ours": ("this model ({E} routed + {shared} shared experts, top-{k})",
+                        "本模型（{E} 个路由专家 + {shared} 个共享专家，top-{k}）"),
     "moe.params.dense": ("its dense twin", "对应的稠密模型"),
     "moe.params.note.ours": ("trained here, 3 MoE layers", "本站训练，3 个 MoE 层"),
     "moe.params.note.dense": ("same active parameters, same data and steps", "激活参数相同，数据与步数相同"),

@@ -132,7 +132,7 @@ ui.explain(t("moe.explain.special"))
 
 # ---- parameters ----
 st.subheader(t("moe.h.params"))
-ours = t("moe.params.ours", E=E, k=int(info["config"]["top_k"]))
+ours = t("moe.params.ours", E=E, shared=int(info["config"].get("n_shared", 0)), k=int(info["config"]["top_k"]))
 names = [ours, t("moe.params.dense"), *[p[0] for p in svc.PUBLISHED]]
 total = [info["params"], info["dense_params"] or np.nan, *[p[2] for p in svc.PUBLISHED]]
 active = [info["active_params"] or np.nan, info["dense_params"] or np.nan,
