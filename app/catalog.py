@@ -1,12 +1,14 @@
 """Every paper of the explorer, in the order of the home timeline. A paper's page joins the navigation as soon as
-``app/pages/<page>.py`` exists, so the navigation only ever holds pages that work."""
+``app/page_scripts/<page>.py`` exists, so the navigation only ever holds pages that work."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-PAGES_DIR = Path(__file__).resolve().parent / "pages"
+# Not "pages/": Streamlit treats a pages/ folder beside the entry script as an old-style multipage app until the
+# entry script has run once, so a fresh server's first deep link (/vit?lang=zh) would skip the shell.
+PAGES_DIR = Path(__file__).resolve().parent / "page_scripts"
 
 ERAS = ("foundations", "expansion", "efficiency", "beyond", "scale")
 
@@ -17,7 +19,7 @@ class Paper:
     era: str
     year: float  # position on the timeline
     arxiv: tuple[str, ...]  # arXiv ids ("" where the paper has none)
-    page: str  # url_path of its page, also its file name under app/pages/
+    page: str  # url_path of its page, also its file name under app/page_scripts/
     icon: str
     short: str  # label on the timeline (a name, the same in both languages)
 

@@ -20,9 +20,6 @@ def interact(page, i: int = 0) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_attention_page(server, page, lang):
-    # The home page first: until the entry script has run once, Streamlit serves app/pages/*.py as a plain
-    # pages folder (without the entry script's sys.path set-up), and a page opened first fails to import `app`.
-    goto(page, f"{server}/?lang={lang}")
     goto(page, f"{server}/attention?lang={lang}")
     assert exceptions(page) == 0
     assert page.locator(".st-key-attention_step").count() == 1

@@ -20,8 +20,6 @@ def interact(page, i: int = 0) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_mamba_page(server, page, lang):
-    # The home page first, so that the entry script has set the app up before a page is opened directly.
-    goto(page, f"{server}/?lang={lang}")
     goto(page, f"{server}/mamba?lang={lang}")
     assert exceptions(page) == 0
     thumb = page.locator(SLIDER)

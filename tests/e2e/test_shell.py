@@ -3,7 +3,7 @@
 import pytest
 
 from app.catalog import available_papers
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, free_port, goto, start_server, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -33,3 +33,20 @@ def test_switching_language_in_the_sidebar(server, page):
 def test_backend_choice_is_in_the_url(server, page):
     goto(page, f"{server}/?backend=onnx")
     assert page.get_by_role("combobox", name="Backend").input_value() == "onnx"
+
+
+def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
+    """A shared link (/page?lang=zh) opened first on a new server gets the whole shell, in Chinese."""
+    papers = available_papers()
+    if not papers:
+        pytest.skip("no page yet")
+    port = free_port()
+    proc = start_server(port)
+    try:
+        goto(page, f"http://127.0.0.1:{port}/{papers[0].page}?lang=zh")
+        assert exceptions(page) == 0
+        assert page.get_by_role("combobox", name="Language / 语言").input_value() == "简体中文"
+        assert page.get_by_role("combobox", name="推理后端").count() == 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

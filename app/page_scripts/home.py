@@ -53,7 +53,7 @@ for era in ERAS:
             st.markdown(f"**{t(f'paper.{p.key}.title')}**")
             st.caption(t(f"paper.{p.key}.probe") + "  \n" + " · ".join(f"arXiv:{a}" for a in p.arxiv))
             if p.available:
-                st.page_link(f"pages/{p.page}.py", label=t("home.open"), icon=p.icon)
+                st.page_link(f"page_scripts/{p.page}.py", label=t("home.open"), icon=p.icon)
             else:
                 st.caption(":material/schedule: " + t("home.soon"))
 
