@@ -22,6 +22,13 @@ def open_app(page: str | None = None, lang: str = "en", timeout: float = 60, **q
     return at
 
 
+def rerun(at: AppTest, lang: str) -> AppTest:
+    """Run again after a widget change, in ``lang``. After ``switch_page`` AppTest's tree has no sidebar, so the
+    shell's language selectbox sends no state back; setting it before each run keeps the language of the test."""
+    at.session_state["lang"] = lang
+    return at.run()
+
+
 def metric(at: AppTest, label: str) -> str:
     """The value of the st.metric whose label is ``label``."""
     for m in at.metric:

@@ -13,7 +13,7 @@ import tests.app.conftest as app_conftest
 from app.i18n import translate
 from app.views.attention import grid_cell, head_grid
 from app.views.attention_page import MIN_WEIGHT, click_targets, head_view
-from tests.app.conftest import metric, open_app
+from tests.app.conftest import metric, open_app, rerun
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,14 +28,6 @@ def label(key: str, lang: str, **fields) -> str:
     return translate(key, lang, **fields)
 
 
-def rerun(at, lang: str):
-    """Run again after a widget change, in ``lang``.
-
-    After ``switch_page`` AppTest's tree has no sidebar, so the language selectbox's state is not sent back and the
-    shell falls back to English; setting the state before each run keeps the language the test asked for.
-    """
-    at.session_state["lang"] = lang
-    return at.run()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

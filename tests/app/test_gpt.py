@@ -5,18 +5,13 @@ from __future__ import annotations
 import pytest
 
 from app.i18n import InputError, translate
-from tests.app.conftest import metric, open_app
+from tests.app.conftest import metric, open_app, rerun
 
 
 def label(key: str, lang: str, **fields) -> str:
     return translate(key, lang, **fields)
 
 
-def rerun(at, lang: str):
-    # The shell's language selectbox loses its session state when AppTest reruns a page reached by switch_page,
-    # so the test re-applies the language before each rerun (reported to the app shell's owner).
-    at.session_state["lang"] = lang
-    return at.run()
 
 
 def texts(at) -> list[str]:

@@ -7,15 +7,11 @@ import pytest
 
 from app.i18n import InputError, translate
 from app.services import mamba as svc
-from tests.app.conftest import metric, open_app
+from tests.app.conftest import metric, open_app, rerun
 
 pytestmark = pytest.mark.skipif(not svc.available("copy"), reason="no Mamba checkpoint shipped")
 
 
-def rerun(at, lang: str):
-    """Run after a widget change, in ``lang`` (after switch_page AppTest sends no sidebar state back)."""
-    at.session_state["lang"] = lang
-    return at.run()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -6,13 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.i18n import translate
-from tests.app.conftest import metric, open_app
-
-
-def rerun(at, lang: str):
-    """Run after a widget change, keeping the language (AppTest's tree has no sidebar after switch_page)."""
-    at.session_state["lang"] = lang
-    return at.run()
+from tests.app.conftest import metric, open_app, rerun
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

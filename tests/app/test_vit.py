@@ -10,18 +10,13 @@ import pytest
 from PIL import Image
 
 from app.i18n import translate
-from tests.app.conftest import metric, open_app
+from tests.app.conftest import metric, open_app, rerun
 
 
 def label(key: str, lang: str, **fields) -> str:
     return translate(key, lang, **fields)
 
 
-def rerun(at, lang: str):
-    """Run after a widget change, in ``lang``: after ``switch_page`` AppTest's tree has no sidebar, so the language
-    selectbox's state is not sent back; setting it before each run keeps the language the test asked for."""
-    at.session_state["lang"] = lang
-    return at.run()
 
 
 def png_of_digit() -> bytes:
