@@ -42,7 +42,7 @@ from torch import nn
 
 from models import sampling
 from models.data import bpe, shakespeare
-from models.layers import KVCache, LayerNorm, LearnedPositions, PreNormBlock, causal_mask
+from models.layers import KVCache, LayerNorm, LearnedPositions, PreNormBlock, causal_mask, gpt2_init
 from models.probe import Probe, name_probes
 from models.training import fit
 from models.zoo import Recipe, Trained
@@ -82,18 +82,11 @@ class GPT(nn.Module):
         # GPT-2 blocks: pre-LN, causal attention, GELU MLP.
         self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
-        self.apply(self._init)
+        self.apply(gpt2_init)
         for block in self.blocks:  # GPT-2: scale the residual projections by 1/√(2L)
             for proj in (block.attn.wo, block.mlp.fc2):
                 nn.init.normal_(proj.weight, std=0.02 / math.sqrt(2 * c.n_layers))
         name_probes(self)
-
-    @staticmethod
-    def _init(m: nn.Module) -> None:
-        if isinstance(m, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(m.weight, std=0.02)
-        if isinstance(m, nn.Linear) and m.bias is not None:
-            nn.init.zeros_(m.bias)
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """Final LayerNorm, then the tied output projection: (..., C) -> (..., V)."""

@@ -38,7 +38,7 @@ from torch import nn
 
 from models import zoo
 from models.data import bpe, domains
-from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention, causal_mask
+from models.layers import MLP, LayerNorm, LearnedPositions, MultiHeadAttention, causal_mask, gpt2_init
 from models.layers.moe import MoE
 from models.probe import Probe, name_probes, trace
 from models.training import fit
@@ -109,15 +109,8 @@ class SwitchLM(nn.Module):
         self.pos = LearnedPositions(c.max_len, c.dim)
         self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
-        self.apply(self._init)
+        self.apply(gpt2_init)
         name_probes(self)
-
-    @staticmethod
-    def _init(m: nn.Module) -> None:
-        if isinstance(m, (nn.Linear, nn.Embedding)):
-            nn.init.normal_(m.weight, std=0.02)
-        if isinstance(m, nn.Linear) and m.bias is not None:
-            nn.init.zeros_(m.bias)
 
     def forward_aux(self, tokens: torch.Tensor, capacity_factor=None, top_k=None):
         """tokens (B, T) -> (logits (B, T, V), Σ aux over layers)."""

@@ -1,7 +1,7 @@
 """Shared building blocks of the zoo. Architecture files compose these; they never copy them."""
 
 from models.layers.attention import KVCache, MultiHeadAttention, repeat_kv
-from models.layers.block import PreNormBlock
+from models.layers.block import PreNormBlock, gpt2_init
 from models.layers.ffn import MLP, SwiGLU
 from models.layers.masks import causal_mask, padding_mask, sliding_window_mask
 from models.layers.norms import LayerNorm, RMSNorm
@@ -19,7 +19,8 @@ from models.layers.positions import (
 )
 
 __all__ = [
-    "KVCache", "MultiHeadAttention", "PreNormBlock", "repeat_kv", "MLP", "SwiGLU", "causal_mask", "padding_mask",
+    "KVCache", "MultiHeadAttention", "PreNormBlock", "gpt2_init", "repeat_kv", "MLP", "SwiGLU", "causal_mask",
+    "padding_mask",
     "sliding_window_mask", "LayerNorm", "RMSNorm", "LearnedPositions", "RotaryEmbedding", "SinusoidalPositions",
     "T5RelativeBias", "alibi_bias", "alibi_slopes", "apply_rope", "rope_frequencies", "sinusoidal_table",
     "t5_relative_position_bucket",

@@ -29,3 +29,11 @@ class PreNormBlock(nn.Module):
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
         x = x + self.drop(self.attn(self.ln1(x), mask=mask, cache=cache))
         return self.resid(x + self.drop(self.mlp(self.ln2(x))))  # (B, T, C)
+
+
+def gpt2_init(m: nn.Module) -> None:
+    """GPT-2's initialisation, for ``model.apply``: N(0, 0.02) weights for linear and embedding layers, zero biases."""
+    if isinstance(m, nn.Linear | nn.Embedding):
+        nn.init.normal_(m.weight, std=0.02)
+    if isinstance(m, nn.Linear) and m.bias is not None:
+        nn.init.zeros_(m.bias)
