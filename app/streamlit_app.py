@@ -17,7 +17,7 @@ import streamlit as st  # noqa: E402
 
 from app.catalog import ERAS, PAGES_DIR, available_papers  # noqa: E402
 from app.i18n import LANG_NAMES, LANGS, t  # noqa: E402
-from app.services import BACKENDS, default_device  # noqa: E402
+from app.services import BACKENDS  # noqa: E402
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
 
@@ -28,7 +28,6 @@ if "lang" not in st.session_state:
 with st.sidebar:
     st.selectbox("Language / 语言", LANGS, format_func=LANG_NAMES.get, key="lang")
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
-    st.caption(t("sidebar.device", device=default_device()))
     last_run = st.empty()
 
 home = st.Page(PAGES_DIR / "home.py", title=t("home.nav"), icon=":material/home:", default=True)

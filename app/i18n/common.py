@@ -9,7 +9,6 @@ STRINGS = {
         "torch is the reference and supports interventions; onnx runs the same exported model in ONNX Runtime.",
         "torch 是参考实现，支持干预实验；onnx 在 ONNX Runtime 中运行同一个导出的模型。",
     ),
-    "sidebar.device": ("Device: {device}", "设备：{device}"),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
     "era.home": ("Start", "开始"),
     "era.foundations": ("Foundations", "奠基"),

@@ -49,116 +49,123 @@ except InputError as e:
 L = a.delta.shape[0]
 n_state = a.B.shape[-1]
 labels = list(a.labels)
-layer = st.slider(t("mamba.layer"), 0, L - 1, 0, key="mamba_layer", bind="query-params") if L > 1 else 0
+@st.fragment
+def per_layer_views() -> None:
+    """Everything that depends on the layer slider: moving it reruns only this part of the page."""
+    layer = st.slider(t("mamba.layer"), 0, L - 1, 0, key="mamba_layer", bind="query-params") if L > 1 else 0
 
-# ---- the input, and what the model answers ---------------------------------------------------------------------------
-if source != "text":
-    st.caption(t(f"mamba.legend.{source}"))
-move = a.delta_move[layer]
-ui.markup(token_strip(labels, move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta")))
-m1, m2, m3, m4 = st.columns(4)
-m1.metric(t("mamba.m.positions"), len(labels))
-if a.accuracy is not None:
-    m2.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
-else:
-    m2.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
-peak = int(move.argmax())
-m3.metric(t("mamba.m.delta_max"), f"{move.max():.2f}", help=t("mamba.m.delta_max.help", token=labels[peak], t=peak))
-if source == "copy":
-    data = a.ids >= 2
-    data[a.mask] = False
-    noise = ~data & ~a.mask
-    m4.metric(t("mamba.m.delta_ratio"), f"{move[data].mean() / move[noise].mean():.1f}×",
-              help=t("mamba.m.delta_ratio.help"))
-ui.readout(a)
-if a.accuracy is not None:
-    where = np.flatnonzero(a.mask)
-    st.markdown(f"**{t('mamba.h.outputs')}**")
-    st.dataframe({t("mamba.col.position"): where,
-                  t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
-                  t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where]},
-                 hide_index=True, key="mamba_outputs")
+    # ---- the input, and what the model answers -----------------------------------------------------------------------
+    if source != "text":
+        st.caption(t(f"mamba.legend.{source}"))
+    move = a.delta_move[layer]
+    ui.markup(token_strip(labels, move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta")))
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("mamba.m.positions"), len(labels))
+    if a.accuracy is not None:
+        m2.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
+    else:
+        m2.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
+    peak = int(move.argmax())
+    m3.metric(t("mamba.m.delta_max"), f"{move.max():.2f}", help=t("mamba.m.delta_max.help", token=labels[peak], t=peak))
+    if source == "copy":
+        data = a.ids >= 2
+        data[a.mask] = False
+        noise = ~data & ~a.mask
+        m4.metric(t("mamba.m.delta_ratio"), f"{move[data].mean() / move[noise].mean():.1f}×",
+                  help=t("mamba.m.delta_ratio.help"))
+    ui.readout(a)
+    if a.accuracy is not None:
+        where = np.flatnonzero(a.mask)
+        st.markdown(f"**{t('mamba.h.outputs')}**")
+        st.dataframe({t("mamba.col.position"): where,
+                      t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
+                      t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where]},
+                     hide_index=True, key="mamba_outputs")
 
-# ---- Δ ---------------------------------------------------------------------------------------------------------------
-st.subheader(t("mamba.h.delta"))
-ui.plot(views.time_map(a.delta[layer].T, labels, row_title=t("mamba.channel"), value_title="Δ", colorscale="Reds",
-                       zmin=0.0, title=t("mamba.delta.title", layer=layer)), key="mamba_delta")
-ui.download(a.delta[layer], "mamba-delta", key="mamba_dl_delta", row_labels=labels)
-ui.explain(t("mamba.explain.delta"))
+    # ---- Δ -----------------------------------------------------------------------------------------------------------
+    st.subheader(t("mamba.h.delta"))
+    ui.plot(views.time_map(a.delta[layer].T, labels, row_title=t("mamba.channel"), value_title="Δ", colorscale="Reds",
+                           zmin=0.0, title=t("mamba.delta.title", layer=layer)), key="mamba_delta")
+    ui.download(a.delta[layer], "mamba-delta", key="mamba_dl_delta", row_labels=labels)
+    ui.explain(t("mamba.explain.delta"))
 
-# ---- Ā ---------------------------------------------------------------------------------------------------------------
-st.subheader(t("mamba.h.abar"))
-left, right = st.columns([4, 1])
-with left:
-    ui.plot(views.time_map(a.A_bar[layer].T, labels, row_title=t("mamba.channel"), value_title="Ā",
-                           colorscale="Blues_r", zmin=0.0, zmax=1.0,
-                           title=t("mamba.abar.title", layer=layer, n=n_state)), key="mamba_abar")
-with right:
-    st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
-    st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
-ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=labels)
-ui.explain(t("mamba.explain.abar"))
+    # ---- Ā -----------------------------------------------------------------------------------------------------------
+    st.subheader(t("mamba.h.abar"))
+    left, right = st.columns([4, 1])
+    with left:
+        ui.plot(views.time_map(a.A_bar[layer].T, labels, row_title=t("mamba.channel"), value_title="Ā",
+                               colorscale="Blues_r", zmin=0.0, zmax=1.0,
+                               title=t("mamba.abar.title", layer=layer, n=n_state)), key="mamba_abar")
+    with right:
+        st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
+        st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
+    ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=labels)
+    ui.explain(t("mamba.explain.abar"))
 
-# ---- B and C ---------------------------------------------------------------------------------------------------------
-st.subheader(t("mamba.h.bc"))
-bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
-left, right = st.columns(2)
-for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
-    with col:
-        ui.plot(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
-                               colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
-                               title=t(f"mamba.{name}.title", layer=layer)), key=f"mamba_{name}")
-        ui.download(arr, f"mamba-{name}", key=f"mamba_dl_{name}", row_labels=labels)
-ui.explain(t("mamba.explain.bc"))
+    # ---- B and C -----------------------------------------------------------------------------------------------------
+    st.subheader(t("mamba.h.bc"))
+    bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
+    left, right = st.columns(2)
+    for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
+        with col:
+            ui.plot(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
+                                   colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
+                                   title=t(f"mamba.{name}.title", layer=layer)), key=f"mamba_{name}")
+            ui.download(arr, f"mamba-{name}", key=f"mamba_dl_{name}", row_labels=labels)
+    ui.explain(t("mamba.explain.bc"))
 
-# ---- ‖h_t‖ -----------------------------------------------------------------------------------------------------------
-st.subheader(t("mamba.h.hnorm"))
-ui.plot(views.per_token_lines({t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)}, labels,
-                              value_title=t("mamba.hnorm.y"), marks=a.mask if a.mask.any() else None,
-                              mark_title=t("mamba.col.target"), log=True), key="mamba_hnorm")
-ui.download(a.h_norm.T, "mamba-h-norm", key="mamba_dl_hnorm", row_labels=labels,
-            col_labels=[f"layer{i}" for i in range(L)])
-ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
+    # ---- ‖h_t‖ -------------------------------------------------------------------------------------------------------
+    st.subheader(t("mamba.h.hnorm"))
+    ui.plot(views.per_token_lines({t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)}, labels,
+                                  value_title=t("mamba.hnorm.y"), marks=a.mask if a.mask.any() else None,
+                                  mark_title=t("mamba.col.target"), log=True), key="mamba_hnorm")
+    ui.download(a.h_norm.T, "mamba-h-norm", key="mamba_dl_hnorm", row_labels=labels,
+                col_labels=[f"layer{i}" for i in range(L)])
+    ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
 
-# ---- Mamba vs LTI on selective copying -------------------------------------------------------------------------------
-st.subheader(t("mamba.h.compare"))
-if not (svc.available("copy") and svc.available("lti")):
-    st.info(t("mamba.compare.missing"))
-else:
-    try:
-        sel = a if source == "copy" else svc.analyse("copy", seed, 0, "", backend)
-        lti = svc.analyse_lti(seed, backend)
-    except InputError as e:
-        ui.input_error(e)
-        st.stop()
-    st.caption(t("mamba.compare.caption", seed=seed) + " " + t("mamba.legend.copy"))
-    copy_labels = list(sel.labels)
-    data = (sel.ids >= 2) & ~sel.mask
-    m1, m2 = st.columns(2)
-    held = svc.card_numbers()
-    m1.metric(t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}",
-              help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"]))
-    m2.metric(t("mamba.m.acc_lti"), f"{lti.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["lti"]["accuracy"]))
-    mamba_name, lti_name = t("mamba.col.mamba"), t("mamba.col.lti")
-    ui.plot(views.per_token_lines({mamba_name: sel.delta_move[layer], lti_name: lti.delta_move[layer]},
-                                  copy_labels, value_title=t("mamba.compare.y", layer=layer), marks=data,
-                                  mark_title=t("mamba.compare.marks"),
-                                  colours={mamba_name: views.MAMBA_COLOUR, lti_name: views.LTI_COLOUR}),
-            key="mamba_compare")
-    ui.download(np.stack([sel.delta_move[layer], lti.delta_move[layer], sel.delta_per_token[layer],
-                          lti.delta_per_token[layer]], axis=1), "mamba-vs-lti-delta", key="mamba_dl_compare",
-                row_labels=copy_labels, col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"])
-    top = float(sel.delta_move[layer].max())
-    for model_key, res in (("mamba", sel), ("lti", lti)):  # one colour scale for both strips
-        ui.markup(token_strip(copy_labels, res.delta_move[layer], colorscale="Reds", vmin=0.0, vmax=top,
-                              fmt="{:.3f}", label=t(f"mamba.strip.{model_key}")))
-    where = np.flatnonzero(sel.mask)
-    st.dataframe({t("mamba.col.position"): where,
-                  t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
-                  mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
-                  lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where]},
-                 hide_index=True, key="mamba_compare_table")
-    ui.explain(t("mamba.explain.compare"))
+    # ---- Mamba vs LTI on selective copying ---------------------------------------------------------------------------
+    st.subheader(t("mamba.h.compare"))
+    if not (svc.available("copy") and svc.available("lti")):
+        st.info(t("mamba.compare.missing"))
+    else:
+        try:
+            sel = a if source == "copy" else svc.analyse("copy", seed, 0, "", backend)
+            lti = svc.analyse_lti(seed, backend)
+        except InputError as e:
+            ui.input_error(e)
+            st.stop()
+        st.caption(t("mamba.compare.caption", seed=seed) + " " + t("mamba.legend.copy"))
+        copy_labels = list(sel.labels)
+        data = (sel.ids >= 2) & ~sel.mask
+        m1, m2 = st.columns(2)
+        held = svc.card_numbers()
+        m1.metric(t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}",
+                  help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"]))
+        m2.metric(t("mamba.m.acc_lti"), f"{lti.accuracy:.0%}",
+                  help=t("mamba.m.acc_heldout", acc=held["lti"]["accuracy"]))
+        mamba_name, lti_name = t("mamba.col.mamba"), t("mamba.col.lti")
+        ui.plot(views.per_token_lines({mamba_name: sel.delta_move[layer], lti_name: lti.delta_move[layer]},
+                                      copy_labels, value_title=t("mamba.compare.y", layer=layer), marks=data,
+                                      mark_title=t("mamba.compare.marks"),
+                                      colours={mamba_name: views.MAMBA_COLOUR, lti_name: views.LTI_COLOUR}),
+                key="mamba_compare")
+        ui.download(np.stack([sel.delta_move[layer], lti.delta_move[layer], sel.delta_per_token[layer],
+                              lti.delta_per_token[layer]], axis=1), "mamba-vs-lti-delta", key="mamba_dl_compare",
+                    row_labels=copy_labels, col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"])
+        top = float(sel.delta_move[layer].max())
+        for model_key, res in (("mamba", sel), ("lti", lti)):  # one colour scale for both strips
+            ui.markup(token_strip(copy_labels, res.delta_move[layer], colorscale="Reds", vmin=0.0, vmax=top,
+                                  fmt="{:.3f}", label=t(f"mamba.strip.{model_key}")))
+        where = np.flatnonzero(sel.mask)
+        st.dataframe({t("mamba.col.position"): where,
+                      t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
+                      mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
+                      lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where]},
+                     hide_index=True, key="mamba_compare_table")
+        ui.explain(t("mamba.explain.compare"))
+
+
+per_layer_views()
 
 # ---- recurrent vs parallel, and decoding cost ------------------------------------------------------------------------
 st.subheader(t("mamba.h.modes"))

@@ -1,5 +1,7 @@
 """AppTest: the entry point and every page run without exception, in both languages."""
 
+from pathlib import Path
+
 import pytest
 
 from app.catalog import PAPERS, available_papers
@@ -43,3 +45,21 @@ def test_catalog_covers_the_design_table():
     assert {p.page for p in PAPERS} == {
         "attention", "bert", "gpt", "t5", "transformer-xl", "vit", "moe", "rope", "flash-attention", "llama",
         "mistral", "mla", "mamba", "scaling", "alignment"}
+
+
+def test_the_shell_starts_without_importing_torch():
+    """The entry point and home need no model: torch is imported by the first page that runs one."""
+    import subprocess
+    import sys
+
+    code = "import sys, app.services, app.ui, app.catalog; print('torch' in sys.modules)"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_backends_agree_with_the_engine():
+    from app.services import BACKENDS
+    from models.engine import BACKENDS as ENGINE_BACKENDS
+
+    assert BACKENDS == ENGINE_BACKENDS

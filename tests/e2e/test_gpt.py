@@ -9,8 +9,17 @@ from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 pytestmark = pytest.mark.e2e
 
 
-def interact(page) -> None:
-    """One widget change: press Generate, which streams the continuation token by token (bench times it)."""
+def interact(page, i: int = 0) -> None:
+    """One widget change for bench/: the temperature slider one step up (even i) or back (odd i); the sampling
+    figure redraws."""
+    thumb = page.locator('.st-key-gpt_temperature input[type="range"]')
+    thumb.focus()
+    thumb.press("ArrowLeft" if i % 2 else "ArrowRight")
+    wait_idle(page)
+
+
+def generate(page) -> None:
+    """Press Generate, which streams the continuation token by token."""
     page.locator(".st-key-gpt_generate button").click()
     wait_idle(page)
 
@@ -26,6 +35,9 @@ def test_gpt_page(server, page, lang):
     assert exceptions(page) == 0
     assert page.locator(".st-key-gpt_generate").count() == 1
     interact(page)
+    assert exceptions(page) == 0
+    assert "gpt_temperature=0.85" in page.url
+    generate(page)
     assert exceptions(page) == 0
     assert page.locator(".st-key-gpt_text textarea").input_value().startswith("Romeo.")
     assert tokens_per_second(page) > 0
