@@ -58,8 +58,26 @@ def download(data, filename: str, *, key: str, row_labels=None, col_labels=None)
                        icon=":material/download:", on_click="ignore")
 
 
+def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
+    """A select-type widget (``st.segmented_control``, ``st.radio``, ``st.selectbox`` ..., or a column's) whose state
+    is mirrored in the URL as the option's id rather than its translated label — what ``bind="query-params"`` would
+    write — so a shared link works in either language. ``labels`` maps each option to its display text."""
+    options = list(options)
+    fallback = options[0] if default is None else default
+    if key not in st.session_state:
+        by_id = {str(o): o for o in options}
+        st.session_state[key] = by_id.get(st.query_params.get(key), fallback)
+    value = widget(label, options, format_func=labels.__getitem__, key=key, **kwargs)
+    value = fallback if value is None else value
+    if value == fallback:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = str(value)
+    return value
+
+
 def input_error(error: InputError) -> None:
     st.error(error.message(current_lang()), icon=":material/error:")
 
 
-__all__ = ["header", "explain", "readout", "plot", "markup", "download", "input_error", "html"]
+__all__ = ["header", "explain", "readout", "plot", "markup", "download", "choice", "input_error", "html"]

@@ -66,8 +66,8 @@ step = st.slider(t("attention.step"), 0, max(last, 1), 0, key="attention_step", 
 step = min(step, last)
 
 L, H = d.patterns["cross"].shape[:2]
-kind = st.segmented_control(t("attention.kind"), svc.KINDS, default="cross", required=True, key="attention_kind",
-                                bind="query-params", format_func=lambda k: t(f"attention.kind.{k}"))
+kind = ui.choice(st.segmented_control, t("attention.kind"), svc.KINDS, key="attention_kind", default="cross",
+                labels={k: t(f"attention.kind.{k}") for k in svc.KINDS}, required=True)
 c_layer, c_head, _ = st.columns([1, 2, 3])
 layer = c_layer.segmented_control(t("attention.layer"), list(range(L)), default=L - 1, required=True,
                                   key="attention_layer", bind="query-params")
@@ -90,8 +90,8 @@ ui.markup(token_strip(list(d.source), d.patterns["cross"][layer, :, step].mean(0
 ui.readout(d)
 
 # ---- one view at a time (only the chosen one runs) -------------------------------------------------------------------
-view = st.segmented_control(t("attention.view"), VIEWS, default="heads", required=True, key="attention_view",
-                            bind="query-params", format_func=lambda v: t(f"attention.view.{v}"))
+view = ui.choice(st.segmented_control, t("attention.view"), VIEWS, key="attention_view", default="heads",
+                labels={v: t(f"attention.view.{v}") for v in VIEWS}, required=True)
 q_labels, k_labels = svc.labels(d, kind)
 q_shown, k_shown = [visible(x) for x in q_labels], [visible(x) for x in k_labels]  # a space shows as ·
 maps = svc.at_step(d, kind, step)  # (L, H, rows, keys)

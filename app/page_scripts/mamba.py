@@ -21,13 +21,7 @@ if not sources:
 
 # ---- input ----------------------------------------------------------------------------------------------------------
 names = {s: t(f"mamba.source.{s}") for s in svc.SOURCES}
-# Mirrored in the URL by hand, as its plain id (copy / induction / text): a bound widget with a format_func would
-# write the translated label, and a link would then work in one language only.
-if "mamba_source" not in st.session_state:
-    wanted = st.query_params.get("mamba_source")
-    st.session_state["mamba_source"] = wanted if wanted in sources else sources[0]
-source = st.segmented_control(t("mamba.source"), sources, format_func=names.get, key="mamba_source") or sources[0]
-st.query_params["mamba_source"] = source
+source = ui.choice(st.segmented_control, t("mamba.source"), sources, key="mamba_source", labels=names)
 seed, length, text = 0, svc.INDUCTION_LENGTHS[0], ""
 c1, c2 = st.columns([1, 2])
 if source == "text":

@@ -22,8 +22,7 @@ MAX_MB = svc.MAX_UPLOAD_BYTES // (1024 * 1024)
 def read_input():
     """The chosen input: (16×16 image key, held-out info or None, preprocessing steps or None), or None to wait."""
     names = {s: t(f"vit.source.{s}") for s in SOURCES}  # a dict, not t() itself: resolved now, in this language
-    source = st.radio(t("vit.source"), SOURCES, format_func=names.get, key="vit_source", bind="query-params",
-                      horizontal=True)
+    source = ui.choice(st.radio, t("vit.source"), SOURCES, key="vit_source", labels=names, horizontal=True)
     if source == "pick":
         n = svc.held_out_count()
         wrong = ", ".join(str(i) for i in svc.mistakes())
@@ -136,8 +135,8 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
     c1, c2 = st.columns(2)
     layer = c1.slider(t("vit.layer"), 0, L - 1, L - 1, key="vit_layer", bind="query-params")
     head_names = {-1: t("vit.head.mean"), **{h: str(h) for h in range(H)}}
-    head = c2.segmented_control(t("vit.head"), list(head_names), default=-1, key="vit_head", bind="query-params",
-                                format_func=head_names.get)
+    head = ui.choice(c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1,
+                     labels=head_names)
     head = -1 if head is None else int(head)
     head_name = t("vit.head.mean") if head == -1 else t("vit.cls.head", head=head)
     cls_map = svc.cls_attention(res, layer, None if head == -1 else head)

@@ -63,3 +63,15 @@ def test_backends_agree_with_the_engine():
     from models.engine import BACKENDS as ENGINE_BACKENDS
 
     assert BACKENDS == ENGINE_BACKENDS
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_choice_in_the_url_is_its_id_in_either_language(lang):
+    """ui.choice: ?vit_source=upload opens the upload view whatever the language, and writes ids, not labels."""
+    if "vit" not in {p.page for p in available_papers()}:
+        pytest.skip("no ViT page")
+    at = open_app("vit", lang=lang, vit_source="upload")
+    assert not at.exception
+    assert at.radio(key="vit_source").value == "upload"
+    at = open_app("vit", lang=lang, vit_source="no-such-source")
+    assert at.radio(key="vit_source").value == "pick"  # unknown ids fall back to the default
