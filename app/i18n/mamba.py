@@ -61,6 +61,11 @@ STRINGS = {
     # delta
     "mamba.h.delta": ("Δ: how strongly each token is written into the state", "Δ：每个词元被写入状态的力度"),
     "mamba.layer": ("Layer", "层"),
+    "mamba.map": ("Show", "显示"),
+    "mamba.map.delta": ("Δ", "Δ"),
+    "mamba.map.abar": ("Ā = exp(ΔA)", "Ā = exp(ΔA)"),
+    "mamba.map.bc": ("B and C", "B 和 C"),
+    "mamba.map.hnorm": ("‖h_t‖", "‖h_t‖"),
     "mamba.delta.title": ("Δ of layer {layer}: time × channel", "第 {layer} 层的 Δ：时间 × 通道"),
     "mamba.channel": ("channel", "通道"),
     "mamba.state_index": ("state entry", "状态分量"),

@@ -20,6 +20,7 @@ if not sources:
     st.stop()
 
 # ---- input ----------------------------------------------------------------------------------------------------------
+MAPS = ("delta", "abar", "bc", "hnorm")
 names = {s: t(f"mamba.source.{s}") for s in svc.SOURCES}
 source = ui.choice(st.segmented_control, t("mamba.source"), sources, key="mamba_source", labels=names)
 seed, length, text = 0, svc.INDUCTION_LENGTHS[0], ""
@@ -76,46 +77,55 @@ def per_layer_views() -> None:
                       t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where]},
                      hide_index=True, key="mamba_outputs")
 
+    # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take ~1 s.
+    shown = ui.choice(st.segmented_control, t("mamba.map"), MAPS, key="mamba_map",
+                      labels={m: t(f"mamba.map.{m}") for m in MAPS}, required=True)
+
     # ---- Δ -----------------------------------------------------------------------------------------------------------
-    st.subheader(t("mamba.h.delta"))
-    ui.plot(views.time_map(a.delta[layer].T, labels, row_title=t("mamba.channel"), value_title="Δ", colorscale="Reds",
-                           zmin=0.0, title=t("mamba.delta.title", layer=layer)), key="mamba_delta")
-    ui.download(a.delta[layer], "mamba-delta", key="mamba_dl_delta", row_labels=labels)
-    ui.explain(t("mamba.explain.delta"))
+    if shown == "delta":
+        st.subheader(t("mamba.h.delta"))
+        ui.plot(views.time_map(a.delta[layer].T, labels, row_title=t("mamba.channel"), value_title="Δ",
+                               colorscale="Reds", zmin=0.0, title=t("mamba.delta.title", layer=layer)),
+                key="mamba_delta")
+        ui.download(a.delta[layer], "mamba-delta", key="mamba_dl_delta", row_labels=labels)
+        ui.explain(t("mamba.explain.delta"))
 
     # ---- Ā -----------------------------------------------------------------------------------------------------------
-    st.subheader(t("mamba.h.abar"))
-    left, right = st.columns([4, 1])
-    with left:
-        ui.plot(views.time_map(a.A_bar[layer].T, labels, row_title=t("mamba.channel"), value_title="Ā",
-                               colorscale="Blues_r", zmin=0.0, zmax=1.0,
-                               title=t("mamba.abar.title", layer=layer, n=n_state)), key="mamba_abar")
-    with right:
-        st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
-        st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
-    ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=labels)
-    ui.explain(t("mamba.explain.abar"))
+    if shown == "abar":
+        st.subheader(t("mamba.h.abar"))
+        left, right = st.columns([4, 1])
+        with left:
+            ui.plot(views.time_map(a.A_bar[layer].T, labels, row_title=t("mamba.channel"), value_title="Ā",
+                                   colorscale="Blues_r", zmin=0.0, zmax=1.0,
+                                   title=t("mamba.abar.title", layer=layer, n=n_state)), key="mamba_abar")
+        with right:
+            st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
+            st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
+        ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=labels)
+        ui.explain(t("mamba.explain.abar"))
 
     # ---- B and C -----------------------------------------------------------------------------------------------------
-    st.subheader(t("mamba.h.bc"))
-    bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
-    left, right = st.columns(2)
-    for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
-        with col:
-            ui.plot(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
-                                   colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
-                                   title=t(f"mamba.{name}.title", layer=layer)), key=f"mamba_{name}")
-            ui.download(arr, f"mamba-{name}", key=f"mamba_dl_{name}", row_labels=labels)
-    ui.explain(t("mamba.explain.bc"))
+    if shown == "bc":
+        st.subheader(t("mamba.h.bc"))
+        bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
+        left, right = st.columns(2)
+        for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
+            with col:
+                ui.plot(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
+                                       colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
+                                       title=t(f"mamba.{name}.title", layer=layer)), key=f"mamba_{name}")
+                ui.download(arr, f"mamba-{name}", key=f"mamba_dl_{name}", row_labels=labels)
+        ui.explain(t("mamba.explain.bc"))
 
     # ---- ‖h_t‖ -------------------------------------------------------------------------------------------------------
-    st.subheader(t("mamba.h.hnorm"))
-    ui.plot(views.per_token_lines({t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)}, labels,
-                                  value_title=t("mamba.hnorm.y"), marks=a.mask if a.mask.any() else None,
-                                  mark_title=t("mamba.col.target"), log=True), key="mamba_hnorm")
-    ui.download(a.h_norm.T, "mamba-h-norm", key="mamba_dl_hnorm", row_labels=labels,
-                col_labels=[f"layer{i}" for i in range(L)])
-    ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
+    if shown == "hnorm":
+        st.subheader(t("mamba.h.hnorm"))
+        ui.plot(views.per_token_lines({t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)}, labels,
+                                      value_title=t("mamba.hnorm.y"), marks=a.mask if a.mask.any() else None,
+                                      mark_title=t("mamba.col.target"), log=True), key="mamba_hnorm")
+        ui.download(a.h_norm.T, "mamba-h-norm", key="mamba_dl_hnorm", row_labels=labels,
+                    col_labels=[f"layer{i}" for i in range(L)])
+        ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
 
     # ---- Mamba vs LTI on selective copying ---------------------------------------------------------------------------
     st.subheader(t("mamba.h.compare"))

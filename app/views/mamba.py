@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.views.images import image_map
+
 MAMBA_COLOUR, LTI_COLOUR, GPT_COLOUR = "#d62728", "#1f77b4", "#7f7f7f"
 
 
@@ -21,12 +23,9 @@ def time_map(values: np.ndarray, labels: list[str], *, row_title: str, value_tit
     """(rows, l) values with time across and rows (channels or state entries) down, one light heatmap trace."""
     values = np.asarray(values, dtype=float)
     rows, l = values.shape
-    hover = [[f"{labels[t]!r} (t={t})" for t in range(l)] for _ in range(rows)]
-    fig = go.Figure(go.Heatmap(
-        z=values, customdata=hover, colorscale=colorscale, zmin=zmin, zmax=zmax,
-        hovertemplate="%{customdata}, " + row_title + " %{y}<br>" + value_title + ": %{z:.4g}<extra></extra>",
-        colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
-    ))
+    # Drawn as an image: a page shows several of these maps, and a heatmap trace each made a slider change take ~1 s.
+    fig = image_map(values, colorscale=colorscale, zmin=zmin, zmax=zmax, value_title=value_title,
+                    hover="t=%{x}, " + row_title + " %{y}")
     wide = max((len(str(x)) for x in labels), default=1) > 2  # words, not single letters: slant them
     fig.update_xaxes(**_ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0)
     fig.update_yaxes(title=row_title, autorange="reversed")
