@@ -33,6 +33,7 @@ STRINGS = {
     "home.available": ("Pages available", "可用页面"),
     "home.planned": ("Papers on the map", "时间线上的论文"),
     "home.open": ("Open", "打开"),
+    "home.has_page": ("Page available", "已有页面"),
     "home.soon": ("Not yet available", "尚未推出"),
     "home.year": ("Year", "年份"),
     "home.how": (

@@ -34,7 +34,7 @@ for is_available in (True, False):
         hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
         marker={"size": 14, "symbol": "circle" if is_available else "circle-open", "line": {"width": 2},
                 "color": "#1f77b4" if is_available else "#999"},
-        name=t("home.open") if is_available else t("home.soon"),
+        name=t("home.has_page") if is_available else t("home.soon"),
     ))
 fig.update_yaxes(tickmode="array", tickvals=list(lanes.values()), ticktext=[t(f"era.{e}") for e in ERAS],
                  range=[-0.6, len(ERAS) - 0.3], autorange="reversed")
