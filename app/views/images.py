@@ -46,6 +46,7 @@ def image_map(values: np.ndarray, *, colorscale: str = "Viridis", zmin: float | 
     fig.add_trace(go.Heatmap(z=[[lo, hi]], x=[0, 0], y=[0, 0], colorscale=colorscale, zmin=lo, zmax=hi, opacity=0,
                              hoverinfo="skip", colorbar={"thickness": 12, "title": {"text": value_title,
                                                                                      "side": "right"}}))
-    fig.update_xaxes(range=[-0.5, values.shape[1] - 0.5], showgrid=False)
-    fig.update_yaxes(range=[values.shape[0] - 0.5, -0.5], showgrid=False)
+    fig.update_xaxes(range=[-0.5, values.shape[1] - 0.5], showgrid=False, constrain="domain")
+    # An image trace keeps square pixels by default; these maps (channels × time) should fill the width instead.
+    fig.update_yaxes(range=[values.shape[0] - 0.5, -0.5], showgrid=False, scaleanchor=False)
     return fig
