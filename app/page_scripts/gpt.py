@@ -103,10 +103,8 @@ new_ids = gen.new_ids
 st.session_state["_last_readout"] = (gen.backend, gen.device, gen.ms)
 
 # ---- one view at a time ---------------------------------------------------------------------------------------------
-# The options are the translated names (not bound to the URL: the value would change with the language).
-view_names = {t(f"gpt.view.{v}"): v for v in VIEWS}
-view = view_names.get(st.segmented_control(t("gpt.view"), list(view_names), default=t("gpt.view.tokens"),
-                                           required=True, key="gpt_view"), "tokens")
+view = ui.choice(st.segmented_control, t("gpt.view"), VIEWS, key="gpt_view", default="tokens",
+                labels={v: t(f"gpt.view.{v}") for v in VIEWS}, required=True)
 
 if view == "tokens":
     tk = a.tokens
@@ -208,10 +206,8 @@ else:
 
     st.markdown(f"**{t('gpt.icl.few.title')}**")
     st.caption(t("gpt.icl.few.caption"))
-    shot_names = {t(f"gpt.icl.few.{k}"): k for k in svc.FEW_SHOT}
-    shot = shot_names.get(st.segmented_control(t("gpt.icl.few.pattern"), list(shot_names),
-                                               default=t("gpt.icl.few.refrain"), required=True, key="gpt_icl_shot"),
-                          "refrain")
+    shot = ui.choice(st.segmented_control, t("gpt.icl.few.pattern"), list(svc.FEW_SHOT), key="gpt_icl_shot",
+                     default="refrain", labels={k: t(f"gpt.icl.few.{k}") for k in svc.FEW_SHOT}, required=True)
     prompt, expected = svc.FEW_SHOT[shot]
     few = svc.generate(prompt, 6, 0.0, 0, 1.0, 0, backend)
     ok = few.text.startswith(expected)

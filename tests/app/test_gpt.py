@@ -73,7 +73,7 @@ def test_every_view_renders(lang):
     m = lambda key, **f: metric(at, label(key, lang, **f))  # noqa: E731
     assert int(m("gpt.tok.m.bytes")) >= int(m("gpt.m.tokens"))
 
-    at.button_group(key="gpt_view").set_value(label("gpt.view.attention", lang))
+    at.button_group(key="gpt_view").set_value("attention")
     rerun(at, lang)
     assert not at.exception
     seen = {(m("gpt.att.m.last_looks"), m("gpt.att.m.self"))}
@@ -89,12 +89,12 @@ def test_every_view_renders(lang):
     rerun(at, lang)
     assert not at.exception
 
-    at.button_group(key="gpt_view").set_value(label("gpt.view.lens", lang))
+    at.button_group(key="gpt_view").set_value("lens")
     rerun(at, lang)
     assert not at.exception
     assert len(m("gpt.lens.m.final_prob").split("→")) == 5  # embedding + 4 blocks
 
-    at.button_group(key="gpt_view").set_value(label("gpt.view.icl", lang))
+    at.button_group(key="gpt_view").set_value("icl")
     rerun(at, lang)
     assert not at.exception
     # The shipped model formed no induction head (card: induction_loss_ratio 1.01): the page must say so honestly.
@@ -103,7 +103,7 @@ def test_every_view_renders(lang):
     rerun(at, lang)
     assert not at.exception
     for shot, continues in (("refrain", True), ("list", False), ("names", False)):
-        at.button_group(key="gpt_icl_shot").set_value(label(f"gpt.icl.few.{shot}", lang))
+        at.button_group(key="gpt_icl_shot").set_value(shot)
         rerun(at, lang)
         assert not at.exception
         assert m("gpt.icl.few.m.continues") == label("gpt.yes" if continues else "gpt.no", lang), shot
