@@ -127,6 +127,14 @@ def per_layer_views() -> None:
                     col_labels=[f"layer{i}" for i in range(L)])
         ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
 
+
+per_layer_views()
+
+
+@st.fragment
+def compare_views() -> None:
+    """Mamba against the LTI baseline on one selective-copying instance, with its own layer control, so that a change
+    of the layer above does not redraw it (and the reverse)."""
     # ---- Mamba vs LTI on selective copying ---------------------------------------------------------------------------
     st.subheader(t("mamba.h.compare"))
     if not (svc.available("copy") and svc.available("lti")):
@@ -140,6 +148,9 @@ def per_layer_views() -> None:
             st.stop()
         st.caption(t("mamba.compare.caption", seed=seed) + " " + t("mamba.legend.copy"))
         copy_labels = list(sel.labels)
+        n_layers = sel.delta.shape[0]
+        layer = (st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_compare_layer", bind="query-params")
+                 if n_layers > 1 else 0)
         data = (sel.ids >= 2) & ~sel.mask
         m1, m2 = st.columns(2)
         held = svc.card_numbers()
@@ -169,7 +180,7 @@ def per_layer_views() -> None:
         ui.explain(t("mamba.explain.compare"))
 
 
-per_layer_views()
+compare_views()
 
 # ---- recurrent vs parallel, and decoding cost ------------------------------------------------------------------------
 st.subheader(t("mamba.h.modes"))
