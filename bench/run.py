@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import json
 import os
 import platform
@@ -135,13 +134,6 @@ def _interactions() -> dict:
     return found
 
 
-def _call(fn, page, i: int) -> None:
-    if len(inspect.signature(fn).parameters) >= 2:
-        fn(page, i)
-    else:
-        fn(page)
-
-
 def _rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -169,11 +161,11 @@ def browser(repeats: int) -> dict:
             label = "gc_on" if gc_on else "gc_off"
             for name, fn in interactions.items():
                 goto(page, f"http://127.0.0.1:{port}/{name}")
-                _call(fn, page, 0)
+                fn(page, 0)
                 samples = []
                 for i in range(1, repeats + 1):
                     t0 = time.perf_counter()
-                    _call(fn, page, i)
+                    fn(page, i)
                     samples.append((time.perf_counter() - t0) * 1e3)
                 result["pages"].setdefault(name, {})[label] = _stats(samples)
             if not gc_on:

@@ -24,9 +24,6 @@ def _absolute_entry(monkeypatch):
     monkeypatch.setattr(app_conftest, "ENTRY", str(ROOT / app_conftest.ENTRY))
 
 
-def label(key: str, lang: str, **fields) -> str:
-    return translate(key, lang, **fields)
-
 
 
 
@@ -34,22 +31,22 @@ def label(key: str, lang: str, **fields) -> str:
 def test_input_step_layer_head_change_the_metrics(lang):
     at = open_app("attention", lang=lang)
     assert not at.exception
-    assert metric(at, label("attention.m.output", lang)) == "lla·si·noitnetta"
-    assert metric(at, label("attention.m.correct", lang)) == label("attention.yes", lang)
+    assert metric(at, translate("attention.m.output", lang)) == "lla·si·noitnetta"
+    assert metric(at, translate("attention.m.correct", lang)) == translate("attention.yes", lang)
 
     at.text_input(key="attention_text").set_value("hello")
     rerun(at, lang)
     assert not at.exception
-    assert metric(at, label("attention.m.output", lang)) == "olleh"
-    predicts0 = metric(at, label("attention.m.predicts", lang, step=0))
+    assert metric(at, translate("attention.m.output", lang)) == "olleh"
+    predicts0 = metric(at, translate("attention.m.predicts", lang, step=0))
     assert predicts0 == "o"
 
     at.slider(key="attention_step").set_value(3)
     rerun(at, lang)
-    assert metric(at, label("attention.m.predicts", lang, step=3)) == "e"
+    assert metric(at, translate("attention.m.predicts", lang, step=3)) == "e"
     # the last layer's head 0 of the shipped model: step 3 copies source position 5 - 1 - 3 = 1
-    peak = lambda layer, head: metric(at, label("attention.m.looks_at", lang, layer=layer, head=head))  # noqa: E731
-    weight = lambda: metric(at, label("attention.m.weight", lang))  # noqa: E731
+    peak = lambda layer, head: metric(at, translate("attention.m.looks_at", lang, layer=layer, head=head))  # noqa: E731
+    weight = lambda: metric(at, translate("attention.m.weight", lang))  # noqa: E731
     before = (peak(1, 0), weight())
 
     at.button_group(key="attention_head").set_value(1)
@@ -90,7 +87,7 @@ def test_bad_input_gets_a_translated_message(lang, text, key, fields):
     at.text_input(key="attention_text").set_value(text)
     rerun(at, lang)
     assert not at.exception
-    assert [e.value for e in at.error] == [label(key, lang, **fields)]
+    assert [e.value for e in at.error] == [translate(key, lang, **fields)]
 
 
 def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():

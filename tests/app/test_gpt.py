@@ -8,12 +8,6 @@ from app.i18n import InputError, translate
 from tests.app.conftest import metric, open_app, rerun
 
 
-def label(key: str, lang: str, **fields) -> str:
-    return translate(key, lang, **fields)
-
-
-
-
 def texts(at) -> list[str]:
     return [x.value for x in at.text]
 
@@ -22,7 +16,7 @@ def texts(at) -> list[str]:
 def test_prompt_and_sampling_controls_change_the_metrics(lang):
     at = open_app("gpt", lang=lang)
     assert not at.exception
-    m = lambda key, **f: metric(at, label(key, lang, **f))  # noqa: E731
+    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
     assert int(m("gpt.m.tokens")) > 5
     assert int(m("gpt.m.generated")) == 32
     assert float(m("gpt.m.tps")) > 0
@@ -70,7 +64,7 @@ def test_generate_streams_the_same_tokens_as_the_cached_continuation():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_view_renders(lang):
     at = open_app("gpt", lang=lang)
-    m = lambda key, **f: metric(at, label(key, lang, **f))  # noqa: E731
+    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
     assert int(m("gpt.tok.m.bytes")) >= int(m("gpt.m.tokens"))
 
     at.button_group(key="gpt_view").set_value("attention")
@@ -106,7 +100,7 @@ def test_every_view_renders(lang):
         at.button_group(key="gpt_icl_shot").set_value(shot)
         rerun(at, lang)
         assert not at.exception
-        assert m("gpt.icl.few.m.continues") == label("gpt.yes" if continues else "gpt.no", lang), shot
+        assert m("gpt.icl.few.m.continues") == translate("gpt.yes" if continues else "gpt.no", lang), shot
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -119,7 +113,7 @@ def test_bad_input_gets_a_translated_message(lang, text, key, fields):
     at.text_area(key="gpt_text").set_value(text)
     rerun(at, lang)
     assert not at.exception
-    assert [e.value for e in at.error] == [label(key, lang, **fields)]
+    assert [e.value for e in at.error] == [translate(key, lang, **fields)]
 
 
 def test_too_many_characters_is_refused():
@@ -137,4 +131,4 @@ def test_onnx_backend_gives_the_same_prediction():
     rerun(at, "en")
     assert not at.exception
     assert (metric(at, "Most likely next token"), metric(at, "Its probability")) == (top, p)
-    assert metric(at, "Decoding") == label("gpt.no_cache", "en")
+    assert metric(at, "Decoding") == translate("gpt.no_cache", "en")

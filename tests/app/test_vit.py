@@ -13,12 +13,6 @@ from app.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
 
 
-def label(key: str, lang: str, **fields) -> str:
-    return translate(key, lang, **fields)
-
-
-
-
 def png_of_digit() -> bytes:
     """A held-out "0"-like ring drawn dark on white paper, 120×120 pixels."""
     yy, xx = np.mgrid[:120, :120]
@@ -33,7 +27,7 @@ def png_of_digit() -> bytes:
 def test_controls_change_the_metrics(lang):
     at = open_app("vit", lang=lang)
     assert not at.exception
-    m = lambda key: metric(at, label(key, lang))  # noqa: E731
+    m = lambda key: metric(at, translate(key, lang))  # noqa: E731
     assert m("vit.metric.prediction") == m("vit.metric.label")
     first = (m("vit.metric.label"), m("vit.metric.probability"))
 
@@ -78,20 +72,20 @@ def test_upload_good_and_bad(lang):
 
     rerun(at, lang)
     assert not at.exception and not at.error
-    assert metric(at, label("vit.metric.prediction", lang)) == "0"
+    assert metric(at, translate("vit.metric.prediction", lang)) == "0"
 
     at.file_uploader(key="vit_upload").set_value(("fake.png", b"this is not a picture", "image/png"))
 
     rerun(at, lang)
     assert not at.exception
-    assert [e.value for e in at.error] == [label("vit.error.not_an_image", lang)]
+    assert [e.value for e in at.error] == [translate("vit.error.not_an_image", lang)]
 
     blank = io.BytesIO()
     Image.new("RGB", (50, 50), "white").save(blank, format="PNG")
     at.file_uploader(key="vit_upload").set_value(("blank.png", blank.getvalue(), "image/png"))
     rerun(at, lang)
     assert not at.exception
-    assert [e.value for e in at.error] == [label("vit.error.no_ink", lang)]
+    assert [e.value for e in at.error] == [translate("vit.error.no_ink", lang)]
 
 
 def test_draw_without_the_canvas_package_says_so():
@@ -102,7 +96,7 @@ def test_draw_without_the_canvas_package_says_so():
     try:
         import streamlit_drawable_canvas  # noqa: F401
     except ImportError:
-        assert [i.value for i in at.info] == [label("vit.draw.unavailable", "en")]
+        assert [i.value for i in at.info] == [translate("vit.draw.unavailable", "en")]
 
 
 def test_the_url_reproduces_the_view():
