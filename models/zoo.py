@@ -55,7 +55,7 @@ class Recipe:
     train: Callable[[int, Path], Trained]  # (seed, checkpoint dir being written) -> Trained
     evaluate: Callable[[nn.Module, Path], dict[str, Any]]  # (model, checkpoint dir) -> metrics
     example_inputs: Callable[[Path], dict[str, np.ndarray]]  # inputs for export and parity checks
-    bars: dict[str, dict[str, float]]  # metric -> {"min": x} or {"max": x}
+    bars: dict[str, dict[str, float | str]]  # metric -> {"min": x} or {"max": x}; x may name another metric
     output_names: tuple[str, ...] = ("logits",)
     probes: tuple[str, ...] = ()  # probe patterns exported as extra ONNX outputs
     dynamic_axes: dict[str, dict[int, str]] = field(default_factory=dict)  # input -> {axis: name}
@@ -134,15 +134,18 @@ def parameter_count(model: nn.Module) -> int:
     return sum(p.numel() for p in {id(p): p for p in model.parameters()}.values())
 
 
-def bars_missed(metrics: dict[str, Any], bars: dict[str, dict[str, float]]) -> list[str]:
+def bars_missed(metrics: dict[str, Any], bars: dict[str, dict[str, float | str]]) -> list[str]:
     """Human-readable list of the bars a metrics dict misses (a missing metric misses its bar)."""
     missed = []
     for metric, bar in bars.items():
         value = metrics.get(metric)
-        if value is None:
+        # A bound may name another metric of the same run: {"max": "baseline_val_bpc"}.
+        bounds = {side: (metrics.get(b), f"{b} = {metrics.get(b)}") if isinstance(b, str) else (b, f"{b}")
+                  for side, b in bar.items()}
+        if value is None or any(b is None for b, _ in bounds.values()):
             missed.append(f"{metric}: not measured")
-        elif "min" in bar and value < bar["min"]:
-            missed.append(f"{metric} = {value:.4g} < {bar['min']}")
-        elif "max" in bar and value > bar["max"]:
-            missed.append(f"{metric} = {value:.4g} > {bar['max']}")
+        elif "min" in bounds and value < bounds["min"][0]:
+            missed.append(f"{metric} = {value:.4g} < {bounds['min'][1]}")
+        elif "max" in bounds and value > bounds["max"][0]:
+            missed.append(f"{metric} = {value:.4g} > {bounds['max'][1]}")
     return missed

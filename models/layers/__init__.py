@@ -13,6 +13,7 @@ from models.layers.positions import (
     alibi_bias,
     alibi_slopes,
     apply_rope,
+    rope_decay_bound,
     rope_frequencies,
     sinusoidal_table,
     t5_relative_position_bucket,
@@ -22,6 +23,7 @@ __all__ = [
     "KVCache", "MultiHeadAttention", "PreNormBlock", "gpt2_init", "repeat_kv", "MLP", "SwiGLU", "causal_mask",
     "padding_mask",
     "sliding_window_mask", "LayerNorm", "RMSNorm", "LearnedPositions", "RotaryEmbedding", "SinusoidalPositions",
-    "T5RelativeBias", "alibi_bias", "alibi_slopes", "apply_rope", "rope_frequencies", "sinusoidal_table",
+    "T5RelativeBias", "alibi_bias", "alibi_slopes", "apply_rope", "rope_decay_bound", "rope_frequencies",
+    "sinusoidal_table",
     "t5_relative_position_bucket",
 ]

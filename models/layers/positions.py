@@ -75,6 +75,16 @@ class RotaryEmbedding(nn.Module):
         return angles.cos(), angles.sin()
 
 
+def rope_decay_bound(head_dim: int, distances: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
+    """RoFormer's long-term decay (2104.09864 §3.4.3): the relative upper bound (1/(D/2))·Σⱼ |Sⱼ| of a RoPE score
+    at each distance r = m − n, where Sⱼ = Σ_{k<j} e^{i·r·θₖ} (j = 1 … D/2). It equals (D/2 + 1)/2 at r = 0 and
+    shrinks, with oscillations, as r grows: far-apart tokens can interact less strongly."""
+    theta = rope_frequencies(head_dim, base).double()
+    angles = distances.double().unsqueeze(-1) * theta  # (R, D/2)
+    partial = torch.polar(torch.ones_like(angles), angles).cumsum(-1)  # S₁ … S_{D/2}
+    return partial.abs().mean(-1)  # (R,)
+
+
 def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     """Rotate pairs (x[2i], x[2i+1]) of x (B, H, T, D) by the angles behind cos/sin (T, D/2)."""
     x1, x2 = x[..., 0::2], x[..., 1::2]  # (B, H, T, D/2) each

@@ -18,6 +18,8 @@ from models.layers import (
     apply_rope,
     causal_mask,
     padding_mask,
+    rope_decay_bound,
+    rope_frequencies,
     sinusoidal_table,
     sliding_window_mask,
     t5_relative_position_bucket,
@@ -147,6 +149,45 @@ def test_rope_scaling_options():
     _, sin_ntk = rope(far, ntk=4.0)
     assert torch.allclose(sin_ntk[:, 0], sin[:, 0])  # the fastest pair keeps its frequency under NTK scaling
     assert not torch.allclose(sin_ntk[:, -1], sin[:, -1], atol=1e-3)  # the slowest one is stretched
+
+
+def test_rope_attention_is_unchanged_when_every_position_shifts():
+    """Only offsets reach the scores, so moving the whole sequence by 100 positions changes nothing."""
+    attn = MultiHeadAttention(24, H, n_kv_heads=2, bias=False)  # D = 6: RoPE needs pairs
+    rope = RotaryEmbedding(24 // H)
+    x = torch.randn(B, T, 24)
+    near = attn(x, mask=causal_mask(T), rope=rope(torch.arange(T)))
+    far = attn(x, mask=causal_mask(T), rope=rope(torch.arange(100, 100 + T)))
+    assert torch.allclose(near, far, atol=1e-5)
+
+
+def test_rope_decay_bound_formula_and_decay():
+    D = 64
+    r = torch.arange(0, 400)
+    bound = rope_decay_bound(D, r)
+    assert bound[0].item() == pytest.approx((D // 2 + 1) / 2)  # every Sⱼ = j at distance 0
+    theta = rope_frequencies(D).double()
+    j = 5  # one distance by hand: mean over j of |Σ_{k<j} e^{i·r·θₖ}|
+    manual = sum(abs(sum(complex(math.cos(j * t), math.sin(j * t)) for t in theta[:n])) for n in range(1, D // 2 + 1))
+    assert bound[j].item() == pytest.approx(manual / (D // 2))
+    assert bound[200:].mean() < 0.5 * bound[:10].mean()  # long-term decay
+    assert rope_decay_bound(D, r, base=100.0)[50:].mean() < bound[50:].mean()  # a small base decays sooner
+
+
+def test_rope_scores_obey_roformer_abel_bound():
+    """|q_m·k_n| ≤ max_i |h_{i+1} − h_i| · Σⱼ |Sⱼ| with hᵢ = q pair i · conj(k pair i) (2104.09864 eq. 36)."""
+    D, n = 16, 64
+    rope = RotaryEmbedding(D)
+    cos, sin = rope(torch.arange(n))
+    bound = rope_decay_bound(D, torch.arange(n)) * (D // 2)
+    for _ in range(20):
+        q, k = torch.randn(D, dtype=torch.float64), torch.randn(D, dtype=torch.float64)
+        qs = apply_rope(q.float().expand(1, 1, n, D), cos, sin)[0, 0]
+        ks = apply_rope(k.float().expand(1, 1, n, D), cos, sin)[0, 0]
+        scores = (qs[n - 1] * ks).sum(-1).flip(0)  # query at n − 1, key at distance r = 0 … n − 1
+        h = torch.view_as_complex(q.view(-1, 2)) * torch.view_as_complex(k.view(-1, 2)).conj()
+        step = (torch.cat([h[1:], h.new_zeros(1)]) - h).abs().max()
+        assert torch.all(scores.abs().double() <= step * bound + 1e-4)
 
 
 def test_sinusoidal_table_matches_formula():

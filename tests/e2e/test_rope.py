@@ -1,0 +1,31 @@
+"""The RoPE page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+SLIDER = '.st-key-rope_m input[type="range"]'  # the position slider of the rotation section
+
+
+def interact(page, i: int = 0) -> None:
+    """One widget change: move the position m one step (right on even calls, left on odd ones: 10 → 11 → 10 ...)."""
+    thumb = page.locator(SLIDER)
+    thumb.focus()
+    thumb.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rope_page(server, page, lang):
+    goto(page, f"{server}/rope?lang={lang}")
+    assert exceptions(page) == 0
+    thumb = page.locator(SLIDER)
+    thumb.wait_for(timeout=60_000)
+    assert thumb.count() == 1 and thumb.input_value() == "10"
+    interact(page, 0)
+    assert exceptions(page) == 0
+    assert thumb.input_value() == "11"
+    page.screenshot(path=SHOTS / f"rope-{lang}.png", full_page=True)
