@@ -36,7 +36,7 @@ SCHEME_OFFSETS = 256
 PLAYS = shakespeare.VALIDATION_PLAYS  # held out: the model never trained on them
 SOURCES = (*PLAYS, "custom")
 MAX_CHARS = 4000
-MEASURE_WINDOWS = 8  # held-out windows averaged for the measured decay
+MEASURE_WINDOWS = 16  # held-out windows averaged for the measured decay
 SCHEMES = llama.SCHEMES
 
 
