@@ -1,0 +1,92 @@
+"""AppTest of the BERT page: masking a token changes the predictions; every view renders; bad input is a message."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.i18n import translate
+from tests.app.conftest import metric, open_app, rerun
+
+
+def predictions(at) -> list[tuple]:
+    """Rows of the first table on the page: (position, token, rank, prediction, probability)."""
+    return [tuple(row) for row in at.dataframe[0].value.itertuples(index=False)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_masking_a_token_changes_the_predictions_table(lang):
+    at = open_app("bert", lang=lang)
+    assert not at.exception
+    m = lambda key: metric(at, translate(key, lang))  # noqa: E731
+    assert int(m("bert.m.masked")) == 1
+    first = predictions(at)
+    assert len(first) == 5 and {row[1] for row in first} == {"be"}  # the second "be", top 5
+
+    at.pills(key="bert_masks").set_value([2, 7])  # mask the first "be" too
+    rerun(at, lang)
+    assert not at.exception
+    assert int(m("bert.m.masked")) == 2
+    both = predictions(at)
+    assert len(both) == 10 and [row[0] for row in both] == [2] * 5 + [7] * 5
+    assert both[5:] != first  # the second "be" is now predicted without the first one as a clue
+
+    at.slider(key="bert_k").set_value(3)
+    rerun(at, lang)
+    assert len(predictions(at)) == 6
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_typed_mask_nsp_and_every_view(lang):
+    at = open_app("bert", lang=lang)
+    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+    at.text_input(key="bert_a").set_value("Good [MASK], my lord.")
+    rerun(at, lang)
+    assert not at.exception
+    assert int(m("bert.m.masked")) == 1  # the written [MASK]; the old pick no longer exists
+    assert m("bert.m.top") != "—"
+
+    chosen = m("bert.ex.m.chosen")
+    at.number_input(key="bert_seed").set_value(3)
+    rerun(at, lang)
+    assert not at.exception
+    seen = {chosen, m("bert.ex.m.chosen")}
+    at.number_input(key="bert_seed").set_value(5)
+    rerun(at, lang)
+    seen.add(m("bert.ex.m.chosen"))
+    assert len(seen) > 1  # another seed, another draw
+
+    at.button_group(key="bert_view").set_value("nsp")
+    rerun(at, lang)
+    assert not at.exception
+    assert m("bert.nsp.m.ab").endswith("%") and m("bert.nsp.m.ba").endswith("%")
+
+    at.button_group(key="bert_view").set_value("embeddings")
+    rerun(at, lang)
+    assert not at.exception
+    assert float(m("bert.emb.m.norm", name=translate("bert.emb.segment", lang))) > 0
+
+    at.button_group(key="bert_view").set_value("attention")
+    rerun(at, lang)
+    assert not at.exception
+    assert float(m("bert.att.m.later_all").rstrip("%")) > 0  # a decoder's would be 0
+    before = m("bert.att.m.later")
+    at.button_group(key="bert_layer").set_value(0)
+    at.button_group(key="bert_head").set_value(1)
+    rerun(at, lang)
+    assert not at.exception and m("bert.att.m.later") != before
+
+
+@pytest.mark.parametrize(("a", "b", "key"), [
+    ("", "", "bert.error.empty"),
+    ("   ", "x", "bert.error.empty"),
+    ("[MASK] [MASK]", "", "bert.error.all_masked"),
+    ("你好，世界 🙂", "", "bert.error.unknown"),
+    ("\u200b\u200b", "", "bert.error.nothing_left"),
+    ("to, be; or. not! " * 10, "", "bert.error.too_long_tokens"),
+])
+def test_bad_input_is_a_translated_message(a, b, key):
+    for lang in ("en", "zh"):
+        at = open_app("bert", lang=lang, bert_a=a, bert_b=b)
+        assert not at.exception
+        errors = [e.value for e in at.error]
+        assert errors and errors[0].startswith(translate(key, lang, which="A", n=0, max=0)[:6]), errors

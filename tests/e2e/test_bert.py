@@ -1,0 +1,33 @@
+"""The BERT page in a real browser, in both languages: no exception, one interaction, a screenshot."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+# Pills of the default sentence that the interaction toggles, as labelled (piece + position): positions 1, 5, 9.
+TOGGLED = ("to¹", "not⁵", "that⁹")
+
+
+def interact(page, i: int = 0) -> None:
+    """One widget change for bench/: click one token pill of the default sentence, which masks it (or unmasks it
+    on the next round); the predictions are recomputed and redrawn."""
+    label = TOGGLED[i % len(TOGGLED)]
+    page.locator(".st-key-bert_masks button").filter(has_text=re.compile(f"^{label}$")).click()
+    wait_idle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bert_page(server, page, lang):
+    goto(page, f"{server}/bert?lang={lang}")
+    assert exceptions(page) == 0
+    page.wait_for_selector('[data-testid="stDataFrame"]')  # the predictions table
+    interact(page)
+    assert exceptions(page) == 0
+    assert "bert_masks=1%2C7" in page.url or "bert_masks=1,7" in page.url
+    page.screenshot(path=SHOTS / f"bert-{lang}.png", full_page=True)
