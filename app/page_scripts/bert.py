@@ -157,7 +157,7 @@ elif view == "embeddings":
 else:
     L, H = a.patterns.shape[:2]
     c_layer, c_head = st.columns([1, 2])
-    layer = c_layer.segmented_control(t("view.layer"), list(range(L)), default=L - 1, required=True,
+    layer = c_layer.segmented_control(t("view.layer"), list(range(L)), default=0, required=True,
                                       key="bert_layer", bind="query-params")
     head = c_head.segmented_control(t("view.head"), list(range(H)), default=0, required=True, key="bert_head",
                                     bind="query-params")
@@ -169,16 +169,18 @@ else:
     at1.metric(t("bert.att.m.later"), f"{later:.0%}", help=t("bert.att.m.later.help"))
     at2.metric(t("bert.att.m.later_all"), f"{a.later_attention:.0%}")
     st.caption(t("bert.att.caption"))
+    keys = [visible(p) for p in seen]  # short column labels: two maps share the width
     left, right = st.columns(2)
     with left:
-        ui.plot(attention_heatmap(pattern, labels, labels, title=t("bert.att.title", layer=layer, head=head), zmax=1,
-                                  query_title=t("view.query"), key_title=t("view.key"), value_title=t("view.weight")),
-                key="bert_attention")
+        st.markdown(f"**{t('bert.att.title', layer=layer, head=head)}**")
+        ui.plot(attention_heatmap(pattern, labels, keys, zmax=1, query_title=t("view.query"),
+                                  key_title=t("view.key"), value_title=t("view.weight")), key="bert_attention")
         ui.download(pattern, f"bert-attention-l{layer}h{head}", key="bert_dl_attention", row_labels=labels,
                     col_labels=labels)
     with right:
-        ui.plot(attention_heatmap(svc.decoder_mask(T), labels, labels, title=t("bert.att.causal"), zmax=1,
-                                  colorscale="Greys", query_title=t("view.query"), key_title=t("view.key"),
+        st.markdown(f"**{t('bert.att.causal')}**")
+        ui.plot(attention_heatmap(svc.decoder_mask(T), labels, keys, zmax=1, colorscale="Greys",
+                                  query_title=t("view.query"), key_title=t("view.key"),
                                   value_title=t("bert.att.allowed")), key="bert_causal")
     st.caption(t("bert.att.grid"))
     ui.plot(head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),

@@ -70,8 +70,8 @@ def test_typed_mask_nsp_and_every_view(lang):
     assert not at.exception
     assert float(m("bert.att.m.later_all").rstrip("%")) > 0  # a decoder's would be 0
     before = m("bert.att.m.later")
-    at.button_group(key="bert_layer").set_value(0)
-    at.button_group(key="bert_head").set_value(1)
+    at.button_group(key="bert_layer").set_value(3)
+    at.button_group(key="bert_head").set_value(2)
     rerun(at, lang)
     assert not at.exception and m("bert.att.m.later") != before
 
