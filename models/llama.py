@@ -204,8 +204,8 @@ def _loss(model: nn.Module, chunk: torch.Tensor) -> torch.Tensor:
 class _Runner:
     """One model's optimiser, clock and losses in the interleaved race."""
 
-    def __init__(self, model: nn.Module, hp: dict):
-        self.model, self.hp = model, hp
+    def __init__(self, model: nn.Module, hp: dict, clock=time.perf_counter):
+        self.model, self.hp, self.clock = model, hp, clock
         self.opt = torch.optim.AdamW(model.parameters(), lr=hp["lr"], weight_decay=hp["weight_decay"],
                                      betas=(0.9, 0.95))
         self.seconds, self.losses = 0.0, []
@@ -224,7 +224,7 @@ class _Runner:
         return hp["lr"] * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
 
     def step(self, chunk: torch.Tensor) -> None:
-        start = time.perf_counter()
+        start = self.clock()
         for group in self.opt.param_groups:
             group["lr"] = self.lr()
         loss = _loss(self.model, chunk)
@@ -233,16 +233,20 @@ class _Runner:
         nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
         self.opt.step()
         self.losses.append(loss.item())
-        self.seconds += time.perf_counter() - start
+        self.seconds += self.clock() - start
 
     def summary(self) -> dict:
         return {"steps": len(self.losses), "train_seconds": round(self.seconds, 1),
                 "final_train_loss": round(float(np.mean(self.losses[-50:])), 4)}
 
 
-def race(models: dict[str, nn.Module], batches, hp: dict, log_every: int = 25) -> dict[str, _Runner]:
-    """Alternate one step of each model on the same batch until each has used ``hp['budget_s']`` of step time."""
-    runners = {name: _Runner(m, hp) for name, m in models.items()}
+def race(models: dict[str, nn.Module], batches, hp: dict, log_every: int = 25,
+         clocks: dict | None = None) -> dict[str, _Runner]:
+    """Alternate one step of each model on the same batch until each has used ``hp['budget_s']`` of step time.
+
+    ``clocks`` (name -> callable returning seconds; tests) replaces ``time.perf_counter`` per model.
+    """
+    runners = {name: _Runner(m, hp, (clocks or {}).get(name, time.perf_counter)) for name, m in models.items()}
     step = 0
     while not all(r.done for r in runners.values()):
         chunk = next(batches)

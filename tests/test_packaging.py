@@ -42,3 +42,30 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 def test_streamlit_config_turns_off_post_rerun_gc():
     assert re.search(r"^postScriptGC = false", (ROOT / ".streamlit" / "config.toml").read_text(), flags=re.M)
+
+
+
+def _numbers(value) -> set[float]:
+    if isinstance(value, dict):
+        return set().union(*(_numbers(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_numbers(v) for v in value)) if value else set()
+    return {float(value)} if isinstance(value, (int, float)) else set()
+
+
+def test_readme_model_table_numbers_come_from_the_cards():
+    """Every checkpoint has a row; its parameter count, wall time, metrics and bars are the card's, so the README
+    cannot keep an old number after a retraining."""
+    import json
+
+    rows = dict(re.findall(r"^\| `([\w-]+)` \|(.*)$", (ROOT / "README.md").read_text(), flags=re.M))
+    for card_path in sorted((ROOT / "models" / "checkpoints").glob("*/card.json")):
+        card = json.loads(card_path.read_text())
+        name = card_path.parent.name
+        assert name in rows, f"README's model table has no row for {name}"
+        cells = [c.strip() for c in rows[name].split("|")]
+        assert f"{card['params']:,} params, {round(card['wall_time_s'])} s" in cells[1], (name, cells[1])
+        known = _numbers(card["metrics"]) | _numbers(card.get("bars", {}))
+        stated = {float(x) for x in re.findall(r"-?\d+\.\d+|(?<=[≤≥] )-?\d+", cells[2])}
+        assert stated, (name, cells[2])
+        assert stated <= known, (name, sorted(stated - known))

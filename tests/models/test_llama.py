@@ -149,12 +149,24 @@ def test_race_gives_each_model_the_same_step_time_on_the_same_batches():
             seen.append(chunk)
             yield chunk
 
-    hp = {"budget_s": 0.5, "lr": 1e-3, "warmup": 5, "weight_decay": 0.0}
-    runners = llama.race({"llama": a, "gpt": b}, batches(), hp, log_every=10**9)
-    for r in runners.values():
-        assert 0.5 <= r.seconds < 1.0 and len(r.losses) > 3
-        assert not r.model.training
-    assert len(seen) == max(len(r.losses) for r in runners.values())
+    def fake_clock(cost):  # every step of this model "takes" ``cost`` seconds, whatever the machine is doing
+        t = {"now": 0.0, "calls": 0}
+
+        def read():
+            t["calls"] += 1
+            if t["calls"] % 2 == 0:  # the reading after a step
+                t["now"] += cost
+            return t["now"]
+        return read
+
+    hp = {"budget_s": 1.0, "lr": 1e-3, "warmup": 5, "weight_decay": 0.0}
+    runners = llama.race({"llama": a, "gpt": b}, batches(), hp, log_every=10**9,
+                         clocks={"llama": fake_clock(0.125), "gpt": fake_clock(0.25)})
+    # each stops at the first step that reaches the budget: the slower model gets fewer steps of the same batches
+    assert len(runners["llama"].losses) == 8 and len(runners["gpt"].losses) == 4
+    assert runners["llama"].seconds == pytest.approx(1.0) and runners["gpt"].seconds == pytest.approx(1.0)
+    assert all(not r.model.training for r in runners.values())
+    assert len(seen) == 8
 
 
 def test_relative_bar_names_another_metric():
