@@ -348,7 +348,8 @@ def train(seed: int, out: Path) -> Trained:
               f"another work; evaluated on {EVAL_PAIRS} pairs (seed {EVAL_SEED}) from the held-out plays "
               f"{held_out}, every chosen token [MASK]"),
         card={"tokenizer": f"WordPiece, {c.vocab} ids, lower-cased, trained on the training works",
-              "masking": {"chosen": P_CHOSEN, "mask": P_MASK, "random": P_RANDOM, "unchanged": round(1 - P_MASK - P_RANDOM, 4)},
+              "masking": {"chosen": P_CHOSEN, "mask": P_MASK, "random": P_RANDOM,
+                          "unchanged": round(1 - P_MASK - P_RANDOM, 4)},
               "training": {**hp, "max_len": c.max_len}, "train_minutes": round(minutes, 1),
               "final_train_loss": round(float(np.mean(losses[-100:])), 4)},
         files={"tokenizer.json": tok.to_str()},
