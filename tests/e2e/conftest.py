@@ -65,6 +65,14 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
+def nudge(page, thumb, i: int, first: str = "ArrowRight") -> None:
+    """One step of a slider (a react-aria range input): ``first`` on even ``i``, the other way on odd ``i``, so
+    repeated calls (bench/) always change the value and stay next to the default; returns after the rerun."""
+    thumb.focus()
+    thumb.press(first if i % 2 == 0 else {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[first])
+    wait_idle(page)
+
+
 def goto(page, url: str) -> None:
     page.goto(url)
     page.wait_for_selector(MAIN_ELEMENT, timeout=60_000)

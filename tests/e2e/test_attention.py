@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
 
 pytestmark = pytest.mark.e2e
 
@@ -12,10 +12,7 @@ pytestmark = pytest.mark.e2e
 def interact(page, i: int = 0) -> None:
     """One widget change: move the decoding-step slider one step (forward on even ``i``, back on odd ``i``, so that
     repeated calls from bench/ always change it)."""
-    thumb = page.locator('.st-key-attention_step input[type="range"]')
-    thumb.focus()
-    thumb.press("ArrowLeft" if i % 2 else "ArrowRight")
-    wait_idle(page)
+    nudge(page, page.locator('.st-key-attention_step input[type="range"]'), i)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -12,10 +12,7 @@ pytestmark = pytest.mark.e2e
 def interact(page, i: int = 0) -> None:
     """One widget change for bench/: the temperature slider one step up (even i) or back (odd i); the sampling
     figure redraws."""
-    thumb = page.locator('.st-key-gpt_temperature input[type="range"]')
-    thumb.focus()
-    thumb.press("ArrowLeft" if i % 2 else "ArrowRight")
-    wait_idle(page)
+    nudge(page, page.locator('.st-key-gpt_temperature input[type="range"]'), i)
 
 
 def generate(page) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
 
 pytestmark = pytest.mark.e2e
 SLIDER = '.st-key-mamba_layer input[type="range"]'  # this Streamlit's slider: a react-aria range input
@@ -12,10 +12,7 @@ SLIDER = '.st-key-mamba_layer input[type="range"]'  # this Streamlit's slider: a
 
 def interact(page, i: int = 0) -> None:
     """One widget change: move the layer slider one step (right on even calls, left on odd ones: 0 → 1 → 0 ...)."""
-    thumb = page.locator(SLIDER)
-    thumb.focus()
-    thumb.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-    wait_idle(page)
+    nudge(page, page.locator(SLIDER), i)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
 
 pytestmark = pytest.mark.e2e
 
@@ -20,10 +20,7 @@ def capacity_thumb(page):
 def interact(page, i: int = 0) -> None:
     """One widget change: the capacity factor one step (0.05) down for even i, back up for odd i, so repeated calls
     (bench/) always change something and the view stays near the default."""
-    thumb = capacity_thumb(page)
-    thumb.focus()
-    thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
-    wait_idle(page)
+    nudge(page, capacity_thumb(page), i, first="ArrowLeft")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
 
 pytestmark = pytest.mark.e2e
 SLIDER = '.st-key-rope_m input[type="range"]'  # the position slider of the rotation section
@@ -12,10 +12,7 @@ SLIDER = '.st-key-rope_m input[type="range"]'  # the position slider of the rota
 
 def interact(page, i: int = 0) -> None:
     """One widget change: move the position m one step (right on even calls, left on odd ones: 10 → 11 → 10 ...)."""
-    thumb = page.locator(SLIDER)
-    thumb.focus()
-    thumb.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-    wait_idle(page)
+    nudge(page, page.locator(SLIDER), i)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
 
 pytestmark = pytest.mark.e2e
 
@@ -20,10 +20,7 @@ def layer_thumb(page):
 def interact(page, i: int = 0) -> None:
     """One widget change: move the attention layer slider one layer down (even i) or back up (odd i), so that
     repeated calls (bench/) always change something."""
-    thumb = layer_thumb(page)
-    thumb.focus()
-    thumb.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
-    wait_idle(page)
+    nudge(page, layer_thumb(page), i, first="ArrowLeft")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
