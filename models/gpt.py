@@ -82,11 +82,14 @@ PRESETS = {
 #   lr 3e-3 with the random sequences' loss weighted 3 (induction_weight): 0.82 at step 450 of 900 (4.19), stopped.
 # A slow, steady fall, no phase change within ~20 minutes of stage 2; the bar (≤ 0.25) needs longer than was
 # affordable here. Each run logs its progress every 50 steps (``_watch``).
+# ``stage1_induction_batch`` > 0 instead mixes that many test-shaped sequences into stage 1 from the first step (from
+# scratch). Tried once, 1,800 steps planned, 32 sequences a step (L 2–60, random prefix), lr 3e-3: ratio 1.00 at step
+# 100, 0.95 at 400, 0.92 at 600 (validation loss 4.88), the same slow fall; stopped there.
 # The shipped model is stage 1 alone, whose ~10M training tokens did not form induction heads (ratio 1.01).
 TRAIN = {"steps": 2400, "batch": 16, "context": 256, "lr": 3e-3, "warmup": 100, "weight_decay": 0.01,
          "repeat_steps": 0, "repeat_lr": 5e-3, "repeat_warmup": 50, "repeat_batch": 8, "repeat_fraction": 0.5,
          "repeat_longest": 100, "repeat_random": 0.0, "induction_batch": 64, "induction_longest": 60,
-         "induction_weight": 1.0}
+         "induction_weight": 1.0, "stage1_induction_batch": 0}
 
 
 class GPT(nn.Module):
@@ -226,7 +229,7 @@ def _mixed_loss(model: GPT, batch: tuple, weight: float = 1.0) -> torch.Tensor:
     return _loss(model, text) + weight * _loss(model, repeats)
 
 
-def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int) -> Iterator:
+def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int, stage: str = "stage 2") -> Iterator:
     """Pass batches through; every ``every`` batches log the induction ratio (16 sequences of another seed than the
     evaluation's) and the loss on a fixed batch of validation windows, to see the phase change as it happens."""
     import sys
@@ -237,7 +240,7 @@ def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int) -> Iter
                 losses = induction_losses(model, induction_batch(model.config.vocab, n=16, seed=99))
                 ratio = losses[:, 51:].mean() / losses[:, 1:50].mean()
                 val_loss = _loss(model, val).item()
-            print(f"stage 2 step {i}: induction ratio {ratio:.3f}, validation loss {val_loss:.4f}", file=sys.stderr,
+            print(f"{stage} step {i}: induction ratio {ratio:.3f}, validation loss {val_loss:.4f}", file=sys.stderr,
                   flush=True)
         yield batch
 
@@ -384,6 +387,7 @@ def train(seed: int, out: Path) -> Trained:
     hp = dict(TRAIN)
     hp["steps"] = int(os.environ.get("TE_GPT_STEPS", hp["steps"]))  # shorter runs for experiments
     hp["repeat_steps"] = int(os.environ.get("TE_GPT_REPEAT_STEPS", hp["repeat_steps"]))
+    hp["stage1_induction_batch"] = int(os.environ.get("TE_GPT_STAGE1_INDUCTION", hp["stage1_induction_batch"]))
     stage1 = os.environ.get("TE_GPT_STAGE1")
     torch.manual_seed(seed)
     model = build(asdict(c))
@@ -405,7 +409,13 @@ def train(seed: int, out: Path) -> Trained:
     else:
         tok = bpe.train_bpe(shakespeare.plays("train").values(), c.vocab)
         ids = encode_split(tok, "train")
-        losses = fit(model, windows(ids, hp["batch"], hp["context"], rng), _loss, steps=hp["steps"], lr=hp["lr"],
+        batches, loss = windows(ids, hp["batch"], hp["context"], rng), _loss
+        if hp["stage1_induction_batch"] > 0:  # test-shaped repeated random sequences from the first step on
+            val = next(windows(encode_split(tok, "validation"), 16, hp["context"], np.random.default_rng(seed + 2)))
+            batches = _watch(zip(batches, repeated_random(rng, c.vocab, hp["stage1_induction_batch"], 2,
+                                                          hp["induction_longest"])), model, val, 100, "stage 1")
+            loss = _mixed_loss
+        losses = fit(model, batches, loss, steps=hp["steps"], lr=hp["lr"],
                      warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc="gpt", log_every=100)
         card["stage1"] = {"final_train_loss": round(float(np.mean(losses[-100:])), 4),
                           "wall_time_s": round(time.perf_counter() - start, 1)}
