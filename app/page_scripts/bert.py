@@ -89,7 +89,7 @@ else:
                          t("bert.col.prob"): round(float(a.top_probs[j, r]), 4)})
     ui.plot(prediction_bars(titles, top_pieces, a.top_probs, originals, value_title=t("bert.probability")),
             key="bert_pred_fig")
-    st.dataframe(rows, hide_index=True, key="bert_predictions", height=min(400, 38 + 35 * len(rows)))
+    st.table(rows, hide_index=True, border="horizontal")
     ui.download({"positions": list(a.masked), "original": originals, "top_tokens": top_pieces,
                  "probabilities": a.top_probs, "probability_of_original": a.original_prob}, "bert-predictions",
                 key="bert_dl_pred")
@@ -122,7 +122,7 @@ if view == "example":
              t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
              t("bert.col.input"): [vocab[i] for i in ex.inputs],
              t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels]}
-    st.dataframe(table, hide_index=True, key="bert_example_table")
+    st.table(table, hide_index=True, border="horizontal")
     ui.download({"tokens": pieces, "action": [ACTIONS[x] for x in ex.action], "inputs": list(ex.inputs),
                  "labels": list(ex.labels)}, "bert-training-example", key="bert_dl_example")
 

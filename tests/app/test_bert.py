@@ -10,7 +10,7 @@ from tests.app.conftest import metric, open_app, rerun
 
 def predictions(at) -> list[tuple]:
     """Rows of the first table on the page: (position, token, rank, prediction, probability)."""
-    return [tuple(row) for row in at.dataframe[0].value.itertuples(index=False)]
+    return [tuple(row) for row in at.table[0].value.itertuples(index=False)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
