@@ -26,7 +26,7 @@ def interact(page, i: int = 0) -> None:
 def test_bert_page(server, page, lang):
     goto(page, f"{server}/bert?lang={lang}")
     assert exceptions(page) == 0
-    page.wait_for_selector('[data-testid="stDataFrame"]')  # the predictions table
+    page.wait_for_selector('[data-testid="stTable"]')  # the predictions table
     interact(page)
     assert exceptions(page) == 0
     assert "bert_masks=1%2C7" in page.url or "bert_masks=1,7" in page.url
