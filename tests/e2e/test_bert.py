@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
@@ -30,4 +31,6 @@ def test_bert_page(server, page, lang):
     interact(page)
     assert exceptions(page) == 0
     assert "bert_masks=1%2C7" in page.url or "bert_masks=1,7" in page.url
+    # the second metric, "Masked positions", shows the click's effect (and the screenshot the page after it)
+    expect(page.locator('[data-testid="stMetricValue"]').nth(1)).to_have_text("2", timeout=30_000)
     page.screenshot(path=SHOTS / f"bert-{lang}.png", full_page=True)
