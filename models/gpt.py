@@ -343,11 +343,13 @@ def bigram_bits_per_character(tok, split: str = "validation", prior: float = 50.
     return float(nats / chars / math.log(2))
 
 
-def induction_batch(vocab: int, n: int = 64, length: int = 50, seed: int = 1234) -> np.ndarray:
-    """(n, 1 + 2·length): <|endoftext|>, then ``length`` random merged BPE ids, then the same ids again."""
+def induction_batch(vocab: int, n: int = 64, length: int = 50, seed: int = 1234, prefix: int = 0) -> np.ndarray:
+    """(n, 1 + prefix + 2·length): <|endoftext|>, ``prefix`` other random ids, then ``length`` random merged BPE ids,
+    then the same ids again. A prefix moves the copies away from the start, so position alone cannot tell the model
+    where the first copy is."""
     rng = np.random.default_rng(seed)
-    seq = rng.integers(257, vocab, size=(n, length))  # merges only: every one of them occurs in training text
-    return np.concatenate([np.zeros((n, 1), dtype=np.int64), seq, seq], axis=1)
+    seq = rng.integers(257, vocab, size=(n, prefix + length))  # merges only: every one of them occurs in training text
+    return np.concatenate([np.zeros((n, 1), dtype=np.int64), seq, seq[:, prefix:]], axis=1)
 
 
 @torch.inference_mode()
@@ -358,11 +360,11 @@ def induction_losses(model: GPT, tokens: np.ndarray) -> np.ndarray:
     return F.cross_entropy(logits.transpose(1, 2), x[:, 1:], reduction="none").numpy()
 
 
-def induction_loss_ratio(model: GPT, length: int = 50) -> float:
+def induction_loss_ratio(model: GPT, length: int = 50, prefix: int = 0) -> float:
     """Loss on the second copy ÷ loss on the first, first token of each copy left out (nothing predicts it)."""
-    losses = induction_losses(model, induction_batch(model.config.vocab, length=length))
-    first = losses[:, 1:length].mean()  # targets 2..length of copy 1
-    second = losses[:, length + 1 :].mean()  # targets 2..length of copy 2
+    losses = induction_losses(model, induction_batch(model.config.vocab, length=length, prefix=prefix))
+    first = losses[:, prefix + 1 : prefix + length].mean()  # targets 2..length of copy 1
+    second = losses[:, prefix + length + 1 :].mean()  # targets 2..length of copy 2
     return float(second / first)
 
 
@@ -371,6 +373,8 @@ def evaluate(model: GPT, out: Path) -> dict:
     return {
         "val_bpc": round(bits_per_character(model, tok), 4),
         "induction_loss_ratio": round(induction_loss_ratio(model), 4),
+        # the same after 30 other random ids: a model that copies by position, not content, fails this one
+        "induction_loss_ratio_prefix30": round(induction_loss_ratio(model, prefix=30), 4),
         "bigram_val_bpc": round(bigram_bits_per_character(tok), 4),
     }
 
@@ -460,7 +464,8 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 RECIPES = [
     Recipe(name="gpt", build=build, train=train, evaluate=evaluate, example_inputs=example_inputs,
-           bars={"val_bpc": {"max": 2.5}, "induction_loss_ratio": {"max": 0.25}},
+           bars={"val_bpc": {"max": 2.5}, "induction_loss_ratio": {"max": 0.25},
+                 "induction_loss_ratio_prefix30": {"max": 0.25}},
            probes=("embedded", "blocks.*.attn.pattern", "blocks.*.resid"),
            dynamic_axes={"tokens": {0: "B", 1: "T"}}),
 ]

@@ -167,7 +167,15 @@ def test_card_meets_the_language_modelling_bar():
 
 @INDUCTION_MISSED
 def test_card_meets_the_induction_bar():
-    assert zoo.read_card("gpt")["metrics"]["induction_loss_ratio"] <= 0.25
+    metrics = zoo.read_card("gpt")["metrics"]
+    assert metrics["induction_loss_ratio"] <= 0.25
+    assert metrics["induction_loss_ratio_prefix30"] <= 0.25  # copying by content, not by position
+
+
+def test_a_prefix_moves_the_copies_but_keeps_them_equal():
+    batch = gpt.induction_batch(2048, n=2, length=6, seed=0, prefix=4)
+    assert batch.shape == (2, 1 + 4 + 12) and (batch[:, 0] == 0).all()
+    assert (batch[:, 5:11] == batch[:, 11:]).all() and not (batch[:, 1:5] == batch[:, 5:9]).all()
 
 
 def test_golden_greedy_continuation(shipped, tok):
