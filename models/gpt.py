@@ -85,12 +85,12 @@ PRESETS = {
 #   position: with 30 random tokens before the repeated segment the ratio is 0.65, after 60 / 150 tokens of text
 #   0.77 / 0.90; no head attends to the token after the first copy (≤ 0.07 of the attention). Greedy text loops.
 #   A fair stage 2 keeps the random prefix (``induction_prefix``), so position cannot stand in for content.
-# ``stage1_induction_batch`` > 0 instead mixes test-shaped sequences into stage 1 from the first step (from scratch).
-# Tried once, 32 sequences a step with a random prefix, lr 3e-3: 1.00 at step 100, 0.92 at 600; stopped there.
+# Also tried once (code since removed): test-shaped sequences mixed into stage 1 from the first step, from scratch, 32
+# a step with a random prefix, lr 3e-3: 1.00 at step 100, 0.92 at 600; stopped there.
 TRAIN = {"steps": 2400, "batch": 16, "context": 256, "lr": 3e-3, "warmup": 100, "weight_decay": 0.01,
          "repeat_steps": 0, "repeat_lr": 3e-3, "repeat_warmup": 50, "repeat_batch": 8, "repeat_fraction": 0.5,
          "repeat_longest": 100, "repeat_random": 0.0, "induction_batch": 64, "induction_longest": 60,
-         "induction_weight": 1.0, "induction_prefix": True, "stage1_induction_batch": 0}
+         "induction_weight": 1.0, "induction_prefix": True}
 
 
 class GPT(nn.Module):
@@ -207,8 +207,7 @@ def repeated_random(rng: np.random.Generator, vocab: int, batch: int, shortest: 
     while True:
         length = shortest + int((longest - shortest) * rng.random() ** 2)
         m = int(rng.integers(0, length + 1)) if prefix else 0
-        seq = rng.integers(257, vocab, size=(batch, m + length))
-        chunk = torch.from_numpy(np.concatenate([np.zeros((batch, 1), dtype=np.int64), seq, seq[:, m:]], axis=1))
+        chunk = torch.from_numpy(_shown_twice(rng, vocab, batch, length, m))
         keep = torch.zeros(batch, m + 2 * length, dtype=torch.bool)
         keep[:, m + length + 1 :] = True  # target j predicts chunk[j + 1]; the second copy starts at 1 + M + L
         yield chunk, keep
@@ -230,7 +229,7 @@ def _mixed_loss(model: GPT, batch: tuple, weight: float = 1.0) -> torch.Tensor:
     return _loss(model, text) + weight * _loss(model, repeats)
 
 
-def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int, stage: str = "stage 2") -> Iterator:
+def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int) -> Iterator:
     """Pass batches through; every ``every`` batches log the induction ratio (16 sequences of another seed than the
     evaluation's) and the loss on a fixed batch of validation windows, to see the phase change as it happens."""
     import sys
@@ -241,7 +240,7 @@ def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int, stage: 
                 losses = induction_losses(model, induction_batch(model.config.vocab, n=16, seed=99))
                 ratio = losses[:, 51:].mean() / losses[:, 1:50].mean()
                 val_loss = _loss(model, val).item()
-            print(f"{stage} step {i}: induction ratio {ratio:.3f}, validation loss {val_loss:.4f}", file=sys.stderr,
+            print(f"stage 2 step {i}: induction ratio {ratio:.3f}, validation loss {val_loss:.4f}", file=sys.stderr,
                   flush=True)
         yield batch
 
@@ -347,7 +346,11 @@ def induction_batch(vocab: int, n: int = 64, length: int = 50, seed: int = 1234,
     """(n, 1 + prefix + 2·length): <|endoftext|>, ``prefix`` other random ids, then ``length`` random merged BPE ids,
     then the same ids again. A prefix moves the copies away from the start, so position alone cannot tell the model
     where the first copy is."""
-    rng = np.random.default_rng(seed)
+    return _shown_twice(np.random.default_rng(seed), vocab, n, length, prefix)
+
+
+def _shown_twice(rng: np.random.Generator, vocab: int, n: int, length: int, prefix: int) -> np.ndarray:
+    """(n, 1 + prefix + 2·length): <|endoftext|>, prefix + length random merged ids, the last ``length`` again."""
     seq = rng.integers(257, vocab, size=(n, prefix + length))  # merges only: every one of them occurs in training text
     return np.concatenate([np.zeros((n, 1), dtype=np.int64), seq, seq[:, prefix:]], axis=1)
 
@@ -385,15 +388,14 @@ def evaluate(model: GPT, out: Path) -> dict:
 def train(seed: int, out: Path) -> Trained:
     """Stage 1 (plain text), then stage 2 (text with repeated segments).
 
-    ``TE_GPT_STAGE1`` (environment, for experiments) names a checkpoint folder whose weights and tokenizer replace
-    stage 1; with the stage-1 result of this same seed the outcome equals a run from scratch.
+    Environment, for experiments (both recorded in the card's command): ``TE_GPT_TRAIN`` a JSON object of TRAIN keys
+    to override, e.g. ``{"steps": 300}``; ``TE_GPT_STAGE1`` a checkpoint folder whose weights and tokenizer replace
+    stage 1 (with the stage-1 result of this same seed the outcome equals a run from scratch).
     """
     c = PRESETS["shipped"]
     hp = dict(TRAIN)
-    hp["steps"] = int(os.environ.get("TE_GPT_STEPS", hp["steps"]))  # shorter runs for experiments
-    hp["repeat_steps"] = int(os.environ.get("TE_GPT_REPEAT_STEPS", hp["repeat_steps"]))
-    hp.update(json.loads(os.environ.get("TE_GPT_TRAIN", "{}")))  # experiments: any TRAIN keys, as JSON
-    hp["stage1_induction_batch"] = int(os.environ.get("TE_GPT_STAGE1_INDUCTION", hp["stage1_induction_batch"]))
+    overrides = os.environ.get("TE_GPT_TRAIN", "")
+    hp.update(json.loads(overrides or "{}"))
     stage1 = os.environ.get("TE_GPT_STAGE1")
     torch.manual_seed(seed)
     model = build(asdict(c))
@@ -410,18 +412,11 @@ def train(seed: int, out: Path) -> Trained:
         card["stage1"] = {"command": first["command"], "wall_time_s": first["wall_time_s"],
                           "final_train_loss": first["final_train_loss"], "metrics": first.get("metrics"),
                           "note": f"stage 1 loaded from {stage1} (its own run of this recipe's stage 1)"}
-        card["command"] = f"TE_GPT_STAGE1={stage1} python -m models.train gpt --seed {seed}"
         card["reproduce"] = f"python -m models.train gpt --seed {seed} (stage 1 then stage 2 in one run)"
     else:
         tok = bpe.train_bpe(shakespeare.plays("train").values(), c.vocab)
         ids = encode_split(tok, "train")
-        batches, loss = windows(ids, hp["batch"], hp["context"], rng), _loss
-        if hp["stage1_induction_batch"] > 0:  # test-shaped repeated random sequences from the first step on
-            val = next(windows(encode_split(tok, "validation"), 16, hp["context"], np.random.default_rng(seed + 2)))
-            batches = _watch(zip(batches, repeated_random(rng, c.vocab, hp["stage1_induction_batch"], 2,
-                                                          hp["induction_longest"])), model, val, 100, "stage 1")
-            loss = _mixed_loss
-        losses = fit(model, batches, loss, steps=hp["steps"], lr=hp["lr"],
+        losses = fit(model, windows(ids, hp["batch"], hp["context"], rng), _loss, steps=hp["steps"], lr=hp["lr"],
                      warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc="gpt", log_every=100)
         card["stage1"] = {"final_train_loss": round(float(np.mean(losses[-100:])), 4),
                           "wall_time_s": round(time.perf_counter() - start, 1)}
@@ -438,6 +433,9 @@ def train(seed: int, out: Path) -> Trained:
                      weight_decay=hp["weight_decay"], desc="gpt repeats", log_every=50)
         card["stage2"] = {"final_train_loss": round(float(np.mean(losses[-50:])), 4),
                           "wall_time_s": round(time.perf_counter() - start2, 1)}
+    if stage1 or overrides:  # the exact command, environment included
+        env = (f"TE_GPT_STAGE1={stage1} " if stage1 else "") + (f"TE_GPT_TRAIN='{overrides}' " if overrides else "")
+        card["command"] = f"{env}python -m models.train gpt --seed {seed}"
     minutes = (time.perf_counter() - start) / 60
     for block in model.blocks:
         block.attn.fused = False
