@@ -82,8 +82,9 @@ PRESETS = {
 #   NO prefix, lr 3e-3, 2,200 steps on two threads (22 min): 0.74 at step 500, then a drop — 0.28 at 1,000, 0.008
 #   at the end — with validation loss back to 3.79 and val_bpc 2.017. REJECTED: it is a shortcut, not an induction
 #   head. Its training sequences, like the test's, start right after <|endoftext|>, and it learnt to copy by
-#   position: with 30 random tokens before the repeated segment the ratio is 0.65, after 60 / 150 tokens of text
-#   0.77 / 0.90; no head attends to the token after the first copy (≤ 0.07 of the attention). Greedy text loops.
+#   position: ``induction_loss_ratio(model, prefix=30)`` gave 0.376; a one-off check (not kept) with the segment
+#   after 60 / 150 tokens of text gave 0.77 / 0.90; no head put more than 0.07 of its attention on the token after the
+#   first copy. Greedy text loops. The checkpoint was not kept.
 #   A fair stage 2 keeps the random prefix (``induction_prefix``), so position cannot stand in for content.
 # Also tried once (code since removed): test-shaped sequences mixed into stage 1 from the first step, from scratch, 32
 # a step with a random prefix, lr 3e-3: 1.00 at step 100, 0.92 at 600; stopped there.
