@@ -224,7 +224,7 @@ with st.expander(t("gpt.card.title")):
     k2.metric(t("gpt.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
     k3.metric(t("gpt.card.bigram"), f"{metrics.get('bigram_val_bpc', float('nan')):.3f}")
     k4.metric(t("gpt.card.induction"), f"{metrics.get('induction_loss_ratio', float('nan')):.3f}")
-    st.caption(t("gpt.card.caption", data=card.get("data", ""), minutes=card.get("wall_time_s", 0) / 60,
-                 command=card.get("command", "")))
+    minutes, command = svc.training_summary(card)
+    st.caption(t("gpt.card.caption", data=card.get("data", ""), minutes=minutes, command=command))
 
 ui.explain(t("gpt.explain"))

@@ -40,7 +40,7 @@ EXAMPLES = (
 # copying from the prompt (checked in tests/app/test_gpt.py).
 FEW_SHOT = {
     "refrain": ("My lord, my lord, my lord, my", " lord"),
-    "list": ("apple, pear, plum; apple, pear, plum; apple, pear, plum; apple,", " pear, plum"),
+    "list": ("apple pear plum apple pear plum apple pear plum apple", " pear plum"),
     "names": ("Romeo.\nAy.\n\nJuliet.\nNo.\n\nRomeo.\nAy.\n\nJuliet.\n", "No."),
 }
 
@@ -279,7 +279,7 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     n_layers = len([k for k in res.probes if k.endswith("attn.pattern")])
     patterns = np.stack([res.probes[f"blocks.{i}.attn.pattern"][0] for i in range(n_layers)])  # (L, H, T, T)
     q = np.arange(length + 1, 2 * length)  # queries in the second copy whose next token is known from the first
-    scores = patterns[:, :, q, q - length + 1].mean(-1)
+    scores = gpt.induction_scores(patterns, length)
     prev = patterns[:, :, q, q - 1].mean(-1)
     return Induction(tokens=_tokens(list(ids)), length=length, loss=loss,
                      loss_first=float(loss[1:length].mean()), loss_second=float(loss[length + 1 :].mean()),
@@ -289,3 +289,9 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
 
 def card() -> dict:
     return zoo.read_card(NAME)
+
+
+def training_summary(card: dict) -> tuple[float, str]:
+    """(minutes, command) of the whole recipe: a card assembled from runs that each continued the one before gives
+    their summed wall time and the single command that runs every stage."""
+    return card.get("wall_time_s", 0) / 60, card.get("reproduce", card.get("command", ""))

@@ -91,12 +91,13 @@ def test_every_view_renders(lang):
     at.button_group(key="gpt_view").set_value("icl")
     rerun(at, lang)
     assert not at.exception
-    # The shipped model formed no induction head (card: induction_loss_ratio 1.01): the page must say so honestly.
-    assert float(m("gpt.icl.m.ratio").rstrip("%")) > 50
+    # The shipped model has an induction head (card: induction_head_score 0.97, block 3 head 3): the page finds it.
+    assert float(m("gpt.icl.m.ratio").rstrip("%")) < 25
+    assert m("gpt.icl.m.head") == translate("gpt.icl.head", lang, layer=3, head=3)
     at.slider(key="gpt_icl_length").set_value(50)
     rerun(at, lang)
     assert not at.exception
-    for shot, continues in (("refrain", True), ("list", False), ("names", False)):
+    for shot, continues in (("refrain", True), ("list", True), ("names", False)):
         at.button_group(key="gpt_icl_shot").set_value(shot)
         rerun(at, lang)
         assert not at.exception

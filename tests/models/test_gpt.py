@@ -15,8 +15,8 @@ from models.engine import Engine
 
 # Greedy continuation of the shipped checkpoint (torch, CPU). Regenerate only when the checkpoint is retrained.
 GOLDEN_PROMPT = "To be, or not to be, that is the"
-GOLDEN_IDS = [619, 12, 199, 335, 12, 433, 268, 619, 12, 291, 268, 619, 326, 732, 12, 199]
-GOLDEN_TEXT = " king,\nAnd, by the king, and the king's death,\n"
+GOLDEN_IDS = [619, 14, 199, 199, 59, 524, 259, 457, 1775, 355, 199, 199, 45, 1775, 14, 199]
+GOLDEN_TEXT = " king.\n\n[Enter a MESSENGER.]\n\nMESSENGER.\n"
 
 
 @pytest.fixture(scope="module")
@@ -149,27 +149,67 @@ def test_stage2_repeats_mask_what_nothing_predicts():
         assert keep.sum(1).tolist() == [4, 4, 4] and keep[:, -4:].all()  # the second copy, less its first token
 
 
+def test_the_prefix_curriculum_starts_without_a_prefix():
+    batches = gpt.repeated_random(np.random.default_rng(0), 2048, 2, 6, 6, prefix=True, prefix_from=20)
+    lengths = [next(batches)[0].shape[1] for _ in range(60)]
+    assert set(lengths[:20]) == {13}  # <|endoftext|> and 6 ids twice, nothing before them
+    assert max(lengths[20:]) > 13  # then a prefix of 0–6 ids
+
+
+def test_induction_after_text_scores_only_the_copies(tiny, monkeypatch):
+    """The ratio reads targets 2..L of each copy, never the text before them."""
+    text = np.arange(1000) % 250 + 1
+    monkeypatch.setattr(gpt, "encode_split", lambda _tok, _split: text)
+    seen = {}
+
+    def losses(model, tokens):  # loss 100 on the text, 4 on the first copy, 1 on the repeat
+        seen["tokens"] = tokens
+        out = np.full((tokens.shape[0], tokens.shape[1] - 1), 100.0)
+        out[:, 20 : 20 + 10], out[:, 30:] = 4.0, 1.0  # target j predicts tokens[:, j + 1]
+        return out
+
+    monkeypatch.setattr(gpt, "induction_losses", losses)
+    assert gpt.induction_ratio_after_text(tiny, None, context=20, n=4, length=10) == pytest.approx(0.25)
+    tokens = seen["tokens"]
+    assert tokens.shape == (4, 41) and (tokens[:, 0] == 0).all()
+    assert np.array_equal(tokens[:, 21:31], tokens[:, 31:]) and tokens[:, 21:].min() >= 257
+    assert all(np.isin(row[1:21], text).all() for row in tokens)
+
+
 # ---- the shipped checkpoint ----------------------------------------------------------------------------------------
-
-
-INDUCTION_MISSED = pytest.mark.xfail(
-    strict=True, reason="issue 5 bar missed: ~10M training tokens formed no induction head (ratio 1.01 on the card); "
-    "stage-2 attempts on repeated segments got no lower than ~0.76 (models/gpt.py, above TRAIN)")
 
 
 def test_card_meets_the_language_modelling_bar():
     card = zoo.read_card("gpt")
     assert card["metrics"]["val_bpc"] <= 2.5
     assert card["metrics"]["val_bpc"] < card["metrics"]["bigram_val_bpc"]
-    assert card["command"].startswith("python -m models.train gpt")
+    assert card["reproduce"] == "python -m models.train gpt --seed 0"  # every stage in one run
+    assert card["command"].count("python -m models.train gpt") == len(card["stages"]) == 3
+    assert card["wall_time_s"] == pytest.approx(sum(stage["wall_time_s"] for stage in card["stages"]), abs=0.2)
     assert card["wall_time_s"] > 0
 
 
-@INDUCTION_MISSED
 def test_card_meets_the_induction_bar():
     metrics = zoo.read_card("gpt")["metrics"]
     assert metrics["induction_loss_ratio"] <= 0.25
     assert metrics["induction_loss_ratio_prefix30"] <= 0.25  # copying by content, not by position
+    assert metrics["induction_head_score"] >= 0.4  # and one head does it, so the page can point to it
+
+
+def test_induction_score_reads_the_token_after_the_first_copy():
+    length, prefix = 6, 3
+    T = 1 + prefix + 2 * length
+    ideal = np.zeros((2, T, T))
+    for q in range(prefix + length + 1, T):
+        ideal[0, q, q - length + 1] = 1.0  # an induction head
+        ideal[1, q, q - length] = 1.0  # a head on the earlier copy of the current token itself
+    assert gpt.induction_scores(ideal, length, prefix).tolist() == [1.0, 0.0]
+    uniform = np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]
+    assert gpt.induction_scores(uniform, length, prefix) < 0.1
+
+
+def test_induction_head_score_of_an_untrained_model_is_low(tiny):
+    assert 0 < gpt.induction_head_score(tiny, length=10, prefix=5, n=4) < 0.3
 
 
 def test_a_prefix_moves_the_copies_but_keeps_them_equal():
@@ -185,7 +225,6 @@ def test_golden_greedy_continuation(shipped, tok):
     assert tok.decode(ids) == GOLDEN_TEXT
 
 
-@INDUCTION_MISSED
 def test_induction_on_the_shipped_model(shipped):
     assert gpt.induction_loss_ratio(shipped, length=30) < 0.25
 
