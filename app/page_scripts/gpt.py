@@ -182,7 +182,7 @@ else:
     i1, i2, i3, i4 = st.columns(4)
     i1.metric(t("gpt.icl.m.first"), f"{ind.loss_first:.2f}")
     i2.metric(t("gpt.icl.m.second"), f"{ind.loss_second:.2f}")
-    i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.1%}", help=t("gpt.icl.m.ratio.help"))
+    i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.2%}", help=t("gpt.icl.m.ratio.help"))
     i4.metric(t("gpt.icl.m.head"), t("gpt.icl.head", layer=best[0], head=best[1]),
               help=t("gpt.icl.m.head.help"))
     ui.plot(loss_by_position(ind.loss, length, loss_title=t("gpt.icl.loss"), position_title=t("gpt.lens.position"),
