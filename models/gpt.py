@@ -30,6 +30,7 @@ import itertools
 import json
 import math
 import os
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -254,21 +255,16 @@ def _mixed_loss(model: GPT, batch: tuple, weight: float = 1.0) -> torch.Tensor:
     return _loss(model, text) + weight * _loss(model, repeats)
 
 
-def _watch(batches: Iterator, model: GPT, val: torch.Tensor, every: int, tok=None) -> Iterator:
+def _watch(batches: Iterator, model: GPT, val: torch.Tensor, val_ids: np.ndarray, every: int) -> Iterator:
     """Pass batches through; every ``every`` batches log the induction ratios (16 sequences of another seed than the
-    evaluation's, without and with a 30-id prefix) and the loss on a fixed batch of validation windows, to see the
-    phase change as it happens."""
-    import sys
-
+    evaluation's: no prefix, after 30 / 100 random ids, after text of ``val_ids``) and the loss on a fixed batch of
+    validation windows, to see the phase change as it happens."""
     for i, batch in enumerate(batches):
         if i % every == 0:
             with torch.inference_mode():
-                ratios = []
-                for prefix in (0, 30, 100):
-                    losses = induction_losses(model, induction_batch(model.config.vocab, n=16, seed=99, prefix=prefix))
-                    ratios.append(losses[:, prefix + 51 :].mean() / losses[:, prefix + 1 : prefix + 50].mean())
+                ratios = [induction_loss_ratio(model, prefix=prefix, n=16, seed=99) for prefix in (0, 30, 100)]
                 val_loss = _loss(model, val).item()
-                after_text = induction_ratio_after_text(model, tok, n=16, seed=99) if tok else float("nan")
+                after_text = induction_ratio_after_text(model, val_ids, n=16, seed=99)
             print(f"stage 2 step {i}: induction ratio {ratios[0]:.3f} (after 30 / 100 others {ratios[1]:.3f} / "
                   f"{ratios[2]:.3f}, after text {after_text:.3f}), validation loss {val_loss:.4f}", file=sys.stderr,
                   flush=True)
@@ -393,12 +389,19 @@ def induction_losses(model: GPT, tokens: np.ndarray) -> np.ndarray:
     return F.cross_entropy(logits.transpose(1, 2), x[:, 1:], reduction="none").numpy()
 
 
-def induction_loss_ratio(model: GPT, length: int = 50, prefix: int = 0) -> float:
+def copy_losses(losses: np.ndarray, length: int, before: int = 0) -> tuple[float, float]:
+    """Per-target losses (..., T − 1) of <|endoftext|>, ``before`` other tokens, a segment of ``length``, the segment
+    again -> (mean loss on copy 1, on copy 2), each over its targets 2..length (nothing predicts a copy's first)."""
+    first = losses[..., before + 1 : before + length].mean()
+    second = losses[..., before + length + 1 :].mean()
+    return float(first), float(second)
+
+
+def induction_loss_ratio(model: GPT, length: int = 50, prefix: int = 0, n: int = 64, seed: int = 1234) -> float:
     """Loss on the second copy ÷ loss on the first, first token of each copy left out (nothing predicts it)."""
-    losses = induction_losses(model, induction_batch(model.config.vocab, length=length, prefix=prefix))
-    first = losses[:, prefix + 1 : prefix + length].mean()  # targets 2..length of copy 1
-    second = losses[:, prefix + length + 1 :].mean()  # targets 2..length of copy 2
-    return float(second / first)
+    losses = induction_losses(model, induction_batch(model.config.vocab, n=n, length=length, seed=seed, prefix=prefix))
+    first, second = copy_losses(losses, length, prefix)
+    return second / first
 
 
 def induction_scores(patterns: np.ndarray, length: int, prefix: int = 0) -> np.ndarray:
@@ -412,7 +415,6 @@ def induction_scores(patterns: np.ndarray, length: int, prefix: int = 0) -> np.n
 @torch.inference_mode()
 def induction_head_score(model: GPT, length: int = 50, prefix: int = 30, n: int = 16, seed: int = 1234) -> float:
     """The highest induction score of any head (mean over ``n`` sequences): is there one head the page can point to?"""
-
     tokens = torch.from_numpy(induction_batch(model.config.vocab, n=n, length=length, seed=seed, prefix=prefix))
     with trace("blocks.*.attn.pattern") as t:
         model(tokens)
@@ -420,18 +422,17 @@ def induction_head_score(model: GPT, length: int = 50, prefix: int = 30, n: int 
     return float(induction_scores(patterns.numpy(), length, prefix).max())
 
 
-def induction_ratio_after_text(model: GPT, tok, context: int = 150, n: int = 32, length: int = 50,
+def induction_ratio_after_text(model: GPT, text: np.ndarray, context: int = 150, n: int = 32, length: int = 50,
                                seed: int = 1234) -> float:
-    """The induction ratio with the random segment placed after ``context`` tokens of a validation play (random
-    windows), as a repeat would appear inside real text; nothing of this kind is in the training data."""
+    """The induction ratio with the random segment placed after ``context`` tokens of ``text`` (ids of the validation
+    plays; random windows), as a repeat would appear inside real text."""
     rng = np.random.default_rng(seed)
-    text = encode_split(tok, "validation")
     starts = rng.integers(1, len(text) - context, size=n)
     seg = _shown_twice(rng, model.config.vocab, n, length, 0)[:, 1:]
     tokens = np.concatenate([np.zeros((n, 1), dtype=np.int64), np.stack([text[s : s + context] for s in starts]),
                              seg], axis=1)
-    losses = induction_losses(model, tokens)
-    return float(losses[:, context + length + 1 :].mean() / losses[:, context + 1 : context + length].mean())
+    first, second = copy_losses(induction_losses(model, tokens), length, context)
+    return second / first
 
 
 def evaluate(model: GPT, out: Path) -> dict:
@@ -442,7 +443,7 @@ def evaluate(model: GPT, out: Path) -> dict:
         # the same after 30 other random ids: a model that copies by position, not content, fails this one
         "induction_loss_ratio_prefix30": round(induction_loss_ratio(model, prefix=30), 4),
         # and after 150 tokens of a held-out play (reported, no bar)
-        "induction_loss_ratio_after_text": round(induction_ratio_after_text(model, tok), 4),
+        "induction_loss_ratio_after_text": round(induction_ratio_after_text(model, encode_split(tok, "validation")), 4),
         # the page points to the head doing it: one head must put much of its attention on the token to copy
         "induction_head_score": round(induction_head_score(model), 4),
         "bigram_val_bpc": round(bigram_bits_per_character(tok), 4),
@@ -461,9 +462,10 @@ def _stage2(model: GPT, tok, ids: np.ndarray, hp: dict, seed: int) -> dict:
     mixed = zip(text, repeated_random(rng, vocab, hp["induction_batch"], 2, hp["induction_longest"],
                                       hp["induction_prefix"], hp["induction_prefix_from"], hp["induction_prefix_max"],
                                       ids if hp["induction_prefix_text"] else None))
-    val = next(windows(encode_split(tok, "validation"), 16, hp["context"], np.random.default_rng(seed + 2)))
+    val_ids = encode_split(tok, "validation")
+    val = next(windows(val_ids, 16, hp["context"], np.random.default_rng(seed + 2)))
     start = time.perf_counter()
-    losses = fit(model, _watch(mixed, model, val, 50, tok), partial(_mixed_loss, weight=hp["induction_weight"]),
+    losses = fit(model, _watch(mixed, model, val, val_ids, 50), partial(_mixed_loss, weight=hp["induction_weight"]),
                  steps=hp["repeat_steps"], lr=hp["repeat_lr"], warmup=hp["repeat_warmup"],
                  weight_decay=hp["weight_decay"], desc="gpt repeats", log_every=50)
     return {"steps": hp["repeat_steps"], "final_train_loss": round(float(np.mean(losses[-50:])), 4),

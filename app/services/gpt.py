@@ -278,11 +278,12 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     loss = -logp[np.arange(len(ids) - 1), ids[1:]]  # (2·length,)
     n_layers = len([k for k in res.probes if k.endswith("attn.pattern")])
     patterns = np.stack([res.probes[f"blocks.{i}.attn.pattern"][0] for i in range(n_layers)])  # (L, H, T, T)
+    first, second = gpt.copy_losses(loss, length)
     q = np.arange(length + 1, 2 * length)  # queries in the second copy whose next token is known from the first
     scores = gpt.induction_scores(patterns, length)
     prev = patterns[:, :, q, q - 1].mean(-1)
     return Induction(tokens=_tokens(list(ids)), length=length, loss=loss,
-                     loss_first=float(loss[1:length].mean()), loss_second=float(loss[length + 1 :].mean()),
+                     loss_first=first, loss_second=second,
                      scores=scores, prev_scores=prev, patterns=patterns, backend=res.backend, device=res.device,
                      ms=res.ms)
 

@@ -159,7 +159,6 @@ def test_the_prefix_curriculum_starts_without_a_prefix():
 def test_induction_after_text_scores_only_the_copies(tiny, monkeypatch):
     """The ratio reads targets 2..L of each copy, never the text before them."""
     text = np.arange(1000) % 250 + 1
-    monkeypatch.setattr(gpt, "encode_split", lambda _tok, _split: text)
     seen = {}
 
     def losses(model, tokens):  # loss 100 on the text, 4 on the first copy, 1 on the repeat
@@ -169,7 +168,7 @@ def test_induction_after_text_scores_only_the_copies(tiny, monkeypatch):
         return out
 
     monkeypatch.setattr(gpt, "induction_losses", losses)
-    assert gpt.induction_ratio_after_text(tiny, None, context=20, n=4, length=10) == pytest.approx(0.25)
+    assert gpt.induction_ratio_after_text(tiny, text, context=20, n=4, length=10) == pytest.approx(0.25)
     tokens = seen["tokens"]
     assert tokens.shape == (4, 41) and (tokens[:, 0] == 0).all()
     assert np.array_equal(tokens[:, 21:31], tokens[:, 31:]) and tokens[:, 21:].min() >= 257
