@@ -15,9 +15,9 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.catalog import ERAS, PAGES_DIR, available_papers  # noqa: E402
-from app.i18n import LANG_NAMES, LANGS, t  # noqa: E402
-from app.services import BACKENDS  # noqa: E402
+from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
+from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
+from app.shared.services import BACKENDS  # noqa: E402
 
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
 
@@ -30,10 +30,10 @@ with st.sidebar:
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
     last_run = st.empty()
 
-home = st.Page(PAGES_DIR / "home.py", title=t("home.nav"), icon=":material/home:", default=True)
+home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
 sections: dict[str, list] = {t("era.home"): [home]}
 for era in ERAS:
-    pages = [st.Page(PAGES_DIR / f"{p.page}.py", title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
+    pages = [st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
              for p in available_papers() if p.era == era]
     if pages:
         sections[t(f"era.{era}")] = pages

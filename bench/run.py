@@ -123,7 +123,7 @@ def _interactions() -> dict:
 
     found = {}
     for paper in available_papers():
-        module_name = f"tests.e2e.test_{paper.page.replace('-', '_')}"
+        module_name = f"tests.e2e.test_{paper.module}"
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError:

@@ -24,8 +24,9 @@ The scan. ``selective_scan_ref`` is the plain loop over t, the reference. ``sele
 (log-depth) form: a Hillis–Steele prefix scan of the pairs (Ā_t, B̄_t x_t) under the associative operator
 (a₁, b₁) ∘ (a₂, b₂) = (a₁a₂, a₂b₁ + b₂), ⌈log₂ l⌉ vectorised steps instead of l sequential ones. On one CPU thread
 the loop does less arithmetic (O(l) against O(l log l)), so training uses the loop (``Mixer.parallel = False``,
-like GPT's fused attention during training); the model's forward uses the parallel form, and a test holds the two
-equal. ``step()`` is the recurrent mode: one token in, a state of constant size (conv window + h) carried.
+set by ``models.training.fast_kernels`` as it sets GPT's fused attention); the model's forward uses the parallel
+form, and a test holds the two equal. ``step()`` is the recurrent mode: one token in, a state of constant size
+(conv window + h) carried.
 
 ONNX (``python -m models.export``): the parallel form is traced with the number of doubling steps fixed by
 ``Config.max_len`` (⌈log₂ max_len⌉ steps; a step whose offset exceeds the sequence slices to nothing), so one graph
@@ -35,9 +36,9 @@ Probes (i = layer): ``layers.{i}.mixer.delta`` (b, l, d_in) Δ; ``layers.{i}.mix
 ``layers.{i}.mixer.B``, ``layers.{i}.mixer.C`` (b, l, n); ``layers.{i}.mixer.h_norm`` (b, l) ‖h_t‖ over all of the
 layer's d_in·n state numbers; ``layers.{i}.mixer.out`` (b, l, d) the block's output before the residual sum.
 
-Checkpoints: ``mamba-selective-copy`` and ``mamba-lti-selective-copy`` (the same model with ``lti=True``, same
-budget), ``mamba-induction`` (trained at length 64, tested at 64 and 256), ``mamba-lm`` (Shakespeare, the GPT
-checkpoint's tokenizer).
+Checkpoints (trained by models/recipes/mamba.py): ``mamba-selective-copy`` and ``mamba-lti-selective-copy`` (the
+same model with ``lti=True``, same budget), ``mamba-induction`` (trained at length 64, tested at 64 and 256),
+``mamba-lm`` (Shakespeare, the gpt checkpoint's tokenizer).
 """
 
 from __future__ import annotations
@@ -45,20 +46,15 @@ from __future__ import annotations
 import copy
 import math
 import time
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models import zoo
-from models.data import ssm_tasks
 from models.layers import RMSNorm
 from models.probe import Probe, name_probes
-from models.training import fit
-from models.zoo import Recipe, Trained
 
 
 @dataclass
@@ -86,10 +82,14 @@ class Config:
 
 PRESETS = {
     "tiny": Config(vocab=7, d_model=16, n_layers=2, d_state=4, max_len=64),
-    "copy": Config(vocab=ssm_tasks.selective_copy_vocab(8), d_state=8, max_len=256),
-    "induction": Config(vocab=ssm_tasks.induction_vocab(16), d_state=8, max_len=1024),
+    # the checkpoints' models; vocabularies as models/data/ssm_tasks.py numbers its tokens, and the gpt BPE
+    "copy": Config(vocab=10, d_state=8, max_len=256),  # noise, copy marker, 8 data values
+    "induction": Config(vocab=17, d_state=8, max_len=1024),  # the trigger, 16 ordinary tokens
     "lm": Config(vocab=2048, d_model=128, n_layers=4, d_state=8, max_len=256),
 }
+
+PROBES = ("layers.*.mixer.delta", "layers.*.mixer.A_bar", "layers.*.mixer.B", "layers.*.mixer.C",
+          "layers.*.mixer.h_norm", "layers.*.mixer.out")
 
 
 # ---- the scan -------------------------------------------------------------------------------------------------------
@@ -273,10 +273,6 @@ class Mamba(nn.Module):
             new.append(s)
         return self.norm_f(x) @ self.embed.weight.T, new
 
-    def set_parallel(self, parallel: bool) -> None:
-        for layer in self.layers:
-            layer.mixer.parallel = parallel
-
 
 def build(config: dict) -> Mamba:
     return Mamba(Config(**config))
@@ -351,209 +347,3 @@ def kv_decode_profile(model: nn.Module, length: int) -> tuple[np.ndarray, np.nda
         ms[t] = (time.perf_counter() - start) * 1e3
         held[t] = sum(c.k.numel() * c.k.element_size() + c.v.numel() * c.v.element_size() for c in cache)
     return ms, held
-
-
-# ---- training and evaluation --------------------------------------------------------------------------------------
-
-# How the shipped checkpoints are trained (recorded on their cards).
-COPY_TASK = {"length": 64, "n_memorize": 8, "n_values": 8}
-COPY_TRAIN = {"steps": 2000, "batch": 32, "lr": 3e-3, "warmup": 100, "weight_decay": 0.01}
-INDUCTION_TASK = {"length": 64, "n_values": 16}
-INDUCTION_TRAIN = {"steps": 2000, "batch": 32, "lr": 3e-3, "warmup": 100, "weight_decay": 0.01}
-EVAL_SEED = 12345  # held-out instances come from this seed; training draws from the run's seed
-EVAL_COUNT = 1000
-
-
-def _masked_loss(model: Mamba, batch: ssm_tasks.Batch) -> torch.Tensor:
-    logits = model(torch.from_numpy(batch.tokens))
-    mask = torch.from_numpy(batch.mask)
-    return F.cross_entropy(logits[mask], torch.from_numpy(batch.targets)[mask])
-
-
-@torch.inference_mode()
-def masked_accuracy(model: Mamba, batch: ssm_tasks.Batch, chunk: int = 250) -> float:
-    """Share of scored positions where the argmax is the target."""
-    right = total = 0
-    for s in range(0, len(batch.tokens), chunk):
-        pred = model(torch.from_numpy(batch.tokens[s : s + chunk])).argmax(-1).numpy()
-        mask = batch.mask[s : s + chunk]
-        right += int((pred[mask] == batch.targets[s : s + chunk][mask]).sum())
-        total += int(mask.sum())
-    return right / total
-
-
-def _train_task(preset: Config, make_batch, hp: dict, seed: int) -> Mamba:
-    torch.manual_seed(seed)
-    torch.set_flush_denormal(True)  # decayed states reach subnormal floats, which are many times slower on a CPU
-    model = build(asdict(preset))
-    model.set_parallel(False)  # the loop: less arithmetic per step on one CPU thread (same maths, tested)
-    rng = np.random.default_rng(seed)
-
-    def batches():
-        while True:
-            yield make_batch(rng, hp["batch"])
-
-    fit(model, batches(), _masked_loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"], desc="mamba", log_every=50)
-    model.set_parallel(True)
-    return model
-
-
-def copy_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    task = dict(COPY_TASK, **({"length": length} if length else {}))
-    return ssm_tasks.selective_copy(rng, batch, **task)
-
-
-def induction_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    return ssm_tasks.induction(rng, batch, length or INDUCTION_TASK["length"], INDUCTION_TASK["n_values"])
-
-
-def _train_copy(lti: bool):
-    def train(seed: int, out: Path) -> Trained:
-        preset = replace(PRESETS["copy"], lti=lti)
-        model = _train_task(preset, copy_batch, COPY_TRAIN, seed)
-        t = COPY_TASK
-        return Trained(model, asdict(preset),
-                       data=(f"selective copying (models/data/ssm_tasks.py): {t['n_memorize']} data tokens of "
-                             f"{t['n_values']} values at random places among {t['length']} positions of noise, then "
-                             f"{t['n_memorize']} copy markers; fresh instances every step from the run's seed"),
-                       card={"task": dict(t), "training": dict(COPY_TRAIN),
-                             "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED}",
-                             "variant": "LTI (Δ, B, C constant)" if lti else "selective (Δ, B, C from the input)"})
-    return train
-
-
-def evaluate_copy(model: Mamba, out: Path) -> dict:
-    batch = copy_batch(np.random.default_rng(EVAL_SEED), EVAL_COUNT)
-    return {"accuracy": round(masked_accuracy(model, batch), 4)}
-
-
-def train_induction(seed: int, out: Path) -> Trained:
-    model = _train_task(PRESETS["induction"], induction_batch, INDUCTION_TRAIN, seed)
-    t = INDUCTION_TASK
-    return Trained(model, asdict(PRESETS["induction"]),
-                   data=(f"induction heads (models/data/ssm_tasks.py): {t['length']} random tokens of "
-                         f"{t['n_values']} values, one (trigger, answer) pair, the trigger again at the end"),
-                   card={"task": dict(t), "training": dict(INDUCTION_TRAIN),
-                         "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED} at lengths "
-                                     f"{t['length']} and {4 * t['length']}"})
-
-
-def evaluate_induction(model: Mamba, out: Path) -> dict:
-    L = INDUCTION_TASK["length"]
-    rng = np.random.default_rng(EVAL_SEED)
-    return {"accuracy": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, L)), 4),
-            "accuracy_4x": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, 4 * L)), 4)}
-
-
-def copy_example(out: Path) -> dict[str, np.ndarray]:
-    return {"tokens": copy_batch(np.random.default_rng(7), 1).tokens}
-
-
-def induction_example(out: Path) -> dict[str, np.ndarray]:
-    return {"tokens": induction_batch(np.random.default_rng(7), 1).tokens}
-
-
-# ---- the language model ---------------------------------------------------------------------------------------------
-
-LM_TRAIN = {"steps": 1000, "batch": 16, "context": 128, "lr": 3e-3, "warmup": 50, "weight_decay": 0.01}
-
-
-def lm_tokenizer(out: Path):
-    """The byte-level BPE shared with the GPT checkpoint (copied next to our weights when we train). Without a GPT
-    checkpoint it is trained here exactly as models.gpt trains it: same training works, same vocabulary size."""
-    from models.data import bpe, shakespeare
-
-    for path in (out / "tokenizer.json", zoo.checkpoint_dir("gpt") / "tokenizer.json"):
-        if path.exists():
-            return bpe.load(path.read_text())
-    return bpe.train_bpe(shakespeare.plays("train").values(), PRESETS["lm"].vocab)
-
-
-def encode_document(tok, text: str) -> np.ndarray:
-    """<|endoftext|> (id 0), then the text's ids: the first real token is predicted too."""
-    return np.array([0, *tok.encode(text).ids], dtype=np.int64)
-
-
-@torch.inference_mode()
-def document_nats(model: Mamba, ids: np.ndarray) -> float:
-    """Cross-entropy (nats) of ids[1:], in windows of max_len that overlap by half, each token scored once."""
-    T = model.config.max_len
-    total, done, start = 0.0, 1, 0
-    while done < len(ids):
-        chunk = torch.from_numpy(ids[start : start + T + 1])[None]
-        nll = F.cross_entropy(model(chunk[:, :-1])[0], chunk[0, 1:], reduction="none")
-        total += nll[done - start - 1 :].sum().item()
-        done = start + chunk.shape[1]
-        start += T // 2
-    return total
-
-
-def evaluate_lm(model: Mamba, out: Path) -> dict:
-    from models.data import shakespeare
-
-    tok = lm_tokenizer(out)
-    nats = chars = 0
-    for text in shakespeare.plays("validation").values():
-        nats += document_nats(model, encode_document(tok, text))
-        chars += len(text)
-    return {"val_bpc": round(nats / chars / math.log(2), 4)}
-
-
-def train_lm(seed: int, out: Path) -> Trained:
-    from models.data import shakespeare
-
-    c, hp = PRESETS["lm"], LM_TRAIN
-    tok = lm_tokenizer(out)
-    ids = np.concatenate([encode_document(tok, t) for t in shakespeare.plays("train").values()])
-    torch.manual_seed(seed)
-    torch.set_flush_denormal(True)
-    model = build(asdict(c))
-    model.set_parallel(False)
-    rng = np.random.default_rng(seed)
-
-    def windows():
-        while True:
-            start = rng.integers(0, len(ids) - hp["context"] - 1, size=hp["batch"])
-            yield torch.from_numpy(np.stack([ids[s : s + hp["context"] + 1] for s in start]))
-
-    def loss(m: Mamba, chunk: torch.Tensor) -> torch.Tensor:
-        return F.cross_entropy(m(chunk[:, :-1]).flatten(0, 1), chunk[:, 1:].flatten())
-
-    losses = fit(model, windows(), loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                 weight_decay=hp["weight_decay"], desc="mamba-lm", log_every=50)
-    model.set_parallel(True)
-    gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
-    extra = {"gpt_val_bpc": zoo.read_card("gpt")["metrics"].get("val_bpc")} if gpt_card.exists() else {}
-    shared = (zoo.checkpoint_dir("gpt") / "tokenizer.json").exists()
-    return Trained(model, asdict(c),
-                   data=(f"Shakespeare (models/data/shakespeare.py): the training works, {len(ids):,} tokens of the "
-                         f"shared byte-level BPE; val_bpc on the validation plays "
-                         f"{', '.join(shakespeare.VALIDATION_PLAYS)}"),
-                   card={"tokenizer": ("the gpt checkpoint's tokenizer.json" if shared else
-                                       "byte-level BPE trained exactly as models.gpt trains its tokenizer (same "
-                                       "training works, same call); no gpt checkpoint existed yet")
-                         + f" ({c.vocab} ids)",
-                         "training": dict(hp), "final_train_loss": round(float(np.mean(losses[-50:])), 4), **extra},
-                   files={"tokenizer.json": tok.to_str()})
-
-
-def lm_example(out: Path) -> dict[str, np.ndarray]:
-    return {"tokens": encode_document(lm_tokenizer(out), "Shall I compare thee to a summer's day?")[None]}
-
-
-PROBES = ("layers.*.mixer.delta", "layers.*.mixer.A_bar", "layers.*.mixer.B", "layers.*.mixer.C",
-          "layers.*.mixer.h_norm", "layers.*.mixer.out")
-_AXES = {"tokens": {0: "b", 1: "l"}}
-
-RECIPES = [
-    Recipe(name="mamba-selective-copy", build=build, train=_train_copy(lti=False), evaluate=evaluate_copy,
-           example_inputs=copy_example, bars={"accuracy": {"min": 0.99}}, probes=PROBES, dynamic_axes=_AXES),
-    Recipe(name="mamba-lti-selective-copy", build=build, train=_train_copy(lti=True), evaluate=evaluate_copy,
-           example_inputs=copy_example, bars={}, probes=PROBES, dynamic_axes=_AXES),
-    Recipe(name="mamba-induction", build=build, train=train_induction, evaluate=evaluate_induction,
-           example_inputs=induction_example, bars={"accuracy": {"min": 0.99}, "accuracy_4x": {"min": 0.95}},
-           probes=PROBES, dynamic_axes=_AXES),
-    Recipe(name="mamba-lm", build=build, train=train_lm, evaluate=evaluate_lm, example_inputs=lm_example, bars={},
-           probes=PROBES, dynamic_axes=_AXES),
-]

@@ -1,41 +1,117 @@
-"""A plain training loop shared by the recipes: AdamW, warm-up then cosine decay, gradient clipping, a tqdm bar."""
+"""The one training loop of the recipes: AdamW, warm-up then cosine decay, gradient clipping, a tqdm bar.
+
+``Trainer`` owns one model's optimiser and schedule and takes one step at a time, so a recipe can interleave two
+models (the LLaMA-vs-GPT race on equal step time); ``fit`` runs one model for a number of steps. ``fast_kernels``
+is the one way to switch a model to its training kernels and back.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
+import time
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import torch
 from torch import nn
 from tqdm import tqdm
 
+from models.layers import MultiHeadAttention
 
-def lr_at(step: int, steps: int, lr: float, warmup: int) -> float:
+
+def lr_at(progress: float, step: int, lr: float, warmup: int) -> float:
+    """Linear warm-up over the first ``warmup`` steps, then cosine from ``lr`` to a tenth of it as ``progress``
+    (the fraction of the run done, in steps or in seconds) goes from 0 to 1."""
     if step < warmup:
         return lr * (step + 1) / warmup
-    progress = (step - warmup) / max(1, steps - warmup)
-    return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+    return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+
+
+class Trainer:
+    """One model's optimiser, schedule, clock and losses.
+
+    The run ends after ``steps`` optimiser steps, or, with ``budget_s``, once its steps have used that many seconds
+    (the schedule then follows the time used). ``clock`` replaces ``time.perf_counter`` (tests).
+    """
+
+    def __init__(self, model: nn.Module, loss_fn: Callable[[nn.Module, object], torch.Tensor], *, steps: int = 0,
+                 budget_s: float = 0.0, lr: float = 3e-3, warmup: int = 50, weight_decay: float = 0.01,
+                 clip: float = 1.0, clock: Callable[[], float] = time.perf_counter):
+        if (steps > 0) == (budget_s > 0):
+            raise ValueError("give either steps or budget_s")
+        self.model, self.loss_fn, self.clock = model, loss_fn, clock
+        self.steps, self.budget_s, self.lr, self.warmup, self.clip = steps, budget_s, lr, warmup, clip
+        self.opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, betas=(0.9, 0.95))
+        self.seconds = 0.0
+        self.losses: list[float] = []
+        model.train()
+
+    @property
+    def progress(self) -> float:
+        """The fraction of the run done: of the budget's seconds, or of the steps after warm-up (as the recipes'
+        step-counted runs were scheduled: the cosine starts where the warm-up ends)."""
+        if self.budget_s:
+            return self.seconds / self.budget_s
+        return (len(self.losses) - self.warmup) / max(1, self.steps - self.warmup)
+
+    @property
+    def done(self) -> bool:
+        return self.seconds >= self.budget_s if self.budget_s else len(self.losses) >= self.steps
+
+    def step(self, batch: object) -> float:
+        start = self.clock()
+        for group in self.opt.param_groups:
+            group["lr"] = lr_at(self.progress, len(self.losses), self.lr, self.warmup)
+        loss = self.loss_fn(self.model, batch)
+        self.opt.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(self.model.parameters(), self.clip)
+        self.opt.step()
+        self.losses.append(loss.item())
+        self.seconds += self.clock() - start
+        return self.losses[-1]
+
+    def mean_loss(self, last: int = 50) -> float:
+        return round(float(np.mean(self.losses[-last:])), 4)
+
+    def summary(self, name: str, last: int = 50) -> dict:
+        """The card's record of this run as one stage."""
+        return {"stage": name, "steps": len(self.losses), "train_seconds": round(self.seconds, 1),
+                "final_train_loss": self.mean_loss(last)}
 
 
 def fit(model: nn.Module, batches: Iterator, loss_fn: Callable[[nn.Module, object], torch.Tensor], *,
         steps: int, lr: float = 3e-3, warmup: int = 50, weight_decay: float = 0.01, clip: float = 1.0,
-        desc: str = "train", log_every: int = 50) -> list[float]:
-    """Run ``steps`` optimiser steps; returns the loss of every step. Progress goes to stderr."""
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, betas=(0.9, 0.95))
-    model.train()
-    losses: list[float] = []
+        desc: str = "train", log_every: int = 50) -> Trainer:
+    """Run ``steps`` optimiser steps on one model; returns its Trainer (losses, seconds). Progress goes to stderr."""
+    trainer = Trainer(model, loss_fn, steps=steps, lr=lr, warmup=warmup, weight_decay=weight_decay, clip=clip)
     bar = tqdm(range(steps), desc=desc, file=sys.stderr, mininterval=5.0)  # also into a log file
     for step in bar:
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, steps, lr, warmup)
-        loss = loss_fn(model, next(batches))
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), clip)
-        opt.step()
-        losses.append(loss.item())
+        trainer.step(next(batches))
         if step % log_every == 0:
-            bar.set_postfix(loss=f"{sum(losses[-log_every:]) / len(losses[-log_every:]):.4f}")
+            bar.set_postfix(loss=f"{np.mean(trainer.losses[-log_every:]):.4f}")
     model.eval()
-    return losses
+    return trainer
+
+
+@contextlib.contextmanager
+def fast_kernels(*models: nn.Module):
+    """Within the block, the models run their training kernels: fused attention (SDPA) instead of the eager path,
+    and Mamba's sequential scan instead of the parallel one (less arithmetic on one CPU thread). Training never
+    probes, and both pairs compute the same function (tests hold them equal). Back to the eager paths after."""
+    saved: list[tuple[nn.Module, str, bool]] = []
+    for model in models:
+        for module in model.modules():
+            if isinstance(module, MultiHeadAttention):
+                saved.append((module, "fused", module.fused))
+                module.fused = True
+            elif hasattr(module, "parallel"):
+                saved.append((module, "parallel", module.parallel))
+                module.parallel = False
+    try:
+        yield
+    finally:
+        for module, attr, value in saved:
+            setattr(module, attr, value)

@@ -5,12 +5,19 @@ post-LayerNorm sublayers ``LayerNorm(x + Sublayer(x))`` (section 3.1), scaled do
 three ways — encoder self-attention, masked decoder self-attention, encoder–decoder (cross-) attention (3.2.3) —,
 a ReLU feed-forward network (3.3), one embedding matrix shared by the encoder, the decoder and the output
 projection and scaled by √d_model (3.4), and fixed sinusoidal positions (3.5). Dropout and label smoothing are left
-out: the task is small and noise-free. One training-only addition: each batch starts the source and the target
-positions at random rows of the sinusoidal table (``POSITION_SHIFT``), so that the model learns to locate tokens
-by relative rather than absolute position; inference starts at row 0, exactly as in the paper.
+out: the task is small and noise-free.
 
-It is trained to reverse short lowercase strings (``models.data.seq2seq``), a task whose correct alignment is known:
-output symbol i copies source symbol n-1-i, so a working cross-attention head draws the anti-diagonal.
+    Attention(Q, K, V) = softmax(Q Kᵀ / √d_k) V                                     (section 3.2.1)
+    MultiHead(Q, K, V) = Concat(head₁, …, head_h) Wᴼ,  headᵢ = Attention(Q Wᵢ^Q, K Wᵢ^K, V Wᵢ^V)   (3.2.2)
+    FFN(x) = max(0, x W₁ + b₁) W₂ + b₂                                               (3.3)
+    PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))   (3.5)
+    each sublayer: LayerNorm(x + Sublayer(x))                                         (3.1)
+
+The shipped checkpoint (``models/recipes/transformer.py``) reverses short lowercase strings, a task whose correct
+alignment is known: output symbol i copies source symbol n-1-i, so a working cross-attention head draws the
+anti-diagonal. One training-only addition: each batch starts the source and the target positions at random rows of
+the sinusoidal table (``offset`` of ``encode``/``decode``), so that the model learns to locate tokens by relative
+rather than absolute position; inference starts at row 0, exactly as in the paper.
 
 Shape letters: B batch, S source positions (keys of cross-attention), T target positions, C model width (d_model),
 H heads, D head width (d_k = C / H), F feed-forward width (d_ff), V vocabulary.
@@ -28,43 +35,35 @@ Probes (each attention module records ``q``, ``k``, ``v`` (B, H, ·, D), ``score
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
-from models.data import seq2seq
 from models.layers import MLP, LayerNorm, MultiHeadAttention, SinusoidalPositions, causal_mask, padding_mask
-from models.probe import Probe, name_probes, trace
-from models.training import fit
-from models.zoo import Recipe, Trained
+from models.probe import Probe, name_probes
 
 
 @dataclass
 class Config:
-    vocab: int = seq2seq.VOCAB
+    vocab: int = 30  # <pad>, <bos>, <eos>, then a–z and the space (models/data/seq2seq.py)
     dim: int = 64  # d_model
     n_heads: int = 4
     ffn_dim: int = 256  # d_ff, 4 × d_model as in the paper
     n_enc_layers: int = 2
     n_dec_layers: int = 2
     max_positions: int = 64  # rows of the sinusoidal table; ≥ 1.25 × the longest training input + <eos>
-    pad_id: int = seq2seq.PAD
+    pad_id: int = 0  # keys with this id get no attention
+    bos_id: int = 1  # starts the decoder input
+    eos_id: int = 2  # ends the source and the output
 
 
 PRESETS = {
     "tiny": Config(dim=36, n_heads=3, ffn_dim=52, n_enc_layers=1, n_dec_layers=2, max_positions=24),
     "shipped": Config(),
 }
-
-# The task of the shipped checkpoint: lengths seen in training, and the longer ones it is tested on (1.25×).
-TRAIN_LENGTHS = (1, 16)
-LONG_LENGTHS = (17, 20)
 
 
 # ---- modules, bottom-up ------------------------------------------------------------------------------------------
@@ -171,6 +170,10 @@ class Transformer(nn.Module):
         return self.decode(tgt, self.encode(src), src)
 
 
+def build(config: dict) -> Transformer:
+    return Transformer(Config(**config))
+
+
 # ---- greedy decoding -----------------------------------------------------------------------------------------------
 
 
@@ -180,149 +183,31 @@ def greedy_decode(model: Transformer, src: torch.Tensor, max_new: int) -> torch.
     Simple rather than fast: each step runs the decoder over the whole prefix (no KV cache); at these sizes that
     costs well under a millisecond per step.
     """
+    c = model.config
     memory = model.encode(src)
-    tgt = torch.full((src.shape[0], 1), seq2seq.BOS, dtype=torch.long, device=src.device)
+    tgt = torch.full((src.shape[0], 1), c.bos_id, dtype=torch.long, device=src.device)
     done = torch.zeros(src.shape[0], dtype=torch.bool, device=src.device)
     for _ in range(max_new):
         nxt = model.decode(tgt, memory, src)[:, -1].argmax(-1)  # (B,)
-        nxt = nxt.masked_fill(done, seq2seq.PAD)
+        nxt = nxt.masked_fill(done, c.pad_id)
         tgt = torch.cat([tgt, nxt[:, None]], dim=1)
-        done |= nxt == seq2seq.EOS
+        done |= nxt == c.eos_id
         if done.all():
             break
     return tgt[:, 1:]
 
 
-def greedy_steps(logits_fn: Callable[[np.ndarray, np.ndarray], np.ndarray], src: np.ndarray,
-                 max_new: int) -> list[int]:
+def greedy_steps(logits_fn: Callable[[np.ndarray, np.ndarray], np.ndarray], src: np.ndarray, max_new: int, *,
+                 bos: int = Config.bos_id, eos: int = Config.eos_id) -> list[int]:
     """Greedy decoding of one source (1, S) through any backend: ``logits_fn(src, tgt) -> (1, T, V)`` logits.
 
     Returns the output ids, <eos> included when produced. Used by the app, whose backend may be ONNX Runtime.
     """
-    tgt = [seq2seq.BOS]
+    tgt = [bos]
     for _ in range(max_new):
         logits = logits_fn(src, np.array([tgt], dtype=np.int64))
         nxt = int(np.argmax(logits[0, -1]))
         tgt.append(nxt)
-        if nxt == seq2seq.EOS:
+        if nxt == eos:
             break
     return tgt[1:]
-
-
-# ---- recipe: training and evaluation --------------------------------------------------------------------------------
-
-
-def build(config: dict) -> Transformer:
-    return Transformer(Config(**config))
-
-
-def _loss(model: Transformer, batch: seq2seq.Batch, offsets: tuple[int, int] = (0, 0)) -> torch.Tensor:
-    src = torch.from_numpy(batch.src)
-    logits = model.decode(torch.from_numpy(batch.tgt_in), model.encode(src, offsets[0]), src, offsets[1])
-    return F.cross_entropy(logits.flatten(0, 1), torch.from_numpy(batch.tgt_out).flatten(), ignore_index=seq2seq.PAD)
-
-
-STEPS, BATCH, LR, WARMUP = 4000, 128, 2e-3, 300
-# Each training batch starts the source and the target positions at random rows 0..POSITION_SHIFT of the table
-# (independently), so the model cannot tie "where to look" to absolute positions; it has to use relative ones,
-# which is what lets it handle lengths it never saw. At inference both start at row 0, as in the paper.
-POSITION_SHIFT = 8
-
-
-def train(seed: int, out: Path) -> Trained:
-    c = PRESETS["shipped"]
-    torch.manual_seed(seed)
-    model = build(asdict(c))
-    rng = np.random.default_rng(seed)
-
-    def batches():
-        while True:
-            shifts = tuple(int(s) for s in rng.integers(0, POSITION_SHIFT + 1, size=2))
-            yield seq2seq.reversal(rng, BATCH, *TRAIN_LENGTHS), shifts
-
-    start = time.perf_counter()
-    losses = fit(model, batches(), lambda m, b: _loss(m, *b), steps=STEPS, lr=LR, warmup=WARMUP, weight_decay=0.0,
-                 desc="transformer")
-    lo, hi = TRAIN_LENGTHS
-    return Trained(
-        model, asdict(c),
-        data=f"random lowercase strings (a–z and space), lengths {lo}–{hi}, generated from the seed; "
-             f"{STEPS} steps × {BATCH} examples",
-        card={
-            "task": "reverse the input string: output symbol i copies source symbol n-1-i",
-            "position_shift": f"training only: source and target positions start at independent random rows "
-                              f"0–{POSITION_SHIFT} of the sinusoidal table in each batch; inference starts at 0",
-            "train_lengths": list(TRAIN_LENGTHS), "long_lengths": list(LONG_LENGTHS),
-            "final_loss": round(float(np.mean(losses[-50:])), 5),
-            "train_loop_s": round(time.perf_counter() - start, 1),
-            "metric_notes": {
-                "exact_match": f"greedy output equals the reversal, 1000 held-out strings of lengths {lo}–{hi} "
-                               "(seed 12345)",
-                "exact_match_long": f"the same on 500 strings of unseen lengths {LONG_LENGTHS[0]}–{LONG_LENGTHS[1]} "
-                                    "(seed 12346)",
-                "alignment_accuracy": "share of output symbols whose cross-attention argmax is the source symbol "
-                                      "they copy, for the best head of the last decoder layer (chosen on seed 999, "
-                                      "measured on seed 12345, teacher-forced)",
-                "alignment_accuracy_head_avg": "the same with the head-averaged cross-attention of the last layer",
-                "alignment_accuracy_long": "best head on the unseen lengths",
-            },
-        },
-    )
-
-
-def exact_match(model: Transformer, batch: seq2seq.Batch) -> float:
-    with torch.no_grad():
-        pred = greedy_decode(model, torch.from_numpy(batch.src), max_new=batch.tgt_out.shape[1] + 2).numpy()
-    hits = 0
-    for b, n in enumerate(batch.lengths):
-        want = batch.tgt_out[b, : n + 1]
-        hits += int(pred.shape[1] >= n + 1 and bool((pred[b, : n + 1] == want).all()))
-    return float(hits / len(batch.lengths))
-
-
-def cross_alignment(model: Transformer, batch: seq2seq.Batch, layer: int = -1) -> np.ndarray:
-    """(H + 1,) for each head of a decoder layer, then the head average: the share of output symbols whose
-    cross-attention argmax (teacher-forced) is the source position they copy."""
-    layer = layer % model.config.n_dec_layers
-    name = f"decoder.layers.{layer}.cross_attn.pattern"
-    with torch.no_grad(), trace(name) as t:
-        model(torch.from_numpy(batch.src), torch.from_numpy(batch.tgt_in))
-    pattern = t[name].numpy()  # (B, H, T, S)
-    pattern = np.concatenate([pattern, pattern.mean(1, keepdims=True)], axis=1)  # heads, then their average
-    hits = np.zeros(pattern.shape[1])
-    total = 0
-    for b, n in enumerate(batch.lengths):
-        argmax = pattern[b, :, :n, :].argmax(-1)  # (H + 1, n): query i predicts output symbol i
-        hits += (argmax == seq2seq.reverse_alignment(n)).sum(-1)
-        total += n
-    return hits / total
-
-
-def evaluate(model: Transformer, out: Path) -> dict:
-    held_out = seq2seq.reversal(np.random.default_rng(12345), 1000, *TRAIN_LENGTHS)
-    long = seq2seq.reversal(np.random.default_rng(12346), 500, *LONG_LENGTHS)
-    choose = seq2seq.reversal(np.random.default_rng(999), 500, *TRAIN_LENGTHS)
-    head = int(np.argmax(cross_alignment(model, choose)[:-1]))
-    acc = cross_alignment(model, held_out)
-    return {
-        "exact_match": round(exact_match(model, held_out), 4),
-        "exact_match_long": round(exact_match(model, long), 4),
-        "alignment_accuracy": round(float(acc[head]), 4),
-        "alignment_head": head,
-        "alignment_accuracy_head_avg": round(float(acc[-1]), 4),
-        "alignment_accuracy_long": round(float(cross_alignment(model, long)[head]), 4),
-    }
-
-
-def example_inputs(out: Path) -> dict[str, np.ndarray]:
-    batch = seq2seq.reversal(np.random.default_rng(7), 2, 5, 9)
-    return {"src": batch.src, "tgt": batch.tgt_in}
-
-
-RECIPES = [
-    Recipe(name="transformer", build=build, train=train, evaluate=evaluate, example_inputs=example_inputs,
-           bars={"exact_match": {"min": 0.98}, "alignment_accuracy": {"min": 0.90}},
-           probes=("*.self_attn.pattern", "*.cross_attn.pattern", "*_attn.q", "*_attn.k", "*_attn.v",
-                   "*_attn.scores"),
-           dynamic_axes={"src": {0: "B", 1: "S"}, "tgt": {0: "B", 1: "T"}}),
-]

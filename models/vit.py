@@ -1,12 +1,17 @@
 """Vision Transformer: "An Image is Worth 16x16 Words" (Dosovitskiy et al. 2020, arXiv 2010.11929).
 
 An image is cut into a grid of P×P patches; each patch is flattened and projected linearly to a width-C vector
-(eq. 1 of the paper: z₀ = [x_class; x¹E; …; xᴺE] + E_pos). A learnable [CLS] vector goes first, a learned position
-embedding is added to every one of the N + 1 tokens, and a pre-LN Transformer encoder (eqs. 2–3) mixes them. The
-class is read from the final [CLS] vector (eq. 4) by a linear head.
+(eq. 1). A learnable [CLS] vector goes first, a learned position embedding is added to every one of the N + 1
+tokens, and a pre-LN Transformer encoder (eqs. 2–3) mixes them. The class is read from the final [CLS] vector
+(eq. 4) by a linear head.
 
-Trained here on scikit-learn's handwritten digits upsampled to 16×16 (``models.data.digits``), with 4×4 patches:
-a 4×4 grid of 16 "words" per image, plus [CLS].
+    z₀ = [x_class; x¹E; …; xᴺE] + E_pos                 (1)  patches x¹…xᴺ flattened to P² values, E: (P², C)
+    z'ℓ = MSA(LN(zℓ₋₁)) + zℓ₋₁                          (2)
+    zℓ = MLP(LN(z'ℓ)) + z'ℓ                             (3)
+    y = LN(z⁰_L)                                         (4)  the final [CLS] vector; logits = head(y)
+
+The shipped checkpoint reads scikit-learn's handwritten digits upsampled to 16×16, with 4×4 patches: a 4×4 grid of
+16 "words" per image, plus [CLS]; ``models/recipes/vit.py`` trains it.
 
 Shape letters:
     B  batch                     H, W  image height and width (pixels)
@@ -26,20 +31,15 @@ Numpy helpers for the explorer (no torch needed by their callers): ``patchify``/
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from einops import rearrange
 from torch import nn
 
-from models.data import digits
 from models.layers import LayerNorm, LearnedPositions, PreNormBlock
 from models.probe import Probe, name_probes
-from models.training import fit
-from models.zoo import Recipe, Trained
 
 
 @dataclass
@@ -181,70 +181,10 @@ def attention_rollout(patterns: np.ndarray, *, head_fusion: str = "mean", discar
     return rollout
 
 
-# ---- training and evaluation ---------------------------------------------------------------------------------
-
-
-def _augment(images: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Small random rotations (±12°), scalings (0.9–1.1) and shifts (±1.5 px) of a (B, H, W) batch."""
-    B, H, W = images.shape
-    angle = (torch.rand(B, generator=gen) * 2 - 1) * (12 * np.pi / 180)
-    scale = 0.9 + 0.2 * torch.rand(B, generator=gen)
-    shift = (torch.rand(B, 2, generator=gen) * 2 - 1) * (1.5 * 2 / H)  # in [-1, 1] grid units
-    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
-    grid = F.affine_grid(theta, (B, 1, H, W), align_corners=False)
-    return F.grid_sample(images[:, None], grid, align_corners=False, padding_mode="zeros")[:, 0]
-
-
-STEPS, BATCH, LR = 6000, 128, 2e-3
-
-
-def train(seed: int, out: Path) -> Trained:
-    c = PRESETS["shipped"]
-    torch.manual_seed(seed)
-    model = build(asdict(c))
-    data = digits.load_split("train")
-    images, labels = torch.from_numpy(data.images), torch.from_numpy(data.labels)
-    gen = torch.Generator().manual_seed(seed)
-
-    def batches():
-        while True:
-            idx = torch.randint(0, len(labels), (BATCH,), generator=gen)
-            yield _augment(images[idx], gen), labels[idx]
-
-    def loss(model: ViT, batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-        x, y = batch
-        return F.cross_entropy(model(x), y, label_smoothing=0.1)
-
-    fit(model, batches(), loss, steps=STEPS, lr=LR, warmup=200, weight_decay=0.05, desc="vit")
-    return Trained(model, asdict(c), data=digits.split_description() + "; upsampled bilinearly to 16×16",
-                   card={"task": "classify handwritten digits 0–9 from 4×4 patches of a 16×16 image",
-                         "split": {"seed": digits.SPLIT_SEED, "test_fraction": digits.TEST_FRACTION,
-                                   "train": len(labels), "test": len(digits.load_split("test").labels),
-                                   "stratified": True},
-                         "training": {"steps": STEPS, "batch": BATCH, "lr": LR, "optimizer": "AdamW",
-                                      "augmentation": "rotation ±12°, scale 0.9–1.1, shift ±1.5 px",
-                                      "label_smoothing": 0.1}})
+# ---- inference --------------------------------------------------------------------------------------------------
 
 
 def predict(model: ViT, images: np.ndarray) -> np.ndarray:
+    """images (B, H, W) -> the predicted class of each (B,)."""
     with torch.no_grad():
         return model(torch.from_numpy(images)).argmax(-1).numpy()
-
-
-def evaluate(model: ViT, out: Path) -> dict:
-    test = digits.load_split("test")
-    pred = predict(model, test.images)
-    return {"test_accuracy": round(float((pred == test.labels).mean()), 4), "test_images": int(len(test.labels))}
-
-
-def example_inputs(out: Path) -> dict[str, np.ndarray]:
-    return {"images": digits.load_split("test").images[:2]}
-
-
-RECIPES = [
-    Recipe(name="vit", build=build, train=train, evaluate=evaluate, example_inputs=example_inputs,
-           bars={"test_accuracy": {"min": 0.97}},
-           probes=("patch_embed.patches", "patch_embed.embeddings", "tokens", "blocks.*.attn.pattern", "cls"),
-           dynamic_axes={"images": {0: "B"}}),
-]

@@ -1,16 +1,19 @@
 """The registry of trained models, and checkpoint files.
 
-An architecture file (``models/<arch>.py``) lists the checkpoints it can train in ``RECIPES``; a ``Recipe`` says how
-to build, train, evaluate and export one. A checkpoint lives in ``models/checkpoints/<name>/``:
+An architecture file (``models/<arch>.py``) holds the model only. How each checkpoint is trained and evaluated lives
+in ``models/recipes/<arch>.py``, whose ``RECIPES`` list the checkpoints it makes; a ``Recipe`` names the
+architecture module that builds the model and says how to train, evaluate and export one. A checkpoint lives in
+``models/checkpoints/<name>/``:
 
-    config.json        {"recipe": name, "arch": module, "config": {...Config fields...}}
+    config.json        {"recipe": name, "config": {...Config fields...}}
     model.safetensors  weights (safetensors only: nothing here loads a pickle)
-    card.json          data, command, seed, params, wall_time_s, hardware, metrics, bars (+ recipe extras)
+    card.json          written by ``python -m models.train``: data, command, seed, settings, params, wall time,
+                       hardware, stages, metrics, bars (+ the recipe's own fields)
     tokenizer.json     HF tokenizers file, where the model has one
     model.onnx         written by ``python -m models.export NAME``
 
-``TE_CHECKPOINTS`` (environment) points the whole zoo at another folder, which is how tests train into a
-temporary directory without touching the shipped checkpoints.
+``TE_CHECKPOINTS`` (environment; a location, not a training setting) points the whole zoo at another folder, which
+is how tests train into a temporary directory without touching the shipped checkpoints.
 """
 
 from __future__ import annotations
@@ -29,12 +32,20 @@ import numpy as np
 import safetensors.torch
 from torch import nn
 
-import models
+import models.recipes
 
 SHIPPED = Path(__file__).resolve().parent / "checkpoints"
 
-# Modules of this package that are infrastructure, not architectures.
-_NOT_ARCHITECTURES = {"probe", "zoo", "engine", "train", "evaluate", "export", "training"}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One training run, as ``python -m models.train`` starts it."""
+
+    seed: int
+    out: Path  # the checkpoint folder being written (a tokenizer may be saved there early)
+    settings: dict[str, Any]  # the recipe's ``defaults``, updated by ``--set key=value``
+    init_from: Path | None = None  # ``--init-from``: a checkpoint folder whose weights (and tokenizer) to start from
 
 
 @dataclass(frozen=True)
@@ -44,21 +55,27 @@ class Trained:
     model: nn.Module
     config: dict[str, Any]
     data: str  # what it was trained on, in words
-    card: dict[str, Any] = field(default_factory=dict)  # extra card fields (task, split, ...)
+    card: dict[str, Any] = field(default_factory=dict)  # the recipe's own card fields (task, tokenizer, ...)
     files: dict[str, str] = field(default_factory=dict)  # extra files to write: name -> text (tokenizer.json)
+    stages: list[dict[str, Any]] = field(default_factory=list)  # per stage: name, steps, wall_time_s, final loss
 
 
 @dataclass(frozen=True)
 class Recipe:
     name: str
-    build: Callable[[dict[str, Any]], nn.Module]  # config dict -> untrained model
-    train: Callable[[int, Path], Trained]  # (seed, checkpoint dir being written) -> Trained
+    arch: str  # the architecture module under models/ whose ``build(config)`` makes the model
+    train: Callable[[Run], Trained]
     evaluate: Callable[[nn.Module, Path], dict[str, Any]]  # (model, checkpoint dir) -> metrics
     example_inputs: Callable[[Path], dict[str, np.ndarray]]  # inputs for export and parity checks
     bars: dict[str, dict[str, float | str]]  # metric -> {"min": x} or {"max": x}; x may name another metric
     output_names: tuple[str, ...] = ("logits",)
     probes: tuple[str, ...] = ()  # probe patterns exported as extra ONNX outputs
     dynamic_axes: dict[str, dict[int, str]] = field(default_factory=dict)  # input -> {axis: name}
+    defaults: dict[str, Any] = field(default_factory=dict)  # training settings; each one a ``--set`` flag
+
+    def build(self, config: dict[str, Any]) -> nn.Module:
+        """The untrained model for a config dict."""
+        return importlib.import_module(f"models.{self.arch}").build(config)
 
 
 def checkpoints_root() -> Path:
@@ -70,13 +87,13 @@ def checkpoint_dir(name: str) -> Path:
 
 
 def recipes() -> dict[str, Recipe]:
-    """Every recipe of every architecture module, by checkpoint name."""
+    """Every recipe of every module of ``models/recipes/``, by checkpoint name."""
     found: dict[str, Recipe] = {}
-    for info in pkgutil.iter_modules(models.__path__):
-        if info.ispkg or info.name in _NOT_ARCHITECTURES:
-            continue
-        module = importlib.import_module(f"models.{info.name}")
+    for info in pkgutil.iter_modules(models.recipes.__path__):
+        module = importlib.import_module(f"models.recipes.{info.name}")
         for recipe in getattr(module, "RECIPES", ()):
+            if recipe.name in found:
+                raise KeyError(f"two recipes are named {recipe.name!r}")
             found[recipe.name] = recipe
     return found
 

@@ -1,16 +1,33 @@
-"""The layering rules of DESIGN.md, checked on the source: models/ never imports Streamlit, page scripts never
-import torch or models/ (they go through app/services), and nothing loads a pickle."""
+"""The layering rules of DESIGN.md, checked on the source: models/ never imports Streamlit; app/ has one folder per
+page (page.py, strings.py, and its service and views), shared parts in app/shared/; a page never imports torch or
+models/ (its service does) nor a service's private names; app/shared/ never imports a page; nothing loads a pickle."""
 
+import ast
 import re
 from pathlib import Path
 
-from app.catalog import PAGES_DIR
+from app.catalog import APP_DIR, SHARED, available_papers, page_folders
 
 ROOT = Path(__file__).resolve().parents[1]
+OLD_FOLDERS = ("page_scripts", "services", "views", "i18n")  # before one folder per page (issue 14)
 
 
 def _sources(folder: Path):
     return [(p, p.read_text()) for p in folder.rglob("*.py")]
+
+
+def _page_scripts() -> list[Path]:
+    return sorted(APP_DIR.glob("*/page.py"))
+
+
+def _imports(tree: ast.AST):
+    """(module, names) of every import: ``import a.b`` -> ("a.b", []), ``from a import b`` -> ("a", ["b"])."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            yield node.module, [alias.name for alias in node.names]
 
 
 def test_models_never_import_streamlit():
@@ -18,9 +35,74 @@ def test_models_never_import_streamlit():
     assert not bad
 
 
+def test_every_page_folder_has_its_page_and_strings_and_the_old_folders_are_gone():
+    folders = page_folders()
+    assert {f.name for f in folders} >= {"home", *(p.module for p in available_papers())}
+    for folder in folders:
+        for name in ("page.py", "strings.py", "__init__.py"):
+            assert (folder / name).exists(), folder / name
+    assert (APP_DIR / SHARED / "__init__.py").exists()
+    for old in OLD_FOLDERS:
+        assert not (APP_DIR / old).exists(), f"app/{old}/ should be gone: each page's files sit in its own folder"
+    assert not (APP_DIR / "ui.py").exists()
+    # Every folder of app/ is a page or app/shared/ (no page without its page.py, no stray folders).
+    stray = [d.name for d in APP_DIR.iterdir() if d.is_dir() and not d.name.startswith(("_", "."))
+             and d.name != SHARED and not (d / "page.py").exists()]
+    assert not stray, stray
+
+
 def test_pages_never_import_torch_or_models():
-    bad = [p for p, s in _sources(PAGES_DIR) if re.search(r"^\s*(import|from) (torch|models)\b", s, flags=re.M)]
+    bad = [(p, module) for p in _page_scripts() for module, _ in _imports(ast.parse(p.read_text()))
+           if module.split(".")[0] in ("torch", "models")]
     assert not bad
+
+
+def test_pages_use_no_private_names_of_a_service():
+    """A page calls its service's public functions only: ``svc._helper`` or ``from ...service import _helper`` means
+    the helper belongs in the service's interface (or in the service itself)."""
+    bad = []
+    for path in _page_scripts():
+        tree = ast.parse(path.read_text())
+        aliases = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    if node.module.endswith(".service") and alias.name.startswith("_"):
+                        bad.append((path, f"{node.module}.{alias.name}"))
+                    if alias.name == "service" or node.module.endswith(".service") and alias.name != "*":
+                        aliases.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname for a in node.names if a.name.endswith(".service") and a.asname}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+                bad.append((path, f"{node.value.id}.{node.attr}"))
+    assert not bad, bad
+
+
+def test_a_figure_and_its_download_are_one_call():
+    """``ui.figure(fig, data, name, key=...)`` draws a figure with its download; a page does not write them apart."""
+    bad = []
+    for path in _page_scripts():
+        for node in ast.walk(ast.parse(path.read_text())):
+            body = getattr(node, "body", None)
+            if not isinstance(body, list):
+                continue
+            calls = [s.value.func.attr if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                     and isinstance(s.value.func, ast.Attribute) else None for s in body]
+            bad += [(path, s.lineno) for s, a, b in zip(body, calls, calls[1:]) if (a, b) == ("plot", "download")]
+    assert not bad, bad
+
+
+def test_shared_never_imports_a_page():
+    pages = {f.name for f in page_folders()}
+    bad = []
+    for path in (APP_DIR / SHARED).rglob("*.py"):
+        for module, names in _imports(ast.parse(path.read_text())):
+            parts = module.split(".")
+            if parts[0] == "app" and (len(parts) > 1 and parts[1] in pages or module == "app" and set(names) & pages):
+                bad.append((path, module, names))
+    assert not bad, bad
 
 
 def test_nothing_loads_pickles():

@@ -19,6 +19,15 @@ def test_dockerfile_copies_files_that_exist_and_starts_the_entry_point():
     assert "--server.address=0.0.0.0" in entry
 
 
+def test_the_image_gets_the_app_and_its_assets():
+    """The app serves files from assets/ (examples, the timeline): the image must copy that folder."""
+    copied = re.findall(r"^COPY (\S+) ", DOCKERFILE, flags=re.M)
+    assert "." in copied or "assets" in copied or "assets/" in copied, copied
+    ignored = {line.strip().strip("/") for line in (ROOT / ".dockerignore").read_text().splitlines()}
+    assert not ignored & {"assets", "app", "assets/*", "app/*"}, ignored
+    assert (ROOT / "assets" / "timeline.json").exists()
+
+
 def test_dockerfile_health_check_and_port():
     assert re.search(r"^HEALTHCHECK .*\n?.*/_stcore/health", DOCKERFILE, flags=re.M)
     port = re.search(r"^EXPOSE (\d+)", DOCKERFILE, flags=re.M).group(1)

@@ -10,15 +10,21 @@ from streamlit.testing.v1 import AppTest
 ENTRY = str(Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py")
 
 
+def page_script(page: str) -> str:
+    """The script of the page at url_path ``page``, relative to the entry point's folder (``moe`` -> ``moe/page.py``),
+    as ``AppTest.switch_page`` takes it."""
+    return f"{page.replace('-', '_')}/page.py"
+
+
 def open_app(page: str | None = None, lang: str = "en", timeout: float = 60, **query: str) -> AppTest:
-    """The app after its first run on ``page_scripts/<page>.py`` (home when None), with query parameters set."""
+    """The app after its first run on ``app/<page>/page.py`` (home when None), with query parameters set."""
     at = AppTest.from_file(ENTRY, default_timeout=timeout)
     at.query_params["lang"] = lang
     for k, v in query.items():
         at.query_params[k] = v
     at.run()
     if page is not None:
-        at.switch_page(f"page_scripts/{page}.py").run()
+        at.switch_page(page_script(page)).run()
     return at
 
 

@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 import tests.app.conftest as app_conftest
-from app.i18n import translate
-from app.views.attention import grid_cell, head_grid
-from app.views.attention_page import MIN_WEIGHT, click_targets, head_view
+from app.attention.views import MIN_WEIGHT, click_targets, head_view
+from app.shared.heatmaps import grid_cell, head_grid
+from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,34 +29,33 @@ def _absolute_entry(monkeypatch):
 
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_input_step_layer_head_change_the_metrics(lang):
-    at = open_app("attention", lang=lang)
+def test_input_step_layer_head_change_the_metrics():
+    at = open_app("attention", lang=LANG)
     assert not at.exception
-    assert metric(at, translate("attention.m.output", lang)) == "lla·si·noitnetta"
-    assert metric(at, translate("attention.m.correct", lang)) == translate("attention.yes", lang)
+    assert metric(at, translate("attention.m.output", LANG)) == "lla·si·noitnetta"
+    assert metric(at, translate("attention.m.correct", LANG)) == translate("attention.yes", LANG)
 
     at.text_input(key="attention_text").set_value("hello")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert metric(at, translate("attention.m.output", lang)) == "olleh"
-    predicts0 = metric(at, translate("attention.m.predicts", lang, step=0))
+    assert metric(at, translate("attention.m.output", LANG)) == "olleh"
+    predicts0 = metric(at, translate("attention.m.predicts", LANG, step=0))
     assert predicts0 == "o"
 
     at.slider(key="attention_step").set_value(3)
-    rerun(at, lang)
-    assert metric(at, translate("attention.m.predicts", lang, step=3)) == "e"
+    rerun(at, LANG)
+    assert metric(at, translate("attention.m.predicts", LANG, step=3)) == "e"
     # the last layer's head 0 of the shipped model: step 3 copies source position 5 - 1 - 3 = 1
-    peak = lambda layer, head: metric(at, translate("attention.m.looks_at", lang, layer=layer, head=head))  # noqa: E731
-    weight = lambda: metric(at, translate("attention.m.weight", lang))  # noqa: E731
+    peak = lambda layer, head: metric(at, translate("attention.m.looks_at", LANG, layer=layer, head=head))  # noqa: E731
+    weight = lambda: metric(at, translate("attention.m.weight", LANG))  # noqa: E731
     before = (peak(1, 0), weight())
 
     at.button_group(key="attention_head").set_value(1)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     after_head = (peak(1, 1), weight())
     at.button_group(key="attention_layer").set_value(0)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     after_layer = (peak(0, 1), weight())
     assert len({before, after_head, after_layer}) == 3
@@ -62,7 +63,7 @@ def test_input_step_layer_head_change_the_metrics(lang):
 
 @pytest.mark.parametrize("view", ["heads", "model", "dot", "mask", "positions"])
 def test_every_view_renders(view):
-    at = open_app("attention", lang="en")
+    at = open_app("attention", lang=LANG)
     at.button_group(key="attention_view").set_value(view).run()
     assert not at.exception
     if view == "dot":
@@ -70,24 +71,24 @@ def test_every_view_renders(view):
         at.toggle(key="attention_unscaled").set_value(True).run()
         assert not at.exception
         assert float(metric(at, "Largest weight without ÷√d_k")) >= float(before)
-        assert float(metric(at, "Differs from the model's own map by")) < 1e-4
+        # float64 arithmetic against the model's float32 map: equal up to rounding, relative to the weights' scale
+        assert float(metric(at, "Differs from the model's own map by")) <= 1e-4 * float(before)
         for kind in ("enc_self", "dec_self"):
             at.button_group(key="attention_kind").set_value(kind).run()
             assert not at.exception
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("text", "key", "fields"), [
     ("Hello, World!", "attention.error.unknown", {"symbols": "',' '!'"}),
     ("a" * 30, "attention.error.too_long", {"n": 30, "max": 20, "trained": 16}),
     ("   ", "attention.error.empty", {}),
 ])
-def test_bad_input_gets_a_translated_message(lang, text, key, fields):
-    at = open_app("attention", lang=lang)
+def test_bad_input_gets_a_translated_message(text, key, fields):
+    at = open_app("attention", lang=LANG)
     at.text_input(key="attention_text").set_value(text)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert [e.value for e in at.error] == [translate(key, lang, **fields)]
+    assert [e.value for e in at.error] == [translate(key, LANG, **fields)]
 
 
 def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
@@ -108,7 +109,7 @@ def test_click_targets_put_one_point_on_every_map():
 
 
 def test_picking_an_example_replaces_the_input():
-    at = open_app("attention", lang="en")
+    at = open_app("attention", lang=LANG)
     at.slider(key="attention_step").set_value(4).run()
     at.button_group(key="attention_example").set_value("banana split").run()
     assert not at.exception
@@ -118,7 +119,7 @@ def test_picking_an_example_replaces_the_input():
 
 
 def test_onnx_backend_gives_the_same_answer():
-    at = open_app("attention", lang="en", backend="onnx")
+    at = open_app("attention", lang=LANG, backend="onnx")
     assert not at.exception
     assert metric(at, "Model output") == "lla·si·noitnetta"
     assert any("onnx" in c.value for c in at.caption)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.i18n import translate
+from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 
 def predictions(at) -> list[tuple]:
@@ -13,17 +15,16 @@ def predictions(at) -> list[tuple]:
     return [tuple(row) for row in at.table[0].value.itertuples(index=False)]
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_masking_a_token_changes_the_predictions_table(lang):
-    at = open_app("bert", lang=lang)
+def test_masking_a_token_changes_the_predictions_table():
+    at = open_app("bert", lang=LANG)
     assert not at.exception
-    m = lambda key: metric(at, translate(key, lang))  # noqa: E731
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
     assert int(m("bert.m.masked")) == 1
     first = predictions(at)
     assert len(first) == 5 and {row[1] for row in first} == {"be"}  # the second "be", top 5
 
     at.pills(key="bert_masks").set_value([2, 7])  # mask the first "be" too
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert int(m("bert.m.masked")) == 2
     both = predictions(at)
@@ -31,48 +32,47 @@ def test_masking_a_token_changes_the_predictions_table(lang):
     assert both[5:] != first  # the second "be" is now predicted without the first one as a clue
 
     at.slider(key="bert_k").set_value(3)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert len(predictions(at)) == 6
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_typed_mask_nsp_and_every_view(lang):
-    at = open_app("bert", lang=lang)
-    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+def test_typed_mask_nsp_and_every_view():
+    at = open_app("bert", lang=LANG)
+    m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     at.text_input(key="bert_a").set_value("Good [MASK], my lord.")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert int(m("bert.m.masked")) == 1  # the written [MASK]; the old pick no longer exists
     assert m("bert.m.top") != "—"
 
     chosen = m("bert.ex.m.chosen")
     at.number_input(key="bert_seed").set_value(3)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     seen = {chosen, m("bert.ex.m.chosen")}
     at.number_input(key="bert_seed").set_value(5)
-    rerun(at, lang)
+    rerun(at, LANG)
     seen.add(m("bert.ex.m.chosen"))
     assert len(seen) > 1  # another seed, another draw
 
     at.button_group(key="bert_view").set_value("nsp")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert m("bert.nsp.m.ab").endswith("%") and m("bert.nsp.m.ba").endswith("%")
 
     at.button_group(key="bert_view").set_value("embeddings")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert float(m("bert.emb.m.norm", name=translate("bert.emb.segment", lang))) > 0
+    assert float(m("bert.emb.m.norm", name=translate("bert.emb.segment", LANG))) > 0
 
     at.button_group(key="bert_view").set_value("attention")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert float(m("bert.att.m.later_all").rstrip("%")) > 0  # a decoder's would be 0
     before = m("bert.att.m.later")
     at.button_group(key="bert_layer").set_value(3)
     at.button_group(key="bert_head").set_value(2)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception and m("bert.att.m.later") != before
 
 
@@ -85,8 +85,7 @@ def test_typed_mask_nsp_and_every_view(lang):
     ("to, be; or. not! " * 10, "", "bert.error.too_long_tokens"),
 ])
 def test_bad_input_is_a_translated_message(a, b, key):
-    for lang in ("en", "zh"):
-        at = open_app("bert", lang=lang, bert_a=a, bert_b=b)
-        assert not at.exception
-        errors = [e.value for e in at.error]
-        assert errors and errors[0].startswith(translate(key, lang, which="A", n=0, max=0)[:6]), errors
+    at = open_app("bert", lang=LANG, bert_a=a, bert_b=b)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert errors and errors[0].startswith(translate(key, LANG, which="A", n=0, max=0)[:6]), errors

@@ -4,121 +4,120 @@ from __future__ import annotations
 
 import pytest
 
-from app.i18n import InputError, translate
+from app.shared.i18n import InputError, translate
 from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 
 def texts(at) -> list[str]:
     return [x.value for x in at.text]
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_prompt_and_sampling_controls_change_the_metrics(lang):
-    at = open_app("gpt", lang=lang)
+def test_prompt_and_sampling_controls_change_the_metrics():
+    at = open_app("gpt", lang=LANG)
     assert not at.exception
-    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+    m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert int(m("gpt.m.tokens")) > 5
     assert int(m("gpt.m.generated")) == 32
     assert float(m("gpt.m.tps")) > 0
     first = (m("gpt.m.top"), m("gpt.m.entropy"))
 
     at.text_area(key="gpt_text").set_value("KING HENRY. My lord")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert int(m("gpt.m.tokens")) == 6
     assert (m("gpt.m.top"), m("gpt.m.entropy")) != first
     kept_default = int(m("gpt.m.kept"))
 
     at.slider(key="gpt_temperature").set_value(0.0)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert int(m("gpt.m.kept")) == 1
     assert float(m("gpt.m.entropy_after")) == 0.0
 
     at.slider(key="gpt_temperature").set_value(1.0)
     at.slider(key="gpt_top_p").set_value(1.0)
     at.slider(key="gpt_top_k").set_value(5)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert int(m("gpt.m.kept")) == 5
     assert kept_default != 5
 
     before = texts(at)
     at.number_input(key="gpt_seed").set_value(1)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert texts(at) != before  # another seed, another continuation
 
     at.slider(key="gpt_n").set_value(8)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert int(m("gpt.m.generated")) == 8
 
 
 def test_generate_streams_the_same_tokens_as_the_cached_continuation():
-    at = open_app("gpt", lang="en")
+    at = open_app("gpt", lang=LANG)
     cached = metric(at, "Generated tokens")
     at.button(key="gpt_generate").click()
-    rerun(at, "en")
+    rerun(at, LANG)
     assert not at.exception
     assert metric(at, "Generated tokens") == cached
     assert float(metric(at, "Tokens per second")) > 0
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_every_view_renders(lang):
-    at = open_app("gpt", lang=lang)
-    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+def test_every_view_renders():
+    at = open_app("gpt", lang=LANG)
+    m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert int(m("gpt.tok.m.bytes")) >= int(m("gpt.m.tokens"))
 
     at.button_group(key="gpt_view").set_value("attention")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     seen = {(m("gpt.att.m.last_looks"), m("gpt.att.m.self"))}
     at.button_group(key="gpt_head").set_value(3)
-    rerun(at, lang)
+    rerun(at, LANG)
     seen.add((m("gpt.att.m.last_looks"), m("gpt.att.m.self")))
     at.button_group(key="gpt_layer").set_value(0)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     seen.add((m("gpt.att.m.last_looks"), m("gpt.att.m.self")))
     assert len(seen) == 3
     at.toggle(key="gpt_att_generated").set_value(False)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
 
     at.button_group(key="gpt_view").set_value("lens")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert len(m("gpt.lens.m.final_prob").split("→")) == 5  # embedding + 4 blocks
 
     at.button_group(key="gpt_view").set_value("icl")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     # The shipped model has an induction head (card: induction_head_score 0.97, block 3 head 3): the page finds it.
     assert float(m("gpt.icl.m.ratio").rstrip("%")) < 25
-    assert m("gpt.icl.m.head") == translate("gpt.icl.head", lang, layer=3, head=3)
+    assert m("gpt.icl.m.head") == translate("gpt.icl.head", LANG, layer=3, head=3)
     at.slider(key="gpt_icl_length").set_value(50)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     for shot, continues in (("refrain", True), ("list", True), ("names", False)):
         at.button_group(key="gpt_icl_shot").set_value(shot)
-        rerun(at, lang)
+        rerun(at, LANG)
         assert not at.exception
-        assert m("gpt.icl.few.m.continues") == translate("gpt.yes" if continues else "gpt.no", lang), shot
+        assert m("gpt.icl.few.m.continues") == translate("gpt.yes" if continues else "gpt.no", LANG), shot
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("text", "key", "fields"), [
     ("   ", "gpt.error.empty", {}),
     ("你好" * 100, "gpt.error.too_long_tokens", {"n": 601, "max": 160}),
 ])
-def test_bad_input_gets_a_translated_message(lang, text, key, fields):
-    at = open_app("gpt", lang=lang)
+def test_bad_input_gets_a_translated_message(text, key, fields):
+    at = open_app("gpt", lang=LANG)
     at.text_area(key="gpt_text").set_value(text)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert [e.value for e in at.error] == [translate(key, lang, **fields)]
+    assert [e.value for e in at.error] == [translate(key, LANG, **fields)]
 
 
 def test_too_many_characters_is_refused():
-    from app.services import gpt as svc
+    from app.gpt import service as svc
 
     with pytest.raises(InputError) as e:
         svc.tokenize("x" * (svc.MAX_CHARS + 1))
@@ -126,10 +125,10 @@ def test_too_many_characters_is_refused():
 
 
 def test_onnx_backend_gives_the_same_prediction():
-    at = open_app("gpt", lang="en")
+    at = open_app("gpt", lang=LANG)
     top, p = metric(at, "Most likely next token"), metric(at, "Its probability")
     at.session_state["backend"] = "onnx"  # the sidebar's selectbox (AppTest does not list it after switch_page)
-    rerun(at, "en")
+    rerun(at, LANG)
     assert not at.exception
     assert (metric(at, "Most likely next token"), metric(at, "Its probability")) == (top, p)
     assert metric(at, "Decoding") == translate("gpt.no_cache", "en")

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from app.i18n import InputError, table, translate
+from app.shared.i18n import InputError, table, translate
 
 APP = Path(__file__).resolve().parents[2] / "app"
 

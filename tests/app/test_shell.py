@@ -52,14 +52,14 @@ def test_the_shell_starts_without_importing_torch():
     import subprocess
     import sys
 
-    code = "import sys, app.services, app.ui, app.catalog; print('torch' in sys.modules)"
+    code = "import sys, app.shared.services, app.shared.ui, app.catalog; print('torch' in sys.modules)"
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
     assert out.stdout.strip() == "False", out.stderr
 
 
 def test_backends_agree_with_the_engine():
-    from app.services import BACKENDS
+    from app.shared.services import BACKENDS
     from models.engine import BACKENDS as ENGINE_BACKENDS
 
     assert BACKENDS == ENGINE_BACKENDS

@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 
-from app.views.attention import attention_heatmap, grid_cell, head_grid, tile
-from app.views.numbers import to_csv, to_json
-from app.views.tokens import token_strip
+from app.shared.heatmaps import attention_heatmap, grid_cell, head_grid, tile
+from app.shared.numbers import to_csv, to_json
+from app.shared.tokens import token_strip
 
 
 def test_heatmap_keeps_repeated_tokens_apart():
@@ -55,3 +55,26 @@ def test_numbers_download_formats():
     data = json.loads(to_json({"pattern": np.arange(3), "name": "x"}))
     assert data == {"pattern": [0, 1, 2], "name": "x"}
     assert json.loads(to_json({"t": np.arange(6).reshape(2, 3).T})) == {"t": [[0, 3], [1, 4], [2, 5]]}
+
+
+def test_softmax_matches_the_definition_and_masks():
+    from app.shared.numbers import entropy_bits, log_softmax, softmax
+
+    x = np.array([[1.0, 2.0, 3.0], [1000.0, 1000.0, -1000.0]])
+    p = softmax(x)
+    assert np.allclose(p.sum(-1), 1.0) and np.allclose(p[0], np.exp(x[0]) / np.exp(x[0]).sum())
+    assert np.allclose(np.exp(log_softmax(x)), p)
+    masked = softmax(np.array([5.0, 1.0, 1.0]), allowed=np.array([False, True, True]))
+    assert masked.tolist() == [0.0, 0.5, 0.5]
+    assert entropy_bits(np.array([0.5, 0.5, 0.0])) == 1.0 and entropy_bits(np.array([1.0])) == 0.0
+
+
+def test_tick_helpers_label_positions_and_grid_cells():
+    from app.shared.heatmaps import centres, grid_ticks, ticks
+
+    t = ticks([str(i) for i in range(100)], max_ticks=10)
+    assert t["tickvals"] == list(range(0, 100, 10)) and t["ticktext"][1] == "10"
+    assert centres(3, 4) == [1.5, 6.5, 11.5]  # maps of 4 cells with one blank cell between them
+    assert grid_ticks(None, 4) == {"showticklabels": False}
+    assert grid_ticks(["a", "b"], 4, "top") == {"tickmode": "array", "tickvals": [1.5, 6.5], "ticktext": ["a", "b"],
+                                                "side": "top"}

@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pytest
 from PIL import Image
 
-from app.i18n import translate
+from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 
 def png_of_digit() -> bytes:
@@ -23,75 +24,73 @@ def png_of_digit() -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_controls_change_the_metrics(lang):
-    at = open_app("vit", lang=lang)
+def test_controls_change_the_metrics():
+    at = open_app("vit", lang=LANG)
     assert not at.exception
-    m = lambda key: metric(at, translate(key, lang))  # noqa: E731
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
     assert m("vit.metric.prediction") == m("vit.metric.label")
     first = (m("vit.metric.label"), m("vit.metric.probability"))
 
     at.number_input(key="vit_index").set_value(7)
 
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert (m("vit.metric.label"), m("vit.metric.probability")) != first
 
     peak = lambda: (m("vit.metric.cls_peak"), m("vit.metric.cls_self"))  # noqa: E731
     before = peak()
     at.slider(key="vit_layer").set_value(0)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     after_layer = peak()
     at.button_group(key="vit_head").set_value(2)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert len({before, after_layer, peak()}) == 3
 
     roll = lambda: (m("vit.metric.rollout_peak"), m("vit.metric.rollout_cls"))  # noqa: E731
     mean = roll()
     at.button_group(key="vit_fusion").set_value("max")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     fused_max = roll()
     at.slider(key="vit_discard").set_value(0.8)
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
     assert len({mean, fused_max, roll()}) == 3
     assert float(m("vit.metric.neighbours")) > float(m("vit.metric.distant"))
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_upload_good_and_bad(lang):
-    at = open_app("vit", lang=lang)
+def test_upload_good_and_bad():
+    at = open_app("vit", lang=LANG)
     at.radio(key="vit_source").set_value("upload")
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception and len(at.info) == 1  # the hint: nothing uploaded yet
 
     at.file_uploader(key="vit_upload").set_value(("zero.png", png_of_digit(), "image/png"))
 
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception and not at.error
-    assert metric(at, translate("vit.metric.prediction", lang)) == "0"
+    assert metric(at, translate("vit.metric.prediction", LANG)) == "0"
 
     at.file_uploader(key="vit_upload").set_value(("fake.png", b"this is not a picture", "image/png"))
 
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert [e.value for e in at.error] == [translate("vit.error.not_an_image", lang)]
+    assert [e.value for e in at.error] == [translate("vit.error.not_an_image", LANG)]
 
     blank = io.BytesIO()
     Image.new("RGB", (50, 50), "white").save(blank, format="PNG")
     at.file_uploader(key="vit_upload").set_value(("blank.png", blank.getvalue(), "image/png"))
-    rerun(at, lang)
+    rerun(at, LANG)
     assert not at.exception
-    assert [e.value for e in at.error] == [translate("vit.error.no_ink", lang)]
+    assert [e.value for e in at.error] == [translate("vit.error.no_ink", LANG)]
 
 
 def test_draw_without_the_canvas_package_says_so():
-    at = open_app("vit", lang="en")
+    at = open_app("vit", lang=LANG)
     at.radio(key="vit_source").set_value("draw")
-    rerun(at, "en")
+    rerun(at, LANG)
     assert not at.exception
     try:
         import streamlit_drawable_canvas  # noqa: F401
@@ -100,7 +99,7 @@ def test_draw_without_the_canvas_package_says_so():
 
 
 def test_the_url_reproduces_the_view():
-    at = open_app("vit", lang="en", vit_index="12", vit_layer="1", vit_fusion="min")
+    at = open_app("vit", lang=LANG, vit_index="12", vit_layer="1", vit_fusion="min")
     assert not at.exception
     assert at.number_input(key="vit_index").value == 12
     assert at.slider(key="vit_layer").value == 1

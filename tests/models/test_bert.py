@@ -1,4 +1,5 @@
-"""BERT (models/bert.py): the encoder, the masking recipe, NSP pairs, WordPiece, and the shipped checkpoint."""
+"""BERT (models/bert.py, models/recipes/bert.py): the encoder, the masking recipe, NSP pairs, WordPiece, and the
+shipped checkpoint."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from models.data import wordpiece
 from models.data.wordpiece import CLS, MASK, PAD, SEP
 from models.engine import Engine
 from models.probe import trace
+from models.recipes import bert as recipe
+from models.training import fast_kernels
+from tests.models.tolerance import assert_close
 
 V = 19  # the tiny preset's vocabulary
 
@@ -38,7 +42,7 @@ def shipped() -> bert.BERT:
 
 @pytest.fixture(scope="module")
 def tok():
-    return bert.tokenizer(zoo.checkpoint_dir("bert"))
+    return recipe.tokenizer(zoo.checkpoint_dir("bert"))
 
 
 def pair(n_a: int, n_b: int, pad: int = 0, seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
@@ -94,13 +98,9 @@ def test_padding_receives_no_attention_and_changes_nothing(tiny):
 def test_fused_attention_equals_eager(tiny):
     tokens, segments = pair(5, 3, pad=3)
     eager = tiny(tokens, segments)
-    try:
-        for block in tiny.blocks:
-            block.attn.fused = True
+    with fast_kernels(tiny):
         fused = tiny(tokens, segments)
-    finally:
-        for block in tiny.blocks:
-            block.attn.fused = False
+    assert not any(block.attn.fused for block in tiny.blocks)  # back to the eager path
     real = int((tokens != PAD).sum())
     assert torch.allclose(eager[0][:, :real], fused[0][:, :real], atol=1e-5)
     assert torch.allclose(eager[1], fused[1], atol=1e-5)
@@ -131,44 +131,44 @@ def test_masking_recipe_proportions_over_many_draws():
     ids = rng.integers(5, 1024, size=(4000, 64))
     ids[:, 0], ids[:, 30], ids[:, -1] = CLS, SEP, SEP
     ids[:100, 40:] = PAD
-    inputs, labels, action = bert.mask_tokens(ids, rng, 1024)
+    inputs, labels, action = recipe.mask_tokens(ids, rng, 1024)
     eligible = ~np.isin(ids, (PAD, CLS, SEP))
-    chosen = action != bert.NOT_CHOSEN
+    chosen = action != recipe.NOT_CHOSEN
     assert not chosen[~eligible].any()  # [CLS], [SEP], [PAD] are never chosen
     assert chosen[eligible].mean() == pytest.approx(0.15, abs=0.003)  # ~38k chosen of 250k: sd ≈ 0.0007
     n = chosen.sum()
-    assert (action == bert.MASKED).sum() / n == pytest.approx(0.8, abs=0.01)
-    assert (action == bert.RANDOM).sum() / n == pytest.approx(0.1, abs=0.008)
-    assert (action == bert.KEPT).sum() / n == pytest.approx(0.1, abs=0.008)
-    assert np.all(inputs[action == bert.MASKED] == MASK)
-    assert np.all(inputs[action == bert.KEPT] == ids[action == bert.KEPT])
+    assert (action == recipe.MASKED).sum() / n == pytest.approx(0.8, abs=0.01)
+    assert (action == recipe.RANDOM).sum() / n == pytest.approx(0.1, abs=0.008)
+    assert (action == recipe.KEPT).sum() / n == pytest.approx(0.1, abs=0.008)
+    assert np.all(inputs[action == recipe.MASKED] == MASK)
+    assert np.all(inputs[action == recipe.KEPT] == ids[action == recipe.KEPT])
     assert np.all(inputs[~chosen] == ids[~chosen])
-    rand = inputs[action == bert.RANDOM]
+    rand = inputs[action == recipe.RANDOM]
     assert rand.min() >= len(wordpiece.SPECIALS) and rand.max() < 1024
-    assert (rand != ids[action == bert.RANDOM]).mean() > 0.99  # a random id, not the original
-    assert np.all(labels[chosen] == ids[chosen]) and np.all(labels[~chosen] == bert.IGNORE)
+    assert (rand != ids[action == recipe.RANDOM]).mean() > 0.99  # a random id, not the original
+    assert np.all(labels[chosen] == ids[chosen]) and np.all(labels[~chosen] == recipe.IGNORE)
 
 
 def test_masking_is_reproducible_from_the_seed():
     ids = np.arange(5, 105)
-    a = bert.mask_tokens(ids, np.random.default_rng(7), 1024)
-    b = bert.mask_tokens(ids, np.random.default_rng(7), 1024)
+    a = recipe.mask_tokens(ids, np.random.default_rng(7), 1024)
+    b = recipe.mask_tokens(ids, np.random.default_rng(7), 1024)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
 # ---- NSP pairs -----------------------------------------------------------------------------------------------------
 
 
-def toy_corpus() -> bert.Corpus:
+def toy_corpus() -> recipe.Corpus:
     """Three works of 200 ids each, with values that say where they came from (work·1000 + offset + 5)."""
     ids = np.concatenate([w * 1000 + np.arange(200) + 5 for w in range(3)])
     work = np.repeat(np.arange(3), 200)
-    return bert.Corpus(ids, work, np.arange(0, 600, 10))
+    return recipe.Corpus(ids, work, np.arange(0, 600, 10))
 
 
 def test_pairs_have_bert_layout_and_half_are_true_next():
     c = toy_corpus()
-    tokens, segments, not_next = bert.sample_pairs(c, 2000, 32, np.random.default_rng(0), p_short=0.2)
+    tokens, segments, not_next = recipe.sample_pairs(c, 2000, 32, np.random.default_rng(0), p_short=0.2)
     assert not_next.mean() == pytest.approx(0.5, abs=0.04)
     full = (tokens != PAD).all(1)
     assert full.mean() == pytest.approx(0.8, abs=0.04)
@@ -230,11 +230,11 @@ def test_onnx_parity_outputs_and_probes(tok):
     pad = len(ids) - len(short)
     tokens = np.array([ids, short + [PAD] * pad])  # B = 2, padding, and a T unlike the export's example
     segments = np.array([segs, short_segs + [0] * pad])
-    probes = bert.RECIPES[0].probes
+    probes = zoo.recipe("bert").probes
     ref = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="torch")
     got = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="onnx")
     for name in ("mlm_logits", "nsp_logits"):
-        assert np.abs(ref.outputs[name] - got.outputs[name]).max() < 1e-3, name
+        assert_close(got.outputs[name], ref.outputs[name], 1e-4, err_msg=name)
     assert set(got.probes) == set(ref.probes) and len(ref.probes) == 4 + 4
     for name, value in ref.probes.items():
-        assert np.abs(value - got.probes[name]).max() < 1e-4 * max(1.0, float(np.abs(value).max())), name
+        assert_close(got.probes[name], value, 1e-4, err_msg=name)

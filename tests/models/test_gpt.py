@@ -1,17 +1,24 @@
-"""GPT (models/gpt.py), its sampling utilities (models/sampling.py), tokenizer and corpus."""
+"""GPT (models/gpt.py), its recipe (models/recipes/gpt.py), the shared LM metrics (models/metrics.py), sampling
+(models/sampling.py), tokenizer and corpus."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 
 import numpy as np
 import pytest
+import safetensors.torch
 import torch
 import torch.nn.functional as F
 
-from models import gpt, sampling, zoo
+from models import gpt, metrics, sampling, zoo
 from models.data import bpe, shakespeare
 from models.engine import Engine
+from models.recipes import gpt as recipe
+from models.train import settings_for
+from models.training import Trainer
+from tests.models.tolerance import assert_close
 
 # Greedy continuation of the shipped checkpoint (torch, CPU). Regenerate only when the checkpoint is retrained.
 GOLDEN_PROMPT = "To be, or not to be, that is the"
@@ -32,7 +39,7 @@ def shipped() -> gpt.GPT:
 
 @pytest.fixture(scope="module")
 def tok():
-    return gpt.tokenizer(zoo.checkpoint_dir("gpt"))
+    return metrics.tokenizer(zoo.checkpoint_dir("gpt"))
 
 
 # ---- the model -----------------------------------------------------------------------------------------------------
@@ -114,9 +121,9 @@ def test_sliding_window_evaluation_scores_every_token_once(tiny):
         short = ids[:60]
         full = F.cross_entropy(tiny(torch.from_numpy(short[:-1])[None])[0], torch.from_numpy(short[1:]),
                                reduction="sum").item()
-    assert gpt.document_nats(tiny, short) == pytest.approx(full, rel=1e-5)
+    assert metrics.document_nats(tiny, short) == pytest.approx(full, rel=1e-5)
     # stride = context: disjoint windows, so the total is the sum over windows of whole-window losses
-    nats = gpt.document_nats(tiny, ids, stride=64)
+    nats = metrics.document_nats(tiny, ids, stride=64)
     manual = 0.0
     with torch.no_grad():
         for s in range(0, 149, 64):
@@ -126,7 +133,7 @@ def test_sliding_window_evaluation_scores_every_token_once(tiny):
 
 
 def test_induction_batch_repeats_merged_tokens():
-    batch = gpt.induction_batch(2048, n=3, length=10, seed=0)
+    batch = metrics.induction_batch(2048, n=3, length=10, seed=0)
     assert batch.shape == (3, 21)
     assert np.all(batch[:, 0] == 0)
     assert np.array_equal(batch[:, 1:11], batch[:, 11:])
@@ -136,21 +143,21 @@ def test_induction_batch_repeats_merged_tokens():
 def test_stage2_repeats_mask_what_nothing_predicts():
     rng = np.random.default_rng(0)
     text = (torch.arange(257)[None].repeat(4, 1) for _ in iter(int, 1))
-    chunk, keep = next(gpt.with_repeats(text, rng, 2048, 1.0, 60, random=1.0))
+    chunk, keep = next(recipe.with_repeats(text, rng, 2048, 1.0, 60, random=1.0))
     assert chunk.shape == (4, 257) and keep.shape == (4, 256)
     for row in range(4):
         changed = np.flatnonzero(chunk[row].numpy() != np.arange(257))
         first = int(changed[0])  # the first copy starts here; its targets are masked, the repeats' are not
         assert not keep[row, first - 1] and keep[row, changed[-1] - 1]
     for _ in range(5):
-        chunk, keep = next(gpt.repeated_random(rng, 2048, 3, 5, 5))  # <|endoftext|>, a prefix of 0–5 ids, 5 ids twice
+        chunk, keep = next(recipe.repeated_random(rng, 2048, 3, 5, 5))  # <|endoftext|>, 0–5 prefix ids, 5 ids twice
         assert 11 <= chunk.shape[1] <= 16 and keep.shape == (3, chunk.shape[1] - 1)
         assert torch.equal(chunk[:, -10:-5], chunk[:, -5:]) and torch.all(chunk[:, 0] == 0)
         assert keep.sum(1).tolist() == [4, 4, 4] and keep[:, -4:].all()  # the second copy, less its first token
 
 
 def test_the_prefix_curriculum_starts_without_a_prefix():
-    batches = gpt.repeated_random(np.random.default_rng(0), 2048, 2, 6, 6, prefix=True, prefix_from=20)
+    batches = recipe.repeated_random(np.random.default_rng(0), 2048, 2, 6, 6, prefix=True, prefix_from=20)
     lengths = [next(batches)[0].shape[1] for _ in range(60)]
     assert set(lengths[:20]) == {13}  # <|endoftext|> and 6 ids twice, nothing before them
     assert max(lengths[20:]) > 13  # then a prefix of 0–6 ids
@@ -167,12 +174,82 @@ def test_induction_after_text_scores_only_the_copies(tiny, monkeypatch):
         out[:, 20 : 20 + 10], out[:, 30:] = 4.0, 1.0  # target j predicts tokens[:, j + 1]
         return out
 
-    monkeypatch.setattr(gpt, "induction_losses", losses)
-    assert gpt.induction_ratio_after_text(tiny, text, context=20, n=4, length=10) == pytest.approx(0.25)
+    monkeypatch.setattr(metrics, "token_losses", losses)
+    assert metrics.induction_ratio_after_text(tiny, text, context=20, n=4, length=10) == pytest.approx(0.25)
     tokens = seen["tokens"]
     assert tokens.shape == (4, 41) and (tokens[:, 0] == 0).all()
     assert np.array_equal(tokens[:, 21:31], tokens[:, 31:]) and tokens[:, 21:].min() >= 257
     assert all(np.isin(row[1:21], text).all() for row in tokens)
+
+
+# ---- the recipe: stages of one command -----------------------------------------------------------------------------
+
+
+def settings(*overrides: str) -> dict:
+    return settings_for(zoo.recipe("gpt"), list(overrides))
+
+
+def test_default_stages_are_the_three_runs_on_the_card():
+    """``python -m models.train gpt`` runs stage 1, 2a and 2b with the hyper-parameters the shipped checkpoint's three
+    chained runs used (the card's ``training``: stage 1's keys, stage 2's ``repeat_*`` / ``induction_*`` keys, and
+    ``repeat_then`` for phase 2b)."""
+    old = zoo.read_card("gpt")["training"]
+    stage1 = {k: old[k] for k in ("steps", "batch", "context", "lr", "warmup", "weight_decay")}
+
+    def phase(hp: dict) -> dict:
+        return {"steps": hp["repeat_steps"], "lr": hp["repeat_lr"], "warmup": hp["repeat_warmup"],
+                "batch": hp["repeat_batch"], "context": hp["context"], "weight_decay": hp["weight_decay"],
+                **{k: hp[k] for k in ("repeat_fraction", "repeat_longest", "repeat_random", "induction_batch",
+                                      "induction_longest", "induction_weight")},
+                **{k.removeprefix("induction_"): hp[k] for k in ("induction_prefix", "induction_prefix_from",
+                                                                 "induction_prefix_max", "induction_prefix_text")}}
+
+    planned = recipe.plan(settings())
+    assert [stage["name"] for stage, _ in planned] == ["1", "2a", "2b"]
+    assert planned[0][1] == stage1
+    assert {k: v for k, v in planned[1][1].items() if k != "watch_every"} == phase(old)
+    assert {k: v for k, v in planned[2][1].items() if k != "watch_every"} == phase({**old, **old["repeat_then"][0]})
+    assert [s["stage"].split(":")[0] for s in zoo.read_card("gpt")["stages"]] == ["1", "2a", "2b"]
+
+
+def test_a_stages_setting_resumes_from_a_checkpoint(tmp_path):
+    planned = recipe.plan(settings('stages=["2a","2b"]', "2b.steps=300"), init_from=tmp_path)
+    assert [(stage["name"], hp["steps"]) for stage, hp in planned] == [("2a", 4500), ("2b", 300)]
+    assert [stage["name"] for stage, _ in recipe.plan(settings("stages=2b"), init_from=tmp_path)] == ["2b"]
+    with pytest.raises(ValueError, match="init-from"):
+        recipe.plan(settings('stages=["2b"]'))  # stage 2 continues a trained model
+    with pytest.raises(ValueError, match="stages"):
+        recipe.plan(settings('stages=["1","3"]'))
+    with pytest.raises(ValueError, match="no setting"):
+        settings("2c.steps=10")
+
+
+def test_stages_count_their_cosine_from_the_end_of_the_warm_up():
+    """The schedule the shipped stages ran with: warm-up, then cosine from lr to lr/10 over the remaining steps."""
+    trainer = Trainer(torch.nn.Linear(1, 1), lambda m, b: m(b).sum(), steps=12, lr=1.0, warmup=2)
+    lrs = []
+    for _ in range(12):
+        trainer.step(torch.ones(1, 1))
+        lrs.append(trainer.opt.param_groups[0]["lr"])
+    assert lrs[:3] == pytest.approx([0.5, 1.0, 1.0])  # warm-up over 2 steps, then the cosine starts at lr
+    assert lrs[-1] == pytest.approx(0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * 9 / 10)))  # step 11: 9 of 10 steps after it
+    assert trainer.done
+
+
+@pytest.mark.slow
+def test_tiny_stages_run_in_one_command_and_resume(tmp_path):
+    tiny = ["preset=tiny", "1.steps=3", "1.context=32", "2a.steps=2", "2a.context=32", "2a.induction_longest=8",
+            "2a.watch_every=0"]
+    first = recipe.train(zoo.Run(seed=0, out=tmp_path, settings=settings('stages=["1","2a"]', *tiny)))
+    assert [(s["stage"], s["steps"]) for s in first.stages] == [("1", 3), ("2a", 2)]
+    assert first.config["vocab"] == 300 and "3 h" in first.card["note"]
+    safetensors.torch.save_model(first.model, str(tmp_path / "model.safetensors"))
+    (tmp_path / "config.json").write_text(json.dumps({"recipe": "gpt", "config": first.config}))
+    (tmp_path / "tokenizer.json").write_text(first.files["tokenizer.json"])
+    again = recipe.train(zoo.Run(seed=0, out=tmp_path / "next", settings=settings('stages=["2a"]', *tiny),
+                                 init_from=tmp_path))
+    assert [s["stage"] for s in again.stages] == ["2a"]
+    assert again.files["tokenizer.json"] == first.files["tokenizer.json"]
 
 
 # ---- the shipped checkpoint ----------------------------------------------------------------------------------------
@@ -202,43 +279,43 @@ def test_induction_score_reads_the_token_after_the_first_copy():
     for q in range(prefix + length + 1, T):
         ideal[0, q, q - length + 1] = 1.0  # an induction head
         ideal[1, q, q - length] = 1.0  # a head on the earlier copy of the current token itself
-    assert gpt.induction_scores(ideal, length, prefix).tolist() == [1.0, 0.0]
+    assert metrics.induction_scores(ideal, length, prefix).tolist() == [1.0, 0.0]
     uniform = np.tril(np.ones((T, T))) / np.arange(1, T + 1)[:, None]
-    assert gpt.induction_scores(uniform, length, prefix) < 0.1
+    assert metrics.induction_scores(uniform, length, prefix) < 0.1
 
 
 def test_induction_head_score_of_an_untrained_model_is_low(tiny):
-    assert 0 < gpt.induction_head_score(tiny, length=10, prefix=5, n=4) < 0.3
+    assert 0 < metrics.induction_head_score(tiny, length=10, prefix=5, n=4) < 0.3
 
 
 def test_a_prefix_moves_the_copies_but_keeps_them_equal():
-    batch = gpt.induction_batch(2048, n=2, length=6, seed=0, prefix=4)
+    batch = metrics.induction_batch(2048, n=2, length=6, seed=0, prefix=4)
     assert batch.shape == (2, 1 + 4 + 12) and (batch[:, 0] == 0).all()
     assert (batch[:, 5:11] == batch[:, 11:]).all() and not (batch[:, 1:5] == batch[:, 5:9]).all()
 
 
 def test_golden_greedy_continuation(shipped, tok):
-    prompt = gpt.encode_document(tok, GOLDEN_PROMPT).tolist()
+    prompt = metrics.encode_document(tok, GOLDEN_PROMPT).tolist()
     ids = list(gpt.generate(shipped, prompt, len(GOLDEN_IDS), temperature=0.0))
     assert ids == GOLDEN_IDS
     assert tok.decode(ids) == GOLDEN_TEXT
 
 
 def test_induction_on_the_shipped_model(shipped):
-    assert gpt.induction_loss_ratio(shipped, length=30) < 0.25
+    assert metrics.induction_loss_ratio(shipped, length=30) < 0.25
 
 
 def test_onnx_parity_logits_and_probes(tok):
     engine = Engine(device="cpu")
-    ids = gpt.encode_document(tok, "O Romeo, Romeo! wherefore art thou Romeo? 你好 🙂")[None]
+    ids = metrics.encode_document(tok, "O Romeo, Romeo! wherefore art thou Romeo? 你好 🙂")[None]
     ids = np.concatenate([ids, ids[:, ::-1]], axis=0)  # B = 2, and a T unlike the export's example
     probes = ("embedded", "blocks.*.resid", "blocks.*.attn.pattern")
     ref = engine.run("gpt", {"tokens": ids}, probes, backend="torch")
     got = engine.run("gpt", {"tokens": ids}, probes, backend="onnx")
-    assert np.abs(ref.outputs["logits"] - got.outputs["logits"]).max() < 1e-3
+    assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-4)  # float32 on both sides
     assert set(got.probes) == set(ref.probes) and len(ref.probes) == 9
     for name, value in ref.probes.items():
-        assert np.abs(value - got.probes[name]).max() < 1e-4 * max(1.0, float(np.abs(value).max())), name
+        assert_close(got.probes[name], value, 1e-4, err_msg=name)
 
 
 # ---- tokenizer and corpus ------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The LLaMA-style decoder (models/llama.py) and its shipped checkpoint ``llama``."""
+"""The LLaMA-style decoder (models/llama.py), its recipe (models/recipes/llama.py) and its shipped checkpoint."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from models import gpt, llama, zoo
+from models import gpt, llama, metrics, zoo
 from models.engine import Engine
 from models.probe import trace
+from models.recipes import llama as recipe
+from models.train import settings_for
+from tests.models.tolerance import assert_close
 
 TINY = llama.PRESETS["tiny"]  # vocab 300, C 32, H 4, G 2, L 2, context 32
 
@@ -41,7 +44,7 @@ def test_shapes_and_pinned_parameter_counts(tiny):
     assert tiny(torch.randint(0, 300, (3, 7))).shape == (3, 7, 300)
     assert zoo.parameter_count(tiny) == 28_192
     assert zoo.parameter_count(llama.build(asdict(llama.PRESETS["shipped"]))) == 2_016_960
-    assert zoo.parameter_count(gpt.build(asdict(llama.BASELINE))) == 2_197_632  # the baseline: within 10 %
+    assert zoo.parameter_count(gpt.build(asdict(recipe.BASELINE))) == 2_197_632  # the baseline: within 10 %
 
 
 def test_no_biases_and_no_position_parameters(tiny):
@@ -131,7 +134,7 @@ def test_probes_are_recorded_after_the_rotation(tiny):
 
 def test_position_losses_average_to_the_cross_entropy(tiny):
     win = np.random.default_rng(0).integers(0, 300, (3, 41))
-    per_pos = llama.position_losses(tiny, win)
+    per_pos = metrics.position_losses(tiny, win)
     assert per_pos.shape == (40,)
     with torch.no_grad():
         x = torch.from_numpy(win)
@@ -160,7 +163,7 @@ def test_race_gives_each_model_the_same_step_time_on_the_same_batches():
         return read
 
     hp = {"budget_s": 1.0, "lr": 1e-3, "warmup": 5, "weight_decay": 0.0}
-    runners = llama.race({"llama": a, "gpt": b}, batches(), hp, log_every=10**9,
+    runners = recipe.race({"llama": a, "gpt": b}, batches(), hp, log_every=10**9,
                          clocks={"llama": fake_clock(0.125), "gpt": fake_clock(0.25)})
     # each stops at the first step that reaches the budget: the slower model gets fewer steps of the same batches
     assert len(runners["llama"].losses) == 8 and len(runners["gpt"].losses) == 4
@@ -169,8 +172,14 @@ def test_race_gives_each_model_the_same_step_time_on_the_same_batches():
     assert len(seen) == 8
 
 
+@shipped_only
+def test_the_budget_is_a_setting_and_its_default_is_the_shipped_runs():
+    assert settings_for(zoo.recipe("llama"), [])["budget_s"] == zoo.read_card("llama")["training"]["budget_s"] == 960
+    assert settings_for(zoo.recipe("llama"), ["budget_s=30"])["budget_s"] == 30
+
+
 def test_relative_bar_names_another_metric():
-    bar = llama.RECIPES[0].bars
+    bar = recipe.RECIPES[0].bars
     assert zoo.bars_missed({"val_bpc": 2.0, "baseline_val_bpc": 2.1}, bar) == []
     assert zoo.bars_missed({"val_bpc": 2.2, "baseline_val_bpc": 2.1}, bar) == ["val_bpc = 2.2 > baseline_val_bpc = 2.1"]
     assert zoo.bars_missed({"val_bpc": 2.0}, bar) == ["val_bpc: not measured"]
@@ -204,8 +213,8 @@ def test_tokenizer_is_the_gpt_tokenizer():
 @shipped_only
 def test_golden_greedy_continuation():
     model = zoo.load("llama")
-    tok = gpt.tokenizer(zoo.checkpoint_dir("llama"))
-    prompt = gpt.encode_document(tok, GOLDEN_PROMPT).tolist()
+    tok = metrics.tokenizer(zoo.checkpoint_dir("llama"))
+    prompt = metrics.encode_document(tok, GOLDEN_PROMPT).tolist()
     ids = list(gpt.generate(model, prompt, len(GOLDEN_IDS), temperature=0.0))
     assert ids == GOLDEN_IDS
     assert tok.decode(ids) == GOLDEN_TEXT
@@ -214,12 +223,12 @@ def test_golden_greedy_continuation():
 @shipped_only
 def test_onnx_parity_logits_and_rotated_probes_past_the_context():
     engine = Engine(device="cpu")
-    tok = gpt.tokenizer(zoo.checkpoint_dir("llama"))
-    ids = gpt.encode_document(tok, "O Romeo, Romeo! wherefore art thou Romeo? 你好 🙂 " * 12)[None, :200]
+    tok = metrics.tokenizer(zoo.checkpoint_dir("llama"))
+    ids = metrics.encode_document(tok, "O Romeo, Romeo! wherefore art thou Romeo? 你好 🙂 " * 12)[None, :200]
     ids = np.concatenate([ids, ids[:, ::-1]], axis=0)  # B = 2, T = 200: past the 128 of training and the export
     ref = engine.run("llama", {"tokens": ids}, llama.PROBES, backend="torch")
     got = engine.run("llama", {"tokens": ids}, llama.PROBES, backend="onnx")
-    assert np.abs(ref.outputs["logits"] - got.outputs["logits"]).max() < 1e-3
+    assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-4)  # float32 on both sides
     assert set(got.probes) == set(ref.probes) and len(ref.probes) == 12
     for name, value in ref.probes.items():
-        assert np.abs(value - got.probes[name]).max() < 1e-4 * max(1.0, float(np.abs(value).max())), name
+        assert_close(got.probes[name], value, 1e-4, err_msg=name)

@@ -14,6 +14,9 @@ from models import mamba, zoo
 from models.data import ssm_tasks
 from models.engine import Engine
 from models.probe import trace
+from models.recipes import mamba as recipe
+from models.training import fast_kernels
+from tests.models.tolerance import assert_close
 
 # Odd sizes so that shape mix-ups cannot hide.
 b, l, d_in, n = 3, 37, 10, 4
@@ -40,10 +43,10 @@ def test_parallel_scan_equals_the_reference():
     y, h = mamba.selective_scan(*args)
     assert y.shape == (b, l, d_in) and h.shape == (b, l, d_in, n)
     # float32 on both sides; the products are formed in a different order, nothing more.
-    torch.testing.assert_close(y, y_ref, atol=1e-5, rtol=1e-5)
-    torch.testing.assert_close(h, h_ref, atol=1e-5, rtol=1e-5)
+    assert_close(y, y_ref, 1e-5)
+    assert_close(h, h_ref, 1e-5)
     y_more, _ = mamba.selective_scan(*args, steps=10)  # as exported: more doubling steps than l needs
-    torch.testing.assert_close(y_more, y_ref, atol=1e-5, rtol=1e-5)
+    assert_close(y_more, y_ref, 1e-5)
 
 
 def test_parallel_scan_gradients_equal_the_reference():
@@ -53,7 +56,7 @@ def test_parallel_scan_gradients_equal_the_reference():
         scan(*args)[0].square().sum().backward()
         grads.append([a.grad for a in args])
     for g_ref, g in zip(*grads):
-        torch.testing.assert_close(g, g_ref, atol=1e-4, rtol=1e-4)
+        assert_close(g, g_ref, 1e-4)
 
 
 def test_scan_with_a_start_state_continues_a_sequence():
@@ -61,7 +64,7 @@ def test_scan_with_a_start_state_continues_a_sequence():
     y_all, h_all = mamba.selective_scan_ref(u, delta, A, B, C, D)
     k = 20
     y2, _ = mamba.selective_scan_ref(u[:, k:], delta[:, k:], A, B[:, k:], C[:, k:], D, h0=h_all[:, k - 1])
-    torch.testing.assert_close(y2, y_all[:, k:], atol=1e-5, rtol=1e-5)
+    assert_close(y2, y_all[:, k:], 1e-5)
 
 
 @pytest.mark.parametrize("lti", [False, True])
@@ -123,6 +126,23 @@ def test_lti_delta_b_c_do_not_depend_on_the_input():
     assert runs[0]["layers.0.mixer.delta"].std(dim=1).max() == 0  # the same Δ at every position
 
 
+def test_training_kernels_switch_to_the_sequential_scan_and_back():
+    model = tiny()
+    tokens = torch.randint(0, model.config.vocab, (2, 13))
+    with torch.no_grad():
+        parallel = model(tokens)
+        with fast_kernels(model):
+            assert not any(layer.mixer.parallel for layer in model.layers)
+            sequential = model(tokens)
+    assert all(layer.mixer.parallel for layer in model.layers)
+    torch.testing.assert_close(sequential, parallel, atol=1e-5, rtol=1e-4)
+
+
+def test_the_task_presets_fit_the_tasks_vocabularies():
+    assert mamba.PRESETS["copy"].vocab == ssm_tasks.selective_copy_vocab(recipe.COPY_TASK["n_values"])
+    assert mamba.PRESETS["induction"].vocab == ssm_tasks.induction_vocab(recipe.INDUCTION_TASK["n_values"])
+
+
 def test_tasks_are_deterministic_and_well_formed():
     a = ssm_tasks.selective_copy(np.random.default_rng(3), 5, length=20, n_memorize=4, n_values=6)
     again = ssm_tasks.selective_copy(np.random.default_rng(3), 5, length=20, n_memorize=4, n_values=6)
@@ -161,7 +181,7 @@ def test_golden_outputs_of_the_shipped_task_models(engine, name):
     inputs = zoo.recipe(name).example_inputs(zoo.checkpoint_dir(name))
     logits = engine.run(name, inputs).outputs["logits"][0]
     rng = np.random.default_rng(7)
-    batch = mamba.copy_batch(rng, 1) if "copy" in name else mamba.induction_batch(rng, 1)
+    batch = recipe.copy_batch(rng, 1) if "copy" in name else recipe.induction_batch(rng, 1)
     assert np.array_equal(batch.tokens, inputs["tokens"])
     pred = logits.argmax(-1)[batch.mask[0]].tolist()
     assert pred == GOLDEN[name]
@@ -188,10 +208,10 @@ def page_shapes(name: str) -> list[np.ndarray]:
     """Inputs like the page's: one task instance (and induction at 4× its training length), or a text."""
     rng = np.random.default_rng(11)
     if "copy" in name:
-        return [mamba.copy_batch(rng, 1).tokens]
+        return [recipe.copy_batch(rng, 1).tokens]
     if name == "mamba-induction":
-        L = mamba.INDUCTION_TASK["length"]
-        return [mamba.induction_batch(rng, 1, L).tokens, mamba.induction_batch(rng, 1, 4 * L).tokens]
+        L = recipe.INDUCTION_TASK["length"]
+        return [recipe.induction_batch(rng, 1, L).tokens, recipe.induction_batch(rng, 1, 4 * L).tokens]
     return [rng.integers(0, zoo.load(name).config.vocab, size=(1, k)) for k in (5, 120)]
 
 
@@ -203,6 +223,6 @@ def test_onnx_parity_on_the_pages_shapes(engine, name):
         o = engine.run(name, {"tokens": tokens}, probes, backend="onnx")
         assert a.probes.keys() == o.probes.keys() and "layers.0.mixer.delta" in o.probes
         # float32 on both sides, summed in a different order; Ā and Δ pass through exp/softplus, hence rtol.
-        np.testing.assert_allclose(a.outputs["logits"], o.outputs["logits"], atol=2e-4, rtol=1e-3)
+        assert_close(o.outputs["logits"], a.outputs["logits"], 2e-4, rtol=1e-3)
         for key in a.probes:
-            np.testing.assert_allclose(a.probes[key], o.probes[key], atol=2e-4, rtol=1e-3)
+            assert_close(o.probes[key], a.probes[key], 2e-4, rtol=1e-3, err_msg=key)

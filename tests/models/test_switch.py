@@ -1,5 +1,5 @@
-"""The Switch LM: shapes, parameter counts, the dense twin, causality, ONNX parity, and golden routing of the shipped
-checkpoint."""
+"""The Switch LM (models/switch.py, models/recipes/switch.py): shapes, parameter counts, the dense twin, causality,
+the training loss, ONNX parity, and golden routing of the shipped checkpoint."""
 
 import io
 import json
@@ -9,11 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from models import switch, zoo
+from models import metrics, switch, zoo
 from models.data import domains
 from models.engine import Engine
 from models.export import _WithProbes
 from models.probe import trace
+from models.recipes import switch as recipe
+from tests.models.tolerance import assert_close
 
 TINY = switch.PRESETS["tiny"]
 SHIPPED = (zoo.checkpoint_dir("switch") / "model.safetensors").exists()
@@ -71,15 +73,15 @@ def test_aux_loss_enters_the_training_loss():
     chunk = torch.randint(0, TINY.vocab, (2, 9))
     logits, aux = model.forward_aux(chunk[:, :-1])
     assert aux.item() >= TINY.n_layers * 0.5
-    assert switch._loss(model, chunk).item() > torch.nn.functional.cross_entropy(
+    assert recipe.loss(model, chunk).item() > torch.nn.functional.cross_entropy(
         logits.flatten(0, 1), chunk[:, 1:].flatten()).item()
 
 
 def test_nmi_and_cv():
     a = np.array([0, 0, 1, 1, 2, 2])
-    assert switch.normalised_mutual_information(a, a) == pytest.approx(1.0)
-    assert switch.normalised_mutual_information(a, np.zeros(6, dtype=int)) == pytest.approx(0.0)
-    assert switch.cv(np.array([5, 5, 5, 5])) == 0.0
+    assert recipe.normalised_mutual_information(a, a) == pytest.approx(1.0)
+    assert recipe.normalised_mutual_information(a, np.zeros(6, dtype=int)) == pytest.approx(0.0)
+    assert recipe.cv(np.array([5, 5, 5, 5])) == 0.0
 
 
 def test_tiny_onnx_export_follows_length_capacity_and_k():
@@ -87,8 +89,7 @@ def test_tiny_onnx_export_follows_length_capacity_and_k():
     import onnxruntime as ort
 
     model = tiny()
-    recipe = zoo.recipe("switch")
-    wrapper = _WithProbes(model, ["tokens", "capacity_factor", "top_k"], recipe.probes)
+    wrapper = _WithProbes(model, ["tokens", "capacity_factor", "top_k"], zoo.recipe("switch").probes)
     args = (torch.randint(0, TINY.vocab, (1, 9)), torch.tensor([1.0]), torch.tensor([1]))
     with torch.no_grad():
         sample = wrapper(*args)
@@ -105,29 +106,29 @@ def test_tiny_onnx_export_follows_length_capacity_and_k():
             ref = wrapper(*inputs)
         got = session.run(None, {n: a.numpy() for n, a in zip(["tokens", "capacity_factor", "top_k"], inputs)})
         for name, r, g in zip(names, ref, got):
-            np.testing.assert_allclose(g, r.numpy(), atol=2e-5, rtol=1e-4, err_msg=name)
+            assert_close(g, r.numpy(), 2e-5, rtol=1e-4, err_msg=name)
 
 
 @needs_checkpoint
 def test_shipped_onnx_matches_torch_on_other_inputs():
     engine = Engine(device="cpu")
-    tok = switch.tokenizer(zoo.checkpoint_dir("switch"))
+    tok = metrics.tokenizer(zoo.checkpoint_dir("switch"))
     probes = zoo.recipe("switch").probes
     for text, cf, k in [(domains.SAMPLES["python"], 0.5, 2), (domains.SAMPLES["arithmetic"], 0.0, 1)]:
-        inputs = {"tokens": np.array([switch.encode(tok, text)]), "capacity_factor": np.array([cf], np.float32),
+        inputs = {"tokens": metrics.encode_document(tok, text)[None], "capacity_factor": np.array([cf], np.float32),
                   "top_k": np.array([k])}
         a = engine.run("switch", inputs, probes, backend="torch")
         b = engine.run("switch", inputs, probes, backend="onnx")
-        np.testing.assert_allclose(a.outputs["logits"], b.outputs["logits"], atol=2e-4, rtol=1e-3)
+        assert_close(b.outputs["logits"], a.outputs["logits"], 2e-4, rtol=1e-3)
         for key in a.probes:
-            np.testing.assert_allclose(a.probes[key], b.probes[key], atol=2e-4, rtol=1e-3, err_msg=key)
+            assert_close(b.probes[key], a.probes[key], 2e-4, rtol=1e-3, err_msg=key)
 
 
 @needs_checkpoint
 def test_golden_routing_of_the_shipped_checkpoint():
     model = zoo.load("switch")
-    tok = switch.tokenizer(zoo.checkpoint_dir("switch"))
-    x = torch.tensor([switch.encode(tok, domains.SAMPLES["mixed"])])
+    tok = metrics.tokenizer(zoo.checkpoint_dir("switch"))
+    x = torch.from_numpy(metrics.encode_document(tok, domains.SAMPLES["mixed"]))[None]
     with torch.inference_mode(), trace("expert_index", "dropped") as t:
         model(x)
     routing = [t[f"blocks.{i}.moe.expert_index"][0, :, 0].tolist() for i in range(model.config.n_layers)]

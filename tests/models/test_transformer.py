@@ -1,4 +1,5 @@
-"""The encoder–decoder of 1706.03762 (models/transformer.py) and its shipped checkpoint."""
+"""The encoder–decoder of 1706.03762 (models/transformer.py, models/recipes/transformer.py) and its shipped
+checkpoint."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from models import zoo
 from models.data import seq2seq
 from models.engine import Engine
 from models.probe import trace
+from models.recipes import transformer as recipe
+from tests.models.tolerance import assert_close
 
 V = seq2seq.VOCAB
 
@@ -60,7 +63,7 @@ def test_decoder_is_causal(tiny):
         changed = tgt.clone()
         changed[:, t + 1 :] = random_ids(rng, 2, 7 - t)
         after = tiny(src, changed)
-        torch.testing.assert_close(after[:, : t + 1], before[:, : t + 1], rtol=0, atol=1e-5)
+        assert_close(after[:, : t + 1], before[:, : t + 1], 1e-5)
         assert not torch.allclose(after[:, t + 1 :], before[:, t + 1 :])
 
 
@@ -75,7 +78,7 @@ def test_padding_gets_no_attention_and_changes_nothing(tiny):
         keys_are_src = name.startswith("encoder") or "cross_attn" in name
         n_real = 5 if keys_are_src else 4
         assert p[..., n_real:].abs().max() == 0, name
-    torch.testing.assert_close(logits[:, :4], tiny(src, tgt), rtol=0, atol=1e-5)
+    assert_close(logits[:, :4], tiny(src, tgt), 1e-5)
 
 
 def test_greedy_helpers_agree(tiny):
@@ -87,6 +90,14 @@ def test_greedy_helpers_agree(tiny):
 
     steps = tr.greedy_steps(logits_fn, src.numpy(), max_new=9)
     assert steps == ids[: len(steps)]
+
+
+def test_the_model_speaks_the_task_vocabulary():
+    """The model holds its special ids in its config (it imports no data module); they are the task's."""
+    c = tr.PRESETS["shipped"]
+    assert (c.vocab, c.pad_id, c.bos_id, c.eos_id) == (seq2seq.VOCAB, seq2seq.PAD, seq2seq.BOS, seq2seq.EOS)
+    assert zoo.read_config("transformer")["vocab"] == seq2seq.VOCAB
+    assert recipe.LONG_LENGTHS[0] == recipe.TRAIN_LENGTHS[1] + 1
 
 
 def test_vocabulary_round_trip_and_errors():
@@ -129,8 +140,9 @@ def test_shipped_card_meets_its_bars():
 def test_onnx_parity_with_torch():
     """ONNX Runtime against torch through the engine, at lengths other than the export example (dynamic axes).
 
-    Tolerance: |onnx − torch| ≤ 1e-4 + 1e-4·|torch| on logits and every probe (float32 throughout; observed maximum
-    differences: 1.8e-5 on logits (which reach ±15), 1.4e-5 on probes).
+    Tolerance: |onnx − torch| ≤ 1e-4 · scale + 1e-4·|torch| on logits and every probe, scale being the largest
+    magnitude of the torch values (at least 1); float32 throughout; observed maximum differences: 1.8e-5 on logits
+    (which reach ±15), 1.4e-5 on probes.
     """
     engine = Engine(device="cpu")
     batch = seq2seq.reversal(np.random.default_rng(11), 3, 3, 13)
@@ -138,7 +150,7 @@ def test_onnx_parity_with_torch():
     probes = ("*.pattern", "*.scores", "*_attn.q", "*_attn.k", "*_attn.v")
     ref = engine.run("transformer", inputs, probes, backend="torch")
     got = engine.run("transformer", inputs, probes, backend="onnx")
-    np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], rtol=1e-4, atol=1e-4)
+    assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-4)
     assert set(got.probes) == set(ref.probes) and len(ref.probes) == 6 * 5
     for name, value in ref.probes.items():
         if name.endswith("scores"):
@@ -146,4 +158,4 @@ def test_onnx_parity_with_torch():
             value, other = np.where(value < -1e30, 0, value), np.where(got.probes[name] < -1e30, 0, got.probes[name])
         else:
             other = got.probes[name]
-        np.testing.assert_allclose(other, value, rtol=1e-4, atol=1e-4, err_msg=name)
+        assert_close(other, value, 1e-4, err_msg=name)

@@ -1,4 +1,5 @@
-"""The Vision Transformer of 2010.11929 (models/vit.py), its shipped checkpoint, and upload preprocessing."""
+"""The Vision Transformer of 2010.11929 (models/vit.py, models/recipes/vit.py), its shipped checkpoint, and upload
+preprocessing."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from models import vit, zoo
 from models.data import digits
 from models.engine import Engine
 from models.probe import trace
+from models.recipes import vit as recipe
+from tests.models.tolerance import assert_close
 
 # Eight fixed held-out images (positions in the test split) and the classes the shipped checkpoint predicts for them.
 GOLDEN_POSITIONS = [0, 45, 90, 135, 180, 225, 270, 315]
@@ -104,7 +107,7 @@ def test_position_similarity_layout():
 
 def test_checkpoint_meets_its_bar(shipped, test_split):
     card = zoo.read_card("vit")
-    metrics = vit.evaluate(shipped, zoo.checkpoint_dir("vit"))
+    metrics = recipe.evaluate(shipped, zoo.checkpoint_dir("vit"))
     assert metrics["test_accuracy"] >= 0.97
     assert metrics == card["metrics"]
     assert card["params"] == zoo.parameter_count(shipped)
@@ -137,10 +140,10 @@ def test_onnx_parity(test_split):
     probes = zoo.recipe("vit").probes
     ref = engine.run("vit", {"images": images}, probes, backend="torch")
     got = engine.run("vit", {"images": images}, probes, backend="onnx")
-    np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], atol=1e-4, rtol=1e-4)
+    assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-4)
     assert set(got.probes) == set(ref.probes) and "blocks.3.attn.pattern" in got.probes
     for name in ref.probes:
-        np.testing.assert_allclose(got.probes[name], ref.probes[name], atol=1e-4, rtol=1e-4, err_msg=name)
+        assert_close(got.probes[name], ref.probes[name], 1e-4, err_msg=name)
 
 
 # ---- uploads and drawings --------------------------------------------------------------------------------------
@@ -246,6 +249,5 @@ def test_gpu_backends_match_the_cpu(test_split):
     for backend in ("torch", "onnx"):
         got = gpu.run("vit", {"images": images}, probes, backend=backend)
         assert got.device == "cuda", backend
-        np.testing.assert_allclose(got.outputs["logits"], ref.outputs["logits"], atol=1e-3, rtol=1e-3)
-        np.testing.assert_allclose(got.probes["blocks.3.attn.pattern"], ref.probes["blocks.3.attn.pattern"],
-                                   atol=1e-3)
+        assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-3)
+        assert_close(got.probes["blocks.3.attn.pattern"], ref.probes["blocks.3.attn.pattern"], 1e-3)

@@ -1,0 +1,186 @@
+"""BERT (1810.04805): mask tokens and watch a small bidirectional encoder, trained on Shakespeare, fill them in."""
+
+import numpy as np
+import streamlit as st
+
+from app.bert import service as svc
+from app.bert.views import ACTION_COLOURS, embedding_panels, prediction_bars
+from app.shared import ui
+from app.shared.heatmaps import attention_heatmap, head_grid
+from app.shared.i18n import InputError, t
+from app.shared.tokens import token_strip, visible
+
+VIEWS = ("example", "nsp", "embeddings", "attention")
+ACTIONS = ("none", "mask", "random", "keep")  # models.bert.NOT_CHOSEN, MASKED, RANDOM, KEPT
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # a pill shows its position: be² and be⁷ differ
+
+
+def _masks_from_url() -> None:
+    """Start the mask picker from the URL (``bert_masks=3,6``; empty = none), else the default."""
+    if "bert_masks" in st.session_state:
+        return
+    raw = st.query_params.get("bert_masks")
+    if raw is None:
+        st.session_state["bert_masks"] = list(svc.DEFAULT_MASKS)
+    else:
+        st.session_state["bert_masks"] = [int(x) for x in raw.split(",") if x.strip().isdigit()]
+
+
+ui.header("bert")
+st.markdown(t("bert.intro"))
+backend = st.session_state.get("backend", "torch")
+
+c_a, c_b = st.columns(2)
+text_a = c_a.text_input(t("bert.a"), svc.DEFAULT_A, key="bert_a", bind="query-params", max_chars=svc.MAX_CHARS,
+                        help=t("bert.a.help"))
+text_b = c_b.text_input(t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS,
+                        help=t("bert.b.help"))
+try:
+    tokens = svc.tokenize(text_a, text_b)
+except InputError as e:
+    ui.input_error(e)
+    st.stop()
+
+# ---- pick positions to mask (pills of the word pieces, mirrored in the URL) ----------------------------------------
+_masks_from_url()
+options = list(tokens.maskable)
+st.session_state["bert_masks"] = [m for m in st.session_state["bert_masks"] if m in options]
+masks = st.pills(t("bert.masks"), options, selection_mode="multi", key="bert_masks", help=t("bert.masks.help"),
+                 format_func=lambda i: visible(tokens.pieces[i]) + str(i).translate(SUPERSCRIPT))
+masks = tuple(sorted(masks or ()))
+if masks == svc.DEFAULT_MASKS:
+    st.query_params.pop("bert_masks", None)
+else:
+    st.query_params["bert_masks"] = ",".join(map(str, masks))
+k = st.slider(t("bert.k"), 1, 10, 5, key="bert_k", bind="query-params")
+
+try:
+    a = svc.analyse(text_a, text_b, masks, k, backend)
+except InputError as e:
+    ui.input_error(e)
+    st.stop()
+
+vocab = svc.vocabulary()
+pieces = list(tokens.pieces)
+seen = [p if i not in a.masked else "[MASK]" for i, p in enumerate(pieces)]
+m1, m2, m3, m4 = st.columns(4)
+m1.metric(t("bert.m.tokens"), len(tokens.ids), help=t("bert.m.tokens.help"))
+m2.metric(t("bert.m.masked"), len(a.masked))
+m3.metric(t("bert.m.top"), visible(vocab[a.top_ids[0, 0]]) if a.masked else "—", help=t("bert.m.top.help"))
+m4.metric(t("bert.m.is_next"), f"{a.is_next:.1%}" if tokens.has_b else "—", help=t("bert.m.is_next.help"))
+
+st.subheader(t("bert.pred.title"))
+ui.markup(token_strip(seen, np.array([1.0 if i in a.masked else 0.0 for i in range(len(seen))]), vmin=0, vmax=1,
+                      colorscale=[[0, "#f3f3f3"], [1, "#d62728"]], fmt="{:.0f}", label=t("bert.pred.strip")))
+if not a.masked:
+    st.info(t("bert.pred.none"), icon=":material/touch_app:")
+else:
+    titles = [f"{m}: {visible(pieces[m])}" for m in a.masked]
+    top_pieces = [[vocab[i] for i in row] for row in a.top_ids]
+    originals = [pieces[m] if pieces[m] != "[MASK]" else None for m in a.masked]
+    rows = []
+    for j, m in enumerate(a.masked):
+        for r in range(a.top_ids.shape[1]):
+            rows.append({t("bert.col.pos"): m, t("bert.col.original"): pieces[m], t("bert.col.rank"): r + 1,
+                         t("bert.col.prediction"): top_pieces[j][r],
+                         t("bert.col.prob"): round(float(a.top_probs[j, r]), 4)})
+    ui.figure(prediction_bars(titles, top_pieces, a.top_probs, originals, value_title=t("bert.probability")),
+              {"positions": list(a.masked), "original": originals, "top_tokens": top_pieces,
+               "probabilities": a.top_probs, "probability_of_original": a.original_prob}, "bert-predictions",
+              key="bert_pred_fig")
+    st.table(rows, hide_index=True, border="horizontal")
+    st.caption(t("bert.pred.caption"))
+ui.readout(a)
+
+# ---- one view at a time -------------------------------------------------------------------------------------------
+view = ui.choice(st.segmented_control, t("bert.view"), VIEWS, key="bert_view", default="example",
+                 labels={v: t(f"bert.view.{v}") for v in VIEWS}, required=True)
+
+if view == "example":
+    st.caption(t("bert.ex.caption"))
+    seed = st.number_input(t("bert.seed"), 0, 9999, 0, key="bert_seed", bind="query-params", help=t("bert.seed.help"))
+    ex = svc.training_example(text_a, text_b, int(seed))
+    e1, e2, e3, e4 = st.columns(4)
+    e1.metric(t("bert.ex.m.chosen"), f"{ex.chosen} / {len(ex.tokens.ids) - (3 if tokens.has_b else 2)}",
+              help=t("bert.ex.m.chosen.help"))
+    e2.metric(t("bert.ex.m.mask"), ex.count(1))
+    e3.metric(t("bert.ex.m.random"), ex.count(2))
+    e4.metric(t("bert.ex.m.keep"), ex.count(3))
+    action = np.array(ex.action, dtype=float)
+    strip = dict(vmin=0, vmax=3, colorscale=ACTION_COLOURS, fmt="{:.0f}")
+    ui.markup(token_strip(pieces, action, label=t("bert.ex.original"), **strip))
+    ui.markup(token_strip([vocab[i] for i in ex.inputs], action, label=t("bert.ex.inputs"), **strip))
+    ui.markup(token_strip([vocab[y] if y >= 0 else "·" for y in ex.labels], action, label=t("bert.ex.labels"),
+                          **strip))
+    ui.markup(token_strip([t(f"bert.action.{name}") for name in ACTIONS], np.arange(4.0), label=t("bert.ex.legend"),
+                          **strip))
+    table = {t("bert.col.pos"): list(range(len(pieces))), t("bert.col.original"): pieces,
+             t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
+             t("bert.col.input"): [vocab[i] for i in ex.inputs],
+             t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels]}
+    st.table(table, hide_index=True, border="horizontal")
+    ui.download({"tokens": pieces, "action": [ACTIONS[x] for x in ex.action], "inputs": list(ex.inputs),
+                 "labels": list(ex.labels)}, "bert-training-example", key="bert_dl_example")
+
+elif view == "nsp":
+    st.caption(t("bert.nsp.caption"))
+    if not tokens.has_b:
+        st.info(t("bert.nsp.need_b"), icon=":material/info:")
+    else:
+        swapped = svc.is_next(text_b, text_a, backend)
+        n1, n2 = st.columns(2)
+        n1.metric(t("bert.nsp.m.ab"), f"{svc.is_next(text_a, text_b, backend):.1%}", help=t("bert.nsp.m.ab.help"))
+        n2.metric(t("bert.nsp.m.ba"), f"{swapped:.1%}", help=t("bert.nsp.m.ba.help"))
+        ui.markup(token_strip(pieces, np.array(tokens.segments, dtype=float), vmin=0, vmax=1,
+                              colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]], fmt="segment {:.0f}",
+                              label=t("bert.nsp.segments")))
+        st.caption(t("bert.nsp.try"))
+
+elif view == "embeddings":
+    st.caption(t("bert.emb.caption"))
+    total = a.token_emb + a.segment_emb + a.position_emb
+    titles = [t("bert.emb.token"), t("bert.emb.segment"), t("bert.emb.position"), t("bert.emb.sum")]
+    panels = [a.token_emb, a.segment_emb, a.position_emb, total]
+    norms = [float(np.linalg.norm(p, axis=-1).mean()) for p in panels]
+    cols = st.columns(4)
+    for col, title, norm in zip(cols, titles, norms):
+        col.metric(t("bert.emb.m.norm", name=title), f"{norm:.3f}")
+    ui.figure(embedding_panels(panels, titles, seen, dim_title=t("bert.emb.dim"), value_title=t("bert.emb.value")),
+              {"tokens": seen, "token": a.token_emb, "segment": a.segment_emb, "position": a.position_emb},
+              "bert-embeddings", key="bert_embeddings")
+
+else:
+    L, H = a.patterns.shape[:2]
+    c_layer, c_head = st.columns([1, 2])
+    layer = c_layer.segmented_control(t("view.layer"), list(range(L)), default=0, required=True,
+                                      key="bert_layer", bind="query-params")
+    head = c_head.segmented_control(t("view.head"), list(range(H)), default=0, required=True, key="bert_head",
+                                    bind="query-params")
+    labels = [f"{i}:{visible(p)}" for i, p in enumerate(seen)]
+    pattern = a.patterns[layer, head]
+    T = len(labels)
+    later = float((pattern * np.triu(np.ones((T, T)), 1)).sum(-1).mean())
+    at1, at2 = st.columns(2)
+    at1.metric(t("bert.att.m.later"), f"{later:.0%}", help=t("bert.att.m.later.help"))
+    at2.metric(t("bert.att.m.later_all"), f"{a.later_attention:.0%}")
+    st.caption(t("bert.att.caption"))
+    keys = [visible(p) for p in seen]  # short column labels: two maps share the width
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('bert.att.title', layer=layer, head=head)}**")
+        ui.figure(attention_heatmap(pattern, labels, keys, zmax=1, query_title=t("view.query"),
+                                    key_title=t("view.key"), value_title=t("view.weight")),
+                  pattern, f"bert-attention-l{layer}h{head}", key="bert_attention", row_labels=labels,
+                  col_labels=labels)
+    with right:
+        st.markdown(f"**{t('bert.att.causal')}**")
+        ui.plot(attention_heatmap(svc.decoder_mask(T), labels, keys, zmax=1, colorscale="Greys",
+                                  query_title=t("view.query"), key_title=t("view.key"),
+                                  value_title=t("bert.att.allowed")), key="bert_causal")
+    st.caption(t("bert.att.grid"))
+    ui.plot(head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
+            key="bert_grid")
+
+metrics = svc.card()["metrics"]
+ui.explain(t("bert.explain", card=t("bert.card", top1=metrics["mlm_top1"], top5=metrics["mlm_top5"],
+                                    unigram=metrics["unigram_top1"], nsp=metrics["nsp_accuracy"])))

@@ -1,0 +1,185 @@
+"""The BERT page's bridge to ``models.bert``: tokenise a sentence or a pair, fill in masked positions, read the NSP
+head, build a training example with the paper's masking recipe, and collect the three embeddings and the attention.
+
+Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from app.shared import assets
+from app.shared.i18n import InputError
+from app.shared.numbers import softmax
+from app.shared.services import run, stack_layers
+from models import zoo
+from models.data import wordpiece
+from models.layers import causal_mask
+from models.recipes import bert
+
+NAME = "bert"
+MAX_CHARS = 200  # per sentence box
+PROBES = ("token_embedding", "segment_embedding", "position_embedding", "blocks.*.attn.pattern")
+SPECIAL_IDS = (wordpiece.PAD, wordpiece.CLS, wordpiece.SEP)
+_DEFAULTS = assets.data("examples/bert.json")
+DEFAULT_A: str = _DEFAULTS["a"]  # the sentence boxes' defaults
+DEFAULT_B: str = _DEFAULTS["b"]
+DEFAULT_MASKS: tuple[int, ...] = tuple(_DEFAULTS["masks"])  # positions masked at first: the second "be" of A
+
+
+@st.cache_resource(show_spinner=False)
+def tokenizer():
+    return bert.tokenizer(zoo.checkpoint_dir(NAME))
+
+
+@st.cache_resource(show_spinner=False)
+def vocabulary() -> tuple[str, ...]:
+    tok = tokenizer()
+    return tuple(tok.id_to_token(i) for i in range(tok.get_vocab_size()))
+
+
+def max_len() -> int:
+    return int(zoo.read_config(NAME)["max_len"])
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """``[CLS] A [SEP]`` or ``[CLS] A [SEP] B [SEP]`` as the model reads it."""
+
+    ids: tuple[int, ...]
+    segments: tuple[int, ...]
+    pieces: tuple[str, ...]
+    has_b: bool
+
+    @property
+    def maskable(self) -> tuple[int, ...]:
+        """Positions a user may mask: every word piece, not [CLS]/[SEP] and not an already written [MASK]."""
+        return tuple(i for i, t in enumerate(self.ids) if t not in (*SPECIAL_IDS, wordpiece.MASK))
+
+
+def _encode(text: str, which: str) -> list[int]:
+    if len(text) > MAX_CHARS:
+        raise InputError("bert.error.too_long_chars", which=which, n=len(text), max=MAX_CHARS)
+    ids = tokenizer().encode(text).ids
+    if text.strip() and not ids:
+        raise InputError("bert.error.nothing_left", which=which)
+    if ids and all(i == wordpiece.UNK for i in ids):
+        raise InputError("bert.error.unknown", which=which)
+    return ids
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def tokenize(a: str, b: str = "") -> Tokens:
+    """The pair as ids and segments; ``InputError`` for empty, too long or unreadable input."""
+    if not a or not a.strip():
+        raise InputError("bert.error.empty")
+    ids_a = _encode(a, "A")
+    ids_b = _encode(b, "B") if b and b.strip() else None
+    ids, segments = wordpiece.encode_pair(ids_a, ids_b)
+    if len(ids) > max_len():
+        raise InputError("bert.error.too_long_tokens", n=len(ids), max=max_len())
+    vocab = vocabulary()
+    return Tokens(ids=tuple(ids), segments=tuple(segments), pieces=tuple(vocab[i] for i in ids),
+                  has_b=ids_b is not None)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass with some positions replaced by [MASK]. Shapes: M masked positions, K shown predictions,
+    L layers, H heads, T tokens, C width."""
+
+    tokens: Tokens  # what the user typed
+    inputs: tuple[int, ...]  # what the model read ([MASK] at the masked positions)
+    masked: tuple[int, ...]  # (M,) positions
+    top_ids: np.ndarray  # (M, K)
+    top_probs: np.ndarray  # (M, K)
+    original_prob: np.ndarray  # (M,) probability given to the token that was there ([MASK] typed: NaN)
+    is_next: float  # NSP probability that B follows A
+    patterns: np.ndarray  # (L, H, T, T)
+    token_emb: np.ndarray  # (T, C)
+    segment_emb: np.ndarray  # (T, C)
+    position_emb: np.ndarray  # (T, C)
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def later_attention(self) -> float:
+        """Share of the attention (all layers and heads, mean over queries) that goes to keys after the query:
+        what a decoder's causal mask forbids."""
+        T = self.patterns.shape[-1]
+        return float((self.patterns * np.triu(np.ones((T, T)), 1)).sum(-1).mean())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "torch") -> Analysis:
+    """Mask ``masks`` (positions in the pair) and the written [MASK] tokens; predict each of them."""
+    tokens = tokenize(a, b)
+    if not 1 <= k <= 20:
+        raise InputError("bert.error.k", max=20)
+    bad = [m for m in masks if m not in tokens.maskable]
+    if bad:
+        raise InputError("bert.error.position", pos=bad[0])
+    inputs = np.array(tokens.ids, dtype=np.int64)
+    inputs[list(masks)] = wordpiece.MASK
+    masked = tuple(int(i) for i in np.flatnonzero(inputs == wordpiece.MASK))
+    if masked and len(masked) == len(inputs) - (3 if tokens.has_b else 2):
+        raise InputError("bert.error.all_masked")
+    res = run(NAME, {"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES,
+              backend)
+    probs = softmax(res.outputs["mlm_logits"][0])  # (T, V)
+    order = np.argsort(-probs[list(masked)], axis=-1, kind="stable")[:, :k] if masked else np.zeros((0, k), int)
+    top = np.take_along_axis(probs[list(masked)], order, -1) if masked else np.zeros((0, k))
+    original = np.array([probs[m, tokens.ids[m]] if tokens.ids[m] != wordpiece.MASK else np.nan for m in masked])
+    patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
+    return Analysis(tokens=tokens, inputs=tuple(int(i) for i in inputs), masked=masked, top_ids=order, top_probs=top,
+                    original_prob=original, is_next=float(softmax(res.outputs["nsp_logits"][0])[0]),
+                    patterns=patterns, token_emb=res.probes["token_embedding"][0],
+                    segment_emb=res.probes["segment_embedding"][0], position_emb=res.probes["position_embedding"],
+                    backend=res.backend, device=res.device, ms=res.ms)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def is_next(a: str, b: str, backend: str = "torch") -> float:
+    """P(IsNext) of the NSP head for ``[CLS] a [SEP] b [SEP]``, nothing masked."""
+    tokens = tokenize(a, b)
+    res = run(NAME, {"tokens": np.array([tokens.ids]), "segments": np.array([tokens.segments])}, (), backend)
+    return float(softmax(res.outputs["nsp_logits"][0])[0])
+
+
+@dataclass(frozen=True)
+class Example:
+    """The input to one pre-training step, made from the user's text with the paper's recipe and a seed."""
+
+    tokens: Tokens
+    action: tuple[int, ...]  # per position: bert.NOT_CHOSEN, MASKED, RANDOM or KEPT
+    inputs: tuple[int, ...]  # what the model reads
+    labels: tuple[int, ...]  # what the loss compares with (bert.IGNORE where it looks away)
+
+    def count(self, action: int) -> int:
+        return sum(1 for x in self.action if x == action)
+
+    @property
+    def chosen(self) -> int:
+        return sum(1 for x in self.action if x != bert.NOT_CHOSEN)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def training_example(a: str, b: str, seed: int) -> Example:
+    tokens = tokenize(a, b)
+    rng = np.random.default_rng(seed)
+    inputs, labels, action = bert.mask_tokens(np.array(tokens.ids, dtype=np.int64), rng, len(vocabulary()))
+    return Example(tokens=tokens, action=tuple(int(x) for x in action), inputs=tuple(int(x) for x in inputs),
+                   labels=tuple(int(x) for x in labels))
+
+
+def decoder_mask(T: int) -> np.ndarray:
+    """A decoder's causal mask (T, T) as 0/1: query i may look at keys 0..i only."""
+    return causal_mask(T).numpy().astype(float)
+
+
+def card() -> dict:
+    return zoo.read_card(NAME)

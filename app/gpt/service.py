@@ -1,0 +1,275 @@
+"""The GPT page's bridge to ``models.gpt``: tokenise, next-token distribution, sampling, generation, logit lens,
+and the in-context-learning (induction) demo.
+
+Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime) except generation on the torch
+backend, which decodes with the KV cache of ``models.gpt.generate`` (the exported ONNX graph has no cache inputs, so the
+onnx backend re-reads the whole sequence at every step: the tokens-per-second readout shows the difference).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from app.shared import assets
+from app.shared.i18n import InputError
+from app.shared.numbers import entropy_bits, log_softmax, softmax
+from app.shared.services import engine, run, stack_layers
+from models import gpt, metrics, sampling, zoo
+from models.data import bpe
+
+NAME = "gpt"
+MAX_CHARS = 600  # what the prompt box accepts
+MAX_PROMPT_TOKENS = 160  # prompt tokens (with <|endoftext|>); leaves room for generation in the 256 context
+MAX_NEW = 64  # tokens one generation may add
+PROBES = ("embedded", "blocks.*.resid", "blocks.*.attn.pattern")
+
+_EXAMPLES = assets.data("examples/gpt.json")
+EXAMPLES: tuple[str, ...] = tuple(_EXAMPLES["prompts"])  # the prompt box's default is the first
+# Few-shot prompts, each with the continuation that would show it caught the pattern (which ones the shipped model
+# continues is checked in tests/app/test_gpt.py).
+FEW_SHOT: dict[str, tuple[str, str]] = {k: (v["prompt"], v["expected"]) for k, v in _EXAMPLES["few_shot"].items()}
+
+
+@st.cache_resource(show_spinner=False)
+def tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+
+
+def piece_text(raw: bytes) -> str:
+    """A token's bytes as text; bytes that are only part of a UTF-8 character are shown as ‹hex›."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "‹" + " ".join(f"{b:02x}" for b in raw) + "›"
+
+
+@st.cache_resource(show_spinner=False)
+def vocabulary() -> tuple[str, ...]:
+    """The display text of every id (``<|endoftext|>`` for id 0)."""
+    tok = tokenizer()
+    raw = bpe.token_bytes(tok, range(tok.get_vocab_size()))
+    return (bpe.EOT, *(piece_text(b) for b in raw[1:]))
+
+
+@dataclass(frozen=True)
+class Tokens:
+    ids: tuple[int, ...]  # <|endoftext|> first, then the prompt's BPE ids
+    pieces: tuple[str, ...]  # each id as text
+    n_bytes: tuple[int, ...]  # UTF-8 bytes each id stands for
+    hex: tuple[str, ...]  # those bytes in hex
+
+
+def _tokens(ids: list[int]) -> Tokens:
+    raw = bpe.token_bytes(tokenizer(), ids)
+    vocab = vocabulary()
+    return Tokens(ids=tuple(int(i) for i in ids), pieces=tuple(vocab[i] for i in ids),
+                  n_bytes=tuple(len(b) for b in raw), hex=tuple(b.hex(" ") for b in raw))
+
+
+def tokenize(text: str) -> Tokens:
+    """The prompt as the model reads it; ``InputError`` when it is empty or too long."""
+    if not text or not text.strip():
+        raise InputError("gpt.error.empty")
+    if len(text) > MAX_CHARS:
+        raise InputError("gpt.error.too_long_chars", n=len(text), max=MAX_CHARS)
+    ids = [0, *tokenizer().encode(text).ids]
+    if len(ids) > MAX_PROMPT_TOKENS:
+        raise InputError("gpt.error.too_long_tokens", n=len(ids), max=MAX_PROMPT_TOKENS)
+    return _tokens(ids)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass over a sequence. Shapes: L layers, H heads, T tokens, V vocabulary."""
+
+    tokens: Tokens
+    logits: np.ndarray  # (V,) at the last position
+    probs: np.ndarray  # (V,) softmax of those logits (temperature 1)
+    patterns: np.ndarray  # (L, H, T, T)
+    lens_ids: np.ndarray  # (L + 1, T): the top next-token id read from the residual stream before block 0 and
+    lens_probs: np.ndarray  # (L + 1, T)   after each block (the last row is the model's own prediction)
+    final_top_by_layer: np.ndarray  # (L + 1,) probability the lens gives the model's final top token, last position
+    backend: str
+    device: str
+    ms: float
+
+
+def forward(tokens: Tokens, backend: str) -> Analysis:
+    res = run(NAME, {"tokens": np.array([tokens.ids], dtype=np.int64)}, PROBES, backend)
+    n_layers = zoo.read_config(NAME)["n_layers"]
+    patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", n_layers)
+    resid = np.concatenate([res.probes["embedded"][:1], stack_layers(res.probes, "blocks.{}.resid", n_layers)])
+    lens = softmax(gpt.logit_lens(engine().model(NAME), resid))  # (L + 1, T, V)
+    logits = res.outputs["logits"][0, -1].astype(np.float64)
+    final_top = int(logits.argmax())
+    return Analysis(tokens=tokens, logits=logits, probs=softmax(logits), patterns=patterns,
+                    lens_ids=lens.argmax(-1), lens_probs=lens.max(-1), final_top_by_layer=lens[:, -1, final_top],
+                    backend=res.backend, device=res.device, ms=res.ms)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(text: str, backend: str = "torch") -> Analysis:
+    """The prompt's next-token distribution, attention maps and logit lens."""
+    return forward(tokenize(text), backend)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse_ids(ids: tuple[int, ...], backend: str = "torch") -> Analysis:
+    """The same for a sequence of ids (prompt plus generated tokens)."""
+    return forward(_tokens(list(ids)), backend)
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """What temperature, top-k and top-p do to one distribution, ids sorted by the untouched probability."""
+
+    order: np.ndarray  # (N,) ids shown, most likely first (before any change)
+    before: np.ndarray  # (N,) softmax at temperature 1
+    tempered: np.ndarray  # (N,) softmax at the chosen temperature
+    after: np.ndarray  # (N,) what sampling draws from: tempered, cut by top-k and top-p, renormalised
+    cumulative: np.ndarray  # (N,) cumulative mass of ``tempered`` (the nucleus line)
+    kept: int  # ids left with non-zero probability (whole vocabulary)
+    entropy_before: float  # bits
+    entropy_after: float  # bits
+
+
+def sampling_steps(logits: np.ndarray, temperature: float, top_k: int, top_p: float, shown: int = 20) -> Sampling:
+    before = sampling.softmax(logits)
+    tempered = sampling.softmax(logits, temperature)
+    after = sampling.filtered(logits, temperature=temperature, top_k=top_k, top_p=top_p)
+    order = np.argsort(-before, kind="stable")[:shown]
+    cum = np.cumsum(np.sort(tempered)[::-1])[: len(order)]
+    return Sampling(order=order, before=before[order], tempered=tempered[order], after=after[order], cumulative=cum,
+                    kept=int((after > 0).sum()), entropy_before=entropy_bits(before),
+                    entropy_after=entropy_bits(after))
+
+
+@dataclass(frozen=True)
+class Generation:
+    prompt: Tokens
+    new_ids: tuple[int, ...]
+    text: str  # the generated continuation, decoded
+    ms: float
+    tokens_per_s: float
+    backend: str
+    device: str
+
+
+def _steps(ids: list[int], n: int, temperature: float, top_k: int, top_p: float, seed: int,
+           backend: str) -> Iterator[int]:
+    """New ids one at a time: KV-cached on torch, whole-sequence re-reads on ONNX Runtime."""
+    if backend == "torch":
+        yield from gpt.generate(engine().model(NAME), ids, n, temperature=temperature, top_k=top_k, top_p=top_p,
+                                seed=seed)
+        return
+    rng = np.random.default_rng(seed)
+    seq = list(ids)
+    for _ in range(n):
+        logits = run(NAME, {"tokens": np.array([seq], dtype=np.int64)}, (), backend).outputs["logits"][0, -1]
+        nxt = gpt.choose(logits.astype(np.float64), temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
+        seq.append(nxt)
+        yield nxt
+
+
+def _check_n(n: int) -> None:
+    if not 1 <= n <= MAX_NEW:
+        raise InputError("gpt.error.n", max=MAX_NEW)
+
+
+def stream(text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str,
+           stats: dict) -> Iterator[str]:
+    """Yield the continuation's text as tokens arrive (for ``st.write_stream``); fills ``stats`` at the end."""
+    prompt = tokenize(text)
+    _check_n(n)
+    tok = tokenizer()
+    new: list[int] = []
+    shown = ""
+    start = time.perf_counter()
+    for nxt in _steps(list(prompt.ids), n, temperature, top_k, top_p, seed, backend):
+        new.append(nxt)
+        decoded = tok.decode(new)
+        if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
+            yield decoded[len(shown):]
+            shown = decoded
+    seconds = time.perf_counter() - start
+    stats.update(ids=tuple(new), ms=seconds * 1e3, tokens_per_s=len(new) / seconds if seconds else 0.0)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def generate(text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int,
+             backend: str = "torch") -> Generation:
+    """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
+    stats: dict = {}
+    for _ in stream(text, n, temperature, top_k, top_p, seed, backend, stats):
+        pass
+    return Generation(prompt=tokenize(text), new_ids=stats["ids"], text=tokenizer().decode(list(stats["ids"])),
+                      ms=stats["ms"], tokens_per_s=stats["tokens_per_s"], backend=backend, device=device(backend))
+
+
+def device(backend: str) -> str:
+    """Where ``backend`` runs this model (the ONNX session may fall back to the CPU)."""
+    if backend == "onnx":
+        providers = engine().session(NAME).get_providers()
+        return "cuda" if providers[0] == "CUDAExecutionProvider" else "cpu"
+    return engine().device
+
+
+@dataclass(frozen=True)
+class Induction:
+    """A random sequence of ``length`` merged BPE ids, shown twice. Position 0 is <|endoftext|>."""
+
+    tokens: Tokens
+    length: int
+    loss: np.ndarray  # (2·length,) loss (nats) of predicting token t + 1 from tokens ≤ t
+    loss_first: float  # mean over targets 2..length of the first copy
+    loss_second: float  # mean over targets 2..length of the second copy
+    scores: np.ndarray  # (L, H) induction score: mean attention from a repeated token to the one after its first copy
+    prev_scores: np.ndarray  # (L, H) previous-token score: mean attention to the position just before
+    patterns: np.ndarray  # (L, H, T, T)
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def ratio(self) -> float:
+        return self.loss_second / self.loss_first
+
+    @property
+    def best_head(self) -> tuple[int, int]:
+        layer, head = np.unravel_index(int(self.scores.argmax()), self.scores.shape)
+        return int(layer), int(head)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def induction(length: int, seed: int, backend: str = "torch") -> Induction:
+    if not 4 <= length <= 100:
+        raise InputError("gpt.error.length", min=4, max=100)
+    vocab = zoo.read_config(NAME)["vocab"]
+    ids = metrics.induction_batch(vocab, n=1, length=length, seed=seed)[0]
+    res = run(NAME, {"tokens": ids[None]}, ("blocks.*.attn.pattern",), backend)
+    logp = log_softmax(res.outputs["logits"][0])  # (T, V)
+    loss = -logp[np.arange(len(ids) - 1), ids[1:]]  # (2·length,)
+    patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")  # (L, H, T, T)
+    first, second = metrics.copy_losses(loss, length)
+    q = np.arange(length + 1, 2 * length)  # queries in the second copy whose next token is known from the first
+    scores = metrics.induction_scores(patterns, length)
+    prev = patterns[:, :, q, q - 1].mean(-1)
+    return Induction(tokens=_tokens(list(ids)), length=length, loss=loss,
+                     loss_first=first, loss_second=second,
+                     scores=scores, prev_scores=prev, patterns=patterns, backend=res.backend, device=res.device,
+                     ms=res.ms)
+
+
+def card() -> dict:
+    return zoo.read_card(NAME)
+
+
+def training_summary(card: dict) -> tuple[float, str]:
+    """(minutes, command) of the whole recipe: a card assembled from runs that each continued the one before gives
+    their summed wall time and the single command that runs every stage."""
+    return card.get("wall_time_s", 0) / 60, card.get("reproduce", card.get("command", ""))

@@ -1,0 +1,29 @@
+"""Strings of the home page (the timeline of the papers and the cards that link the pages)."""
+
+STRINGS = {
+    "home.nav": ("Home", "首页"),
+    "home.title": ("Transformer Explorer", "Transformer 探索器"),
+    "home.intro": (
+        "Probe small Transformer-era models that we trained ourselves: open a page, change an input, and watch "
+        "attention, routing or state change live. Every number on a page comes from a real forward pass.",
+        "探索我们亲自训练的小型 Transformer 时代模型：打开一个页面，改变输入，实时观察注意力、路由或状态的变化。"
+        "页面上的每个数字都来自一次真实的前向计算。",
+    ),
+    "home.timeline": ("Timeline of the papers", "论文时间线"),
+    "home.timeline.caption": (
+        "Filled markers have a page you can open now; hollow ones are planned.",
+        "实心标记的论文已有可打开的页面；空心标记的尚在计划中。",
+    ),
+    "home.available": ("Pages available", "可用页面"),
+    "home.planned": ("Papers on the map", "时间线上的论文"),
+    "home.open": ("Open", "打开"),
+    "home.has_page": ("Page available", "已有页面"),
+    "home.soon": ("Not yet available", "尚未推出"),
+    "home.year": ("Year", "年份"),
+    "home.how": (
+        "The sidebar switches the language and the backend (PyTorch or ONNX Runtime); every figure shows what ran "
+        "and how long it took. The address bar keeps a page's settings, so a link reproduces what you see.",
+        "侧边栏可以切换语言和推理后端（PyTorch 或 ONNX Runtime）；每个图都标明运行所用的后端和耗时。"
+        "地址栏会保存页面设置，分享链接即可重现你看到的内容。",
+    ),
+}

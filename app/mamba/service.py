@@ -1,0 +1,231 @@
+"""The Mamba page's bridge to ``models.mamba``: task instances, one probe run per input, the Mamba-vs-LTI comparison,
+the scan check (parallel vs sequential vs recurrent) and the live decoding-cost measurement."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import streamlit as st
+
+from app.shared import assets, services
+from app.shared.i18n import InputError
+from app.shared.services import engine, run, stack_layers
+from models import mamba, metrics, zoo
+from models.data import bpe, ssm_tasks
+from models.recipes import mamba as mamba_recipe
+
+NAMES = {"copy": "mamba-selective-copy", "lti": "mamba-lti-selective-copy", "induction": "mamba-induction",
+         "text": "mamba-lm"}
+SOURCES = ("copy", "induction", "text")
+PROBES = ("layers.*.mixer.delta", "layers.*.mixer.A_bar", "layers.*.mixer.B", "layers.*.mixer.C",
+          "layers.*.mixer.h_norm")
+MAX_SEED = 9999
+MAX_CHARS = 600
+INDUCTION_LENGTHS = (64, 128, 256)  # the training length, 2× and 4×
+DECODE_LENGTH = 256
+COPY_LETTERS = "ABCDEFGH"
+INDUCTION_LETTERS = "abcdefghijklmnop"
+DEFAULT_TEXT = assets.lines("examples/mamba.txt")[0]  # the text box's default
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass with probes. L layers, l positions, d_in channels, n state size."""
+
+    name: str
+    labels: tuple[str, ...]  # what each position shows
+    ids: np.ndarray  # (l,)
+    delta: np.ndarray  # (L, l, d_in) Δ
+    A_bar: np.ndarray  # (L, l, d_in) Ā = exp(ΔA), averaged over the n state entries of a channel
+    A: np.ndarray  # (L, d_in, n) the learned A (negative)
+    B: np.ndarray  # (L, l, n)
+    C: np.ndarray  # (L, l, n)
+    h_norm: np.ndarray  # (L, l) ‖h_t‖ over all d_in·n state numbers of a layer
+    pred: np.ndarray  # (l,) argmax of the output at each position
+    targets: np.ndarray  # (l,)
+    mask: np.ndarray  # (l,) bool, the positions that are scored
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def accuracy(self) -> float | None:
+        return float((self.pred[self.mask] == self.targets[self.mask]).mean()) if self.mask.any() else None
+
+    @property
+    def delta_per_token(self) -> np.ndarray:
+        """(L, l) mean Δ over the channels."""
+        return self.delta.mean(-1)
+
+    @property
+    def delta_move(self) -> np.ndarray:
+        """(L, l) how far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median_t Δ)|.
+
+        Channels rest at very different Δ, so a plain mean is dominated by a few always-large channels; the log ratio
+        to each channel's own median weighs every channel alike. It is exactly 0 for an LTI model."""
+        rest = np.median(self.delta, axis=1, keepdims=True)
+        return np.abs(np.log(self.delta / rest)).mean(-1)
+
+
+def available(source: str) -> bool:
+    return services.available(NAMES[source])
+
+
+def sources() -> tuple[str, ...]:
+    return tuple(s for s in SOURCES if available(s))
+
+
+def copy_label(i: int) -> str:
+    if i == ssm_tasks.NOISE:
+        return "·"
+    if i == ssm_tasks.MARKER:
+        return "?"
+    return COPY_LETTERS[i - ssm_tasks.FIRST_VALUE]
+
+
+def induction_label(i: int) -> str:
+    return "#" if i == ssm_tasks.TRIGGER else INDUCTION_LETTERS[i - 1]
+
+
+def _instance(source: str, seed: int, length: int) -> ssm_tasks.Batch:
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError("mamba.error.seed", max=MAX_SEED)
+    rng = np.random.default_rng(seed)
+    if source == "copy":
+        return mamba_recipe.copy_batch(rng, 1)
+    if length not in INDUCTION_LENGTHS:
+        raise InputError("mamba.error.length", lengths=", ".join(map(str, INDUCTION_LENGTHS)))
+    return mamba_recipe.induction_batch(rng, 1, length)
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(NAMES["text"]))
+
+
+def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    if not text.strip():
+        raise InputError("mamba.error.empty")
+    if len(text) > MAX_CHARS:
+        raise InputError("mamba.error.too_long_chars", max=MAX_CHARS)
+    tok = _tokenizer()
+    ids = metrics.encode_document(tok, text)
+    limit = engine().model(NAMES["text"]).config.max_len
+    if len(ids) > limit:
+        raise InputError("mamba.error.too_long", n=len(ids) - 1, max=limit - 1)
+    labels = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
+    return ids, ("⟨eot⟩", *labels[1:])
+
+
+def _analysis(name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.ndarray, mask: np.ndarray,
+              backend: str) -> Analysis:
+    res = run(name, {"tokens": ids[None]}, PROBES, backend)
+    model = engine().model(name)
+    L = model.config.n_layers
+
+    def stack(probe: str) -> np.ndarray:
+        return stack_layers(res.probes, f"layers.{{}}.mixer.{probe}", L)
+
+    A = np.stack([layer.mixer.A.detach().float().cpu().numpy() for layer in model.layers])
+    return Analysis(name=name, labels=labels, ids=ids, delta=stack("delta"), A_bar=stack("A_bar").mean(-1), A=A,
+                    B=stack("B"), C=stack("C"), h_norm=stack("h_norm"), pred=res.outputs["logits"][0].argmax(-1),
+                    targets=targets, mask=mask, backend=res.backend, device=res.device, ms=res.ms)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(source: str, seed: int, length: int, text: str, backend: str = "torch") -> Analysis:
+    """Run the model of ``source`` (copy / induction / text) on its input, recording Δ, Ā, B, C and ‖h_t‖."""
+    if source not in SOURCES:
+        raise InputError("mamba.error.source")
+    if not available(source):
+        raise InputError("error.model_missing", name=NAMES[source])
+    if source == "text":
+        ids, labels = _encode_text(text)
+        none = np.zeros(len(ids), dtype=np.int64)
+        return _analysis(NAMES["text"], ids, labels, none, none.astype(bool), backend)
+    batch = _instance(source, int(seed), int(length))
+    label = copy_label if source == "copy" else induction_label
+    ids = batch.tokens[0]
+    return _analysis(NAMES[source], ids, tuple(label(int(i)) for i in ids), batch.targets[0], batch.mask[0],
+                     backend)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse_lti(seed: int, backend: str = "torch") -> Analysis:
+    """The LTI baseline on the same selective-copying instance."""
+    if not available("lti"):
+        raise InputError("error.model_missing", name=NAMES["lti"])
+    batch = _instance("copy", int(seed), 0)
+    ids = batch.tokens[0]
+    return _analysis(NAMES["lti"], ids, tuple(copy_label(int(i)) for i in ids), batch.targets[0], batch.mask[0],
+                     backend)
+
+
+def output_label(source: str, i: int) -> str:
+    if source == "copy":
+        return copy_label(i) if i < ssm_tasks.selective_copy_vocab(len(COPY_LETTERS)) else "?"
+    if source == "induction":
+        return induction_label(i)
+    tok = _tokenizer()
+    return bpe.token_bytes(tok, [i])[0].decode("utf-8", errors="replace")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def scan_check(name: str, ids: tuple[int, ...]) -> dict[str, float]:
+    """Max |Δ logits| between the parallel scan, the sequential loop and step-by-step recurrence (torch), and the
+    logits' own scale (max |logit|), which the differences are small against."""
+    import torch  # the service, not the page, touches torch
+
+    diff = mamba.scan_difference(engine().model(name), torch.tensor([ids]))
+    scale = float(np.abs(run(name, {"tokens": np.array([ids], dtype=np.int64)}).outputs["logits"]).max())
+    return {**diff, "logit_scale": scale}
+
+
+@st.cache_resource(show_spinner=False)
+def _transformer():
+    """The GPT checkpoint when it is shipped; else a GPT of the same shape with untrained weights (timing only)."""
+    from models import gpt
+
+    if services.available("gpt"):
+        return engine().model("gpt"), True
+    return gpt.build(asdict(gpt.PRESETS["shipped"])).eval(), False
+
+
+@dataclass(frozen=True)
+class DecodeCosts:
+    position: np.ndarray  # (T,) 1 .. T
+    mamba_ms: np.ndarray  # (T,) milliseconds of each step
+    gpt_ms: np.ndarray
+    mamba_bytes: np.ndarray  # (T,) memory carried after each step
+    gpt_bytes: np.ndarray
+    mamba_name: str
+    gpt_trained: bool
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def decode_costs(run_id: int = 0, length: int = DECODE_LENGTH) -> DecodeCosts:
+    """Generate ``length`` tokens one at a time with Mamba's constant state and with GPT's growing KV cache,
+    timing every step (measured now; ``run_id`` asks for a fresh measurement)."""
+    name = next(NAMES[s] for s in ("text", "copy", "induction") if available(s))
+    model = engine().model(name)
+    transformer, trained = _transformer()
+    length = min(length, transformer.config.max_len)
+    m_ms, m_bytes = mamba.decode_profile(model, length)
+    g_ms, g_bytes = mamba.kv_decode_profile(transformer, length)
+    return DecodeCosts(position=np.arange(1, length + 1), mamba_ms=m_ms, gpt_ms=g_ms, mamba_bytes=m_bytes,
+                       gpt_bytes=g_bytes, mamba_name=name, gpt_trained=trained)
+
+
+@st.cache_data(show_spinner=False)
+def card_numbers() -> dict:
+    """Metrics and sizes from the cards, for the explanation."""
+    out = {}
+    for source, name in NAMES.items():
+        if available(source):
+            card = zoo.read_card(name)
+            out[source] = {"params": card["params"], **card["metrics"]}
+    gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
+    if gpt_card.exists():
+        out["gpt"] = zoo.read_card("gpt").get("metrics", {})
+    return out

@@ -1,0 +1,224 @@
+"""Strings of the Mamba page (2312.00752)."""
+
+STRINGS = {
+    "mamba.intro": (
+        "A Mamba layer keeps a fixed-size state h and updates it at every token: h_t = Ā_t h_{t−1} + B̄_t x_t. "
+        "What makes it *selective* is that the step size Δ, the write vector B and the read vector C are computed "
+        "from the current token. A large Δ means \"forget the past and write this token in\"; a small Δ means "
+        "\"let this token pass and keep the state\". Below, every number comes from our small trained models.",
+        "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：h_t = Ā_t h_{t−1} + B̄_t x_t。它之所以是“选择性”的，"
+        "在于步长 Δ、写入向量 B 和读出向量 C 都由当前词元计算得到。Δ 大意味着“忘掉过去，把这个词元写进来”；"
+        "Δ 小意味着“让这个词元过去，保持原有状态”。下面的每个数字都来自我们训练的小模型。",
+    ),
+    # input
+    "mamba.source": ("Input", "输入"),
+    "mamba.source.copy": ("Selective copying", "选择性复制"),
+    "mamba.source.induction": ("Induction heads", "归纳头"),
+    "mamba.source.text": ("Your text (language model)", "你的文本（语言模型）"),
+    "mamba.seed": ("Instance (random seed)", "样例（随机种子）"),
+    "mamba.seed.help": (
+        "Each seed generates a new instance of the task; none of them was seen in training.",
+        "每个种子生成任务的一个新样例；训练时从未见过这些样例。",
+    ),
+    "mamba.length": ("Sequence length", "序列长度"),
+    "mamba.length.help": (
+        "The model was trained on length 64 only; 256 is 4× longer than anything it saw.",
+        "模型只在长度 64 上训练过；256 是它见过的最长序列的 4 倍。",
+    ),
+    "mamba.text": ("Text", "文本"),
+    "mamba.text.help": (
+        "English works best: the model read only Shakespeare. At most {max} characters.",
+        "英文效果最好：模型只读过莎士比亚。最多 {max} 个字符。",
+    ),
+    "mamba.legend.copy": (
+        "Legend: · noise, A–H data tokens to remember, ? copy marker (at the i-th ? the model must output the i-th "
+        "data token).",
+        "图例：· 噪声，A–H 需要记住的数据词元，? 复制标记（在第 i 个 ? 处模型要输出第 i 个数据词元）。",
+    ),
+    "mamba.legend.induction": (
+        "Legend: a–p random tokens, # the trigger. After the last # the model must output the token that followed "
+        "the first #.",
+        "图例：a–p 随机词元，# 触发词元。在最后一个 # 处，模型要输出第一个 # 之后的那个词元。",
+    ),
+    # metrics
+    "mamba.m.positions": ("Positions", "位置数"),
+    "mamba.m.accuracy": ("Accuracy on this instance", "本样例准确率"),
+    "mamba.m.delta_max": ("Largest Δ movement", "Δ 的最大变动"),
+    "mamba.m.delta_max.help": ("At {token!r} (t = {t}).", "位于 {token!r}（t = {t}）。"),
+    "mamba.m.delta_ratio": ("Δ movement: data ÷ noise", "Δ 变动：数据 ÷ 噪声"),
+    "mamba.m.delta_ratio.help": (
+        "How far Δ leaves its resting value (this layer) on the tokens to remember, divided by the same on the noise.",
+        "本层 Δ 在需要记住的词元上偏离其常态值的程度，除以在噪声词元上的同一数值。",
+    ),
+    "mamba.m.next": ("Predicted next token", "预测的下一个词元"),
+    "mamba.h.outputs": ("What the model answers", "模型的回答"),
+    "mamba.col.position": ("position", "位置"),
+    "mamba.col.target": ("target", "正确答案"),
+    "mamba.col.mamba": ("Mamba", "Mamba"),
+    "mamba.col.lti": ("LTI baseline", "LTI 基线"),
+    # delta
+    "mamba.h.delta": ("Δ: how strongly each token is written into the state", "Δ：每个词元被写入状态的力度"),
+    "mamba.layer": ("Layer", "层"),
+    "mamba.map": ("Show", "显示"),
+    "mamba.map.delta": ("Δ", "Δ"),
+    "mamba.map.abar": ("Ā = exp(ΔA)", "Ā = exp(ΔA)"),
+    "mamba.map.bc": ("B and C", "B 和 C"),
+    "mamba.map.hnorm": ("‖h_t‖", "‖h_t‖"),
+    "mamba.delta.title": ("Δ of layer {layer}: time × channel", "第 {layer} 层的 Δ：时间 × 通道"),
+    "mamba.channel": ("channel", "通道"),
+    "mamba.state_index": ("state entry", "状态分量"),
+    "mamba.strip.delta": (
+        "How far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median Δ)| "
+        "(darker = more movement)",
+        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δ_t / Δ 中位数)| 的平均（颜色越深变动越大）",
+    ),
+    "mamba.explain.delta": (
+        "Δ is a step size: Ā = exp(ΔA) with A < 0, so a large Δ drives Ā towards 0 (the old state is wiped) and "
+        "gives the new input a large weight ΔB. A small Δ keeps Ā near 1 and lets the token slide past. Each channel "
+        "has its own resting Δ (the horizontal bands). On selective copying, look at the columns: Δ leaves its "
+        "resting value at the letters — and at the token just after each, which the width-4 convolution still "
+        "sees — and stays put over the noise. Our small model selects with B and C as well as with Δ (next "
+        "sections), so the Δ spikes are moderate rather than all-or-nothing.",
+        "Δ 是一个步长：Ā = exp(ΔA)，且 A < 0，所以 Δ 越大，Ā 越接近 0（旧状态被抹去），新输入的权重 ΔB 也越大。"
+        "Δ 很小时 Ā 接近 1，这个词元就被“跳过”。每个通道都有自己的常态 Δ（图中的横向条带）。在选择性复制任务中，"
+        "请看各列：Δ 在字母处——以及紧随其后、宽度为 4 的卷积仍能看到它的那个词元处——偏离常态值，在噪声上保持不动。"
+        "我们的小模型除了 Δ 之外还用 B 和 C 做选择（见下文），所以 Δ 的尖峰是适度的，而不是全有或全无。",
+    ),
+    # A_bar
+    "mamba.h.abar": ("Ā = exp(ΔA): how much of the state survives each step", "Ā = exp(ΔA)：每一步状态保留多少"),
+    "mamba.abar.title": ("Ā of layer {layer}, averaged over the {n} state entries of each channel",
+                         "第 {layer} 层的 Ā（每个通道 {n} 个状态分量取平均）"),
+    "mamba.m.abar_min": ("Smallest Ā (most forgetting)", "最小 Ā（遗忘最多）"),
+    "mamba.m.abar_median": ("Median Ā", "Ā 的中位数"),
+    "mamba.explain.abar": (
+        "A is learned but fixed per channel and state entry (initialised to −1, −2, …, −n as in S4D-real). Only Δ "
+        "moves with the input, so Ā — the fraction of each state entry kept from one step to the next — is where "
+        "the selection shows: dark columns are tokens at which the layer decided to forget.",
+        "A 是学到的，但对每个通道和状态分量是固定的（按 S4D-real 初始化为 −1, −2, …, −n）。只有 Δ 随输入变化，"
+        "所以 Ā——每个状态分量从上一步保留到下一步的比例——正是选择发生的地方：深色的列就是该层决定遗忘的词元。",
+    ),
+    # B and C
+    "mamba.h.bc": ("B and C: what is written and what is read, per token", "B 和 C：每个词元写入什么、读出什么"),
+    "mamba.b.title": ("B (write) of layer {layer}", "第 {layer} 层的 B（写入）"),
+    "mamba.c.title": ("C (read) of layer {layer}", "第 {layer} 层的 C（读出）"),
+    "mamba.explain.bc": (
+        "B_t chooses in which of the n state directions the current token is stored; C_t chooses which directions "
+        "are read out into y_t. In Mamba both change from token to token; in the LTI baseline they are the same "
+        "columns at every position.",
+        "B_t 决定当前词元存入 n 个状态方向中的哪些；C_t 决定读出哪些方向得到 y_t。在 Mamba 中两者随词元而变；"
+        "在 LTI 基线中，每个位置上都是同样的列。",
+    ),
+    # h norm
+    "mamba.h.hnorm": ("The hidden state over time", "隐状态随时间的变化"),
+    "mamba.hnorm.y": ("‖h_t‖ (all channels and entries)", "‖h_t‖（所有通道和分量）"),
+    "mamba.hnorm.series": ("layer {layer}", "第 {layer} 层"),
+    "mamba.explain.hnorm": (
+        "The state has the same size at every position — here {size} numbers per layer — however long the input. "
+        "Its norm jumps where Δ lets a token in and decays slowly where Δ is small.",
+        "无论输入多长，状态在每个位置的大小都相同——这里每层 {size} 个数。它的范数在 Δ 放词元进来的地方跳升，"
+        "在 Δ 很小的地方缓慢衰减。",
+    ),
+    # comparison
+    "mamba.h.compare": ("Selective copying: Mamba against an LTI state-space model",
+                        "选择性复制：Mamba 对比 LTI 状态空间模型"),
+    "mamba.compare.caption": (
+        "The same instance (seed {seed}) through both models. The LTI baseline is the same network with Δ, B and C "
+        "replaced by learned constants, trained with the same budget.",
+        "两个模型处理同一个样例（种子 {seed}）。LTI 基线是同一个网络，只是把 Δ、B、C 换成学到的常数，训练预算相同。",
+    ),
+    "mamba.compare.y": ("Δ movement, layer {layer}", "Δ 变动，第 {layer} 层"),
+    "mamba.compare.marks": ("tokens to remember", "需要记住的词元"),
+    "mamba.m.acc_mamba": ("Mamba accuracy", "Mamba 准确率"),
+    "mamba.m.acc_lti": ("LTI accuracy", "LTI 准确率"),
+    "mamba.m.acc_heldout": ("held out: {acc:.1%}", "留出集：{acc:.1%}"),
+    "mamba.strip.mamba": ("Mamba: Δ movement per token", "Mamba：每个词元处 Δ 的变动"),
+    "mamba.strip.lti": ("LTI: Δ movement per token (none: Δ is the same at every token)",
+                        "LTI：每个词元处 Δ 的变动（没有：Δ 在每个词元处都相同）"),
+    "mamba.explain.compare": (
+        "**Why an LTI system cannot select.** With Δ, B and C fixed, the SSM is a linear time-invariant filter: its "
+        "output is a convolution of the input with one kernel K = (CB̄, CĀB̄, CĀ²B̄, …). The kernel weighs a token by "
+        "how long ago it came, never by what it is, so noise and data are mixed into the state alike, and the "
+        "positions of the data change from instance to instance. Mamba's Δ depends on the token: it can open the "
+        "gate on a letter and close it on the noise, so the state holds exactly what has to be copied.",
+        "**为什么 LTI 系统无法选择。** 当 Δ、B、C 固定时，SSM 是一个线性时不变滤波器：输出是输入与同一个卷积核 "
+        "K = (CB̄, CĀB̄, CĀ²B̄, …) 的卷积。这个核只按词元出现的时间远近加权，从不看它是什么，所以噪声和数据被同样地"
+        "混入状态，而数据的位置每个样例都不一样。Mamba 的 Δ 取决于词元本身：它可以在字母处打开闸门、在噪声处关上，"
+        "让状态里只保存需要复制的内容。",
+    ),
+    "mamba.compare.missing": ("The LTI baseline checkpoint is not shipped here, so the comparison is hidden.",
+                              "此处没有 LTI 基线的检查点，因此不显示对比。"),
+    # recurrent vs parallel
+    "mamba.h.modes": ("Recurrent and parallel: the same numbers", "循环模式与并行模式：结果相同"),
+    "mamba.m.diff_seq": ("max |parallel − sequential|", "最大 |并行 − 顺序|"),
+    "mamba.m.diff_rec": ("max |parallel − recurrent|", "最大 |并行 − 循环|"),
+    "mamba.modes.caption": (
+        "Logits of the shown input computed three ways with PyTorch: the parallel scan (log-depth prefix scan, used "
+        "by the model's forward and by the ONNX export), the plain sequential loop over t, and step() fed one token "
+        "at a time with a constant-size state.",
+        "用 PyTorch 以三种方式计算当前输入的 logits：并行扫描（对数深度的前缀扫描，模型前向与 ONNX 导出都用它）、"
+        "按 t 逐步的普通顺序循环，以及每次喂一个词元、状态大小恒定的 step()。",
+    ),
+    "mamba.h.decode": ("Generating token by token: constant state against a growing KV cache",
+                       "逐词元生成：恒定状态对比不断增长的 KV 缓存"),
+    "mamba.decode.measure": ("Measure again", "重新测量"),
+    "mamba.decode.caption": (
+        "Measured just now in this server process: {n} tokens generated greedily one at a time by {mamba} "
+        "(step with its state) and by {gpt} (one new row with its KV cache). Times are a running median of 9 steps.",
+        "刚刚在本服务器进程中测得：{mamba}（带状态的 step）和 {gpt}（每步计算一行，带 KV 缓存）各自逐个贪心生成 {n} "
+        "个词元。时间为 9 步的滑动中位数。",
+    ),
+    "mamba.decode.gpt_trained": ("the GPT checkpoint", "GPT 检查点"),
+    "mamba.decode.gpt_untrained": ("a GPT of the shipped shape with untrained weights, for timing only",
+                                   "一个与发布版同形状、权重未经训练、仅用于计时的 GPT"),
+    "mamba.decode.x": ("position of the generated token", "生成词元的位置"),
+    "mamba.decode.ms": ("ms per token", "每词元毫秒数"),
+    "mamba.decode.kb": ("memory carried (KiB)", "携带的内存（KiB）"),
+    "mamba.m.state_kb": ("Mamba state", "Mamba 状态"),
+    "mamba.m.cache_kb": ("KV cache at position {n}", "位置 {n} 处的 KV 缓存"),
+    "mamba.m.ms_mamba": ("Mamba ms/token", "Mamba 每词元毫秒"),
+    "mamba.m.ms_gpt": ("GPT ms/token", "GPT 每词元毫秒"),
+    "mamba.m.ms.help": ("Median of the first 32 steps → median of the last 32 steps.",
+                        "前 32 步的中位数 → 最后 32 步的中位数。"),
+    "mamba.explain.modes": (
+        "**The linear-time claim and its cost.** Training and prompt processing see the whole sequence, so the "
+        "recurrence can run as a parallel scan; generation runs it one step at a time. Each step costs the same "
+        "and carries the same few kilobytes, so a sequence of length L costs O(L) time and O(1) memory, where "
+        "attention needs O(L) work per token and a KV cache that grows with L. The price: everything the model "
+        "will ever need must fit into that fixed state. Attention can look back at any token exactly; a state "
+        "space model can only use what it chose to keep, and what it let decay is gone. At these short lengths and "
+        "this tiny width the Transformer's step time grows only modestly (and the timings are noisy on a shared "
+        "machine); what grows plainly, step after step, is the cache's memory.",
+        "**线性时间的说法及其代价。** 训练和处理提示时整条序列都已知，递推可以用并行扫描计算；生成时则一步一步地跑。"
+        "每一步的代价相同、携带的也是同样几 KB，所以长度为 L 的序列耗时 O(L)、内存 O(1)；而注意力每个词元需要 O(L) "
+        "的计算，KV 缓存也随 L 增长。代价在于：模型将来需要的一切都必须装进这个固定的状态。注意力可以精确地回看任何"
+        "词元；状态空间模型只能利用它选择保留下来的东西，任其衰减的信息就再也找不回来了。在这么短的长度和这么小的宽度下，"
+        "Transformer 每步的时间只是温和地增长（在共享的机器上计时也有噪声）；一步一步明显增长的，是缓存占用的内存。",
+    ),
+    "mamba.explain.data": (
+        "**The models.** Two layers (d_model 64, 128 channels, state size 8 per channel), trained on CPU: selective "
+        "copying of 8 tokens hidden among 64 positions (held-out accuracy {copy:.1%}; the LTI baseline reaches "
+        "{lti:.1%} with the same budget) and induction heads at length 64 ({ind:.1%} at 64, {ind4:.1%} at 256). "
+        "Paper: Gu & Dao, 2023, arXiv:2312.00752.",
+        "**模型。** 两层（d_model 64，128 个通道，每通道状态大小 8），在 CPU 上训练：选择性复制——"
+        "从 64 个位置中找出 8 个词元（留出集准确率 {copy:.1%}；相同预算的 LTI 基线为 {lti:.1%}），"
+        "以及长度 64 的归纳头任务（长度 64 上 {ind:.1%}，长度 256 上 {ind4:.1%}）。"
+        "论文：Gu & Dao，2023，arXiv:2312.00752。",
+    ),
+    "mamba.explain.lm": (
+        "The language model (4 layers, d_model 128) reaches {bpc:.2f} bits per character on held-out plays; {gpt}",
+        "语言模型（4 层，d_model 128）在留出的剧本上达到每字符 {bpc:.2f} 比特；{gpt}",
+    ),
+    "mamba.explain.lm.gpt": ("the GPT page's model reaches {bpc:.2f}.", "GPT 页面的模型为 {bpc:.2f}。"),
+    "mamba.explain.lm.nogpt": ("the GPT model's number is not available here.", "此处没有 GPT 模型的对应数字。"),
+    "mamba.none": ("No Mamba checkpoint is shipped here yet.", "此处还没有任何 Mamba 检查点。"),
+    # errors
+    "mamba.error.empty": ("Type some text for the language model.", "请为语言模型输入一些文本。"),
+    "mamba.error.too_long": (
+        "The text is {n} tokens long; the page takes at most {max}. Shorten it.",
+        "文本长 {n} 个词元；本页最多接受 {max} 个。请缩短。",
+    ),
+    "mamba.error.too_long_chars": ("At most {max} characters, please.", "最多 {max} 个字符。"),
+    "mamba.error.seed": ("The seed must be a whole number from 0 to {max}.", "种子必须是 0 到 {max} 之间的整数。"),
+    "mamba.error.length": ("Pick one of these lengths: {lengths}.", "请从这些长度中选择一个：{lengths}。"),
+    "mamba.error.source": ("Unknown input kind.", "未知的输入类型。"),
+}

@@ -1,0 +1,182 @@
+"""The MoE page's bridge to ``models.switch``: one routed forward pass per (text, k, capacity factor), the
+specialisation table on fixed held-out samples, and parameter counts (ours and the papers')."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import streamlit as st
+
+from app.shared import assets, services
+from app.shared.i18n import InputError
+from app.shared.services import needs_corpus, run, stack_layers
+from models import metrics, zoo
+from models.data import bpe, domains
+from models.recipes import switch
+
+NAME = "switch"
+DENSE = "switch-dense"
+PROBES = ("blocks.*.moe.router_probs", "blocks.*.moe.expert_index", "blocks.*.moe.combine", "blocks.*.moe.dropped",
+          "blocks.*.moe.capacity")
+SAMPLES = dict(domains.SAMPLES)  # shakespeare, python, arithmetic, mixed
+DOMAINS = domains.DOMAINS
+MAX_CHARS = 400
+EOT_LABEL = "<eot>"
+
+
+@dataclass(frozen=True)
+class Published:
+    """A published MoE model's size (assets/moe_published.json)."""
+
+    name: str
+    arxiv: str
+    total: float  # parameters
+    active: float | None  # parameters active per token (None where the paper gives no such count)
+    experts: int  # routed experts
+    k: int  # experts per token
+    shared: int  # shared experts
+
+
+PUBLISHED = tuple(Published(**row) for row in assets.data("moe_published.json"))
+
+
+def routed_counts(index: np.ndarray, top_k: int, n_experts: int) -> np.ndarray:
+    """(L, E) slots sent to each expert by the first ``top_k`` ranks of ``index`` (L, T, K), before the capacity cut."""
+    return np.stack([np.bincount(ix[:, :top_k].ravel(), minlength=n_experts) for ix in index])
+
+
+def load_balance(probs: np.ndarray, index: np.ndarray, top_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Switch's load-balancing loss (2101.03961, eq. 4) of each layer, term by term: (f, P, terms), each (L, E), with
+    fᵢ the share of routed slots whose choice is expert i, Pᵢ the router probability of expert i averaged over the
+    tokens, and terms = E · fᵢ · Pᵢ, whose sum over i is the loss (``models.layers.moe.load_balancing_loss``)."""
+    E = probs.shape[-1]
+    routed = routed_counts(index, top_k, E)
+    f = routed / routed.sum(-1, keepdims=True)
+    P = probs.mean(1)
+    return f, P, E * f * P
+
+
+@dataclass(frozen=True)
+class Routing:
+    """One forward pass. L MoE layers, T tokens, E experts, K = 2 ranks (only the first k are used)."""
+
+    tokens: tuple[str, ...]
+    probs: np.ndarray  # (L, T, E) router probabilities
+    index: np.ndarray  # (L, T, K) chosen experts, best first
+    combine: np.ndarray  # (L, T, K) combine weights (0 for unused or dropped ranks)
+    dropped: np.ndarray  # (L, T, K) bool
+    capacity: int  # slots per expert in this batch
+    top_k: int
+    capacity_factor: float
+    f: np.ndarray  # (L, E) fᵢ: the share of routed slots whose choice is expert i
+    P: np.ndarray  # (L, E) Pᵢ: the router probability of expert i averaged over the tokens
+    aux_terms: np.ndarray  # (L, E) E · fᵢ · Pᵢ
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def n_experts(self) -> int:
+        return self.probs.shape[-1]
+
+    @property
+    def routed(self) -> np.ndarray:
+        """(L, E) slots sent to each expert (first k ranks), before the capacity cut."""
+        return routed_counts(self.index, self.top_k, self.n_experts)
+
+    @property
+    def kept(self) -> np.ndarray:
+        """(L, E) slots each expert processed."""
+        k = self.top_k
+        return np.stack([np.bincount(ix[:, :k][~dr[:, :k]].ravel(), minlength=self.n_experts)
+                         for ix, dr in zip(self.index, self.dropped)])
+
+    @property
+    def dropped_count(self) -> int:
+        """Dropped token slots, all layers together."""
+        return int(self.dropped[..., : self.top_k].sum())
+
+    @property
+    def aux_loss(self) -> np.ndarray:
+        """(L,) the Switch load-balancing loss E · Σᵢ fᵢ · Pᵢ of each layer."""
+        return self.aux_terms.sum(-1)
+
+
+@cache
+def _tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+
+
+def max_tokens() -> int:
+    return int(zoo.read_config(NAME)["max_len"])
+
+
+def token_labels(ids: list[int]) -> tuple[str, ...]:
+    pieces = bpe.token_bytes(_tokenizer(), ids)
+    return tuple(EOT_LABEL if i == 0 else p.decode("utf-8", errors="replace") for i, p in zip(ids, pieces))
+
+
+def _check_model() -> None:
+    if not services.available(NAME):
+        raise InputError("error.model_missing", name=NAME)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Routing:
+    """Route ``text`` through every MoE layer with ``top_k`` experts per token at ``capacity_factor``."""
+    _check_model()
+    if not text.strip():
+        raise InputError("moe.error.empty")
+    if len(text) > MAX_CHARS:
+        raise InputError("moe.error.too_long", max_chars=MAX_CHARS)
+    ids = metrics.encode_document(_tokenizer(), text).tolist()
+    if len(ids) > max_tokens():
+        raise InputError("moe.error.too_many_tokens", n=len(ids), max_tokens=max_tokens())
+    inputs = {"tokens": np.array([ids], dtype=np.int64),
+              "capacity_factor": np.array([capacity_factor], dtype=np.float32),
+              "top_k": np.array([top_k], dtype=np.int64)}
+    res = run(NAME, inputs, PROBES, backend)
+    L = int(zoo.read_config(NAME)["n_layers"])
+    probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)
+    index = stack_layers(res.probes, "blocks.{}.moe.expert_index", L).astype(np.int64)
+    f, P, terms = load_balance(probs, index, top_k)
+    return Routing(
+        tokens=token_labels(ids), probs=probs, index=index,
+        combine=stack_layers(res.probes, "blocks.{}.moe.combine", L),
+        dropped=stack_layers(res.probes, "blocks.{}.moe.dropped", L) > 0,
+        capacity=int(res.probes["blocks.0.moe.capacity"].ravel()[0]), top_k=top_k, capacity_factor=capacity_factor,
+        f=f, P=P, aux_terms=terms, backend=res.backend, device=res.device, ms=res.ms,
+    )
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=4)
+def specialisation(backend: str, per_domain: int = 8) -> np.ndarray:
+    """(L, domains, E): the share of each domain's tokens whose first choice is each expert, on fixed held-out
+    windows (``per_domain`` windows of 128 tokens per domain), at the shipped capacity and k."""
+    _check_model()
+    windows, labels = switch.validation_windows(_tokenizer(), per_domain=per_domain)
+    cfg = zoo.read_config(NAME)
+    inputs = {"tokens": windows[:, :-1].copy(),
+              "capacity_factor": np.array([cfg["capacity_factor"]], dtype=np.float32),
+              "top_k": np.array([cfg["top_k"]], dtype=np.int64)}
+    res = run(NAME, inputs, ("blocks.*.moe.expert_index",), backend)
+    E = int(cfg["n_experts"])
+    table = np.zeros((cfg["n_layers"], len(DOMAINS), E))
+    for i in range(cfg["n_layers"]):
+        top1 = res.probes[f"blocks.{i}.moe.expert_index"][..., 0].astype(np.int64)  # (rows, T)
+        for d in range(len(DOMAINS)):
+            table[i, d] = np.bincount(top1[labels == d].ravel(), minlength=E)
+    return table / table.sum(-1, keepdims=True)
+
+
+@st.cache_data(show_spinner=False)
+def card() -> dict:
+    """The switch card (metrics, params, active params) and the dense twin's parameter count."""
+    _check_model()
+    c = zoo.read_card(NAME)
+    dense = zoo.read_card(DENSE) if (zoo.checkpoint_dir(DENSE) / "card.json").exists() else {}
+    return {"params": c["params"], "active_params": c.get("active_params"), "metrics": c.get("metrics", {}),
+            "dense_params": dense.get("params"), "config": zoo.read_config(NAME)}

@@ -1,0 +1,230 @@
+"""The RoPE page's bridge to ``models.layers.positions`` and the trained ``llama`` checkpoint: rotations, the
+relative property, RoFormer's decay bound, the decay measured from real q and k, five position schemes on one scale,
+and extrapolation past the training context with plain RoPE, position interpolation and NTK scaling."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+import torch
+
+from app.shared import assets, services
+from app.shared.i18n import InputError
+from app.shared.services import engine, needs_corpus, run
+from models import llama, metrics, zoo
+from models.data import shakespeare
+from models.layers import (
+    RotaryEmbedding,
+    alibi_slopes,
+    apply_rope,
+    rope_decay_bound,
+    rope_frequencies,
+    sinusoidal_table,
+    t5_relative_position_bucket,
+)
+
+MODEL = "llama"
+BASES = (100, 500, 1_000, 10_000, 100_000, 1_000_000)
+DIMS = (8, 16, 32, 48, 64, 128)
+MAX_POSITION = 256  # rotation slider
+SCORE_POSITIONS = 32  # the q_m·k_n matrix is SCORE_POSITIONS × SCORE_POSITIONS
+DECAY_DISTANCES = 512
+SCHEME_OFFSETS = 256
+PLAYS = shakespeare.VALIDATION_PLAYS  # held out: the model never trained on them
+SOURCES = (*PLAYS, "custom")
+MAX_CHARS = 4000
+MEASURE_WINDOWS = 16  # held-out windows averaged for the measured decay
+SCHEMES = llama.SCHEMES
+DEFAULT_TEXT = assets.lines("examples/rope.txt")[0]  # the custom text box's default (the model reads English)
+
+
+def available() -> bool:
+    return services.available(MODEL)
+
+
+def _check(d: int, base: float) -> None:
+    if d not in DIMS or base not in BASES:
+        raise InputError("rope.error.choice")
+
+
+# ---- the maths, no model -------------------------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def frequencies(d: int, base: float) -> np.ndarray:
+    """(d/2,) θᵢ = base^(−2i/d)."""
+    _check(d, base)
+    return rope_frequencies(d, base).double().numpy()
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def rotation(d: int, base: float, m: int, pair: int) -> np.ndarray:
+    """(m + 1, 2): pair ``pair`` of the query (1, 0, 1, 0, …) rotated to positions 0 … m, via apply_rope."""
+    _check(d, base)
+    if not 0 <= m <= MAX_POSITION or not 0 <= pair < d // 2:
+        raise InputError("rope.error.choice")
+    cos, sin = RotaryEmbedding(d, base)(torch.arange(m + 1))
+    q = torch.zeros(d)
+    q[0::2] = 1.0
+    rotated = apply_rope(q.expand(1, 1, m + 1, d), cos, sin)[0, 0]  # (m + 1, d)
+    return rotated[:, 2 * pair : 2 * pair + 2].double().numpy()
+
+
+@dataclass(frozen=True)
+class Relative:
+    rope: np.ndarray  # (n, n) q_m·k_n with RoPE
+    absolute: np.ndarray  # (n, n) (q + p_m)·(k + p_n) with the sinusoidal table added instead
+    rope_deviation: float  # largest |score − mean of its diagonal|
+    absolute_deviation: float
+
+
+def toeplitz_deviation(scores: np.ndarray) -> float:
+    """Largest distance of any entry from the mean of its diagonal: 0 exactly when the matrix is Toeplitz."""
+    n = scores.shape[0]
+    return max(float(np.abs(np.diagonal(scores, o) - np.diagonal(scores, o).mean()).max()) for o in range(1 - n, n))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def relative(d: int, base: float, seed: int) -> Relative:
+    """One random query and key (float32) placed at every position 0 … n − 1: scores with RoPE and with the
+    sinusoidal table added to both instead."""
+    _check(d, base)
+    n = SCORE_POSITIONS
+    g = torch.Generator().manual_seed(seed)
+    q, k = torch.randn(d, generator=g), torch.randn(d, generator=g)
+    cos, sin = RotaryEmbedding(d, base)(torch.arange(n))
+    qs = apply_rope(q.expand(1, 1, n, d), cos, sin)[0, 0]
+    ks = apply_rope(k.expand(1, 1, n, d), cos, sin)[0, 0]
+    rope = (qs @ ks.T).double().numpy()
+    pe = sinusoidal_table(n, d, base)
+    absolute = ((q + pe) @ (k + pe).T).double().numpy()
+    return Relative(rope, absolute, toeplitz_deviation(rope), toeplitz_deviation(absolute))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def decay_bound(d: int, base: float) -> np.ndarray:
+    """(DECAY_DISTANCES,) RoFormer's relative upper bound at distances 0 … DECAY_DISTANCES − 1."""
+    _check(d, base)
+    return rope_decay_bound(d, torch.arange(DECAY_DISTANCES), base).numpy()
+
+
+def half_distance(bound: np.ndarray) -> int:
+    """The first distance at which the bound is below half its value at distance 0."""
+    below = np.flatnonzero(bound < bound[0] / 2)
+    return int(below[0]) if below.size else len(bound)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def schemes(d: int, base: float) -> dict[str, np.ndarray]:
+    """What each scheme contributes to a score as a function of the offset Δ = 0 … SCHEME_OFFSETS − 1 (key Δ tokens
+    before the query), each scaled to a largest magnitude of 1 so that the shapes compare on one axis."""
+    _check(d, base)
+    offsets = torch.arange(SCHEME_OFFSETS)
+    width = 192  # the GPT checkpoint's model width, for the two absolute schemes
+    pe = sinusoidal_table(SCHEME_OFFSETS, width).double()
+    curves = {"sinusoidal": (pe[-1] * pe.flip(0)).sum(-1)}  # PE_m · PE_(m−Δ), m the last position
+    if services.available("gpt"):
+        p = torch.nn.functional.normalize(engine().model("gpt").pos.weight.detach().double(), dim=-1)
+        n = min(len(p), SCHEME_OFFSETS)  # cosine of p_m and p_(m−Δ), averaged over m
+        curves["learned"] = torch.stack([(p[o:n] * p[: n - o]).sum(-1).mean() for o in range(n)])
+    curves["t5"] = -t5_relative_position_bucket(-offsets, bidirectional=False).double()  # one learned value a step
+    curves["alibi"] = -alibi_slopes(8)[3].double() * offsets  # one head's penalty
+    theta = rope_frequencies(d, base).double()
+    curves["rope"] = torch.cos(offsets.double()[:, None] * theta).mean(-1)  # key = query, equal energy per pair
+    return {name: (c / c.abs().max()).numpy() for name, c in curves.items()}
+
+
+# ---- the trained model ---------------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(MODEL))
+
+
+@st.cache_resource(show_spinner=False)
+def _held_out(play: str) -> np.ndarray:
+    return metrics.encode_document(tokenizer(), shakespeare.plays("validation")[play])
+
+
+def context() -> int:
+    return int(zoo.read_config(MODEL)["max_len"])
+
+
+@dataclass(frozen=True)
+class Measured:
+    """Mean pre-softmax score q_m·k_n/√D by distance m − n, from the model's own rotated q and k."""
+
+    scores: np.ndarray  # (L, H, T) mean score at distance 0 … T − 1
+    backend: str
+    device: str
+    ms: float
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=8)
+def measured_decay(backend: str) -> Measured:
+    T = context()
+    ids = np.concatenate([_held_out(p) for p in PLAYS])
+    starts = np.linspace(0, len(ids) - T - 1, MEASURE_WINDOWS).astype(int)
+    tokens = np.stack([ids[s : s + T] for s in starts])
+    res = run(MODEL, {"tokens": tokens}, ("blocks.*.attn.q", "blocks.*.attn.k"), backend)
+    L = len([n for n in res.probes if n.endswith(".q")])
+    out = []
+    for layer in range(L):
+        q, k = res.probes[f"blocks.{layer}.attn.q"], res.probes[f"blocks.{layer}.attn.k"]  # (B, H, T, D), (B, G, T, D)
+        k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)  # each key head serves H / G query heads
+        scale = 1 / math.sqrt(q.shape[-1])
+        out.append([(q[:, :, r:] * k[:, :, : T - r]).sum(-1).mean((0, 2)) * scale for r in range(T)])
+    return Measured(np.array(out).transpose(0, 2, 1), res.backend, res.device, res.ms)
+
+
+@dataclass(frozen=True)
+class Extrapolation:
+    losses: dict[str, np.ndarray]  # scheme -> (n,) loss (nats) at each position
+    context: int  # training context T
+    n_tokens: int
+    backend: str
+    device: str
+    ms: float
+
+
+def source_ids(source: str, start: float, text: str) -> np.ndarray:
+    """The token window to score: ``start`` (0–1) of the way into a held-out play, or the user's text."""
+    T = context()
+    length = llama.EXTRAPOLATE * T + 1
+    if source == "custom":
+        if len(text) > MAX_CHARS:
+            raise InputError("rope.error.long", n=MAX_CHARS)
+        ids = metrics.encode_document(tokenizer(), text)[:length]
+        if len(ids) < T + 32:
+            raise InputError("rope.error.short", n=len(ids) - 1, need=T + 32)
+        return ids
+    if source not in PLAYS or not 0 <= start <= 1:
+        raise InputError("rope.error.choice")
+    ids = _held_out(source)
+    s = int(start * (len(ids) - length))
+    return ids[s : s + length]
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=32)
+def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...]) -> Extrapolation:
+    """Per-position loss beyond the training context, for each chosen scheme (torch: the scaling is a forward
+    argument, not an input of the exported graph)."""
+    ids = source_ids(source, start, text)
+    model = engine().model(MODEL)
+    scale = (len(ids) - 1) / context()
+    t0 = time.perf_counter()
+    losses = {s: metrics.position_losses(model, ids[None], **llama.scheme_kwargs(s, max(1.0, scale)))
+              for s in SCHEMES if s in chosen}
+    ms = (time.perf_counter() - t0) * 1e3
+    return Extrapolation(losses, context(), len(ids) - 1, "torch", engine().device, ms)
+
+
+def card() -> dict:
+    return zoo.read_card(MODEL)

@@ -1,0 +1,236 @@
+"""Strings of the RoPE page (RoFormer 2104.09864; position interpolation 2306.15595)."""
+
+STRINGS = {
+    "rope.intro": (
+        "RoPE (RoFormer, arXiv 2104.09864) puts no position vector into the token stream. Instead it splits every "
+        "query and key into pairs of numbers and turns pair i of the token at position m by the angle m·θᵢ, with "
+        "θᵢ = base^(−2i/d). Fast pairs spin many times within a sentence, slow ones barely move. Below: the maths "
+        "on its own, then a small LLaMA-style model we trained with it.",
+        "RoPE（RoFormer，arXiv 2104.09864）不往词元流里加任何位置向量，而是把每个查询和键拆成若干个二维数对，"
+        "把位置 m 上词元的第 i 对旋转 m·θᵢ 角度，其中 θᵢ = base^(−2i/d)。快的数对在一句话之内就转很多圈，"
+        "慢的几乎不动。下面先单独看数学，再看我们用它训练的一个小型 LLaMA 式模型。",
+    ),
+    "rope.d": ("Head width d", "头维度 d"),
+    "rope.d.help": ("Numbers per query/key head; d/2 pairs. The trained model uses 48.",
+                    "每个查询/键头的维数，共 d/2 对。训练好的模型用的是 48。"),
+    "rope.base": ("Base", "底数 base"),
+    "rope.base.help": (
+        "θᵢ = base^(−2i/d). RoFormer and LLaMA use 10,000; a larger base makes the slow pairs slower.",
+        "θᵢ = base^(−2i/d)。RoFormer 和 LLaMA 用 10,000；底数越大，慢的数对转得越慢。",
+    ),
+    "rope.error.choice": ("That value is not one of the options on this page.", "这个取值不在本页的可选范围内。"),
+    "rope.error.short": (
+        "The text has {n} tokens; extrapolation needs at least {need} to reach past the training context.",
+        "这段文本只有 {n} 个词元；要测到训练上下文之外，至少需要 {need} 个。",
+    ),
+    "rope.error.long": ("Please keep the text under {n} characters.", "请把文本控制在 {n} 个字符以内。"),
+    "rope.no_model": (
+        "The llama checkpoint is not on this server yet: run python -m models.train llama.",
+        "服务器上还没有 llama 检查点：请运行 python -m models.train llama。",
+    ),
+    # rotation and spectrum
+    "rope.rot.title": ("1 · Rotation: one pair per frequency", "1 · 旋转：每个频率一个数对"),
+    "rope.rot.caption": (
+        "The same query (1, 0) in every pair, placed at positions 0 … m. Each dot is one position; the arrow is "
+        "position m. The fast pair (i = 0) turns one radian per token, the slow pair (i = d/2 − 1) almost nothing.",
+        "每一对都取同一个查询 (1, 0)，放在位置 0 … m。每个点是一个位置，箭头是位置 m。快的数对（i = 0）每个词元"
+        "转 1 弧度，慢的数对（i = d/2 − 1）几乎不转。",
+    ),
+    "rope.m": ("Position m", "位置 m"),
+    "rope.rot.pair": ("pair {i}: θ = {theta} rad/token", "第 {i} 对：θ = {theta} 弧度/词元"),
+    "rope.m.fast_angle": ("Fast pair angle", "快数对角度"),
+    "rope.m.slow_angle": ("Slow pair angle", "慢数对角度"),
+    "rope.m.angle.help": ("m·θᵢ, modulo 360°.", "m·θᵢ，对 360° 取模。"),
+    "rope.m.turns": ("Turns (fast / slow)", "圈数（快 / 慢）"),
+    "rope.m.turns.help": ("m·θᵢ / 2π: how many full circles each pair has made by position m.",
+                          "m·θᵢ / 2π：到位置 m 时每个数对转了多少整圈。"),
+    "rope.spec.title": ("Frequency spectrum θᵢ = base^(−2i/d)", "频谱 θᵢ = base^(−2i/d)"),
+    "rope.spec.caption": (
+        "Wavelength 2π/θᵢ of each pair (log scale). Pairs above the dashed line never finish one turn inside the "
+        "training context, so they carry coarse position; pairs below it repeat and carry fine position.",
+        "每个数对的波长 2π/θᵢ（对数坐标）。虚线以上的数对在训练上下文内转不满一圈，携带粗粒度的位置；"
+        "虚线以下的数对会重复，携带细粒度的位置。",
+    ),
+    "rope.pair": ("pair i", "数对 i"),
+    "rope.wavelength": ("wavelength (tokens)", "波长（词元）"),
+    "rope.context": ("training context {T}", "训练上下文 {T}"),
+    # relative property
+    "rope.rel.title": ("2 · The relative property, live", "2 · 相对性质（实时计算）"),
+    "rope.rel.caption": (
+        "Why only the offset survives: turning q by mθ and k by nθ and taking their dot product is the same as turning "
+        "k by (n − m)θ alone — rotations compose, and a dot product is unchanged when both vectors turn together. So "
+        "qₘ·kₙ depends on m − n only, and the score matrix is constant along every diagonal (a Toeplitz matrix). "
+        "Left: one random q and k placed at every position with RoPE. Right: the same q and k with the sinusoidal "
+        "table added instead (1706.03762): absolute positions leak in, diagonals vary.",
+        "为什么只剩下偏移量：把 q 转 mθ、把 k 转 nθ 再做点积，等于只把 k 转 (n − m)θ——旋转可以合并，而两个向量"
+        "一起旋转时点积不变。所以 qₘ·kₙ 只依赖 m − n，分数矩阵沿每条对角线都是常数（Toeplitz 矩阵）。"
+        "左图：一个随机的 q 和 k 放在每个位置上并施加 RoPE。右图：同样的 q 和 k，改为加上正弦位置表"
+        "（1706.03762）：绝对位置混了进来，对角线上的值不再相同。",
+    ),
+    "rope.seed": ("Random q, k (seed)", "随机 q、k（种子）"),
+    "rope.m.toeplitz": ("RoPE: largest deviation from Toeplitz", "RoPE：与 Toeplitz 的最大偏差"),
+    "rope.m.toeplitz.help": (
+        "max over entries of |score − mean of its diagonal|; only float32 rounding is left.",
+        "所有元素中 |分数 − 所在对角线均值| 的最大值；剩下的只是 float32 舍入误差。",
+    ),
+    "rope.m.toeplitz_abs": ("Sinusoidal added: largest deviation", "加正弦位置：最大偏差"),
+    "rope.m.toeplitz_abs.help": ("The same measure for (q + pₘ)·(k + pₙ).", "对 (q + pₘ)·(k + pₙ) 的同一度量。"),
+    "rope.rel.rope": ("RoPE: qₘ · kₙ", "RoPE：qₘ · kₙ"),
+    "rope.rel.abs": ("sinusoidal added: (q + pₘ) · (k + pₙ)", "加正弦位置：(q + pₘ) · (k + pₙ)"),
+    "rope.rel.m": ("query position m", "查询位置 m"),
+    "rope.rel.n": ("key position n", "键位置 n"),
+    "rope.score": ("score", "分数"),
+    # decay
+    "rope.decay.title": ("3 · Long-term decay", "3 · 远程衰减"),
+    "rope.decay.caption": (
+        "RoFormer §3.4.3 writes the score as a sum over pairs and bounds it by (1/(d/2))·Σⱼ |Sⱼ| with "
+        "Sⱼ = Σ_{k<j} e^{i(m−n)θₖ} (times the largest step between neighbouring pairs of q·k). Far apart, the unit "
+        "vectors e^{i(m−n)θₖ} point every way and cancel, so the bound shrinks with distance: a distant key *can* "
+        "still win, but only if its content matches strongly. That is a useful prior for language, where nearby words "
+        "matter most. Right: what our trained model actually does — the mean pre-softmax score q·k/√d by distance, "
+        "from its own rotated q and k on held-out text.",
+        "RoFormer 第 3.4.3 节把分数写成各数对之和，并用 (1/(d/2))·Σⱼ |Sⱼ| 给出上界，其中 "
+        "Sⱼ = Σ_{k<j} e^{i(m−n)θₖ}（再乘上 q·k 相邻数对之间的最大差）。距离远时，各个单位向量 e^{i(m−n)θₖ} "
+        "指向四面八方、相互抵消，所以上界随距离减小：远处的键*仍然可能*胜出，但前提是内容匹配得足够强。"
+        "这对语言是个有用的先验，因为附近的词通常最重要。右图是训练好的模型的真实表现：在留出文本上，"
+        "用它自己旋转后的 q 和 k 计算的、按距离平均的 softmax 前分数 q·k/√d。",
+    ),
+    "rope.m.half": ("Bound halves at distance", "上界减半的距离"),
+    "rope.m.half.help": ("The first distance where the bound falls below half its value at distance 0.",
+                         "上界第一次低于距离 0 处一半的距离。"),
+    "rope.m.far": ("Bound at distance {r} ÷ at 0", "距离 {r} 处上界 ÷ 距离 0 处"),
+    "rope.m.far.help": ("How much room is left for far-apart tokens, relative to neighbours.",
+                        "远距离词元相对于相邻词元还剩多少“空间”。"),
+    "rope.decay.bound": ("RoFormer bound, d = {d}, base = {base}", "RoFormer 上界，d = {d}，base = {base}"),
+    "rope.decay.bound.name": ("(1/(d/2))·Σ|Sⱼ|", "(1/(d/2))·Σ|Sⱼ|"),
+    "rope.decay.bound.y": ("relative upper bound", "相对上界"),
+    "rope.distance": ("distance m − n (tokens)", "距离 m − n（词元）"),
+    "rope.decay.measured": (
+        "Trained model (d = 48, base = 10,000): mean q·k/√d by distance, one line per head, {T}-token windows.",
+        "训练好的模型（d = 48，base = 10,000）：按距离平均的 q·k/√d，每个头一条线，窗口长 {T} 个词元。",
+    ),
+    "rope.decay.measured.y": ("mean score q·k/√d", "平均分数 q·k/√d"),
+    "rope.head": ("head {h}", "头 {h}"),
+    # schemes
+    "rope.schemes.title": ("4 · Five ways to tell attention about position", "4 · 告诉注意力位置的五种方式"),
+    "rope.schemes.caption": (
+        "What each scheme contributes to the score of a key Δ tokens before the query. Scales differ, so every curve "
+        "is divided by its largest magnitude; compare shapes, not heights.",
+        "每种方案对“查询之前 Δ 个词元处的键”的分数贡献了什么。各方案量纲不同，所以每条曲线都除以了自己的最大绝对值；"
+        "请比较形状而不是高度。",
+    ),
+    "rope.schemes.y": ("effect on the score (scaled)", "对分数的影响（已缩放）"),
+    "rope.offset": ("offset Δ (key before query, tokens)", "偏移 Δ（键在查询之前，词元）"),
+    "rope.scheme.sinusoidal": ("sinusoidal absolute", "正弦绝对位置"),
+    "rope.scheme.sinusoidal.note": (
+        "added to the input (1706.03762). Shown: the position–position term p(m)·p(m−Δ) at d = 192; the cross terms "
+        "with content depend on m itself, which is why the right matrix in section 2 is not Toeplitz.",
+        "加在输入上（1706.03762）。图中是位置与位置之间的项 p(m)·p(m−Δ)（d = 192）；与内容的交叉项依赖 m 本身，"
+        "这就是第 2 节右侧矩阵不是 Toeplitz 的原因。",
+    ),
+    "rope.scheme.learned": ("learned absolute (our GPT)", "可学习绝对位置（我们的 GPT）"),
+    "rope.scheme.learned.note": (
+        "one trained vector per position (GPT-2, BERT). Shown: cosine of p(m) and p(m−Δ) in our GPT checkpoint, "
+        "averaged over m. Nothing exists past the last trained position.",
+        "每个位置一个训练出来的向量（GPT-2、BERT）。图中是我们 GPT 检查点里 p(m) 与 p(m−Δ) 的余弦，对 m 取平均。"
+        "超过最后一个训练位置就没有向量可用。",
+    ),
+    "rope.scheme.t5": ("T5 relative buckets", "T5 相对位置桶"),
+    "rope.scheme.t5.note": (
+        "a learned scalar per head and bucket added to the score (1910.10683): exact buckets for small Δ, log-spaced "
+        "ones up to 128, then one shared bucket. Shown: the bucket index (each step is one learned value).",
+        "按头和桶学习一个标量，加到分数上（1910.10683）：小 Δ 各有一个桶，更远的按对数间隔分桶，直到 128，"
+        "之后共用一个桶。图中画的是桶编号（每一级台阶对应一个学习出来的值）。",
+    ),
+    "rope.scheme.alibi": ("ALiBi", "ALiBi"),
+    "rope.scheme.alibi.note": (
+        "a fixed penalty −slope·Δ added to the score, one slope per head (2108.12409); nothing is learned and it "
+        "keeps falling past the training length, which is why ALiBi extrapolates.",
+        "在分数上加一个固定惩罚 −slope·Δ，每个头一个斜率（2108.12409）；不需要学习，并且在训练长度之外继续下降，"
+        "这正是 ALiBi 能外推的原因。",
+    ),
+    "rope.scheme.rope": ("RoPE (this page's d, base)", "RoPE（本页的 d、base）"),
+    "rope.scheme.rope.note": (
+        "adds nothing: it multiplies pair i's part of q·k by cos(Δθᵢ) (and mixes in a sin term). Shown: a key equal "
+        "to the query, equal weight in every pair — the mean of cos(Δθᵢ). Content and offset enter together.",
+        "不加任何东西：它把 q·k 中第 i 对的部分乘以 cos(Δθᵢ)（并混入一个 sin 项）。图中是键与查询相同、"
+        "各数对权重相同时的情形，即 cos(Δθᵢ) 的平均。内容和偏移一起起作用。",
+    ),
+    # extrapolation
+    "rope.ext.title": ("5 · Beyond the training context", "5 · 超出训练上下文"),
+    "rope.ext.caption": (
+        "Our model saw only 128-token windows. Here it reads up to 4× that, and we score the next-token loss at every "
+        "position. Plain RoPE meets angles it never saw on the slow pairs. Position interpolation (arXiv 2306.15595) "
+        "reads position m as m/s, squeezing the long input into the trained range of angles (and blurring nearby "
+        "tokens). NTK-aware scaling raises the base by s^(d/(d−2)), so the fast pairs keep their resolution and the "
+        "slow ones stretch. Neither was fine-tuned here; the papers fine-tune briefly after scaling.",
+        "我们的模型只见过 128 个词元的窗口。这里让它读到 4 倍长，并在每个位置上计算下一个词元的损失。普通 RoPE "
+        "会在慢数对上遇到训练时从未见过的角度。位置插值（arXiv 2306.15595）把位置 m 当作 m/s，把长输入压回训练过的"
+        "角度范围（代价是相邻词元变得更难区分）。NTK 感知缩放把底数乘以 s^(d/(d−2))，让快数对保持分辨率、慢数对被拉伸。"
+        "这里都没有做微调；论文中缩放后都会再做少量微调。",
+    ),
+    "rope.ext.source": ("Text", "文本"),
+    "rope.ext.source.julius_caesar": ("Julius Caesar (held out)", "《尤利乌斯·凯撒》（留出）"),
+    "rope.ext.source.macbeth": ("Macbeth (held out)", "《麦克白》（留出）"),
+    "rope.ext.source.twelfth_night": ("Twelfth Night (held out)", "《第十二夜》（留出）"),
+    "rope.ext.source.custom": ("Your own text", "你自己的文本"),
+    "rope.ext.start": ("Where in the play", "从剧本的哪里开始"),
+    "rope.ext.text": ("Your text (English works best; it is scored up to 512 tokens)",
+                      "你的文本（英文效果最好；最多计算 512 个词元）"),
+    "rope.ext.none": ("Switch on at least one of the three schemes.", "请至少打开三种方案中的一种。"),
+    "rope.ext.plain": ("plain RoPE", "普通 RoPE"),
+    "rope.ext.pi": ("position interpolation", "位置插值"),
+    "rope.ext.ntk": ("NTK scaling", "NTK 缩放"),
+    "rope.ext.m.plain": ("Plain: loss past the context", "普通：上下文之外的损失"),
+    "rope.ext.m.pi": ("PI: loss past the context", "位置插值：上下文之外的损失"),
+    "rope.ext.m.ntk": ("NTK: loss past the context", "NTK：上下文之外的损失"),
+    "rope.ext.m.help": (
+        "Mean loss (nats per token) at positions ≥ {T}; the delta is against positions < {T} of the same run.",
+        "位置 ≥ {T} 处的平均损失（每词元奈特）；变化量是相对于同一次运行中位置 < {T} 的平均损失。",
+    ),
+    "rope.ext.plot": ("{n} tokens, running mean over {w} positions.", "{n} 个词元，按 {w} 个位置做滑动平均。"),
+    "rope.ext.loss": ("loss (nats per token)", "损失（每词元奈特）"),
+    "rope.position": ("position", "位置"),
+    # card
+    "rope.card.title": ("The trained model and its card", "训练好的模型及其说明卡"),
+    "rope.card.params": ("Parameters", "参数量"),
+    "rope.card.val_bpc": ("Validation bits per character", "验证集每字符比特数"),
+    "rope.card.baseline": ("GPT-2-style baseline", "GPT-2 式基线"),
+    "rope.card.baseline.help": (
+        "models.gpt.GPT with {params:.2f} M parameters, learned positions, trained in the same process on the same "
+        "batches for the same step time.",
+        "models.gpt.GPT，{params:.2f} M 参数，可学习位置编码；在同一进程中、用相同批次、相同的步骤时间训练。",
+    ),
+    "rope.card.steps": ("Steps (llama / baseline)", "步数（llama / 基线）"),
+    "rope.card.steps.help": ("Each model stopped when its own step time reached the budget.",
+                             "每个模型在自己的步骤时间用完预算时停止。"),
+    "rope.card.ext": (
+        "Extrapolation on the card: mean loss per 32-position bucket over {n} held-out windows of {length} tokens.",
+        "说明卡上的外推结果：{n} 个长 {length} 词元的留出窗口上，每 32 个位置一组的平均损失。",
+    ),
+    "rope.card.caption": ("Data: {data}. Wall time {minutes:.0f} min (both models). Command: `{command}`.",
+                          "数据：{data}。总耗时 {minutes:.0f} 分钟（两个模型合计）。命令：`{command}`。"),
+    "rope.explain": (
+        "**What RoFormer changed.** Absolute schemes add a position vector to the token, so every score mixes "
+        "content with *where* both tokens sit. RoPE rotates q and k instead; a rotation keeps lengths, and the dot "
+        "product of two rotated vectors only sees the difference of their angles, so attention depends on the "
+        "offset m − n and nothing else (section 2). The spread of frequencies gives a built-in long-term decay "
+        "(section 3).  \n"
+        "**Why most open models adopted it** (LLaMA, Mistral, Qwen, DeepSeek …): it adds no parameters, works with "
+        "fused attention kernels and with a KV cache (a cached key was rotated once and stays valid), keeps "
+        "relative positions without a bias matrix, and can be stretched to longer inputs by changing one number — "
+        "the base (NTK) or the position scale (PI, arXiv 2306.15595) — plus a short fine-tune.  \n"
+        "**Try:** base 100 vs 1,000,000 in the decay chart; the position slider past 6 (the fast pair wraps); "
+        "the three extrapolation toggles on each held-out play.  \n"
+        "Paper: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*, arXiv 2104.09864.",
+        "**RoFormer 改变了什么。** 绝对位置方案把位置向量加到词元上，于是每个分数都混入了两个词元*所在的位置*。"
+        "RoPE 则旋转 q 和 k；旋转不改变长度，而两个旋转后向量的点积只取决于它们角度之差，所以注意力只依赖偏移 "
+        "m − n（第 2 节）。频率的分布自带远程衰减（第 3 节）。  \n"
+        "**为什么大多数开源模型都采用了它**（LLaMA、Mistral、Qwen、DeepSeek……）：它不增加参数，"
+        "能配合融合注意力内核和 KV 缓存（缓存的键只需旋转一次，之后一直有效），不需要偏置矩阵就能表达相对位置，"
+        "而且只改一个数——底数（NTK）或位置缩放（位置插值，arXiv 2306.15595）——再加少量微调，就能扩展到更长的输入。  \n"
+        "**试一试：** 在衰减图里比较 base 100 和 1,000,000；把位置滑块拉过 6（快数对转过一整圈）；"
+        "在每部留出剧本上切换三个外推开关。  \n"
+        "论文：Su 等，*RoFormer: Enhanced Transformer with Rotary Position Embedding*，arXiv 2104.09864。",
+    ),
+}

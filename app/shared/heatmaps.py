@@ -1,0 +1,98 @@
+"""Heatmaps shared by the pages: one token-labelled attention map, grids of small maps (layers × heads, patches ...)
+drawn as one light trace with NaN gaps, and the tick helpers those figures use.
+
+Axes are numeric with token tick labels, so repeated tokens (two "the") keep their own rows and columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+GAP = 1  # blank cells between the small maps of a grid
+
+
+def ticks(labels: list[str], max_ticks: int = 48) -> dict:
+    """Axis settings that label positions 0, 1, ... with ``labels``, at most ``max_ticks`` of them (every n-th)."""
+    step = max(1, int(np.ceil(len(labels) / max_ticks)))
+    idx = list(range(0, len(labels), step))
+    return {"tickmode": "array", "tickvals": idx, "ticktext": [str(labels[i]) for i in idx]}
+
+
+def centres(n: int, size: int) -> list[float]:
+    """Coordinates of the centres of ``n`` small maps of ``size`` cells laid side by side by ``tile``."""
+    return [k * (size + GAP) + (size - 1) / 2 for k in range(n)]
+
+
+def grid_ticks(labels: list[str] | None, size: int, side: str | None = None) -> dict:
+    """Axis settings naming each small map of a ``tile`` grid at its centre (no tick labels when ``labels`` is None)."""
+    if labels is None:
+        return {"showticklabels": False}
+    out = {"tickmode": "array", "tickvals": centres(len(labels), size), "ticktext": list(labels)}
+    if side:
+        out["side"] = side
+    return out
+
+
+def mark_cell(fig: go.Figure, row: int, col: int, shape: tuple[int, int], colour: str) -> go.Figure:
+    """Frame the small map at (``row``, ``col``) of a ``tile`` grid whose maps are ``shape`` = (h, w) cells."""
+    h, w = shape
+    x0, y0 = col * (w + GAP) - 0.5, row * (h + GAP) - 0.5
+    fig.add_shape(type="rect", x0=x0, y0=y0, x1=x0 + w, y1=y0 + h, line={"color": colour, "width": 2})
+    return fig
+
+
+def attention_heatmap(pattern: np.ndarray, query_labels: list[str], key_labels: list[str], *,
+                      title: str = "", query_title: str = "query", key_title: str = "key",
+                      value_title: str = "weight", zmax: float | None = None, colorscale: str = "Blues",
+                      height: int | None = None) -> go.Figure:
+    """(T, S) weights: rows are queries, columns keys; hover shows query → key: weight."""
+    pattern = np.asarray(pattern, dtype=float)
+    T, S = pattern.shape
+    hover = [[f"{query_labels[i]} → {key_labels[j]}" for j in range(S)] for i in range(T)]
+    fig = go.Figure(go.Heatmap(
+        z=pattern, customdata=hover, colorscale=colorscale, zmin=0 if zmax is not None else None, zmax=zmax,
+        hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+        colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+    ))
+    fig.update_xaxes(title=key_title, side="top", **ticks(key_labels), tickangle=-60)
+    fig.update_yaxes(title=query_title, autorange="reversed", **ticks(query_labels))
+    size = height or int(min(640, max(260, 28 * T + 140)))
+    fig.update_layout(title=title or None, height=size, margin={"l": 10, "r": 10, "t": 90 if not title else 110,
+                                                               "b": 10})
+    return fig
+
+
+def tile(patterns: np.ndarray) -> np.ndarray:
+    """(L, H, T, S) small maps -> one (L·(T+GAP)−GAP, H·(S+GAP)−GAP) array, maps separated by NaN gaps."""
+    L, H, T, S = patterns.shape
+    out = np.full((L * (T + GAP) - GAP, H * (S + GAP) - GAP), np.nan)
+    for layer in range(L):
+        for head in range(H):
+            r, c = layer * (T + GAP), head * (S + GAP)
+            out[r : r + T, c : c + S] = patterns[layer, head]
+    return out
+
+
+def grid_cell(x: float, y: float, shape: tuple[int, int, int, int]) -> tuple[int, int]:
+    """The (layer, head) of the small map under a point (x, y) of ``tile``'s array."""
+    L, H, T, S = shape
+    return min(L - 1, int(y) // (T + GAP)), min(H - 1, int(x) // (S + GAP))
+
+
+def head_grid(patterns: np.ndarray, *, layer_title: str = "layer", head_title: str = "head",
+              selected: tuple[int, int] | None = None, colorscale: str = "Blues") -> go.Figure:
+    """The model view: every layer (rows) × head (columns) as small maps in one light trace."""
+    patterns = np.asarray(patterns, dtype=float)
+    L, H, T, S = patterns.shape
+    fig = go.Figure(go.Heatmap(z=tile(patterns), colorscale=colorscale, zmin=0, zmax=1, showscale=False,
+                               hovertemplate="%{z:.3f}<extra></extra>"))
+    fig.update_xaxes(**grid_ticks([f"{head_title} {h}" for h in range(H)], S, "top"), showgrid=False,
+                     zeroline=False)
+    fig.update_yaxes(**grid_ticks([f"{layer_title} {layer}" for layer in range(L)], T), autorange="reversed",
+                     showgrid=False, zeroline=False, scaleanchor="x")
+    if selected is not None:
+        mark_cell(fig, *selected, (T, S), "#d62728")
+    fig.update_layout(height=int(min(720, max(240, 150 * L + 60))), margin={"l": 10, "r": 10, "t": 40, "b": 10},
+                      plot_bgcolor="white")
+    return fig

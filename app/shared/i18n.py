@@ -1,0 +1,64 @@
+"""Every UI string, in English and 简体中文.
+
+String tables: ``app/shared/strings.py`` for the shell and the shared views, and ``app/<page>/strings.py`` beside each
+page, each defining ``STRINGS = {"key": ("English", "简体中文"), ...}``; keys of a page start with its name, and a key
+defined twice raises at start-up.
+``t("key", **fields)`` returns the string in the session's language, formatted with ``str.format``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from pathlib import Path
+
+LANGS = ("en", "zh")
+LANG_NAMES = {"en": "English", "zh": "简体中文"}
+APP = Path(__file__).resolve().parents[1]
+
+
+def string_modules() -> list[str]:
+    """``app.shared.strings``, then every page's ``app.<page>.strings``, in folder order."""
+    pages = sorted(p.parent.name for p in APP.glob("*/strings.py") if p.parent.name != "shared")
+    return ["app.shared.strings", *(f"app.{name}.strings" for name in pages)]
+
+
+@cache
+def table() -> dict[str, tuple[str, str]]:
+    merged: dict[str, tuple[str, str]] = {}
+    for module in string_modules():
+        strings = importlib.import_module(module).STRINGS
+        clash = merged.keys() & strings.keys()
+        if clash:
+            raise KeyError(f"i18n keys defined twice: {sorted(clash)}")
+        merged.update(strings)
+    return merged
+
+
+def translate(key: str, lang: str, **fields: object) -> str:
+    en, zh = table()[key]
+    text = zh if lang == "zh" else en
+    return text.format(**fields) if fields else text
+
+
+def current_lang() -> str:
+    import streamlit as st
+
+    lang = st.session_state.get("lang", "en")
+    return lang if lang in LANGS else "en"
+
+
+def t(key: str, **fields: object) -> str:
+    """``key`` in the current session's language."""
+    return translate(key, current_lang(), **fields)
+
+
+class InputError(ValueError):
+    """Bad user input, carrying an i18n key (and fields) for the message the page shows instead of a traceback."""
+
+    def __init__(self, key: str, **fields: object):
+        super().__init__(translate(key, "en", **fields))
+        self.key, self.fields = key, fields
+
+    def message(self, lang: str) -> str:
+        return translate(self.key, lang, **self.fields)

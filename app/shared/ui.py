@@ -1,0 +1,106 @@
+"""Small Streamlit helpers every page uses: header, explanation, readout, figures with their downloads, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from app.catalog import PAPERS
+from app.shared import html, numbers
+from app.shared.i18n import InputError, current_lang, t
+
+PLOTLY_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+    "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+}
+
+
+def header(paper_key: str) -> None:
+    """Page title and links to the paper(s) on arXiv."""
+    paper = next(p for p in PAPERS if p.key == paper_key)
+    st.title(t(f"paper.{paper_key}.title"))
+    links = " · ".join(f"[arXiv:{a}](https://arxiv.org/abs/{a})" for a in paper.arxiv if a)
+    st.caption(f"{t(f'paper.{paper_key}.probe')}  \n{t('view.paper')}: {links}")
+
+
+def explain(text: str) -> None:
+    """A short explanation block (markdown)."""
+    with st.container(border=True):
+        st.markdown(text)
+
+
+def readout(result) -> None:
+    """What ran: backend, device, milliseconds. Also shown in the sidebar as the last run."""
+    st.caption(t("view.readout", backend=result.backend, device=result.device, ms=result.ms))
+    st.session_state["_last_readout"] = (result.backend, result.device, result.ms)
+
+
+def plot(fig, *, key: str, on_select: str = "ignore", **kwargs):
+    """A Plotly figure with the PNG button; returns the selection event when ``on_select="rerun"``."""
+    return st.plotly_chart(fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **kwargs)
+
+
+def figure(fig, data, filename: str, *, key: str, row_labels=None, col_labels=None, on_select: str = "ignore",
+           **kwargs):
+    """A Plotly figure (PNG button) and, under it, the download of the numbers it shows: one call per figure.
+
+    ``data`` and the labels go to ``download`` (CSV for a 2-D array, JSON otherwise); the button's key is
+    ``<key>_dl``. Returns the selection event when ``on_select="rerun"`` (or a callback)."""
+    event = plot(fig, key=key, on_select=on_select, **kwargs)
+    download(data, filename, key=f"{key}_dl", row_labels=row_labels, col_labels=col_labels)
+    return event
+
+
+def markup(fragment: str) -> None:
+    """Render HTML built by ``app.shared.html`` (which escapes every piece of text)."""
+    st.html(fragment)
+
+
+def download(data, filename: str, *, key: str, row_labels=None, col_labels=None) -> None:
+    """A button that downloads the numbers behind a figure: CSV for a 2-D array, JSON otherwise."""
+    if isinstance(data, np.ndarray) and data.ndim <= 2:
+        payload, mime = numbers.to_csv(data, row_labels, col_labels), "text/csv"
+        filename += ".csv"
+    else:
+        payload, mime = numbers.to_json(data), "application/json"
+        filename += ".json"
+    st.download_button(t("view.download"), payload, file_name=filename, mime=mime, key=key,
+                       icon=":material/download:", on_click="ignore")
+
+
+def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
+    """A select-type widget (``st.segmented_control``, ``st.radio``, ``st.selectbox`` ..., or a column's) whose state
+    is mirrored in the URL as the option's id rather than its translated label — what ``bind="query-params"`` would
+    write — so a shared link works in either language. ``labels`` maps each option to its display text."""
+    options = list(options)
+    fallback = options[0] if default is None else default
+    if key not in st.session_state:
+        by_id = {str(o): o for o in options}
+        st.session_state[key] = by_id.get(st.query_params.get(key), fallback)
+    value = widget(label, options, format_func=labels.__getitem__, key=key, **kwargs)
+    value = fallback if value is None else value
+    if value == fallback:
+        st.query_params.pop(key, None)
+    else:
+        st.query_params[key] = str(value)
+    return value
+
+
+def use_example(picker: str, into: str, **reset) -> None:
+    """``on_change`` of an examples picker (``st.pills(..., key=picker, on_change=ui.use_example, args=(picker,
+    into))``): copy the picked example into the input widget ``into``, set the widgets in ``reset`` (key=value), and
+    clear the picker so the same example can be picked again."""
+    example = st.session_state.get(picker)
+    if example:
+        st.session_state[into] = example
+        st.session_state.update(reset)
+    st.session_state[picker] = None
+
+
+def input_error(error: InputError) -> None:
+    st.error(error.message(current_lang()), icon=":material/error:")
+
+
+__all__ = ["header", "explain", "readout", "plot", "figure", "markup", "download", "choice", "use_example",
+           "input_error", "html"]

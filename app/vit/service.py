@@ -1,0 +1,202 @@
+"""The ViT page's bridge to ``models.vit``: held-out digits, upload preprocessing, one probe run per image, and the
+numpy views (rollout, PCA, position similarity) computed from its results and from the learned weights.
+
+Images travel between functions as the bytes of a (16, 16) float32 array, so every cached function has hashable
+arguments only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+from app.shared.i18n import InputError
+from app.shared.numbers import softmax
+from app.shared.services import engine, run, stack_layers
+from models import vit, zoo
+from models.data import digits
+
+NAME = "vit"
+PROBES = ("patch_embed.patches", "patch_embed.embeddings", "blocks.*.attn.pattern")
+FUSIONS = ("mean", "max", "min")
+MAX_UPLOAD_BYTES = digits.MAX_UPLOAD_BYTES
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    image: np.ndarray  # (16, 16)
+    label: int
+    source_index: int  # position in sklearn's load_digits
+    count: int  # size of the held-out set
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The preprocessing of an upload or a drawing, every step in [0, 1] with ink = 1."""
+
+    gray: np.ndarray
+    cropped: np.ndarray
+    boxed: np.ndarray
+    small: np.ndarray
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass with probes. Shapes: N patches, P patch side, C width, L layers, H heads, T = N + 1."""
+
+    image: np.ndarray  # (16, 16)
+    patches: np.ndarray  # (N, P·P) the flattened patches, in the model's order
+    embeddings: np.ndarray  # (N, C) after the linear projection E
+    patterns: np.ndarray  # (L, H, T, T)
+    probs: np.ndarray  # (K,)
+    patch: int
+    grid: int
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def prediction(self) -> int:
+        return int(np.argmax(self.probs))
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Views of the learned weights, the same for every image."""
+
+    filters: np.ndarray  # (C, P, P) E's filters, one per model dimension, strongest first
+    filter_pcs: np.ndarray  # (k, P, P) leading principal components of the filters (the paper's Figure 7, left)
+    filter_variance: np.ndarray  # (k,) share of variance each component explains
+    position_similarity: np.ndarray  # (h, w, h, w) cosine similarity of patch position embeddings
+    neighbour_similarity: float  # mean cosine similarity of grid neighbours
+    distant_similarity: float  # mean cosine similarity of patches ≥ 3 steps apart (Manhattan)
+    row_similarity: float  # mean cosine similarity of two different patches in the same row
+    column_similarity: float  # ... in the same column
+
+
+def image_key(image: np.ndarray) -> bytes:
+    return np.ascontiguousarray(image, dtype=np.float32).tobytes()
+
+
+def _image(key: bytes) -> np.ndarray:
+    side = digits.SIZE
+    a = np.frombuffer(key, dtype=np.float32)
+    if a.size != side * side:
+        raise InputError("vit.error.bad_image")
+    return a.reshape(side, side).copy()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _test_split() -> digits.Split:
+    return digits.load_split("test")
+
+
+def held_out_count() -> int:
+    return len(_test_split().labels)
+
+
+def held_out(index: int) -> HeldOut:
+    split = _test_split()
+    if not 0 <= index < len(split.labels):
+        raise InputError("vit.error.index", max=len(split.labels) - 1)
+    return HeldOut(image=split.images[index], label=int(split.labels[index]),
+                   source_index=int(split.index[index]), count=len(split.labels))
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def preprocess(data: bytes) -> Steps:
+    """Bytes of an uploaded or drawn picture -> every preprocessing step; bad input -> a translated InputError."""
+    try:
+        s = digits.preprocess_steps(digits.decode(data, max_bytes=MAX_UPLOAD_BYTES))
+    except digits.ImageError as e:
+        raise InputError(f"vit.error.{e.code}", max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)) from None
+    return Steps(gray=s.gray, cropped=s.cropped, boxed=s.boxed, small=s.small, image=s.image)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(key: bytes, backend: str = "torch") -> Analysis:
+    """Run the shipped ViT on one image (as ``image_key`` bytes), recording patches, embeddings and attention."""
+    image = _image(key)
+    res = run(NAME, {"images": image[None]}, PROBES, backend)
+    c = engine().model(NAME).config
+    patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", c.n_layers)
+    return Analysis(image=image, patches=res.probes["patch_embed.patches"][0],
+                    embeddings=res.probes["patch_embed.embeddings"][0], patterns=patterns,
+                    probs=softmax(res.outputs["logits"][0]), patch=c.patch_size, grid=c.grid, backend=res.backend,
+                    device=res.device, ms=res.ms)
+
+
+def cls_attention(a: Analysis, layer: int, head: int | None) -> np.ndarray:
+    """(h, w): how much [CLS] attends to each patch in ``layer``, one head or (None) the mean over heads."""
+    rows = a.patterns[layer, :, 0, 1:]  # (H, N)
+    row = rows.mean(0) if head is None else rows[head]
+    return row.reshape(a.grid, a.grid)
+
+
+def cls_attention_all(a: Analysis) -> np.ndarray:
+    """(L, H, h, w): [CLS] → patch attention of every layer and head."""
+    L, H = a.patterns.shape[:2]
+    return a.patterns[:, :, 0, 1:].reshape(L, H, a.grid, a.grid)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def rollout(key: bytes, backend: str, fusion: str, discard: float) -> tuple[np.ndarray, float]:
+    """Rollout's (h, w) map of what [CLS] at the top draws from each patch, and the share left on [CLS] itself."""
+    if fusion not in FUSIONS:
+        raise InputError("vit.error.fusion")
+    a = analyse(key, backend)
+    r = vit.attention_rollout(a.patterns, head_fusion=fusion, discard_ratio=float(discard))
+    return r[0, 1:].reshape(a.grid, a.grid), float(r[0, 0])
+
+
+def embedding_pca(a: Analysis) -> tuple[np.ndarray, np.ndarray]:
+    """This image's patch embeddings projected on their first two principal components, and the variance shares."""
+    centred = a.embeddings - a.embeddings.mean(0, keepdims=True)
+    _, s, vt = np.linalg.svd(centred.astype(np.float64), full_matrices=False)
+    share = s**2 / max((s**2).sum(), 1e-12)
+    return centred @ vt[:2].T, share[:2]
+
+
+@st.cache_data(show_spinner=False)
+def weights() -> Weights:
+    model = engine().model(NAME)
+    c = model.config
+    E = model.patch_embed.proj.weight.detach().float().cpu().numpy()  # (C, P²): one filter per output dimension
+    centred = E - E.mean(0, keepdims=True)
+    _, s, vt = np.linalg.svd(centred.astype(np.float64), full_matrices=False)
+    k = min(8, vt.shape[0])
+    order = np.argsort(-np.linalg.norm(E, axis=1))
+    filters = E[order].reshape(-1, c.patch_size, c.patch_size)
+    pcs = vt[:k].reshape(k, c.patch_size, c.patch_size)
+    pos = model.pos.weight.detach().float().cpu().numpy()[1:]  # [CLS]'s row 0 has no place on the grid
+    sim = vit.position_similarity(pos, c.grid)
+    g = c.grid
+    rr, cc = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+    dist = np.abs(rr.reshape(-1, 1) - rr.reshape(1, -1)) + np.abs(cc.reshape(-1, 1) - cc.reshape(1, -1))
+    flat = sim.reshape(g * g, g * g)
+    other = ~np.eye(g * g, dtype=bool)
+    same_row = (rr.reshape(-1, 1) == rr.reshape(1, -1)) & other
+    same_col = (cc.reshape(-1, 1) == cc.reshape(1, -1)) & other
+    return Weights(filters=filters, filter_pcs=pcs, filter_variance=(s**2 / (s**2).sum())[:k],
+                   position_similarity=sim, neighbour_similarity=float(flat[dist == 1].mean()),
+                   distant_similarity=float(flat[dist >= 3].mean()), row_similarity=float(flat[same_row].mean()),
+                   column_similarity=float(flat[same_col].mean()))
+
+
+@st.cache_data(show_spinner=False)
+def card_numbers() -> dict:
+    """Training-set size, parameter count and held-out accuracy, from the checkpoint's card."""
+    card = zoo.read_card(NAME)
+    return {"train": card["split"]["train"], "test": card["split"]["test"], "params": card["params"],
+            "acc": card["metrics"]["test_accuracy"]}
+
+
+@st.cache_data(show_spinner=False)
+def mistakes() -> tuple[int, ...]:
+    """Held-out positions whose prediction is wrong (one batched forward pass)."""
+    split = _test_split()
+    logits = run(NAME, {"images": split.images}, ()).outputs["logits"]
+    return tuple(int(i) for i in np.flatnonzero(logits.argmax(-1) != split.labels))

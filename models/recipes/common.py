@@ -1,0 +1,52 @@
+"""What several recipes share: the model (and tokenizer) a run starts from, and random windows of token streams.
+(No ``RECIPES`` here: this module trains no checkpoint of its own.)"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import safetensors.torch
+import torch
+from tokenizers import Tokenizer
+from torch import nn
+
+from models import zoo
+
+
+def initial_model(run: zoo.Run, build: Callable[[dict[str, Any]], nn.Module],
+                  config: dict[str, Any]) -> tuple[nn.Module, dict[str, Any]]:
+    """The model a run starts from and its config: ``build(config)`` fresh, or, with ``--init-from``, the source
+    checkpoint's config and weights."""
+    if run.init_from is None:
+        return build(config), config
+    config = json.loads((run.init_from / "config.json").read_text())["config"]
+    model = build(config)
+    safetensors.torch.load_model(model, str(run.init_from / "model.safetensors"), strict=True)
+    return model, config
+
+
+def source_tokenizer(run: zoo.Run) -> Tokenizer | None:
+    """With ``--init-from``, the source checkpoint's tokenizer: its weights are tied to those ids."""
+    if run.init_from is None:
+        return None
+    if not (run.init_from / "tokenizer.json").exists():
+        raise ValueError(f"--init-from {run.init_from}: no tokenizer.json beside the weights")
+    return Tokenizer.from_str((run.init_from / "tokenizer.json").read_text())
+
+
+def windows(streams: np.ndarray | Sequence[np.ndarray], batch: int, length: int,
+            rng: np.random.Generator) -> Iterator[torch.Tensor]:
+    """Endless batches (batch, length + 1) of random windows of token streams. With several streams (domains), row
+    r comes from stream r mod their number, so every batch mixes them all. (One draw per row: for one stream the same
+    numbers as a single draw of ``batch`` starts.)"""
+    streams = [streams] if isinstance(streams, np.ndarray) else list(streams)
+    while True:
+        rows = []
+        for r in range(batch):
+            ids = streams[r % len(streams)]
+            s = int(rng.integers(0, len(ids) - length - 1))
+            rows.append(ids[s : s + length + 1])
+        yield torch.from_numpy(np.stack(rows))

