@@ -44,8 +44,9 @@ class Paper:
         return (APP_DIR / self.script).exists()
 
 
-PAPERS: tuple[Paper, ...] = tuple(Paper(**{**row, "arxiv": tuple(row["arxiv"])})
-                                  for row in assets.data("timeline.json"))
+PAPERS: tuple[Paper, ...] = tuple(
+    Paper(**{**row, "arxiv": tuple(row["arxiv"])}) for row in assets.data("timeline.json")
+)
 
 
 def available_papers() -> list[Paper]:

@@ -1,6 +1,6 @@
 """Entry point: page config, the sidebar (language, backend, what ran) and the navigation by era.
 
-    streamlit run app/streamlit_app.py
+streamlit run app/streamlit_app.py
 """
 
 from __future__ import annotations
@@ -33,8 +33,11 @@ with st.sidebar:
 home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
 sections: dict[str, list] = {t("era.home"): [home]}
 for era in ERAS:
-    pages = [st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
-             for p in available_papers() if p.era == era]
+    pages = [
+        st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
+        for p in available_papers()
+        if p.era == era
+    ]
     if pages:
         sections[t(f"era.{era}")] = pages
 

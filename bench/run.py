@@ -31,8 +31,7 @@ OUT_JSON, OUT_MD = ROOT / "bench" / "results.json", ROOT / "bench" / "results.md
 
 def _stats(samples: list[float]) -> dict:
     s = sorted(samples)
-    return {"p50": round(statistics.median(s), 2), "p95": round(s[min(len(s) - 1, int(0.95 * len(s)))], 2),
-            "n": len(s)}
+    return {"p50": round(statistics.median(s), 2), "p95": round(s[min(len(s) - 1, int(0.95 * len(s)))], 2), "n": len(s)}
 
 
 def machine() -> str:
@@ -80,8 +79,7 @@ def ort_spinning(repeats: int) -> dict:
     tensors = {k: torch.from_numpy(v) for k, v in inputs.items()}
     path = str(zoo.checkpoint_dir(name) / "model.onnx")
     result = {"model": name}
-    for label, options in (("ort_default_spinning", ort.SessionOptions()), ("ours_no_spinning",
-                                                                             ort_session_options())):
+    for label, options in (("ort_default_spinning", ort.SessionOptions()), ("ours_no_spinning", ort_session_options())):
         session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
         samples = []
         for i in range(repeats + 5):
@@ -111,10 +109,14 @@ def decode_cost(length: int = 256) -> dict:
     for name, profile in runs:
         profile()  # warm-up
         ms, held = profile()
-        windows = {f"{a + 1}-{b}": round(float(np.median(ms[a:b])), 3) for a, b in ((0, 32), (96, 128),
-                                                                                   (length - 32, length))}
-        out[name] = {"ms_per_token": windows, "tokens_per_s": round(1e3 / float(np.median(ms)), 1),
-                     "state_kib_at_end": round(int(held[-1]) / 1024, 1)}
+        windows = {
+            f"{a + 1}-{b}": round(float(np.median(ms[a:b])), 3) for a, b in ((0, 32), (96, 128), (length - 32, length))
+        }
+        out[name] = {
+            "ms_per_token": windows,
+            "tokens_per_s": round(1e3 / float(np.median(ms)), 1),
+            "state_kib_at_end": round(int(held[-1]) / 1024, 1),
+        }
     return out
 
 
@@ -186,28 +188,46 @@ def table(results: dict) -> str:
         lines.append(f"| {key} | {s['p50']} | {s['p95']} | ≤ 20 ms |")
     br = results.get("browser")
     if br:
-        lines += ["", "| widget change → figure updated (Chromium) | p50 ms | p95 ms | p50 with post-rerun gc "
-                      "| budget |", "|---|---|---|---|---|"]
+        lines += [
+            "",
+            "| widget change → figure updated (Chromium) | p50 ms | p95 ms | p50 with post-rerun gc | budget |",
+            "|---|---|---|---|---|",
+        ]
         for name, s in br["pages"].items():
             off, on = s["gc_off"], s.get("gc_on", {})
             lines.append(f"| {name} | {off['p50']} | {off['p95']} | {on.get('p50', '–')} | p50 ≤ 300, p95 ≤ 600 |")
-        lines += ["", "| other | value | budget |", "|---|---|---|",
-                  f"| app start → home rendered | {br['start_to_home_ms']:.0f} ms | ≤ 5 s |",
-                  f"| server RSS after every page ran ({', '.join(br['pages_visited'])}) | {br['server_rss_mb']} MB "
-                  "| ≤ 1.5 GB |"]
+        lines += [
+            "",
+            "| other | value | budget |",
+            "|---|---|---|",
+            f"| app start → home rendered | {br['start_to_home_ms']:.0f} ms | ≤ 5 s |",
+            f"| server RSS after every page ran ({', '.join(br['pages_visited'])}) | {br['server_rss_mb']} MB "
+            "| ≤ 1.5 GB |",
+        ]
     sp = results.get("ort_spinning")
     if sp:
-        lines += ["", f"ONNX Runtime spinning, torch forward of `{sp['model']}` right after an ORT call: "
-                      f"default ORT options p50 {sp['ort_default_spinning']['p50']} ms, ours (1 thread, no spinning) "
-                      f"p50 {sp['ours_no_spinning']['p50']} ms — ×{sp['ratio']}."]
+        lines += [
+            "",
+            f"ONNX Runtime spinning, torch forward of `{sp['model']}` right after an ORT call: "
+            f"default ORT options p50 {sp['ort_default_spinning']['p50']} ms, ours (1 thread, no spinning) "
+            f"p50 {sp['ours_no_spinning']['p50']} ms — ×{sp['ratio']}.",
+        ]
     dec = results.get("decode")
     if dec:
         windows = list(next(iter(dec.values()))["ms_per_token"])
-        lines += ["", "| generating one token (ms), by position | " + " | ".join(windows)
-                  + " | tokens/s | state or KV cache at the end |", "|---" * (len(windows) + 3) + "|"]
+        lines += [
+            "",
+            "| generating one token (ms), by position | "
+            + " | ".join(windows)
+            + " | tokens/s | state or KV cache at the end |",
+            "|---" * (len(windows) + 3) + "|",
+        ]
         for name, d in dec.items():
-            lines.append(f"| {name} | " + " | ".join(str(v) for v in d["ms_per_token"].values())
-                         + f" | {d['tokens_per_s']} | {d['state_kib_at_end']} KiB |")
+            lines.append(
+                f"| {name} | "
+                + " | ".join(str(v) for v in d["ms_per_token"].values())
+                + f" | {d['tokens_per_s']} | {d['state_kib_at_end']} KiB |"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -88,12 +88,14 @@ class Engine:
                 path = zoo.checkpoint_dir(name) / "model.onnx"
                 if not path.exists():
                     raise FileNotFoundError(f"{path} is missing: run python -m models.export {name}")
-                self._sessions[name] = ort.InferenceSession(str(path), ort_session_options(),
-                                                            providers=ort_providers(self.device))
+                self._sessions[name] = ort.InferenceSession(
+                    str(path), ort_session_options(), providers=ort_providers(self.device)
+                )
             return self._sessions[name]
 
-    def run(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (),
-            backend: str = "torch") -> Result:
+    def run(
+        self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch"
+    ) -> Result:
         """Forward ``inputs`` (input name -> array) through ``name``, recording the probes ``probes`` selects."""
         if backend == "torch":
             return self._run_torch(name, inputs, probes)
@@ -115,14 +117,17 @@ class Engine:
         return Result(
             outputs={n: o.float().cpu().numpy() for n, o in zip(names, outs)},
             probes={n: p.float().cpu().numpy() for n, p in t.items()},
-            backend="torch", device=self.device, ms=ms,
+            backend="torch",
+            device=self.device,
+            ms=ms,
         )
 
     def _run_onnx(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...]) -> Result:
         session = self.session(name)
         out_names = zoo.recipe(name).output_names
-        wanted = [o.name for o in session.get_outputs()
-                  if o.name in out_names or any(matches(o.name, p) for p in probes)]
+        wanted = [
+            o.name for o in session.get_outputs() if o.name in out_names or any(matches(o.name, p) for p in probes)
+        ]
         start = time.perf_counter()
         values = session.run(wanted, {k: np.ascontiguousarray(v) for k, v in inputs.items()})
         ms = (time.perf_counter() - start) * 1e3
@@ -131,5 +136,7 @@ class Engine:
         return Result(
             outputs={n: got[n] for n in out_names},
             probes={n: v for n, v in got.items() if n not in out_names},
-            backend="onnx", device=device, ms=ms,
+            backend="onnx",
+            device=device,
+            ms=ms,
         )

@@ -63,8 +63,16 @@ def export(name: str) -> Path:
     path = ckpt / "model.onnx"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(wrapper, args, str(path), input_names=list(inputs), output_names=output_names,
-                          dynamic_axes=dynamic, dynamo=False, opset_version=17)
+        torch.onnx.export(
+            wrapper,
+            args,
+            str(path),
+            input_names=list(inputs),
+            output_names=output_names,
+            dynamic_axes=dynamic,
+            dynamo=False,
+            opset_version=17,
+        )
     return path
 
 

@@ -104,13 +104,20 @@ def build(config: dict) -> GPT:
     return GPT(Config(**config))
 
 
-
 # ---- sampling and generation -------------------------------------------------------------------------------
 
 
 @torch.inference_mode()
-def generate(model: GPT, prompt: list[int], n: int, *, temperature: float = 1.0, top_k: int = 0,
-             top_p: float = 1.0, seed: int = 0) -> Iterator[int]:
+def generate(
+    model: GPT,
+    prompt: list[int],
+    n: int,
+    *,
+    temperature: float = 1.0,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    seed: int = 0,
+) -> Iterator[int]:
     """Yield up to ``n`` new ids one at a time, decoding with the KV cache (one row per step, not the square).
 
     Stops early at the context length. temperature 0 is greedy decoding.

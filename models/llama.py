@@ -73,8 +73,9 @@ class Block(nn.Module):
         self.mlp = SwiGLU(c.dim, c.hidden)
         self.resid = Probe()
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor],
-                cache: KVCache | None = None) -> torch.Tensor:
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor], cache: KVCache | None = None
+    ) -> torch.Tensor:
         x = x + self.attn(self.attn_norm(x), mask=mask, rope=rope, cache=cache)
         return self.resid(x + self.mlp(self.ffn_norm(x)))  # (B, T, C)
 
@@ -93,8 +94,9 @@ class Llama(nn.Module):
                 nn.init.normal_(proj.weight, std=0.02 / math.sqrt(2 * c.n_layers))
         name_probes(self)
 
-    def forward(self, tokens: torch.Tensor, cache: list[KVCache] | None = None, *, interpolation: float = 1.0,
-                ntk: float = 1.0) -> torch.Tensor:
+    def forward(
+        self, tokens: torch.Tensor, cache: list[KVCache] | None = None, *, interpolation: float = 1.0, ntk: float = 1.0
+    ) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V).
 
         Args:

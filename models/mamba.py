@@ -88,8 +88,14 @@ PRESETS = {
     "lm": Config(vocab=2048, d_model=128, n_layers=4, d_state=8, max_len=256),
 }
 
-PROBES = ("layers.*.mixer.delta", "layers.*.mixer.A_bar", "layers.*.mixer.B", "layers.*.mixer.C",
-          "layers.*.mixer.h_norm", "layers.*.mixer.out")
+PROBES = (
+    "layers.*.mixer.delta",
+    "layers.*.mixer.A_bar",
+    "layers.*.mixer.B",
+    "layers.*.mixer.C",
+    "layers.*.mixer.h_norm",
+    "layers.*.mixer.out",
+)
 
 
 # ---- the scan -------------------------------------------------------------------------------------------------------
@@ -102,8 +108,15 @@ def discretize(delta: torch.Tensor, A: torch.Tensor, B: torch.Tensor, u: torch.T
     return A_bar, Bu
 
 
-def selective_scan_ref(u: torch.Tensor, delta: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
-                       D: torch.Tensor, h0: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def selective_scan_ref(
+    u: torch.Tensor,
+    delta: torch.Tensor,
+    A: torch.Tensor,
+    B: torch.Tensor,
+    C: torch.Tensor,
+    D: torch.Tensor,
+    h0: torch.Tensor | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The reference: h_t = Ā_t h_{t-1} + B̄_t u_t, y_t = C_t·h_t + D u_t, one t at a time (paper eq. 2).
 
     Args:
@@ -127,8 +140,15 @@ def doubling_steps(length: int) -> int:
     return max(0, math.ceil(math.log2(max(length, 1))))
 
 
-def selective_scan(u: torch.Tensor, delta: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
-                   D: torch.Tensor, steps: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+def selective_scan(
+    u: torch.Tensor,
+    delta: torch.Tensor,
+    A: torch.Tensor,
+    B: torch.Tensor,
+    C: torch.Tensor,
+    D: torch.Tensor,
+    steps: int | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """The same result as ``selective_scan_ref``, by a log-depth prefix scan (no loop over t).
 
     After step k, position t holds the pair for the window (t − 2^k, t]: the decay a = Π Ā over the window and the
@@ -168,7 +188,7 @@ class Mixer(nn.Module):
         else:
             self.x_proj = nn.Linear(d_in, R + 2 * n, bias=False)  # -> (Δ low-rank, B, C)
             self.dt_proj = nn.Linear(R, d_in)
-            nn.init.uniform_(self.dt_proj.weight, -R**-0.5, R**-0.5)
+            nn.init.uniform_(self.dt_proj.weight, -(R**-0.5), R**-0.5)
             with torch.no_grad():
                 self.dt_proj.bias.copy_(dt_bias)
         self.A_log = nn.Parameter(torch.log(torch.arange(1, n + 1, dtype=torch.float32)).repeat(d_in, 1))
@@ -214,8 +234,10 @@ class Mixer(nn.Module):
     def new_state(self, batch: int, device=None) -> tuple[torch.Tensor, torch.Tensor]:
         """(conv window (b, d_in, d_conv − 1), h (b, d_in, n)): all the layer remembers, whatever the length."""
         c = self.c
-        return (torch.zeros(batch, c.d_in, c.d_conv - 1, device=device),
-                torch.zeros(batch, c.d_in, c.d_state, device=device))
+        return (
+            torch.zeros(batch, c.d_in, c.d_conv - 1, device=device),
+            torch.zeros(batch, c.d_in, c.d_state, device=device),
+        )
 
     def step(self, x: torch.Tensor, state: tuple[torch.Tensor, torch.Tensor]):
         """One position: x (b, d) and the state -> (out (b, d), new state). Same maths as forward, l = 1."""
@@ -300,8 +322,10 @@ def scan_difference(model: Mamba, tokens: torch.Tensor) -> dict[str, float]:
     parallel = _with_scan(model, parallel=True)(tokens)
     sequential = _with_scan(model, parallel=False)(tokens)
     recurrent = recurrent_logits(model, tokens)
-    return {"parallel_vs_sequential": float((parallel - sequential).abs().max()),
-            "parallel_vs_recurrent": float((parallel - recurrent).abs().max())}
+    return {
+        "parallel_vs_sequential": float((parallel - sequential).abs().max()),
+        "parallel_vs_recurrent": float((parallel - recurrent).abs().max()),
+    }
 
 
 def _with_scan(model: Mamba, parallel: bool) -> Mamba:

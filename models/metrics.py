@@ -154,14 +154,16 @@ def induction_head_score(model: nn.Module, length: int = 50, prefix: int = 30, n
     return float(induction_scores(patterns.numpy(), length, prefix).max())
 
 
-def induction_ratio_after_text(model: nn.Module, text: np.ndarray, context: int = 150, n: int = 32, length: int = 50,
-                               seed: int = 1234) -> float:
+def induction_ratio_after_text(
+    model: nn.Module, text: np.ndarray, context: int = 150, n: int = 32, length: int = 50, seed: int = 1234
+) -> float:
     """The induction ratio with the random segment placed after ``context`` tokens of ``text`` (ids of the validation
     plays; random windows), as a repeat would appear inside real text."""
     rng = np.random.default_rng(seed)
     starts = rng.integers(1, len(text) - context, size=n)
     seg = shown_twice(rng, model.config.vocab, n, length, 0)[:, 1:]
-    tokens = np.concatenate([np.zeros((n, 1), dtype=np.int64), np.stack([text[s : s + context] for s in starts]),
-                             seg], axis=1)
+    tokens = np.concatenate(
+        [np.zeros((n, 1), dtype=np.int64), np.stack([text[s : s + context] for s in starts]), seg], axis=1
+    )
     first, second = copy_losses(token_losses(model, tokens), length, context)
     return second / first

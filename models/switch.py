@@ -57,9 +57,19 @@ PRESETS = {
 
 def dense_twin(c: Config) -> Config:
     """The dense model with the same active feed-forward width per token: one MLP of (k + shared) × hidden."""
-    return Config(vocab=c.vocab, dim=c.dim, n_heads=c.n_heads, n_layers=c.n_layers, max_len=c.max_len,
-                  hidden=c.hidden * (c.top_k + c.n_shared), n_experts=0, top_k=1, capacity_factor=0.0, n_shared=0,
-                  aux_weight=0.0)
+    return Config(
+        vocab=c.vocab,
+        dim=c.dim,
+        n_heads=c.n_heads,
+        n_layers=c.n_layers,
+        max_len=c.max_len,
+        hidden=c.hidden * (c.top_k + c.n_shared),
+        n_experts=0,
+        top_k=1,
+        capacity_factor=0.0,
+        n_shared=0,
+        aux_weight=0.0,
+    )
 
 
 class Block(nn.Module):
@@ -68,8 +78,9 @@ class Block(nn.Module):
         self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
         self.attn = MultiHeadAttention(c.dim, c.n_heads)
         if c.n_experts:
-            self.moe = MoE(c.dim, c.hidden, c.n_experts, top_k=c.top_k, capacity_factor=c.capacity_factor,
-                           n_shared=c.n_shared)
+            self.moe = MoE(
+                c.dim, c.hidden, c.n_experts, top_k=c.top_k, capacity_factor=c.capacity_factor, n_shared=c.n_shared
+            )
         else:
             self.mlp = MLP(c.dim, c.hidden)
         self.resid = Probe()
@@ -108,8 +119,12 @@ class SwitchLM(nn.Module):
             aux = aux + a
         return self.ln_f(x) @ self.embed.weight.T, aux
 
-    def forward(self, tokens: torch.Tensor, capacity_factor: torch.Tensor | float | None = None,
-                top_k: torch.Tensor | int | None = None) -> torch.Tensor:
+    def forward(
+        self,
+        tokens: torch.Tensor,
+        capacity_factor: torch.Tensor | float | None = None,
+        top_k: torch.Tensor | int | None = None,
+    ) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V). ``capacity_factor`` and ``top_k`` override the config's (MoE only)."""
         return self.forward_aux(tokens, capacity_factor, top_k)[0]
 

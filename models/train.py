@@ -66,8 +66,13 @@ def init_dir(arg: str) -> Path:
 def init_record(path: Path, arg: str) -> dict[str, Any]:
     """What the new card says of the checkpoint it started from."""
     card = json.loads((path / "card.json").read_text()) if (path / "card.json").exists() else {}
-    return {"checkpoint": arg, "command": card.get("command"), "wall_time_s": card.get("wall_time_s"),
-            "stages": card.get("stages", []), "init_from": card.get("init_from")}
+    return {
+        "checkpoint": arg,
+        "command": card.get("command"),
+        "wall_time_s": card.get("wall_time_s"),
+        "stages": card.get("stages", []),
+        "init_from": card.get("init_from"),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,8 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
     ap.add_argument("name", help="checkpoint name, e.g. " + ", ".join(sorted(zoo.recipes())))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                    help="override one training setting (repeatable)")
+    ap.add_argument(
+        "--set",
+        dest="overrides",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one training setting (repeatable)",
+    )
     ap.add_argument("--init-from", metavar="CHECKPOINT", help="start from this checkpoint's weights")
     args = ap.parse_args(argv)
     try:
@@ -93,9 +104,18 @@ def main(argv: list[str] | None = None) -> int:
     trained = recipe.train(zoo.Run(seed=args.seed, out=out, settings=settings, init_from=start_from))
     wall = time.perf_counter() - start
 
-    command = shlex.join(["python", "-m", "models.train", args.name, "--seed", str(args.seed),
-                          *[a for o in args.overrides for a in ("--set", o)],
-                          *(["--init-from", args.init_from] if args.init_from else [])])
+    command = shlex.join(
+        [
+            "python",
+            "-m",
+            "models.train",
+            args.name,
+            "--seed",
+            str(args.seed),
+            *[a for o in args.overrides for a in ("--set", o)],
+            *(["--init-from", args.init_from] if args.init_from else []),
+        ]
+    )
     card: dict[str, Any] = {
         "name": args.name,
         "arch": recipe.arch,

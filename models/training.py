@@ -36,9 +36,19 @@ class Trainer:
     (the schedule then follows the time used). ``clock`` replaces ``time.perf_counter`` (tests).
     """
 
-    def __init__(self, model: nn.Module, loss_fn: Callable[[nn.Module, object], torch.Tensor], *, steps: int = 0,
-                 budget_s: float = 0.0, lr: float = 3e-3, warmup: int = 50, weight_decay: float = 0.01,
-                 clip: float = 1.0, clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        model: nn.Module,
+        loss_fn: Callable[[nn.Module, object], torch.Tensor],
+        *,
+        steps: int = 0,
+        budget_s: float = 0.0,
+        lr: float = 3e-3,
+        warmup: int = 50,
+        weight_decay: float = 0.01,
+        clip: float = 1.0,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
         if (steps > 0) == (budget_s > 0):
             raise ValueError("give either steps or budget_s")
         self.model, self.loss_fn, self.clock = model, loss_fn, clock
@@ -78,13 +88,27 @@ class Trainer:
 
     def summary(self, name: str, last: int = 50) -> dict:
         """The card's record of this run as one stage."""
-        return {"stage": name, "steps": len(self.losses), "train_seconds": round(self.seconds, 1),
-                "final_train_loss": self.mean_loss(last)}
+        return {
+            "stage": name,
+            "steps": len(self.losses),
+            "train_seconds": round(self.seconds, 1),
+            "final_train_loss": self.mean_loss(last),
+        }
 
 
-def fit(model: nn.Module, batches: Iterator, loss_fn: Callable[[nn.Module, object], torch.Tensor], *,
-        steps: int, lr: float = 3e-3, warmup: int = 50, weight_decay: float = 0.01, clip: float = 1.0,
-        desc: str = "train", log_every: int = 50) -> Trainer:
+def fit(
+    model: nn.Module,
+    batches: Iterator,
+    loss_fn: Callable[[nn.Module, object], torch.Tensor],
+    *,
+    steps: int,
+    lr: float = 3e-3,
+    warmup: int = 50,
+    weight_decay: float = 0.01,
+    clip: float = 1.0,
+    desc: str = "train",
+    log_every: int = 50,
+) -> Trainer:
     """Run ``steps`` optimiser steps on one model; returns its Trainer (losses, seconds). Progress goes to stderr."""
     trainer = Trainer(model, loss_fn, steps=steps, lr=lr, warmup=warmup, weight_decay=weight_decay, clip=clip)
     bar = tqdm(range(steps), desc=desc, file=sys.stderr, mininterval=5.0)  # also into a log file

@@ -98,8 +98,9 @@ class DecoderLayer(nn.Module):
         self.norm3 = LayerNorm(c.dim)
         self.out = Probe()
 
-    def forward(self, y: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor,
-                src_mask: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, y: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor, src_mask: torch.Tensor
+    ) -> torch.Tensor:
         y = self.norm1(y + self.self_attn(y, mask=tgt_mask))  # (B, T, C)
         y = self.norm2(y + self.cross_attn(y, source=memory, mask=src_mask))  # queries from y, keys/values memory
         return self.out(self.norm3(y + self.ffn(y)))  # (B, T, C)
@@ -126,8 +127,9 @@ class Decoder(nn.Module):
         self.embedded = Probe()
         self.layers = nn.ModuleList(DecoderLayer(c) for _ in range(c.n_dec_layers))
 
-    def forward(self, tgt: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor,
-                src_mask: torch.Tensor, offset: int = 0) -> torch.Tensor:
+    def forward(
+        self, tgt: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor, src_mask: torch.Tensor, offset: int = 0
+    ) -> torch.Tensor:
         y = self.embedded(self.positions(self.embed(tgt) * self.scale, offset))  # (B, T, C)
         for layer in self.layers:
             y = layer(y, memory, tgt_mask, src_mask)
@@ -197,8 +199,14 @@ def greedy_decode(model: Transformer, src: torch.Tensor, max_new: int) -> torch.
     return tgt[:, 1:]
 
 
-def greedy_steps(logits_fn: Callable[[np.ndarray, np.ndarray], np.ndarray], src: np.ndarray, max_new: int, *,
-                 bos: int = Config.bos_id, eos: int = Config.eos_id) -> list[int]:
+def greedy_steps(
+    logits_fn: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    src: np.ndarray,
+    max_new: int,
+    *,
+    bos: int = Config.bos_id,
+    eos: int = Config.eos_id,
+) -> list[int]:
     """Greedy decoding of one source (1, S) through any backend: ``logits_fn(src, tgt) -> (1, T, V)`` logits.
 
     Returns the output ids, <eos> included when produced. Used by the app, whose backend may be ONNX Runtime.

@@ -111,8 +111,9 @@ class ViT(nn.Module):
         self.cls_token = nn.Parameter(torch.randn(1, 1, c.dim) * 0.02)  # the learnable x_class
         self.pos = LearnedPositions(c.n_patches + 1, c.dim)  # row 0 belongs to [CLS], rows 1.. to the patches
         # Pre-LN encoder blocks, eqs. 2–3 of the paper; unmasked: every token sees every token.
-        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim, dropout=c.dropout)
-                                    for _ in range(c.n_layers))
+        self.blocks = nn.ModuleList(
+            PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim, dropout=c.dropout) for _ in range(c.n_layers)
+        )
         self.ln_f = LayerNorm(c.dim)
         self.head = nn.Linear(c.dim, c.n_classes)
         self.tokens, self.cls = Probe(), Probe()

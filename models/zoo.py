@@ -37,7 +37,6 @@ import models.recipes
 SHIPPED = Path(__file__).resolve().parent / "checkpoints"
 
 
-
 @dataclass(frozen=True)
 class Run:
     """One training run, as ``python -m models.train`` starts it."""
@@ -115,8 +114,9 @@ def config_dict(config: Any) -> dict[str, Any]:
     return dataclasses.asdict(config) if dataclasses.is_dataclass(config) else dict(config)
 
 
-def save(name: str, model: nn.Module, config: dict[str, Any], card: dict[str, Any],
-         files: dict[str, str] | None = None) -> Path:
+def save(
+    name: str, model: nn.Module, config: dict[str, Any], card: dict[str, Any], files: dict[str, str] | None = None
+) -> Path:
     out = checkpoint_dir(name)
     out.mkdir(parents=True, exist_ok=True)
     safetensors.torch.save_model(model, str(out / "model.safetensors"))
@@ -157,8 +157,10 @@ def bars_missed(metrics: dict[str, Any], bars: dict[str, dict[str, float | str]]
     for metric, bar in bars.items():
         value = metrics.get(metric)
         # A bound may name another metric of the same run: {"max": "baseline_val_bpc"}.
-        bounds = {side: (metrics.get(b), f"{b} = {metrics.get(b)}") if isinstance(b, str) else (b, f"{b}")
-                  for side, b in bar.items()}
+        bounds = {
+            side: (metrics.get(b), f"{b} = {metrics.get(b)}") if isinstance(b, str) else (b, f"{b}")
+            for side, b in bar.items()
+        }
         if value is None or any(b is None for b, _ in bounds.values()):
             missed.append(f"{metric}: not measured")
         elif "min" in bounds and value < bounds["min"][0]:

@@ -46,14 +46,21 @@ def test_every_page_folder_has_its_page_and_strings_and_the_old_folders_are_gone
         assert not (APP_DIR / old).exists(), f"app/{old}/ should be gone: each page's files sit in its own folder"
     assert not (APP_DIR / "ui.py").exists()
     # Every folder of app/ is a page or app/shared/ (no page without its page.py, no stray folders).
-    stray = [d.name for d in APP_DIR.iterdir() if d.is_dir() and not d.name.startswith(("_", "."))
-             and d.name != SHARED and not (d / "page.py").exists()]
+    stray = [
+        d.name
+        for d in APP_DIR.iterdir()
+        if d.is_dir() and not d.name.startswith(("_", ".")) and d.name != SHARED and not (d / "page.py").exists()
+    ]
     assert not stray, stray
 
 
 def test_pages_never_import_torch_or_models():
-    bad = [(p, module) for p in _page_scripts() for module, _ in _imports(ast.parse(p.read_text()))
-           if module.split(".")[0] in ("torch", "models")]
+    bad = [
+        (p, module)
+        for p in _page_scripts()
+        for module, _ in _imports(ast.parse(p.read_text()))
+        if module.split(".")[0] in ("torch", "models")
+    ]
     assert not bad
 
 
@@ -74,8 +81,13 @@ def test_pages_use_no_private_names_of_a_service():
             elif isinstance(node, ast.Import):
                 aliases |= {a.asname for a in node.names if a.name.endswith(".service") and a.asname}
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 bad.append((path, f"{node.value.id}.{node.attr}"))
     assert not bad, bad
 
@@ -88,8 +100,12 @@ def test_a_figure_and_its_download_are_one_call():
             body = getattr(node, "body", None)
             if not isinstance(body, list):
                 continue
-            calls = [s.value.func.attr if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
-                     and isinstance(s.value.func, ast.Attribute) else None for s in body]
+            calls = [
+                s.value.func.attr
+                if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute)
+                else None
+                for s in body
+            ]
             bad += [(path, s.lineno) for s, a, b in zip(body, calls, calls[1:]) if (a, b) == ("plot", "download")]
     assert not bad, bad
 

@@ -9,11 +9,24 @@ from models import zoo
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
-INFRASTRUCTURE = {"__init__", "probe", "zoo", "engine", "train", "training", "evaluate", "export", "sampling",
-                  "metrics"}
+INFRASTRUCTURE = {
+    "__init__",
+    "probe",
+    "zoo",
+    "engine",
+    "train",
+    "training",
+    "evaluate",
+    "export",
+    "sampling",
+    "metrics",
+}
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
-FORBIDDEN = re.compile(r"^\s*(from|import) (models\.data\b|models\.training\b|models\.recipes\b|tqdm\b|torch\.optim\b)"
-                       r"|AdamW|\bRecipe\(|^TRAIN\w* = ", flags=re.M)
+FORBIDDEN = re.compile(
+    r"^\s*(from|import) (models\.data\b|models\.training\b|models\.recipes\b|tqdm\b|torch\.optim\b)"
+    r"|AdamW|\bRecipe\(|^TRAIN\w* = ",
+    flags=re.M,
+)
 
 
 def test_there_are_architecture_files():

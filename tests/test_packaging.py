@@ -14,7 +14,7 @@ def _readme_commands() -> list[str]:
 def test_dockerfile_copies_files_that_exist_and_starts_the_entry_point():
     for src in re.findall(r"^COPY (\S+) ", DOCKERFILE, flags=re.M):
         assert (ROOT / src).exists(), src
-    entry = re.search(r'ENTRYPOINT \[(.*)\]', DOCKERFILE).group(1)
+    entry = re.search(r"ENTRYPOINT \[(.*)\]", DOCKERFILE).group(1)
     assert '"app/streamlit_app.py"' in entry and (ROOT / "app" / "streamlit_app.py").exists()
     assert "--server.address=0.0.0.0" in entry
 
@@ -51,7 +51,6 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 def test_streamlit_config_turns_off_post_rerun_gc():
     assert re.search(r"^postScriptGC = false", (ROOT / ".streamlit" / "config.toml").read_text(), flags=re.M)
-
 
 
 def _numbers(value) -> set[float]:

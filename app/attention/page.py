@@ -35,11 +35,23 @@ st.markdown(t("attention.intro"))
 backend = st.session_state.get("backend", "torch")
 
 c_text, c_examples = st.columns([2, 3])
-text = c_text.text_input(t("attention.input"), svc.EXAMPLES[0], key="attention_text", bind="query-params",
-                         max_chars=60, help=t("attention.input.help"))
-c_examples.pills(t("attention.examples"), svc.EXAMPLES, key="attention_example", bind="query-params",
-                 on_change=ui.use_example, args=("attention_example", "attention_text"),
-                 kwargs={"attention_step": 0})
+text = c_text.text_input(
+    t("attention.input"),
+    svc.EXAMPLES[0],
+    key="attention_text",
+    bind="query-params",
+    max_chars=60,
+    help=t("attention.input.help"),
+)
+c_examples.pills(
+    t("attention.examples"),
+    svc.EXAMPLES,
+    key="attention_example",
+    bind="query-params",
+    on_change=ui.use_example,
+    args=("attention_example", "attention_text"),
+    kwargs={"attention_step": 0},
+)
 try:
     d = svc.decode(text, backend)
 except InputError as e:
@@ -55,18 +67,35 @@ m_ok.metric(t("attention.m.correct"), t("attention.yes") if d.answer == d.expect
 last = d.steps - 1
 if st.session_state.get("attention_step", 0) > last:
     st.session_state["attention_step"] = last
-step = st.slider(t("attention.step"), 0, max(last, 1), 0, key="attention_step", bind="query-params",
-                 help=t("attention.step.help"), disabled=last < 1)
+step = st.slider(
+    t("attention.step"),
+    0,
+    max(last, 1),
+    0,
+    key="attention_step",
+    bind="query-params",
+    help=t("attention.step.help"),
+    disabled=last < 1,
+)
 step = min(step, last)
 
 L, H = d.patterns["cross"].shape[:2]
-kind = ui.choice(st.segmented_control, t("attention.kind"), svc.KINDS, key="attention_kind", default="cross",
-                labels={k: t(f"attention.kind.{k}") for k in svc.KINDS}, required=True)
+kind = ui.choice(
+    st.segmented_control,
+    t("attention.kind"),
+    svc.KINDS,
+    key="attention_kind",
+    default="cross",
+    labels={k: t(f"attention.kind.{k}") for k in svc.KINDS},
+    required=True,
+)
 c_layer, c_head, _ = st.columns([1, 2, 3])
-layer = c_layer.segmented_control(t("attention.layer"), list(range(L)), default=L - 1, required=True,
-                                  key="attention_layer", bind="query-params")
-head = c_head.segmented_control(t("attention.head"), list(range(H)), default=0, required=True, key="attention_head",
-                                bind="query-params")
+layer = c_layer.segmented_control(
+    t("attention.layer"), list(range(L)), default=L - 1, required=True, key="attention_layer", bind="query-params"
+)
+head = c_head.segmented_control(
+    t("attention.head"), list(range(H)), default=0, required=True, key="attention_head", bind="query-params"
+)
 
 cross_row = d.patterns["cross"][layer, head, step]  # (S,)
 peak = int(cross_row.argmax())
@@ -74,36 +103,69 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric(t("attention.m.predicts", step=step), visible(d.output[step]))
 m2.metric(t("attention.m.looks_at", layer=layer, head=head), f"{peak}: {visible(d.source[peak])}")
 m3.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
-m4.metric(t("attention.m.agreement", layer=layer, head=head), f"{svc.alignment_agreement(d, layer, head):.0%}",
-          help=t("attention.m.agreement.help"))
+m4.metric(
+    t("attention.m.agreement", layer=layer, head=head),
+    f"{svc.alignment_agreement(d, layer, head):.0%}",
+    help=t("attention.m.agreement.help"),
+)
 
 so_far = list(d.decoder_in[: step + 1]) + [d.output[step]]
 ui.markup(token_strip(so_far, np.r_[np.full(step + 1, 0.3), 1.0], vmin=0, vmax=1, label=t("attention.progress")))
-ui.markup(token_strip(list(d.source), d.patterns["cross"][layer, :, step].mean(0), vmin=0, vmax=1,
-                      label=t("attention.looking", layer=layer)))
+ui.markup(
+    token_strip(
+        list(d.source),
+        d.patterns["cross"][layer, :, step].mean(0),
+        vmin=0,
+        vmax=1,
+        label=t("attention.looking", layer=layer),
+    )
+)
 ui.readout(d)
 
 # ---- one view at a time (only the chosen one runs) -------------------------------------------------------------------
-view = ui.choice(st.segmented_control, t("attention.view"), VIEWS, key="attention_view", default="heads",
-                labels={v: t(f"attention.view.{v}") for v in VIEWS}, required=True)
+view = ui.choice(
+    st.segmented_control,
+    t("attention.view"),
+    VIEWS,
+    key="attention_view",
+    default="heads",
+    labels={v: t(f"attention.view.{v}") for v in VIEWS},
+    required=True,
+)
 q_labels, k_labels = svc.labels(d, kind)
 q_shown, k_shown = [visible(x) for x in q_labels], [visible(x) for x in k_labels]  # a space shows as ·
 maps = svc.at_step(d, kind, step)  # (L, H, rows, keys)
 current = None if kind == "enc_self" else step
 
 if view == "heads":
-    heads = st.pills(t("attention.heads"), list(range(H)), selection_mode="multi", default=list(range(H)),
-                     key="attention_heads", bind="query-params")
+    heads = st.pills(
+        t("attention.heads"),
+        list(range(H)),
+        selection_mode="multi",
+        default=list(range(H)),
+        key="attention_heads",
+        bind="query-params",
+    )
     st.caption(t("attention.heads.caption"))
     if not heads:
         st.info(t("attention.heads.none"))
     else:
         heads = sorted(heads)
         ui.markup(head_legend(heads, t("view.head")))
-        ui.markup(head_view(maps[layer, heads], heads, list(q_labels), list(k_labels), current=current,
-                            query_title=t("view.query"), key_title=t("view.key")))
-        ui.download({f"head {h}": maps[layer, h] for h in heads}, f"attention-{kind}-layer{layer}",
-                    key="attention_dl_heads")
+        ui.markup(
+            head_view(
+                maps[layer, heads],
+                heads,
+                list(q_labels),
+                list(k_labels),
+                current=current,
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+            )
+        )
+        ui.download(
+            {f"head {h}": maps[layer, h] for h in heads}, f"attention-{kind}-layer{layer}", key="attention_dl_heads"
+        )
 
 elif view == "model":
     st.caption(t("attention.model.caption"))
@@ -112,26 +174,55 @@ elif view == "model":
         grid = head_grid(maps, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head))
         rows, cols = maps.shape[0] * (maps.shape[2] + 1), maps.shape[1] * (maps.shape[3] + 1)
         grid.update_layout(height=int(min(640, max(200, 60 + 380 * rows / cols))))  # maps keep square cells
-        ui.figure(click_targets(grid, maps.shape), maps, f"attention-{kind}-all", key="attention_grid",
-                  on_select=partial(_pick_cell, maps.shape), selection_mode="points")
+        ui.figure(
+            click_targets(grid, maps.shape),
+            maps,
+            f"attention-{kind}-all",
+            key="attention_grid",
+            on_select=partial(_pick_cell, maps.shape),
+            selection_mode="points",
+        )
     with c_big:
-        ui.figure(attention_heatmap(maps[layer, head], q_shown[: maps.shape[2]], k_shown,
-                                    title=t("attention.model.enlarged", layer=layer, head=head), zmax=1,
-                                    query_title=t("view.query"), key_title=t("view.key"), value_title=t("view.weight")),
-                  maps[layer, head], f"attention-{kind}-l{layer}h{head}", key="attention_big",
-                  row_labels=q_labels[: maps.shape[2]], col_labels=k_labels)
+        ui.figure(
+            attention_heatmap(
+                maps[layer, head],
+                q_shown[: maps.shape[2]],
+                k_shown,
+                title=t("attention.model.enlarged", layer=layer, head=head),
+                zmax=1,
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
+            ),
+            maps[layer, head],
+            f"attention-{kind}-l{layer}h{head}",
+            key="attention_big",
+            row_labels=q_labels[: maps.shape[2]],
+            col_labels=k_labels,
+        )
 
 elif view == "dot":
     if kind == "enc_self":
-        query = st.slider(t("attention.dot.query"), 0, len(d.source) - 1, 0, key="attention_query",
-                          bind="query-params")
+        query = st.slider(t("attention.dot.query"), 0, len(d.source) - 1, 0, key="attention_query", bind="query-params")
     else:
         query = step
-    unscaled = st.toggle(t("attention.dot.unscaled"), key="attention_unscaled", bind="query-params",
-                         help=t("attention.dot.unscaled.help"))
+    unscaled = st.toggle(
+        t("attention.dot.unscaled"),
+        key="attention_unscaled",
+        bind="query-params",
+        help=t("attention.dot.unscaled.help"),
+    )
     dp = svc.dot_product(d, kind, layer, head, query)
-    st.caption(t("attention.dot.caption", query=f"{query}: {visible(q_labels[query])}",
-                 kind=t(f"attention.kind.{kind}"), layer=layer, head=head, d_k=dp.d_k))
+    st.caption(
+        t(
+            "attention.dot.caption",
+            query=f"{query}: {visible(q_labels[query])}",
+            kind=t(f"attention.kind.{kind}"),
+            layer=layer,
+            head=head,
+            d_k=dp.d_k,
+        )
+    )
     s1, s2, s3, s4 = st.columns(4)
     s1.metric(t("attention.dot.m.max"), f"{dp.weights.max():.3f}")
     s2.metric(t("attention.dot.m.entropy"), f"{entropy_bits(dp.weights):.2f}")
@@ -142,33 +233,58 @@ elif view == "dot":
     dims = [str(i) for i in range(dp.d_k)]
     st.markdown(f"**{t('attention.dot.qk')}**")
     q_and_k = np.vstack([dp.q, np.full(dp.d_k, np.nan), dp.k])  # q, a blank row, then one row per key
-    ui.figure(matrix(q_and_k, [f"q · {visible(q_labels[query])}", "", *k_shown], dims, text_rows=[0]),
-              {"q": dp.q, "K": dp.k}, "attention-q-k", key="attention_qk")
+    ui.figure(
+        matrix(q_and_k, [f"q · {visible(q_labels[query])}", "", *k_shown], dims, text_rows=[0]),
+        {"q": dp.q, "K": dp.k},
+        "attention-q-k",
+        key="attention_qk",
+    )
 
     st.markdown(f"**{t('attention.dot.table')}**")
     columns = {
         t("attention.dot.col.key"): [f"{j}: {visible(k)}" for j, k in enumerate(k_labels)],
         t("attention.dot.col.qk"): dp.qk,
         t("attention.dot.col.scaled"): dp.scaled,
-        t("attention.dot.col.mask"): [t("attention.dot.allowed") if a else t("attention.dot.masked")
-                                      for a in dp.allowed],
+        t("attention.dot.col.mask"): [
+            t("attention.dot.allowed") if a else t("attention.dot.masked") for a in dp.allowed
+        ],
         t("attention.dot.col.weight"): dp.weights,
     }
     if unscaled:
         columns[t("attention.dot.col.unscaled")] = dp.weights_unscaled
     # The weights as bars inside the table: the saturation without ÷√d_k shows as one full bar and empty ones.
-    config = {name: (st.column_config.ProgressColumn(format="%.4f", min_value=0.0, max_value=1.0) if i >= 4
-                     else st.column_config.NumberColumn(format="%.3f"))
-              for i, name in enumerate(columns) if i not in (0, 3)}
-    st.dataframe(columns, hide_index=True, key="attention_dot_table", column_config=config,
-                 height=36 * (len(k_labels) + 1) + 4)
-    ui.download({"qk": dp.qk, "scaled": dp.scaled, "mask": dp.allowed, "softmax": dp.weights,
-                 "softmax_unscaled": dp.weights_unscaled}, "attention-softmax", key="attention_dl_softmax")
+    config = {
+        name: (
+            st.column_config.ProgressColumn(format="%.4f", min_value=0.0, max_value=1.0)
+            if i >= 4
+            else st.column_config.NumberColumn(format="%.3f")
+        )
+        for i, name in enumerate(columns)
+        if i not in (0, 3)
+    }
+    st.dataframe(
+        columns, hide_index=True, key="attention_dot_table", column_config=config, height=36 * (len(k_labels) + 1) + 4
+    )
+    ui.download(
+        {
+            "qk": dp.qk,
+            "scaled": dp.scaled,
+            "mask": dp.allowed,
+            "softmax": dp.weights,
+            "softmax_unscaled": dp.weights_unscaled,
+        },
+        "attention-softmax",
+        key="attention_dl_softmax",
+    )
 
     st.markdown(f"**{t('attention.dot.v')}**")
     rows = [f"{w:.2f} × {visible(k)}" for w, k in zip(dp.weights, k_labels)] + [t("attention.dot.sum")]
-    ui.figure(matrix(np.vstack([dp.v, dp.context]), rows, dims, text_rows=[len(rows) - 1]),
-              {"V": dp.v, "weights": dp.weights, "context": dp.context}, "attention-values", key="attention_v")
+    ui.figure(
+        matrix(np.vstack([dp.v, dp.context]), rows, dims, text_rows=[len(rows) - 1]),
+        {"V": dp.v, "weights": dp.weights, "context": dp.context},
+        "attention-values",
+        key="attention_v",
+    )
 
 elif view == "mask":
     st.caption(t("attention.mask.caption", layer=layer, head=head))
@@ -177,15 +293,43 @@ elif view == "mask":
     dec_labels = [visible(x) for x in d.decoder_in[:n]]
     c_mask, c_attn = st.columns(2)
     with c_mask:
-        ui.figure(attention_heatmap(mask, dec_labels, dec_labels, title=t("attention.mask.title"), zmax=1,
-                                    colorscale="Greys", query_title=t("view.query"), key_title=t("view.key"),
-                                    value_title=t("attention.dot.col.mask")),
-                  mask, "causal-mask", key="attention_mask", row_labels=dec_labels, col_labels=dec_labels)
+        ui.figure(
+            attention_heatmap(
+                mask,
+                dec_labels,
+                dec_labels,
+                title=t("attention.mask.title"),
+                zmax=1,
+                colorscale="Greys",
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("attention.dot.col.mask"),
+            ),
+            mask,
+            "causal-mask",
+            key="attention_mask",
+            row_labels=dec_labels,
+            col_labels=dec_labels,
+        )
     with c_attn:
         dec = d.patterns["dec_self"][layer, head, :n, :n]
-        ui.figure(attention_heatmap(dec, dec_labels, dec_labels, title=t("attention.mask.attention"), zmax=1,
-                                    query_title=t("view.query"), key_title=t("view.key"), value_title=t("view.weight")),
-                  dec, "decoder-self-attention", key="attention_masked", row_labels=dec_labels, col_labels=dec_labels)
+        ui.figure(
+            attention_heatmap(
+                dec,
+                dec_labels,
+                dec_labels,
+                title=t("attention.mask.attention"),
+                zmax=1,
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
+            ),
+            dec,
+            "decoder-self-attention",
+            key="attention_masked",
+            row_labels=dec_labels,
+            col_labels=dec_labels,
+        )
 
 else:
     st.caption(t("attention.pos.caption"))
@@ -196,16 +340,41 @@ else:
     c_table, c_sim = st.columns(2)
     with c_table:
         st.markdown(f"**{t('attention.pos.table')}**")
-        ui.figure(position_heatmap(pos.table, position_title=t("attention.pos.position"),
-                                   dim_title=t("attention.pos.dim"), value_title=t("attention.pos.value")),
-                  pos.table, "sinusoidal-positions", key="attention_pe")
+        ui.figure(
+            position_heatmap(
+                pos.table,
+                position_title=t("attention.pos.position"),
+                dim_title=t("attention.pos.dim"),
+                value_title=t("attention.pos.value"),
+            ),
+            pos.table,
+            "sinusoidal-positions",
+            key="attention_pe",
+        )
     with c_sim:
         st.markdown(f"**{t('attention.pos.similarity')}**")
-        ui.figure(similarity_heatmap(pos.similarity, position_title=t("attention.pos.position"),
-                                     value_title=t("attention.pos.cosine"), trained=svc.TRAINED_CHARS + 1),
-                  pos.similarity, "position-similarity", key="attention_pe_sim")
+        ui.figure(
+            similarity_heatmap(
+                pos.similarity,
+                position_title=t("attention.pos.position"),
+                value_title=t("attention.pos.cosine"),
+                trained=svc.TRAINED_CHARS + 1,
+            ),
+            pos.similarity,
+            "position-similarity",
+            key="attention_pe_sim",
+        )
 
 ui.explain(t("attention.explain"))
 c = svc.card()
-st.caption(t("attention.card", em=c["exact_match"], em_long=c["exact_match_long"], align=c["alignment_accuracy"],
-             head=c["alignment_head"], align_avg=c["alignment_accuracy_head_avg"], params=c["params"]))
+st.caption(
+    t(
+        "attention.card",
+        em=c["exact_match"],
+        em_long=c["exact_match_long"],
+        align=c["alignment_accuracy"],
+        head=c["alignment_head"],
+        align_avg=c["alignment_accuracy_head_avg"],
+        params=c["params"],
+    )
+)

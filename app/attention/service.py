@@ -28,8 +28,11 @@ NAME = "transformer"
 MAX_CHARS = LONG_LENGTHS[1]  # 1.25 × the longest training input
 TRAINED_CHARS = TRAIN_LENGTHS[1]
 KINDS = ("enc_self", "dec_self", "cross")  # encoder self-, decoder masked self-, cross-attention
-_PROBE_PREFIX = {"enc_self": "encoder.layers.{}.self_attn", "dec_self": "decoder.layers.{}.self_attn",
-                 "cross": "decoder.layers.{}.cross_attn"}
+_PROBE_PREFIX = {
+    "enc_self": "encoder.layers.{}.self_attn",
+    "dec_self": "decoder.layers.{}.self_attn",
+    "cross": "decoder.layers.{}.cross_attn",
+}
 PROBES = ("*_attn.pattern", "*_attn.scores", "*_attn.q", "*_attn.k", "*_attn.v")
 EXAMPLES = assets.lines("examples/attention.txt")  # the input box's default is the first
 
@@ -79,13 +82,16 @@ def decode(text: str, backend: str = "torch") -> Decoding:
     text = normalise(text)
     src = seq2seq.source_ids(text)  # (1, S)
     start = time.perf_counter()
-    out_ids = greedy_steps(lambda s, t: run(NAME, {"src": s, "tgt": t}, (), backend).outputs["logits"], src,
-                           max_new=len(text) + 4)
+    out_ids = greedy_steps(
+        lambda s, t: run(NAME, {"src": s, "tgt": t}, (), backend).outputs["logits"], src, max_new=len(text) + 4
+    )
     decode_ms = (time.perf_counter() - start) * 1e3
     tgt = np.array([[seq2seq.BOS, *out_ids[:-1]]], dtype=np.int64)  # (1, T): what the decoder read at each step
     res = run(NAME, {"src": src, "tgt": tgt}, PROBES, backend)
-    arrays = {what: {kind: stack_layers(res.probes, f"{_PROBE_PREFIX[kind]}.{what}") for kind in KINDS}
-              for what in ("pattern", "scores", "q", "k", "v")}
+    arrays = {
+        what: {kind: stack_layers(res.probes, f"{_PROBE_PREFIX[kind]}.{what}") for kind in KINDS}
+        for what in ("pattern", "scores", "q", "k", "v")
+    }
     return Decoding(
         text=text,
         source=tuple(seq2seq.token_text(int(i)) for i in src[0]),
@@ -93,8 +99,15 @@ def decode(text: str, backend: str = "torch") -> Decoding:
         answer=seq2seq.decode(out_ids),
         decoder_in=tuple(seq2seq.token_text(int(i)) for i in tgt[0]),
         expected=text[::-1],
-        patterns=arrays["pattern"], scores=arrays["scores"], q=arrays["q"], k=arrays["k"], v=arrays["v"],
-        backend=res.backend, device=res.device, ms=res.ms, decode_ms=decode_ms,
+        patterns=arrays["pattern"],
+        scores=arrays["scores"],
+        q=arrays["q"],
+        k=arrays["k"],
+        v=arrays["v"],
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+        decode_ms=decode_ms,
     )
 
 
@@ -158,9 +171,19 @@ def dot_product(d: Decoding, kind: str, layer: int, head: int, query: int) -> Do
     scaled = qk / np.sqrt(d_k)
     allowed = np.arange(len(k)) <= query if kind == "dec_self" else np.ones(len(k), dtype=bool)
     weights = softmax(scaled, allowed=allowed)
-    return DotProduct(q=q, k=k, v=v, qk=qk, scaled=scaled, allowed=allowed, weights=weights,
-                      weights_unscaled=softmax(qk, allowed=allowed), context=weights @ v, d_k=d_k,
-                      model_weights=d.patterns[kind][layer, head, query].astype(np.float64))
+    return DotProduct(
+        q=q,
+        k=k,
+        v=v,
+        qk=qk,
+        scaled=scaled,
+        allowed=allowed,
+        weights=weights,
+        weights_unscaled=softmax(qk, allowed=allowed),
+        context=weights @ v,
+        d_k=d_k,
+        model_weights=d.patterns[kind][layer, head, query].astype(np.float64),
+    )
 
 
 @st.cache_data(show_spinner=False)

@@ -32,11 +32,13 @@ STRINGS = {
     "attention.m.expected": ("Correct answer (the input reversed)", "正确答案（输入反转）"),
     "attention.m.predicts": ("Step {step} predicts", "第 {step} 步预测"),
     "attention.m.looks_at": (
-        "Cross-attention peak (layer {layer}, head {head})", "交叉注意力峰值（第 {layer} 层，第 {head} 头）",
+        "Cross-attention peak (layer {layer}, head {head})",
+        "交叉注意力峰值（第 {layer} 层，第 {head} 头）",
     ),
     "attention.m.weight": ("Peak weight", "峰值权重"),
     "attention.m.agreement": (
-        "Alignment agreement (layer {layer}, head {head})", "对齐一致率（第 {layer} 层，第 {head} 头）",
+        "Alignment agreement (layer {layer}, head {head})",
+        "对齐一致率（第 {layer} 层，第 {head} 头）",
     ),
     "attention.m.agreement.help": (
         "Share of output letters whose cross-attention peak is the source letter they copy (output i ← input n−1−i).",

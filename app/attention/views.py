@@ -24,8 +24,16 @@ def head_colour(head: int) -> str:
     return HEAD_COLOURS[head % len(HEAD_COLOURS)]
 
 
-def head_view(weights: np.ndarray, heads: list[int], query_labels: list[str], key_labels: list[str], *,
-              current: int | None = None, query_title: str = "query", key_title: str = "key") -> str:
+def head_view(
+    weights: np.ndarray,
+    heads: list[int],
+    query_labels: list[str],
+    key_labels: list[str],
+    *,
+    current: int | None = None,
+    query_title: str = "query",
+    key_title: str = "key",
+) -> str:
     """An SVG image: queries on the left, keys on the right, a line per (head, query, key), opacity = weight.
 
     Args:
@@ -37,10 +45,12 @@ def head_view(weights: np.ndarray, heads: list[int], query_labels: list[str], ke
     left, right, width = 120, 330, 450
     top = 34
     height = top + ROW * max(T, S) + 8
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" style="font-family:monospace;font-size:13px">',
-             f'<text x="{left}" y="16" text-anchor="end" fill="#555">{esc(query_title)}</text>',
-             f'<text x="{right}" y="16" text-anchor="start" fill="#555">{esc(key_title)}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" style="font-family:monospace;font-size:13px">',
+        f'<text x="{left}" y="16" text-anchor="end" fill="#555">{esc(query_title)}</text>',
+        f'<text x="{right}" y="16" text-anchor="start" fill="#555">{esc(key_title)}</text>',
+    ]
     if current is not None and 0 <= current < T:
         y = top + ROW * current
         parts.append(f'<rect x="2" y="{y - 15}" width="{left + 6}" height="{ROW - 2}" rx="3" fill="#fff3c4"/>')
@@ -52,14 +62,18 @@ def head_view(weights: np.ndarray, heads: list[int], query_labels: list[str], ke
                 w = weights[n, i, j]
                 if w < MIN_WEIGHT:
                     continue
-                parts.append(f'<line x1="{left + 6}" y1="{top + ROW * i - 4}" x2="{right - 6}" '
-                             f'y2="{top + ROW * j - 4}" stroke="{colour}" stroke-width="2.2" '
-                             f'stroke-opacity="{min(1.0, w) * fade:.3f}"><title>{esc(query_labels[i])} → '
-                             f'{esc(key_labels[j])}: {w:.3f}</title></line>')
+                parts.append(
+                    f'<line x1="{left + 6}" y1="{top + ROW * i - 4}" x2="{right - 6}" '
+                    f'y2="{top + ROW * j - 4}" stroke="{colour}" stroke-width="2.2" '
+                    f'stroke-opacity="{min(1.0, w) * fade:.3f}"><title>{esc(query_labels[i])} → '
+                    f"{esc(key_labels[j])}: {w:.3f}</title></line>"
+                )
     for i, label in enumerate(query_labels[:T]):
         weight = "bold" if i == current else "normal"
-        parts.append(f'<text x="{left}" y="{top + ROW * i}" text-anchor="end" font-weight="{weight}">'
-                     f'{esc(visible(label))}</text>')
+        parts.append(
+            f'<text x="{left}" y="{top + ROW * i}" text-anchor="end" font-weight="{weight}">'
+            f"{esc(visible(label))}</text>"
+        )
     for j, label in enumerate(key_labels[:S]):
         parts.append(f'<text x="{right}" y="{top + ROW * j}" text-anchor="start">{esc(visible(label))}</text>')
     parts.append("</svg>")
@@ -74,15 +88,28 @@ def svg_image(svg: str, *, alt: str = "") -> str:
 
 def head_legend(heads: list[int], head_title: str) -> str:
     """Coloured chips naming the heads drawn in the head view."""
-    chips = [f'<span style="display:inline-block;margin-right:10px"><span style="display:inline-block;width:14px;'
-             f'height:4px;background:{head_colour(h)};vertical-align:middle;margin-right:4px"></span>'
-             f'{esc(head_title)} {h}</span>' for h in heads]
+    chips = [
+        f'<span style="display:inline-block;margin-right:10px"><span style="display:inline-block;width:14px;'
+        f'height:4px;background:{head_colour(h)};vertical-align:middle;margin-right:4px"></span>'
+        f"{esc(head_title)} {h}</span>"
+        for h in heads
+    ]
     return f'<div style="font-size:0.85em">{"".join(chips)}</div>'
 
 
-def matrix(values: np.ndarray, row_labels: list[str], col_labels: list[str] | None = None, *, title: str = "",
-           colorscale: str = "RdBu", decimals: int = 2, height: int | None = None, text_rows: list[int] | None = None,
-           row_title: str = "", col_title: str = "") -> go.Figure:
+def matrix(
+    values: np.ndarray,
+    row_labels: list[str],
+    col_labels: list[str] | None = None,
+    *,
+    title: str = "",
+    colorscale: str = "RdBu",
+    decimals: int = 2,
+    height: int | None = None,
+    text_rows: list[int] | None = None,
+    row_title: str = "",
+    col_title: str = "",
+) -> go.Figure:
     """A small labelled matrix (q, K, V ...) on a colour scale centred at 0; NaN rows are gaps.
 
     Numbers are printed in the cells of ``text_rows`` (every row when None); the rest show them on hover, since
@@ -93,41 +120,78 @@ def matrix(values: np.ndarray, row_labels: list[str], col_labels: list[str] | No
     cols = col_labels if col_labels is not None else [str(c) for c in range(C)]
     bound = float(np.nanmax(np.abs(values))) if values.size else 1.0
     rows = range(R) if text_rows is None else text_rows
-    text = [[f"{values[r, c]:.{decimals}f}" if r in rows and np.isfinite(values[r, c]) else "" for c in range(C)]
-            for r in range(R)]
-    fig = go.Figure(go.Heatmap(
-        z=values, x=list(range(C)), y=list(range(R)), colorscale=colorscale, zmid=0, zmin=-bound, zmax=bound,
-        showscale=False, text=text, texttemplate="%{text}", textfont={"size": 10},
-        hovertemplate="%{z:.4f}<extra></extra>",
-    ))
+    text = [
+        [f"{values[r, c]:.{decimals}f}" if r in rows and np.isfinite(values[r, c]) else "" for c in range(C)]
+        for r in range(R)
+    ]
+    fig = go.Figure(
+        go.Heatmap(
+            z=values,
+            x=list(range(C)),
+            y=list(range(R)),
+            colorscale=colorscale,
+            zmid=0,
+            zmin=-bound,
+            zmax=bound,
+            showscale=False,
+            text=text,
+            texttemplate="%{text}",
+            textfont={"size": 10},
+            hovertemplate="%{z:.4f}<extra></extra>",
+        )
+    )
     fig.update_xaxes(tickmode="array", tickvals=list(range(C)), ticktext=cols, side="top", title=col_title)
-    fig.update_yaxes(tickmode="array", tickvals=list(range(R)), ticktext=list(row_labels),
-                     autorange="reversed", title=row_title)
-    fig.update_layout(title=title or None, height=height or int(min(640, 70 + 22 * R + (30 if title else 0))),
-                      margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10})
+    fig.update_yaxes(
+        tickmode="array", tickvals=list(range(R)), ticktext=list(row_labels), autorange="reversed", title=row_title
+    )
+    fig.update_layout(
+        title=title or None,
+        height=height or int(min(640, 70 + 22 * R + (30 if title else 0))),
+        margin={"l": 10, "r": 10, "t": 60 if title else 30, "b": 10},
+    )
     return fig
 
 
 def position_heatmap(table: np.ndarray, *, position_title: str, dim_title: str, value_title: str) -> go.Figure:
     """The sinusoidal table: positions as rows, dimensions as columns (one light heatmap trace)."""
     hover = f"{position_title} %{{y}} · {dim_title} %{{x}}: %{{z:.3f}}<extra></extra>"
-    fig = go.Figure(go.Heatmap(z=table, colorscale="RdBu", zmin=-1, zmax=1, hovertemplate=hover,
-                               colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}}))
+    fig = go.Figure(
+        go.Heatmap(
+            z=table,
+            colorscale="RdBu",
+            zmin=-1,
+            zmax=1,
+            hovertemplate=hover,
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_xaxes(title=dim_title)
     fig.update_yaxes(title=position_title, autorange="reversed")
     fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 20, "b": 10})
     return fig
 
 
-def similarity_heatmap(similarity: np.ndarray, *, position_title: str, value_title: str,
-                       trained: int | None = None) -> go.Figure:
+def similarity_heatmap(
+    similarity: np.ndarray, *, position_title: str, value_title: str, trained: int | None = None
+) -> go.Figure:
     """Cosine similarity of every pair of position vectors; a dashed box marks the positions seen in training."""
-    fig = go.Figure(go.Heatmap(z=similarity, colorscale="Viridis",
-                               colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
-                               hovertemplate=f"{position_title} %{{y}} · %{{x}}: %{{z:.3f}}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=similarity,
+            colorscale="Viridis",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+            hovertemplate=f"{position_title} %{{y}} · %{{x}}: %{{z:.3f}}<extra></extra>",
+        )
+    )
     if trained is not None:
-        fig.add_shape(type="rect", x0=-0.5, y0=-0.5, x1=trained - 0.5, y1=trained - 0.5,
-                      line={"color": "white", "width": 2, "dash": "dash"})
+        fig.add_shape(
+            type="rect",
+            x0=-0.5,
+            y0=-0.5,
+            x1=trained - 0.5,
+            y1=trained - 0.5,
+            line={"color": "white", "width": 2, "dash": "dash"},
+        )
     fig.update_xaxes(title=position_title, scaleanchor="y")
     fig.update_yaxes(title=position_title, autorange="reversed")
     fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 20, "b": 10})
@@ -144,8 +208,17 @@ def click_targets(fig: go.Figure, shape: tuple[int, int, int, int]) -> go.Figure
     xs = centres(H, S) * L  # row by row: every head of layer 0, then of layer 1 ...
     ys = [y for y in centres(L, T) for _ in range(H)]
     size = int(max(14, min(40, 6 * min(T, S))))
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers", hoverinfo="none", showlegend=False,
-                             marker={"size": size, "symbol": "square", "opacity": 0.01, "color": "#000"},
-                             selected={"marker": {"opacity": 0.01}}, unselected={"marker": {"opacity": 0.01}}))
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            hoverinfo="none",
+            showlegend=False,
+            marker={"size": size, "symbol": "square", "opacity": 0.01, "color": "#000"},
+            selected={"marker": {"opacity": 0.01}},
+            unselected={"marker": {"opacity": 0.01}},
+        )
+    )
     fig.update_layout(clickmode="event+select", dragmode=False)
     return fig

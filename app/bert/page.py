@@ -31,10 +31,12 @@ st.markdown(t("bert.intro"))
 backend = st.session_state.get("backend", "torch")
 
 c_a, c_b = st.columns(2)
-text_a = c_a.text_input(t("bert.a"), svc.DEFAULT_A, key="bert_a", bind="query-params", max_chars=svc.MAX_CHARS,
-                        help=t("bert.a.help"))
-text_b = c_b.text_input(t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS,
-                        help=t("bert.b.help"))
+text_a = c_a.text_input(
+    t("bert.a"), svc.DEFAULT_A, key="bert_a", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.a.help")
+)
+text_b = c_b.text_input(
+    t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.b.help")
+)
 try:
     tokens = svc.tokenize(text_a, text_b)
 except InputError as e:
@@ -45,8 +47,14 @@ except InputError as e:
 _masks_from_url()
 options = list(tokens.maskable)
 st.session_state["bert_masks"] = [m for m in st.session_state["bert_masks"] if m in options]
-masks = st.pills(t("bert.masks"), options, selection_mode="multi", key="bert_masks", help=t("bert.masks.help"),
-                 format_func=lambda i: visible(tokens.pieces[i]) + str(i).translate(SUPERSCRIPT))
+masks = st.pills(
+    t("bert.masks"),
+    options,
+    selection_mode="multi",
+    key="bert_masks",
+    help=t("bert.masks.help"),
+    format_func=lambda i: visible(tokens.pieces[i]) + str(i).translate(SUPERSCRIPT),
+)
 masks = tuple(sorted(masks or ()))
 if masks == svc.DEFAULT_MASKS:
     st.query_params.pop("bert_masks", None)
@@ -70,8 +78,17 @@ m3.metric(t("bert.m.top"), visible(vocab[a.top_ids[0, 0]]) if a.masked else "—
 m4.metric(t("bert.m.is_next"), f"{a.is_next:.1%}" if tokens.has_b else "—", help=t("bert.m.is_next.help"))
 
 st.subheader(t("bert.pred.title"))
-ui.markup(token_strip(seen, np.array([1.0 if i in a.masked else 0.0 for i in range(len(seen))]), vmin=0, vmax=1,
-                      colorscale=[[0, "#f3f3f3"], [1, "#d62728"]], fmt="{:.0f}", label=t("bert.pred.strip")))
+ui.markup(
+    token_strip(
+        seen,
+        np.array([1.0 if i in a.masked else 0.0 for i in range(len(seen))]),
+        vmin=0,
+        vmax=1,
+        colorscale=[[0, "#f3f3f3"], [1, "#d62728"]],
+        fmt="{:.0f}",
+        label=t("bert.pred.strip"),
+    )
+)
 if not a.masked:
     st.info(t("bert.pred.none"), icon=":material/touch_app:")
 else:
@@ -81,28 +98,52 @@ else:
     rows = []
     for j, m in enumerate(a.masked):
         for r in range(a.top_ids.shape[1]):
-            rows.append({t("bert.col.pos"): m, t("bert.col.original"): pieces[m], t("bert.col.rank"): r + 1,
-                         t("bert.col.prediction"): top_pieces[j][r],
-                         t("bert.col.prob"): round(float(a.top_probs[j, r]), 4)})
-    ui.figure(prediction_bars(titles, top_pieces, a.top_probs, originals, value_title=t("bert.probability")),
-              {"positions": list(a.masked), "original": originals, "top_tokens": top_pieces,
-               "probabilities": a.top_probs, "probability_of_original": a.original_prob}, "bert-predictions",
-              key="bert_pred_fig")
+            rows.append(
+                {
+                    t("bert.col.pos"): m,
+                    t("bert.col.original"): pieces[m],
+                    t("bert.col.rank"): r + 1,
+                    t("bert.col.prediction"): top_pieces[j][r],
+                    t("bert.col.prob"): round(float(a.top_probs[j, r]), 4),
+                }
+            )
+    ui.figure(
+        prediction_bars(titles, top_pieces, a.top_probs, originals, value_title=t("bert.probability")),
+        {
+            "positions": list(a.masked),
+            "original": originals,
+            "top_tokens": top_pieces,
+            "probabilities": a.top_probs,
+            "probability_of_original": a.original_prob,
+        },
+        "bert-predictions",
+        key="bert_pred_fig",
+    )
     st.table(rows, hide_index=True, border="horizontal")
     st.caption(t("bert.pred.caption"))
 ui.readout(a)
 
 # ---- one view at a time -------------------------------------------------------------------------------------------
-view = ui.choice(st.segmented_control, t("bert.view"), VIEWS, key="bert_view", default="example",
-                 labels={v: t(f"bert.view.{v}") for v in VIEWS}, required=True)
+view = ui.choice(
+    st.segmented_control,
+    t("bert.view"),
+    VIEWS,
+    key="bert_view",
+    default="example",
+    labels={v: t(f"bert.view.{v}") for v in VIEWS},
+    required=True,
+)
 
 if view == "example":
     st.caption(t("bert.ex.caption"))
     seed = st.number_input(t("bert.seed"), 0, 9999, 0, key="bert_seed", bind="query-params", help=t("bert.seed.help"))
     ex = svc.training_example(text_a, text_b, int(seed))
     e1, e2, e3, e4 = st.columns(4)
-    e1.metric(t("bert.ex.m.chosen"), f"{ex.chosen} / {len(ex.tokens.ids) - (3 if tokens.has_b else 2)}",
-              help=t("bert.ex.m.chosen.help"))
+    e1.metric(
+        t("bert.ex.m.chosen"),
+        f"{ex.chosen} / {len(ex.tokens.ids) - (3 if tokens.has_b else 2)}",
+        help=t("bert.ex.m.chosen.help"),
+    )
     e2.metric(t("bert.ex.m.mask"), ex.count(1))
     e3.metric(t("bert.ex.m.random"), ex.count(2))
     e4.metric(t("bert.ex.m.keep"), ex.count(3))
@@ -110,17 +151,28 @@ if view == "example":
     strip = dict(vmin=0, vmax=3, colorscale=ACTION_COLOURS, fmt="{:.0f}")
     ui.markup(token_strip(pieces, action, label=t("bert.ex.original"), **strip))
     ui.markup(token_strip([vocab[i] for i in ex.inputs], action, label=t("bert.ex.inputs"), **strip))
-    ui.markup(token_strip([vocab[y] if y >= 0 else "·" for y in ex.labels], action, label=t("bert.ex.labels"),
-                          **strip))
-    ui.markup(token_strip([t(f"bert.action.{name}") for name in ACTIONS], np.arange(4.0), label=t("bert.ex.legend"),
-                          **strip))
-    table = {t("bert.col.pos"): list(range(len(pieces))), t("bert.col.original"): pieces,
-             t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
-             t("bert.col.input"): [vocab[i] for i in ex.inputs],
-             t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels]}
+    ui.markup(token_strip([vocab[y] if y >= 0 else "·" for y in ex.labels], action, label=t("bert.ex.labels"), **strip))
+    ui.markup(
+        token_strip([t(f"bert.action.{name}") for name in ACTIONS], np.arange(4.0), label=t("bert.ex.legend"), **strip)
+    )
+    table = {
+        t("bert.col.pos"): list(range(len(pieces))),
+        t("bert.col.original"): pieces,
+        t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
+        t("bert.col.input"): [vocab[i] for i in ex.inputs],
+        t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels],
+    }
     st.table(table, hide_index=True, border="horizontal")
-    ui.download({"tokens": pieces, "action": [ACTIONS[x] for x in ex.action], "inputs": list(ex.inputs),
-                 "labels": list(ex.labels)}, "bert-training-example", key="bert_dl_example")
+    ui.download(
+        {
+            "tokens": pieces,
+            "action": [ACTIONS[x] for x in ex.action],
+            "inputs": list(ex.inputs),
+            "labels": list(ex.labels),
+        },
+        "bert-training-example",
+        key="bert_dl_example",
+    )
 
 elif view == "nsp":
     st.caption(t("bert.nsp.caption"))
@@ -131,9 +183,17 @@ elif view == "nsp":
         n1, n2 = st.columns(2)
         n1.metric(t("bert.nsp.m.ab"), f"{svc.is_next(text_a, text_b, backend):.1%}", help=t("bert.nsp.m.ab.help"))
         n2.metric(t("bert.nsp.m.ba"), f"{swapped:.1%}", help=t("bert.nsp.m.ba.help"))
-        ui.markup(token_strip(pieces, np.array(tokens.segments, dtype=float), vmin=0, vmax=1,
-                              colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]], fmt="segment {:.0f}",
-                              label=t("bert.nsp.segments")))
+        ui.markup(
+            token_strip(
+                pieces,
+                np.array(tokens.segments, dtype=float),
+                vmin=0,
+                vmax=1,
+                colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]],
+                fmt="segment {:.0f}",
+                label=t("bert.nsp.segments"),
+            )
+        )
         st.caption(t("bert.nsp.try"))
 
 elif view == "embeddings":
@@ -145,17 +205,22 @@ elif view == "embeddings":
     cols = st.columns(4)
     for col, title, norm in zip(cols, titles, norms):
         col.metric(t("bert.emb.m.norm", name=title), f"{norm:.3f}")
-    ui.figure(embedding_panels(panels, titles, seen, dim_title=t("bert.emb.dim"), value_title=t("bert.emb.value")),
-              {"tokens": seen, "token": a.token_emb, "segment": a.segment_emb, "position": a.position_emb},
-              "bert-embeddings", key="bert_embeddings")
+    ui.figure(
+        embedding_panels(panels, titles, seen, dim_title=t("bert.emb.dim"), value_title=t("bert.emb.value")),
+        {"tokens": seen, "token": a.token_emb, "segment": a.segment_emb, "position": a.position_emb},
+        "bert-embeddings",
+        key="bert_embeddings",
+    )
 
 else:
     L, H = a.patterns.shape[:2]
     c_layer, c_head = st.columns([1, 2])
-    layer = c_layer.segmented_control(t("view.layer"), list(range(L)), default=0, required=True,
-                                      key="bert_layer", bind="query-params")
-    head = c_head.segmented_control(t("view.head"), list(range(H)), default=0, required=True, key="bert_head",
-                                    bind="query-params")
+    layer = c_layer.segmented_control(
+        t("view.layer"), list(range(L)), default=0, required=True, key="bert_layer", bind="query-params"
+    )
+    head = c_head.segmented_control(
+        t("view.head"), list(range(H)), default=0, required=True, key="bert_head", bind="query-params"
+    )
     labels = [f"{i}:{visible(p)}" for i, p in enumerate(seen)]
     pattern = a.patterns[layer, head]
     T = len(labels)
@@ -168,19 +233,53 @@ else:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('bert.att.title', layer=layer, head=head)}**")
-        ui.figure(attention_heatmap(pattern, labels, keys, zmax=1, query_title=t("view.query"),
-                                    key_title=t("view.key"), value_title=t("view.weight")),
-                  pattern, f"bert-attention-l{layer}h{head}", key="bert_attention", row_labels=labels,
-                  col_labels=labels)
+        ui.figure(
+            attention_heatmap(
+                pattern,
+                labels,
+                keys,
+                zmax=1,
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
+            ),
+            pattern,
+            f"bert-attention-l{layer}h{head}",
+            key="bert_attention",
+            row_labels=labels,
+            col_labels=labels,
+        )
     with right:
         st.markdown(f"**{t('bert.att.causal')}**")
-        ui.plot(attention_heatmap(svc.decoder_mask(T), labels, keys, zmax=1, colorscale="Greys",
-                                  query_title=t("view.query"), key_title=t("view.key"),
-                                  value_title=t("bert.att.allowed")), key="bert_causal")
+        ui.plot(
+            attention_heatmap(
+                svc.decoder_mask(T),
+                labels,
+                keys,
+                zmax=1,
+                colorscale="Greys",
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("bert.att.allowed"),
+            ),
+            key="bert_causal",
+        )
     st.caption(t("bert.att.grid"))
-    ui.plot(head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
-            key="bert_grid")
+    ui.plot(
+        head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
+        key="bert_grid",
+    )
 
 metrics = svc.card()["metrics"]
-ui.explain(t("bert.explain", card=t("bert.card", top1=metrics["mlm_top1"], top5=metrics["mlm_top5"],
-                                    unigram=metrics["unigram_top1"], nsp=metrics["nsp_accuracy"])))
+ui.explain(
+    t(
+        "bert.explain",
+        card=t(
+            "bert.card",
+            top1=metrics["mlm_top1"],
+            top5=metrics["mlm_top5"],
+            unigram=metrics["unigram_top1"],
+            nsp=metrics["nsp_accuracy"],
+        ),
+    )
+)

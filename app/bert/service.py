@@ -82,8 +82,9 @@ def tokenize(a: str, b: str = "") -> Tokens:
     if len(ids) > max_len():
         raise InputError("bert.error.too_long_tokens", n=len(ids), max=max_len())
     vocab = vocabulary()
-    return Tokens(ids=tuple(ids), segments=tuple(segments), pieces=tuple(vocab[i] for i in ids),
-                  has_b=ids_b is not None)
+    return Tokens(
+        ids=tuple(ids), segments=tuple(segments), pieces=tuple(vocab[i] for i in ids), has_b=ids_b is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -128,18 +129,28 @@ def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "
     masked = tuple(int(i) for i in np.flatnonzero(inputs == wordpiece.MASK))
     if masked and len(masked) == len(inputs) - (3 if tokens.has_b else 2):
         raise InputError("bert.error.all_masked")
-    res = run(NAME, {"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES,
-              backend)
+    res = run(NAME, {"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES, backend)
     probs = softmax(res.outputs["mlm_logits"][0])  # (T, V)
     order = np.argsort(-probs[list(masked)], axis=-1, kind="stable")[:, :k] if masked else np.zeros((0, k), int)
     top = np.take_along_axis(probs[list(masked)], order, -1) if masked else np.zeros((0, k))
     original = np.array([probs[m, tokens.ids[m]] if tokens.ids[m] != wordpiece.MASK else np.nan for m in masked])
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
-    return Analysis(tokens=tokens, inputs=tuple(int(i) for i in inputs), masked=masked, top_ids=order, top_probs=top,
-                    original_prob=original, is_next=float(softmax(res.outputs["nsp_logits"][0])[0]),
-                    patterns=patterns, token_emb=res.probes["token_embedding"][0],
-                    segment_emb=res.probes["segment_embedding"][0], position_emb=res.probes["position_embedding"],
-                    backend=res.backend, device=res.device, ms=res.ms)
+    return Analysis(
+        tokens=tokens,
+        inputs=tuple(int(i) for i in inputs),
+        masked=masked,
+        top_ids=order,
+        top_probs=top,
+        original_prob=original,
+        is_next=float(softmax(res.outputs["nsp_logits"][0])[0]),
+        patterns=patterns,
+        token_emb=res.probes["token_embedding"][0],
+        segment_emb=res.probes["segment_embedding"][0],
+        position_emb=res.probes["position_embedding"],
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -172,8 +183,12 @@ def training_example(a: str, b: str, seed: int) -> Example:
     tokens = tokenize(a, b)
     rng = np.random.default_rng(seed)
     inputs, labels, action = bert.mask_tokens(np.array(tokens.ids, dtype=np.int64), rng, len(vocabulary()))
-    return Example(tokens=tokens, action=tuple(int(x) for x in action), inputs=tuple(int(x) for x in inputs),
-                   labels=tuple(int(x) for x in labels))
+    return Example(
+        tokens=tokens,
+        action=tuple(int(x) for x in action),
+        inputs=tuple(int(x) for x in inputs),
+        labels=tuple(int(x) for x in labels),
+    )
 
 
 def decoder_mask(T: int) -> np.ndarray:

@@ -21,10 +21,23 @@ ui.header("gpt")
 st.markdown(t("gpt.intro"))
 backend = st.session_state.get("backend", "torch")
 
-text = st.text_area(t("gpt.prompt"), svc.EXAMPLES[0], key="gpt_text", bind="query-params", max_chars=svc.MAX_CHARS,
-                    height=90, help=t("gpt.prompt.help"))
-st.pills(t("gpt.examples"), svc.EXAMPLES, key="gpt_example", on_change=ui.use_example, args=("gpt_example", "gpt_text"),
-         format_func=lambda s: s.replace("\n", " ↵ "))
+text = st.text_area(
+    t("gpt.prompt"),
+    svc.EXAMPLES[0],
+    key="gpt_text",
+    bind="query-params",
+    max_chars=svc.MAX_CHARS,
+    height=90,
+    help=t("gpt.prompt.help"),
+)
+st.pills(
+    t("gpt.examples"),
+    svc.EXAMPLES,
+    key="gpt_example",
+    on_change=ui.use_example,
+    args=("gpt_example", "gpt_text"),
+    format_func=lambda s: s.replace("\n", " ↵ "),
+)
 try:
     a = svc.analyse(text, backend)
 except InputError as e:
@@ -42,20 +55,30 @@ m4.metric(t("gpt.m.entropy"), f"{entropy_bits(a.probs):.2f}", help=t("gpt.m.entr
 # ---- next-token distribution ----------------------------------------------------------------------------------------
 st.subheader(t("gpt.next.title"))
 order = np.argsort(-a.probs, kind="stable")[:SHOWN]
-ui.figure(next_token_bars([vocab[i] for i in order], a.probs[order], value_title=t("gpt.probability")),
-          {"id": order, "token": [vocab[i] for i in order], "probability": a.probs[order]}, "gpt-next-token",
-          key="gpt_next")
+ui.figure(
+    next_token_bars([vocab[i] for i in order], a.probs[order], value_title=t("gpt.probability")),
+    {"id": order, "token": [vocab[i] for i in order], "probability": a.probs[order]},
+    "gpt-next-token",
+    key="gpt_next",
+)
 ui.readout(a)
 
 # ---- sampling: what temperature, top-k and top-p do; then generate --------------------------------------------------
 st.subheader(t("gpt.sampling.title"))
 st.caption(t("gpt.sampling.caption"))
 c1, c2, c3, c4, c5 = st.columns(5)
-temperature = c1.slider(t("gpt.temperature"), 0.0, 2.0, 0.8, 0.05, key="gpt_temperature", bind="query-params",
-                        help=t("gpt.temperature.help"))
+temperature = c1.slider(
+    t("gpt.temperature"),
+    0.0,
+    2.0,
+    0.8,
+    0.05,
+    key="gpt_temperature",
+    bind="query-params",
+    help=t("gpt.temperature.help"),
+)
 top_k = c2.slider(t("gpt.top_k"), 0, 100, 0, key="gpt_top_k", bind="query-params", help=t("gpt.top_k.help"))
-top_p = c3.slider(t("gpt.top_p"), 0.05, 1.0, 0.9, 0.05, key="gpt_top_p", bind="query-params",
-                  help=t("gpt.top_p.help"))
+top_p = c3.slider(t("gpt.top_p"), 0.05, 1.0, 0.9, 0.05, key="gpt_top_p", bind="query-params", help=t("gpt.top_p.help"))
 seed = c4.number_input(t("gpt.seed"), 0, 9999, 0, key="gpt_seed", bind="query-params", help=t("gpt.seed.help"))
 n_new = c5.slider(t("gpt.n"), 1, svc.MAX_NEW, 32, key="gpt_n", bind="query-params")
 
@@ -64,11 +87,30 @@ s1, s2, s3 = st.columns(3)
 s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help"))
 s2.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
 s3.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
-ui.figure(sampling_bars([vocab[i] for i in s.order], s.before, s.after, s.cumulative, top_p,
-                        before_name=t("gpt.before"), after_name=t("gpt.after"), cumulative_name=t("gpt.cumulative"),
-                        cut_name=t("gpt.nucleus"), value_title=t("gpt.probability")),
-          {"id": s.order, "token": [vocab[i] for i in s.order], "before": s.before, "tempered": s.tempered,
-           "after": s.after, "cumulative_tempered": s.cumulative}, "gpt-sampling", key="gpt_sampling")
+ui.figure(
+    sampling_bars(
+        [vocab[i] for i in s.order],
+        s.before,
+        s.after,
+        s.cumulative,
+        top_p,
+        before_name=t("gpt.before"),
+        after_name=t("gpt.after"),
+        cumulative_name=t("gpt.cumulative"),
+        cut_name=t("gpt.nucleus"),
+        value_title=t("gpt.probability"),
+    ),
+    {
+        "id": s.order,
+        "token": [vocab[i] for i in s.order],
+        "before": s.before,
+        "tempered": s.tempered,
+        "after": s.after,
+        "cumulative_tempered": s.cumulative,
+    },
+    "gpt-sampling",
+    key="gpt_sampling",
+)
 
 clicked = st.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
 box = st.container(border=True)
@@ -79,8 +121,15 @@ try:
     if clicked:  # stream the tokens live as they are decoded
         stats: dict = {}
         box.write_stream(svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, stats))
-        gen = svc.Generation(prompt=a.tokens, new_ids=stats["ids"], text="", ms=stats["ms"],
-                             tokens_per_s=stats["tokens_per_s"], backend=backend, device=svc.device(backend))
+        gen = svc.Generation(
+            prompt=a.tokens,
+            new_ids=stats["ids"],
+            text="",
+            ms=stats["ms"],
+            tokens_per_s=stats["tokens_per_s"],
+            backend=backend,
+            device=svc.device(backend),
+        )
     else:  # the same continuation (same seed), from the cache
         gen = svc.generate(text, n_new, temperature, top_k, top_p, int(seed), backend)
         box.text(gen.text)
@@ -90,14 +139,22 @@ except InputError as e:
 g1, g2, g3 = st.columns(3)
 g1.metric(t("gpt.m.generated"), len(gen.new_ids))
 g2.container(key="gpt_tps").metric(t("gpt.m.tps"), f"{gen.tokens_per_s:.0f}", help=t("gpt.m.tps.help"))
-g3.metric(t("gpt.m.decoding"), t("gpt.kv_cache") if backend == "torch" else t("gpt.no_cache"),
-          help=t("gpt.m.decoding.help"))
+g3.metric(
+    t("gpt.m.decoding"), t("gpt.kv_cache") if backend == "torch" else t("gpt.no_cache"), help=t("gpt.m.decoding.help")
+)
 new_ids = gen.new_ids
 st.session_state["_last_readout"] = (gen.backend, gen.device, gen.ms)
 
 # ---- one view at a time ---------------------------------------------------------------------------------------------
-view = ui.choice(st.segmented_control, t("gpt.view"), VIEWS, key="gpt_view", default="tokens",
-                labels={v: t(f"gpt.view.{v}") for v in VIEWS}, required=True)
+view = ui.choice(
+    st.segmented_control,
+    t("gpt.view"),
+    VIEWS,
+    key="gpt_view",
+    default="tokens",
+    labels={v: t(f"gpt.view.{v}") for v in VIEWS},
+    required=True,
+)
 
 if view == "tokens":
     tk = a.tokens
@@ -105,16 +162,33 @@ if view == "tokens":
     t1, t2, t3 = st.columns(3)
     t1.metric(t("gpt.tok.m.bytes"), n_bytes)
     t2.metric(t("gpt.tok.m.per_token"), f"{n_bytes / max(1, len(tk.ids) - 1):.2f}")
-    t3.metric(t("gpt.tok.m.byte_pieces"), sum(1 for i in tk.ids[1:] if 1 <= i <= 256),
-              help=t("gpt.tok.m.byte_pieces.help"))
-    ui.markup(token_strip(list(tk.pieces), np.array(tk.n_bytes, dtype=float), vmin=0, vmax=8, colorscale="Greens",
-                          fmt="{:.0f} bytes", label=t("gpt.tok.strip")))
-    table = {t("gpt.tok.col.pos"): list(range(len(tk.ids))), t("gpt.tok.col.token"): [visible(p) for p in tk.pieces],
-             t("gpt.tok.col.id"): list(tk.ids), t("gpt.tok.col.bytes"): list(tk.n_bytes),
-             t("gpt.tok.col.hex"): list(tk.hex)}
+    t3.metric(
+        t("gpt.tok.m.byte_pieces"), sum(1 for i in tk.ids[1:] if 1 <= i <= 256), help=t("gpt.tok.m.byte_pieces.help")
+    )
+    ui.markup(
+        token_strip(
+            list(tk.pieces),
+            np.array(tk.n_bytes, dtype=float),
+            vmin=0,
+            vmax=8,
+            colorscale="Greens",
+            fmt="{:.0f} bytes",
+            label=t("gpt.tok.strip"),
+        )
+    )
+    table = {
+        t("gpt.tok.col.pos"): list(range(len(tk.ids))),
+        t("gpt.tok.col.token"): [visible(p) for p in tk.pieces],
+        t("gpt.tok.col.id"): list(tk.ids),
+        t("gpt.tok.col.bytes"): list(tk.n_bytes),
+        t("gpt.tok.col.hex"): list(tk.hex),
+    }
     st.dataframe(table, hide_index=True, key="gpt_tokens_table")
-    ui.download({"id": list(tk.ids), "token": list(tk.pieces), "bytes": list(tk.n_bytes), "hex": list(tk.hex)},
-                "gpt-tokens", key="gpt_dl_tokens")
+    ui.download(
+        {"id": list(tk.ids), "token": list(tk.pieces), "bytes": list(tk.n_bytes), "hex": list(tk.hex)},
+        "gpt-tokens",
+        key="gpt_dl_tokens",
+    )
     st.caption(t("gpt.tok.caption"))
 
 elif view == "attention":
@@ -122,10 +196,12 @@ elif view == "attention":
     seq = a if not with_generated else svc.analyse_ids(a.tokens.ids + tuple(new_ids), backend)
     L, H = seq.patterns.shape[:2]
     c_layer, c_head = st.columns([1, 2])
-    layer = c_layer.segmented_control(t("view.layer"), list(range(L)), default=L - 1, required=True,
-                                      key="gpt_layer", bind="query-params")
-    head = c_head.segmented_control(t("view.head"), list(range(H)), default=0, required=True, key="gpt_head",
-                                    bind="query-params")
+    layer = c_layer.segmented_control(
+        t("view.layer"), list(range(L)), default=L - 1, required=True, key="gpt_layer", bind="query-params"
+    )
+    head = c_head.segmented_control(
+        t("view.head"), list(range(H)), default=0, required=True, key="gpt_head", bind="query-params"
+    )
     n_prompt = len(a.tokens.ids)
     labels = [("▸" if i >= n_prompt else "") + visible(p) for i, p in enumerate(seq.tokens.pieces)]
     pattern = seq.patterns[layer, head]
@@ -134,13 +210,29 @@ elif view == "attention":
     a1.metric(t("gpt.att.m.last_looks"), f"{int(last.argmax())}: {labels[int(last.argmax())]}")
     a2.metric(t("gpt.att.m.self"), f"{np.diag(pattern).mean():.2f}", help=t("gpt.att.m.self.help"))
     st.caption(t("gpt.att.caption", n=len(labels) - n_prompt))
-    ui.figure(attention_heatmap(pattern, labels, labels, title=t("gpt.att.title", layer=layer, head=head), zmax=1,
-                                query_title=t("view.query"), key_title=t("view.key"), value_title=t("view.weight")),
-              pattern, f"gpt-attention-l{layer}h{head}", key="gpt_attention", row_labels=labels, col_labels=labels)
+    ui.figure(
+        attention_heatmap(
+            pattern,
+            labels,
+            labels,
+            title=t("gpt.att.title", layer=layer, head=head),
+            zmax=1,
+            query_title=t("view.query"),
+            key_title=t("view.key"),
+            value_title=t("view.weight"),
+        ),
+        pattern,
+        f"gpt-attention-l{layer}h{head}",
+        key="gpt_attention",
+        row_labels=labels,
+        col_labels=labels,
+    )
     window = seq.patterns[:, :, -GRID_POSITIONS:, -GRID_POSITIONS:]
     st.caption(t("gpt.att.grid", n=window.shape[-1]))
-    ui.plot(head_grid(window, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
-            key="gpt_grid")
+    ui.plot(
+        head_grid(window, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
+        key="gpt_grid",
+    )
     ui.readout(seq)
 
 elif view == "lens":
@@ -153,14 +245,32 @@ elif view == "lens":
     agree = [int(i) for i in np.flatnonzero(a.lens_ids[:, -1] == a.lens_ids[-1, -1])]
     l1, l2 = st.columns(2)
     l1.metric(t("gpt.lens.m.first"), layer_labels[agree[0]], help=t("gpt.lens.m.first.help"))
-    l2.metric(t("gpt.lens.m.final_prob"), " → ".join(f"{p:.2f}" for p in a.final_top_by_layer),
-              help=t("gpt.lens.m.final_prob.help"))
+    l2.metric(
+        t("gpt.lens.m.final_prob"),
+        " → ".join(f"{p:.2f}" for p in a.final_top_by_layer),
+        help=t("gpt.lens.m.final_prob.help"),
+    )
     st.caption(t("gpt.lens.caption"))
-    ui.figure(lens_grid(pieces, a.lens_probs[:, cols], list(a.tokens.pieces[cols]), layer_labels,
-                        value_title=t("gpt.probability"), position_title=t("gpt.lens.position"),
-                        layer_title=t("view.layer")),
-              {"layers": layer_labels, "positions": list(a.tokens.pieces[cols]), "top_id": ids,
-               "top_token": pieces.tolist(), "probability": a.lens_probs[:, cols]}, "gpt-logit-lens", key="gpt_lens")
+    ui.figure(
+        lens_grid(
+            pieces,
+            a.lens_probs[:, cols],
+            list(a.tokens.pieces[cols]),
+            layer_labels,
+            value_title=t("gpt.probability"),
+            position_title=t("gpt.lens.position"),
+            layer_title=t("view.layer"),
+        ),
+        {
+            "layers": layer_labels,
+            "positions": list(a.tokens.pieces[cols]),
+            "top_id": ids,
+            "top_token": pieces.tolist(),
+            "probability": a.lens_probs[:, cols],
+        },
+        "gpt-logit-lens",
+        key="gpt_lens",
+    )
 
 else:
     st.markdown(f"**{t('gpt.icl.repeat.title')}**")
@@ -173,31 +283,62 @@ else:
     i1.metric(t("gpt.icl.m.first"), f"{ind.loss_first:.2f}")
     i2.metric(t("gpt.icl.m.second"), f"{ind.loss_second:.2f}")
     i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.2%}", help=t("gpt.icl.m.ratio.help"))
-    i4.metric(t("gpt.icl.m.head"), t("gpt.icl.head", layer=best[0], head=best[1]),
-              help=t("gpt.icl.m.head.help"))
-    ui.figure(loss_by_position(ind.loss, length, loss_title=t("gpt.icl.loss"), position_title=t("gpt.lens.position"),
-                               first_name=t("gpt.icl.first"), second_name=t("gpt.icl.second")),
-              ind.loss, "gpt-induction-loss", key="gpt_icl_loss")
+    i4.metric(t("gpt.icl.m.head"), t("gpt.icl.head", layer=best[0], head=best[1]), help=t("gpt.icl.m.head.help"))
+    ui.figure(
+        loss_by_position(
+            ind.loss,
+            length,
+            loss_title=t("gpt.icl.loss"),
+            position_title=t("gpt.lens.position"),
+            first_name=t("gpt.icl.first"),
+            second_name=t("gpt.icl.second"),
+        ),
+        ind.loss,
+        "gpt-induction-loss",
+        key="gpt_icl_loss",
+    )
     c_scores, c_map = st.columns([2, 3])
     with c_scores:
         st.caption(t("gpt.icl.scores"))
-        ui.figure(head_scores(ind.scores, layer_title=t("view.layer"), head_title=t("view.head"),
-                              value_title=t("gpt.icl.score")),
-                  ind.scores, "gpt-induction-scores", key="gpt_icl_scores")
+        ui.figure(
+            head_scores(
+                ind.scores, layer_title=t("view.layer"), head_title=t("view.head"), value_title=t("gpt.icl.score")
+            ),
+            ind.scores,
+            "gpt-induction-scores",
+            key="gpt_icl_scores",
+        )
     with c_map:
         st.caption(t("gpt.icl.stripe.caption"))
         labels = [visible(p) for p in ind.tokens.pieces]
-        ui.figure(attention_heatmap(ind.patterns[best], labels, labels, zmax=1,
-                                    title=t("gpt.icl.stripe", layer=best[0], head=best[1]),
-                                    query_title=t("view.query"), key_title=t("view.key"),
-                                    value_title=t("view.weight")),
-                  ind.patterns[best], "gpt-induction-head", key="gpt_icl_map")
+        ui.figure(
+            attention_heatmap(
+                ind.patterns[best],
+                labels,
+                labels,
+                zmax=1,
+                title=t("gpt.icl.stripe", layer=best[0], head=best[1]),
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
+            ),
+            ind.patterns[best],
+            "gpt-induction-head",
+            key="gpt_icl_map",
+        )
     ui.readout(ind)
 
     st.markdown(f"**{t('gpt.icl.few.title')}**")
     st.caption(t("gpt.icl.few.caption"))
-    shot = ui.choice(st.segmented_control, t("gpt.icl.few.pattern"), list(svc.FEW_SHOT), key="gpt_icl_shot",
-                     default="refrain", labels={k: t(f"gpt.icl.few.{k}") for k in svc.FEW_SHOT}, required=True)
+    shot = ui.choice(
+        st.segmented_control,
+        t("gpt.icl.few.pattern"),
+        list(svc.FEW_SHOT),
+        key="gpt_icl_shot",
+        default="refrain",
+        labels={k: t(f"gpt.icl.few.{k}") for k in svc.FEW_SHOT},
+        required=True,
+    )
     prompt, expected = svc.FEW_SHOT[shot]
     few = svc.generate(prompt, 6, 0.0, 0, 1.0, 0, backend)
     ok = few.text.startswith(expected)

@@ -67,8 +67,12 @@ class Tokens:
 def _tokens(ids: list[int]) -> Tokens:
     raw = bpe.token_bytes(tokenizer(), ids)
     vocab = vocabulary()
-    return Tokens(ids=tuple(int(i) for i in ids), pieces=tuple(vocab[i] for i in ids),
-                  n_bytes=tuple(len(b) for b in raw), hex=tuple(b.hex(" ") for b in raw))
+    return Tokens(
+        ids=tuple(int(i) for i in ids),
+        pieces=tuple(vocab[i] for i in ids),
+        n_bytes=tuple(len(b) for b in raw),
+        hex=tuple(b.hex(" ") for b in raw),
+    )
 
 
 def tokenize(text: str) -> Tokens:
@@ -107,9 +111,18 @@ def forward(tokens: Tokens, backend: str) -> Analysis:
     lens = softmax(gpt.logit_lens(engine().model(NAME), resid))  # (L + 1, T, V)
     logits = res.outputs["logits"][0, -1].astype(np.float64)
     final_top = int(logits.argmax())
-    return Analysis(tokens=tokens, logits=logits, probs=softmax(logits), patterns=patterns,
-                    lens_ids=lens.argmax(-1), lens_probs=lens.max(-1), final_top_by_layer=lens[:, -1, final_top],
-                    backend=res.backend, device=res.device, ms=res.ms)
+    return Analysis(
+        tokens=tokens,
+        logits=logits,
+        probs=softmax(logits),
+        patterns=patterns,
+        lens_ids=lens.argmax(-1),
+        lens_probs=lens.max(-1),
+        final_top_by_layer=lens[:, -1, final_top],
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -144,9 +157,16 @@ def sampling_steps(logits: np.ndarray, temperature: float, top_k: int, top_p: fl
     after = sampling.filtered(logits, temperature=temperature, top_k=top_k, top_p=top_p)
     order = np.argsort(-before, kind="stable")[:shown]
     cum = np.cumsum(np.sort(tempered)[::-1])[: len(order)]
-    return Sampling(order=order, before=before[order], tempered=tempered[order], after=after[order], cumulative=cum,
-                    kept=int((after > 0).sum()), entropy_before=entropy_bits(before),
-                    entropy_after=entropy_bits(after))
+    return Sampling(
+        order=order,
+        before=before[order],
+        tempered=tempered[order],
+        after=after[order],
+        cumulative=cum,
+        kept=int((after > 0).sum()),
+        entropy_before=entropy_bits(before),
+        entropy_after=entropy_bits(after),
+    )
 
 
 @dataclass(frozen=True)
@@ -160,12 +180,14 @@ class Generation:
     device: str
 
 
-def _steps(ids: list[int], n: int, temperature: float, top_k: int, top_p: float, seed: int,
-           backend: str) -> Iterator[int]:
+def _steps(
+    ids: list[int], n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str
+) -> Iterator[int]:
     """New ids one at a time: KV-cached on torch, whole-sequence re-reads on ONNX Runtime."""
     if backend == "torch":
-        yield from gpt.generate(engine().model(NAME), ids, n, temperature=temperature, top_k=top_k, top_p=top_p,
-                                seed=seed)
+        yield from gpt.generate(
+            engine().model(NAME), ids, n, temperature=temperature, top_k=top_k, top_p=top_p, seed=seed
+        )
         return
     rng = np.random.default_rng(seed)
     seq = list(ids)
@@ -181,8 +203,9 @@ def _check_n(n: int) -> None:
         raise InputError("gpt.error.n", max=MAX_NEW)
 
 
-def stream(text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str,
-           stats: dict) -> Iterator[str]:
+def stream(
+    text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str, stats: dict
+) -> Iterator[str]:
     """Yield the continuation's text as tokens arrive (for ``st.write_stream``); fills ``stats`` at the end."""
     prompt = tokenize(text)
     _check_n(n)
@@ -194,21 +217,29 @@ def stream(text: str, n: int, temperature: float, top_k: int, top_p: float, seed
         new.append(nxt)
         decoded = tok.decode(new)
         if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
-            yield decoded[len(shown):]
+            yield decoded[len(shown) :]
             shown = decoded
     seconds = time.perf_counter() - start
     stats.update(ids=tuple(new), ms=seconds * 1e3, tokens_per_s=len(new) / seconds if seconds else 0.0)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def generate(text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int,
-             backend: str = "torch") -> Generation:
+def generate(
+    text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str = "torch"
+) -> Generation:
     """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
     stats: dict = {}
     for _ in stream(text, n, temperature, top_k, top_p, seed, backend, stats):
         pass
-    return Generation(prompt=tokenize(text), new_ids=stats["ids"], text=tokenizer().decode(list(stats["ids"])),
-                      ms=stats["ms"], tokens_per_s=stats["tokens_per_s"], backend=backend, device=device(backend))
+    return Generation(
+        prompt=tokenize(text),
+        new_ids=stats["ids"],
+        text=tokenizer().decode(list(stats["ids"])),
+        ms=stats["ms"],
+        tokens_per_s=stats["tokens_per_s"],
+        backend=backend,
+        device=device(backend),
+    )
 
 
 def device(backend: str) -> str:
@@ -259,10 +290,19 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     q = np.arange(length + 1, 2 * length)  # queries in the second copy whose next token is known from the first
     scores = metrics.induction_scores(patterns, length)
     prev = patterns[:, :, q, q - 1].mean(-1)
-    return Induction(tokens=_tokens(list(ids)), length=length, loss=loss,
-                     loss_first=first, loss_second=second,
-                     scores=scores, prev_scores=prev, patterns=patterns, backend=res.backend, device=res.device,
-                     ms=res.ms)
+    return Induction(
+        tokens=_tokens(list(ids)),
+        length=length,
+        loss=loss,
+        loss_first=first,
+        loss_second=second,
+        scores=scores,
+        prev_scores=prev,
+        patterns=patterns,
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+    )
 
 
 def card() -> dict:

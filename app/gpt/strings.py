@@ -147,7 +147,8 @@ STRINGS = {
     ),
     # in-context learning
     "gpt.icl.repeat.title": (
-        "A random sequence, shown twice", "一段随机序列，重复两遍",
+        "A random sequence, shown twice",
+        "一段随机序列，重复两遍",
     ),
     "gpt.icl.length": ("Random tokens in each copy", "每遍随机词元数"),
     "gpt.icl.seed": ("Sequence seed", "序列种子"),
@@ -180,11 +181,13 @@ STRINGS = {
         "of the second diagonal: each repeated token looks at the token after its first copy, and copies it.",
         "该头在重复序列上的注意力。归纳头会点亮第二条对角线右侧一格处的条纹：每个重复的词元都看向它第一次出现时的下一个词元，并把它复制过来。",
     ),
-    "gpt.icl.few.title": ("Few-shot prompts: what this small model can and cannot continue",
-                          "少样本提示：这个小模型能接续什么、不能接续什么"),
+    "gpt.icl.few.title": (
+        "Few-shot prompts: what this small model can and cannot continue",
+        "少样本提示：这个小模型能接续什么、不能接续什么",
+    ),
     "gpt.icl.few.caption": (
         "GPT-3 picks up a task from a few examples in the prompt. This model continues a refrain it has seen in "
-        "the plays (\"my lord, my lord\") and a list that exists only in the prompt — its induction head copies "
+        'the plays ("my lord, my lord") and a list that exists only in the prompt — its induction head copies '
         "what followed the last time. But it copies tokens, it does not follow a pattern: commas in the list, or a "
         "dialogue whose answers alternate, still defeat it. Below, greedy decoding of 6 tokens.",
         "GPT-3 能从提示中的几个示例领会任务。这个模型能接续它在剧本里见过的叠句（“my lord, my lord”），"
@@ -214,7 +217,8 @@ STRINGS = {
     # errors
     "gpt.error.empty": ("Type a prompt first.", "请先输入提示词。"),
     "gpt.error.too_long_chars": (
-        "The prompt has {n} characters; at most {max} fit.", "提示词有 {n} 个字符，最多只能有 {max} 个。",
+        "The prompt has {n} characters; at most {max} fit.",
+        "提示词有 {n} 个字符，最多只能有 {max} 个。",
     ),
     "gpt.error.too_long_tokens": (
         "The prompt is {n} tokens long; at most {max} fit, to leave room for generation in the 256-token context. "

@@ -15,65 +15,147 @@ BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
 def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = "probability") -> go.Figure:
     """Horizontal bars, most likely token on top."""
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
-    fig = go.Figure(go.Bar(x=probs, y=labels, orientation="h", marker_color=AFTER,
-                           text=[f"{p:.1%}" for p in probs], textposition="outside", cliponaxis=False,
-                           hovertemplate="%{y}: %{x:.4f}<extra></extra>"))
+    fig = go.Figure(
+        go.Bar(
+            x=probs,
+            y=labels,
+            orientation="h",
+            marker_color=AFTER,
+            text=[f"{p:.1%}" for p in probs],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
+        )
+    )
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(title=value_title, rangemode="tozero", range=[0, max(0.05, float(np.max(probs)) * 1.2)])
     fig.update_layout(height=int(90 + 24 * len(labels)), margin={"l": 10, "r": 30, "t": 20, "b": 40})
     return fig
 
 
-def sampling_bars(pieces: list[str], before: np.ndarray, after: np.ndarray, cumulative: np.ndarray, top_p: float,
-                  *, before_name: str, after_name: str, cumulative_name: str, cut_name: str,
-                  value_title: str = "probability") -> go.Figure:
+def sampling_bars(
+    pieces: list[str],
+    before: np.ndarray,
+    after: np.ndarray,
+    cumulative: np.ndarray,
+    top_p: float,
+    *,
+    before_name: str,
+    after_name: str,
+    cumulative_name: str,
+    cut_name: str,
+    value_title: str = "probability",
+) -> go.Figure:
     """Bars before and after temperature/top-k/top-p for the most likely ids, the tempered cumulative mass as a
     line, and the nucleus threshold p as a dashed line: ids whose bar vanished were cut."""
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
     cut = after <= 0
     fig = go.Figure()
-    fig.add_bar(x=labels, y=before, name=before_name, marker_color=BEFORE,
-                hovertemplate="%{x}: %{y:.4f}<extra>" + before_name + "</extra>")
-    fig.add_bar(x=labels, y=after, name=after_name, marker_color=[CUT if c else AFTER for c in cut],
-                hovertemplate="%{x}: %{y:.4f}<extra>" + after_name + "</extra>")
-    fig.add_scatter(x=labels, y=cumulative, name=cumulative_name, mode="lines+markers", yaxis="y2",
-                    line={"color": "#444", "width": 1.5}, marker={"size": 5},
-                    hovertemplate="%{x}: %{y:.3f}<extra>" + cumulative_name + "</extra>")
+    fig.add_bar(
+        x=labels,
+        y=before,
+        name=before_name,
+        marker_color=BEFORE,
+        hovertemplate="%{x}: %{y:.4f}<extra>" + before_name + "</extra>",
+    )
+    fig.add_bar(
+        x=labels,
+        y=after,
+        name=after_name,
+        marker_color=[CUT if c else AFTER for c in cut],
+        hovertemplate="%{x}: %{y:.4f}<extra>" + after_name + "</extra>",
+    )
+    fig.add_scatter(
+        x=labels,
+        y=cumulative,
+        name=cumulative_name,
+        mode="lines+markers",
+        yaxis="y2",
+        line={"color": "#444", "width": 1.5},
+        marker={"size": 5},
+        hovertemplate="%{x}: %{y:.3f}<extra>" + cumulative_name + "</extra>",
+    )
     if top_p < 1:
-        fig.add_hline(y=top_p, yref="y2", line={"dash": "dash", "color": CUT, "width": 1.5},
-                      annotation_text=f"{cut_name} p = {top_p:.2f}", annotation_position="top left")
-    fig.update_layout(barmode="group", height=380, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      legend={"orientation": "h", "y": 1.12, "x": 0},
-                      yaxis={"title": value_title, "rangemode": "tozero"},
-                      yaxis2={"overlaying": "y", "side": "right", "range": [0, 1.05], "showgrid": False,
-                              "tickvals": [0, 0.25, 0.5, 0.75, 1.0], "tickformat": ".0%"})
+        fig.add_hline(
+            y=top_p,
+            yref="y2",
+            line={"dash": "dash", "color": CUT, "width": 1.5},
+            annotation_text=f"{cut_name} p = {top_p:.2f}",
+            annotation_position="top left",
+        )
+    fig.update_layout(
+        barmode="group",
+        height=380,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": 1.12, "x": 0},
+        yaxis={"title": value_title, "rangemode": "tozero"},
+        yaxis2={
+            "overlaying": "y",
+            "side": "right",
+            "range": [0, 1.05],
+            "showgrid": False,
+            "tickvals": [0, 0.25, 0.5, 0.75, 1.0],
+            "tickformat": ".0%",
+        },
+    )
     fig.update_xaxes(tickangle=-45, type="category")
     return fig
 
 
-def lens_grid(pieces: np.ndarray, probs: np.ndarray, position_labels: list[str], layer_labels: list[str], *,
-              value_title: str = "probability", position_title: str = "position",
-              layer_title: str = "layer") -> go.Figure:
+def lens_grid(
+    pieces: np.ndarray,
+    probs: np.ndarray,
+    position_labels: list[str],
+    layer_labels: list[str],
+    *,
+    value_title: str = "probability",
+    position_title: str = "position",
+    layer_title: str = "layer",
+) -> go.Figure:
     """(layers, positions) grid: each cell names the top next token read from that layer's residual stream and is
     shaded by its probability."""
     text = [[visible(str(p))[:10] for p in row] for row in pieces]
-    fig = go.Figure(go.Heatmap(
-        z=probs, text=text, texttemplate="%{text}", textfont={"size": 11}, colorscale="Blues", zmin=0, zmax=1,
-        x=list(range(len(position_labels))), y=list(range(len(layer_labels))),
-        customdata=[[f"{position_labels[j]} → {text[i][j]}" for j in range(len(position_labels))]
-                    for i in range(len(layer_labels))],
-        hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
-        colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}}))
-    fig.update_xaxes(title=position_title, tickmode="array", tickvals=list(range(len(position_labels))),
-                     ticktext=[visible(p)[:10] for p in position_labels], tickangle=-50, side="top")
-    fig.update_yaxes(title=layer_title, tickmode="array", tickvals=list(range(len(layer_labels))),
-                     ticktext=layer_labels, autorange="reversed")
+    fig = go.Figure(
+        go.Heatmap(
+            z=probs,
+            text=text,
+            texttemplate="%{text}",
+            textfont={"size": 11},
+            colorscale="Blues",
+            zmin=0,
+            zmax=1,
+            x=list(range(len(position_labels))),
+            y=list(range(len(layer_labels))),
+            customdata=[
+                [f"{position_labels[j]} → {text[i][j]}" for j in range(len(position_labels))]
+                for i in range(len(layer_labels))
+            ],
+            hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
+    fig.update_xaxes(
+        title=position_title,
+        tickmode="array",
+        tickvals=list(range(len(position_labels))),
+        ticktext=[visible(p)[:10] for p in position_labels],
+        tickangle=-50,
+        side="top",
+    )
+    fig.update_yaxes(
+        title=layer_title,
+        tickmode="array",
+        tickvals=list(range(len(layer_labels))),
+        ticktext=layer_labels,
+        autorange="reversed",
+    )
     fig.update_layout(height=int(170 + 44 * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100, "b": 10})
     return fig
 
 
-def loss_by_position(loss: np.ndarray, length: int, *, loss_title: str, position_title: str, first_name: str,
-                     second_name: str) -> go.Figure:
+def loss_by_position(
+    loss: np.ndarray, length: int, *, loss_title: str, position_title: str, first_name: str, second_name: str
+) -> go.Figure:
     """Per-token loss over the sequence, the first copy and the repeat in two colours."""
     pos = np.arange(1, len(loss) + 1)  # target positions
     first = pos <= length
@@ -81,20 +163,33 @@ def loss_by_position(loss: np.ndarray, length: int, *, loss_title: str, position
     fig.add_bar(x=pos[first], y=loss[first], name=first_name, marker_color=BEFORE)
     fig.add_bar(x=pos[~first], y=loss[~first], name=second_name, marker_color=AFTER)
     fig.add_vline(x=length + 0.5, line={"dash": "dash", "color": "#555"})
-    fig.update_layout(height=300, bargap=0.05, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      legend={"orientation": "h", "y": 1.15, "x": 0},
-                      xaxis={"title": position_title}, yaxis={"title": loss_title, "rangemode": "tozero"})
+    fig.update_layout(
+        height=300,
+        bargap=0.05,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": 1.15, "x": 0},
+        xaxis={"title": position_title},
+        yaxis={"title": loss_title, "rangemode": "tozero"},
+    )
     return fig
 
 
 def head_scores(scores: np.ndarray, *, layer_title: str, head_title: str, value_title: str) -> go.Figure:
     """(L, H) small heatmap of a score per head, value printed in each cell."""
     L, H = scores.shape
-    fig = go.Figure(go.Heatmap(z=scores, x=[f"{head_title} {h}" for h in range(H)],
-                               y=[f"{layer_title} {i}" for i in range(L)], colorscale="Oranges", zmin=0, zmax=1,
-                               texttemplate="%{z:.2f}",
-                               hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
-                               colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}}))
+    fig = go.Figure(
+        go.Heatmap(
+            z=scores,
+            x=[f"{head_title} {h}" for h in range(H)],
+            y=[f"{layer_title} {i}" for i in range(L)],
+            colorscale="Oranges",
+            zmin=0,
+            zmax=1,
+            texttemplate="%{z:.2f}",
+            hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(height=int(80 + 46 * L), margin={"l": 10, "r": 10, "t": 20, "b": 10})
     return fig

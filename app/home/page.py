@@ -17,30 +17,43 @@ c2.metric(t("home.planned"), len(PAPERS))
 
 st.subheader(t("home.timeline"))
 lanes = {era: i for i, era in enumerate(ERAS)}
-_rank = {p.key: i for era in ERAS for i, p in enumerate(sorted((q for q in PAPERS if q.era == era),
-                                                                 key=lambda q: q.year))}
+_rank = {
+    p.key: i for era in ERAS for i, p in enumerate(sorted((q for q in PAPERS if q.era == era), key=lambda q: q.year))
+}
 fig = go.Figure()
 for is_available in (True, False):
     group = [p for p in PAPERS if p.available == is_available]
     if not group:
         continue
-    fig.add_trace(go.Scatter(
-        x=[p.year for p in group], y=[lanes[p.era] for p in group], mode="markers+text",
-        text=[p.short for p in group],
-        # Alternate labels above and below the lane so neighbours in time do not overprint each other.
-        textposition=["top center" if _rank[p.key] % 2 == 0 else "bottom center" for p in group],
-        textfont={"size": 12},
-        customdata=[[t(f"paper.{p.key}.title"), ", ".join(p.arxiv)] for p in group],
-        hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
-        marker={"size": 14, "symbol": "circle" if is_available else "circle-open", "line": {"width": 2},
-                "color": "#1f77b4" if is_available else "#999"},
-        name=t("home.has_page") if is_available else t("home.soon"),
-    ))
-fig.update_yaxes(tickmode="array", tickvals=list(lanes.values()), ticktext=[t(f"era.{e}") for e in ERAS],
-                 range=[-0.6, len(ERAS) - 0.3], autorange="reversed")
+    fig.add_trace(
+        go.Scatter(
+            x=[p.year for p in group],
+            y=[lanes[p.era] for p in group],
+            mode="markers+text",
+            text=[p.short for p in group],
+            # Alternate labels above and below the lane so neighbours in time do not overprint each other.
+            textposition=["top center" if _rank[p.key] % 2 == 0 else "bottom center" for p in group],
+            textfont={"size": 12},
+            customdata=[[t(f"paper.{p.key}.title"), ", ".join(p.arxiv)] for p in group],
+            hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
+            marker={
+                "size": 14,
+                "symbol": "circle" if is_available else "circle-open",
+                "line": {"width": 2},
+                "color": "#1f77b4" if is_available else "#999",
+            },
+            name=t("home.has_page") if is_available else t("home.soon"),
+        )
+    )
+fig.update_yaxes(
+    tickmode="array",
+    tickvals=list(lanes.values()),
+    ticktext=[t(f"era.{e}") for e in ERAS],
+    range=[-0.6, len(ERAS) - 0.3],
+    autorange="reversed",
+)
 fig.update_xaxes(title=t("home.year"), range=[2016.9, 2025.4], dtick=1)
-fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                  legend={"orientation": "h", "y": -0.18})
+fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legend={"orientation": "h", "y": -0.18})
 ui.plot(fig, key="home_timeline")
 st.caption(t("home.timeline.caption"))
 

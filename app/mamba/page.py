@@ -26,14 +26,37 @@ source = ui.choice(st.segmented_control, t("mamba.source"), sources, key="mamba_
 seed, length, text = 0, svc.INDUCTION_LENGTHS[0], ""
 c1, c2 = st.columns([1, 2])
 if source == "text":
-    text = st.text_area(t("mamba.text"), svc.DEFAULT_TEXT, key="mamba_text", bind="query-params",
-                        max_chars=svc.MAX_CHARS, height=90, help=t("mamba.text.help", max=svc.MAX_CHARS))
+    text = st.text_area(
+        t("mamba.text"),
+        svc.DEFAULT_TEXT,
+        key="mamba_text",
+        bind="query-params",
+        max_chars=svc.MAX_CHARS,
+        height=90,
+        help=t("mamba.text.help", max=svc.MAX_CHARS),
+    )
 else:
-    seed = int(c1.number_input(t("mamba.seed"), 0, svc.MAX_SEED, 0, step=1, key="mamba_seed", bind="query-params",
-                               help=t("mamba.seed.help")))
+    seed = int(
+        c1.number_input(
+            t("mamba.seed"),
+            0,
+            svc.MAX_SEED,
+            0,
+            step=1,
+            key="mamba_seed",
+            bind="query-params",
+            help=t("mamba.seed.help"),
+        )
+    )
     if source == "induction":
-        length = c2.segmented_control(t("mamba.length"), svc.INDUCTION_LENGTHS, default=svc.INDUCTION_LENGTHS[0],
-                                      key="mamba_length", bind="query-params", help=t("mamba.length.help"))
+        length = c2.segmented_control(
+            t("mamba.length"),
+            svc.INDUCTION_LENGTHS,
+            default=svc.INDUCTION_LENGTHS[0],
+            key="mamba_length",
+            bind="query-params",
+            help=t("mamba.length.help"),
+        )
         length = int(length or svc.INDUCTION_LENGTHS[0])
 try:
     a = svc.analyse(source, seed, length, text, backend)
@@ -44,6 +67,8 @@ except InputError as e:
 L = a.delta.shape[0]
 n_state = a.B.shape[-1]
 labels = list(a.labels)
+
+
 @st.fragment
 def per_layer_views() -> None:
     """Everything that depends on the layer slider: moving it reruns only this part of the page."""
@@ -66,27 +91,53 @@ def per_layer_views() -> None:
         data = a.ids >= 2
         data[a.mask] = False
         noise = ~data & ~a.mask
-        m4.metric(t("mamba.m.delta_ratio"), f"{move[data].mean() / move[noise].mean():.1f}×",
-                  help=t("mamba.m.delta_ratio.help"))
+        m4.metric(
+            t("mamba.m.delta_ratio"),
+            f"{move[data].mean() / move[noise].mean():.1f}×",
+            help=t("mamba.m.delta_ratio.help"),
+        )
     ui.readout(a)
     if a.accuracy is not None:
         where = np.flatnonzero(a.mask)
         st.markdown(f"**{t('mamba.h.outputs')}**")
-        st.dataframe({t("mamba.col.position"): where,
-                      t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
-                      t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where]},
-                     hide_index=True, key="mamba_outputs")
+        st.dataframe(
+            {
+                t("mamba.col.position"): where,
+                t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
+                t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where],
+            },
+            hide_index=True,
+            key="mamba_outputs",
+        )
 
     # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take ~1 s.
-    shown = ui.choice(st.segmented_control, t("mamba.map"), MAPS, key="mamba_map",
-                      labels={m: t(f"mamba.map.{m}") for m in MAPS}, required=True)
+    shown = ui.choice(
+        st.segmented_control,
+        t("mamba.map"),
+        MAPS,
+        key="mamba_map",
+        labels={m: t(f"mamba.map.{m}") for m in MAPS},
+        required=True,
+    )
 
     # ---- Δ -----------------------------------------------------------------------------------------------------------
     if shown == "delta":
         st.subheader(t("mamba.h.delta"))
-        ui.figure(views.time_map(a.delta[layer].T, labels, row_title=t("mamba.channel"), value_title="Δ",
-                                 colorscale="Reds", zmin=0.0, title=t("mamba.delta.title", layer=layer)),
-                  a.delta[layer], "mamba-delta", key="mamba_delta", row_labels=labels)
+        ui.figure(
+            views.time_map(
+                a.delta[layer].T,
+                labels,
+                row_title=t("mamba.channel"),
+                value_title="Δ",
+                colorscale="Reds",
+                zmin=0.0,
+                title=t("mamba.delta.title", layer=layer),
+            ),
+            a.delta[layer],
+            "mamba-delta",
+            key="mamba_delta",
+            row_labels=labels,
+        )
         ui.explain(t("mamba.explain.delta"))
 
     # ---- Ā -----------------------------------------------------------------------------------------------------------
@@ -94,9 +145,19 @@ def per_layer_views() -> None:
         st.subheader(t("mamba.h.abar"))
         left, right = st.columns([4, 1])
         with left:
-            ui.plot(views.time_map(a.A_bar[layer].T, labels, row_title=t("mamba.channel"), value_title="Ā",
-                                   colorscale="Blues_r", zmin=0.0, zmax=1.0,
-                                   title=t("mamba.abar.title", layer=layer, n=n_state)), key="mamba_abar")
+            ui.plot(
+                views.time_map(
+                    a.A_bar[layer].T,
+                    labels,
+                    row_title=t("mamba.channel"),
+                    value_title="Ā",
+                    colorscale="Blues_r",
+                    zmin=0.0,
+                    zmax=1.0,
+                    title=t("mamba.abar.title", layer=layer, n=n_state),
+                ),
+                key="mamba_abar",
+            )
         with right:
             st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
             st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
@@ -110,20 +171,44 @@ def per_layer_views() -> None:
         left, right = st.columns(2)
         for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
             with col:
-                ui.figure(views.time_map(arr.T, labels, row_title=t("mamba.state_index"), value_title=name.upper(),
-                                         colorscale="RdBu", zmin=-bound, zmax=bound, height=300, max_ticks=36,
-                                         title=t(f"mamba.{name}.title", layer=layer)),
-                          arr, f"mamba-{name}", key=f"mamba_{name}", row_labels=labels)
+                ui.figure(
+                    views.time_map(
+                        arr.T,
+                        labels,
+                        row_title=t("mamba.state_index"),
+                        value_title=name.upper(),
+                        colorscale="RdBu",
+                        zmin=-bound,
+                        zmax=bound,
+                        height=300,
+                        max_ticks=36,
+                        title=t(f"mamba.{name}.title", layer=layer),
+                    ),
+                    arr,
+                    f"mamba-{name}",
+                    key=f"mamba_{name}",
+                    row_labels=labels,
+                )
         ui.explain(t("mamba.explain.bc"))
 
     # ---- ‖h_t‖ -------------------------------------------------------------------------------------------------------
     if shown == "hnorm":
         st.subheader(t("mamba.h.hnorm"))
-        ui.figure(views.per_token_lines({t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)}, labels,
-                                        value_title=t("mamba.hnorm.y"), marks=a.mask if a.mask.any() else None,
-                                        mark_title=t("mamba.col.target"), log=True),
-                  a.h_norm.T, "mamba-h-norm", key="mamba_hnorm", row_labels=labels,
-                  col_labels=[f"layer{i}" for i in range(L)])
+        ui.figure(
+            views.per_token_lines(
+                {t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(L)},
+                labels,
+                value_title=t("mamba.hnorm.y"),
+                marks=a.mask if a.mask.any() else None,
+                mark_title=t("mamba.col.target"),
+                log=True,
+            ),
+            a.h_norm.T,
+            "mamba-h-norm",
+            key="mamba_hnorm",
+            row_labels=labels,
+            col_labels=[f"layer{i}" for i in range(L)],
+        )
         ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
 
 
@@ -148,33 +233,63 @@ def compare_views() -> None:
         st.caption(t("mamba.compare.caption", seed=seed) + " " + t("mamba.legend.copy"))
         copy_labels = list(sel.labels)
         n_layers = sel.delta.shape[0]
-        layer = (st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_compare_layer", bind="query-params")
-                 if n_layers > 1 else 0)
+        layer = (
+            st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_compare_layer", bind="query-params")
+            if n_layers > 1
+            else 0
+        )
         data = (sel.ids >= 2) & ~sel.mask
         m1, m2 = st.columns(2)
         held = svc.card_numbers()
-        m1.metric(t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}",
-                  help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"]))
-        m2.metric(t("mamba.m.acc_lti"), f"{lti.accuracy:.0%}",
-                  help=t("mamba.m.acc_heldout", acc=held["lti"]["accuracy"]))
+        m1.metric(
+            t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"])
+        )
+        m2.metric(
+            t("mamba.m.acc_lti"), f"{lti.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["lti"]["accuracy"])
+        )
         mamba_name, lti_name = t("mamba.col.mamba"), t("mamba.col.lti")
-        ui.figure(views.per_token_lines({mamba_name: sel.delta_move[layer], lti_name: lti.delta_move[layer]},
-                                        copy_labels, value_title=t("mamba.compare.y", layer=layer), marks=data,
-                                        mark_title=t("mamba.compare.marks"),
-                                        colours={mamba_name: views.MAMBA_COLOUR, lti_name: views.LTI_COLOUR}),
-                  np.stack([sel.delta_move[layer], lti.delta_move[layer], sel.delta_per_token[layer],
-                            lti.delta_per_token[layer]], axis=1), "mamba-vs-lti-delta", key="mamba_compare",
-                  row_labels=copy_labels, col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"])
+        ui.figure(
+            views.per_token_lines(
+                {mamba_name: sel.delta_move[layer], lti_name: lti.delta_move[layer]},
+                copy_labels,
+                value_title=t("mamba.compare.y", layer=layer),
+                marks=data,
+                mark_title=t("mamba.compare.marks"),
+                colours={mamba_name: views.MAMBA_COLOUR, lti_name: views.LTI_COLOUR},
+            ),
+            np.stack(
+                [sel.delta_move[layer], lti.delta_move[layer], sel.delta_per_token[layer], lti.delta_per_token[layer]],
+                axis=1,
+            ),
+            "mamba-vs-lti-delta",
+            key="mamba_compare",
+            row_labels=copy_labels,
+            col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"],
+        )
         top = float(sel.delta_move[layer].max())
         for model_key, res in (("mamba", sel), ("lti", lti)):  # one colour scale for both strips
-            ui.markup(token_strip(copy_labels, res.delta_move[layer], colorscale="Reds", vmin=0.0, vmax=top,
-                                  fmt="{:.3f}", label=t(f"mamba.strip.{model_key}")))
+            ui.markup(
+                token_strip(
+                    copy_labels,
+                    res.delta_move[layer],
+                    colorscale="Reds",
+                    vmin=0.0,
+                    vmax=top,
+                    fmt="{:.3f}",
+                    label=t(f"mamba.strip.{model_key}"),
+                )
+            )
         where = np.flatnonzero(sel.mask)
-        st.dataframe({t("mamba.col.position"): where,
-                      t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
-                      mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
-                      lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where]},
-                     hide_index=True, key="mamba_compare_table")
+        st.dataframe(
+            {
+                t("mamba.col.position"): where,
+                t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
+                mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
+                lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where],
+            },
+            hide_index=True,
+            key="mamba_compare_table",
+        )
         ui.explain(t("mamba.explain.compare"))
 
 
@@ -205,17 +320,32 @@ def decode_section() -> None:
         col.metric(t(key), f"{np.median(ms[:32]):.2f} → {np.median(ms[-32:]):.2f}", help=t("mamba.m.ms.help"))
     left, right = st.columns(2)
     with left:
-        ui.plot(views.decode_costs(costs.position, {"Mamba": costs.mamba_ms, gpt_name: costs.gpt_ms},
-                                   x_title=t("mamba.decode.x"), y_title=t("mamba.decode.ms"), colours=colours,
-                                   smooth=9), key="mamba_decode_ms")
+        ui.plot(
+            views.decode_costs(
+                costs.position,
+                {"Mamba": costs.mamba_ms, gpt_name: costs.gpt_ms},
+                x_title=t("mamba.decode.x"),
+                y_title=t("mamba.decode.ms"),
+                colours=colours,
+                smooth=9,
+            ),
+            key="mamba_decode_ms",
+        )
     with right:
         kib = {"Mamba": costs.mamba_bytes / 1024, gpt_name: costs.gpt_bytes / 1024}
-        ui.plot(views.decode_costs(costs.position, kib,
-                                   x_title=t("mamba.decode.x"), y_title=t("mamba.decode.kb"), colours=colours),
-                key="mamba_decode_kb")
-    ui.download(np.stack([costs.mamba_ms, costs.gpt_ms, costs.mamba_bytes, costs.gpt_bytes], axis=1),
-                "mamba-decode-costs", key="mamba_dl_decode", row_labels=[str(p) for p in costs.position],
-                col_labels=["mamba_ms", "gpt_ms", "mamba_bytes", "gpt_kv_bytes"])
+        ui.plot(
+            views.decode_costs(
+                costs.position, kib, x_title=t("mamba.decode.x"), y_title=t("mamba.decode.kb"), colours=colours
+            ),
+            key="mamba_decode_kb",
+        )
+    ui.download(
+        np.stack([costs.mamba_ms, costs.gpt_ms, costs.mamba_bytes, costs.gpt_bytes], axis=1),
+        "mamba-decode-costs",
+        key="mamba_dl_decode",
+        row_labels=[str(p) for p in costs.position],
+        col_labels=["mamba_ms", "gpt_ms", "mamba_bytes", "gpt_kv_bytes"],
+    )
     gpt_words = t("mamba.decode.gpt_trained" if costs.gpt_trained else "mamba.decode.gpt_untrained")
     st.caption(t("mamba.decode.caption", n=n, mamba=costs.mamba_name, gpt=gpt_words))
 
@@ -226,8 +356,15 @@ ui.explain(t("mamba.explain.modes"))
 # ---- about the models ------------------------------------------------------------------------------------------------
 cards = svc.card_numbers()
 if {"copy", "lti", "induction"} <= cards.keys():
-    ui.explain(t("mamba.explain.data", copy=cards["copy"]["accuracy"], lti=cards["lti"]["accuracy"],
-                 ind=cards["induction"]["accuracy"], ind4=cards["induction"]["accuracy_4x"]))
+    ui.explain(
+        t(
+            "mamba.explain.data",
+            copy=cards["copy"]["accuracy"],
+            lti=cards["lti"]["accuracy"],
+            ind=cards["induction"]["accuracy"],
+            ind4=cards["induction"]["accuracy_4x"],
+        )
+    )
 if "text" in cards:
     gpt_bpc = cards.get("gpt", {}).get("val_bpc")
     gpt_words = t("mamba.explain.lm.gpt", bpc=gpt_bpc) if gpt_bpc else t("mamba.explain.lm.nogpt")

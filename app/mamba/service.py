@@ -15,11 +15,20 @@ from models import mamba, metrics, zoo
 from models.data import bpe, ssm_tasks
 from models.recipes import mamba as mamba_recipe
 
-NAMES = {"copy": "mamba-selective-copy", "lti": "mamba-lti-selective-copy", "induction": "mamba-induction",
-         "text": "mamba-lm"}
+NAMES = {
+    "copy": "mamba-selective-copy",
+    "lti": "mamba-lti-selective-copy",
+    "induction": "mamba-induction",
+    "text": "mamba-lm",
+}
 SOURCES = ("copy", "induction", "text")
-PROBES = ("layers.*.mixer.delta", "layers.*.mixer.A_bar", "layers.*.mixer.B", "layers.*.mixer.C",
-          "layers.*.mixer.h_norm")
+PROBES = (
+    "layers.*.mixer.delta",
+    "layers.*.mixer.A_bar",
+    "layers.*.mixer.B",
+    "layers.*.mixer.C",
+    "layers.*.mixer.h_norm",
+)
 MAX_SEED = 9999
 MAX_CHARS = 600
 INDUCTION_LENGTHS = (64, 128, 256)  # the training length, 2× and 4×
@@ -118,8 +127,9 @@ def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
     return ids, ("⟨eot⟩", *labels[1:])
 
 
-def _analysis(name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.ndarray, mask: np.ndarray,
-              backend: str) -> Analysis:
+def _analysis(
+    name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.ndarray, mask: np.ndarray, backend: str
+) -> Analysis:
     res = run(name, {"tokens": ids[None]}, PROBES, backend)
     model = engine().model(name)
     L = model.config.n_layers
@@ -128,9 +138,23 @@ def _analysis(name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.n
         return stack_layers(res.probes, f"layers.{{}}.mixer.{probe}", L)
 
     A = np.stack([layer.mixer.A.detach().float().cpu().numpy() for layer in model.layers])
-    return Analysis(name=name, labels=labels, ids=ids, delta=stack("delta"), A_bar=stack("A_bar").mean(-1), A=A,
-                    B=stack("B"), C=stack("C"), h_norm=stack("h_norm"), pred=res.outputs["logits"][0].argmax(-1),
-                    targets=targets, mask=mask, backend=res.backend, device=res.device, ms=res.ms)
+    return Analysis(
+        name=name,
+        labels=labels,
+        ids=ids,
+        delta=stack("delta"),
+        A_bar=stack("A_bar").mean(-1),
+        A=A,
+        B=stack("B"),
+        C=stack("C"),
+        h_norm=stack("h_norm"),
+        pred=res.outputs["logits"][0].argmax(-1),
+        targets=targets,
+        mask=mask,
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -147,8 +171,7 @@ def analyse(source: str, seed: int, length: int, text: str, backend: str = "torc
     batch = _instance(source, int(seed), int(length))
     label = copy_label if source == "copy" else induction_label
     ids = batch.tokens[0]
-    return _analysis(NAMES[source], ids, tuple(label(int(i)) for i in ids), batch.targets[0], batch.mask[0],
-                     backend)
+    return _analysis(NAMES[source], ids, tuple(label(int(i)) for i in ids), batch.targets[0], batch.mask[0], backend)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -158,8 +181,9 @@ def analyse_lti(seed: int, backend: str = "torch") -> Analysis:
         raise InputError("error.model_missing", name=NAMES["lti"])
     batch = _instance("copy", int(seed), 0)
     ids = batch.tokens[0]
-    return _analysis(NAMES["lti"], ids, tuple(copy_label(int(i)) for i in ids), batch.targets[0], batch.mask[0],
-                     backend)
+    return _analysis(
+        NAMES["lti"], ids, tuple(copy_label(int(i)) for i in ids), batch.targets[0], batch.mask[0], backend
+    )
 
 
 def output_label(source: str, i: int) -> str:
@@ -213,8 +237,15 @@ def decode_costs(run_id: int = 0, length: int = DECODE_LENGTH) -> DecodeCosts:
     length = min(length, transformer.config.max_len)
     m_ms, m_bytes = mamba.decode_profile(model, length)
     g_ms, g_bytes = mamba.kv_decode_profile(transformer, length)
-    return DecodeCosts(position=np.arange(1, length + 1), mamba_ms=m_ms, gpt_ms=g_ms, mamba_bytes=m_bytes,
-                       gpt_bytes=g_bytes, mamba_name=name, gpt_trained=trained)
+    return DecodeCosts(
+        position=np.arange(1, length + 1),
+        mamba_ms=m_ms,
+        gpt_ms=g_ms,
+        mamba_bytes=m_bytes,
+        gpt_bytes=g_bytes,
+        mamba_name=name,
+        gpt_trained=trained,
+    )
 
 
 @st.cache_data(show_spinner=False)

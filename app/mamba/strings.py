@@ -4,8 +4,8 @@ STRINGS = {
     "mamba.intro": (
         "A Mamba layer keeps a fixed-size state h and updates it at every token: h_t = Ā_t h_{t−1} + B̄_t x_t. "
         "What makes it *selective* is that the step size Δ, the write vector B and the read vector C are computed "
-        "from the current token. A large Δ means \"forget the past and write this token in\"; a small Δ means "
-        "\"let this token pass and keep the state\". Below, every number comes from our small trained models.",
+        'from the current token. A large Δ means "forget the past and write this token in"; a small Δ means '
+        '"let this token pass and keep the state". Below, every number comes from our small trained models.',
         "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：h_t = Ā_t h_{t−1} + B̄_t x_t。它之所以是“选择性”的，"
         "在于步长 Δ、写入向量 B 和读出向量 C 都由当前词元计算得到。Δ 大意味着“忘掉过去，把这个词元写进来”；"
         "Δ 小意味着“让这个词元过去，保持原有状态”。下面的每个数字都来自我们训练的小模型。",
@@ -86,8 +86,10 @@ STRINGS = {
     ),
     # A_bar
     "mamba.h.abar": ("Ā = exp(ΔA): how much of the state survives each step", "Ā = exp(ΔA)：每一步状态保留多少"),
-    "mamba.abar.title": ("Ā of layer {layer}, averaged over the {n} state entries of each channel",
-                         "第 {layer} 层的 Ā（每个通道 {n} 个状态分量取平均）"),
+    "mamba.abar.title": (
+        "Ā of layer {layer}, averaged over the {n} state entries of each channel",
+        "第 {layer} 层的 Ā（每个通道 {n} 个状态分量取平均）",
+    ),
     "mamba.m.abar_min": ("Smallest Ā (most forgetting)", "最小 Ā（遗忘最多）"),
     "mamba.m.abar_median": ("Median Ā", "Ā 的中位数"),
     "mamba.explain.abar": (
@@ -119,8 +121,10 @@ STRINGS = {
         "在 Δ 很小的地方缓慢衰减。",
     ),
     # comparison
-    "mamba.h.compare": ("Selective copying: Mamba against an LTI state-space model",
-                        "选择性复制：Mamba 对比 LTI 状态空间模型"),
+    "mamba.h.compare": (
+        "Selective copying: Mamba against an LTI state-space model",
+        "选择性复制：Mamba 对比 LTI 状态空间模型",
+    ),
     "mamba.compare.caption": (
         "The same instance (seed {seed}) through both models. The LTI baseline is the same network with Δ, B and C "
         "replaced by learned constants, trained with the same budget.",
@@ -132,8 +136,10 @@ STRINGS = {
     "mamba.m.acc_lti": ("LTI accuracy", "LTI 准确率"),
     "mamba.m.acc_heldout": ("held out: {acc:.1%}", "留出集：{acc:.1%}"),
     "mamba.strip.mamba": ("Mamba: Δ movement per token", "Mamba：每个词元处 Δ 的变动"),
-    "mamba.strip.lti": ("LTI: Δ movement per token (none: Δ is the same at every token)",
-                        "LTI：每个词元处 Δ 的变动（没有：Δ 在每个词元处都相同）"),
+    "mamba.strip.lti": (
+        "LTI: Δ movement per token (none: Δ is the same at every token)",
+        "LTI：每个词元处 Δ 的变动（没有：Δ 在每个词元处都相同）",
+    ),
     "mamba.explain.compare": (
         "**Why an LTI system cannot select.** With Δ, B and C fixed, the SSM is a linear time-invariant filter: its "
         "output is a convolution of the input with one kernel K = (CB̄, CĀB̄, CĀ²B̄, …). The kernel weighs a token by "
@@ -145,8 +151,10 @@ STRINGS = {
         "混入状态，而数据的位置每个样例都不一样。Mamba 的 Δ 取决于词元本身：它可以在字母处打开闸门、在噪声处关上，"
         "让状态里只保存需要复制的内容。",
     ),
-    "mamba.compare.missing": ("The LTI baseline checkpoint is not shipped here, so the comparison is hidden.",
-                              "此处没有 LTI 基线的检查点，因此不显示对比。"),
+    "mamba.compare.missing": (
+        "The LTI baseline checkpoint is not shipped here, so the comparison is hidden.",
+        "此处没有 LTI 基线的检查点，因此不显示对比。",
+    ),
     # recurrent vs parallel
     "mamba.h.modes": ("Recurrent and parallel: the same numbers", "循环模式与并行模式：结果相同"),
     "mamba.m.diff_seq": ("max |parallel − sequential|", "最大 |并行 − 顺序|"),
@@ -158,8 +166,10 @@ STRINGS = {
         "用 PyTorch 以三种方式计算当前输入的 logits：并行扫描（对数深度的前缀扫描，模型前向与 ONNX 导出都用它）、"
         "按 t 逐步的普通顺序循环，以及每次喂一个词元、状态大小恒定的 step()。",
     ),
-    "mamba.h.decode": ("Generating token by token: constant state against a growing KV cache",
-                       "逐词元生成：恒定状态对比不断增长的 KV 缓存"),
+    "mamba.h.decode": (
+        "Generating token by token: constant state against a growing KV cache",
+        "逐词元生成：恒定状态对比不断增长的 KV 缓存",
+    ),
     "mamba.decode.measure": ("Measure again", "重新测量"),
     "mamba.decode.caption": (
         "Measured just now in this server process: {n} tokens generated greedily one at a time by {mamba} "
@@ -168,8 +178,10 @@ STRINGS = {
         "个词元。时间为 9 步的滑动中位数。",
     ),
     "mamba.decode.gpt_trained": ("the GPT checkpoint", "GPT 检查点"),
-    "mamba.decode.gpt_untrained": ("a GPT of the shipped shape with untrained weights, for timing only",
-                                   "一个与发布版同形状、权重未经训练、仅用于计时的 GPT"),
+    "mamba.decode.gpt_untrained": (
+        "a GPT of the shipped shape with untrained weights, for timing only",
+        "一个与发布版同形状、权重未经训练、仅用于计时的 GPT",
+    ),
     "mamba.decode.x": ("position of the generated token", "生成词元的位置"),
     "mamba.decode.ms": ("ms per token", "每词元毫秒数"),
     "mamba.decode.kb": ("memory carried (KiB)", "携带的内存（KiB）"),
@@ -177,8 +189,10 @@ STRINGS = {
     "mamba.m.cache_kb": ("KV cache at position {n}", "位置 {n} 处的 KV 缓存"),
     "mamba.m.ms_mamba": ("Mamba ms/token", "Mamba 每词元毫秒"),
     "mamba.m.ms_gpt": ("GPT ms/token", "GPT 每词元毫秒"),
-    "mamba.m.ms.help": ("Median of the first 32 steps → median of the last 32 steps.",
-                        "前 32 步的中位数 → 最后 32 步的中位数。"),
+    "mamba.m.ms.help": (
+        "Median of the first 32 steps → median of the last 32 steps.",
+        "前 32 步的中位数 → 最后 32 步的中位数。",
+    ),
     "mamba.explain.modes": (
         "**The linear-time claim and its cost.** Training and prompt processing see the whole sequence, so the "
         "recurrence can run as a parallel scan; generation runs it one step at a time. Each step costs the same "

@@ -23,15 +23,26 @@ def use_sample() -> None:
 
 # ---- input ----
 sample_names = {s: t(f"moe.sample.{s}") for s in SAMPLE_IDS}
-st.segmented_control(t("moe.sample"), SAMPLE_IDS, format_func=sample_names.get, key="moe_sample",
-                     on_change=use_sample)
-text = st.text_area(t("moe.input"), svc.SAMPLES["mixed"], key="moe_text", bind="query-params",
-                    max_chars=svc.MAX_CHARS, height=100, help=t("moe.input.help", max_chars=svc.MAX_CHARS))
+st.segmented_control(t("moe.sample"), SAMPLE_IDS, format_func=sample_names.get, key="moe_sample", on_change=use_sample)
+text = st.text_area(
+    t("moe.input"),
+    svc.SAMPLES["mixed"],
+    key="moe_text",
+    bind="query-params",
+    max_chars=svc.MAX_CHARS,
+    height=100,
+    help=t("moe.input.help", max_chars=svc.MAX_CHARS),
+)
 c1, c2 = st.columns([1, 3])
-top_k = c1.segmented_control(t("moe.top_k"), (1, 2), default=1, key="moe_topk", bind="query-params",
-                             help=t("moe.top_k.help")) or 1
-capacity_factor = c2.slider(t("moe.capacity"), 0.0, 3.0, 1.25, step=0.05, key="moe_capacity", bind="query-params",
-                            help=t("moe.capacity.help"))
+top_k = (
+    c1.segmented_control(
+        t("moe.top_k"), (1, 2), default=1, key="moe_topk", bind="query-params", help=t("moe.top_k.help")
+    )
+    or 1
+)
+capacity_factor = c2.slider(
+    t("moe.capacity"), 0.0, 3.0, 1.25, step=0.05, key="moe_capacity", bind="query-params", help=t("moe.capacity.help")
+)
 
 try:
     res = svc.analyse(text, int(top_k), float(capacity_factor), backend)
@@ -49,9 +60,18 @@ m[3].metric(t("moe.metric.aux"), f"{res.aux_loss.mean():.3f}", help=t("moe.metri
 # ---- tokens by expert ----
 st.subheader(t("moe.h.tokens"))
 ui.markup(views.legend(E, t("moe.expert")))
-strips = [views.expert_strip(res.tokens, res.index[i, :, 0], res.probs[i], res.dropped[i, :, 0],
-                             label=t("moe.strip.layer", layer=i, dropped=int(res.dropped[i, :, : res.top_k].sum())),
-                             dropped_word=t("moe.dropped"), expert_word=t("moe.expert")) for i in range(L)]
+strips = [
+    views.expert_strip(
+        res.tokens,
+        res.index[i, :, 0],
+        res.probs[i],
+        res.dropped[i, :, 0],
+        label=t("moe.strip.layer", layer=i, dropped=int(res.dropped[i, :, : res.top_k].sum())),
+        dropped_word=t("moe.dropped"),
+        expert_word=t("moe.expert"),
+    )
+    for i in range(L)
+]
 ui.markup("".join(strips))
 st.caption(t("moe.strip.caption"))
 ui.readout(res)
@@ -61,11 +81,21 @@ st.subheader(t("moe.h.router"))
 layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params")
 left, right = st.columns([3, 2])
 with left:
-    ui.figure(views.router_heatmap(res.probs[layer], res.tokens, res.index[layer, :, : res.top_k],
-                                   token_title=t("moe.token"), expert_title=t("moe.expert"),
-                                   value_title=t("moe.probability")),
-              res.probs[layer], f"moe-router-layer{layer}", key="moe_router", row_labels=list(res.tokens),
-              col_labels=[f"expert {e}" for e in range(E)])
+    ui.figure(
+        views.router_heatmap(
+            res.probs[layer],
+            res.tokens,
+            res.index[layer, :, : res.top_k],
+            token_title=t("moe.token"),
+            expert_title=t("moe.expert"),
+            value_title=t("moe.probability"),
+        ),
+        res.probs[layer],
+        f"moe-router-layer{layer}",
+        key="moe_router",
+        row_labels=list(res.tokens),
+        col_labels=[f"expert {e}" for e in range(E)],
+    )
 with right:
     rows = {t("moe.token"): list(res.tokens)}
     for r in range(res.top_k):
@@ -81,15 +111,35 @@ st.subheader(t("moe.h.capacity"))
 kept, routed = res.kept[layer], res.routed[layer]
 left, right = st.columns([3, 2])
 with left:
-    ui.figure(views.load_bars(kept, routed - kept, res.capacity if capacity_factor > 0 else int(routed.sum()),
-                              expert_title=t("moe.expert"), kept_title=t("moe.kept"), dropped_title=t("moe.dropped"),
-                              capacity_title=t("moe.capacity.line"), count_title=t("moe.slots")),
-              np.stack([kept, routed - kept]), f"moe-load-layer{layer}", key="moe_load", row_labels=["kept", "dropped"],
-              col_labels=[f"expert {e}" for e in range(E)])
+    ui.figure(
+        views.load_bars(
+            kept,
+            routed - kept,
+            res.capacity if capacity_factor > 0 else int(routed.sum()),
+            expert_title=t("moe.expert"),
+            kept_title=t("moe.kept"),
+            dropped_title=t("moe.dropped"),
+            capacity_title=t("moe.capacity.line"),
+            count_title=t("moe.slots"),
+        ),
+        np.stack([kept, routed - kept]),
+        f"moe-load-layer{layer}",
+        key="moe_load",
+        row_labels=["kept", "dropped"],
+        col_labels=[f"expert {e}" for e in range(E)],
+    )
 with right:
     st.metric(t("moe.metric.layer_dropped", layer=layer), int((routed - kept).sum()))
-    st.markdown(t("moe.capacity.formula", cf=capacity_factor, n=T, k=res.top_k, E=E,
-                  capacity=res.capacity if capacity_factor > 0 else "∞"))
+    st.markdown(
+        t(
+            "moe.capacity.formula",
+            cf=capacity_factor,
+            n=T,
+            k=res.top_k,
+            E=E,
+            capacity=res.capacity if capacity_factor > 0 else "∞",
+        )
+    )
 ui.explain(t("moe.explain.capacity"))
 
 # ---- load-balancing loss ----
@@ -97,13 +147,28 @@ st.subheader(t("moe.h.balance"))
 f, P = res.f[layer], res.P[layer]
 left, right = st.columns([3, 2])
 with left:
-    ui.figure(views.balance_bars(f, P, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")),
-              np.stack([f, P]), f"moe-balance-layer{layer}", key="moe_balance", row_labels=["f", "P"],
-              col_labels=[f"expert {e}" for e in range(E)])
+    ui.figure(
+        views.balance_bars(f, P, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")),
+        np.stack([f, P]),
+        f"moe-balance-layer{layer}",
+        key="moe_balance",
+        row_labels=["f", "P"],
+        col_labels=[f"expert {e}" for e in range(E)],
+    )
 with right:
     st.metric(t("moe.metric.aux_layer", layer=layer), f"{res.aux_loss[layer]:.3f}")
-    st.dataframe(pd.DataFrame({t("moe.expert"): range(E), "fᵢ": np.round(f, 3), "Pᵢ": np.round(P, 3),
-                               "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3)}), hide_index=True, key="moe_balance_table")
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("moe.expert"): range(E),
+                "fᵢ": np.round(f, 3),
+                "Pᵢ": np.round(P, 3),
+                "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3),
+            }
+        ),
+        hide_index=True,
+        key="moe_balance_table",
+    )
 ui.explain(t("moe.explain.balance"))
 
 # ---- specialisation ----
@@ -119,9 +184,14 @@ else:
     left, right = st.columns([3, 2])
     with left:
         st.markdown(t("moe.special.title", layer=layer))
-        ui.figure(views.domain_table(table[layer], domain_names, expert_title=t("moe.expert"), value_title="%"),
-                  table[layer], f"moe-specialisation-layer{layer}", key="moe_special", row_labels=list(svc.DOMAINS),
-                  col_labels=[f"expert {e}" for e in range(E)])
+        ui.figure(
+            views.domain_table(table[layer], domain_names, expert_title=t("moe.expert"), value_title="%"),
+            table[layer],
+            f"moe-specialisation-layer{layer}",
+            key="moe_special",
+            row_labels=list(svc.DOMAINS),
+            col_labels=[f"expert {e}" for e in range(E)],
+        )
     with right:
         if layer < len(nmi):
             st.metric(t("moe.metric.nmi", layer=layer), f"{nmi[layer]:.3f}", help=t("moe.metric.nmi.help"))
@@ -133,10 +203,16 @@ st.subheader(t("moe.h.params"))
 ours = t("moe.params.ours", E=E, shared=int(info["config"].get("n_shared", 0)), k=int(info["config"]["top_k"]))
 names = [ours, t("moe.params.dense"), *[p.name for p in svc.PUBLISHED]]
 total = [info["params"], info["dense_params"] or np.nan, *[p.total for p in svc.PUBLISHED]]
-active = [info["active_params"] or np.nan, info["dense_params"] or np.nan,
-          *[np.nan if p.active is None else p.active for p in svc.PUBLISHED]]
-notes = [t("moe.params.note.ours"), t("moe.params.note.dense"),
-         *[t("moe.params.note.published", E=p.experts, k=p.k, shared=p.shared, arxiv=p.arxiv) for p in svc.PUBLISHED]]
+active = [
+    info["active_params"] or np.nan,
+    info["dense_params"] or np.nan,
+    *[np.nan if p.active is None else p.active for p in svc.PUBLISHED],
+]
+notes = [
+    t("moe.params.note.ours"),
+    t("moe.params.note.dense"),
+    *[t("moe.params.note.published", E=p.experts, k=p.k, shared=p.shared, arxiv=p.arxiv) for p in svc.PUBLISHED],
+]
 
 
 def human(n: float) -> str:
@@ -148,13 +224,34 @@ def human(n: float) -> str:
     return str(int(n))
 
 
-ui.figure(views.params_chart(names, np.array(total, float), np.array(active, float), total_title=t("moe.total"),
-                             active_title=t("moe.active"), axis_title=t("moe.params.axis")),
-          np.array([total, active], float), "moe-parameters", key="moe_params", row_labels=["total", "active"],
-          col_labels=names)
+ui.figure(
+    views.params_chart(
+        names,
+        np.array(total, float),
+        np.array(active, float),
+        total_title=t("moe.total"),
+        active_title=t("moe.active"),
+        axis_title=t("moe.params.axis"),
+    ),
+    np.array([total, active], float),
+    "moe-parameters",
+    key="moe_params",
+    row_labels=["total", "active"],
+    col_labels=names,
+)
 ratio = [human(a) if np.isnan(a) else f"{a / tt:.1%}" for a, tt in zip(active, total)]
-st.dataframe(pd.DataFrame({t("moe.model"): names, t("moe.total"): [human(v) for v in total],
-                           t("moe.active"): [human(v) for v in active], t("moe.share"): ratio,
-                           t("moe.note"): notes}), hide_index=True, key="moe_params_table")
+st.dataframe(
+    pd.DataFrame(
+        {
+            t("moe.model"): names,
+            t("moe.total"): [human(v) for v in total],
+            t("moe.active"): [human(v) for v in active],
+            t("moe.share"): ratio,
+            t("moe.note"): notes,
+        }
+    ),
+    hide_index=True,
+    key="moe_params_table",
+)
 st.caption(t("moe.params.caption"))
 ui.explain(t("moe.explain.params"))

@@ -18,8 +18,13 @@ from models.recipes import switch
 
 NAME = "switch"
 DENSE = "switch-dense"
-PROBES = ("blocks.*.moe.router_probs", "blocks.*.moe.expert_index", "blocks.*.moe.combine", "blocks.*.moe.dropped",
-          "blocks.*.moe.capacity")
+PROBES = (
+    "blocks.*.moe.router_probs",
+    "blocks.*.moe.expert_index",
+    "blocks.*.moe.combine",
+    "blocks.*.moe.dropped",
+    "blocks.*.moe.capacity",
+)
 SAMPLES = dict(domains.SAMPLES)  # shakespeare, python, arithmetic, mixed
 DOMAINS = domains.DOMAINS
 MAX_CHARS = 400
@@ -90,8 +95,12 @@ class Routing:
     def kept(self) -> np.ndarray:
         """(L, E) slots each expert processed."""
         k = self.top_k
-        return np.stack([np.bincount(ix[:, :k][~dr[:, :k]].ravel(), minlength=self.n_experts)
-                         for ix, dr in zip(self.index, self.dropped)])
+        return np.stack(
+            [
+                np.bincount(ix[:, :k][~dr[:, :k]].ravel(), minlength=self.n_experts)
+                for ix, dr in zip(self.index, self.dropped)
+            ]
+        )
 
     @property
     def dropped_count(self) -> int:
@@ -134,20 +143,31 @@ def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Rout
     ids = metrics.encode_document(_tokenizer(), text).tolist()
     if len(ids) > max_tokens():
         raise InputError("moe.error.too_many_tokens", n=len(ids), max_tokens=max_tokens())
-    inputs = {"tokens": np.array([ids], dtype=np.int64),
-              "capacity_factor": np.array([capacity_factor], dtype=np.float32),
-              "top_k": np.array([top_k], dtype=np.int64)}
+    inputs = {
+        "tokens": np.array([ids], dtype=np.int64),
+        "capacity_factor": np.array([capacity_factor], dtype=np.float32),
+        "top_k": np.array([top_k], dtype=np.int64),
+    }
     res = run(NAME, inputs, PROBES, backend)
     L = int(zoo.read_config(NAME)["n_layers"])
     probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)
     index = stack_layers(res.probes, "blocks.{}.moe.expert_index", L).astype(np.int64)
     f, P, terms = load_balance(probs, index, top_k)
     return Routing(
-        tokens=token_labels(ids), probs=probs, index=index,
+        tokens=token_labels(ids),
+        probs=probs,
+        index=index,
         combine=stack_layers(res.probes, "blocks.{}.moe.combine", L),
         dropped=stack_layers(res.probes, "blocks.{}.moe.dropped", L) > 0,
-        capacity=int(res.probes["blocks.0.moe.capacity"].ravel()[0]), top_k=top_k, capacity_factor=capacity_factor,
-        f=f, P=P, aux_terms=terms, backend=res.backend, device=res.device, ms=res.ms,
+        capacity=int(res.probes["blocks.0.moe.capacity"].ravel()[0]),
+        top_k=top_k,
+        capacity_factor=capacity_factor,
+        f=f,
+        P=P,
+        aux_terms=terms,
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
     )
 
 
@@ -159,9 +179,11 @@ def specialisation(backend: str, per_domain: int = 8) -> np.ndarray:
     _check_model()
     windows, labels = switch.validation_windows(_tokenizer(), per_domain=per_domain)
     cfg = zoo.read_config(NAME)
-    inputs = {"tokens": windows[:, :-1].copy(),
-              "capacity_factor": np.array([cfg["capacity_factor"]], dtype=np.float32),
-              "top_k": np.array([cfg["top_k"]], dtype=np.int64)}
+    inputs = {
+        "tokens": windows[:, :-1].copy(),
+        "capacity_factor": np.array([cfg["capacity_factor"]], dtype=np.float32),
+        "top_k": np.array([cfg["top_k"]], dtype=np.int64),
+    }
     res = run(NAME, inputs, ("blocks.*.moe.expert_index",), backend)
     E = int(cfg["n_experts"])
     table = np.zeros((cfg["n_layers"], len(DOMAINS), E))
@@ -178,5 +200,10 @@ def card() -> dict:
     _check_model()
     c = zoo.read_card(NAME)
     dense = zoo.read_card(DENSE) if (zoo.checkpoint_dir(DENSE) / "card.json").exists() else {}
-    return {"params": c["params"], "active_params": c.get("active_params"), "metrics": c.get("metrics", {}),
-            "dense_params": dense.get("params"), "config": zoo.read_config(NAME)}
+    return {
+        "params": c["params"],
+        "active_params": c.get("active_params"),
+        "metrics": c.get("metrics", {}),
+        "dense_params": dense.get("params"),
+        "config": zoo.read_config(NAME),
+    }

@@ -17,14 +17,27 @@ def expert_colour(e: int) -> str:
 
 def legend(n_experts: int, name: str) -> str:
     """HTML: one coloured chip per expert."""
-    chips = [span(f"{name} {e}", style=f"background:{expert_colour(e)};color:#fff;padding:2px 6px;margin:2px;"
-                                       "border-radius:3px;display:inline-block;font-size:0.85em")
-             for e in range(n_experts)]
+    chips = [
+        span(
+            f"{name} {e}",
+            style=f"background:{expert_colour(e)};color:#fff;padding:2px 6px;margin:2px;"
+            "border-radius:3px;display:inline-block;font-size:0.85em",
+        )
+        for e in range(n_experts)
+    ]
     return f"<div>{''.join(chips)}</div>"
 
 
-def expert_strip(tokens, expert: np.ndarray, probs: np.ndarray, dropped: np.ndarray, *, label: str = "",
-                 dropped_word: str = "dropped", expert_word: str = "expert") -> str:
+def expert_strip(
+    tokens,
+    expert: np.ndarray,
+    probs: np.ndarray,
+    dropped: np.ndarray,
+    *,
+    label: str = "",
+    dropped_word: str = "dropped",
+    expert_word: str = "expert",
+) -> str:
     """HTML: each token on the colour of its first-choice expert; a dropped token is struck through on a hatched
     grey box. The tooltip lists the router probabilities of every expert.
 
@@ -36,16 +49,19 @@ def expert_strip(tokens, expert: np.ndarray, probs: np.ndarray, dropped: np.ndar
         ranked = " · ".join(f"{expert_word} {i}: {q:.2f}" for i, q in enumerate(p))
         title = f"{tok!r} → {expert_word} {int(e)}" + (f" ({dropped_word})" if d else "") + f"\n{ranked}"
         if d:
-            style = (f"{TOKEN_BOX};color:#222;text-decoration:line-through;border:2px dashed {expert_colour(int(e))};"
-                     "background:repeating-linear-gradient(45deg,#eee,#eee 4px,#ccc 4px,#ccc 8px)")
+            style = (
+                f"{TOKEN_BOX};color:#222;text-decoration:line-through;border:2px dashed {expert_colour(int(e))};"
+                "background:repeating-linear-gradient(45deg,#eee,#eee 4px,#ccc 4px,#ccc 8px)"
+            )
         else:
             style = f"{TOKEN_BOX};background:{expert_colour(int(e))};color:#fff;border:2px solid transparent"
         boxes.append(span(visible(tok), style=style, title=title))
     return f'<div style="line-height:2.0;margin-bottom:6px">{strip_label(label)}{"".join(boxes)}</div>'
 
 
-def router_heatmap(probs: np.ndarray, tokens, chosen: np.ndarray, *, token_title: str, expert_title: str,
-                   value_title: str) -> go.Figure:
+def router_heatmap(
+    probs: np.ndarray, tokens, chosen: np.ndarray, *, token_title: str, expert_title: str, value_title: str
+) -> go.Figure:
     """Tokens × experts heatmap of the router probabilities; the experts a token is sent to are marked with a dot.
 
     Args:
@@ -53,33 +69,73 @@ def router_heatmap(probs: np.ndarray, tokens, chosen: np.ndarray, *, token_title
     """
     T, E = probs.shape
     labels = [f"{i}: {visible(t)}" for i, t in enumerate(tokens)]
-    fig = go.Figure(go.Heatmap(z=probs, x=[f"{expert_title} {e}" for e in range(E)], y=labels, zmin=0, zmax=1,
-                               colorscale="Blues", colorbar={"title": value_title},
-                               hovertemplate="%{y}<br>%{x}<br>" + value_title + " %{z:.3f}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=probs,
+            x=[f"{expert_title} {e}" for e in range(E)],
+            y=labels,
+            zmin=0,
+            zmax=1,
+            colorscale="Blues",
+            colorbar={"title": value_title},
+            hovertemplate="%{y}<br>%{x}<br>" + value_title + " %{z:.3f}<extra></extra>",
+        )
+    )
     rows = np.repeat(np.arange(T), chosen.shape[1])
-    fig.add_trace(go.Scatter(x=[f"{expert_title} {int(e)}" for e in chosen.ravel()], y=[labels[r] for r in rows],
-                             mode="markers", marker={"color": "#e45756", "size": 7, "symbol": "circle"},
-                             hoverinfo="skip", showlegend=False))
-    fig.update_layout(height=max(260, 16 * T + 80), margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      yaxis={"autorange": "reversed", "title": token_title, "type": "category"},
-                      xaxis={"side": "top"})
+    fig.add_trace(
+        go.Scatter(
+            x=[f"{expert_title} {int(e)}" for e in chosen.ravel()],
+            y=[labels[r] for r in rows],
+            mode="markers",
+            marker={"color": "#e45756", "size": 7, "symbol": "circle"},
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    )
+    fig.update_layout(
+        height=max(260, 16 * T + 80),
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        yaxis={"autorange": "reversed", "title": token_title, "type": "category"},
+        xaxis={"side": "top"},
+    )
     return fig
 
 
-def load_bars(kept: np.ndarray, dropped: np.ndarray, capacity: int, *, expert_title: str, kept_title: str,
-              dropped_title: str, capacity_title: str, count_title: str) -> go.Figure:
+def load_bars(
+    kept: np.ndarray,
+    dropped: np.ndarray,
+    capacity: int,
+    *,
+    expert_title: str,
+    kept_title: str,
+    dropped_title: str,
+    capacity_title: str,
+    count_title: str,
+) -> go.Figure:
     """Stacked bars per expert: kept slots, then dropped ones, with the capacity as a horizontal line."""
     E = len(kept)
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = go.Figure([
-        go.Bar(x=x, y=kept, name=kept_title, marker_color=[expert_colour(e) for e in range(E)]),
-        go.Bar(x=x, y=dropped, name=dropped_title, marker_color="#bbbbbb", marker_pattern_shape="/"),
-    ])
-    fig.add_hline(y=capacity, line_dash="dash", line_color="#e45756",
-                  annotation_text=f"{capacity_title} = {capacity}", annotation_position="top left")
+    fig = go.Figure(
+        [
+            go.Bar(x=x, y=kept, name=kept_title, marker_color=[expert_colour(e) for e in range(E)]),
+            go.Bar(x=x, y=dropped, name=dropped_title, marker_color="#bbbbbb", marker_pattern_shape="/"),
+        ]
+    )
+    fig.add_hline(
+        y=capacity,
+        line_dash="dash",
+        line_color="#e45756",
+        annotation_text=f"{capacity_title} = {capacity}",
+        annotation_position="top left",
+    )
     top = max(float(np.max(kept + dropped)), capacity) * 1.15 + 1
-    fig.update_layout(barmode="stack", height=300, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      yaxis={"title": count_title, "range": [0, top]}, legend={"orientation": "h", "y": -0.2})
+    fig.update_layout(
+        barmode="stack",
+        height=300,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        yaxis={"title": count_title, "range": [0, top]},
+        legend={"orientation": "h", "y": -0.2},
+    )
     return fig
 
 
@@ -87,33 +143,62 @@ def balance_bars(f: np.ndarray, P: np.ndarray, *, expert_title: str, f_title: st
     """Grouped bars of fᵢ (share of routed slots) and Pᵢ (mean router probability), with the uniform 1/E line."""
     E = len(f)
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = go.Figure([go.Bar(x=x, y=f, name=f_title, marker_color="#4c78a8"),
-                     go.Bar(x=x, y=P, name=p_title, marker_color="#f58518")])
+    fig = go.Figure(
+        [go.Bar(x=x, y=f, name=f_title, marker_color="#4c78a8"), go.Bar(x=x, y=P, name=p_title, marker_color="#f58518")]
+    )
     fig.add_hline(y=1 / E, line_dash="dot", line_color="#555", annotation_text="1/E", annotation_position="top left")
-    fig.update_layout(barmode="group", height=280, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      yaxis={"range": [0, max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)]},
-                      legend={"orientation": "h", "y": -0.2})
+    fig.update_layout(
+        barmode="group",
+        height=280,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        yaxis={"range": [0, max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)]},
+        legend={"orientation": "h", "y": -0.2},
+    )
     return fig
 
 
-def params_chart(names, total: np.ndarray, active: np.ndarray, *, total_title: str, active_title: str,
-                 axis_title: str) -> go.Figure:
+def params_chart(
+    names, total: np.ndarray, active: np.ndarray, *, total_title: str, active_title: str, axis_title: str
+) -> go.Figure:
     """Horizontal bars on a log axis: total parameters and parameters active per token (NaN where unknown)."""
-    fig = go.Figure([go.Bar(y=list(names), x=total, orientation="h", name=total_title, marker_color="#9ecae9"),
-                     go.Bar(y=list(names), x=active, orientation="h", name=active_title, marker_color="#4c78a8")])
-    fig.update_layout(barmode="group", height=300, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      xaxis={"type": "log", "title": axis_title, "range": [5, 12.5]}, yaxis={"autorange": "reversed"},
-                      legend={"orientation": "h", "y": -0.25})
+    fig = go.Figure(
+        [
+            go.Bar(y=list(names), x=total, orientation="h", name=total_title, marker_color="#9ecae9"),
+            go.Bar(y=list(names), x=active, orientation="h", name=active_title, marker_color="#4c78a8"),
+        ]
+    )
+    fig.update_layout(
+        barmode="group",
+        height=300,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        xaxis={"type": "log", "title": axis_title, "range": [5, 12.5]},
+        yaxis={"autorange": "reversed"},
+        legend={"orientation": "h", "y": -0.25},
+    )
     return fig
 
 
 def domain_table(shares: np.ndarray, domains, *, expert_title: str, value_title: str) -> go.Figure:
     """Domains × experts heatmap of shares (rows add up to 1), the percentage written in each cell."""
     D, E = shares.shape
-    fig = go.Figure(go.Heatmap(z=shares * 100, x=[f"{expert_title} {e}" for e in range(E)], y=list(domains),
-                               zmin=0, zmax=100, colorscale="Blues", colorbar={"title": value_title},
-                               text=[[f"{v * 100:.0f}%" for v in row] for row in shares], texttemplate="%{text}",
-                               hovertemplate="%{y}<br>%{x}<br>%{z:.1f}%<extra></extra>"))
-    fig.update_layout(height=80 + 60 * D, margin={"l": 10, "r": 10, "t": 10, "b": 10},
-                      yaxis={"autorange": "reversed"}, xaxis={"side": "top"})
+    fig = go.Figure(
+        go.Heatmap(
+            z=shares * 100,
+            x=[f"{expert_title} {e}" for e in range(E)],
+            y=list(domains),
+            zmin=0,
+            zmax=100,
+            colorscale="Blues",
+            colorbar={"title": value_title},
+            text=[[f"{v * 100:.0f}%" for v in row] for row in shares],
+            texttemplate="%{text}",
+            hovertemplate="%{y}<br>%{x}<br>%{z:.1f}%<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        height=80 + 60 * D,
+        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        yaxis={"autorange": "reversed"},
+        xaxis={"side": "top"},
+    )
     return fig

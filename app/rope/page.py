@@ -15,8 +15,15 @@ backend = st.session_state.get("backend", "torch")
 
 c_d, c_base = st.columns(2)
 d = c_d.select_slider(t("rope.d"), svc.DIMS, 48, key="rope_d", bind="query-params", help=t("rope.d.help"))
-base = c_base.select_slider(t("rope.base"), svc.BASES, 10_000, key="rope_base", bind="query-params",
-                            format_func=lambda b: f"{b:,}", help=t("rope.base.help"))
+base = c_base.select_slider(
+    t("rope.base"),
+    svc.BASES,
+    10_000,
+    key="rope_base",
+    bind="query-params",
+    format_func=lambda b: f"{b:,}",
+    help=t("rope.base.help"),
+)
 try:
     theta = svc.frequencies(d, base)
 except InputError as e:
@@ -34,12 +41,18 @@ def rotation_section() -> None:
     r1, r2, r3 = st.columns(3)
     r1.metric(t("rope.m.fast_angle"), f"{np.degrees(m * theta[0]) % 360:.0f}°", help=t("rope.m.angle.help"))
     r2.metric(t("rope.m.slow_angle"), f"{np.degrees(m * theta[slow]) % 360:.1f}°", help=t("rope.m.angle.help"))
-    r3.metric(t("rope.m.turns"), f"{m * theta[0] / (2 * np.pi):.1f} / {m * theta[slow] / (2 * np.pi):.4f}",
-              help=t("rope.m.turns.help"))
+    r3.metric(
+        t("rope.m.turns"),
+        f"{m * theta[0] / (2 * np.pi):.1f} / {m * theta[slow] / (2 * np.pi):.4f}",
+        help=t("rope.m.turns.help"),
+    )
     titles = [t("rope.rot.pair", i=0, theta=f"{theta[0]:.3g}"), t("rope.rot.pair", i=slow, theta=f"{theta[slow]:.3g}")]
-    ui.figure(views.rotation(pairs, titles),
-              {"position": list(range(m + 1)), "fast_pair": pairs[0], "slow_pair": pairs[1]}, "rope-rotation",
-              key="rope_rotation")
+    ui.figure(
+        views.rotation(pairs, titles),
+        {"position": list(range(m + 1)), "fast_pair": pairs[0], "slow_pair": pairs[1]},
+        "rope-rotation",
+        key="rope_rotation",
+    )
 
 
 rotation_section()
@@ -47,10 +60,14 @@ rotation_section()
 st.subheader(t("rope.spec.title"))
 st.caption(t("rope.spec.caption"))
 T = svc.context() if svc.available() else 128
-ui.figure(views.spectrum(theta, T, pair_title=t("rope.pair"), wavelength_title=t("rope.wavelength"),
-                         context_name=t("rope.context", T=T)),
-          {"pair": list(range(len(theta))), "theta": theta, "wavelength": 2 * np.pi / theta}, "rope-spectrum",
-          key="rope_spectrum")
+ui.figure(
+    views.spectrum(
+        theta, T, pair_title=t("rope.pair"), wavelength_title=t("rope.wavelength"), context_name=t("rope.context", T=T)
+    ),
+    {"pair": list(range(len(theta))), "theta": theta, "wavelength": 2 * np.pi / theta},
+    "rope-spectrum",
+    key="rope_spectrum",
+)
 
 # ---- the relative property ------------------------------------------------------------------------------------------
 st.subheader(t("rope.rel.title"))
@@ -64,9 +81,16 @@ labels = [str(i) for i in range(svc.SCORE_POSITIONS)]
 for col, (name, scores) in zip(st.columns(2), (("rope", rel.rope), ("abs", rel.absolute))):
     with col:
         st.markdown(f"**{t(f'rope.rel.{name}')}**")
-        ui.figure(views.score_matrix(scores, query_title=t("rope.rel.m"), key_title=t("rope.rel.n"),
-                                     value_title=t("rope.score")),
-                  scores, f"rope-{name}-scores", key=f"rope_{name}_map", row_labels=labels, col_labels=labels)
+        ui.figure(
+            views.score_matrix(
+                scores, query_title=t("rope.rel.m"), key_title=t("rope.rel.n"), value_title=t("rope.score")
+            ),
+            scores,
+            f"rope-{name}-scores",
+            key=f"rope_{name}_map",
+            row_labels=labels,
+            col_labels=labels,
+        )
 
 # ---- long-term decay ------------------------------------------------------------------------------------------------
 st.subheader(t("rope.decay.title"))
@@ -80,9 +104,14 @@ distances = np.arange(svc.DECAY_DISTANCES)
 b1, b2 = st.columns(2)
 with b1:
     st.caption(t("rope.decay.bound", d=d, base=f"{base:,}"))
-    ui.figure(views.curves(distances, {t("rope.decay.bound.name"): bound}, x_title=t("rope.distance"),
-                           y_title=t("rope.decay.bound.y")),
-              {"distance": distances, "bound": bound}, "rope-decay-bound", key="rope_bound")
+    ui.figure(
+        views.curves(
+            distances, {t("rope.decay.bound.name"): bound}, x_title=t("rope.distance"), y_title=t("rope.decay.bound.y")
+        ),
+        {"distance": distances, "bound": bound},
+        "rope-decay-bound",
+        key="rope_bound",
+    )
 with b2:
     try:
         meas = svc.measured_decay(backend) if svc.available() else None
@@ -91,14 +120,20 @@ with b2:
         ui.input_error(e)
     if meas is not None:
         L, H, _ = meas.scores.shape
-        layer = st.segmented_control(t("view.layer"), list(range(L)), default=0, required=True, key="rope_layer",
-                                     bind="query-params")
+        layer = st.segmented_control(
+            t("view.layer"), list(range(L)), default=0, required=True, key="rope_layer", bind="query-params"
+        )
         st.caption(t("rope.decay.measured", T=meas.scores.shape[-1]))
         series = {t("rope.head", h=h): meas.scores[layer, h] for h in range(H)}
-        ui.figure(views.curves(np.arange(meas.scores.shape[-1]), series, x_title=t("rope.distance"),
-                               y_title=t("rope.decay.measured.y")),
-                  meas.scores[layer], f"rope-measured-decay-l{layer}", key="rope_measured",
-                  row_labels=[t("rope.head", h=h) for h in range(H)])
+        ui.figure(
+            views.curves(
+                np.arange(meas.scores.shape[-1]), series, x_title=t("rope.distance"), y_title=t("rope.decay.measured.y")
+            ),
+            meas.scores[layer],
+            f"rope-measured-decay-l{layer}",
+            key="rope_measured",
+            row_labels=[t("rope.head", h=h) for h in range(H)],
+        )
         ui.readout(meas)
     elif not svc.available():
         st.info(t("rope.no_model"))
@@ -108,9 +143,18 @@ st.subheader(t("rope.schemes.title"))
 st.caption(t("rope.schemes.caption"))
 curves = svc.schemes(d, base)
 names = {k: t(f"rope.scheme.{k}") for k in curves}
-ui.figure(views.curves(np.arange(svc.SCHEME_OFFSETS), {names[k]: v for k, v in curves.items()},
-                       x_title=t("rope.offset"), y_title=t("rope.schemes.y"), height=380),
-          {k: v for k, v in curves.items()}, "rope-schemes", key="rope_schemes")
+ui.figure(
+    views.curves(
+        np.arange(svc.SCHEME_OFFSETS),
+        {names[k]: v for k, v in curves.items()},
+        x_title=t("rope.offset"),
+        y_title=t("rope.schemes.y"),
+        height=380,
+    ),
+    {k: v for k, v in curves.items()},
+    "rope-schemes",
+    key="rope_schemes",
+)
 st.markdown("\n".join(f"- **{names[k]}** — {t(f'rope.scheme.{k}.note')}" for k in curves))
 
 # ---- extrapolation --------------------------------------------------------------------------------------------------
@@ -123,17 +167,32 @@ else:
     @st.fragment
     def extrapolation_section() -> None:
         c_src, c_start = st.columns([2, 1])
-        source = ui.choice(c_src.selectbox, t("rope.ext.source"), svc.SOURCES, key="rope_source",
-                           labels={s: t(f"rope.ext.source.{s}") for s in svc.SOURCES})
-        start = c_start.slider(t("rope.ext.start"), 0.0, 1.0, 0.5, 0.05, key="rope_start", bind="query-params",
-                               disabled=source == "custom")
+        source = ui.choice(
+            c_src.selectbox,
+            t("rope.ext.source"),
+            svc.SOURCES,
+            key="rope_source",
+            labels={s: t(f"rope.ext.source.{s}") for s in svc.SOURCES},
+        )
+        start = c_start.slider(
+            t("rope.ext.start"), 0.0, 1.0, 0.5, 0.05, key="rope_start", bind="query-params", disabled=source == "custom"
+        )
         text = ""
         if source == "custom":
-            text = st.text_area(t("rope.ext.text"), svc.DEFAULT_TEXT, key="rope_text",
-                                bind="query-params", max_chars=svc.MAX_CHARS, height=120)
+            text = st.text_area(
+                t("rope.ext.text"),
+                svc.DEFAULT_TEXT,
+                key="rope_text",
+                bind="query-params",
+                max_chars=svc.MAX_CHARS,
+                height=120,
+            )
         cols = st.columns(len(svc.SCHEMES))
-        chosen = tuple(s for s, c in zip(svc.SCHEMES, cols)
-                       if c.toggle(t(f"rope.ext.{s}"), True, key=f"rope_show_{s}", bind="query-params"))
+        chosen = tuple(
+            s
+            for s, c in zip(svc.SCHEMES, cols)
+            if c.toggle(t(f"rope.ext.{s}"), True, key=f"rope_show_{s}", bind="query-params")
+        )
         if not chosen:
             st.info(t("rope.ext.none"))
             return
@@ -147,14 +206,29 @@ else:
         for s, c in zip(svc.SCHEMES, cols):
             if s in ext.losses:
                 loss = ext.losses[s]
-                c.metric(t(f"rope.ext.m.{s}"), f"{loss[T:].mean():.2f}", f"{loss[T:].mean() - loss[:T].mean():+.2f}",
-                         delta_color="inverse", help=t("rope.ext.m.help", T=T))
+                c.metric(
+                    t(f"rope.ext.m.{s}"),
+                    f"{loss[T:].mean():.2f}",
+                    f"{loss[T:].mean() - loss[:T].mean():+.2f}",
+                    delta_color="inverse",
+                    help=t("rope.ext.m.help", T=T),
+                )
         window = 32
         series = {t(f"rope.ext.{s}"): views.smooth(v, window) for s, v in ext.losses.items()}
         st.caption(t("rope.ext.plot", n=ext.n_tokens, w=window))
-        ui.figure(views.curves(np.arange(1, ext.n_tokens + 1), series, x_title=t("rope.position"),
-                               y_title=t("rope.ext.loss"), vline=T, vline_name=t("rope.context", T=T)),
-                  {s: v for s, v in ext.losses.items()}, "rope-extrapolation", key="rope_extrapolation")
+        ui.figure(
+            views.curves(
+                np.arange(1, ext.n_tokens + 1),
+                series,
+                x_title=t("rope.position"),
+                y_title=t("rope.ext.loss"),
+                vline=T,
+                vline_name=t("rope.context", T=T),
+            ),
+            {s: v for s, v in ext.losses.items()},
+            "rope-extrapolation",
+            key="rope_extrapolation",
+        )
         ui.readout(ext)
 
     extrapolation_section()
@@ -166,19 +240,39 @@ else:
         c1, c2, c3, c4 = st.columns(4)
         c1.metric(t("rope.card.params"), f"{card.get('params', 0) / 1e6:.2f} M")
         c2.metric(t("rope.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
-        c3.metric(t("rope.card.baseline"), f"{metrics.get('baseline_val_bpc', float('nan')):.3f}",
-                  help=t("rope.card.baseline.help", params=base_card.get("params", 0) / 1e6))
-        c4.metric(t("rope.card.steps"), f"{card.get('steps', 0)} / {base_card.get('steps', 0)}",
-                  help=t("rope.card.steps.help"))
-        st.caption(t("rope.card.caption", data=card.get("data", ""), minutes=card.get("wall_time_s", 0) / 60,
-                     command=card.get("command", "")))
+        c3.metric(
+            t("rope.card.baseline"),
+            f"{metrics.get('baseline_val_bpc', float('nan')):.3f}",
+            help=t("rope.card.baseline.help", params=base_card.get("params", 0) / 1e6),
+        )
+        c4.metric(
+            t("rope.card.steps"),
+            f"{card.get('steps', 0)} / {base_card.get('steps', 0)}",
+            help=t("rope.card.steps.help"),
+        )
+        st.caption(
+            t(
+                "rope.card.caption",
+                data=card.get("data", ""),
+                minutes=card.get("wall_time_s", 0) / 60,
+                command=card.get("command", ""),
+            )
+        )
         ext_card = metrics.get("extrapolation")
         if ext_card:
             x = np.array(ext_card["bucket_start"]) + ext_card["bucket"] / 2
             T_card = ext_card["train_context"]
             st.caption(t("rope.card.ext", n=ext_card["windows"], length=ext_card["length"]))
-            ui.plot(views.curves(x, {t(f"rope.ext.{s}"): np.array(ext_card[s]) for s in svc.SCHEMES},
-                                 x_title=t("rope.position"), y_title=t("rope.ext.loss"), vline=T_card,
-                                 vline_name=t("rope.context", T=T_card)), key="rope_card_ext")
+            ui.plot(
+                views.curves(
+                    x,
+                    {t(f"rope.ext.{s}"): np.array(ext_card[s]) for s in svc.SCHEMES},
+                    x_title=t("rope.position"),
+                    y_title=t("rope.ext.loss"),
+                    vline=T_card,
+                    vline_name=t("rope.context", T=T_card),
+                ),
+                key="rope_card_ext",
+            )
 
 ui.explain(t("rope.explain"))

@@ -220,8 +220,11 @@ def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...])
     model = engine().model(MODEL)
     scale = (len(ids) - 1) / context()
     t0 = time.perf_counter()
-    losses = {s: metrics.position_losses(model, ids[None], **llama.scheme_kwargs(s, max(1.0, scale)))
-              for s in SCHEMES if s in chosen}
+    losses = {
+        s: metrics.position_losses(model, ids[None], **llama.scheme_kwargs(s, max(1.0, scale)))
+        for s in SCHEMES
+        if s in chosen
+    }
     ms = (time.perf_counter() - t0) * 1e3
     return Extrapolation(losses, context(), len(ids) - 1, "torch", engine().device, ms)
 

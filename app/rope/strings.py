@@ -11,8 +11,10 @@ STRINGS = {
         "慢的几乎不动。下面先单独看数学，再看我们用它训练的一个小型 LLaMA 式模型。",
     ),
     "rope.d": ("Head width d", "头维度 d"),
-    "rope.d.help": ("Numbers per query/key head; d/2 pairs. The trained model uses 48.",
-                    "每个查询/键头的维数，共 d/2 对。训练好的模型用的是 48。"),
+    "rope.d.help": (
+        "Numbers per query/key head; d/2 pairs. The trained model uses 48.",
+        "每个查询/键头的维数，共 d/2 对。训练好的模型用的是 48。",
+    ),
     "rope.base": ("Base", "底数 base"),
     "rope.base.help": (
         "θᵢ = base^(−2i/d). RoFormer and LLaMA use 10,000; a larger base makes the slow pairs slower.",
@@ -42,8 +44,10 @@ STRINGS = {
     "rope.m.slow_angle": ("Slow pair angle", "慢数对角度"),
     "rope.m.angle.help": ("m·θᵢ, modulo 360°.", "m·θᵢ，对 360° 取模。"),
     "rope.m.turns": ("Turns (fast / slow)", "圈数（快 / 慢）"),
-    "rope.m.turns.help": ("m·θᵢ / 2π: how many full circles each pair has made by position m.",
-                          "m·θᵢ / 2π：到位置 m 时每个数对转了多少整圈。"),
+    "rope.m.turns.help": (
+        "m·θᵢ / 2π: how many full circles each pair has made by position m.",
+        "m·θᵢ / 2π：到位置 m 时每个数对转了多少整圈。",
+    ),
     "rope.spec.title": ("Frequency spectrum θᵢ = base^(−2i/d)", "频谱 θᵢ = base^(−2i/d)"),
     "rope.spec.caption": (
         "Wavelength 2π/θᵢ of each pair (log scale). Pairs above the dashed line never finish one turn inside the "
@@ -96,11 +100,15 @@ STRINGS = {
         "用它自己旋转后的 q 和 k 计算的、按距离平均的 softmax 前分数 q·k/√d。",
     ),
     "rope.m.half": ("Bound halves at distance", "上界减半的距离"),
-    "rope.m.half.help": ("The first distance where the bound falls below half its value at distance 0.",
-                         "上界第一次低于距离 0 处一半的距离。"),
+    "rope.m.half.help": (
+        "The first distance where the bound falls below half its value at distance 0.",
+        "上界第一次低于距离 0 处一半的距离。",
+    ),
     "rope.m.far": ("Bound at distance {r} ÷ at 0", "距离 {r} 处上界 ÷ 距离 0 处"),
-    "rope.m.far.help": ("How much room is left for far-apart tokens, relative to neighbours.",
-                        "远距离词元相对于相邻词元还剩多少“空间”。"),
+    "rope.m.far.help": (
+        "How much room is left for far-apart tokens, relative to neighbours.",
+        "远距离词元相对于相邻词元还剩多少“空间”。",
+    ),
     "rope.decay.bound": ("RoFormer bound, d = {d}, base = {base}", "RoFormer 上界，d = {d}，base = {base}"),
     "rope.decay.bound.name": ("(1/(d/2))·Σ|Sⱼ|", "(1/(d/2))·Σ|Sⱼ|"),
     "rope.decay.bound.y": ("relative upper bound", "相对上界"),
@@ -175,8 +183,10 @@ STRINGS = {
     "rope.ext.source.twelfth_night": ("Twelfth Night (held out)", "《第十二夜》（留出）"),
     "rope.ext.source.custom": ("Your own text", "你自己的文本"),
     "rope.ext.start": ("Where in the play", "从剧本的哪里开始"),
-    "rope.ext.text": ("Your text (English works best; it is scored up to 512 tokens)",
-                      "你的文本（英文效果最好；最多计算 512 个词元）"),
+    "rope.ext.text": (
+        "Your text (English works best; it is scored up to 512 tokens)",
+        "你的文本（英文效果最好；最多计算 512 个词元）",
+    ),
     "rope.ext.none": ("Switch on at least one of the three schemes.", "请至少打开三种方案中的一种。"),
     "rope.ext.plain": ("plain RoPE", "普通 RoPE"),
     "rope.ext.pi": ("position interpolation", "位置插值"),
@@ -202,14 +212,18 @@ STRINGS = {
         "models.gpt.GPT，{params:.2f} M 参数，可学习位置编码；在同一进程中、用相同批次、相同的步骤时间训练。",
     ),
     "rope.card.steps": ("Steps (llama / baseline)", "步数（llama / 基线）"),
-    "rope.card.steps.help": ("Each model stopped when its own step time reached the budget.",
-                             "每个模型在自己的步骤时间用完预算时停止。"),
+    "rope.card.steps.help": (
+        "Each model stopped when its own step time reached the budget.",
+        "每个模型在自己的步骤时间用完预算时停止。",
+    ),
     "rope.card.ext": (
         "Extrapolation on the card: mean loss per 32-position bucket over {n} held-out windows of {length} tokens.",
         "说明卡上的外推结果：{n} 个长 {length} 词元的留出窗口上，每 32 个位置一组的平均损失。",
     ),
-    "rope.card.caption": ("Data: {data}. Wall time {minutes:.0f} min (both models). Command: `{command}`.",
-                          "数据：{data}。总耗时 {minutes:.0f} 分钟（两个模型合计）。命令：`{command}`。"),
+    "rope.card.caption": (
+        "Data: {data}. Wall time {minutes:.0f} min (both models). Command: `{command}`.",
+        "数据：{data}。总耗时 {minutes:.0f} 分钟（两个模型合计）。命令：`{command}`。",
+    ),
     "rope.explain": (
         "**What RoFormer changed.** Absolute schemes add a position vector to the token, so every score mixes "
         "content with *where* both tokens sit. RoPE rotates q and k instead; a rotation keeps lengths, and the dot "

@@ -12,8 +12,9 @@ HEIGHT = 340
 
 
 def _layout(fig: go.Figure, height: int = HEIGHT) -> go.Figure:
-    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      legend={"orientation": "h", "y": -0.2, "x": 0})
+    fig.update_layout(
+        height=height, margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.2, "x": 0}
+    )
     return fig
 
 
@@ -22,60 +23,125 @@ def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
     fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=titles)
     ring = np.linspace(0, 2 * np.pi, 121)
     for c, xy in enumerate(pairs, start=1):
-        fig.add_trace(go.Scatter(x=np.cos(ring), y=np.sin(ring), mode="lines", line={"color": "#ccc"},
-                                 hoverinfo="skip", showlegend=False), row=1, col=c)
-        fig.add_trace(go.Scatter(x=xy[:, 0], y=xy[:, 1], mode="markers", showlegend=False,
-                                 marker={"size": 5, "color": np.arange(len(xy)), "colorscale": "Blues", "cmin": -3},
-                                 hovertemplate="m = %{text}<extra></extra>", text=list(range(len(xy)))),
-                      row=1, col=c)
-        fig.add_trace(go.Scatter(x=[0, xy[-1, 0]], y=[0, xy[-1, 1]], mode="lines+markers", showlegend=False,
-                                 line={"color": COLOURS[1], "width": 3},
-                                 marker={"size": [0, 10], "symbol": "arrow", "angleref": "previous"},
-                                 hoverinfo="skip"), row=1, col=c)
+        fig.add_trace(
+            go.Scatter(
+                x=np.cos(ring), y=np.sin(ring), mode="lines", line={"color": "#ccc"}, hoverinfo="skip", showlegend=False
+            ),
+            row=1,
+            col=c,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=xy[:, 0],
+                y=xy[:, 1],
+                mode="markers",
+                showlegend=False,
+                marker={"size": 5, "color": np.arange(len(xy)), "colorscale": "Blues", "cmin": -3},
+                hovertemplate="m = %{text}<extra></extra>",
+                text=list(range(len(xy))),
+            ),
+            row=1,
+            col=c,
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[0, xy[-1, 0]],
+                y=[0, xy[-1, 1]],
+                mode="lines+markers",
+                showlegend=False,
+                line={"color": COLOURS[1], "width": 3},
+                marker={"size": [0, 10], "symbol": "arrow", "angleref": "previous"},
+                hoverinfo="skip",
+            ),
+            row=1,
+            col=c,
+        )
         fig.update_xaxes(range=[-1.25, 1.25], constrain="domain", zeroline=True, row=1, col=c)
         fig.update_yaxes(range=[-1.25, 1.25], scaleanchor=f"x{'' if c == 1 else c}", zeroline=True, row=1, col=c)
     return _layout(fig)
 
 
-def spectrum(theta: np.ndarray, context: int, *, pair_title: str, wavelength_title: str,
-             context_name: str) -> go.Figure:
+def spectrum(
+    theta: np.ndarray, context: int, *, pair_title: str, wavelength_title: str, context_name: str
+) -> go.Figure:
     """Wavelength 2π/θᵢ of every pair on a log axis, with the training context as a line: pairs above it never turn
     a full circle inside one context."""
     wavelength = 2 * np.pi / theta
-    fig = go.Figure(go.Bar(x=np.arange(len(theta)), y=wavelength, marker_color=COLOURS[0],
-                           customdata=theta, hovertemplate=pair_title + " %{x}<br>θ = %{customdata:.3g}<br>"
-                           + wavelength_title + " %{y:.3g}<extra></extra>", showlegend=False))
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(len(theta)),
+            y=wavelength,
+            marker_color=COLOURS[0],
+            customdata=theta,
+            hovertemplate=pair_title
+            + " %{x}<br>θ = %{customdata:.3g}<br>"
+            + wavelength_title
+            + " %{y:.3g}<extra></extra>",
+            showlegend=False,
+        )
+    )
     # A line trace, not add_hline: a shape on a log axis takes log10 of its position.
-    fig.add_trace(go.Scatter(x=[-0.5, len(theta) - 0.5], y=[context, context], mode="lines", name=context_name,
-                             line={"color": COLOURS[1], "dash": "dash"}, hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=[-0.5, len(theta) - 0.5],
+            y=[context, context],
+            mode="lines",
+            name=context_name,
+            line={"color": COLOURS[1], "dash": "dash"},
+            hoverinfo="skip",
+        )
+    )
     fig.update_xaxes(title=pair_title)
     fig.update_yaxes(title=wavelength_title, type="log")
     return _layout(fig)
 
 
-def score_matrix(scores: np.ndarray, *, query_title: str, key_title: str, value_title: str,
-                 height: int = 400) -> go.Figure:
+def score_matrix(
+    scores: np.ndarray, *, query_title: str, key_title: str, value_title: str, height: int = 400
+) -> go.Figure:
     """(n, n) scores, query position down, key position across; diverging colours centred on 0."""
-    fig = go.Figure(go.Heatmap(z=scores, colorscale="RdBu", zmid=0,
-                               hovertemplate="m = %{y}, n = %{x}<br>" + value_title + ": %{z:.3f}<extra></extra>",
-                               colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}}))
+    fig = go.Figure(
+        go.Heatmap(
+            z=scores,
+            colorscale="RdBu",
+            zmid=0,
+            hovertemplate="m = %{y}, n = %{x}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_xaxes(title=key_title, side="top")
     fig.update_yaxes(title=query_title, autorange="reversed", scaleanchor="x", constrain="domain")
     return _layout(fig, height)
 
 
-def curves(x: np.ndarray, series: dict[str, np.ndarray], *, x_title: str, y_title: str,
-           vline: float | None = None, vline_name: str = "", height: int = HEIGHT,
-           dashed: tuple[str, ...] = ()) -> go.Figure:
+def curves(
+    x: np.ndarray,
+    series: dict[str, np.ndarray],
+    *,
+    x_title: str,
+    y_title: str,
+    vline: float | None = None,
+    vline_name: str = "",
+    height: int = HEIGHT,
+    dashed: tuple[str, ...] = (),
+) -> go.Figure:
     """Lines sharing an x axis, one per named series."""
     fig = go.Figure()
     for i, (name, y) in enumerate(series.items()):
-        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=name,
-                                 line={"color": COLOURS[i % len(COLOURS)], "dash": "dot" if name in dashed else None},
-                                 hovertemplate=name + ": %{y:.3f}<extra>%{x}</extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                name=name,
+                line={"color": COLOURS[i % len(COLOURS)], "dash": "dot" if name in dashed else None},
+                hovertemplate=name + ": %{y:.3f}<extra>%{x}</extra>",
+            )
+        )
     if vline is not None:
-        fig.add_vline(x=vline, line_dash="dash", line_color="#888", annotation_text=vline_name,
-                      annotation_position="top right")
+        fig.add_vline(
+            x=vline, line_dash="dash", line_color="#888", annotation_text=vline_name, annotation_position="top right"
+        )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
     return _layout(fig, height)

@@ -42,24 +42,40 @@ def mark_cell(fig: go.Figure, row: int, col: int, shape: tuple[int, int], colour
     return fig
 
 
-def attention_heatmap(pattern: np.ndarray, query_labels: list[str], key_labels: list[str], *,
-                      title: str = "", query_title: str = "query", key_title: str = "key",
-                      value_title: str = "weight", zmax: float | None = None, colorscale: str = "Blues",
-                      height: int | None = None) -> go.Figure:
+def attention_heatmap(
+    pattern: np.ndarray,
+    query_labels: list[str],
+    key_labels: list[str],
+    *,
+    title: str = "",
+    query_title: str = "query",
+    key_title: str = "key",
+    value_title: str = "weight",
+    zmax: float | None = None,
+    colorscale: str = "Blues",
+    height: int | None = None,
+) -> go.Figure:
     """(T, S) weights: rows are queries, columns keys; hover shows query → key: weight."""
     pattern = np.asarray(pattern, dtype=float)
     T, S = pattern.shape
     hover = [[f"{query_labels[i]} → {key_labels[j]}" for j in range(S)] for i in range(T)]
-    fig = go.Figure(go.Heatmap(
-        z=pattern, customdata=hover, colorscale=colorscale, zmin=0 if zmax is not None else None, zmax=zmax,
-        hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
-        colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
-    ))
+    fig = go.Figure(
+        go.Heatmap(
+            z=pattern,
+            customdata=hover,
+            colorscale=colorscale,
+            zmin=0 if zmax is not None else None,
+            zmax=zmax,
+            hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_xaxes(title=key_title, side="top", **ticks(key_labels), tickangle=-60)
     fig.update_yaxes(title=query_title, autorange="reversed", **ticks(query_labels))
     size = height or int(min(640, max(260, 28 * T + 140)))
-    fig.update_layout(title=title or None, height=size, margin={"l": 10, "r": 10, "t": 90 if not title else 110,
-                                                               "b": 10})
+    fig.update_layout(
+        title=title or None, height=size, margin={"l": 10, "r": 10, "t": 90 if not title else 110, "b": 10}
+    )
     return fig
 
 
@@ -80,19 +96,38 @@ def grid_cell(x: float, y: float, shape: tuple[int, int, int, int]) -> tuple[int
     return min(L - 1, int(y) // (T + GAP)), min(H - 1, int(x) // (S + GAP))
 
 
-def head_grid(patterns: np.ndarray, *, layer_title: str = "layer", head_title: str = "head",
-              selected: tuple[int, int] | None = None, colorscale: str = "Blues") -> go.Figure:
+def head_grid(
+    patterns: np.ndarray,
+    *,
+    layer_title: str = "layer",
+    head_title: str = "head",
+    selected: tuple[int, int] | None = None,
+    colorscale: str = "Blues",
+) -> go.Figure:
     """The model view: every layer (rows) × head (columns) as small maps in one light trace."""
     patterns = np.asarray(patterns, dtype=float)
     L, H, T, S = patterns.shape
-    fig = go.Figure(go.Heatmap(z=tile(patterns), colorscale=colorscale, zmin=0, zmax=1, showscale=False,
-                               hovertemplate="%{z:.3f}<extra></extra>"))
-    fig.update_xaxes(**grid_ticks([f"{head_title} {h}" for h in range(H)], S, "top"), showgrid=False,
-                     zeroline=False)
-    fig.update_yaxes(**grid_ticks([f"{layer_title} {layer}" for layer in range(L)], T), autorange="reversed",
-                     showgrid=False, zeroline=False, scaleanchor="x")
+    fig = go.Figure(
+        go.Heatmap(
+            z=tile(patterns),
+            colorscale=colorscale,
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hovertemplate="%{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(**grid_ticks([f"{head_title} {h}" for h in range(H)], S, "top"), showgrid=False, zeroline=False)
+    fig.update_yaxes(
+        **grid_ticks([f"{layer_title} {layer}" for layer in range(L)], T),
+        autorange="reversed",
+        showgrid=False,
+        zeroline=False,
+        scaleanchor="x",
+    )
     if selected is not None:
         mark_cell(fig, *selected, (T, S), "#d62728")
-    fig.update_layout(height=int(min(720, max(240, 150 * L + 60))), margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      plot_bgcolor="white")
+    fig.update_layout(
+        height=int(min(720, max(240, 150 * L + 60))), margin={"l": 10, "r": 10, "t": 40, "b": 10}, plot_bgcolor="white"
+    )
     return fig

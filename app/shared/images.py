@@ -35,17 +35,42 @@ def png_data_uri(rgb: np.ndarray) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
-def image_map(values: np.ndarray, *, colorscale: str = "Viridis", zmin: float | None = None,
-              zmax: float | None = None, value_title: str = "", hover: str = "x=%{x}, y=%{y}") -> go.Figure:
+def image_map(
+    values: np.ndarray,
+    *,
+    colorscale: str = "Viridis",
+    zmin: float | None = None,
+    zmax: float | None = None,
+    value_title: str = "",
+    hover: str = "x=%{x}, y=%{y}",
+) -> go.Figure:
     """(H, W) values drawn as one image, with a colour bar; axes in cell units (x right, y down)."""
     values = np.asarray(values, dtype=float)
     lo = float(np.nanmin(values)) if zmin is None else zmin
     hi = float(np.nanmax(values)) if zmax is None else zmax
-    fig = go.Figure(go.Image(source=png_data_uri(colourise(values, colorscale, lo, hi)), x0=0, dx=1, y0=0, dy=1,
-                             hovertemplate=hover + "<extra></extra>"))
-    fig.add_trace(go.Heatmap(z=[[lo, hi]], x=[0, 0], y=[0, 0], colorscale=colorscale, zmin=lo, zmax=hi, opacity=0,
-                             hoverinfo="skip", colorbar={"thickness": 12, "title": {"text": value_title,
-                                                                                     "side": "right"}}))
+    fig = go.Figure(
+        go.Image(
+            source=png_data_uri(colourise(values, colorscale, lo, hi)),
+            x0=0,
+            dx=1,
+            y0=0,
+            dy=1,
+            hovertemplate=hover + "<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Heatmap(
+            z=[[lo, hi]],
+            x=[0, 0],
+            y=[0, 0],
+            colorscale=colorscale,
+            zmin=lo,
+            zmax=hi,
+            opacity=0,
+            hoverinfo="skip",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_xaxes(range=[-0.5, values.shape[1] - 0.5], showgrid=False, constrain="domain")
     # An image trace keeps square pixels by default; these maps (channels × time) should fill the width instead.
     fig.update_yaxes(range=[values.shape[0] - 0.5, -0.5], showgrid=False, scaleanchor=False)

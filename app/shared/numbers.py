@@ -56,5 +56,6 @@ def _fallback(obj):
 
 def to_json(obj) -> bytes:
     """Any mix of dicts, lists, numbers and numpy arrays (contiguous or not) as indented JSON."""
-    return orjson.dumps(obj, default=_fallback,
-                        option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS)
+    return orjson.dumps(
+        obj, default=_fallback, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
+    )

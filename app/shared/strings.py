@@ -88,7 +88,8 @@ STRINGS = {
         "计算器，以及在我们自己的模型上做的小型实时实验。",
     ),
     "paper.alignment.title": (
-        "InstructGPT / RLHF, DPO, GRPO, chain of thought", "InstructGPT / RLHF、DPO、GRPO、思维链",
+        "InstructGPT / RLHF, DPO, GRPO, chain of thought",
+        "InstructGPT / RLHF、DPO、GRPO、思维链",
     ),
     "paper.alignment.probe": (
         "Preference objectives and reasoning prompts, tried on small models.",
@@ -110,8 +111,7 @@ STRINGS = {
     "error.corpus_missing": (
         "The Shakespeare corpus is not downloaded ({path} has no {file}), and this part needs it. Run once: "
         "python -m models.data.shakespeare",
-        "尚未下载莎士比亚语料（{path} 中没有 {file}），这一部分需要它。请先运行一次："
-        "python -m models.data.shakespeare",
+        "尚未下载莎士比亚语料（{path} 中没有 {file}），这一部分需要它。请先运行一次：python -m models.data.shakespeare",
     ),
     "error.model_missing": (
         "The trained model {name} is not installed. Run: python -m models.train {name}",

@@ -26,8 +26,16 @@ def visible(token: str) -> str:
     return token.replace(" ", "·").replace("\n", "↵").replace("\t", "→") or "∅"
 
 
-def token_strip(tokens: list[str], values: np.ndarray, *, vmin: float | None = None, vmax: float | None = None,
-                colorscale: str = "Blues", fmt: str = "{:.3f}", label: str = "") -> str:
+def token_strip(
+    tokens: list[str],
+    values: np.ndarray,
+    *,
+    vmin: float | None = None,
+    vmax: float | None = None,
+    colorscale: str = "Blues",
+    fmt: str = "{:.3f}",
+    label: str = "",
+) -> str:
     """HTML: one box per token, background from ``values`` on ``colorscale``, the value in the tooltip."""
     values = np.asarray(values, dtype=float)
     lo = float(np.nanmin(values)) if vmin is None else vmin

@@ -41,8 +41,9 @@ def plot(fig, *, key: str, on_select: str = "ignore", **kwargs):
     return st.plotly_chart(fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **kwargs)
 
 
-def figure(fig, data, filename: str, *, key: str, row_labels=None, col_labels=None, on_select: str = "ignore",
-           **kwargs):
+def figure(
+    fig, data, filename: str, *, key: str, row_labels=None, col_labels=None, on_select: str = "ignore", **kwargs
+):
     """A Plotly figure (PNG button) and, under it, the download of the numbers it shows: one call per figure.
 
     ``data`` and the labels go to ``download`` (CSV for a 2-D array, JSON otherwise); the button's key is
@@ -65,8 +66,15 @@ def download(data, filename: str, *, key: str, row_labels=None, col_labels=None)
     else:
         payload, mime = numbers.to_json(data), "application/json"
         filename += ".json"
-    st.download_button(t("view.download"), payload, file_name=filename, mime=mime, key=key,
-                       icon=":material/download:", on_click="ignore")
+    st.download_button(
+        t("view.download"),
+        payload,
+        file_name=filename,
+        mime=mime,
+        key=key,
+        icon=":material/download:",
+        on_click="ignore",
+    )
 
 
 def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
@@ -102,5 +110,16 @@ def input_error(error: InputError) -> None:
     st.error(error.message(current_lang()), icon=":material/error:")
 
 
-__all__ = ["header", "explain", "readout", "plot", "figure", "markup", "download", "choice", "use_example",
-           "input_error", "html"]
+__all__ = [
+    "header",
+    "explain",
+    "readout",
+    "plot",
+    "figure",
+    "markup",
+    "download",
+    "choice",
+    "use_example",
+    "input_error",
+    "html",
+]

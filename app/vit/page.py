@@ -26,8 +26,16 @@ def read_input():
     if source == "pick":
         n = svc.held_out_count()
         wrong = ", ".join(str(i) for i in svc.mistakes())
-        index = st.number_input(t("vit.index"), 0, n - 1, 2, step=1, key="vit_index", bind="query-params",
-                                help=t("vit.index.help", n=n, wrong=wrong))
+        index = st.number_input(
+            t("vit.index"),
+            0,
+            n - 1,
+            2,
+            step=1,
+            key="vit_index",
+            bind="query-params",
+            help=t("vit.index.help", n=n, wrong=wrong),
+        )
         held = svc.held_out(int(index))
         return svc.image_key(held.image), held, None
     if source == "draw":
@@ -35,15 +43,26 @@ def read_input():
             st.info(t("vit.draw.unavailable"), icon=":material/draw:")
             return None
         st.caption(t("vit.draw.hint"))
-        drawing = st_canvas(stroke_width=18, stroke_color="#000000", background_color="#ffffff", height=240,
-                            width=240, drawing_mode="freedraw", return_image_data=True, key="vit_canvas")
+        drawing = st_canvas(
+            stroke_width=18,
+            stroke_color="#000000",
+            background_color="#ffffff",
+            height=240,
+            width=240,
+            drawing_mode="freedraw",
+            return_image_data=True,
+            key="vit_canvas",
+        )
         if not (drawing.json_data or {}).get("objects") or not drawing.image_bytes:
             st.info(t("vit.draw.empty"), icon=":material/draw:")
             return None
         data = drawing.image_bytes
     else:
-        upload = st.file_uploader(t("vit.upload", max_mb=MAX_MB), key="vit_upload",
-                                  type=["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"])
+        upload = st.file_uploader(
+            t("vit.upload", max_mb=MAX_MB),
+            key="vit_upload",
+            type=["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"],
+        )
         if upload is None:
             st.info(t("vit.upload.empty"), icon=":material/upload:")
             return None
@@ -67,32 +86,38 @@ except InputError as e:
 if steps is not None:
     with st.expander(t("vit.steps"), expanded=True):
         names = ("gray", "cropped", "boxed", "small", "image")
-        ui.plot(views.steps_strip([getattr(steps, n) for n in names], titles=[t(f"vit.steps.{n}") for n in names]),
-                key="vit_steps")
+        ui.plot(
+            views.steps_strip([getattr(steps, n) for n in names], titles=[t(f"vit.steps.{n}") for n in names]),
+            key="vit_steps",
+        )
         st.caption(t("vit.steps.caption"))
 
 # ---- image, patches and prediction ----
 st.subheader(t("vit.h.prediction"))
 left, right = st.columns([2, 3])
 with left:
-    ui.figure(views.image_with_grid(res.image, res.patch, title=t("vit.grid.title")), res.image, "vit-image",
-              key="vit_grid")
+    ui.figure(
+        views.image_with_grid(res.image, res.patch, title=t("vit.grid.title")), res.image, "vit-image", key="vit_grid"
+    )
 with right:
     cols = st.columns(3)
     cols[0].metric(t("vit.metric.prediction"), res.prediction)
     cols[1].metric(t("vit.metric.probability"), f"{res.probs[res.prediction]:.1%}")
     if held is not None:
-        cols[2].metric(t("vit.metric.label"), held.label,
-                       help=f"{t('vit.metric.source')}: {held.source_index}")
-    ui.figure(views.probabilities(res.probs, x_title=t("vit.probs.x"), y_title=t("vit.probs.y")), res.probs,
-              "vit-probabilities", key="vit_probs", row_labels=[str(k) for k in range(10)])
+        cols[2].metric(t("vit.metric.label"), held.label, help=f"{t('vit.metric.source')}: {held.source_index}")
+    ui.figure(
+        views.probabilities(res.probs, x_title=t("vit.probs.x"), y_title=t("vit.probs.y")),
+        res.probs,
+        "vit-probabilities",
+        key="vit_probs",
+        row_labels=[str(k) for k in range(10)],
+    )
 ui.readout(res)
 
 # ---- the sequence ----
 st.subheader(t("vit.h.sequence"))
 ui.plot(views.patch_sequence(res.patches, res.patch), key="vit_sequence")
-ui.plot(views.flattened_sequence(res.patches, token_title=t("vit.token"), pixel_title=t("vit.pixel")),
-        key="vit_flat")
+ui.plot(views.flattened_sequence(res.patches, token_title=t("vit.token"), pixel_title=t("vit.pixel")), key="vit_flat")
 st.caption(t("vit.sequence.caption"))
 ui.download(res.patches, "vit-patches", key="vit_dl_patches", row_labels=[str(n + 1) for n in range(len(res.patches))])
 ui.explain(t("vit.explain.sequence"))
@@ -104,10 +129,20 @@ points, share = svc.embedding_pca(res)
 left, right = st.columns(2)
 with left:
     st.markdown(f"**{t('vit.pca.title')}**")
-    ui.figure(views.embedding_scatter(points, [str(n + 1) for n in range(len(points))], res.patches.mean(1),
-                                      x_title=t("vit.pca.x", share=share[0]), y_title=t("vit.pca.y", share=share[1]),
-                                      colour_title=t("vit.pca.colour")),
-              points, "vit-patch-embeddings-pca", key="vit_pca", col_labels=["pc1", "pc2"])
+    ui.figure(
+        views.embedding_scatter(
+            points,
+            [str(n + 1) for n in range(len(points))],
+            res.patches.mean(1),
+            x_title=t("vit.pca.x", share=share[0]),
+            y_title=t("vit.pca.y", share=share[1]),
+            colour_title=t("vit.pca.colour"),
+        ),
+        points,
+        "vit-patch-embeddings-pca",
+        key="vit_pca",
+        col_labels=["pc1", "pc2"],
+    )
     st.metric(t("vit.metric.pca"), f"{share.sum():.0%}")
 with right:
     st.markdown(f"**{t('vit.filters.title')}**")
@@ -116,12 +151,20 @@ with right:
     tiles = np.full((cols * cols, res.patch, res.patch), np.nan)
     tiles[:C] = weights.filters
     bound = float(np.abs(weights.filters).max())
-    ui.plot(views.map_grid(tiles.reshape(cols, cols, res.patch, res.patch), zmin=-bound, zmax=bound,
-                           showscale=False, height=330), key="vit_filters")
+    ui.plot(
+        views.map_grid(
+            tiles.reshape(cols, cols, res.patch, res.patch), zmin=-bound, zmax=bound, showscale=False, height=330
+        ),
+        key="vit_filters",
+    )
     k = len(weights.filter_pcs)
     pcs = weights.filter_pcs / np.abs(weights.filter_pcs).max(axis=(1, 2), keepdims=True)
-    ui.plot(views.map_grid(pcs[None], zmin=-1, zmax=1, showscale=False, height=120,
-                           col_labels=[f"PC {i + 1}" for i in range(k)]), key="vit_filter_pcs")
+    ui.plot(
+        views.map_grid(
+            pcs[None], zmin=-1, zmax=1, showscale=False, height=120, col_labels=[f"PC {i + 1}" for i in range(k)]
+        ),
+        key="vit_filter_pcs",
+    )
     st.caption(t("vit.filters.caption", C=C, k=k, share=float(weights.filter_variance.sum())))
     ui.download(weights.filters.reshape(C, -1), "vit-filters", key="vit_dl_filters")
 ui.explain(t("vit.explain.embeddings"))
@@ -135,28 +178,44 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
     c1, c2 = st.columns(2)
     layer = c1.slider(t("vit.layer"), 0, L - 1, L - 1, key="vit_layer", bind="query-params")
     head_names = {-1: t("vit.head.mean"), **{h: str(h) for h in range(H)}}
-    head = ui.choice(c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1,
-                     labels=head_names)
+    head = ui.choice(
+        c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1, labels=head_names
+    )
     head = -1 if head is None else int(head)
     head_name = t("vit.head.mean") if head == -1 else t("vit.cls.head", head=head)
     cls_map = svc.cls_attention(res, layer, None if head == -1 else head)
     self_weight = float(res.patterns[layer, :, 0, 0].mean() if head == -1 else res.patterns[layer, head, 0, 0])
     left, right = st.columns(2)
     with left:
-        ui.figure(views.overlay(res.image, cls_map, title=t("vit.cls.title", layer=layer, head=head_name),
-                                value_title=t("vit.weight")),
-                  cls_map, "vit-cls-attention", key="vit_cls")
+        ui.figure(
+            views.overlay(
+                res.image, cls_map, title=t("vit.cls.title", layer=layer, head=head_name), value_title=t("vit.weight")
+            ),
+            cls_map,
+            "vit-cls-attention",
+            key="vit_cls",
+        )
         m1, m2 = st.columns(2)
         m1.metric(t("vit.metric.cls_peak"), f"{cls_map.max():.3f}")
         m2.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}")
     with right:
         st.markdown(f"**{t('vit.all.title')}**")
         grid = svc.cls_attention_all(res)
-        ui.figure(views.map_grid(grid, row_labels=[f"{t('view.layer')} {i}" for i in range(L)],
-                                 col_labels=[f"{t('view.head')} {h}" for h in range(H)], colorscale="Reds", zmin=0,
-                                 value_title=t("vit.weight"), selected=None if head == -1 else (layer, head),
-                                 height=380),
-                  res.patterns, "vit-attention", key="vit_heads")
+        ui.figure(
+            views.map_grid(
+                grid,
+                row_labels=[f"{t('view.layer')} {i}" for i in range(L)],
+                col_labels=[f"{t('view.head')} {h}" for h in range(H)],
+                colorscale="Reds",
+                zmin=0,
+                value_title=t("vit.weight"),
+                selected=None if head == -1 else (layer, head),
+                height=380,
+            ),
+            res.patterns,
+            "vit-attention",
+            key="vit_heads",
+        )
     ui.explain(t("vit.explain.attention"))
 
 
@@ -164,10 +223,13 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
 def rollout_section(res: svc.Analysis, key: bytes) -> None:
     st.subheader(t("vit.h.rollout"))
     c1, c2 = st.columns(2)
-    fusion = c1.segmented_control(t("vit.fusion"), svc.FUSIONS, default="mean", key="vit_fusion",
-                                  bind="query-params") or "mean"
-    discard = c2.slider(t("vit.discard"), 0.0, 0.9, 0.0, step=0.05, key="vit_discard", bind="query-params",
-                        help=t("vit.discard.help"))
+    fusion = (
+        c1.segmented_control(t("vit.fusion"), svc.FUSIONS, default="mean", key="vit_fusion", bind="query-params")
+        or "mean"
+    )
+    discard = c2.slider(
+        t("vit.discard"), 0.0, 0.9, 0.0, step=0.05, key="vit_discard", bind="query-params", help=t("vit.discard.help")
+    )
     try:
         roll, kept = svc.rollout(key, res.backend, fusion, discard)
     except InputError as e:
@@ -175,8 +237,12 @@ def rollout_section(res: svc.Analysis, key: bytes) -> None:
         return
     left, right = st.columns(2)
     with left:
-        ui.figure(views.overlay(res.image, roll, title=t("vit.rollout.title"), value_title=t("vit.weight")), roll,
-                  "vit-rollout", key="vit_rollout")
+        ui.figure(
+            views.overlay(res.image, roll, title=t("vit.rollout.title"), value_title=t("vit.weight")),
+            roll,
+            "vit-rollout",
+            key="vit_rollout",
+        )
     with right:
         st.metric(t("vit.metric.rollout_peak"), f"{roll.max():.3f}")
         st.metric(t("vit.metric.rollout_cls"), f"{kept:.3f}")
@@ -192,11 +258,20 @@ g = res.grid
 left, right = st.columns([3, 2])
 with left:
     st.markdown(f"**{t('vit.positions.title')}**")
-    ui.figure(views.map_grid(weights.position_similarity,
-                             row_labels=[t("vit.positions.row", r=r + 1) for r in range(g)],
-                             col_labels=[t("vit.positions.col", c=c + 1) for c in range(g)], zmin=-1, zmax=1,
-                             value_title=t("vit.positions.value"), height=460),
-              weights.position_similarity.reshape(g * g, g * g), "vit-position-similarity", key="vit_positions")
+    ui.figure(
+        views.map_grid(
+            weights.position_similarity,
+            row_labels=[t("vit.positions.row", r=r + 1) for r in range(g)],
+            col_labels=[t("vit.positions.col", c=c + 1) for c in range(g)],
+            zmin=-1,
+            zmax=1,
+            value_title=t("vit.positions.value"),
+            height=460,
+        ),
+        weights.position_similarity.reshape(g * g, g * g),
+        "vit-position-similarity",
+        key="vit_positions",
+    )
 with right:
     m1, m2 = st.columns(2)
     m1.metric(t("vit.metric.neighbours"), f"{weights.neighbour_similarity:.2f}")

@@ -102,8 +102,12 @@ def held_out(index: int) -> HeldOut:
     split = _test_split()
     if not 0 <= index < len(split.labels):
         raise InputError("vit.error.index", max=len(split.labels) - 1)
-    return HeldOut(image=split.images[index], label=int(split.labels[index]),
-                   source_index=int(split.index[index]), count=len(split.labels))
+    return HeldOut(
+        image=split.images[index],
+        label=int(split.labels[index]),
+        source_index=int(split.index[index]),
+        count=len(split.labels),
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -123,10 +127,18 @@ def analyse(key: bytes, backend: str = "torch") -> Analysis:
     res = run(NAME, {"images": image[None]}, PROBES, backend)
     c = engine().model(NAME).config
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", c.n_layers)
-    return Analysis(image=image, patches=res.probes["patch_embed.patches"][0],
-                    embeddings=res.probes["patch_embed.embeddings"][0], patterns=patterns,
-                    probs=softmax(res.outputs["logits"][0]), patch=c.patch_size, grid=c.grid, backend=res.backend,
-                    device=res.device, ms=res.ms)
+    return Analysis(
+        image=image,
+        patches=res.probes["patch_embed.patches"][0],
+        embeddings=res.probes["patch_embed.embeddings"][0],
+        patterns=patterns,
+        probs=softmax(res.outputs["logits"][0]),
+        patch=c.patch_size,
+        grid=c.grid,
+        backend=res.backend,
+        device=res.device,
+        ms=res.ms,
+    )
 
 
 def cls_attention(a: Analysis, layer: int, head: int | None) -> np.ndarray:
@@ -180,18 +192,28 @@ def weights() -> Weights:
     other = ~np.eye(g * g, dtype=bool)
     same_row = (rr.reshape(-1, 1) == rr.reshape(1, -1)) & other
     same_col = (cc.reshape(-1, 1) == cc.reshape(1, -1)) & other
-    return Weights(filters=filters, filter_pcs=pcs, filter_variance=(s**2 / (s**2).sum())[:k],
-                   position_similarity=sim, neighbour_similarity=float(flat[dist == 1].mean()),
-                   distant_similarity=float(flat[dist >= 3].mean()), row_similarity=float(flat[same_row].mean()),
-                   column_similarity=float(flat[same_col].mean()))
+    return Weights(
+        filters=filters,
+        filter_pcs=pcs,
+        filter_variance=(s**2 / (s**2).sum())[:k],
+        position_similarity=sim,
+        neighbour_similarity=float(flat[dist == 1].mean()),
+        distant_similarity=float(flat[dist >= 3].mean()),
+        row_similarity=float(flat[same_row].mean()),
+        column_similarity=float(flat[same_col].mean()),
+    )
 
 
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
     """Training-set size, parameter count and held-out accuracy, from the checkpoint's card."""
     card = zoo.read_card(NAME)
-    return {"train": card["split"]["train"], "test": card["split"]["test"], "params": card["params"],
-            "acc": card["metrics"]["test_accuracy"]}
+    return {
+        "train": card["split"]["train"],
+        "test": card["split"]["test"],
+        "params": card["params"],
+        "acc": card["metrics"]["test_accuracy"],
+    }
 
 
 @st.cache_data(show_spinner=False)

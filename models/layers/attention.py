@@ -50,8 +50,9 @@ class KVCache:
 
 
 class MultiHeadAttention(nn.Module):
-    def __init__(self, dim: int, n_heads: int, *, n_kv_heads: int | None = None, bias: bool = True,
-                 fused: bool = False):
+    def __init__(
+        self, dim: int, n_heads: int, *, n_kv_heads: int | None = None, bias: bool = True, fused: bool = False
+    ):
         super().__init__()
         self.n_heads = n_heads
         self.n_kv_heads = n_kv_heads or n_heads
@@ -70,10 +71,17 @@ class MultiHeadAttention(nn.Module):
         B, T, _ = x.shape
         return x.view(B, T, n, self.head_dim).transpose(1, 2)  # (B, n, T, D)
 
-    def forward(self, x: torch.Tensor, *, source: torch.Tensor | None = None, mask: torch.Tensor | None = None,
-                bias: torch.Tensor | None = None, rope: tuple[torch.Tensor, torch.Tensor] | None = None,
-                rope_keys: tuple[torch.Tensor, torch.Tensor] | None = None,
-                cache: KVCache | None = None) -> torch.Tensor:
+    def forward(
+        self,
+        x: torch.Tensor,
+        *,
+        source: torch.Tensor | None = None,
+        mask: torch.Tensor | None = None,
+        bias: torch.Tensor | None = None,
+        rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+        rope_keys: tuple[torch.Tensor, torch.Tensor] | None = None,
+        cache: KVCache | None = None,
+    ) -> torch.Tensor:
         """Attend from x (B, T, C) to ``source`` (B, S, C; x itself when None: self-attention).
 
         Args:

@@ -17,8 +17,9 @@ def causal_mask(T: int, S: int | None = None, device: torch.device | str | None 
     return k <= q  # (T, S)
 
 
-def sliding_window_mask(T: int, window: int, S: int | None = None,
-                        device: torch.device | str | None = None) -> torch.Tensor:
+def sliding_window_mask(
+    T: int, window: int, S: int | None = None, device: torch.device | str | None = None
+) -> torch.Tensor:
     """(T, S) band: causal, and at most ``window`` keys (itself included) back. Row t sees min(window, t+1) keys."""
     S = T if S is None else S
     q = torch.arange(T, device=device).unsqueeze(1) + (S - T)

@@ -59,8 +59,17 @@ def load_balancing_loss(probs: torch.Tensor, index: torch.Tensor, used: torch.Te
 class MoE(nn.Module):
     """A router and E expert MLPs (plus optional shared experts) in place of one feed-forward layer."""
 
-    def __init__(self, dim: int, hidden: int, n_experts: int, *, top_k: int = 1, capacity_factor: float = 1.25,
-                 n_shared: int = 0, activation: str = "gelu"):
+    def __init__(
+        self,
+        dim: int,
+        hidden: int,
+        n_experts: int,
+        *,
+        top_k: int = 1,
+        capacity_factor: float = 1.25,
+        n_shared: int = 0,
+        activation: str = "gelu",
+    ):
         super().__init__()
         if not 1 <= top_k <= n_experts:
             raise ValueError("top_k must be between 1 and n_experts")
@@ -72,8 +81,12 @@ class MoE(nn.Module):
         self.router_probs, self.expert_index, self.combine = Probe(), Probe(), Probe()
         self.dropped, self.capacity = Probe(), Probe()
 
-    def route(self, x: torch.Tensor, capacity_factor: float | torch.Tensor | None = None,
-              top_k: int | torch.Tensor | None = None):
+    def route(
+        self,
+        x: torch.Tensor,
+        capacity_factor: float | torch.Tensor | None = None,
+        top_k: int | torch.Tensor | None = None,
+    ):
         """Routing decisions for tokens x (N, C).
 
         Returns:
@@ -106,8 +119,12 @@ class MoE(nn.Module):
         kept = used & (position < capacity)
         return probs, index, weight * kept, used, kept, capacity
 
-    def forward(self, x: torch.Tensor, capacity_factor: float | torch.Tensor | None = None,
-                top_k: int | torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self,
+        x: torch.Tensor,
+        capacity_factor: float | torch.Tensor | None = None,
+        top_k: int | torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """x (B, T, C) -> (y (B, T, C), aux loss scalar)."""
         B, T, C = x.shape
         flat = x.reshape(B * T, C)

@@ -67,8 +67,9 @@ class RotaryEmbedding(nn.Module):
         self.head_dim = head_dim
         self.base = base
 
-    def forward(self, positions: torch.Tensor, *, interpolation: float = 1.0,
-                ntk: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, positions: torch.Tensor, *, interpolation: float = 1.0, ntk: float = 1.0
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         base = self.base * ntk ** (self.head_dim / (self.head_dim - 2))
         theta = rope_frequencies(self.head_dim, base).to(positions.device)
         angles = (positions.float() / interpolation).unsqueeze(-1) * theta  # (T, D/2)
@@ -93,8 +94,9 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
     return torch.stack((r1, r2), dim=-1).flatten(-2)  # (B, H, T, D)
 
 
-def t5_relative_position_bucket(relative_position: torch.Tensor, *, bidirectional: bool = True,
-                                num_buckets: int = 32, max_distance: int = 128) -> torch.Tensor:
+def t5_relative_position_bucket(
+    relative_position: torch.Tensor, *, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> torch.Tensor:
     """Bucket of each offset key − query: exact for small offsets, log-spaced up to ``max_distance``.
 
     Bidirectional: half the buckets for keys after the query, half for keys before. Causal: only the past counts
@@ -127,8 +129,9 @@ class T5RelativeBias(nn.Module):
         S = T if S is None else S
         q = torch.arange(T, device=self.embedding.weight.device).unsqueeze(1) + (S - T)
         k = torch.arange(S, device=self.embedding.weight.device).unsqueeze(0)
-        buckets = t5_relative_position_bucket(k - q, bidirectional=self.bidirectional,
-                                              num_buckets=self.num_buckets, max_distance=self.max_distance)
+        buckets = t5_relative_position_bucket(
+            k - q, bidirectional=self.bidirectional, num_buckets=self.num_buckets, max_distance=self.max_distance
+        )
         return self.embedding(buckets).permute(2, 0, 1)  # (H, T, S)
 
 

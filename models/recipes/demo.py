@@ -1,6 +1,6 @@
 """How the ``demo`` checkpoint is trained and evaluated: the lag-copy task (``models.data.synthetic``), in seconds.
 
-    python -m models.train demo [--set steps=400 ...]
+python -m models.train demo [--set steps=400 ...]
 """
 
 from __future__ import annotations
@@ -38,17 +38,30 @@ def train(run: zoo.Run) -> zoo.Trained:
         while True:
             yield torch.from_numpy(lag_copy(rng, hp["batch"], c.max_len, c.vocab, c.lag))
 
-    trainer = fit(model, batches(), loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                  weight_decay=hp["weight_decay"], desc="demo")
-    return zoo.Trained(model, config, data=f"lag-{c.lag} copy of random tokens (vocab {c.vocab}, length {c.max_len})",
-                       card={"task": "predict the token lag positions back"}, stages=[trainer.summary("copy")])
+    trainer = fit(
+        model,
+        batches(),
+        loss,
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc="demo",
+    )
+    return zoo.Trained(
+        model,
+        config,
+        data=f"lag-{c.lag} copy of random tokens (vocab {c.vocab}, length {c.max_len})",
+        card={"task": "predict the token lag positions back"},
+        stages=[trainer.summary("copy")],
+    )
 
 
 def evaluate(model: demo.DemoModel, out: Path) -> dict:
     c = model.config
     tokens = torch.from_numpy(lag_copy(np.random.default_rng(12345), 256, c.max_len, c.vocab, c.lag))
     with torch.no_grad():
-        pred = model(tokens)[:, c.lag:].argmax(-1)
+        pred = model(tokens)[:, c.lag :].argmax(-1)
     return {"accuracy": round((pred == tokens[:, : -c.lag]).float().mean().item(), 4)}
 
 
@@ -57,7 +70,15 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(name="demo", arch="demo", train=train, evaluate=evaluate, example_inputs=example_inputs,
-               bars={"accuracy": {"min": 0.95}}, probes=("blocks.*.attn.pattern", "blocks.*.resid"),
-               dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=SETTINGS),
+    zoo.Recipe(
+        name="demo",
+        arch="demo",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"accuracy": {"min": 0.95}},
+        probes=("blocks.*.attn.pattern", "blocks.*.resid"),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
 ]

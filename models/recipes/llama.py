@@ -42,15 +42,29 @@ EXTRAPOLATION = {"windows": 24, "bucket": 32, "scale": float(llama.EXTRAPOLATE)}
 # ---- training -------------------------------------------------------------------------------------------------------
 
 
-def race(models: dict[str, nn.Module], batches: Iterator[torch.Tensor], hp: dict, log_every: int = 25,
-         clocks: dict[str, Callable[[], float]] | None = None) -> dict[str, Trainer]:
+def race(
+    models: dict[str, nn.Module],
+    batches: Iterator[torch.Tensor],
+    hp: dict,
+    log_every: int = 25,
+    clocks: dict[str, Callable[[], float]] | None = None,
+) -> dict[str, Trainer]:
     """Alternate one step of each model on the same batch until each has used ``hp['budget_s']`` of step time.
 
     ``clocks`` (name -> callable returning seconds; tests) replaces ``time.perf_counter`` per model.
     """
-    trainers = {name: Trainer(m, next_token_loss, budget_s=hp["budget_s"], lr=hp["lr"], warmup=hp["warmup"],
-                              weight_decay=hp["weight_decay"], clock=(clocks or {}).get(name, time.perf_counter))
-                for name, m in models.items()}
+    trainers = {
+        name: Trainer(
+            m,
+            next_token_loss,
+            budget_s=hp["budget_s"],
+            lr=hp["lr"],
+            warmup=hp["warmup"],
+            weight_decay=hp["weight_decay"],
+            clock=(clocks or {}).get(name, time.perf_counter),
+        )
+        for name, m in models.items()
+    }
     step = 0
     while not all(t.done for t in trainers.values()):
         chunk = next(batches)
@@ -58,8 +72,13 @@ def race(models: dict[str, nn.Module], batches: Iterator[torch.Tensor], hp: dict
             if not t.done:
                 t.step(chunk)
         if step % log_every == 0:
-            print(f"step {step}: " + "  ".join(f"{n} loss {np.mean(t.losses[-log_every:]):.3f} "
-                                              f"{t.seconds:.0f}s" for n, t in trainers.items()), flush=True)
+            print(
+                f"step {step}: "
+                + "  ".join(
+                    f"{n} loss {np.mean(t.losses[-log_every:]):.3f} {t.seconds:.0f}s" for n, t in trainers.items()
+                ),
+                flush=True,
+            )
         step += 1
     for t in trainers.values():
         t.model.eval()
@@ -82,15 +101,25 @@ def train(run: Run) -> Trained:
     safetensors.torch.save_model(baseline, str(run.out / "baseline.safetensors"))
     ours, theirs = (trainers[n].summary(n) for n in ("llama", "baseline"))
     return Trained(
-        model, asdict(c), data=shakespeare_data(ids),
-        card={"tokenizer": f"byte-level BPE, {c.vocab} ids, trained exactly as the gpt recipe trains it "
-                           "(byte-identical to models/checkpoints/gpt/tokenizer.json)",
-              "race": {"schedule": "warm-up steps, then cosine over the fraction of the budget used",
-                       "interleaved": "one llama step, one baseline step, same batch, own step time counted"},
-              **{k: v for k, v in ours.items() if k != "stage"},
-              "baseline": {"arch": "models.gpt.GPT (GPT-2-style: LayerNorm, GELU MLP, learned positions, MHA)",
-                           "config": asdict(BASELINE), "params": parameter_count(baseline),
-                           "weights": "baseline.safetensors", **{k: v for k, v in theirs.items() if k != "stage"}}},
+        model,
+        asdict(c),
+        data=shakespeare_data(ids),
+        card={
+            "tokenizer": f"byte-level BPE, {c.vocab} ids, trained exactly as the gpt recipe trains it "
+            "(byte-identical to models/checkpoints/gpt/tokenizer.json)",
+            "race": {
+                "schedule": "warm-up steps, then cosine over the fraction of the budget used",
+                "interleaved": "one llama step, one baseline step, same batch, own step time counted",
+            },
+            **{k: v for k, v in ours.items() if k != "stage"},
+            "baseline": {
+                "arch": "models.gpt.GPT (GPT-2-style: LayerNorm, GELU MLP, learned positions, MHA)",
+                "config": asdict(BASELINE),
+                "params": parameter_count(baseline),
+                "weights": "baseline.safetensors",
+                **{k: v for k, v in theirs.items() if k != "stage"},
+            },
+        },
         files={"tokenizer.json": tok.to_str()},
         stages=[ours, theirs],
     )
@@ -110,9 +139,16 @@ def extrapolation(model: llama.Llama, tok) -> dict:
     """Loss per position bucket up to EXTRAPOLATE× the training context, for plain RoPE, PI and NTK scaling."""
     T, e = model.config.max_len, EXTRAPOLATION
     win = held_out_windows(tok, e["windows"], int(e["scale"] * T))
-    out: dict = {"windows": e["windows"], "length": int(e["scale"] * T), "train_context": T,
-                 "bucket": e["bucket"], "scale": e["scale"], "text": "validation plays", "unit": "nats per token",
-                 "bucket_start": list(range(0, int(e["scale"] * T), e["bucket"]))}
+    out: dict = {
+        "windows": e["windows"],
+        "length": int(e["scale"] * T),
+        "train_context": T,
+        "bucket": e["bucket"],
+        "scale": e["scale"],
+        "text": "validation plays",
+        "unit": "nats per token",
+        "bucket_start": list(range(0, int(e["scale"] * T), e["bucket"])),
+    }
     for scheme in llama.SCHEMES:
         per_pos = metrics.position_losses(model, win, **llama.scheme_kwargs(scheme, e["scale"]))
         out[scheme] = [round(float(b.mean()), 4) for b in per_pos.reshape(-1, e["bucket"])]
@@ -138,7 +174,15 @@ def evaluate(model: llama.Llama, out: Path) -> dict:
 
 
 RECIPES = [
-    Recipe(name="llama", arch="llama", train=train, evaluate=evaluate, example_inputs=example_inputs,
-           bars={"val_bpc": {"max": "baseline_val_bpc"}}, probes=llama.PROBES,
-           dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=TRAIN_SETTINGS),
+    Recipe(
+        name="llama",
+        arch="llama",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"val_bpc": {"max": "baseline_val_bpc"}},
+        probes=llama.PROBES,
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=TRAIN_SETTINGS,
+    ),
 ]

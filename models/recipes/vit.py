@@ -32,8 +32,13 @@ SETTINGS = {
 }
 
 
-def augment(images: torch.Tensor, gen: torch.Generator, rotation_deg: float = 12, scale_range: float = 0.1,
-            shift_px: float = 1.5) -> torch.Tensor:
+def augment(
+    images: torch.Tensor,
+    gen: torch.Generator,
+    rotation_deg: float = 12,
+    scale_range: float = 0.1,
+    shift_px: float = 1.5,
+) -> torch.Tensor:
     """Random rotations (±``rotation_deg``), scalings (1 ± ``scale_range``) and shifts (±``shift_px``) of a
     (B, H, W) batch."""
     B, H, W = images.shape
@@ -64,13 +69,30 @@ def train(run: zoo.Run) -> zoo.Trained:
         x, y = batch
         return F.cross_entropy(model(x), y, label_smoothing=hp["label_smoothing"])
 
-    trainer = fit(model, batches(), loss, steps=hp["steps"], lr=hp["lr"], warmup=hp["warmup"],
-                  weight_decay=hp["weight_decay"], desc="vit")
+    trainer = fit(
+        model,
+        batches(),
+        loss,
+        steps=hp["steps"],
+        lr=hp["lr"],
+        warmup=hp["warmup"],
+        weight_decay=hp["weight_decay"],
+        desc="vit",
+    )
     return zoo.Trained(
-        model, config, data=digits.split_description() + "; upsampled bilinearly to 16×16",
-        card={"task": "classify handwritten digits 0–9 from 4×4 patches of a 16×16 image",
-              "split": {"seed": digits.SPLIT_SEED, "test_fraction": digits.TEST_FRACTION,
-                        "train": len(labels), "test": len(digits.load_split("test").labels), "stratified": True}},
+        model,
+        config,
+        data=digits.split_description() + "; upsampled bilinearly to 16×16",
+        card={
+            "task": "classify handwritten digits 0–9 from 4×4 patches of a 16×16 image",
+            "split": {
+                "seed": digits.SPLIT_SEED,
+                "test_fraction": digits.TEST_FRACTION,
+                "train": len(labels),
+                "test": len(digits.load_split("test").labels),
+                "stratified": True,
+            },
+        },
         stages=[trainer.summary("classify")],
     )
 
@@ -86,8 +108,15 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(name="vit", arch="vit", train=train, evaluate=evaluate, example_inputs=example_inputs,
-               bars={"test_accuracy": {"min": 0.97}},
-               probes=("patch_embed.patches", "patch_embed.embeddings", "tokens", "blocks.*.attn.pattern", "cls"),
-               dynamic_axes={"images": {0: "B"}}, defaults=SETTINGS),
+    zoo.Recipe(
+        name="vit",
+        arch="vit",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"test_accuracy": {"min": 0.97}},
+        probes=("patch_embed.patches", "patch_embed.embeddings", "tokens", "blocks.*.attn.pattern", "cls"),
+        dynamic_axes={"images": {0: "B"}},
+        defaults=SETTINGS,
+    ),
 ]

@@ -26,9 +26,6 @@ def _absolute_entry(monkeypatch):
     monkeypatch.setattr(app_conftest, "ENTRY", str(ROOT / app_conftest.ENTRY))
 
 
-
-
-
 def test_input_step_layer_head_change_the_metrics():
     at = open_app("attention", lang=LANG)
     assert not at.exception
@@ -78,11 +75,14 @@ def test_every_view_renders(view):
             assert not at.exception
 
 
-@pytest.mark.parametrize(("text", "key", "fields"), [
-    ("Hello, World!", "attention.error.unknown", {"symbols": "',' '!'"}),
-    ("a" * 30, "attention.error.too_long", {"n": 30, "max": 20, "trained": 16}),
-    ("   ", "attention.error.empty", {}),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "fields"),
+    [
+        ("Hello, World!", "attention.error.unknown", {"symbols": "',' '!'"}),
+        ("a" * 30, "attention.error.too_long", {"n": 30, "max": 20, "trained": 16}),
+        ("   ", "attention.error.empty", {}),
+    ],
+)
 def test_bad_input_gets_a_translated_message(text, key, fields):
     at = open_app("attention", lang=LANG)
     at.text_input(key="attention_text").set_value(text)
@@ -93,7 +93,7 @@ def test_bad_input_gets_a_translated_message(text, key, fields):
 
 def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
     weights = np.array([[[0.7, 0.3, 0.0], [0.01, 0.5, 0.49]]])  # (1 head, 2 queries, 3 keys)
-    html = head_view(weights, [2], ["<script>", "a&b"], ["x", "\"y\"", "z"], current=1)
+    html = head_view(weights, [2], ["<script>", "a&b"], ["x", '"y"', "z"], current=1)
     assert "<script>" not in html
     svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", html).group(1)).decode()
     assert "&lt;script&gt;" in svg and "a&amp;b" in svg and "&quot;y&quot;" in svg

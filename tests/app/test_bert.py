@@ -76,14 +76,17 @@ def test_typed_mask_nsp_and_every_view():
     assert not at.exception and m("bert.att.m.later") != before
 
 
-@pytest.mark.parametrize(("a", "b", "key"), [
-    ("", "", "bert.error.empty"),
-    ("   ", "x", "bert.error.empty"),
-    ("[MASK] [MASK]", "", "bert.error.all_masked"),
-    ("你好，世界 🙂", "", "bert.error.unknown"),
-    ("\u200b\u200b", "", "bert.error.nothing_left"),
-    ("to, be; or. not! " * 10, "", "bert.error.too_long_tokens"),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "key"),
+    [
+        ("", "", "bert.error.empty"),
+        ("   ", "x", "bert.error.empty"),
+        ("[MASK] [MASK]", "", "bert.error.all_masked"),
+        ("你好，世界 🙂", "", "bert.error.unknown"),
+        ("\u200b\u200b", "", "bert.error.nothing_left"),
+        ("to, be; or. not! " * 10, "", "bert.error.too_long_tokens"),
+    ],
+)
 def test_bad_input_is_a_translated_message(a, b, key):
     at = open_app("bert", lang=LANG, bert_a=a, bert_b=b)
     assert not at.exception

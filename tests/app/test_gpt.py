@@ -104,10 +104,13 @@ def test_every_view_renders():
         assert m("gpt.icl.few.m.continues") == translate("gpt.yes" if continues else "gpt.no", LANG), shot
 
 
-@pytest.mark.parametrize(("text", "key", "fields"), [
-    ("   ", "gpt.error.empty", {}),
-    ("你好" * 100, "gpt.error.too_long_tokens", {"n": 601, "max": 160}),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "fields"),
+    [
+        ("   ", "gpt.error.empty", {}),
+        ("你好" * 100, "gpt.error.too_long_tokens", {"n": 601, "max": 160}),
+    ],
+)
 def test_bad_input_gets_a_translated_message(text, key, fields):
     at = open_app("gpt", lang=LANG)
     at.text_area(key="gpt_text").set_value(text)

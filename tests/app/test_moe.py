@@ -82,7 +82,8 @@ def test_the_page_loss_is_the_models_load_balancing_loss():
     for layer in range(res.probs.shape[0]):
         used = torch.zeros(res.index.shape[1:], dtype=torch.bool)
         used[:, : res.top_k] = True
-        expected = load_balancing_loss(torch.from_numpy(res.probs[layer]).double(),
-                                       torch.from_numpy(res.index[layer]), used)
+        expected = load_balancing_loss(
+            torch.from_numpy(res.probs[layer]).double(), torch.from_numpy(res.index[layer]), used
+        )
         assert np.isclose(res.aux_loss[layer], float(expected), rtol=1e-5)
         assert np.allclose(res.f[layer].sum(), 1.0)

@@ -43,8 +43,22 @@ def test_catalog_covers_the_design_table():
     assert len(PAPERS) == 15
     assert len({p.page for p in PAPERS}) == 15
     assert {p.page for p in PAPERS} == {
-        "attention", "bert", "gpt", "t5", "transformer-xl", "vit", "moe", "rope", "flash-attention", "llama",
-        "mistral", "mla", "mamba", "scaling", "alignment"}
+        "attention",
+        "bert",
+        "gpt",
+        "t5",
+        "transformer-xl",
+        "vit",
+        "moe",
+        "rope",
+        "flash-attention",
+        "llama",
+        "mistral",
+        "mla",
+        "mamba",
+        "scaling",
+        "alignment",
+    }
 
 
 def test_the_shell_starts_without_importing_torch():

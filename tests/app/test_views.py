@@ -36,10 +36,10 @@ def test_tile_and_grid_cell_round_trip():
 
 
 def test_token_strip_escapes_user_text():
-    html = token_strip(['<script>alert(1)</script>', 'a"b', " x"], np.array([0.1, 0.5, 0.9]))
+    html = token_strip(["<script>alert(1)</script>", 'a"b', " x"], np.array([0.1, 0.5, 0.9]))
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
-    assert 'a&quot;b' in html
+    assert "a&quot;b" in html
     assert "·x" in html  # whitespace made visible
     assert html.count("<span") == 3
 
@@ -76,5 +76,9 @@ def test_tick_helpers_label_positions_and_grid_cells():
     assert t["tickvals"] == list(range(0, 100, 10)) and t["ticktext"][1] == "10"
     assert centres(3, 4) == [1.5, 6.5, 11.5]  # maps of 4 cells with one blank cell between them
     assert grid_ticks(None, 4) == {"showticklabels": False}
-    assert grid_ticks(["a", "b"], 4, "top") == {"tickmode": "array", "tickvals": [1.5, 6.5], "ticktext": ["a", "b"],
-                                                "side": "top"}
+    assert grid_ticks(["a", "b"], 4, "top") == {
+        "tickmode": "array",
+        "tickvals": [1.5, 6.5],
+        "ticktext": ["a", "b"],
+        "side": "top",
+    }

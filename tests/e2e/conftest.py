@@ -21,8 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 MAIN_ELEMENT = '[data-testid="stMain"] [data-testid="stElementContainer"]'
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def free_port() -> int:
@@ -33,9 +40,20 @@ def free_port() -> int:
 
 def start_server(port: int, extra: list[str] | None = None) -> subprocess.Popen:
     """Start the app and return once /_stcore/health answers (or raise with the server's output)."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "streamlit_app.py"),
-           "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-           *(extra or [])]
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app" / "streamlit_app.py"),
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        *(extra or []),
+    ]
     log = open(ROOT / "artifacts" / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60

@@ -26,8 +26,9 @@ def _close(recomputed, stored, path: str) -> list[str]:
     fourth decimal (cards round to 4 places), whichever is larger."""
     if isinstance(stored, dict):
         if not isinstance(recomputed, dict) or recomputed.keys() != stored.keys():
-            return [f"{path}: keys {sorted(recomputed) if isinstance(recomputed, dict) else recomputed} != "
-                    f"{sorted(stored)}"]
+            return [
+                f"{path}: keys {sorted(recomputed) if isinstance(recomputed, dict) else recomputed} != {sorted(stored)}"
+            ]
         return [d for k in stored for d in _close(recomputed[k], stored[k], f"{path}.{k}")]
     if isinstance(stored, list):
         if not isinstance(recomputed, list) or len(recomputed) != len(stored):

@@ -58,11 +58,14 @@ def test_no_cuda_is_requested_or_printed_without_a_gpu():
     if Engine().device == "cuda":
         pytest.skip("this machine has CUDA")
     assert ort_providers("cpu") == ["CPUExecutionProvider"]
-    code = ("import numpy as np; from models.engine import Engine; e = Engine(); "
-            "r = e.run('demo', {'tokens': np.zeros((1, 5), dtype=np.int64)}, ('*',), backend='onnx'); "
-            "print(r.device, e.session('demo').get_providers())")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                         env={**os.environ})
+    code = (
+        "import numpy as np; from models.engine import Engine; e = Engine(); "
+        "r = e.run('demo', {'tokens': np.zeros((1, 5), dtype=np.int64)}, ('*',), backend='onnx'); "
+        "print(r.device, e.session('demo').get_providers())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ}
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "cpu ['CPUExecutionProvider']"
     assert "cuda" not in (out.stdout + out.stderr).lower()

@@ -54,8 +54,10 @@ def test_shapes_and_pinned_parameter_counts(tiny):
 
 def test_output_embedding_is_tied(tiny):
     x = torch.randint(0, 300, (1, 5))
-    manual = tiny.ln_f(tiny.blocks[-1](tiny.blocks[0](tiny.pos(tiny.embed(x)), gpt.causal_mask(5)),
-                                       gpt.causal_mask(5))) @ tiny.embed.weight.T
+    manual = (
+        tiny.ln_f(tiny.blocks[-1](tiny.blocks[0](tiny.pos(tiny.embed(x)), gpt.causal_mask(5)), gpt.causal_mask(5)))
+        @ tiny.embed.weight.T
+    )
     assert torch.allclose(tiny(x), manual, atol=1e-5)
 
 
@@ -92,7 +94,7 @@ def test_generate_with_cache_equals_greedy_full_forward(tiny):
     with torch.no_grad():
         for _ in range(12):
             seq.append(int(tiny(torch.tensor([seq]))[0, -1].argmax()))
-    assert fast == seq[len(prompt):]
+    assert fast == seq[len(prompt) :]
 
 
 def test_context_is_bounded(tiny):
@@ -106,8 +108,13 @@ def test_probes_are_recorded(tiny):
 
     with trace("embedded", "blocks.*.resid", "blocks.*.attn.pattern") as t:
         tiny(torch.randint(0, 300, (1, 9)))
-    assert set(t.keys()) == {"embedded", "blocks.0.resid", "blocks.1.resid", "blocks.0.attn.pattern",
-                             "blocks.1.attn.pattern"}
+    assert set(t.keys()) == {
+        "embedded",
+        "blocks.0.resid",
+        "blocks.1.resid",
+        "blocks.0.attn.pattern",
+        "blocks.1.attn.pattern",
+    }
     pattern = t["blocks.1.attn.pattern"]
     assert pattern.shape == (1, 4, 9, 9)
     assert torch.all(pattern.triu(1) < 1e-6)  # causal
@@ -119,8 +126,9 @@ def test_sliding_window_evaluation_scores_every_token_once(tiny):
     ids[0] = 0
     with torch.no_grad():
         short = ids[:60]
-        full = F.cross_entropy(tiny(torch.from_numpy(short[:-1])[None])[0], torch.from_numpy(short[1:]),
-                               reduction="sum").item()
+        full = F.cross_entropy(
+            tiny(torch.from_numpy(short[:-1])[None])[0], torch.from_numpy(short[1:]), reduction="sum"
+        ).item()
     assert metrics.document_nats(tiny, short) == pytest.approx(full, rel=1e-5)
     # stride = context: disjoint windows, so the total is the sum over windows of whole-window losses
     nats = metrics.document_nats(tiny, ids, stride=64)
@@ -197,12 +205,29 @@ def test_default_stages_are_the_three_runs_on_the_card():
     stage1 = {k: old[k] for k in ("steps", "batch", "context", "lr", "warmup", "weight_decay")}
 
     def phase(hp: dict) -> dict:
-        return {"steps": hp["repeat_steps"], "lr": hp["repeat_lr"], "warmup": hp["repeat_warmup"],
-                "batch": hp["repeat_batch"], "context": hp["context"], "weight_decay": hp["weight_decay"],
-                **{k: hp[k] for k in ("repeat_fraction", "repeat_longest", "repeat_random", "induction_batch",
-                                      "induction_longest", "induction_weight")},
-                **{k.removeprefix("induction_"): hp[k] for k in ("induction_prefix", "induction_prefix_from",
-                                                                 "induction_prefix_max", "induction_prefix_text")}}
+        return {
+            "steps": hp["repeat_steps"],
+            "lr": hp["repeat_lr"],
+            "warmup": hp["repeat_warmup"],
+            "batch": hp["repeat_batch"],
+            "context": hp["context"],
+            "weight_decay": hp["weight_decay"],
+            **{
+                k: hp[k]
+                for k in (
+                    "repeat_fraction",
+                    "repeat_longest",
+                    "repeat_random",
+                    "induction_batch",
+                    "induction_longest",
+                    "induction_weight",
+                )
+            },
+            **{
+                k.removeprefix("induction_"): hp[k]
+                for k in ("induction_prefix", "induction_prefix_from", "induction_prefix_max", "induction_prefix_text")
+            },
+        }
 
     planned = recipe.plan(settings())
     assert [stage["name"] for stage, _ in planned] == ["1", "2a", "2b"]
@@ -238,16 +263,24 @@ def test_stages_count_their_cosine_from_the_end_of_the_warm_up():
 
 @pytest.mark.slow
 def test_tiny_stages_run_in_one_command_and_resume(tmp_path):
-    tiny = ["preset=tiny", "1.steps=3", "1.context=32", "2a.steps=2", "2a.context=32", "2a.induction_longest=8",
-            "2a.watch_every=0"]
+    tiny = [
+        "preset=tiny",
+        "1.steps=3",
+        "1.context=32",
+        "2a.steps=2",
+        "2a.context=32",
+        "2a.induction_longest=8",
+        "2a.watch_every=0",
+    ]
     first = recipe.train(zoo.Run(seed=0, out=tmp_path, settings=settings('stages=["1","2a"]', *tiny)))
     assert [(s["stage"], s["steps"]) for s in first.stages] == [("1", 3), ("2a", 2)]
     assert first.config["vocab"] == 300 and "3 h" in first.card["note"]
     safetensors.torch.save_model(first.model, str(tmp_path / "model.safetensors"))
     (tmp_path / "config.json").write_text(json.dumps({"recipe": "gpt", "config": first.config}))
     (tmp_path / "tokenizer.json").write_text(first.files["tokenizer.json"])
-    again = recipe.train(zoo.Run(seed=0, out=tmp_path / "next", settings=settings('stages=["2a"]', *tiny),
-                                 init_from=tmp_path))
+    again = recipe.train(
+        zoo.Run(seed=0, out=tmp_path / "next", settings=settings('stages=["2a"]', *tiny), init_from=tmp_path)
+    )
     assert [s["stage"] for s in again.stages] == ["2a"]
     assert again.files["tokenizer.json"] == first.files["tokenizer.json"]
 
@@ -367,8 +400,19 @@ def test_top_k_keeps_k(k):
     assert p.sum() == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize(("p", "kept"), [(0.3, [1]), (0.4, [1]), (0.41, [1, 3]), (0.65, [1, 3]), (0.66, [1, 3, 4]),
-                                         (0.9, [1, 3, 4, 2]), (0.96, [1, 3, 4, 2, 0]), (1.0, [1, 3, 4, 2, 0])])
+@pytest.mark.parametrize(
+    ("p", "kept"),
+    [
+        (0.3, [1]),
+        (0.4, [1]),
+        (0.41, [1, 3]),
+        (0.65, [1, 3]),
+        (0.66, [1, 3, 4]),
+        (0.9, [1, 3, 4, 2]),
+        (0.96, [1, 3, 4, 2, 0]),
+        (1.0, [1, 3, 4, 2, 0]),
+    ],
+)
 def test_top_p_keeps_the_smallest_set_with_mass_at_least_p(p, kept):
     probs = sampling.filtered(LOGITS, top_p=p)
     assert set(np.flatnonzero(probs)) == set(kept)
@@ -405,4 +449,3 @@ def test_fixed_seed_reproduces_and_sampling_follows_the_distribution(tiny):
     rng = np.random.default_rng(0)
     draws = np.bincount([sampling.sample(probs, rng) for _ in range(4000)], minlength=4) / 4000
     assert draws[1] == 0 and np.allclose(draws, probs, atol=0.03)
-

@@ -160,11 +160,17 @@ def test_race_gives_each_model_the_same_step_time_on_the_same_batches():
             if t["calls"] % 2 == 0:  # the reading after a step
                 t["now"] += cost
             return t["now"]
+
         return read
 
     hp = {"budget_s": 1.0, "lr": 1e-3, "warmup": 5, "weight_decay": 0.0}
-    runners = recipe.race({"llama": a, "gpt": b}, batches(), hp, log_every=10**9,
-                         clocks={"llama": fake_clock(0.125), "gpt": fake_clock(0.25)})
+    runners = recipe.race(
+        {"llama": a, "gpt": b},
+        batches(),
+        hp,
+        log_every=10**9,
+        clocks={"llama": fake_clock(0.125), "gpt": fake_clock(0.25)},
+    )
     # each stops at the first step that reaches the budget: the slower model gets fewer steps of the same batches
     assert len(runners["llama"].losses) == 8 and len(runners["gpt"].losses) == 4
     assert runners["llama"].seconds == pytest.approx(1.0) and runners["gpt"].seconds == pytest.approx(1.0)

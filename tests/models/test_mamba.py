@@ -102,8 +102,14 @@ def test_probes_and_their_shapes():
     tokens = torch.randint(0, c.vocab, (2, 9))
     with torch.no_grad(), trace(*mamba.PROBES) as t:
         model(tokens)
-    shapes = {"delta": (2, 9, c.d_in), "A_bar": (2, 9, c.d_in, c.d_state), "B": (2, 9, c.d_state),
-              "C": (2, 9, c.d_state), "h_norm": (2, 9), "out": (2, 9, c.d_model)}
+    shapes = {
+        "delta": (2, 9, c.d_in),
+        "A_bar": (2, 9, c.d_in, c.d_state),
+        "B": (2, 9, c.d_state),
+        "C": (2, 9, c.d_state),
+        "h_norm": (2, 9),
+        "out": (2, 9, c.d_model),
+    }
     for i in range(c.n_layers):
         for name, shape in shapes.items():
             assert tuple(t[f"layers.{i}.mixer.{name}"].shape) == shape
@@ -160,8 +166,11 @@ def test_tasks_are_deterministic_and_well_formed():
 
 # ---- shipped checkpoints ----------------------------------------------------------------------------------------
 
-SHIPPED = [n for n in ("mamba-selective-copy", "mamba-lti-selective-copy", "mamba-induction", "mamba-lm")
-           if n in zoo.available()]
+SHIPPED = [
+    n
+    for n in ("mamba-selective-copy", "mamba-lti-selective-copy", "mamba-induction", "mamba-lm")
+    if n in zoo.available()
+]
 
 # Greedy predictions at the scored positions of each recipe's example input (recorded from the shipped weights).
 GOLDEN = {

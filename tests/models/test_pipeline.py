@@ -13,8 +13,20 @@ from models import evaluate, export, train, zoo
 from models.engine import Engine
 
 # Every field models/train.py writes on a card.
-CARD_FIELDS = ("name", "arch", "data", "command", "seed", "settings", "params", "wall_time_s", "hardware", "stages",
-               "metrics", "bars")
+CARD_FIELDS = (
+    "name",
+    "arch",
+    "data",
+    "command",
+    "seed",
+    "settings",
+    "params",
+    "wall_time_s",
+    "hardware",
+    "stages",
+    "metrics",
+    "bars",
+)
 
 
 @pytest.fixture

@@ -52,7 +52,8 @@ def test_parameter_counts_and_the_dense_twin():
     per_expert = 2 * TINY.dim * TINY.hidden + TINY.hidden + TINY.dim
     router = TINY.dim * TINY.n_experts
     assert zoo.parameter_count(moe) - zoo.parameter_count(dense) == TINY.n_layers * (
-        (TINY.n_experts - 1) * per_expert + router)
+        (TINY.n_experts - 1) * per_expert + router
+    )
     assert switch.active_parameters(moe) == zoo.parameter_count(dense) + TINY.n_layers * router
     assert switch.active_parameters(dense) == zoo.parameter_count(dense)
 
@@ -73,8 +74,10 @@ def test_aux_loss_enters_the_training_loss():
     chunk = torch.randint(0, TINY.vocab, (2, 9))
     logits, aux = model.forward_aux(chunk[:, :-1])
     assert aux.item() >= TINY.n_layers * 0.5
-    assert recipe.loss(model, chunk).item() > torch.nn.functional.cross_entropy(
-        logits.flatten(0, 1), chunk[:, 1:].flatten()).item()
+    assert (
+        recipe.loss(model, chunk).item()
+        > torch.nn.functional.cross_entropy(logits.flatten(0, 1), chunk[:, 1:].flatten()).item()
+    )
 
 
 def test_nmi_and_cv():
@@ -94,11 +97,21 @@ def test_tiny_onnx_export_follows_length_capacity_and_k():
     with torch.no_grad():
         sample = wrapper(*args)
     names = ["logits", *wrapper.probe_names]
-    dynamic = {"tokens": {0: "B", 1: "T"},
-               **{n: {i: f"{n}.{i}" for i in range(s.dim())} for n, s in zip(names, sample)}}
+    dynamic = {
+        "tokens": {0: "B", 1: "T"},
+        **{n: {i: f"{n}.{i}" for i in range(s.dim())} for n, s in zip(names, sample)},
+    }
     f = io.BytesIO()
-    torch.onnx.export(wrapper, args, f, input_names=["tokens", "capacity_factor", "top_k"], output_names=names,
-                      dynamic_axes=dynamic, dynamo=False, opset_version=17)
+    torch.onnx.export(
+        wrapper,
+        args,
+        f,
+        input_names=["tokens", "capacity_factor", "top_k"],
+        output_names=names,
+        dynamic_axes=dynamic,
+        dynamo=False,
+        opset_version=17,
+    )
     session = ort.InferenceSession(f.getvalue(), providers=["CPUExecutionProvider"])
     for B, T, cf, k in [(1, 9, 1.0, 1), (2, 17, 0.5, 2), (3, 5, 0.0, 1), (1, 30, 1.25, 2)]:
         inputs = (torch.randint(0, TINY.vocab, (B, T)), torch.tensor([cf]), torch.tensor([k]))
@@ -115,8 +128,11 @@ def test_shipped_onnx_matches_torch_on_other_inputs():
     tok = metrics.tokenizer(zoo.checkpoint_dir("switch"))
     probes = zoo.recipe("switch").probes
     for text, cf, k in [(domains.SAMPLES["python"], 0.5, 2), (domains.SAMPLES["arithmetic"], 0.0, 1)]:
-        inputs = {"tokens": metrics.encode_document(tok, text)[None], "capacity_factor": np.array([cf], np.float32),
-                  "top_k": np.array([k])}
+        inputs = {
+            "tokens": metrics.encode_document(tok, text)[None],
+            "capacity_factor": np.array([cf], np.float32),
+            "top_k": np.array([k]),
+        }
         a = engine.run("switch", inputs, probes, backend="torch")
         b = engine.run("switch", inputs, probes, backend="onnx")
         assert_close(b.outputs["logits"], a.outputs["logits"], 2e-4, rtol=1e-3)

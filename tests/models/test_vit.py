@@ -166,8 +166,9 @@ def _png(image: Image.Image, fmt: str = "PNG") -> bytes:
 def test_preprocessing_recovers_training_digits(shipped, test_split):
     """Held-out digits photographed as dark ink on paper come back close enough to be classified the same."""
     positions = GOLDEN_POSITIONS
-    images = np.stack([digits.preprocess_image(Image.fromarray(_digit_on_paper(int(test_split.index[p]))))
-                       for p in positions])
+    images = np.stack(
+        [digits.preprocess_image(Image.fromarray(_digit_on_paper(int(test_split.index[p])))) for p in positions]
+    )
     assert images.shape == (8, 16, 16) and images.dtype == np.float32
     assert images.min() >= 0 and 0.9 < images.max() <= 1.0
     agree = vit.predict(shipped, images) == np.array(GOLDEN_PREDICTIONS)
@@ -217,8 +218,7 @@ def test_huge_images():
     assert e.value.code == "too_large"
 
 
-@pytest.mark.parametrize("data", [b"", b"hello, not an image", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40,
-                                  b"GIF89a\x01\x00"])
+@pytest.mark.parametrize("data", [b"", b"hello, not an image", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, b"GIF89a\x01\x00"])
 def test_bad_bytes_raise_a_clear_error(data):
     with pytest.raises(digits.ImageError) as e:
         digits.preprocess_image(data)
