@@ -1,10 +1,13 @@
 """Benchmarks against DESIGN.md's budgets (not tests: these measure, they do not assert).
 
-    .venv/bin/python -m bench.run            # everything, writes bench/results.json and bench/results.md
+    .venv/bin/python -m bench.run                 # everything, writes bench/results.json and bench/results.md
+    .venv/bin/python -m bench.run --only kernels  # one section; the others keep their last results
 
 (a) probe-call latency per shipped model and backend, (b) widget change -> figure updated in headless Chromium per
 page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
 show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
+(d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
+peak memory, on the CPU and on CUDA where present.
 Medians (and p95) of repeated runs, all measured in one run on one machine.
 """
 
@@ -181,11 +184,68 @@ def browser(repeats: int) -> dict:
     return result
 
 
+KERNEL_N = {"cpu": (256, 512, 1024, 2048), "cuda": (256, 512, 1024, 2048, 4096, 8192)}
+
+
+def kernels(repeats: int, d: int = 64) -> dict:
+    """FlashAttention's comparison (2205.14135, figure 3's kind): time and peak memory against N for eager attention,
+    our tiled Algorithm 1 (a Python loop) and F.scaled_dot_product_attention, causal, one head, in one run."""
+    from dataclasses import asdict
+
+    from models.layers import measure_kernels
+
+    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+    rows, ratio = [], {}
+    for device in devices:
+        for n in KERNEL_N[device]:
+            timings = {t.kernel: t for t in measure_kernels(n, d, device=device, repeats=repeats, causal=True)}
+            rows += [asdict(t) | {"ms": round(t.ms, 3)} for t in timings.values()]
+            ratio.setdefault(device, {})[str(n)] = round(timings["eager"].ms / timings["sdpa"].ms, 2)
+    return {
+        "machine": machine(),
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "d": d,
+        "heads": 1,
+        "causal": True,
+        "repeats": repeats,
+        "rows": rows,
+        "eager_over_sdpa_ms": ratio,
+    }
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.2f}"
+
+
+def _kernel_table(kn: dict) -> list[str]:
+    lines = [
+        "",
+        f"Attention kernels against N (d={kn['d']}, causal, one head, median of {kn['repeats']}; measured on "
+        f"{kn['machine']} — {kn['when']}). Peak memory: the allocator's peak over one call.",
+        "",
+        "| device | N | eager ms | tiled (ours, Python) ms | sdpa ms | sdpa backend | eager / sdpa "
+        "| eager peak MiB | tiled peak MiB | sdpa peak MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    by = {(r["device"], r["N"], r["kernel"]): r for r in kn["rows"]}
+    for device, n in sorted({(r["device"], r["N"]) for r in kn["rows"]}):
+        e, t, s = (by[(device, n, k)] for k in ("eager", "tiled (ours, Python)", "sdpa"))
+        lines.append(
+            f"| {device} | {n} | {e['ms']} | {t['ms']} | {s['ms']} | {s['backend']} "
+            f"| {kn['eager_over_sdpa_ms'][device][str(n)]} "
+            f"| {_mib(e['peak_bytes'])} | {_mib(t['peak_bytes'])} | {_mib(s['peak_bytes'])} |"
+        )
+    sources = sorted({f"{r['device']}: {r['memory_source']}" for r in kn["rows"]})
+    lines += ["", "Memory counters — " + "; ".join(sources) + "."]
+    return lines
+
+
 def table(results: dict) -> str:
     lines = [f"Measured on: {results['machine']} — {results['when']}", ""]
-    lines += ["| probe call (forward + probes) | p50 ms | p95 ms | budget |", "|---|---|---|---|"]
-    for key, s in results["latency"].items():
-        lines.append(f"| {key} | {s['p50']} | {s['p95']} | ≤ 20 ms |")
+    if results.get("latency"):
+        lines += ["| probe call (forward + probes) | p50 ms | p95 ms | budget |", "|---|---|---|---|"]
+        for key, s in results["latency"].items():
+            lines.append(f"| {key} | {s['p50']} | {s['p95']} | ≤ 20 ms |")
     br = results.get("browser")
     if br:
         lines += [
@@ -228,20 +288,37 @@ def table(results: dict) -> str:
                 + " | ".join(str(v) for v in d["ms_per_token"].values())
                 + f" | {d['tokens_per_s']} | {d['state_kib_at_end']} KiB |"
             )
+    if results.get("kernels"):
+        lines += _kernel_table(results["kernels"])
     return "\n".join(lines) + "\n"
+
+
+SECTIONS = ("latency", "ort_spinning", "decode", "browser", "kernels")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=30)
     ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--only", choices=SECTIONS, help="run one section; the others keep their results in results.json")
     args = ap.parse_args(argv)
-    results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    results["latency"] = probe_latency(args.repeats)
-    results["ort_spinning"] = ort_spinning(args.repeats)
-    results["decode"] = decode_cost()
-    if not args.no_browser:
-        results["browser"] = browser(max(5, args.repeats // 3))
+    runs = {
+        "latency": lambda: probe_latency(args.repeats),
+        "ort_spinning": lambda: ort_spinning(args.repeats),
+        "decode": decode_cost,
+        "browser": lambda: browser(max(5, args.repeats // 3)),
+        "kernels": lambda: kernels(max(3, args.repeats // 3)),
+    }
+    if args.only:
+        results = json.loads(OUT_JSON.read_text()) if OUT_JSON.exists() else {}
+        results.setdefault("machine", machine())
+        results.setdefault("when", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        results[args.only] = runs[args.only]()
+    else:
+        results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        for section in SECTIONS:
+            if section != "browser" or not args.no_browser:
+                results[section] = runs[section]()
     OUT_JSON.write_text(json.dumps(results, indent=2) + "\n")
     OUT_MD.write_text(table(results))
     print(table(results))

@@ -3,6 +3,19 @@
 from models.layers.attention import KVCache, MultiHeadAttention, repeat_kv
 from models.layers.block import PreNormBlock, gpt2_init
 from models.layers.ffn import MLP, SwiGLU
+from models.layers.flash import (
+    FlashResult,
+    IOCount,
+    KernelTiming,
+    Step,
+    block_sizes,
+    flash_attention,
+    flash_attention_forward,
+    flash_io_theorem,
+    measure_kernels,
+    standard_attention,
+    standard_io,
+)
 from models.layers.masks import causal_mask, padding_mask, sliding_window_mask
 from models.layers.norms import LayerNorm, RMSNorm
 from models.layers.positions import (
@@ -27,6 +40,17 @@ __all__ = [
     "repeat_kv",
     "MLP",
     "SwiGLU",
+    "FlashResult",
+    "IOCount",
+    "KernelTiming",
+    "Step",
+    "block_sizes",
+    "flash_attention",
+    "flash_attention_forward",
+    "flash_io_theorem",
+    "measure_kernels",
+    "standard_attention",
+    "standard_io",
     "causal_mask",
     "padding_mask",
     "sliding_window_mask",

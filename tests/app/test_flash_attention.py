@@ -1,0 +1,112 @@
+"""AppTest of the FlashAttention page: the step slider walks Algorithm 1 (step, tiles and state change), M sets the
+block sizes, bad text gives a translated message, and the last step matches standard attention."""
+
+from __future__ import annotations
+
+from app.flash_attention import service as svc
+from app.shared.i18n import translate
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+
+def _m(at, key: str, **fields) -> str:
+    return metric(at, translate(key, LANG, **fields))
+
+
+def _chart(at, key: str) -> str:
+    return next(c.proto.spec for c in at.get("plotly_chart") if key in c.proto.id)
+
+
+def test_step_slider_walks_the_tiles():
+    at = open_app("flash-attention", lang=LANG)
+    assert not at.exception
+    w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)  # the page's defaults
+    assert _m(at, "flash.m.step") == "(1, 1)"
+    tiles, state = _m(at, "flash.m.tiles"), _chart(at, "flash_state")
+
+    s = w.t_r + 3  # key block 2, query block 3 (1-based)
+    at.slider(key="flash_step").set_value(s)
+    rerun(at, LANG)
+    assert not at.exception
+    assert _m(at, "flash.m.step") == f"({w.j[s - 1] + 1}, {w.i[s - 1] + 1})" == "(2, 3)"
+    assert _m(at, "flash.m.tiles") != tiles
+    assert _chart(at, "flash_state") != state  # m and ℓ after another step
+
+
+def test_memory_sets_the_block_sizes_and_blocks_can_be_set_directly():
+    at = open_app("flash-attention", lang=LANG)
+    d = svc.head_width()
+    first = _m(at, "flash.m.blocks")
+    assert first.startswith("4 × 4 ")  # M = 512, d = 32: ⌈512 / 128⌉ = 4
+    at.select_slider(key="flash_m").set_value(2048)
+    rerun(at, LANG)
+    assert not at.exception
+    br, bc = svc.blocks_from_memory(2048)
+    assert (br, bc) == (min(-(-2048 // (4 * d)), d), -(-2048 // (4 * d)))
+    assert _m(at, "flash.m.blocks").startswith(f"{br} × {bc} ")
+
+    at.button_group(key="flash_mode").set_value("blocks")
+    rerun(at, LANG)
+    at.select_slider(key="flash_br").set_value(8)
+    at.select_slider(key="flash_bc").set_value(32)
+    rerun(at, LANG)
+    assert not at.exception
+    assert _m(at, "flash.m.blocks").startswith("8 × 32 ")
+
+
+def test_bad_text_gives_a_translated_message():
+    at = open_app("flash-attention", lang=LANG)
+    at.text_input(key="flash_text").set_value("   ")
+    rerun(at, LANG)
+    assert not at.exception
+    assert [e.value for e in at.error] == [translate("flash.error.empty", LANG)]
+
+    at.text_input(key="flash_text").set_value("x" * svc.MAX_CHARS)  # one token per x: more than MAX_TOKENS
+    rerun(at, LANG)
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        translate("flash.error.tokens", LANG, n=svc.MAX_CHARS + 1, max=svc.MAX_TOKENS)
+    ]
+
+
+def test_the_last_step_equals_standard_attention():
+    at = open_app("flash-attention", lang=LANG)
+    w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)
+    N = len(w.pieces)
+    assert _m(at, "flash.m.err") != "—"  # the first query block needs only the first key block (causal)
+    at.slider(key="flash_step").set_value(len(w.j))
+    rerun(at, LANG)
+    assert not at.exception
+    assert _m(at, "flash.m.rows") == f"{N} / {N}"
+    # float32 rounding only, measured against the outputs' own scale
+    assert float(_m(at, "flash.m.err")) <= 1e-5 * w.scale
+    assert float(_m(at, "flash.m.final")) <= 1e-5 * w.scale
+
+
+def test_io_metric_and_causal_off():
+    at = open_app("flash-attention", lang=LANG)
+    at.toggle(key="flash_causal").set_value(False)
+    rerun(at, LANG)
+    assert not at.exception
+    w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), False)
+    assert _m(at, "flash.m.tiles") == f"1 / {w.t_r * w.t_c}"  # nothing skipped without the mask
+    ratio = _m(at, "flash.io.m_ratio")
+    at.select_slider(key="flash_io_m").set_value(4096)
+    rerun(at, LANG)
+    assert not at.exception
+    assert float(_m(at, "flash.io.m_ratio").rstrip("×")) < float(ratio.rstrip("×"))  # less SRAM, more traffic
+
+
+def test_fewer_tiles_keep_the_step_in_range():
+    at = open_app("flash-attention", lang=LANG)
+    at.slider(key="flash_step").set_value(30)
+    rerun(at, LANG)
+    at.select_slider(key="flash_m").set_value(2048)  # 16 × 16 blocks: 2 × 2 tiles for the default text
+    rerun(at, LANG)
+    assert not at.exception
+    assert at.slider(key="flash_step").value == 4 and _m(at, "flash.m.step") == "(2, 2)"
+    at.select_slider(key="flash_m").set_value(8192)  # one tile: no slider
+    rerun(at, LANG)
+    assert not at.exception
+    assert _m(at, "flash.m.step") == "(1, 1)"
