@@ -20,8 +20,14 @@ to the token after the previous occurrence of the current token, and copies it.
 Glossary (shape letters): B batch, T positions (tokens), S keys (T plus cached ones), C model width,
 H heads, D head width (C / H), V vocabulary, L layers.
 
-Probes: ``embedded`` (B, T, C) the residual stream before block 0; ``blocks.{i}.resid`` (B, T, C) after block i
-(together: the logit lens); ``blocks.{i}.attn.{q,k,v,scores,pattern,context}``; ``blocks.{i}.mlp.act``.
+Probes: ``token_embedding`` (B, T, C) the rows E[tokens]; ``embedded`` (B, T, C) the residual stream before block 0
+(E[tokens] + P[positions]); ``blocks.{i}.resid`` (B, T, C) after block i (together: the logit lens);
+``blocks.{i}.{attn_in,attn_out,mid,mlp_in,mlp_out}`` (B, T, C) the steps inside block i (models/layers/block.py);
+``blocks.{i}.attn.{q,k,v,scores,pattern,context}``; ``blocks.{i}.mlp.{pre,act}`` (B, T, 4C) before and after the GELU;
+``final_norm`` (B, T, C) LN_f(x_L), what the unembedding reads.
+
+Departure from GPT-2: the MLP's GELU is the exact erf form x·Φ(x); GPT-2 used the tanh approximation (the two differ
+by less than 1e-3 everywhere).
 
 The checkpoint ``gpt`` (Shakespeare, byte-level BPE of ``vocab`` ids) is trained by models/recipes/gpt.py;
 docs/training/gpt.md records what was tried on the way.
@@ -65,10 +71,11 @@ class GPT(nn.Module):
         self.config = c
         self.embed = nn.Embedding(c.vocab, c.dim)
         self.pos = LearnedPositions(c.max_len, c.dim)
-        self.embedded = Probe()
+        self.token_embedding, self.embedded = Probe(), Probe()
         # GPT-2 blocks: pre-LN, causal attention, GELU MLP.
         self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
         self.ln_f = LayerNorm(c.dim)
+        self.final_norm = Probe()
         self.apply(gpt2_init)
         for block in self.blocks:  # GPT-2: scale the residual projections by 1/√(2L)
             for proj in (block.attn.wo, block.mlp.fc2):
@@ -77,7 +84,7 @@ class GPT(nn.Module):
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """Final LayerNorm, then the tied output projection: (..., C) -> (..., V)."""
-        return self.ln_f(x) @ self.embed.weight.T
+        return self.final_norm(self.ln_f(x)) @ self.embed.weight.T
 
     def forward(self, tokens: torch.Tensor, cache: list[KVCache] | None = None) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V).
@@ -91,7 +98,7 @@ class GPT(nn.Module):
         if past + T > self.config.max_len:
             raise ValueError(f"{past + T} positions exceed the context of {self.config.max_len}")
         mask = causal_mask(T, past + T, device=tokens.device)  # (T, S)
-        x = self.embedded(self.pos(self.embed(tokens), offset=past))  # (B, T, C)
+        x = self.embedded(self.pos(self.token_embedding(self.embed(tokens)), offset=past))  # (B, T, C)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, cache[i] if cache else None)
         return self.unembed(x)  # (B, T, V)

@@ -3,7 +3,9 @@
     x = x + Attn(LN₁(x))      (masked for a decoder, unmasked for an encoder)
     x = x + MLP(LN₂(x))
 
-Probe ``resid``: the residual stream after the block, (B, T, C) — what a logit lens reads.
+Probes, all (B, T, C): ``attn_in`` = LN₁(x); ``attn_out`` = Attn(LN₁(x)), what attention writes into the residual
+stream; ``mid`` = the stream after that add; ``mlp_in`` = LN₂(mid); ``mlp_out`` = what the MLP writes; ``resid`` = the
+stream after the block — what a logit lens reads.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ class PreNormBlock(nn.Module):
         self.attn = MultiHeadAttention(dim, n_heads)
         self.mlp = MLP(dim, hidden, activation=activation)
         self.drop = nn.Dropout(dropout)  # on the residual branches, while training
-        self.resid = Probe()
+        self.attn_in, self.attn_out, self.mid = Probe(), Probe(), Probe()
+        self.mlp_in, self.mlp_out, self.resid = Probe(), Probe(), Probe()
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
-        x = x + self.drop(self.attn(self.ln1(x), mask=mask, cache=cache))
-        return self.resid(x + self.drop(self.mlp(self.ln2(x))))  # (B, T, C)
+        x = self.mid(x + self.drop(self.attn_out(self.attn(self.attn_in(self.ln1(x)), mask=mask, cache=cache))))
+        return self.resid(x + self.drop(self.mlp_out(self.mlp(self.mlp_in(self.ln2(x))))))  # (B, T, C)
 
 
 def gpt2_init(m: nn.Module) -> None:

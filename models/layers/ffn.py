@@ -12,17 +12,18 @@ _ACTIVATIONS = {"relu": F.relu, "gelu": F.gelu, "silu": F.silu}
 
 
 class MLP(nn.Module):
-    """W2 · act(W1 x). Probe ``act``: the hidden activations, (B, T, hidden)."""
+    """W2 · act(W1 x). Probes ``pre``: W1 x + b1 before the activation, and ``act``: the hidden activations after
+    it, both (B, T, hidden). ``"gelu"`` is the exact erf form, x·Φ(x), not GPT-2's tanh approximation."""
 
     def __init__(self, dim: int, hidden: int, *, activation: str = "gelu", bias: bool = True):
         super().__init__()
         self.fc1 = nn.Linear(dim, hidden, bias=bias)
         self.fc2 = nn.Linear(hidden, dim, bias=bias)
         self.activation = activation
-        self.act = Probe()
+        self.pre, self.act = Probe(), Probe()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc2(self.act(_ACTIVATIONS[self.activation](self.fc1(x))))
+        return self.fc2(self.act(_ACTIVATIONS[self.activation](self.pre(self.fc1(x)))))
 
 
 class SwiGLU(nn.Module):

@@ -1,0 +1,1 @@
+"""Inside one forward pass of the trained GPT, stage by stage."""

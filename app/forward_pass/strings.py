@@ -1,0 +1,230 @@
+"""English and 简体中文 text of the forward-pass page."""
+
+STRINGS = {
+    "paper.forward_pass.title": ("Inside one forward pass", "一次前向传播的内部"),
+    "paper.forward_pass.probe": (
+        "Follow one token through every part of the trained GPT, stage by stage, with the real numbers — and see "
+        "which heads and MLPs made its prediction.",
+        "跟随一个词元走过训练好的 GPT 的每个部件，逐步查看真实数值，并看清是哪些注意力头和 MLP 做出了预测。",
+    ),
+    "forward_pass.intro": (
+        "The page's GPT (4 pre-LN blocks, width 192, 6 heads) reads your text once. Pick a token position, a layer "
+        "and a head: every figure below shows that token's real vectors, read from probes inside the model, and "
+        "each step is recomputed here from the displayed parts so you can check it.",
+        "本页的 GPT（4 个前置层归一化块，宽度 192，6 个头）把你的文本读一遍。选择一个词元位置、一层和一个头："
+        "下面每张图都是这个词元的真实向量，取自模型内部的探针；每一步都会在这里由显示出的部分重新计算，供你核对。",
+    ),
+    "forward_pass.text": ("Text", "文本"),
+    "forward_pass.text.help": (
+        "At most {chars} characters and {tokens} tokens (the model's context, <|endoftext|> included).",
+        "最多 {chars} 个字符、{tokens} 个词元（模型的上下文长度，含 <|endoftext|>）。",
+    ),
+    "forward_pass.pos": ("Token position t", "词元位置 t"),
+    "forward_pass.pos.help": (
+        "The token followed through the model; position 0 is <|endoftext|>.",
+        "被跟随的词元；位置 0 是 <|endoftext|>。",
+    ),
+    "forward_pass.temperature": ("Temperature τ", "温度 τ"),
+    "forward_pass.temperature.help": (
+        "Divides the logits before the softmax of the last stage.",
+        "最后一步 softmax 之前，logits 除以它。",
+    ),
+    "forward_pass.lh": ("layer {layer} · head {head}", "层 {layer} · 头 {head}"),
+    "forward_pass.dim": ("dimension", "维度"),
+    "forward_pass.probe": ("model's probe", "模型探针"),
+    "forward_pass.check.ok": ("≤ 1e-4 ✓", "≤ 1e-4 ✓"),
+    "forward_pass.check.off": ("> 1e-4", "> 1e-4"),
+    "forward_pass.m.tokens": ("Tokens", "词元数"),
+    "forward_pass.m.tokens.help": (
+        "Byte-level BPE ids, <|endoftext|> first.",
+        "字节级 BPE 编号，首个是 <|endoftext|>。",
+    ),
+    "forward_pass.m.token": ("Followed token", "跟随的词元"),
+    "forward_pass.m.predicted": ("Predicted next token", "预测的下一个词元"),
+    "forward_pass.m.check_logits": ("Recomposed logits: max |Δ|", "重组 logits：最大 |Δ|"),
+    "forward_pass.m.check_logits.caption": (
+        "The final logits rebuilt from the parts shown on this page (embeddings, each head through its rows of W_O, "
+        "the b_O biases, each MLP, then LN_f and Eᵀ), against the model's own output. A float64 numpy forward pass "
+        "that reads only the weights differs from it by at most {numpy}.",
+        "由本页显示的部分（嵌入、每个头经其 W_O 行、各层 b_O 偏置、每个 MLP，再经 LN_f 和 Eᵀ）重建的最终 logits，"
+        "与模型自己的输出比较。只读取权重的 float64 numpy 前向传播与之最多相差 {numpy}。",
+    ),
+    # 1
+    "forward_pass.s1.title": ("1 · Tokens and embeddings", "1 · 词元与嵌入"),
+    "forward_pass.s1.strip": ("followed token", "跟随的词元"),
+    "forward_pass.s1.m.id": ("Token id", "词元编号"),
+    "forward_pass.s1.m.check": ("E + P vs probe: max |Δ|", "E + P 与探针：最大 |Δ|"),
+    "forward_pass.s1.text": (
+        "Byte-level BPE cuts the text into pieces from a vocabulary of 2048. The token's id picks a row of the "
+        "token embedding E and its position t a row of the learned position table P; their sum x₀ ({d} numbers) "
+        "starts the residual stream.",
+        "字节级 BPE 把文本切成来自 2048 词表的片段。词元编号选出词嵌入 E 的一行，位置 t 选出可学习位置表 P 的一行；"
+        "两者之和 x₀（{d} 个数）就是残差流的起点。",
+    ),
+    # 2
+    "forward_pass.s2.title": ("2 · LayerNorm before attention (layer {layer})", "2 · 注意力前的层归一化（层 {layer}）"),
+    "forward_pass.s2.m.mean": ("Mean of x", "x 的均值"),
+    "forward_pass.s2.m.std": ("σ = √(var + ε)", "σ = √(var + ε)"),
+    "forward_pass.s2.m.hat": ("x̂: mean / variance", "x̂：均值 / 方差"),
+    "forward_pass.s2.m.check": ("Recomputed vs probe: max |Δ|", "重算与探针：最大 |Δ|"),
+    "forward_pass.s2.before": ("x (the stream entering the layer)", "x（进入该层的残差流）"),
+    "forward_pass.s2.hat": ("x̂ = (x − mean) / σ", "x̂ = (x − 均值) / σ"),
+    "forward_pass.s2.after": ("LN(x) = γ ⊙ x̂ + β", "LN(x) = γ ⊙ x̂ + β"),
+    "forward_pass.s2.text": (
+        "GPT-2 puts LayerNorm at the input of each sub-block (pre-LN). It subtracts the vector's mean and divides "
+        "by its standard deviation, so x̂ has mean 0 and variance 1, then scales each dimension by a learned γ and "
+        "shifts it by β. The stream itself is left untouched: only the copy fed to attention is normalised.",
+        "GPT-2 把层归一化放在每个子块的输入端（前置层归一化）。它减去向量的均值、除以标准差，使 x̂ 的均值为 0、"
+        "方差为 1，再按维乘以可学习的 γ、加上 β。残差流本身不变：只有送入注意力的那份副本被归一化。",
+    ),
+    # 3
+    "forward_pass.s3.title": ("3 · Queries, keys and values (layer {layer})", "3 · 查询、键和值（层 {layer}）"),
+    "forward_pass.s3.m.dhead": ("d_head = d_model / h", "d_head = d_model / h"),
+    "forward_pass.s3.m.check": ("W·LN(x) + b vs probes: max |Δ|", "W·LN(x) + b 与探针：最大 |Δ|"),
+    "forward_pass.s3.w": ("W_Q rows of head {head}", "头 {head} 的 W_Q 行"),
+    "forward_pass.s3.text": (
+        "Three matrices turn LN(x) into a query q = W_Q·LN(x) + b_Q, a key k and a value v, each as wide as the "
+        "stream. The {h} heads split each of them into slices of d_head = {d}: the top figure is one head's "
+        "{d} rows of W_Q times the vector, the lower one q, k, v of all heads (the chosen head boxed).",
+        "三个矩阵把 LN(x) 变成查询 q = W_Q·LN(x) + b_Q、键 k 和值 v，宽度都与残差流相同。{h} 个头把它们各切成 "
+        "d_head = {d} 的片段：上图是一个头的 {d} 行 W_Q 乘以向量，下图是所有头的 q、k、v（所选的头有框）。",
+    ),
+    # 4
+    "forward_pass.s4.title": ("4 · One head's attention ({lh})", "4 · 一个头的注意力（{lh}）"),
+    "forward_pass.s4.m.top": ("Most attended key", "最受关注的键"),
+    "forward_pass.s4.m.check": ("softmax vs pattern probe: max |Δ|", "softmax 与注意力探针：最大 |Δ|"),
+    "forward_pass.s4.m.check_v": ("Σ w·v vs context probe: max |Δ|", "Σ w·v 与 context 探针：最大 |Δ|"),
+    "forward_pass.s4.scores": ("q·k ÷ √{d} for every key", "每个键的 q·k ÷ √{d}"),
+    "forward_pass.s4.weights": ("softmax over the allowed keys", "对允许的键做 softmax"),
+    "forward_pass.s4.masked": ("masked (after t)", "被遮盖（t 之后）"),
+    "forward_pass.s4.text": (
+        "The query of position {t} meets the key of every position: q·k, divided by √{d} so the scores do not "
+        "grow with the head width. The causal mask removes the keys after t (a decoder may not read the future); "
+        "softmax turns the rest into weights that sum to 1 (green bars; the black ticks are the model's own "
+        "pattern probe), and the head's output is the weighted sum of the values v.",
+        "位置 {t} 的查询与每个位置的键相遇：q·k 再除以 √{d}，使分数不随头宽增大。因果遮罩去掉 t 之后的键"
+        "（解码器不能读未来）；softmax 把其余分数变成和为 1 的权重（绿色柱；黑色短线是模型自己的注意力探针），"
+        "该头的输出就是值 v 的加权和。",
+    ),
+    # 5
+    "forward_pass.s5.title": (
+        "5 · All heads, W_O and the residual add (layer {layer})",
+        "5 · 所有头、W_O 与残差相加（层 {layer}）",
+    ),
+    "forward_pass.s5.concat": ("concat(head outputs)", "concat(各头输出)"),
+    "forward_pass.s5.m.check_wo": ("W_O·concat + b_O vs probe", "W_O·concat + b_O 与探针"),
+    "forward_pass.s5.m.check_add": ("x + Attn vs probe", "x + Attn 与探针"),
+    "forward_pass.s5.text": (
+        "The heads' outputs ({d} numbers each) are laid side by side and multiplied by W_O, which mixes them back "
+        "into the stream's basis. The result is added to x: attention writes into the residual stream rather than "
+        "replacing it.",
+        "各头的输出（每个 {d} 个数）并排拼接，再乘以 W_O，把它们混合回残差流的坐标。结果加到 x 上：注意力是向残差流"
+        "写入，而不是替换它。",
+    ),
+    # 6
+    "forward_pass.s6.title": ("6 · The MLP (layer {layer})", "6 · MLP（层 {layer}）"),
+    "forward_pass.s6.m.active": ("Pre-activations > 0", "预激活 > 0 的比例"),
+    "forward_pass.s6.m.active.help": (
+        "Share of the hidden units that GELU lets through almost unchanged.",
+        "GELU 几乎原样放行的隐藏单元所占比例。",
+    ),
+    "forward_pass.s6.m.check_fc1": ("W₁·LN₂(x) + b₁ vs probe", "W₁·LN₂(x) + b₁ 与探针"),
+    "forward_pass.s6.m.check_gelu": ("GELU vs probe", "GELU 与探针"),
+    "forward_pass.s6.m.check_fc2": ("W₂·GELU + b₂, add vs probes", "W₂·GELU + b₂ 及相加与探针"),
+    "forward_pass.s6.count": ("hidden units", "隐藏单元数"),
+    "forward_pass.s6.pre": ("pre-activation u = W₁·LN₂(x) + b₁", "预激活 u = W₁·LN₂(x) + b₁"),
+    "forward_pass.s6.text": (
+        "A second LayerNorm, then the up-projection W₁ to {f} hidden units (4 × the width), GELU, and the "
+        "down-projection W₂ back to the stream, which is added to it. Our GELU is the exact x·Φ(x); GPT-2 used "
+        "the tanh approximation, which differs by less than 1e-3.",
+        "再经一次层归一化，然后用 W₁ 上投影到 {f} 个隐藏单元（宽度的 4 倍），经过 GELU，再由 W₂ 下投影回残差流的宽度"
+        "并加到残差流上。我们的 GELU 是精确的 x·Φ(x)；GPT-2 用的是 tanh 近似，两者相差不到 1e-3。",
+    ),
+    # 7
+    "forward_pass.s7.title": ("7 · Layer after layer", "7 · 一层接一层"),
+    "forward_pass.s7.embed": ("x₀", "x₀"),
+    "forward_pass.s7.attn": ("{layer} attn", "{layer} 注意力"),
+    "forward_pass.s7.mlp": ("{layer} MLP", "{layer} MLP"),
+    "forward_pass.s7.m.norm": ("‖stream‖ after layer {layer}", "层 {layer} 之后的 ‖残差流‖"),
+    "forward_pass.s7.stream": ("‖residual stream‖", "‖残差流‖"),
+    "forward_pass.s7.write": ("‖what the step writes‖", "‖该步写入的量‖"),
+    "forward_pass.s7.text": (
+        "Steps 2–6 repeat in each of the {layers} blocks, each reading the stream and adding its output. The bars "
+        "are the size of each write (the chosen layer in blue), the line the size of the stream after it.",
+        "第 2–6 步在 {layers} 个块中逐一重复，每一步读取残差流并加上自己的输出。柱子是每次写入的大小（所选层为蓝色），"
+        "折线是写入后残差流的大小。",
+    ),
+    # 8
+    "forward_pass.s8.title": ("8 · Final LayerNorm, unembedding, softmax", "8 · 最终层归一化、反嵌入与 softmax"),
+    "forward_pass.s8.m.logit": ("Logit of the top token", "最高词元的 logit"),
+    "forward_pass.s8.m.p": ("Its probability at τ", "它在 τ 下的概率"),
+    "forward_pass.s8.m.next": ("Actual next token", "实际的下一个词元"),
+    "forward_pass.s8.prob": ("softmax(logits / {tau})", "softmax(logits / {tau})"),
+    "forward_pass.s8.text": (
+        "A final LayerNorm, then the product with the token embedding E again (the output is tied to the input "
+        "embedding): one logit per vocabulary entry. Dividing by the temperature τ and a softmax give the "
+        "next-token distribution; τ below 1 sharpens it, above 1 flattens it.",
+        "再经最终层归一化，然后再次与词嵌入 E 相乘（输出层与输入嵌入共享权重）：每个词表项得到一个 logit。"
+        "除以温度 τ 再做 softmax，得到下一个词元的分布；τ 小于 1 使其更尖锐，大于 1 使其更平坦。",
+    ),
+    # direct logit attribution
+    "forward_pass.dla.title": ("Which parts predicted “{token}”?", "哪些部件预测了“{token}”？"),
+    "forward_pass.dla.token": ("token embedding", "词嵌入"),
+    "forward_pass.dla.position": ("position", "位置嵌入"),
+    "forward_pass.dla.bias": ("layer {layer} · b_O", "层 {layer} · b_O"),
+    "forward_pass.dla.mlp": ("layer {layer} · MLP", "层 {layer} · MLP"),
+    "forward_pass.dla.ln_bias": ("LN_f bias β·E", "LN_f 偏置 β·E"),
+    "forward_pass.dla.total": ("logit", "logit"),
+    "forward_pass.dla.value": ("contribution to the logit", "对 logit 的贡献"),
+    "forward_pass.dla.m.best": ("Largest contribution", "最大贡献"),
+    "forward_pass.dla.m.sum": ("Σ contributions + bias", "Σ 贡献 + 偏置"),
+    "forward_pass.dla.m.check": ("vs the logit: |Δ|", "与 logit 相比：|Δ|"),
+    "forward_pass.dla.text": (
+        "The final stream is a sum: embeddings, each head's output through its rows of W_O, the b_O biases and "
+        "each MLP's output. Direct logit attribution projects each part through LN_f onto the predicted token's "
+        "row of E: (γ ⊙ (x_c − mean(x_c)) / σ) · E[token]. The LayerNorm's σ is frozen at its value for the whole "
+        "stream — the standard approximation — which makes the parts add up exactly to the logit (check above).",
+        "最终的残差流是一个和：嵌入、每个头经其 W_O 行的输出、各层 b_O 偏置，以及每个 MLP 的输出。直接 logit 归因"
+        "把每一部分经 LN_f 投影到所预测词元在 E 中的那一行：(γ ⊙ (x_c − mean(x_c)) / σ) · E[词元]。层归一化的 σ "
+        "固定为整个残差流上的值——这是标准近似——因此各部分恰好加总为该 logit（见上方核对）。",
+    ),
+    "forward_pass.readout": (
+        "Always the torch backend: the exported ONNX graph carries only some probes (embeddings, the stream after "
+        "each block, attention patterns), not every step inside a block that this page shows.",
+        "始终使用 torch 后端：导出的 ONNX 图只带有部分探针（嵌入、每块之后的残差流、注意力模式），"
+        "没有本页展示的块内每一步。",
+    ),
+    "forward_pass.explain": (
+        "**What you see.** One token's path through a decoder-only Transformer (Vaswani et al. 2017, "
+        "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)) in the GPT-2 arrangement (Radford et al. 2019, "
+        "*Language Models are Unsupervised Multitask Learners*: pre-LN, a final LayerNorm, byte-level BPE, tied "
+        "embeddings), the design GPT-3 scales up ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)). Every "
+        "vector is the trained model's own; every step is recomputed and checked.\n\n"
+        "**Try.** Move t to a token whose next token is easy to guess (the second half of a repeated name) and see "
+        "which head carries the prediction in the last chart; step the layer and watch the stream grow.",
+        "**你看到的。** 一个词元在仅解码器 Transformer（Vaswani 等 2017，"
+        "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)）中的路径，采用 GPT-2 的结构（Radford 等 2019，"
+        "*Language Models are Unsupervised Multitask Learners*：前置层归一化、最终层归一化、字节级 BPE、共享嵌入），"
+        "GPT-3 正是把这一设计放大（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）。每个向量都来自训练好的模型，"
+        "每一步都重新计算并核对。\n\n"
+        "**试试。** 把 t 移到下一个词元容易猜的位置（重复名字的后半部分），在最后一张图里看是哪个头承担了预测；"
+        "逐层移动，观察残差流如何增长。",
+    ),
+    "forward_pass.error.empty": ("Type some text first.", "请先输入一些文本。"),
+    "forward_pass.error.too_long_chars": (
+        "The text has {n} characters; this page reads at most {max}. Shorten it.",
+        "文本有 {n} 个字符；本页最多读取 {max} 个。请缩短。",
+    ),
+    "forward_pass.error.too_long_tokens": (
+        "The text is {n} tokens with <|endoftext|>; the model's context holds {max}. Shorten it.",
+        "文本含 <|endoftext|> 共 {n} 个词元；模型的上下文只能容纳 {max} 个。请缩短。",
+    ),
+    "forward_pass.error.layer": (
+        "The model has {layers} layers and {heads} heads (counted from 0).",
+        "模型有 {layers} 层、{heads} 个头（从 0 开始计数）。",
+    ),
+    "forward_pass.error.temperature": (
+        "The temperature must lie between 0.05 and 5.",
+        "温度必须在 0.05 到 5 之间。",
+    ),
+}

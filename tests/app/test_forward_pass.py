@@ -1,0 +1,119 @@
+"""AppTest of the forward-pass page: the recomposed logits equal the model's, the attribution adds up to the logit,
+the position and layer controls change what is shown, and over-long text gets a message."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from app.shared.i18n import InputError, translate
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+
+def m(at, key: str, lang: str = LANG, **fields) -> str:
+    return metric(at, translate(key, lang, **fields))
+
+
+def figure_data(at, key: str) -> list:
+    """The traces' numbers of the Plotly chart with widget key ``key``."""
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        if chart.proto.id.endswith("-" + key):
+            return [tr.get("y", tr.get("z", tr.get("x"))) for tr in spec["data"]]
+    raise KeyError(key)
+
+
+def relative(value: str, scale: float) -> float:
+    return float(value) / max(1.0, scale)
+
+
+def test_recomposed_logits_and_attribution_match_the_model():
+    at = open_app("forward-pass", lang=LANG)
+    assert not at.exception
+    from app.forward_pass import service as svc
+
+    v = svc.analyse(svc.DEFAULT_TEXT, 99, 0, 0, 1.0)
+    scale = float(np.abs(v.logits).max())
+    assert relative(m(at, "forward_pass.m.check_logits"), scale) <= 1e-4
+    assert v.check_logits <= 1e-4 * scale and v.check_numpy <= 1e-4 * scale
+    assert abs(v.dla.sum() + v.dla_bias - v.logits[v.predicted]) <= 1e-4 * scale
+    assert float(m(at, "forward_pass.dla.m.check")) <= 1e-4 * scale
+    assert m(at, "forward_pass.m.token").startswith(f"{len(v.ids) - 1}:")  # the last token by default
+    for check in ("check_embed", "check_ln", "check_qkv", "check_pattern", "check_context", "check_gelu"):
+        assert getattr(v, check) <= 1e-4, check
+
+
+def test_position_layer_and_head_change_the_figures():
+    at = open_app("forward-pass", lang=LANG)
+    token = m(at, "forward_pass.m.token")
+    embed = figure_data(at, "forward_pass_embed")
+    attention = figure_data(at, "forward_pass_attention")
+
+    at.slider(key="forward_pass_pos").set_value(5)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "forward_pass.m.token") != token
+    assert m(at, "forward_pass.m.token").startswith("5:")
+    assert figure_data(at, "forward_pass_embed") != embed
+    assert figure_data(at, "forward_pass_attention") != attention
+
+    ln = (m(at, "forward_pass.s2.m.mean"), m(at, "forward_pass.s2.m.std"))
+    norm = m(at, "forward_pass.s7.m.norm", layer=0)
+    mlp = figure_data(at, "forward_pass_mlp")
+    at.slider(key="forward_pass_layer").set_value(2)
+    rerun(at, LANG)
+    assert not at.exception
+    assert (m(at, "forward_pass.s2.m.mean"), m(at, "forward_pass.s2.m.std")) != ln
+    assert m(at, "forward_pass.s7.m.norm", layer=2) != norm
+    assert figure_data(at, "forward_pass_mlp") != mlp
+
+    top = m(at, "forward_pass.s4.m.top")
+    weights = figure_data(at, "forward_pass_attention")
+    at.button_group(key="forward_pass_head").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception
+    assert figure_data(at, "forward_pass_attention") != weights or m(at, "forward_pass.s4.m.top") != top
+
+
+def test_temperature_changes_the_top_probability():
+    at = open_app("forward-pass", lang=LANG)
+    p = m(at, "forward_pass.s8.m.p")
+    at.slider(key="forward_pass_temperature").set_value(0.5)
+    rerun(at, LANG)
+    assert not at.exception
+    assert float(m(at, "forward_pass.s8.m.p").rstrip("%")) > float(p.rstrip("%"))
+
+
+def test_shorter_text_clamps_the_position():
+    at = open_app("forward-pass", lang=LANG)
+    at.text_area(key="forward_pass_text").set_value("To be")
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "forward_pass.m.tokens") == "3"
+    assert m(at, "forward_pass.m.token").startswith("2:")
+
+
+def test_too_long_text_gets_a_clear_message():
+    at = open_app("forward-pass", lang=LANG)
+    at.text_area(key="forward_pass_text").set_value("§¶‡" * 190)  # < 600 characters, > 256 tokens
+    rerun(at, LANG)
+    assert not at.exception
+    assert at.error and "context holds 256" in at.error[0].value
+    # The text box stops at 600 characters; a longer text (a hand-made link) meets the service's own cap.
+    from app.forward_pass import service as svc
+
+    with pytest.raises(InputError) as caught:
+        svc.tokenize("To be, or not to be. " * 40)
+    assert "at most 600" in caught.value.message("en") and "600" in caught.value.message("zh")
+
+
+def test_chinese_labels():
+    at = open_app("forward-pass", lang="zh")
+    assert not at.exception
+    assert at.title[0].value == "一次前向传播的内部"
+    assert m(at, "forward_pass.s4.m.top", lang="zh")
+    assert any("层 0 · 头 0" in h.value for h in at.subheader)
