@@ -99,7 +99,8 @@ def ort_spinning(repeats: int) -> dict:
 
 
 def decode_cost(length: int = 256) -> dict:
-    """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache."""
+    """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache, and Mistral's
+    rolling buffer (W slots) vs a full cache, also to LONG_DECODE tokens."""
     from models import mamba
 
     out = {}
@@ -109,6 +110,10 @@ def decode_cost(length: int = 256) -> dict:
         runs.append(("mamba-lm", lambda: mamba.decode_profile(zoo.load("mamba-lm"), length)))
     if "gpt" in available:
         runs.append(("gpt", lambda: mamba.kv_decode_profile(zoo.load("gpt"), length)))
+    if "mistral" in available:
+        for rolling in (True, False):
+            label = "mistral (rolling buffer, W = 32)" if rolling else "mistral (full KV cache)"
+            runs.append((label, lambda rolling=rolling: window_decode_profile(zoo.load("mistral"), length, rolling)))
     for name, profile in runs:
         profile()  # warm-up
         ms, held = profile()
@@ -120,7 +125,36 @@ def decode_cost(length: int = 256) -> dict:
             "tokens_per_s": round(1e3 / float(np.median(ms)), 1),
             "state_kib_at_end": round(int(held[-1]) / 1024, 1),
         }
+        if name.startswith("mistral"):  # past the training context: speed and cache memory against length
+            long_ms, long_held = window_decode_profile(zoo.load("mistral"), LONG_DECODE, "rolling" in name)
+            out[name]["by_length"] = {
+                str(n): {
+                    "ms_per_token": round(float(np.median(long_ms[n - 32 : n])), 3),
+                    "cache_kib": round(int(long_held[n - 1]) / 1024, 1),
+                }
+                for n in (32, 256, 1024, LONG_DECODE)
+            }
     return out
+
+
+LONG_DECODE = 2048  # tokens generated for mistral's speed and cache memory against length (8× its training context)
+
+
+@torch.inference_mode()
+def window_decode_profile(model, length: int, rolling: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Mistral generating ``length`` tokens one at a time with the rolling buffer (W slots per layer) or a full KV
+    cache: milliseconds of each step, and the bytes of keys and values held after it."""
+    from models import mistral
+
+    caches = model.new_cache(rolling=rolling)
+    token = torch.zeros(1, 1, dtype=torch.long)
+    ms, held = np.zeros(length), np.zeros(length, dtype=np.int64)
+    for t in range(length):
+        start = time.perf_counter()
+        token = model(token, caches)[:, -1:].argmax(-1)
+        ms[t] = (time.perf_counter() - start) * 1e3
+        held[t] = mistral.cache_bytes(caches)
+    return ms, held
 
 
 def _interactions() -> dict:

@@ -1,6 +1,6 @@
 """Shared building blocks of the zoo. Architecture files compose these; they never copy them."""
 
-from models.layers.attention import KVCache, MultiHeadAttention, repeat_kv
+from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, repeat_kv
 from models.layers.block import PreNormBlock, gpt2_init
 from models.layers.ffn import MLP, SwiGLU
 from models.layers.flash import (
@@ -35,6 +35,7 @@ from models.layers.positions import (
 __all__ = [
     "KVCache",
     "MultiHeadAttention",
+    "RollingKVCache",
     "PreNormBlock",
     "gpt2_init",
     "repeat_kv",

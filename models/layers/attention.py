@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -47,6 +48,60 @@ class KVCache:
         self.k = k if self.k is None else torch.cat([self.k, k], dim=2)
         self.v = v if self.v is None else torch.cat([self.v, v], dim=2)
         return self.k, self.v  # (B, G, S, D)
+
+
+class RollingKVCache:
+    """Mistral's rolling buffer (Jiang et al. 2023, 2310.06825): a fixed ``window`` W of slots, position i stored in
+    slot i mod W, so memory stays W rows however long the sequence grows (once i ≥ W, i overwrites i − W).
+
+    ``append(k, v)`` takes the keys/values of the next T positions and returns what they attend to, in position
+    order: the up to W − 1 cached positions before them, then the T new ones (B, G, min(seen, W − 1) + T, D); keys
+    then line up with ``sliding_window_mask(T, W, S)`` exactly as in a full forward pass. Only the last W positions
+    are then kept. ``len(cache)`` is the number of positions seen (where the next one starts, as for KVCache);
+    ``positions`` (W,) says which absolute position each slot holds (−1: empty).
+    """
+
+    def __init__(self, window: int) -> None:
+        if window < 1:
+            raise ValueError("the window must hold at least one position")
+        self.window = window
+        self.k: torch.Tensor | None = None  # (B, G, W, D), slot order
+        self.v: torch.Tensor | None = None
+        self.positions = np.full(window, -1, dtype=np.int64)
+        self.seen = 0
+
+    def __len__(self) -> int:
+        return self.seen
+
+    @property
+    def filled(self) -> int:
+        """Slots in use: min(positions seen, W)."""
+        return min(self.seen, self.window)
+
+    def slot(self, position: int) -> int:
+        return position % self.window
+
+    def _in_order(self, n: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The last n cached positions' keys and values, oldest first."""
+        slots = torch.arange(self.seen - n, self.seen, device=self.k.device) % self.window
+        return self.k[:, :, slots], self.v[:, :, slots]  # (B, G, n, D)
+
+    def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        B, G, T, D = k.shape
+        if self.k is None:
+            self.k = k.new_zeros(B, G, self.window, D)
+            self.v = v.new_zeros(B, G, self.window, D)
+        before = min(self.seen, self.window - 1)  # what the first new query can still see
+        old_k, old_v = self._in_order(before)
+        keys, values = torch.cat([old_k, k], dim=2), torch.cat([old_v, v], dim=2)
+        kept = min(T, self.window)  # a chunk longer than W overwrites its own first positions
+        new_positions = np.arange(self.seen + T - kept, self.seen + T)
+        slots = torch.as_tensor(new_positions % self.window, device=k.device)
+        self.k[:, :, slots] = k[:, :, T - kept :]
+        self.v[:, :, slots] = v[:, :, T - kept :]
+        self.positions[new_positions % self.window] = new_positions
+        self.seen += T
+        return keys, values  # (B, G, before + T, D), position order
 
 
 class MultiHeadAttention(nn.Module):
@@ -80,7 +135,7 @@ class MultiHeadAttention(nn.Module):
         bias: torch.Tensor | None = None,
         rope: tuple[torch.Tensor, torch.Tensor] | None = None,
         rope_keys: tuple[torch.Tensor, torch.Tensor] | None = None,
-        cache: KVCache | None = None,
+        cache: KVCache | RollingKVCache | None = None,
     ) -> torch.Tensor:
         """Attend from x (B, T, C) to ``source`` (B, S, C; x itself when None: self-attention).
 
@@ -88,7 +143,8 @@ class MultiHeadAttention(nn.Module):
             mask: bool, broadcastable to (B, H, T, S); True = may attend.
             bias: float added to the scores, broadcastable to (B, H, T, S) (ALiBi, T5 buckets).
             rope: (cos, sin) of the queries' positions, (T, D/2); keys use ``rope_keys`` or the same.
-            cache: keys/values of earlier positions; this call's are appended and all are attended.
+            cache: keys/values of earlier positions (KVCache, or RollingKVCache); this call's are appended and
+                what the cache returns is attended.
         Returns:
             (B, T, C)
         """

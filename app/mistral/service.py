@@ -1,0 +1,275 @@
+"""The Mistral page's bridge to ``models.mistral``: the band each query attends through (the probed attention
+patterns), the reach of the band through depth (measured with gradients), the rolling buffer cache while the model
+writes, and the pre-fill in chunks of W checked against one full forward pass."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+import torch
+
+from app.shared import assets, services
+from app.shared.i18n import InputError
+from app.shared.services import engine, run, stack_layers
+from models import metrics, mistral, zoo
+from models.data import bpe
+
+NAME = "mistral"
+MAX_CHARS = 600  # the text box
+MAX_PROMPT_CHARS = 200  # the generation prompt
+MAX_NEW = 128  # tokens one generation may add
+DISPLAY_WINDOWS = (1, 64)  # the window slider's range (the trained W sits inside it)
+PROBES = ("blocks.*.attn.pattern",)
+_EXAMPLES = assets.lines("examples/mistral.txt")
+DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
+
+
+def available() -> bool:
+    return services.available(NAME)
+
+
+def model_missing() -> InputError:
+    return InputError("error.model_missing", name=NAME)
+
+
+def _model() -> mistral.Mistral:
+    if not available():
+        raise model_missing()
+    return engine().model(NAME)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The trained model's sizes the page talks about."""
+
+    window: int  # W
+    n_layers: int  # L
+    n_heads: int  # H
+    n_kv_heads: int  # G
+    dim: int  # C
+    max_len: int  # training context
+    params: int
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def shape() -> Shape:
+    c = _model().config
+    return Shape(c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(_model()))
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+
+
+def _pieces(ids: np.ndarray) -> tuple[str, ...]:
+    """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(_tokenizer(), ids))
+    return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
+
+
+def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
+    """<|endoftext|> then the ids of ``text``: (T,), within the characters and the training context."""
+    if not text.strip():
+        raise InputError("mistral.error.empty")
+    if len(text) > max_chars:
+        raise InputError("mistral.error.chars", n=len(text), max=max_chars)
+    if not available():
+        raise model_missing()
+    ids = metrics.encode_document(_tokenizer(), text)
+    limit = shape().max_len
+    if len(ids) > limit:
+        raise InputError("mistral.error.tokens", n=len(ids), max=limit)
+    return ids
+
+
+def band(T: int, window: int) -> np.ndarray:
+    """(T, T) bool: query p may attend to keys p − window + 1 .. p (the mask ``models.mistral`` builds)."""
+    if not DISPLAY_WINDOWS[0] <= window <= DISPLAY_WINDOWS[1]:
+        raise InputError("mistral.error.window", lo=DISPLAY_WINDOWS[0], hi=DISPLAY_WINDOWS[1])
+    return mistral.window_mask(T, window).numpy()
+
+
+# ---- the band, probed -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One forward pass of the text with the attention patterns recorded."""
+
+    ids: np.ndarray  # (T,)
+    pieces: tuple[str, ...]  # (T,)
+    patterns: np.ndarray  # (L, H, T, T)
+    window: int  # the trained W
+    backend: str
+    device: str
+    ms: float
+
+    def outside(self, window: int) -> np.ndarray:
+        """(L, H): the largest attention weight any query puts outside the band of ``window`` keys."""
+        out = ~band(len(self.ids), window)
+        return self.patterns[..., out].max(-1) if out.any() else np.zeros(self.patterns.shape[:2])
+
+    def outside_share(self, window: int) -> np.ndarray:
+        """(L, H): the mean over queries of the weight that falls outside the band of ``window`` keys."""
+        out = ~band(len(self.ids), window)
+        return (self.patterns * out).sum(-1).mean(-1)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(text: str, backend: str) -> Analysis:
+    ids = encode(text)
+    res = run(NAME, {"tokens": ids[None]}, PROBES, backend)
+    patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
+    return Analysis(ids, _pieces(ids), patterns, shape().window, res.backend, res.device, res.ms)
+
+
+# ---- reach through depth --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far back the state at ``position`` after each layer depends on the input embeddings."""
+
+    position: int
+    influence: np.ndarray  # (L, position + 1) ‖∂‖x_{l+1}[position]‖ / ∂x₀[j]‖, j = 0 .. position
+    bound: np.ndarray  # (L,) (l + 1)(W − 1): the farthest distance l + 1 bands can carry
+    farthest: np.ndarray  # (L,) the distance back to the farthest j with a non-zero influence
+    beyond: np.ndarray  # (L,) the largest influence of any j farther back than the bound
+    backend: str
+    device: str
+    ms: float
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def reach(text: str, position: int) -> Reach:
+    ids = encode(text)
+    if not 0 <= position < len(ids):
+        raise InputError("mistral.error.position", max=len(ids) - 1)
+    model, s = _model(), shape()
+    start = time.perf_counter()
+    with torch.enable_grad():  # gradients with respect to a detached copy of the embeddings, never the weights
+        inf = mistral.influence(
+            model, torch.as_tensor(ids[: position + 1])[None], position
+        )  # later inputs cannot matter
+    ms = (time.perf_counter() - start) * 1e3
+    distance = position - np.arange(position + 1)  # (position + 1,) how far back each input sits
+    bound = (np.arange(s.n_layers) + 1) * (s.window - 1)
+    farthest = np.array([distance[row > 0].max(initial=0) for row in inf])
+    beyond = np.array([row[distance > b].max(initial=0.0) for row, b in zip(inf, bound)])
+    return Reach(position, inf, bound, farthest, beyond, "torch", engine().device, ms)
+
+
+# ---- the rolling buffer ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rolling:
+    """A greedy generation with the rolling buffer, and the same one with a full cache."""
+
+    prompt: np.ndarray  # (P,) ids
+    new_ids: np.ndarray  # (n,)
+    pieces: tuple[str, ...]  # (P + n,) what every position reads as
+    text: str  # the continuation
+    slots: np.ndarray  # (n, W) the absolute position each slot holds after step s (−1: empty), layer 0
+    lengths: np.ndarray  # (n,) positions in the cache after step s
+    rolling_bytes: np.ndarray  # (n,) bytes of keys and values, every layer, rolling buffer
+    full_bytes: np.ndarray  # (n,) the same with a full cache
+    same_tokens: bool  # the full cache chose the same ids
+    tokens_per_s: float
+    backend: str
+    device: str
+    ms: float
+
+
+def _decode(model: mistral.Mistral, prompt: list[int], n: int, rolling: bool) -> tuple[list[int], dict]:
+    log: dict[str, list] = {"slots": [], "lengths": [], "bytes": []}
+
+    def on_step(_id: int, caches: list) -> None:
+        if rolling:
+            log["slots"].append(caches[0].positions.copy())
+        log["lengths"].append(len(caches[0]))
+        log["bytes"].append(mistral.cache_bytes(caches))
+
+    ids = mistral.generate(model, prompt, n, rolling=rolling, on_step=on_step)
+    return ids, log
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def generate(prompt: str, n: int) -> Rolling:
+    ids = encode(prompt, MAX_PROMPT_CHARS)
+    if not 1 <= n <= MAX_NEW:
+        raise InputError("mistral.error.n", max=MAX_NEW)
+    if len(ids) + n > shape().max_len:
+        raise InputError("mistral.error.room", n=len(ids), new=n, max=shape().max_len)
+    model = _model()
+    start = time.perf_counter()
+    new, roll = _decode(model, ids.tolist(), n, rolling=True)
+    seconds = time.perf_counter() - start
+    full_ids, full = _decode(model, ids.tolist(), n, rolling=False)
+    all_ids = np.array([*ids, *new])
+    text = _tokenizer().decode(new)
+    return Rolling(
+        prompt=ids,
+        new_ids=np.array(new),
+        pieces=_pieces(all_ids),
+        text=text,
+        slots=np.stack(roll["slots"]),
+        lengths=np.array(roll["lengths"]),
+        rolling_bytes=np.array(roll["bytes"]),
+        full_bytes=np.array(full["bytes"]),
+        same_tokens=full_ids == new,
+        tokens_per_s=n / seconds,
+        backend="torch",
+        device=engine().device,
+        ms=seconds * 1e3,
+    )
+
+
+# ---- pre-fill in chunks of W ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prefill:
+    """The prompt fed in chunks, against one forward pass of the whole of it."""
+
+    chunk: int
+    masks: tuple[np.ndarray, ...]  # per chunk, (T_chunk, S) bool: the keys it sees, oldest first
+    first_key: tuple[int, ...]  # per chunk, the absolute position of its first key column
+    starts: tuple[int, ...]  # per chunk, the absolute position of its first query
+    max_diff: float  # max |chunked − full| over the last position's logits
+    logit_scale: float  # max |logit| of the full forward, for a relative reading
+    backend: str
+    device: str
+    ms: float
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def prefill(text: str) -> Prefill:
+    ids = encode(text)
+    model, W = _model(), shape().window
+    start = time.perf_counter()
+    last, _, masks = mistral.prefill(model, ids.tolist(), W)
+    ms = (time.perf_counter() - start) * 1e3
+    with torch.inference_mode():
+        full = model(torch.as_tensor(ids, device=model.embed.weight.device)[None])[0, -1]
+    starts = tuple(range(0, len(ids), W))
+    first_key = tuple(s - min(s, W - 1) for s in starts)
+    return Prefill(
+        chunk=W,
+        masks=tuple(masks),
+        first_key=first_key,
+        starts=starts,
+        max_diff=float((last - full).abs().max()),
+        logit_scale=float(full.abs().max()),
+        backend="torch",
+        device=engine().device,
+        ms=ms,
+    )
+
+
+def card() -> dict:
+    return zoo.read_card(NAME) if (zoo.checkpoint_dir(NAME) / "card.json").exists() else {}

@@ -1,0 +1,277 @@
+"""English and 简体中文 text of the Mistral page."""
+
+STRINGS = {
+    "mistral.intro": (
+        "Mistral 7B keeps the LLaMA block (RMSNorm, SwiGLU, RoPE, grouped-query attention) and limits what each query "
+        "sees: a band of the last **W** keys instead of every earlier one. Below, a small model trained here with "
+        "W = 32 shows the band, how far it reaches through the layers, the rolling buffer it allows while writing, "
+        "and a long prompt fed in chunks of W.",
+        "Mistral 7B 沿用 LLaMA 的模块（RMSNorm、SwiGLU、RoPE、分组查询注意力），但限制了每个查询能看到的范围："
+        "只看最近 **W** 个键组成的一条带，而不是之前的全部键。下面用一个在本站训练、W = 32 的小模型展示："
+        "这条带本身、它经过多层后能延伸多远、生成时它所允许的滚动缓冲缓存，以及按 W 分块预填充长提示。",
+    ),
+    "mistral.text": ("Text", "文本"),
+    "mistral.text.help": (
+        "At most {chars} characters and {tokens} tokens (the training context).",
+        "最多 {chars} 个字符、{tokens} 个词元（训练时的上下文长度）。",
+    ),
+    # the band
+    "mistral.band.title": ("1 · The band mask", "1 · 带状掩码"),
+    "mistral.band.caption": (
+        "Query p may attend to keys p − W + 1 … p: W keys, itself included. All {L} layers use the same band "
+        "(W = {W} here). The slider redraws the band for another width; the model itself always runs with "
+        "W = {W}, so its real pattern (right) is exactly 0 outside the trained band.",
+        "位置 p 的查询只能关注键 p − W + 1 … p：共 W 个键，包括它自己。全部 {L} 层使用同一条带（这里 W = {W}）。"
+        "滑块按另一个宽度重画这条带；模型本身始终以 W = {W} 运行，"
+        "所以它的真实注意力模式（右图）在训练时的带外恰好为 0。",
+    ),
+    "mistral.window": ("Window drawn (keys per query)", "绘制的窗口（每个查询的键数）"),
+    "mistral.window.help": (
+        "For display only; the model was trained with W = {W} and always runs with it.",
+        "仅用于显示；模型训练时 W = {W}，运行时也始终使用它。",
+    ),
+    "mistral.m.keys": ("Keys the last query sees", "最后一个查询看到的键数"),
+    "mistral.m.keys.help": (
+        "min(window, tokens): with a full causal mask it would be every token.",
+        "min(窗口, 词元数)：如果用完整的因果掩码，就是全部词元。",
+    ),
+    "mistral.m.pairs": ("Query–key pairs in the band", "带内的查询–键对"),
+    "mistral.m.pairs.help": (
+        "Pairs the band allows; the percentage compares them with the {causal} pairs of a full causal mask. "
+        "Attention costs grow with this count: T·W for the band, T²/2 without it.",
+        "带所允许的对数；百分比是与完整因果掩码的 {causal} 对相比。"
+        "注意力的计算量随这个数增长：有带时约 T·W，没有带时约 T²/2。",
+    ),
+    "mistral.m.outside_shown": ("Weight outside the drawn band", "落在所绘带外的权重"),
+    "mistral.m.outside_shown.help": (
+        "This head's attention weight that falls outside the drawn band, averaged over queries. Zero from "
+        "W = {W} up; below it, the band drawn is narrower than the one the model uses.",
+        "该头落在所绘带外的注意力权重，按查询取平均。窗口 ≥ {W} 时为 0；小于它时，所绘的带比模型实际用的窄。",
+    ),
+    "mistral.m.outside_trained": ("Largest weight outside W = {W}", "W = {W} 带外的最大权重"),
+    "mistral.m.outside_trained.help": (
+        "The largest weight any query puts outside the trained band, over all {L} layers and {H} heads: the mask "
+        "removes those keys before the softmax, so it is exactly 0.",
+        "所有 {L} 层、{H} 个头中，任何查询放在训练带之外的最大权重：掩码在 softmax 之前就去掉了这些键，所以恰好为 0。",
+    ),
+    "mistral.band.mask": ("Band of {w} keys", "{w} 个键的带"),
+    "mistral.band.pattern": (
+        "Attention pattern, layer {layer}, head {head}",
+        "注意力模式：第 {layer} 层，第 {head} 个头",
+    ),
+    "mistral.band.may": ("may attend", "可关注"),
+    "mistral.edge": ("edge of the band drawn (w = {w})", "所绘带的边缘（w = {w}）"),
+    "mistral.edge.trained": ("edge of the trained band (W = {W})", "训练带的边缘（W = {W}）"),
+    # reach through depth
+    "mistral.reach.title": ("2 · Reach through depth, measured", "2 · 跨层的感受范围（实测）"),
+    "mistral.reach.caption": (
+        "One layer moves information at most W − 1 = {W_1} positions: the state at p after layer l can only depend "
+        "on inputs back to p − (l + 1)(W − 1). The map measures it: how strongly each input embedding moves the "
+        "state at the chosen position after each layer (the norm of the gradient). After all {L} layers the bound "
+        "is {reach} positions, far more than one window of {W}.",
+        "每一层最多把信息传递 W − 1 = {W_1} 个位置：第 l 层之后位置 p 的状态，只可能依赖位置 p − (l + 1)(W − 1) "
+        "及之后的输入。下图实测了这一点：每个输入嵌入对所选位置在每层之后的状态影响有多大（梯度的范数）。"
+        "经过全部 {L} 层，界限是 {reach} 个位置，远多于一个窗口的 {W}。",
+    ),
+    "mistral.position": ("Position whose state is traced", "追踪其状态的位置"),
+    "mistral.position.help": (
+        "The gradients are taken with respect to this position's residual stream after each layer.",
+        "对这个位置在每层之后的残差流求梯度。",
+    ),
+    "mistral.reach.spinner": ("Measuring gradients …", "正在计算梯度……"),
+    "mistral.m.farthest": ("Layer {layer}: farthest / bound", "第 {layer} 层：最远 / 界限"),
+    "mistral.m.farthest.help": (
+        "How many positions back the farthest input with a non-zero influence sits, against the bound "
+        "(layer + 1)(W − 1) = ({layer} + 1)·({W} − 1) = {bound}. Near the start of the text the text itself is the "
+        "limit.",
+        "影响不为零的最远输入在多少个位置之前，与界限 (层 + 1)(W − 1) = ({layer} + 1)·({W} − 1) = {bound} 相比。"
+        "在文本开头附近，文本本身的长度就是限制。",
+    ),
+    "mistral.m.beyond": ("Beyond the bound", "界限之外"),
+    "mistral.m.beyond.help": (
+        "The largest gradient norm of any input farther back than its layer's bound: exactly 0, since no chain "
+        "of bands connects them.",
+        "超出该层界限的任何输入的最大梯度范数：恰好为 0，因为没有一串带能把它们连起来。",
+    ),
+    "mistral.reach.map": (
+        "Influence of every input (across) on the state at position {position} ({token}) after each layer (down), "
+        "as log₁₀ of the gradient norm ‖∂‖x_l[p]‖ / ∂x₀[j]‖ (how much the embedding at j moves the size of the "
+        "state); blank = exactly 0. The red bar marks each layer's bound.",
+        "每个输入（横向）对位置 {position}（{token}）在每层之后状态（纵向）的影响，"
+        "取梯度范数 ‖∂‖x_l[p]‖ / ∂x₀[j]‖ 的 log₁₀（位置 j 的嵌入对该状态大小的影响）；空白表示恰好为 0。"
+        "红色竖线标出每层的界限。",
+    ),
+    "mistral.reach.after": ("after layer {layer}", "第 {layer} 层之后"),
+    "mistral.reach.log": ("log₁₀ influence", "log₁₀ 影响"),
+    "mistral.reach.input": ("input position", "输入位置"),
+    "mistral.reach.bound": ("bound (l + 1)(W − 1)", "界限 (l + 1)(W − 1)"),
+    # rolling buffer
+    "mistral.roll.title": ("3 · The rolling buffer cache", "3 · 滚动缓冲缓存"),
+    "mistral.roll.caption": (
+        "No query looks further back than W = {W} keys, so the cache only needs W slots per layer: position i is "
+        "written to slot i mod W, over position i − W, which no later query can see. Press generate: the model "
+        "writes greedily with the rolling buffer, then once more with a full cache for comparison.",
+        "任何查询都不会看得比 W = {W} 个键更远，所以每层缓存只需要 W 个槽位：位置 i 写入槽位 i mod W，"
+        "覆盖位置 i − W——之后再没有查询能看到它。点击生成：模型先用滚动缓冲做贪心生成，再用完整缓存生成一次作对比。",
+    ),
+    "mistral.prompt": ("Prompt", "提示"),
+    "mistral.n": ("New tokens", "新词元数"),
+    "mistral.n.help": ("Greedy decoding, one token at a time.", "贪心解码，每次一个词元。"),
+    "mistral.generate": ("Generate", "生成"),
+    "mistral.roll.press": (
+        "Press generate to decode with the rolling buffer.",
+        "点击“生成”，用滚动缓冲进行解码。",
+    ),
+    "mistral.roll.spinner": ("Decoding …", "正在解码……"),
+    "mistral.roll.text": ("Prompt and continuation", "提示与续写"),
+    "mistral.m.generated": ("Tokens generated", "生成的词元"),
+    "mistral.m.generated.help": (
+        "After a prompt of {P} tokens (with ⟨eot⟩), pre-filled in chunks of W.",
+        "接在 {P} 个词元（含 ⟨eot⟩）的提示之后，提示按 W 分块预填充。",
+    ),
+    "mistral.m.tps": ("Tokens per second", "每秒词元数"),
+    "mistral.m.memory": ("Cache at the end: rolling / full", "结束时缓存：滚动 / 完整"),
+    "mistral.m.memory.help": (
+        "Keys and values of every layer, measured from the tensors; the full cache is {ratio:.1f}× larger here and "
+        "keeps growing with every token.",
+        "各层键和值的大小，直接按张量测得；这里完整缓存是滚动缓冲的 {ratio:.1f} 倍，并且每多一个词元就继续增长。",
+    ),
+    "mistral.m.same": ("Same tokens with a full cache", "完整缓存生成的词元是否相同"),
+    "mistral.m.same.help": (
+        "The full cache holds every earlier key, but the band hides all but the last W, so greedy decoding picks "
+        "the same tokens (up to float rounding).",
+        "完整缓存保留了之前所有的键，但带状掩码只让最近 W 个可见，所以贪心解码选出相同的词元（浮点舍入误差以内）。",
+    ),
+    "mistral.yes": ("yes", "是"),
+    "mistral.no": ("no", "否"),
+    "mistral.roll.slots": ("The W slots after a step", "某一步之后的 W 个槽位"),
+    "mistral.step": ("Step (tokens generated so far)", "步（已生成的词元数）"),
+    "mistral.step.short": ("step", "步"),
+    "mistral.m.filled": ("Slots filled", "已占用的槽位"),
+    "mistral.m.filled.help": (
+        "The buffer fills during the first W positions, then stays full.",
+        "缓冲在前 W 个位置中被逐渐填满，之后一直是满的。",
+    ),
+    "mistral.m.held": ("Positions held", "保存的位置"),
+    "mistral.m.held.help": (
+        "Once full, the slots hold exactly the last W = {W} positions: all a new query may see.",
+        "填满之后，槽位恰好保存最近的 W = {W} 个位置：这正是新查询能看到的全部。",
+    ),
+    "mistral.m.overwritten": ("Positions overwritten", "被覆盖的位置"),
+    "mistral.m.overwritten.help": (
+        "Positions that fell out of the window (i − {W}) and whose slot now holds a newer one.",
+        "已滑出窗口（i − {W}）、其槽位已被更新位置占用的位置数。",
+    ),
+    "mistral.slot": ("slot", "槽位"),
+    "mistral.empty": ("empty", "空"),
+    "mistral.position.short": ("position", "位置"),
+    "mistral.roll.map": (
+        "Which absolute position each slot (down) holds after each step (across), layer 0 (every layer alike); "
+        "the frame marks the step chosen. Each slot's colour jumps by W when it wraps.",
+        "每一步（横向）之后各槽位（纵向）保存的绝对位置，第 0 层（各层相同）；方框标出所选的步。槽位回绕时颜色跳过 W。",
+    ),
+    "mistral.roll.memory": (
+        "Cache memory against the cached positions: flat for the rolling buffer, growing for a full cache.",
+        "缓存大小随已缓存位置数的变化：滚动缓冲保持不变，完整缓存持续增长。",
+    ),
+    "mistral.cache.rolling": ("rolling buffer", "滚动缓冲"),
+    "mistral.cache.full": ("full cache", "完整缓存"),
+    "mistral.cached_positions": ("positions seen", "已处理的位置数"),
+    "mistral.kib": ("KiB (keys and values, all layers)", "KiB（所有层的键和值）"),
+    # pre-fill
+    "mistral.prefill.title": ("4 · Pre-fill in chunks of W", "4 · 按 W 分块预填充"),
+    "mistral.prefill.caption": (
+        "A long prompt is known in advance, so it can fill the cache in chunks. With chunks of W = {W}, each chunk "
+        "attends to the last W − 1 positions read back from the rolling buffer and, causally, to itself. The text "
+        "above is fed this way; its last logits are compared with one forward pass over the whole text.",
+        "长提示事先就全部已知，因此可以分块填入缓存。块大小取 W = {W} 时，每个块关注从滚动缓冲读回的最近 W − 1 个位置，"
+        "并按因果顺序关注块内自身。上面的文本就按这种方式输入；最后一个位置的 logits 与整段文本一次前向的结果相比较。",
+    ),
+    "mistral.chunk": ("Chunk", "块"),
+    "mistral.m.chunks": ("Chunks", "块数"),
+    "mistral.m.chunks.help": ("{T} tokens in chunks of W = {W}.", "{T} 个词元，按 W = {W} 分块。"),
+    "mistral.m.chunk_keys": ("Keys: cached + own", "键：缓存中的 + 块自身的"),
+    "mistral.m.chunk_keys.help": (
+        "Columns of this chunk's mask: positions read from the cache (at most W − 1 = {W} − 1), then its own.",
+        "该块掩码的列：从缓存读取的位置（最多 W − 1 = {W} − 1 个），然后是块自身的位置。",
+    ),
+    "mistral.m.prefill_diff": ("Max |chunked − full| (last logits)", "最大 |分块 − 整段|（最后的 logits）"),
+    "mistral.m.prefill_diff.help": (
+        "Float rounding only: the logits themselves reach {scale:.1f}.",
+        "只有浮点舍入误差：logits 本身最大约为 {scale:.1f}。",
+    ),
+    "mistral.prefill.map": (
+        "The mask chunk {c} uses (queries at positions {start}–{end}); left of the red line: keys from the cache.",
+        "块 {c} 使用的掩码（查询位于位置 {start}–{end}）；红线左侧：来自缓存的键。",
+    ),
+    # card
+    "mistral.card.title": ("The checkpoint", "检查点"),
+    "mistral.card.params": ("Parameters", "参数量"),
+    "mistral.card.val_bpc": ("Validation bits per character", "验证集每字符比特数"),
+    "mistral.card.llama_bpc": ("llama, same measure", "llama，同一度量"),
+    "mistral.card.llama_bpc.help": (
+        "The llama checkpoint: the same block with a full causal mask over 128 tokens, same data and step-time budget.",
+        "llama 检查点：同样的模块，但使用 128 个词元的完整因果掩码，数据与训练时间预算相同。",
+    ),
+    "mistral.card.rolling": ("Rolling cache vs full forward", "滚动缓存与整段前向之差"),
+    "mistral.card.caption": (
+        "Data: {data}. Wall time {minutes:.0f} min. Command: `{command}`.",
+        "数据：{data}。总耗时 {minutes:.0f} 分钟。命令：`{command}`。",
+    ),
+    # explanation
+    "mistral.moe_link": ("Mixtral's experts: the MoE page", "Mixtral 的专家：MoE 页面"),
+    "mistral.explain": (
+        "**What Mistral 7B changed.** Sliding-window attention: in each layer a token attends to the W tokens "
+        "before it, not to all of them. Stacked layers pass information on, so the last of the paper's 32 layers "
+        "with W = 4096 has a theoretical attention span of about 131K tokens (32 × 4096). Because no query looks "
+        "further back than W, the KV cache can be a rolling buffer of W slots (position i in slot i mod W); the "
+        "paper reports that on 32K-token sequences this cuts cache memory 8× without hurting quality. A long "
+        "prompt is pre-filled in chunks of W.  \n"
+        "**What the window trades.** Each layer sees only W tokens directly; longer-range information has to be "
+        "relayed through layers, weakening with every hop (section 2). In return the cache stays W rows per layer "
+        "however long the text grows, and attention costs grow linearly with the length instead of "
+        "quadratically.  \n"
+        "**Where ours departs.** W = 32 over a training context of 256 tokens, 4 layers (a reach of 4 × 31 = 124), "
+        "width 192 with 4 query and 2 key/value heads, about 2M parameters, trained on Shakespeare with a 2,048-id "
+        "BPE; the paper's model has W = 4096, 32 layers and 7B parameters.  \n"
+        "**Mixtral 8x7B** (arXiv 2401.04088) builds on Mistral 7B with a full 32K-token context instead of the "
+        "window, and replaces each feed-forward block with 8 experts, of which a router picks 2 per token: see the "
+        "MoE page.  \n"
+        "**Try:** the window slider below 32 (weight appears outside the drawn band) and above it (none); the "
+        "position slider near the end, to see each layer reach 31 positions further; generate 64 tokens and move "
+        "the step slider back to the start, to see the slots fill and then wrap.  \n"
+        "Paper: Jiang et al., *Mistral 7B*, arXiv 2310.06825.",
+        "**Mistral 7B 改变了什么。** 滑动窗口注意力：每一层中，一个词元只关注它之前的 W 个词元，而不是全部。"
+        "层层堆叠会把信息接力传递下去，所以在论文的 32 层、W = 4096 的设置下，最后一层的理论注意力跨度约为 131K 个词元"
+        "（32 × 4096）。由于没有查询会看得比 W 更远，KV 缓存可以是一个 W 个槽位的滚动缓冲（位置 i 存在槽位 i mod W）；"
+        "论文报告，在 32K 词元的序列上，这使缓存内存减少为八分之一，而不影响模型质量。长提示按 W 分块预填充。  \n"
+        "**窗口换来了什么，又付出了什么。** 每一层只能直接看到 W 个词元；更远的信息必须经多层接力传递，每传一跳都会减弱"
+        "（第 2 部分）。作为回报，无论文本多长，每层缓存都只有 W 行，注意力的计算量随长度线性增长，而不是平方增长。  \n"
+        "**我们的模型与论文的不同。** W = 32、训练上下文 256 个词元、4 层（感受范围 4 × 31 = 124），宽度 192，"
+        "4 个查询头和 2 个键/值头，约 2M 参数，用 2,048 个词元的 BPE 在莎士比亚作品上训练；"
+        "论文的模型是 W = 4096、32 层、7B 参数。  \n"
+        "**Mixtral 8x7B**（arXiv 2401.04088）在 Mistral 7B 的基础上改用完整的 32K 词元上下文（不再用窗口），"
+        "并把每个前馈块换成 8 个专家，由路由器为每个词元选出其中 2 个：见 MoE 页面。  \n"
+        "**试一试：** 把窗口滑块调到 32 以下（所绘带外出现权重）和 32 以上（没有）；把位置滑块放在末尾附近，"
+        "看每多一层感受范围就多 31 个位置；生成 64 个词元，再把步滑块拖回开头，看槽位先被填满、然后回绕。  \n"
+        "论文：Jiang 等，*Mistral 7B*，arXiv 2310.06825。",
+    ),
+    # errors
+    "mistral.error.empty": ("Type some text first.", "请先输入一些文本。"),
+    "mistral.error.chars": (
+        "The text has {n} characters; at most {max} are accepted.",
+        "文本有 {n} 个字符；最多接受 {max} 个。",
+    ),
+    "mistral.error.tokens": (
+        "The text makes {n} tokens (with ⟨eot⟩); the model's context holds {max}. Shorten it.",
+        "该文本共 {n} 个词元（含 ⟨eot⟩）；模型的上下文最多 {max} 个。请缩短文本。",
+    ),
+    "mistral.error.window": ("The window must be between {lo} and {hi}.", "窗口必须在 {lo} 到 {hi} 之间。"),
+    "mistral.error.position": ("The position must be between 0 and {max}.", "位置必须在 0 到 {max} 之间。"),
+    "mistral.error.n": ("Generate between 1 and {max} tokens.", "请生成 1 到 {max} 个词元。"),
+    "mistral.error.room": (
+        "The prompt ({n} tokens) and {new} new tokens exceed the {max} positions the model was trained on; "
+        "shorten the prompt or generate fewer.",
+        "提示（{n} 个词元）加上 {new} 个新词元超出了模型训练时的 {max} 个位置；请缩短提示或减少生成数量。",
+    ),
+}

@@ -1,0 +1,125 @@
+"""AppTest of the Mistral page: the window slider redraws the band while the real patterns stay exactly 0 outside the
+trained one, the measured reach stops at (l + 1)(W − 1), the chunked pre-fill matches one forward pass, the rolling
+buffer fills its W slots and then wraps, and too long a text gets a translated message."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.mistral import service as svc
+from app.shared.i18n import translate
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+pytestmark = pytest.mark.skipif(not svc.available(), reason="no Mistral checkpoint shipped")
+
+
+def m(at, key: str, **fields) -> str:
+    return metric(at, translate(key, LANG, **fields))
+
+
+def test_window_slider_redraws_the_band_and_the_model_stays_inside_its_own():
+    at = open_app("mistral", lang=LANG)
+    assert not at.exception and not at.error
+    W = svc.shape().window
+    T = len(svc.analyse(svc.DEFAULT_TEXT, "torch").ids)
+    assert m(at, "mistral.m.keys") == str(W)
+    assert m(at, "mistral.m.outside_trained", W=W) == "0"
+    assert m(at, "mistral.m.outside_shown") == "0.0%"  # the drawn band is the trained one
+    pairs = m(at, "mistral.m.pairs")
+    assert int(pairs.replace(",", "")) == sum(min(W, t + 1) for t in range(T))
+
+    at.slider(key="mistral_window").set_value(8)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "mistral.m.keys") == "8"
+    assert int(m(at, "mistral.m.pairs").replace(",", "")) == sum(min(8, t + 1) for t in range(T))
+    assert float(m(at, "mistral.m.outside_shown").rstrip("%")) > 0  # the model reads further back than 8
+    assert m(at, "mistral.m.outside_trained", W=W) == "0"  # the real band does not move
+
+    at.button_group(key="mistral_layer").set_value(3)
+    at.button_group(key="mistral_head").set_value(1)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "mistral.m.outside_trained", W=W) == "0"
+
+
+def test_reach_stops_at_the_bound():
+    at = open_app("mistral", lang=LANG)
+    s = svc.shape()
+    assert m(at, "mistral.m.beyond") == "0"
+    for layer in range(s.n_layers):
+        farthest, bound = (int(x) for x in m(at, "mistral.m.farthest", layer=layer).split(" / "))
+        assert bound == (layer + 1) * (s.window - 1)
+        assert farthest == bound  # the default text is longer than the reach: every hop is used
+
+    at.slider(key="mistral_position").set_value(40)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "mistral.m.beyond") == "0"
+    assert m(at, "mistral.m.farthest", layer=0) == f"{s.window - 1} / {s.window - 1}"
+    assert m(at, "mistral.m.farthest", layer=1) == f"40 / {2 * (s.window - 1)}"  # the text starts 40 back
+
+
+def test_measuring_the_reach_leaves_the_shared_model_untouched():
+    from app.shared.services import engine
+
+    r = svc.reach(svc.DEFAULT_TEXT, 100)
+    assert r.influence.shape == (svc.shape().n_layers, 101)
+    assert all(p.grad is None for p in engine().model(svc.NAME).parameters())
+
+
+def test_chunked_prefill_matches_one_forward_pass():
+    at = open_app("mistral", lang=LANG)
+    p = svc.prefill(svc.DEFAULT_TEXT)
+    assert float(m(at, "mistral.m.prefill_diff")) <= 1e-4 * p.logit_scale
+    n = int(m(at, "mistral.m.chunks"))
+    assert n == len(p.masks) > 1
+    at.slider(key="mistral_chunk").set_value(n - 1)
+    rerun(at, LANG)
+    assert not at.exception
+    W = svc.shape().window
+    cached, own = (int(x) for x in m(at, "mistral.m.chunk_keys").split(" + "))
+    assert cached == W - 1 and own == p.masks[-1].shape[0]
+
+
+def test_generation_fills_the_slots_then_wraps():
+    at = open_app("mistral", lang=LANG)
+    W = svc.shape().window
+    P = len(svc.encode(svc.DEFAULT_PROMPT, svc.MAX_PROMPT_CHARS))
+    assert P + 1 < W  # the default prompt leaves slots empty at the first step
+    at.slider(key="mistral_n").set_value(W + 5)
+    at.button(key="mistral_generate").click()
+    rerun(at, LANG)
+    assert not at.exception and not at.error
+    assert m(at, "mistral.m.generated") == str(W + 5)
+    # after W + 5 new tokens the cache has seen positions 0 .. P + W + 4: the slots hold the last W of them
+    assert m(at, "mistral.m.filled") == f"{W} / {W}"
+    assert m(at, "mistral.m.held") == f"{P + 5}–{P + W + 4}"
+    assert int(m(at, "mistral.m.overwritten")) == P + 5
+
+    at.slider(key="mistral_step").set_value(1)
+    rerun(at, LANG)
+    assert m(at, "mistral.m.filled") == f"{P + 1} / {W}"
+    assert m(at, "mistral.m.held") == f"0–{P}"
+
+    g = svc.generate(svc.DEFAULT_PROMPT, W + 5)
+    for slots in g.slots:
+        held = slots[slots >= 0]
+        assert (held % W == np.flatnonzero(slots >= 0)).all()  # position i lives in slot i mod W
+    assert g.rolling_bytes[-1] == g.rolling_bytes[W]  # constant once the buffer exists
+    assert g.full_bytes[-1] > g.rolling_bytes[-1]
+
+
+def test_too_long_input_gets_a_translated_message():
+    at = open_app("mistral", lang=LANG)
+    text = "龘" * 200  # 600 characters, three bytes each: far more tokens than the context holds
+    at.text_area(key="mistral_text").set_value(text)
+    rerun(at, LANG)
+    assert not at.exception
+    from models import metrics, zoo
+
+    n = len(metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(svc.NAME)), text))
+    assert [e.value for e in at.error] == [translate("mistral.error.tokens", LANG, n=n, max=svc.shape().max_len)]
