@@ -276,6 +276,14 @@ def _kernel_table(kn: dict) -> list[str]:
 
 def table(results: dict) -> str:
     lines = [f"Measured on: {results['machine']} — {results['when']}", ""]
+    rerun = results.get("rerun", {})
+    if rerun:
+        lines += [
+            "Rerun alone since (`--only`): "
+            + "; ".join(f"{name} on {r['machine']} — {r['when']}" for name, r in rerun.items())
+            + ".",
+            "",
+        ]
     if results.get("latency"):
         lines += ["| probe call (forward + probes) | p50 ms | p95 ms | budget |", "|---|---|---|---|"]
         for key, s in results["latency"].items():
@@ -348,6 +356,11 @@ def main(argv: list[str] | None = None) -> int:
         results.setdefault("machine", machine())
         results.setdefault("when", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
         results[args.only] = runs[args.only]()
+        # a section rerun alone says where and when, since the header's machine may be another one
+        results.setdefault("rerun", {})[args.only] = {
+            "machine": machine(),
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        }
     else:
         results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
         for section in SECTIONS:
