@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
+from app.gpt.service import tokenizer, vocabulary  # the same checkpoint's tokenizer and display pieces
 from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
@@ -47,11 +48,6 @@ BLOCK_PROBES = ("attn_in", "attn_out", "mid", "mlp_in", "mlp_out", "resid", "mlp
 HEAD_PROBES = ("attn.q", "attn.k", "attn.v", "attn.pattern", "attn.context")
 
 
-@st.cache_resource(show_spinner=False)
-def tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
-
-
 def config() -> dict:
     return zoo.read_config(NAME)
 
@@ -59,22 +55,6 @@ def config() -> dict:
 def max_tokens() -> int:
     """The model's context: <|endoftext|> plus the text's tokens may fill it, no more."""
     return int(config()["max_len"])
-
-
-def _piece(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "‹" + " ".join(f"{b:02x}" for b in raw) + "›"
-
-
-@st.cache_resource(show_spinner=False)
-def vocabulary() -> tuple[str, ...]:
-    from models.data import bpe
-
-    tok = tokenizer()
-    raw = bpe.token_bytes(tok, range(tok.get_vocab_size()))
-    return (bpe.EOT, *(_piece(b) for b in raw[1:]))
 
 
 @st.cache_resource(show_spinner=False)
