@@ -29,6 +29,15 @@ def lr_at(progress: float, step: int, lr: float, warmup: int) -> float:
     return lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
 
 
+SCHEDULE = ("steps", "budget_s", "lr", "warmup", "weight_decay")
+
+
+def schedule(settings: dict) -> dict:
+    """The keys of a recipe's settings that ``Trainer`` / ``fit`` take (steps or budget_s, lr, warm-up, weight
+    decay), so every recipe passes them the same way: ``fit(model, batches, loss, **schedule(settings))``."""
+    return {key: settings[key] for key in SCHEDULE if key in settings}
+
+
 class Trainer:
     """One model's optimiser, schedule, clock and losses.
 

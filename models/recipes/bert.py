@@ -23,7 +23,7 @@ from models import bert, zoo
 from models.data import shakespeare, wordpiece
 from models.data.wordpiece import CLS, MASK, PAD, SEP, SPECIALS
 from models.recipes.common import initial_model, source_tokenizer
-from models.training import fast_kernels, fit
+from models.training import fast_kernels, fit, schedule
 
 P_CHOSEN, P_MASK, P_RANDOM = 0.15, 0.8, 0.1  # the rest of the chosen (10%) stay unchanged
 IGNORE = -100  # label of a position the loss does not see
@@ -264,10 +264,7 @@ def train(run: zoo.Run) -> zoo.Trained:
             model,
             batches,
             lambda m, b: loss(m, b, hp["nsp_weight"]),
-            steps=hp["steps"],
-            lr=hp["lr"],
-            warmup=hp["warmup"],
-            weight_decay=hp["weight_decay"],
+            **schedule(hp),
             desc="bert",
             log_every=50,
         )

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from models import demo, zoo
 from models.data.synthetic import lag_copy
 from models.recipes.common import initial_model
-from models.training import fit
+from models.training import fit, schedule
 
 SETTINGS = {"steps": 400, "batch": 64, "lr": 1e-2, "warmup": 20, "weight_decay": 0.01}
 
@@ -42,10 +42,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         model,
         batches(),
         loss,
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc="demo",
     )
     return zoo.Trained(

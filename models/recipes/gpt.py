@@ -36,7 +36,7 @@ from torch import nn
 from models import gpt, metrics
 from models.data import bpe, shakespeare
 from models.recipes.common import initial_model, source_tokenizer, windows
-from models.training import Trainer, fast_kernels, fit
+from models.training import Trainer, fast_kernels, fit, schedule
 from models.zoo import Recipe, Run, Trained
 
 # ---- data -----------------------------------------------------------------------------------------------------------
@@ -182,10 +182,7 @@ def text_stage(model: gpt.GPT, ids: np.ndarray, tok, hp: dict, seed: int) -> Tra
         model,
         batches,
         next_token_loss,
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc="gpt",
         log_every=100,
     )
@@ -225,10 +222,7 @@ def repeat_stage(model: gpt.GPT, ids: np.ndarray, tok, hp: dict, seed: int) -> T
         model,
         mixed,
         partial(mixed_loss, weight=hp["induction_weight"]),
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc="gpt repeats",
         log_every=50,
     )

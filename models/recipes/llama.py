@@ -26,7 +26,7 @@ from torch import nn
 from models import gpt, llama, metrics
 from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
-from models.training import Trainer, fast_kernels
+from models.training import Trainer, fast_kernels, schedule
 from models.zoo import Recipe, Run, Trained, parameter_count
 
 # The GPT-2-style baseline: models.gpt.GPT at the same context, sized to a similar parameter count.
@@ -57,10 +57,7 @@ def race(
         name: Trainer(
             m,
             next_token_loss,
-            budget_s=hp["budget_s"],
-            lr=hp["lr"],
-            warmup=hp["warmup"],
-            weight_decay=hp["weight_decay"],
+            **schedule(hp),
             clock=(clocks or {}).get(name, time.perf_counter),
         )
         for name, m in models.items()

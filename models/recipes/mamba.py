@@ -25,7 +25,7 @@ from models import mamba, metrics, zoo
 from models.data import shakespeare, ssm_tasks
 from models.recipes.common import windows
 from models.recipes.gpt import next_token_loss, train_tokenizer
-from models.training import fast_kernels, fit
+from models.training import fast_kernels, fit, schedule
 from models.zoo import Recipe, Run, Trained
 
 # The tasks the checkpoints are trained and evaluated on (evaluation and pages depend on them: not settings).
@@ -86,10 +86,7 @@ def train_task(preset: mamba.Config, make_batch: Callable, run: Run) -> tuple[ma
             model,
             batches(),
             masked_loss,
-            steps=hp["steps"],
-            lr=hp["lr"],
-            warmup=hp["warmup"],
-            weight_decay=hp["weight_decay"],
+            **schedule(hp),
             desc="mamba",
             log_every=50,
         )
@@ -189,10 +186,7 @@ def train_lm(run: Run) -> Trained:
             model,
             batches,
             next_token_loss,
-            steps=hp["steps"],
-            lr=hp["lr"],
-            warmup=hp["warmup"],
-            weight_decay=hp["weight_decay"],
+            **schedule(hp),
             desc="mamba-lm",
             log_every=50,
         )

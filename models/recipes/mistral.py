@@ -31,7 +31,7 @@ from models.probe import trace
 from models.recipes.common import initial_model, windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
 from models.recipes.llama import held_out_windows
-from models.training import Trainer, fast_kernels
+from models.training import Trainer, fast_kernels, schedule
 from models.zoo import Recipe, Run, Trained
 
 # llama's settings, at twice the context and half the batch (the same 4,096 tokens per step).
@@ -55,10 +55,7 @@ def train(run: Run) -> Trained:
     trainer = Trainer(
         model,
         next_token_loss,
-        budget_s=hp["budget_s"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
     )
     log_every = 25
     with fast_kernels(model):

@@ -25,7 +25,7 @@ from models.data import bpe, domains
 from models.metrics import encode_document, tokenizer
 from models.probe import trace
 from models.recipes.common import initial_model, source_tokenizer, windows
-from models.training import fit
+from models.training import fit, schedule
 
 DOMAINS = domains.DOMAINS
 
@@ -173,10 +173,7 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
         model,
         windows(streams, hp["batch"], hp["context"], rng),
         loss,
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc=name,
         log_every=100,
     )

@@ -20,7 +20,7 @@ from models import zoo
 from models.data import seq2seq
 from models.probe import trace
 from models.recipes.common import initial_model
-from models.training import fit
+from models.training import fit, schedule
 
 # The task: lengths seen in training, and the longer ones the checkpoint is tested on (1.25×).
 TRAIN_LENGTHS = (1, 16)
@@ -64,10 +64,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         model,
         batches(),
         lambda m, b: loss(m, *b),
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc="transformer",
     )
     lo, hi = TRAIN_LENGTHS

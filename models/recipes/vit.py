@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from models import vit, zoo
 from models.data import digits
 from models.recipes.common import initial_model
-from models.training import fit
+from models.training import fit, schedule
 
 SETTINGS = {
     "steps": 6000,
@@ -73,10 +73,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         model,
         batches(),
         loss,
-        steps=hp["steps"],
-        lr=hp["lr"],
-        warmup=hp["warmup"],
-        weight_decay=hp["weight_decay"],
+        **schedule(hp),
         desc="vit",
     )
     return zoo.Trained(
