@@ -7,6 +7,8 @@ Papers:
   (2307.09288) adds grouped-query attention (Ainslie et al. 2023, 2305.13245).
 - Position interpolation, Chen et al. 2023 (2306.15595): read position m as m / s to fit s× longer inputs into the
   trained range of angles; NTK-aware scaling (bloc97, 2023) raises the base instead, slowing the slow pairs most.
+- YaRN, Peng et al. 2023 (2309.00071): interpolate only the pairs too slow to have turned within the training
+  context, keep the fast ones, and sharpen attention by a temperature (models/layers/positions.py).
 
     x₀ = E[tokens]                             (no position vector is added: positions live in the q·k rotation)
     xᵢ₊₁ = xᵢ + Attn(RMSNorm(xᵢ)) ;  xᵢ₊₁ = xᵢ₊₁ + SwiGLU(RMSNorm(xᵢ₊₁))
@@ -18,6 +20,8 @@ Papers:
     Attn: softmax(q kᵀ / √D + M) v per head (M causal), heads concatenated, then W_o
     logits = RMSNorm_f(x_L) · Eᵀ               (output tied to the token embedding E, as in the GPT baseline)
     PI: m ↦ m / s ;  NTK: base ↦ base · α^(D/(D−2))
+    YaRN: θᵢ ↦ (1 − γᵢ)·θᵢ/s + γᵢ·θᵢ, γᵢ a ramp over the turns pair i makes in the training context;
+          q·k multiplied by (0.1 ln s + 1)²
 
 Glossary (shape letters): B batch, T positions (tokens), S keys (T plus cached ones), C model width,
 H query heads, G key/value heads, D head width (C / H), V vocabulary, L layers.
@@ -95,7 +99,13 @@ class Llama(nn.Module):
         name_probes(self)
 
     def forward(
-        self, tokens: torch.Tensor, cache: list[KVCache] | None = None, *, interpolation: float = 1.0, ntk: float = 1.0
+        self,
+        tokens: torch.Tensor,
+        cache: list[KVCache] | None = None,
+        *,
+        interpolation: float = 1.0,
+        ntk: float = 1.0,
+        yarn: float = 1.0,
     ) -> torch.Tensor:
         """tokens (B, T) -> logits (B, T, V).
 
@@ -103,13 +113,17 @@ class Llama(nn.Module):
             cache: one KVCache per block; ``tokens`` continue the cached sequence (positions start after it).
             interpolation: position interpolation factor s (positions read as m / s); 1 = plain RoPE.
             ntk: NTK-aware factor α (base · α^(D/(D−2))); 1 = plain RoPE.
+            yarn: YaRN scale s (per-pair ramp between PI and plain RoPE over the training context, and the
+                attention temperature); 1 = plain RoPE.
         """
         T = tokens.shape[1]
         past = len(cache[0]) if cache else 0
         if past + T > EXTRAPOLATE * self.config.max_len:
             raise ValueError(f"{past + T} positions exceed {EXTRAPOLATE}× the context of {self.config.max_len}")
         positions = torch.arange(past, past + T, device=tokens.device)
-        rope = self.rope(positions, interpolation=interpolation, ntk=ntk)  # cos, sin: (T, D/2)
+        rope = self.rope(
+            positions, interpolation=interpolation, ntk=ntk, yarn=yarn, context=self.config.max_len
+        )  # cos, sin: (T, D/2)
         mask = causal_mask(T, past + T, device=tokens.device)  # (T, S)
         x = self.embed(tokens)  # (B, T, C)
         for i, block in enumerate(self.blocks):
@@ -126,9 +140,9 @@ def build(config: dict) -> Llama:
 
 # ---- RoPE scaling schemes -------------------------------------------------------------------------------------------
 
-SCHEMES = ("plain", "pi", "ntk")
+SCHEMES = ("plain", "pi", "ntk", "yarn")
 
 
 def scheme_kwargs(scheme: str, scale: float) -> dict[str, float]:
     """Forward arguments of a RoPE scaling scheme for an input ``scale``× the training context."""
-    return {"plain": {}, "pi": {"interpolation": scale}, "ntk": {"ntk": scale}}[scheme]
+    return {"plain": {}, "pi": {"interpolation": scale}, "ntk": {"ntk": scale}, "yarn": {"yarn": scale}}[scheme]

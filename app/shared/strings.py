@@ -96,6 +96,38 @@ STRINGS = {
         "偏好优化目标与推理提示，在小模型上动手尝试。",
     ),
     # shared views
+    "view.try.title": ("Try this", "试一试"),
+    "view.try.do": ("**Do:**", "**操作：**"),
+    "view.try.see": ("**You should see:**", "**你会看到：**"),
+    "view.try.why": ("**Why:**", "**原因：**"),
+    "view.paper_vs_here": ("In the paper vs here", "论文中 vs 这里"),
+    "view.pvh.what": ("", ""),
+    "view.pvh.paper": ("in the paper", "论文中"),
+    "view.pvh.here": ("here (our trained model)", "这里（我们训练的模型）"),
+    "view.pvh.departures": ("Where our model departs from the paper", "我们的模型与论文不同之处"),
+    "view.numbers.title": (
+        "How to read the numbers: loss, nats, bits per character",
+        "如何读这些数字：损失、奈特、每字符比特",
+    ),
+    "view.numbers.body": (
+        "- **Loss** is the cross-entropy −ln p(correct token), averaged over tokens. Natural log, so the unit is "
+        "the **nat**; 1 nat = 1/ln 2 ≈ 1.443 bits. Lower is better; 0 means the model was certain and right.\n"
+        "- **Uniform baseline**: a model that knows nothing spreads p = 1/V over a vocabulary of V tokens and "
+        "scores ln V (ln 2048 ≈ 7.62 nats for our 2,048-token BPE). A loss *above* it is worse than a blind guess.\n"
+        "- **Bigram baseline**: predict each token from the one before only (counts on the training text). "
+        "Beating it shows the model uses more than the last token.\n"
+        "- **Bits per character (bpc)** = total loss in bits ÷ number of characters. Tokenizers cut text "
+        "differently, so per-token losses of two tokenizers cannot be compared; per-character ones can.\n"
+        "- Losses on **held-out** text (plays the model never saw) measure what it learned, not what it memorised.",
+        "- **损失**是交叉熵 −ln p(正确词元)，对词元取平均。用自然对数，单位是**奈特（nat）**；1 奈特 = 1/ln 2 ≈ "
+        "1.443 比特。越低越好；0 表示模型完全确定且正确。\n"
+        "- **均匀基线**：什么都不知道的模型给 V 个词元的词表每个 p = 1/V，损失为 ln V（我们 2,048 词元的 BPE 为 "
+        "ln 2048 ≈ 7.62 奈特）。损失*高于*它，说明比盲猜还差。\n"
+        "- **二元（bigram）基线**：只用前一个词元预测下一个（在训练文本上计数）。优于它说明模型用到了更多上文。\n"
+        "- **每字符比特（bpc）** = 以比特计的总损失 ÷ 字符数。不同分词器切分文本的方式不同，按词元的损失不能互相"
+        "比较；按字符的可以。\n"
+        "- **留出**文本（模型从未见过的剧本）上的损失衡量的是模型学到的，而不是背下来的。",
+    ),
     "view.query": ("query", "查询"),
     "view.key": ("key", "键"),
     "view.layer": ("layer", "层"),

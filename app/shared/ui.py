@@ -30,6 +30,37 @@ def explain(text: str) -> None:
         st.markdown(text)
 
 
+def try_this(do: str, see: str, why: str) -> None:
+    """The page's guided experiment, shown near the top: what to do, what you should see, why (markdown each)."""
+    with st.container(border=True):
+        st.markdown(
+            f"**{t('view.try.title')}**  \n{t('view.try.do')} {do}  \n{t('view.try.see')} {see}  \n"
+            f"{t('view.try.why')} {why}"
+        )
+
+
+def paper_vs_here(rows: list[tuple[str, str, str]], departures: list[str] | None = None) -> None:
+    """The paper's configuration and headline result beside our model's, and each departure, in a collapsed
+    expander. ``rows``: (what, in the paper, here), already translated; ``departures``: one sentence each."""
+    with st.expander(t("view.paper_vs_here")):
+        st.table(
+            {
+                t("view.pvh.what"): [r[0] for r in rows],
+                t("view.pvh.paper"): [r[1] for r in rows],
+                t("view.pvh.here"): [r[2] for r in rows],
+            }
+        )
+        if departures:
+            st.markdown(f"**{t('view.pvh.departures')}**\n\n" + "\n".join(f"- {d}" for d in departures))
+
+
+def reading_numbers() -> None:
+    """The shared, collapsed explanation of loss in nats, bits per character and the uniform and bigram baselines;
+    every page that shows a loss calls it once, under its loss figures."""
+    with st.expander(t("view.numbers.title")):
+        st.markdown(t("view.numbers.body"))
+
+
 def readout(result) -> None:
     """What ran: backend, device, milliseconds. Also shown in the sidebar as the last run."""
     st.caption(t("view.readout", backend=result.backend, device=result.device, ms=result.ms))

@@ -55,11 +55,37 @@ def rope_frequencies(head_dim: int, base: float = 10000.0) -> torch.Tensor:
     return base ** (-torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim)
 
 
+# YaRN's ramp (2309.00071 §3.2): a pair whose wavelength fits fewer than ALPHA times into the training context is
+# interpolated fully, one that fits more than BETA times is left alone; the values the paper uses for LLaMA models.
+YARN_ALPHA, YARN_BETA = 1.0, 32.0
+
+
+def yarn_frequencies(head_dim: int, base: float, scale: float, context: int) -> torch.Tensor:
+    """(D/2,) YaRN's "NTK-by-parts" frequencies for a ``scale``× longer input than the training ``context``.
+
+    With r = context / λᵢ (how many turns pair i makes over the training context, λᵢ = 2π/θᵢ) and the ramp
+    γ(r) = clamp((r − α) / (β − α), 0, 1), the new frequency is (1 − γ)·θᵢ/s + γ·θᵢ: slow pairs (few turns, never
+    seen at the new angles) are interpolated like PI, fast pairs keep theirs, the ones between are mixed.
+    """
+    theta = rope_frequencies(head_dim, base)
+    turns = context * theta / (2 * math.pi)
+    ramp = ((turns - YARN_ALPHA) / (YARN_BETA - YARN_ALPHA)).clamp(0.0, 1.0)
+    return (1 - ramp) * theta / scale + ramp * theta
+
+
+def yarn_attention_factor(scale: float) -> float:
+    """YaRN's temperature: logits are multiplied by (0.1·ln s + 1)², applied as 0.1·ln s + 1 on both q and k
+    (through cos and sin, so the cached keys carry it too)."""
+    return 0.1 * math.log(scale) + 1.0 if scale > 1 else 1.0
+
+
 class RotaryEmbedding(nn.Module):
-    """cos/sin of m·θᵢ for given positions m, with two ways to stretch past the training context.
+    """cos/sin of m·θᵢ for given positions m, with three ways to stretch past the training context.
 
     ``interpolation`` s > 1 (position interpolation, Chen et al. 2023): use m / s.
     ``ntk`` α > 1 (NTK-aware scaling): use base · α^(D/(D−2)), which slows the low frequencies most.
+    ``yarn`` s > 1 (YaRN, Peng et al. 2023, 2309.00071) with ``context`` the training context: the per-pair ramp of
+    ``yarn_frequencies`` and cos, sin scaled by ``yarn_attention_factor(s)``.
     """
 
     def __init__(self, head_dim: int, base: float = 10000.0):
@@ -68,12 +94,24 @@ class RotaryEmbedding(nn.Module):
         self.base = base
 
     def forward(
-        self, positions: torch.Tensor, *, interpolation: float = 1.0, ntk: float = 1.0
+        self,
+        positions: torch.Tensor,
+        *,
+        interpolation: float = 1.0,
+        ntk: float = 1.0,
+        yarn: float = 1.0,
+        context: int = 0,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         base = self.base * ntk ** (self.head_dim / (self.head_dim - 2))
-        theta = rope_frequencies(self.head_dim, base).to(positions.device)
+        if yarn > 1:
+            if context <= 0:
+                raise ValueError("YaRN needs the training context")
+            theta = yarn_frequencies(self.head_dim, base, yarn, context).to(positions.device)
+        else:
+            theta = rope_frequencies(self.head_dim, base).to(positions.device)
         angles = (positions.float() / interpolation).unsqueeze(-1) * theta  # (T, D/2)
-        return angles.cos(), angles.sin()
+        m = yarn_attention_factor(yarn)
+        return angles.cos() * m, angles.sin() * m
 
 
 def rope_decay_bound(head_dim: int, distances: torch.Tensor, base: float = 10000.0) -> torch.Tensor:
