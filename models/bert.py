@@ -8,17 +8,19 @@ hides the token instead: 15% of the positions are chosen; of those 80% become ``
 whether segment B really followed segment A.
 
     x₀ = E[token] + S[segment] + P[position]                      (three embeddings, summed)
-    xᵢ₊₁ = xᵢ + Attn(LN(xᵢ)) ;  xᵢ₊₁ = xᵢ₊₁ + MLP(LN(xᵢ₊₁))        (pre-LN block, no causal mask: only padding)
+    x₀ = LN(x₀)                                                     (the embedding LayerNorm)
+    xᵢ₊₁ = LN(xᵢ + Attn(xᵢ)) ;  xᵢ₊₁ = LN(xᵢ₊₁ + MLP(xᵢ₊₁))        (post-LN block, no causal mask: only padding)
     MLM logits = LN(GELU(W h)) · Eᵀ + b                            (decoder tied to the token embedding E)
     NSP logits = W_nsp · tanh(W_pool h[CLS])                        (IsNext, NotNext)
     loss = mean over chosen i of −log p_MLM(xᵢ | x̃) − log p_NSP(IsNext or NotNext)   (x̃: the corrupted input)
 
 The masking recipe and the NSP pairs that train this model live in ``models/recipes/bert.py``.
 
-Departures from the paper, for a small model trained in under an hour on one CPU core: pre-LN blocks (Xiong et al.
-2020: stable at a high learning rate) plus a final LayerNorm, where BERT has post-LN blocks (the embedding
-LayerNorm is kept); learned positions start from the sinusoidal table instead of noise; no dropout; sequences of
-64 tokens, not 512.
+The blocks are post-LN as in the paper (LayerNorm after each residual add, a LayerNorm on the summed embeddings and
+none after the last block); ``norm="pre"`` builds the pre-LN variant (Xiong et al. 2020, 2002.04745: LayerNorm
+before each sublayer plus a final one), which earlier checkpoints used. Departures from the paper, for a small
+model trained in under an hour on one CPU core: learned positions start from the sinusoidal table instead of
+noise; no dropout; sequences of 64 tokens, not 512; a character-and-piece WordPiece of 1,024 ids, not 30,000.
 
 Glossary (shape letters): B batch, T positions, C model width, H heads, D head width (C / H), V vocabulary,
 L layers, N chosen (masked) positions of a batch.
@@ -35,7 +37,15 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models.layers import LayerNorm, LearnedPositions, PreNormBlock, gpt2_init, padding_mask, sinusoidal_table
+from models.layers import (
+    LayerNorm,
+    LearnedPositions,
+    PostNormBlock,
+    PreNormBlock,
+    gpt2_init,
+    padding_mask,
+    sinusoidal_table,
+)
 from models.probe import Probe, name_probes
 
 
@@ -49,6 +59,7 @@ class Config:
     mlp_ratio: int = 4
     n_segments: int = 2  # segment A (0) and segment B (1)
     pad_id: int = 0  # [PAD], the first special of the WordPiece vocabulary: keys with this id get no attention
+    norm: str = "post"  # "post": LN(x + Sublayer(x)) as the paper; "pre": x + Sublayer(LN(x)) and a final LN
 
 
 PRESETS = {
@@ -67,8 +78,11 @@ class BERT(nn.Module):
         self.embed_ln = LayerNorm(c.dim)
         self.token_embedding, self.segment_embedding, self.position_embedding = Probe(), Probe(), Probe()
         self.embedded = Probe()
-        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
-        self.ln_f = LayerNorm(c.dim)
+        if c.norm not in ("post", "pre"):
+            raise ValueError(f"norm must be 'post' or 'pre', not {c.norm!r}")
+        block = PostNormBlock if c.norm == "post" else PreNormBlock
+        self.blocks = nn.ModuleList(block(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
+        self.ln_f = LayerNorm(c.dim) if c.norm == "pre" else nn.Identity()  # post-LN ends normalised already
         self.mlm_dense = nn.Linear(c.dim, c.dim)  # the MLM head's transform before the tied decoder
         self.mlm_ln = LayerNorm(c.dim)
         self.mlm_bias = nn.Parameter(torch.zeros(c.vocab))

@@ -1,7 +1,7 @@
 """Shared building blocks of the zoo. Architecture files compose these; they never copy them."""
 
 from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, repeat_kv
-from models.layers.block import PreNormBlock, gpt2_init
+from models.layers.block import PostNormBlock, PreNormBlock, gpt2_init
 from models.layers.ffn import MLP, SwiGLU
 from models.layers.flash import (
     FlashResult,
@@ -36,6 +36,7 @@ __all__ = [
     "KVCache",
     "MultiHeadAttention",
     "RollingKVCache",
+    "PostNormBlock",
     "PreNormBlock",
     "gpt2_init",
     "repeat_kv",

@@ -1,11 +1,12 @@
-"""The pre-LN Transformer block shared by GPT-2-style decoders and ViT-style encoders.
+"""The Transformer blocks with one attention and one MLP sublayer: pre-LN (GPT-2-style decoders, ViT-style encoders)
+and post-LN (the original Transformer's order, kept by BERT).
 
-    x = x + Attn(LN₁(x))      (masked for a decoder, unmasked for an encoder)
-    x = x + MLP(LN₂(x))
+    pre-LN:   x = x + Attn(LN₁(x)) ;  x = x + MLP(LN₂(x))          (masked for a decoder, unmasked for an encoder)
+    post-LN:  x = LN₁(x + Attn(x)) ;  x = LN₂(x + MLP(x))
 
-Probes, all (B, T, C): ``attn_in`` = LN₁(x); ``attn_out`` = Attn(LN₁(x)), what attention writes into the residual
-stream; ``mid`` = the stream after that add; ``mlp_in`` = LN₂(mid); ``mlp_out`` = what the MLP writes; ``resid`` = the
-stream after the block — what a logit lens reads.
+Probes, all (B, T, C): ``attn_in`` what attention reads (LN₁(x) pre-LN, x post-LN); ``attn_out`` what attention
+writes into the residual stream; ``mid`` = the stream after that add (and, post-LN, after LN₁); ``mlp_in`` what the
+MLP reads; ``mlp_out`` = what the MLP writes; ``resid`` = the stream after the block — what a logit lens reads.
 """
 
 from __future__ import annotations
@@ -40,3 +41,12 @@ def gpt2_init(m: nn.Module) -> None:
         nn.init.normal_(m.weight, std=0.02)
     if isinstance(m, nn.Linear) and m.bias is not None:
         nn.init.zeros_(m.bias)
+
+
+class PostNormBlock(PreNormBlock):
+    """Post-LN: LayerNorm(x + Sublayer(x)) after each sublayer (Vaswani et al. 2017 §3.1; BERT 1810.04805 keeps it).
+    The same parameters as ``PreNormBlock`` (ln1, ln2, attn, mlp), used in the other order."""
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
+        x = self.mid(self.ln1(x + self.drop(self.attn_out(self.attn(self.attn_in(x), mask=mask, cache=cache)))))
+        return self.resid(self.ln2(x + self.drop(self.mlp_out(self.mlp(self.mlp_in(x))))))  # (B, T, C)

@@ -1,7 +1,7 @@
 """How the ``bert`` checkpoint is trained and evaluated: WordPiece on the training plays, NSP sentence pairs, the
 paper's masking recipe, and the held-out MLM / NSP scores.
 
-    python -m models.train bert [--set steps=9000 --set batch=32 ...]
+    python -m models.train bert [--set steps=10000 --set batch=32 ...]
 
 The masking recipe (section 3.1 and appendix A.1 of 1810.04805): 15% of the positions except [CLS], [SEP] and
 [PAD] are chosen; of those 80% become [MASK], 10% a random non-special id, 10% stay as they are; the loss looks at
@@ -30,10 +30,10 @@ IGNORE = -100  # label of a position the loss does not see
 NOT_CHOSEN, MASKED, RANDOM, KEPT = range(4)  # what happened to each position of a training example
 
 SETTINGS = {
-    "steps": 9000,
+    "steps": 10000,
     "batch": 32,
     "lr": 2e-3,
-    "warmup": 200,
+    "warmup": 1000,  # post-LN needs the warm-up (Xiong et al. 2020); the paper warms up over its first 10,000 steps
     "weight_decay": 0.01,
     "p_short": 0.2,  # share of NSP pairs shorter than max_len, so that [PAD] and short inputs are seen (paper: 0.1)
     "nsp_weight": 1.0,  # loss = MLM + nsp_weight · NSP

@@ -60,8 +60,29 @@ def test_shapes_and_pinned_parameter_counts(tiny):
     x = torch.randint(5, V, (3, 7))
     mlm, nsp = tiny(x, torch.zeros_like(x))
     assert mlm.shape == (3, 7, V) and nsp.shape == (3, 2)
-    assert zoo.parameter_count(tiny) == 28_981
-    assert zoo.parameter_count(bert.build(asdict(bert.PRESETS["shipped"]))) == 967_682
+    assert zoo.parameter_count(tiny) == 28_917
+    assert zoo.parameter_count(bert.build(asdict(bert.PRESETS["shipped"]))) == 967_426
+    # pre-LN adds the final LayerNorm (scale and shift of the width)
+    assert zoo.parameter_count(bert.build({**asdict(bert.PRESETS["shipped"]), "norm": "pre"})) == 967_426 + 2 * 128
+
+
+def test_blocks_are_post_ln_as_the_paper(tiny):
+    """LN(x + Attn(x)) then LN(x + MLP(x)); the encoder's output is the last block's, with no final LayerNorm."""
+    x = torch.randn(2, 5, 32)
+    block = tiny.blocks[0]
+    mid = block.ln1(x + block.attn(x))
+    assert torch.allclose(block(x), block.ln2(mid + block.mlp(mid)), atol=1e-6)
+    h = block(x)
+    assert torch.allclose(h.mean(-1), torch.zeros(2, 5), atol=1e-5)  # a LayerNorm's output, before its affine
+    tokens = torch.randint(5, V, (2, 6))
+    hidden = tiny.encode(tokens, torch.zeros_like(tokens))
+    assert isinstance(tiny.ln_f, torch.nn.Identity)
+    x0 = tiny.embed_ln(tiny.embed(tokens) + tiny.segment(torch.zeros_like(tokens)) + tiny.pos.weight[:6])
+    for b in tiny.blocks:
+        x0 = b(x0, None)
+    assert torch.allclose(hidden, x0, atol=1e-5)
+    with pytest.raises(ValueError, match="norm"):
+        bert.build({**asdict(bert.PRESETS["tiny"]), "norm": "sandwich"})
 
 
 def test_mlm_head_is_tied_to_the_token_embedding(tiny):
