@@ -98,9 +98,18 @@ def ort_spinning(repeats: int) -> dict:
     return result
 
 
+# The LLaMA siblings that differ only in their key/value heads: the KV cache grows by 2 · L · G · D · 4 bytes a token.
+LLAMA_FAMILY = {
+    "llama-mha": "llama-mha (MHA, 4 KV heads)",
+    "llama": "llama (GQA, 2 KV heads)",
+    "llama-mqa": "llama-mqa (MQA, 1 KV head)",
+}
+
+
 def decode_cost(length: int = 256) -> dict:
-    """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache, and Mistral's
-    rolling buffer (W slots) vs a full cache, also to LONG_DECODE tokens."""
+    """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache, the LLaMA
+    siblings' caches with 4, 2 and 1 key/value heads, and Mistral's rolling buffer (W slots) vs a full cache, also to
+    LONG_DECODE tokens."""
     from models import mamba
 
     out = {}
@@ -110,6 +119,9 @@ def decode_cost(length: int = 256) -> dict:
         runs.append(("mamba-lm", lambda: mamba.decode_profile(zoo.load("mamba-lm"), length)))
     if "gpt" in available:
         runs.append(("gpt", lambda: mamba.kv_decode_profile(zoo.load("gpt"), length)))
+    for name, label in LLAMA_FAMILY.items():  # the same model with 4, 2 and 1 key/value heads
+        if name in available:
+            runs.append((label, lambda name=name: mamba.kv_decode_profile(zoo.load(name), length)))
     if "mistral" in available:
         for rolling in (True, False):
             label = "mistral (rolling buffer, W = 32)" if rolling else "mistral (full KV cache)"

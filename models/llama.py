@@ -146,3 +146,30 @@ SCHEMES = ("plain", "pi", "ntk", "yarn")
 def scheme_kwargs(scheme: str, scale: float) -> dict[str, float]:
     """Forward arguments of a RoPE scaling scheme for an input ``scale``× the training context."""
     return {"plain": {}, "pi": {"interpolation": scale}, "ntk": {"ntk": scale}, "yarn": {"yarn": scale}}[scheme]
+
+
+# ---- published configurations: parameters and KV cache from a config ------------------------------------------------
+
+
+def param_count(c: Config, *, tied: bool = True, qkv_bias: bool = False) -> int:
+    """Parameters of a LLaMA-family decoder with config ``c``, counted matrix by matrix as this file builds them, with
+    the two options published models differ by: an output matrix of its own (``tied=False``) and biases on q, k, v
+    (Qwen2.5). D = C / H, F = ``hidden``:
+
+        embedding V·C, and V·C more when the output matrix is not the embedding
+        per layer: W_q, W_o C·H·D each; W_k, W_v C·G·D each (+ H·D + 2·G·D biases); W₁, W₂, W₃ C·F each;
+                   two RMSNorm gains C each
+        final RMSNorm C
+    """
+    D = c.dim // c.n_heads
+    attention = 2 * c.dim * c.n_heads * D + 2 * c.dim * c.n_kv_heads * D
+    if qkv_bias:
+        attention += c.n_heads * D + 2 * c.n_kv_heads * D
+    layer = attention + 3 * c.dim * c.hidden + 2 * c.dim
+    return c.vocab * c.dim * (1 if tied else 2) + c.n_layers * layer + c.dim
+
+
+def kv_bytes_per_token(c: Config, bytes_per_value: int = 2) -> int:
+    """What the KV cache grows by per token: a key and a value of D numbers per key/value head per layer,
+    2 · L · G · D · bytes (2 bytes in float16 / bfloat16, 4 in float32)."""
+    return 2 * c.n_layers * c.n_kv_heads * (c.dim // c.n_heads) * bytes_per_value

@@ -62,10 +62,12 @@ STRINGS = {
         "Tiling and online softmax step by step, exactness, memory traffic, live kernel timings.",
         "逐步演示分块与在线 softmax，结果的精确性，显存读写量，实时内核计时。",
     ),
-    "paper.llama.title": ("LLaMA / Llama 2", "LLaMA / Llama 2"),
+    "paper.llama.title": ("LLaMA family", "LLaMA 家族"),
     "paper.llama.probe": (
-        "RMSNorm, SwiGLU, RoPE, grouped-query attention and KV-cache size.",
-        "RMSNorm、SwiGLU、RoPE、分组查询注意力与 KV 缓存大小。",
+        "RMSNorm against LayerNorm, SwiGLU's gate, MHA / GQA / MQA and their KV caches, and the real configurations "
+        "of LLaMA, Llama 2 and Qwen2.5.",
+        "RMSNorm 与 LayerNorm 对比，SwiGLU 的门，MHA / GQA / MQA 及其键值缓存，"
+        "以及 LLaMA、Llama 2 和 Qwen2.5 的真实配置。",
     ),
     "paper.mistral.title": ("Mistral 7B", "Mistral 7B"),
     "paper.mistral.probe": (

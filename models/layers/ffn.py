@@ -27,14 +27,15 @@ class MLP(nn.Module):
 
 
 class SwiGLU(nn.Module):
-    """w2 · (silu(w1 x) ⊙ w3 x), with LLaMA's names. Probe ``act``: the gated hidden, (B, T, hidden)."""
+    """w2 · (silu(w1 x) ⊙ w3 x), with LLaMA's names. Probes, each (B, T, hidden): ``gate``, silu(w1 x); ``up``,
+    w3 x; ``act``, their element-wise product (the gated hidden that w2 reads)."""
 
     def __init__(self, dim: int, hidden: int, *, bias: bool = False):
         super().__init__()
         self.w1 = nn.Linear(dim, hidden, bias=bias)
         self.w2 = nn.Linear(hidden, dim, bias=bias)
         self.w3 = nn.Linear(dim, hidden, bias=bias)
-        self.act = Probe()
+        self.gate, self.up, self.act = Probe(), Probe(), Probe()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(self.act(F.silu(self.w1(x)) * self.w3(x)))
+        return self.w2(self.act(self.gate(F.silu(self.w1(x))) * self.up(self.w3(x))))

@@ -1,0 +1,317 @@
+"""Figures of the LLaMA-family page: one token's residual stream with its mean, the mean's share of the RMS at every
+norm, SwiGLU's gate, up projection and product for one token, the head groupings of MHA / GQA / MQA, validation loss
+against KV-cache bytes, and the caches growing while the three models write. Pure functions: numpy in, Plotly out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
+SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
+GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
+
+
+def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": top, "b": 10},
+        legend={"orientation": "h", "y": -0.18, "x": 0},
+    )
+    return fig
+
+
+def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: str, rms_name: str) -> go.Figure:
+    """(C,) one token's residual stream as bars, with its mean μ (what LayerNorm subtracts) and ±RMS (what both
+    divide by) as horizontal lines."""
+    mu, rms = float(x.mean()), float(np.sqrt((x**2).mean()))
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(len(x)),
+            y=x,
+            marker_color="#9ecae1",
+            marker_line_width=0,
+            name=value_title,
+            hovertemplate=channel_title + " %{x}: %{y:.3f}<extra></extra>",
+        )
+    )
+    for y, name, colour, dash in ((mu, mean_name, MEAN, None), (rms, rms_name, RMS, "dot"), (-rms, None, RMS, "dot")):
+        fig.add_trace(
+            go.Scatter(
+                x=[-0.5, len(x) - 0.5],
+                y=[y, y],
+                mode="lines",
+                name=name,
+                showlegend=name is not None,
+                line={"color": colour, "width": 2, "dash": dash},
+                hovertemplate=f"{name or rms_name}: {y:.3f}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title=channel_title, range=[-0.5, len(x) - 0.5])
+    fig.update_yaxes(title=value_title)
+    _layout(fig, 320, top=30)
+    fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
+    return fig
+
+
+def mean_share(
+    share: np.ndarray,
+    change: np.ndarray,
+    chosen: tuple[int, int],
+    *,
+    point_names: list[str],
+    share_name: str,
+    change_name: str,
+    token_name: str,
+    y_title: str,
+) -> go.Figure:
+    """(P, T) |μ|/RMS and the relative change LayerNorm would make, at every point of the stream: the mean over the
+    tokens as lines, every token as faint dots, the chosen (point, token) ringed. Percentages."""
+    P, T = share.shape
+    fig = go.Figure()
+    xs = np.repeat(np.arange(P), T) + np.tile(np.linspace(-0.12, 0.12, T), P)
+    for values, name, colour, offset in ((share, share_name, MEAN, -0.18), (change, change_name, QUERY, 0.18)):
+        fig.add_trace(
+            go.Scatter(
+                x=xs + offset,
+                y=100 * values.ravel(),
+                mode="markers",
+                marker={"color": colour, "size": 4, "opacity": 0.25},
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=np.arange(P) + offset,
+                y=100 * values.mean(1),
+                mode="lines+markers",
+                name=name,
+                line={"color": colour, "width": 2},
+                marker={"size": 8},
+                hovertemplate=name + ": %{y:.2f}%<extra></extra>",
+            )
+        )
+        p, t = chosen
+        fig.add_trace(
+            go.Scatter(
+                x=[xs[p * T + t] + offset],
+                y=[100 * values[p, t]],
+                mode="markers",
+                marker={"color": "rgba(0,0,0,0)", "size": 13, "line": {"color": "#111", "width": 2}},
+                name=token_name,
+                showlegend=offset < 0,
+                hovertemplate=token_name + ": %{y:.2f}%<extra></extra>",
+            )
+        )
+    fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=point_names)
+    fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
+    _layout(fig, 320, top=30)
+    fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
+    return fig
+
+
+def gating(
+    gate: np.ndarray,
+    up: np.ndarray,
+    product: np.ndarray,
+    closed_below: float,
+    *,
+    gate_title: str,
+    up_title: str,
+    product_title: str,
+    closed_name: str,
+) -> go.Figure:
+    """Each hidden unit of one token as a dot: SiLU(W₁x) across, W₃x up, coloured by their product; the band of
+    closed gates shaded. A closed gate silences its unit whatever W₃x says."""
+    lim = float(np.abs(product).max()) or 1.0
+    fig = go.Figure()
+    fig.add_vrect(x0=-closed_below, x1=closed_below, fillcolor="#bbb", opacity=0.35, line_width=0)
+    fig.add_trace(
+        go.Scatter(
+            x=gate,
+            y=up,
+            mode="markers",
+            name=closed_name,
+            showlegend=False,
+            customdata=np.stack([np.arange(len(gate)), product], axis=-1),
+            marker={
+                "color": product,
+                "colorscale": "RdBu",
+                "cmin": -lim,
+                "cmax": lim,
+                "size": 6,
+                "line": {"width": 0},
+                "colorbar": {"thickness": 12, "title": {"text": product_title, "side": "right"}},
+            },
+            hovertemplate="#%{customdata[0]}: "
+            + gate_title
+            + " %{x:.3f}, "
+            + up_title
+            + " %{y:.3f} → %{customdata[1]:.3f}<extra></extra>",
+        )
+    )
+    fig.add_annotation(x=0, y=1, yref="paper", text=closed_name, showarrow=False, yanchor="bottom", font={"size": 11})
+    fig.update_xaxes(title=gate_title, zeroline=True)
+    fig.update_yaxes(title=up_title, zeroline=True)
+    return _layout(fig, 360, top=24)
+
+
+def sorted_units(
+    gate: np.ndarray, up: np.ndarray, product: np.ndarray, *, names: tuple[str, str, str], unit_title: str
+) -> go.Figure:
+    """The three vectors of one token, units sorted by |gate ⊙ up| (largest first), as three aligned rows of bars."""
+    order = np.argsort(-np.abs(product), kind="stable")
+    fig = make_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=names)
+    for row, (values, colour) in enumerate(((gate, GATE), (up, UP), (product, PRODUCT)), start=1):
+        fig.add_trace(
+            go.Bar(
+                x=np.arange(len(values)),
+                y=values[order],
+                customdata=order,
+                marker_color=colour,
+                marker_line_width=0,
+                showlegend=False,
+                hovertemplate="#%{customdata}: %{y:.3f}<extra></extra>",
+            ),
+            row=row,
+            col=1,
+        )
+    fig.update_xaxes(title=unit_title, row=3, col=1)
+    fig.update_annotations(font={"size": 12})
+    return _layout(fig, 380, top=24)
+
+
+def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_name: str) -> go.Figure:
+    """Query heads on top, key/value heads below, a line from each query head to the key/value head it reads
+    (⌊h / (H/G)⌋)."""
+    per = n_heads // n_kv_heads
+    qx = np.arange(n_heads, dtype=float)
+    kx = np.array([g * per + (per - 1) / 2 for g in range(n_kv_heads)])
+    fig = go.Figure()
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for h in range(n_heads):
+        xs += [qx[h], kx[h // per], None]
+        ys += [1, 0, None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line={"color": "#999", "width": 2}, hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=qx,
+            y=np.ones(n_heads),
+            mode="markers+text",
+            marker={"symbol": "square", "size": 30, "color": QUERY},
+            text=[f"Q{h}" for h in range(n_heads)],
+            textfont={"color": "white", "size": 11},
+            hovertemplate=query_name + " %{text}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=kx,
+            y=np.zeros(n_kv_heads),
+            mode="markers+text",
+            marker={"symbol": "square", "size": 30, "color": KV},
+            text=[f"KV{g}" for g in range(n_kv_heads)],
+            textfont={"color": "white", "size": 10},
+            hovertemplate=kv_name + " %{text}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(visible=False, range=[-0.7, n_heads - 0.3])
+    fig.update_yaxes(visible=False, range=[-0.45, 1.45])
+    fig.update_layout(showlegend=False, title={"text": title, "x": 0.5, "xanchor": "center", "font": {"size": 13}})
+    return _layout(fig, 190, top=36)
+
+
+def loss_vs_cache(
+    names: list[str],
+    colours: list[str],
+    kib: list[float],
+    bpc: list[float],
+    other_bpc: list[float | None],
+    *,
+    x_title: str,
+    y_title: str,
+    shipped_name: str,
+    other_name: str,
+) -> go.Figure:
+    """Validation bits per character against KV-cache KiB per token, one point per trained sibling (the shipped seed
+    filled, the other seed hollow)."""
+    fig = go.Figure()
+    for name, x, y, other, colour in zip(names, kib, bpc, other_bpc, colours):
+        fig.add_trace(
+            go.Scatter(
+                x=[x],
+                y=[y],
+                mode="markers+text",
+                text=[name],
+                textposition="top center",
+                marker={"size": 13, "color": colour},
+                name=name,
+                showlegend=False,
+                hovertemplate=f"{name} ({shipped_name}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
+            )
+        )
+        if other is not None:
+            fig.add_trace(
+                go.Scatter(
+                    x=[x],
+                    y=[other],
+                    mode="markers",
+                    marker={"size": 11, "color": "rgba(0,0,0,0)", "line": {"color": colour, "width": 2}},
+                    name=other_name,
+                    showlegend=False,
+                    hovertemplate=f"{name} ({other_name}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
+                )
+            )
+    for label, symbol in ((shipped_name, "circle"), (other_name, "circle-open")):
+        fig.add_trace(
+            go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": symbol, "color": "#444"}, name=label)
+        )
+    fig.update_xaxes(title=x_title, rangemode="tozero")
+    fig.update_yaxes(title=y_title)
+    return _layout(fig, 320, top=24)
+
+
+def cache_growth(
+    names: list[str],
+    positions: list[np.ndarray],
+    measured_kib: list[np.ndarray],
+    formula_kib: list[np.ndarray],
+    *,
+    x_title: str,
+    y_title: str,
+    formula_name: str,
+    colours: list[str],
+) -> go.Figure:
+    """KV cache KiB against cached positions while each sibling writes: measured from the tensors (lines) and
+    2 · L · G · D · bytes · positions (open markers on them)."""
+    fig = go.Figure()
+    for name, x, y, f, colour in zip(names, positions, measured_kib, formula_kib, colours):
+        fig.add_trace(
+            go.Scatter(
+                x=x, y=y, mode="lines", name=name, line={"color": colour, "width": 3}, hovertemplate="%{y:.1f} KiB"
+            )
+        )
+        step = max(1, len(x) // 12)
+        fig.add_trace(
+            go.Scatter(
+                x=x[::step],
+                y=f[::step],
+                mode="markers",
+                name=f"{name}: {formula_name}",
+                marker={"symbol": "circle-open", "size": 9, "color": "#111"},
+                showlegend=False,
+                hovertemplate=formula_name + ": %{y:.1f} KiB",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=[None], y=[None], mode="markers", marker={"symbol": "circle-open", "color": "#111"}, name=formula_name
+        )
+    )
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    fig.update_layout(hovermode="x unified")
+    return _layout(fig, 340)

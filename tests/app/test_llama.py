@@ -1,0 +1,117 @@
+"""AppTest of the LLaMA-family page: it runs in English; the token and block controls move the RMSNorm and SwiGLU
+readings; while the installed siblings write, each cache measured from its tensors equals 2 · L · G · D · 4 bytes per
+position; the calculator gives the published count within 2% for a chosen configuration, and a config whose heads do
+not divide gets a translated message."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.llama import service as svc
+from app.shared.i18n import translate
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+needs_llama = pytest.mark.skipif(not svc.available(), reason="no llama checkpoint (python -m models.train llama)")
+
+
+def m(at, key: str, **fields) -> str:
+    return metric(at, translate(key, LANG, **fields))
+
+
+def readings(at) -> dict[str, str]:
+    keys = (
+        "llama.m.mean_share",
+        "llama.m.cosine",
+        "llama.m.change",
+        "llama.m.closed",
+        "llama.m.negative",
+        "llama.m.top",
+    )
+    return {k: m(at, k) for k in keys}
+
+
+def test_page_runs_in_english():
+    at = open_app("llama", lang=LANG)
+    assert not at.exception
+    missing = [n for n in svc.SIBLINGS if not svc.available(n)]
+    assert [e.value for e in at.error] == [translate("error.model_missing", LANG, name=n) for n in missing]
+
+
+@needs_llama
+def test_token_and_block_controls_move_the_norm_and_swiglu_readings():
+    at = open_app("llama", lang=LANG)
+    before = readings(at)
+    a = svc.analyse(svc.DEFAULT_TEXT)
+    s, g = svc.norm_stats(a), svc.gating(a, 1, 8)
+    assert before["llama.m.mean_share"] == f"{s.mean_share[1, 8]:.1%}"
+    assert before["llama.m.closed"] == f"{g.closed:.0%}"
+    assert float(before["llama.m.cosine"]) > 0.9  # the two norms nearly agree on the real stream
+
+    at.slider(key="llama_token").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception
+    after_token = readings(at)
+    assert after_token["llama.m.mean_share"] != before["llama.m.mean_share"]
+    assert (
+        after_token["llama.m.closed"] != before["llama.m.closed"] or after_token["llama.m.top"] != before["llama.m.top"]
+    )
+
+    at.button_group(key="llama_block").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception
+    after_block = readings(at)
+    g3 = svc.gating(a, 3, 3)
+    assert after_block["llama.m.mean_share"] == f"{s.mean_share[3, 3]:.1%}" != after_token["llama.m.mean_share"]
+    assert after_block["llama.m.top"] == f"{g3.top_energy:.0%}"
+
+
+@needs_llama
+def test_cache_growth_measured_from_the_tensors_equals_the_formula():
+    at = open_app("llama", lang=LANG)
+    at.slider(key="llama_n").set_value(20)
+    at.button(key="llama_generate").click()
+    rerun(at, LANG)
+    assert not at.exception
+    g = svc.grow(svc.DEFAULT_PROMPT, 20)
+    present = [n for n in svc.SIBLINGS if svc.available(n)]
+    assert [w.name for w in g.writings] == present and list(g.missing) == [n for n in svc.SIBLINGS if n not in present]
+    per_token = {s.name: s.kv_formula for s in svc.family()}
+    for w in g.writings:
+        assert (w.measured == w.formula).all()
+        assert (w.formula == w.positions * per_token[w.name]).all()
+        assert w.positions[-1] == g.prompt_tokens + 20
+        label = translate("llama.m.cache_end", LANG, name=w.name)
+        shown = next(x for x in at.metric if x.label == label)
+        assert shown.value == f"{w.formula[-1] / 1024:,.2f} KiB"
+        assert shown.delta == translate("llama.formula_equal", LANG)
+    slopes = {w.name: per_token[w.name] for w in g.writings}  # 4 : 2 : 1 for MHA, GQA, MQA
+    for name, kv in slopes.items():
+        assert kv == 2 * 4 * {"llama-mha": 4, "llama": 2, "llama-mqa": 1}[name] * 48 * 4
+
+
+def test_calculator_gives_the_published_count_for_a_chosen_config():
+    at = open_app("llama", lang=LANG)
+    assert m(at, "llama.m.params") == "68.98 B"  # the default, Llama 2 70B: 1.5% under its label
+    at.selectbox(key="llama_preset").set_value("LLaMA 65B")
+    rerun(at, LANG)
+    assert not at.exception
+    assert at.number_input(key="llama_calc_n_layers").value == 80
+    assert at.number_input(key="llama_calc_n_kv_heads").value == 64
+    shown = float(m(at, "llama.m.params").removesuffix(" B")) * 1e9
+    assert abs(shown / 65.2e9 - 1) <= 0.02
+    assert m(at, "llama.m.kv_per_token") == "2,560.00 KiB"  # 2 · 80 · 64 · 128 · 2 bytes
+
+    at.selectbox(key="llama_preset").set_value("Qwen2.5 0.5B")
+    rerun(at, LANG)
+    shown = float(m(at, "llama.m.params").removesuffix(" M")) * 1e6
+    assert abs(shown / 0.49e9 - 1) <= 0.02
+
+
+def test_heads_that_do_not_divide_get_a_translated_message():
+    at = open_app("llama", lang=LANG)
+    at.number_input(key="llama_calc_n_heads").set_value(7)
+    rerun(at, LANG)
+    assert not at.exception
+    assert translate("llama.error.heads", LANG, dim=8192, heads=7) in [e.value for e in at.error]

@@ -1,0 +1,36 @@
+"""The LLaMA-family page in a real browser, in English: no exception, one interaction, the three models writing, a
+screenshot (test_shell visits every page in both languages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.llama import service as svc
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no llama checkpoint shipped")]
+SLIDER = '.st-key-llama_token input[type="range"]'  # the token sections 1 and 2 show (a react-aria range input)
+
+
+def interact(page, i: int = 0) -> None:
+    """One widget change: move the token one step (right on even calls, left on odd ones: 8 → 9 → 8 ...)."""
+    nudge(page, page.locator(SLIDER), i)
+
+
+def test_llama_page(server, page):
+    goto(page, f"{server}/llama?lang={LANG}")
+    assert exceptions(page) == 0
+    thumb = page.locator(SLIDER)
+    thumb.wait_for(timeout=60_000)
+    wait_idle(page)
+    assert thumb.input_value() == "8"
+    interact(page, 0)
+    assert exceptions(page) == 0
+    assert thumb.input_value() == "9"
+    page.locator(".st-key-llama_generate button").click()
+    wait_idle(page)
+    page.locator(".st-key-llama_growth").wait_for(timeout=60_000)
+    assert exceptions(page) == 0
+    page.screenshot(path=SHOTS / f"llama-{LANG}.png", full_page=True)
