@@ -16,7 +16,7 @@ from app.attention.views import (
 )
 from app.shared import ui
 from app.shared.heatmaps import attention_heatmap, grid_cell, head_grid
-from app.shared.i18n import InputError, t
+from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.numbers import entropy_bits
 from app.shared.tokens import token_strip, visible
 
@@ -31,10 +31,57 @@ def _pick_cell(shape: tuple[int, int, int, int]) -> None:
 
 
 ui.header("transformer")
-st.markdown(t("attention.intro"))
+cfg, card = svc.config(), svc.card()
+st.markdown(
+    t(
+        "attention.intro",
+        enc=cfg["enc_layers"],
+        dec=cfg["dec_layers"],
+        heads=cfg["heads"],
+        d_model=cfg["d_model"],
+    )
+)
+ui.try_this(
+    t("attention.try.do", lh=layer_head_label(cfg["dec_layers"] - 1, 0)),
+    t("attention.try.see"),
+    t("attention.try.why"),
+)
+ui.paper_vs_here(
+    [
+        (t("attention.pvh.task"), t("attention.pvh.task.paper"), t("attention.pvh.task.here")),
+        (
+            t("attention.pvh.layers"),
+            t("attention.pvh.layers.paper"),
+            t("attention.pvh.layers.here", enc=cfg["enc_layers"], dec=cfg["dec_layers"]),
+        ),
+        (t("attention.pvh.width"), t("attention.pvh.width.paper"), f"{cfg['d_model']} / {cfg['d_ff']}"),
+        (t("attention.pvh.heads"), t("attention.pvh.heads.paper"), f"{cfg['heads']} ({cfg['d_k']})"),
+        (t("attention.pvh.params"), t("attention.pvh.params.paper"), f"{card['params']:,}"),
+        (t("attention.pvh.vocab"), t("attention.pvh.vocab.paper"), t("attention.pvh.vocab.here", vocab=cfg["vocab"])),
+        (t("attention.pvh.arch"), t("attention.pvh.arch.both"), t("attention.pvh.same")),
+        (t("attention.pvh.reg"), t("attention.pvh.reg.paper"), t("attention.pvh.reg.here")),
+        (t("attention.pvh.decoding"), t("attention.pvh.decoding.paper"), t("attention.pvh.decoding.here")),
+        (
+            t("attention.pvh.training"),
+            t("attention.pvh.training.paper"),
+            t("attention.pvh.training.here", minutes=card["wall_time_s"] / 60),
+        ),
+        (
+            t("attention.pvh.result"),
+            t("attention.pvh.result.paper"),
+            t("attention.pvh.result.here", em=card["exact_match"], em_long=card["exact_match_long"]),
+        ),
+    ],
+    [
+        t("attention.pvh.dep.size"),
+        t("attention.pvh.dep.reg"),
+        t("attention.pvh.dep.shift", shift=cfg["position_shift"]),
+        t("attention.pvh.dep.greedy"),
+    ],
+)
 backend = st.session_state.get("backend", "torch")
 
-c_text, c_examples = st.columns([2, 3])
+c_text, c_examples = st.columns([1, 2])
 text = c_text.text_input(
     t("attention.input"),
     svc.EXAMPLES[0],
@@ -89,22 +136,36 @@ kind = ui.choice(
     labels={k: t(f"attention.kind.{k}") for k in svc.KINDS},
     required=True,
 )
+st.caption(t(f"attention.kind.{kind}.caption"))
 c_layer, c_head, _ = st.columns([1, 2, 3])
 layer = c_layer.segmented_control(
-    t("attention.layer"), list(range(L)), default=L - 1, required=True, key="attention_layer", bind="query-params"
+    t("attention.layer"),
+    list(range(L)),
+    default=L - 1,
+    required=True,
+    key="attention_layer",
+    bind="query-params",
+    help=t("attention.layer.help"),
 )
 head = c_head.segmented_control(
-    t("attention.head"), list(range(H)), default=0, required=True, key="attention_head", bind="query-params"
+    t("attention.head"),
+    list(range(H)),
+    default=0,
+    required=True,
+    key="attention_head",
+    bind="query-params",
+    help=t("attention.head.help", d_model=cfg["d_model"], d_k=cfg["d_k"], heads=cfg["heads"]),
 )
+lh = layer_head_label(layer, head)
 
 cross_row = d.patterns["cross"][layer, head, step]  # (S,)
 peak = int(cross_row.argmax())
 m1, m2, m3, m4 = st.columns(4)
 m1.metric(t("attention.m.predicts", step=step), visible(d.output[step]))
-m2.metric(t("attention.m.looks_at", layer=layer, head=head), f"{peak}: {visible(d.source[peak])}")
+m2.metric(t("attention.m.looks_at", lh=lh), f"{peak}: {visible(d.source[peak])}")
 m3.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
 m4.metric(
-    t("attention.m.agreement", layer=layer, head=head),
+    t("attention.m.agreement", lh=lh),
     f"{svc.alignment_agreement(d, layer, head):.0%}",
     help=t("attention.m.agreement.help"),
 )
@@ -117,7 +178,7 @@ ui.markup(
         d.patterns["cross"][layer, :, step].mean(0),
         vmin=0,
         vmax=1,
-        label=t("attention.looking", layer=layer),
+        label=t("attention.looking", layer=layer_head_label(layer)),
     )
 )
 ui.readout(d)
@@ -188,7 +249,7 @@ elif view == "model":
                 maps[layer, head],
                 q_shown[: maps.shape[2]],
                 k_shown,
-                title=t("attention.model.enlarged", layer=layer, head=head),
+                title=t("attention.model.enlarged", lh=lh),
                 zmax=1,
                 query_title=t("view.query"),
                 key_title=t("view.key"),
@@ -218,11 +279,12 @@ elif view == "dot":
             "attention.dot.caption",
             query=f"{query}: {visible(q_labels[query])}",
             kind=t(f"attention.kind.{kind}"),
-            layer=layer,
-            head=head,
+            lh=lh,
             d_k=dp.d_k,
         )
     )
+    raw, scaled = svc.random_dot_spread(dp.d_k)
+    st.markdown(t("attention.dot.why", d_k=dp.d_k, raw=raw, scaled=scaled, here=float(dp.scaled[dp.allowed].std())))
     s1, s2, s3, s4 = st.columns(4)
     s1.metric(t("attention.dot.m.max"), f"{dp.weights.max():.3f}")
     s2.metric(t("attention.dot.m.entropy"), f"{entropy_bits(dp.weights):.2f}")
@@ -287,7 +349,7 @@ elif view == "dot":
     )
 
 elif view == "mask":
-    st.caption(t("attention.mask.caption", layer=layer, head=head))
+    st.caption(t("attention.mask.caption", lh=lh))
     n = step + 1
     mask = np.tril(np.ones((n, n)))
     dec_labels = [visible(x) for x in d.decoder_in[:n]]
@@ -364,17 +426,22 @@ else:
             "position-similarity",
             key="attention_pe_sim",
         )
+    st.markdown(t("attention.pos.why"))
+    c_k, c_err = st.columns(2)
+    offset = c_k.slider(t("attention.pos.k"), 1, 16, 3, key="attention_pos_k", bind="query-params")
+    c_err.metric(
+        t("attention.pos.m.offset"), f"{svc.offset_error(pos, offset):.1e}", help=t("attention.pos.m.offset.help")
+    )
 
-ui.explain(t("attention.explain"))
-c = svc.card()
+ui.explain(t("attention.explain", heads=cfg["heads"], d_k=cfg["d_k"]))
 st.caption(
     t(
         "attention.card",
-        em=c["exact_match"],
-        em_long=c["exact_match_long"],
-        align=c["alignment_accuracy"],
-        head=c["alignment_head"],
-        align_avg=c["alignment_accuracy_head_avg"],
-        params=c["params"],
+        em=card["exact_match"],
+        em_long=card["exact_match_long"],
+        align=card["alignment_accuracy"],
+        head=layer_head_label(cfg["dec_layers"] - 1, card["alignment_head"]),
+        align_avg=card["alignment_accuracy_head_avg"],
+        params=card["params"],
     )
 )

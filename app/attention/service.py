@@ -21,7 +21,7 @@ from app.shared.services import run, stack_layers
 from models import zoo
 from models.data import seq2seq
 from models.layers import sinusoidal_table
-from models.recipes.transformer import LONG_LENGTHS, TRAIN_LENGTHS
+from models.recipes.transformer import LONG_LENGTHS, SETTINGS, TRAIN_LENGTHS
 from models.transformer import greedy_steps
 
 NAME = "transformer"
@@ -190,7 +190,33 @@ def dot_product(d: Decoding, kind: str, layer: int, head: int, query: int) -> Do
 def card() -> dict:
     """The checkpoint's card: metrics measured by ``python -m models.evaluate transformer``, params."""
     c = zoo.read_card(NAME)
-    return {**c["metrics"], "params": c["params"]}
+    return {**c["metrics"], "params": c["params"], "wall_time_s": c["wall_time_s"]}
+
+
+@st.cache_data(show_spinner=False)
+def config() -> dict:
+    """The shipped model's sizes, read from its config (so the page's text and table follow the checkpoint)."""
+    c = zoo.read_config(NAME)
+    return {
+        "enc_layers": c["n_enc_layers"],
+        "dec_layers": c["n_dec_layers"],
+        "d_model": c["dim"],
+        "heads": c["n_heads"],
+        "d_k": c["dim"] // c["n_heads"],
+        "d_ff": c["ffn_dim"],
+        "vocab": c["vocab"],
+        "position_shift": SETTINGS["position_shift"],  # the recipe's training-only shift of the position rows
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def random_dot_spread(d_k: int, n: int = 20_000, seed: int = 0) -> tuple[float, float]:
+    """(std of q·k, std of q·k / √d_k) for ``n`` pairs of random vectors whose d_k components are independent with
+    mean 0 and variance 1: the paper's argument for the scaling (section 3.2.1, footnote 4) — q·k is a sum of d_k
+    such products, so its variance is d_k, and ÷√d_k brings it back to 1 whatever d_k is."""
+    rng = np.random.default_rng(seed)
+    dots = (rng.standard_normal((n, d_k)) * rng.standard_normal((n, d_k))).sum(-1)
+    return float(dots.std()), float((dots / np.sqrt(d_k)).std())
 
 
 @dataclass(frozen=True)
@@ -204,3 +230,22 @@ def positions(n_positions: int, dim: int = 64) -> Positions:
     table = sinusoidal_table(n_positions, dim).numpy().astype(np.float64)
     unit = table / np.linalg.norm(table, axis=1, keepdims=True)
     return Positions(table=table, similarity=unit @ unit.T)
+
+
+def offset_matrix(k: int, dim: int = 64) -> np.ndarray:
+    """(C, C) M_k with PE(p + k) = M_k · PE(p) for every p: block-diagonal, one 2 × 2 rotation by k·ωᵢ per
+    (sin, cos) pair, since sin(a + b) = sin a cos b + cos a sin b and cos(a + b) = cos a cos b − sin a sin b. It
+    depends on the offset k only, never on p (section 3.5: the reason the paper chose sinusoids)."""
+    omega = 10000.0 ** (-np.arange(0, dim, 2) / dim)  # (C/2,) the frequency of each pair
+    c, s = np.cos(k * omega), np.sin(k * omega)
+    m = np.zeros((dim, dim))
+    m[0::2, 0::2], m[0::2, 1::2] = np.diag(c), np.diag(s)  # sin row: cos(kω)·sin + sin(kω)·cos
+    m[1::2, 0::2], m[1::2, 1::2] = np.diag(-s), np.diag(c)  # cos row: −sin(kω)·sin + cos(kω)·cos
+    return m
+
+
+def offset_error(pos: Positions, k: int) -> float:
+    """max over p and dimensions of |M_k · PE(p) − PE(p + k)| on the model's own table."""
+    table = pos.table
+    predicted = table[:-k] @ offset_matrix(k, table.shape[1]).T  # (P − k, C)
+    return float(np.abs(predicted - table[k:]).max())

@@ -7,7 +7,7 @@ from app.gpt import service as svc
 from app.gpt.views import head_scores, lens_grid, loss_by_position, next_token_bars, sampling_bars
 from app.shared import ui
 from app.shared.heatmaps import attention_heatmap, head_grid
-from app.shared.i18n import InputError, t
+from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.numbers import entropy_bits
 from app.shared.tokens import token_strip, visible
 
@@ -17,9 +17,54 @@ LENS_POSITIONS = 16  # last positions in the logit-lens grid
 GRID_POSITIONS = 40  # last positions in the all-heads grid
 
 
+ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed
+
+
 ui.header("gpt")
-st.markdown(t("gpt.intro"))
 backend = st.session_state.get("backend", "torch")
+facts = svc.facts()
+uniform = float(np.log(facts["vocab"]))  # nats: the loss of a uniform guess over the vocabulary
+default_ind = svc.induction(*ICL_DEFAULT, backend)
+st.markdown(t("gpt.intro", params=facts["params"] / 1e6))
+ui.try_this(
+    t("gpt.try.do"),
+    t("gpt.try.see", vocab=facts["vocab"], uniform=uniform, lh=layer_head_label(*default_ind.best_head)),
+    t("gpt.try.why"),
+)
+ui.paper_vs_here(
+    [
+        (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
+        (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
+        (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
+        (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
+        (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
+        (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+        (t("gpt.pvh.data"), t("gpt.pvh.data.paper"), t("gpt.pvh.data.here", tokens=facts["stage1_tokens"] / 1e6)),
+        (
+            t("gpt.pvh.result"),
+            t("gpt.pvh.result.paper"),
+            t(
+                "gpt.pvh.result.here",
+                bpc=facts["val_bpc"],
+                bigram=facts["bigram_bpc"],
+                ratio=facts["induction_ratio"],
+            ),
+        ),
+    ],
+    [
+        t("gpt.pvh.dep.norm"),
+        t("gpt.pvh.dep.dense"),
+        t("gpt.pvh.dep.gelu"),
+        t(
+            "gpt.pvh.dep.size",
+            layers=facts["layers"],
+            dim=facts["dim"],
+            vocab=facts["vocab"],
+            context=facts["context"],
+        ),
+        t("gpt.pvh.dep.stage2"),
+    ],
+)
 
 text = st.text_area(
     t("gpt.prompt"),
@@ -84,7 +129,7 @@ n_new = c5.slider(t("gpt.n"), 1, svc.MAX_NEW, 32, key="gpt_n", bind="query-param
 
 s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
 s1, s2, s3 = st.columns(3)
-s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help"))
+s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=facts["vocab"]))
 s2.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
 s3.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
 ui.figure(
@@ -172,7 +217,7 @@ if view == "tokens":
             vmin=0,
             vmax=8,
             colorscale="Greens",
-            fmt="{:.0f} bytes",
+            fmt=t("gpt.tok.bytes"),
             label=t("gpt.tok.strip"),
         )
     )
@@ -197,7 +242,13 @@ elif view == "attention":
     L, H = seq.patterns.shape[:2]
     c_layer, c_head = st.columns([1, 2])
     layer = c_layer.segmented_control(
-        t("view.layer"), list(range(L)), default=L - 1, required=True, key="gpt_layer", bind="query-params"
+        t("view.layer"),
+        list(range(L)),
+        default=L - 1,
+        required=True,
+        key="gpt_layer",
+        bind="query-params",
+        help=t("gpt.index.help"),
     )
     head = c_head.segmented_control(
         t("view.head"), list(range(H)), default=0, required=True, key="gpt_head", bind="query-params"
@@ -215,7 +266,7 @@ elif view == "attention":
             pattern,
             labels,
             labels,
-            title=t("gpt.att.title", layer=layer, head=head),
+            title=layer_head_label(layer, head),
             zmax=1,
             query_title=t("view.query"),
             key_title=t("view.key"),
@@ -275,15 +326,16 @@ elif view == "lens":
 else:
     st.markdown(f"**{t('gpt.icl.repeat.title')}**")
     c_len, c_seed = st.columns(2)
-    length = c_len.slider(t("gpt.icl.length"), 10, 60, 30, key="gpt_icl_length", bind="query-params")
-    icl_seed = c_seed.number_input(t("gpt.icl.seed"), 0, 9999, 0, key="gpt_icl_seed", bind="query-params")
+    length = c_len.slider(t("gpt.icl.length"), 10, 60, ICL_DEFAULT[0], key="gpt_icl_length", bind="query-params")
+    icl_seed = c_seed.number_input(t("gpt.icl.seed"), 0, 9999, ICL_DEFAULT[1], key="gpt_icl_seed", bind="query-params")
     ind = svc.induction(length, int(icl_seed), backend)
     best = ind.best_head
-    i1, i2, i3, i4 = st.columns(4)
+    i1, i2, i3, i4, i5 = st.columns(5)
     i1.metric(t("gpt.icl.m.first"), f"{ind.loss_first:.2f}")
-    i2.metric(t("gpt.icl.m.second"), f"{ind.loss_second:.2f}")
-    i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.2%}", help=t("gpt.icl.m.ratio.help"))
-    i4.metric(t("gpt.icl.m.head"), t("gpt.icl.head", layer=best[0], head=best[1]), help=t("gpt.icl.m.head.help"))
+    i2.metric(t("gpt.icl.m.second"), f"{ind.loss_second:.3f}")
+    i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.2%}", help=t("gpt.icl.m.ratio.help", card=facts["induction_ratio"]))
+    i4.metric(t("gpt.icl.m.head"), layer_head_label(*best), help=t("gpt.icl.m.head.help"))
+    i5.metric(t("gpt.icl.m.score"), f"{ind.scores[best]:.2f}")
     ui.figure(
         loss_by_position(
             ind.loss,
@@ -292,10 +344,22 @@ else:
             position_title=t("gpt.lens.position"),
             first_name=t("gpt.icl.first"),
             second_name=t("gpt.icl.second"),
+            uniform=uniform,
+            uniform_name=t("gpt.icl.uniform", uniform=uniform),
         ),
         ind.loss,
         "gpt-induction-loss",
         key="gpt_icl_loss",
+    )
+    st.caption(
+        t(
+            "gpt.icl.note",
+            first=ind.loss_first,
+            second=ind.loss_second,
+            times=ind.loss_first / uniform,
+            vocab=facts["vocab"],
+            uniform=uniform,
+        )
     )
     c_scores, c_map = st.columns([2, 3])
     with c_scores:
@@ -317,7 +381,7 @@ else:
                 labels,
                 labels,
                 zmax=1,
-                title=t("gpt.icl.stripe", layer=best[0], head=best[1]),
+                title=layer_head_label(*best),
                 query_title=t("view.query"),
                 key_title=t("view.key"),
                 value_title=t("view.weight"),
@@ -357,5 +421,22 @@ with st.expander(t("gpt.card.title")):
     k4.metric(t("gpt.card.induction"), f"{metrics.get('induction_loss_ratio', float('nan')):.3f}")
     minutes, command = svc.training_summary(card)
     st.caption(t("gpt.card.caption", data=card.get("data", ""), minutes=minutes, command=command))
+ui.reading_numbers()
 
-ui.explain(t("gpt.explain"))
+ui.explain(
+    t(
+        "gpt.explain",
+        layers=facts["layers"],
+        heads=facts["heads"],
+        dim=facts["dim"],
+        vocab=facts["vocab"],
+        context=facts["context"],
+        m1=facts["stage1_minutes"],
+        m2=facts["stage2_minutes"],
+        tokens=facts["stage1_tokens"] / 1e6,
+        bpc=facts["val_bpc"],
+        bigram=facts["bigram_bpc"],
+        lh=layer_head_label(*default_ind.best_head),
+        ratio=facts["induction_ratio"],
+    )
+)

@@ -309,6 +309,29 @@ def card() -> dict:
     return zoo.read_card(NAME)
 
 
+@st.cache_data(show_spinner=False)
+def facts() -> dict:
+    """The shipped model's sizes and training, read from its config and card (the intro, the explanation and the
+    paper-vs-here table state these, so they follow the checkpoint)."""
+    cfg, c = zoo.read_config(NAME), card()
+    stages = c.get("stages", [])
+    hp = c.get("training", {})
+    return {
+        "layers": cfg["n_layers"],
+        "heads": cfg["n_heads"],
+        "dim": cfg["dim"],
+        "vocab": cfg["vocab"],
+        "context": cfg["max_len"],
+        "params": c["params"],
+        "stage1_minutes": stages[0]["wall_time_s"] / 60 if stages else float("nan"),
+        "stage2_minutes": sum(s["wall_time_s"] for s in stages[1:]) / 60,
+        "stage1_tokens": hp.get("steps", 0) * hp.get("batch", 0) * hp.get("context", 0),  # windows of the plays
+        "val_bpc": c["metrics"]["val_bpc"],
+        "bigram_bpc": c["metrics"]["bigram_val_bpc"],
+        "induction_ratio": c["metrics"]["induction_loss_ratio"],
+    }
+
+
 def training_summary(card: dict) -> tuple[float, str]:
     """(minutes, command) of the whole recipe: a card assembled from runs that each continued the one before gives
     their summed wall time and the single command that runs every stage."""

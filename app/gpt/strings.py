@@ -2,11 +2,33 @@
 
 STRINGS = {
     "gpt.intro": (
-        "A decoder-only Transformer with about 2 million parameters, trained here on Shakespeare's plays to predict "
-        "the next token. Type a prompt: you see what it expects next, how sampling reshapes that expectation, "
-        "what it writes, and what each layer and head does on the way.",
-        "一个约 200 万参数的仅解码器 Transformer，在这里用莎士比亚的剧本训练，任务是预测下一个词元。输入一段提示："
-        "你会看到模型对下一个词元的预测、采样如何改变这个分布、它续写出的文字，以及每一层、每个注意力头在其中做了什么。",
+        "A decoder-only Transformer with {params:.1f} million parameters, trained here on Shakespeare's plays to "
+        "predict the next token. Type a prompt: you see what it expects next, how sampling reshapes that "
+        "expectation, what it writes, and what each layer and head does on the way.",
+        "一个 {params:.1f} 百万参数的仅解码器 Transformer，"
+        "在这里用莎士比亚的剧本训练，任务是预测下一个词元。输入一段提示："
+        "你会看到模型对下一个词元的预测、采样如何改变这个分布、"
+        "它续写出的文字，以及每一层、每个注意力头在其中做了什么。",
+    ),
+    # guided experiment
+    "gpt.try.do": (
+        "Choose the view *In-context learning* below: a sequence of random tokens, shown twice. Then change the "
+        "sequence seed or the number of tokens.",
+        "在下方选择*上下文学习*视图：一段随机词元序列，重复两遍。然后换一个序列种子，或改变词元数。",
+    ),
+    "gpt.try.see": (
+        "Whatever the tokens, the loss on the first copy is higher than a blind uniform guess (ln {vocab:,} ≈ "
+        "{uniform:.1f} nats), and on the repeat it falls close to 0; one head, {lh}, scores near 1 and its map "
+        "shows a stripe just right of the second diagonal.",
+        "无论是哪些词元，第一遍的损失都高于盲目的均匀猜测（ln {vocab:,} ≈ {uniform:.1f} 奈特），而重复时的损失接近 0；"
+        "有一个头（{lh}）的得分接近 1，它的注意力图在第二条对角线右侧显出一道条纹。",
+    ),
+    "gpt.try.why": (
+        "Nothing can predict random tokens the first time. The second time, an **induction head** finds where the "
+        "current token appeared before and copies the token that followed it: the model learns from its context "
+        "with no weight update — the simplest kind of the in-context learning that GPT-3 showed at scale.",
+        "随机词元第一次出现时，什么都无法预测。第二次，**归纳头**找到当前词元之前出现的位置，并复制当时紧随其后的词元："
+        "模型不更新任何权重就从上下文中学习——这是 GPT-3 在大规模上展示的上下文学习中最简单的一种。",
     ),
     "gpt.prompt": ("Prompt", "提示词"),
     "gpt.prompt.short": ("Prompt", "提示词"),
@@ -58,7 +80,7 @@ STRINGS = {
     "gpt.seed.help": ("The same seed and settings always give the same text.", "相同的种子和设置总会得到相同的文本。"),
     "gpt.n": ("Tokens to generate", "生成的词元数"),
     "gpt.m.kept": ("Tokens left to sample from", "可供采样的词元数"),
-    "gpt.m.kept.help": ("Out of 2,048 in the vocabulary.", "词表共 2,048 个词元。"),
+    "gpt.m.kept.help": ("Out of {vocab:,} in the vocabulary.", "词表共 {vocab:,} 个词元。"),
     "gpt.m.entropy_before": ("Entropy before (bits)", "调整前的熵（比特）"),
     "gpt.m.entropy_after": ("Entropy after (bits)", "调整后的熵（比特）"),
     "gpt.before": ("model (temperature 1)", "模型原始分布（温度 1）"),
@@ -82,6 +104,7 @@ STRINGS = {
         "torch 使用 KV 缓存解码：每个新词元只需计算注意力的新一行。导出的 ONNX 图没有缓存输入，"
         "所以在 onnx 上每生成一个词元都要重新读入整段序列。",
     ),
+    "gpt.index.help": ("Layers and heads are counted from 0.", "层和头都从 0 开始编号。"),
     "gpt.view": ("Look inside", "深入查看"),
     "gpt.view.tokens": ("Tokenisation", "分词"),
     "gpt.view.attention": ("Causal attention", "因果注意力"),
@@ -98,6 +121,7 @@ STRINGS = {
         "所以分词器没见过的文字会被拆成这样的单字节词元。",
     ),
     "gpt.tok.strip": ("Tokens, shaded by how many bytes each stands for", "词元，颜色深浅表示所含字节数"),
+    "gpt.tok.bytes": ("{:.0f} bytes", "{:.0f} 字节"),
     "gpt.tok.col.pos": ("position", "位置"),
     "gpt.tok.col.token": ("token", "词元"),
     "gpt.tok.col.id": ("id", "编号"),
@@ -121,11 +145,10 @@ STRINGS = {
         "每一行是一个查询词元；它只能关注自己和之前的词元（因果掩码），所以右上三角是空的。标有 ▸ 的是生成的词元"
         "（共 {n} 个）：模型读入的是它自己的输出。",
     ),
-    "gpt.att.title": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
     "gpt.att.grid": ("Every layer and head, last {n} tokens.", "所有层和头，最后 {n} 个词元。"),
     # logit lens
     "gpt.lens.embedding": ("embedding", "嵌入"),
-    "gpt.lens.after": ("after block {layer}", "第 {layer} 块之后"),
+    "gpt.lens.after": ("after block {layer}", "块 {layer} 之后"),
     "gpt.lens.position": ("position", "位置"),
     "gpt.lens.m.first": ("Final guess first on top", "最终预测首次排第一"),
     "gpt.lens.m.first.help": (
@@ -153,33 +176,46 @@ STRINGS = {
     "gpt.icl.length": ("Random tokens in each copy", "每遍随机词元数"),
     "gpt.icl.seed": ("Sequence seed", "序列种子"),
     "gpt.icl.m.first": ("Loss, first copy (nats)", "第一遍的损失（奈特）"),
+    "gpt.icl.note": (
+        "The first copy costs {first:.2f} nats a token, {times:.1f} × a uniform guess (ln {vocab:,} ≈ "
+        "{uniform:.2f}, dotted line): random tokens look nothing like Shakespeare, and the model, confident that "
+        "English comes next, gives them far less than 1/{vocab:,}. Being sure and wrong costs more than knowing "
+        "nothing. The repeat costs {second:.3f} nats a token: the model copies it from its context.",
+        "第一遍每个词元的损失为 {first:.2f} 奈特，是均匀猜测（ln {vocab:,} ≈ {uniform:.2f}，点线）的 {times:.1f} 倍："
+        "随机词元一点也不像莎士比亚，模型确信接下来是英语，给它们的概率远低于 1/{vocab:,}。自信地猜错，比一无所知的"
+        "代价更大。重复时每个词元的损失只有 {second:.3f} 奈特：模型从上下文中把它复制了过来。",
+    ),
     "gpt.icl.m.second": ("Loss, repeat (nats)", "重复时的损失（奈特）"),
     "gpt.icl.m.ratio": ("Repeat ÷ first", "重复 ÷ 第一遍"),
     "gpt.icl.m.ratio.help": (
-        "Random tokens cannot be predicted the first time; a model with induction heads predicts the repeat by "
-        "copying (GPT-2-sized models reach a few percent). This model gets to about 0.2% on 50-token sequences: "
-        "it learnt to copy in its second training stage. The first token of each copy is left out.",
-        "随机词元第一次出现时无法预测；有归纳头的模型能通过复制预测重复部分（GPT-2 规模的模型可降到百分之几）。"
-        "这个模型在 50 个词元的序列上约为 0.2%：它在第二个训练阶段学会了复制。每遍的第一个词元不计入。",
+        "Loss on the repeat ÷ loss on the first copy; the first token of each copy is left out (nothing predicts "
+        "it). Random tokens cannot be predicted the first time; a model that copies from its context predicts the "
+        "repeat almost perfectly. The model card measures {card:.2%} over 64 sequences of 50 tokens; before its "
+        "second training stage the model scored about 100% (no copying at all).",
+        "重复时的损失 ÷ 第一遍的损失；每遍的第一个词元不计入（没有什么能预测它）。随机词元第一次出现时无法预测；"
+        "会从上下文中复制的模型几乎能完美预测重复部分。模型卡在 64 条 50 个词元的序列上测得 {card:.2%}；"
+        "在第二个训练阶段之前，这个模型约为 100%（完全不会复制）。",
     ),
-    "gpt.icl.m.head": ("Head with the highest induction score", "归纳得分最高的头"),
-    "gpt.icl.head": ("L{layer} · H{head}", "第{layer}层·头{head}"),
+    "gpt.icl.m.head": ("Top induction head", "归纳得分最高的头"),
     "gpt.icl.m.head.help": (
         "The head that attends most, on average, from a repeated token to the token that followed it the first "
-        "time — the token to predict. An induction head scores near 1; here layer 3, head 3 reaches about 0.97.",
+        "time — the token to predict. An induction head scores near 1; a head that spreads its attention evenly "
+        "scores about 1 / (number of tokens). Layers and heads are counted from 0.",
         "平均而言，从重复出现的词元指向它第一次出现时紧跟其后的词元（即要预测的词元）的注意力最强的头。"
-        "归纳头的得分接近 1；这里第 3 层第 3 个头约为 0.97。",
+        "归纳头的得分接近 1；把注意力平均分散的头约为 1 /（词元数）。层和头都从 0 开始编号。",
     ),
+    "gpt.icl.m.score": ("Its induction score", "其归纳得分"),
     "gpt.icl.loss": ("loss (nats)", "损失（奈特）"),
     "gpt.icl.first": ("first copy", "第一遍"),
+    "gpt.icl.uniform": ("uniform guess: {uniform:.2f} nats", "均匀猜测：{uniform:.2f} 奈特"),
     "gpt.icl.second": ("repeat", "重复"),
     "gpt.icl.scores": ("Induction score of every head", "每个头的归纳得分"),
     "gpt.icl.score": ("score", "得分"),
-    "gpt.icl.stripe": ("Layer {layer}, head {head}", "第 {layer} 层，第 {head} 个头"),
     "gpt.icl.stripe.caption": (
         "The attention of that head on the repeated sequence. An induction head lights the stripe one step right "
         "of the second diagonal: each repeated token looks at the token after its first copy, and copies it.",
-        "该头在重复序列上的注意力。归纳头会点亮第二条对角线右侧一格处的条纹：每个重复的词元都看向它第一次出现时的下一个词元，并把它复制过来。",
+        "该头在重复序列上的注意力。归纳头会点亮第二条对角线右侧一格处的条纹"
+        "：每个重复的词元都看向它第一次出现时的下一个词元，并把它复制过来。",
     ),
     "gpt.icl.few.title": (
         "Few-shot prompts: what this small model can and cannot continue",
@@ -230,46 +266,137 @@ STRINGS = {
     "gpt.error.length": ("Choose between {min} and {max} random tokens.", "随机词元数须在 {min} 到 {max} 之间。"),
     # explanation
     "gpt.explain": (
-        "**GPT-1** (Radford et al. 2018) took the Transformer's decoder alone — masked self-attention, no encoder — "
-        "pre-trained it to predict the next token on a large corpus, then fine-tuned it for each task. "
-        "**GPT-2** (2019) moved LayerNorm to the start of each block, added byte-level BPE so that any text can be "
-        "encoded, and showed that a large enough model performs some tasks zero-shot, from the prompt alone. "
-        "**GPT-3** ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)) scaled the same design to 175 billion "
-        "parameters and showed few-shot in-context learning: put a few examples in the prompt and the model "
-        "continues the task, with no weight update.\n\n"
-        "**What you see here.** This model has the GPT-2 layout (pre-LN, learned positions, GELU MLP, tied output "
-        "embedding) with 4 layers, 6 heads and 2,048 BPE tokens, trained for about an hour on one CPU thread "
-        "(~10 million tokens), then about two hours more on text mixed with repeated sequences. On plays it never "
-        "saw it needs about 1.87 bits per character, better than a token bigram (2.4). It writes text that *looks* "
-        "like a play — speaker names, stage directions, verse lines — but loses the thread within a line or two. "
-        "It knows no facts, does no arithmetic, follows no instructions, and meets Chinese or emoji (encoded byte "
-        "by byte) with confusion.\n\n"
-        "**How it learnt to copy from its context.** Large models grow *induction heads* (Olsson et al. 2022): a "
-        "head that finds the earlier occurrence of the current token and predicts what followed it. The hour of "
-        "plain text formed none. A second stage kept training on text, mixed with sequences of random tokens shown "
-        "twice and scored on the repeat only — first at the start of the context, then after random tokens, then "
-        "inside a passage of text, so that only a head that matches content can succeed. Now layer 3, head 3 "
-        "draws the off-diagonal stripe, and on the repeat the loss falls to about 0.2% of the first copy's. It "
-        "copies what is in its context; it cannot learn a new task from a few examples the way GPT-3 does.\n\n"
-        "**Try:** temperature 0 (greedy) and watch it loop; temperature 1.5 and watch it fall apart; top-p 0.5 "
-        "and count the tokens left; the logit lens to see the prediction form over the layers.",
-        "**GPT-1**（Radford 等，2018）只保留 Transformer 的解码器——带掩码的自注意力，没有编码器——先在大规模语料上"
-        "预训练预测下一个词元，再针对每个任务微调。**GPT-2**（2019）把 LayerNorm 移到每个块的开头，引入字节级 BPE，"
-        "让任何文本都能被编码，并表明足够大的模型仅凭提示就能零样本完成一些任务。"
-        "**GPT-3**（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）把同样的结构扩展到 1750 亿参数，"
-        "展示了少样本上下文学习：在提示中放几个示例，模型就能接着完成任务，无需更新任何权重。\n\n"
-        "**这里能看到什么。** 这个模型采用 GPT-2 的结构（前置 LayerNorm、可学习位置编码、GELU MLP、"
-        "输出层与词嵌入共享权重），4 层、6 个头、2,048 个 BPE 词元，在单个 CPU 线程上训练了约一小时"
-        "（约 1000 万个词元），随后又在混有重复序列的文本上训练了约两小时。"
-        "在从未见过的剧本上，它每个字符约需 1.87 比特，优于词元二元语法模型（2.4）。"
-        "它写出的文字*看起来*像剧本——角色名、舞台指示、诗行——但一两行之后就失去了线索。它不懂事实，不会算术，"
-        "不会听从指令，遇到中文或表情符号（按字节编码）时会不知所措。\n\n"
-        "**它如何学会从上下文中复制。** 大模型会长出*归纳头*（Olsson 等，2022）：找到当前词元之前出现的位置，"
-        "并预测当时紧随其后的词元。那一小时的纯文本训练没有形成归纳头。第二阶段继续在文本上训练，并混入重复两遍的"
-        "随机词元序列、只在重复部分计算损失——先放在上下文开头，再放在随机词元之后，最后放进一段文本之中，"
-        "这样只有按内容匹配的头才能做对。现在第 3 层第 3 个头画出了偏离对角线的条纹，"
-        "重复部分的损失降到第一遍的约 0.2%。它能复制上下文中已有的内容，但不能像 GPT-3 那样从几个示例中学会新任务。\n\n"
-        "**试一试：** 把温度设为 0（贪心解码），看它陷入循环；设为 1.5，看它变得支离破碎；把 top-p 设为 0.5，"
+        "**GPT-1** (Radford et al. 2018) took the Transformer's decoder alone — masked self-attention, no encoder, "
+        "no cross-attention — pre-trained it to predict the next token on a corpus of books, then fine-tuned it for "
+        "each task. **GPT-2** (2019) moved LayerNorm to the input of each sub-block and added a final LayerNorm "
+        "after the last block, encoded text with byte-level BPE so that nothing is ever unknown, and showed that a "
+        "large enough model does some tasks zero-shot, from the prompt alone. "
+        "**GPT-3** ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)) grew to 175 billion parameters, with "
+        "layers that alternate dense and locally banded sparse attention, and showed few-shot in-context learning: "
+        "put a few examples in the prompt and the model continues the task, with no weight update.\n\n"
+        "**What you see here.** A small model with GPT-2's layout ({layers} layers, {heads} heads, width {dim}, "
+        "{vocab:,} BPE tokens, a {context}-token context), trained on Shakespeare for about {m1:.0f} minutes on a "
+        "CPU (about {tokens:.0f} million tokens), then {m2:.0f} minutes more on text mixed with repeated "
+        "sequences. On plays it never saw it needs {bpc:.2f} bits per character, better than a token bigram "
+        "({bigram:.2f}). It writes text that *looks* like a play — speaker names, stage directions, verse lines — "
+        "but loses the thread within a line or two. It knows no facts, does no arithmetic, follows no "
+        "instructions, and meets Chinese or emoji (encoded byte by byte) with confusion.\n\n"
+        "**How it learnt to copy from its context.** An *induction head* finds the earlier occurrence of the "
+        "current token and predicts what followed it. It is not a large-model property: Olsson et al. 2022 "
+        "([arXiv:2209.11895](https://arxiv.org/abs/2209.11895)) find induction heads in two-layer attention-only "
+        "models, forming in a sudden phase change early in training. Ours formed none in its first training stage "
+        "of plain text. A second stage kept training on text, mixed with sequences of random tokens shown twice "
+        "and scored on the repeat — first at the start of the context, then after random tokens, then inside a "
+        "passage of text, so that only a head that matches content can succeed. Now {lh} draws the stripe, and on "
+        "the repeat the loss falls to about {ratio:.2%} of the first copy's. It copies what is in its context; it "
+        "cannot pick up a new task from a few examples the way GPT-3 does.\n\n"
+        "**More to try:** temperature 0 (greedy) and watch it loop; temperature 1.5 and watch it fall apart; "
+        "top-p 0.5 and count the tokens left; the logit lens to see the prediction form over the layers.",
+        "**GPT-1**（Radford 等，2018）只保留 Transformer 的解码器——带掩码的自注意力，没有编码器，也没有交叉注意力——"
+        "先在图书语料上预训练预测下一个词元，再针对每个任务微调。**GPT-2**（2019）把 LayerNorm 移到每个子层的输入处，"
+        "并在最后一个块之后加了一个最终的 LayerNorm；用字节级 BPE 编码文本，任何文本都不会出现未知词元；"
+        "并表明足够大的模型仅凭提示就能零样本完成一些任务。"
+        "**GPT-3**（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）扩展到 1750 亿参数，各层交替使用稠密注意力和"
+        "局部带状稀疏注意力，并展示了少样本上下文学习：在提示中放几个示例，模型就能接着完成任务，无需更新任何权重。\n\n"
+        "**这里能看到什么。** 一个采用 GPT-2 结构的小模型（{layers} "
+        "层，{heads} 个头，宽度 {dim}，{vocab:,} 个 BPE 词元，"
+        "{context} 个词元的上下文），先在 CPU 上用莎士比亚文本训练了约 {m1:.0f} 分钟（约 {tokens:.0f} 百万个词元），"
+        "再在混有重复序列的文本上训练了 {m2:.0f} 分钟。在从未见过的剧本上，它每个字符需要 {bpc:.2f} 比特，"
+        "优于词元二元语法模型（{bigram:.2f}）。它写出的文字*看起来*像剧本——角色名、舞台指示、诗行——"
+        "但一两行之后就失去了线索。它不懂事实，不会算术，不会听从指"
+        "令，遇到中文或表情符号（按字节编码）时会不知所措。\n\n"
+        "**它如何学会从上下文中复制。** *归纳头*找到当前词元之前出现的位置，并预测当时紧随其后的词元。"
+        "这并不是大模型才有的性质：Olsson 等（2022，[arXiv:2209.11895](https://arxiv.org/abs/2209.11895)）"
+        "在两层的纯注意力模型中就发现了归纳头，它们在训练早期的一次突然的相变中形成。我们的模型在第一阶段的纯文本训练中"
+        "没有形成归纳头。第二阶段继续在文本上训练，并混入重复两遍"
+        "的随机词元序列、只在重复部分计算损失——先放在上下文开头，"
+        "再放在随机词元之后，最后放进一段文本之中，这样只有按内容匹配的头才能做对。现在 {lh} 画出了这道条纹，"
+        "重复部分的损失降到第一遍的约 {ratio:.2%}。它能复制上下文中"
+        "已有的内容，但不能像 GPT-3 那样从几个示例中学会新任务。\n\n"
+        "**还可以试试：** 把温度设为 0（贪心解码），看它陷入循环；设为 1.5，看它变得支离破碎；把 top-p 设为 0.5，"
         "数一数剩下多少词元；用 logit 透镜看预测如何逐层形成。",
+    ),
+    # the papers' models beside ours
+    "gpt.pvh.shape": ("Layers / width / heads", "层数 / 宽度 / 头数"),
+    "gpt.pvh.shape.paper": (
+        "GPT-1: 12 / 768 / 12 · GPT-2: 12–48 layers, width 768–1600 · GPT-3: 96 / 12,288 / 96",
+        "GPT-1：12 / 768 / 12 · GPT-2：12–48 层，宽度 768–1600 · GPT-3：96 / 12,288 / 96",
+    ),
+    "gpt.pvh.params": ("Parameters", "参数量"),
+    "gpt.pvh.params.paper": (
+        "GPT-1: 117 M · GPT-2: 117 M–1.5 B · GPT-3: 175 B",
+        "GPT-1：1.17 亿 · GPT-2：1.17 亿–15 亿 · GPT-3：1750 亿",
+    ),
+    "gpt.pvh.params.here": ("{params:.2f} M", "{params:.2f} 百万"),
+    "gpt.pvh.context": ("Context (tokens)", "上下文长度（词元）"),
+    "gpt.pvh.context.paper": ("GPT-1: 512 · GPT-2: 1024 · GPT-3: 2048", "GPT-1：512 · GPT-2：1024 · GPT-3：2048"),
+    "gpt.pvh.vocab": ("Tokenizer", "分词器"),
+    "gpt.pvh.vocab.paper": (
+        "GPT-1: BPE with 40,000 merges · GPT-2 and GPT-3: byte-level BPE, 50,257 tokens",
+        "GPT-1：40,000 次合并的 BPE · GPT-2 与 GPT-3：字节级 BPE，50,257 个词元",
+    ),
+    "gpt.pvh.vocab.here": (
+        "byte-level BPE, {vocab:,} tokens, learnt on the training plays",
+        "字节级 BPE，{vocab:,} 个词元，在训练剧本上学得",
+    ),
+    "gpt.pvh.norm": ("LayerNorm", "LayerNorm 位置"),
+    "gpt.pvh.norm.paper": (
+        "GPT-1: after each sub-block (post-LN) · GPT-2, GPT-3: at the input of each sub-block (pre-LN), plus a "
+        "final LayerNorm",
+        "GPT-1：每个子层之后（后置） · GPT-2、GPT-3：每个子层的输入处（前置），另加最终 LayerNorm",
+    ),
+    "gpt.pvh.norm.here": ("pre-LN plus a final LayerNorm, as GPT-2", "前置 LayerNorm 加最终 LayerNorm，同 GPT-2"),
+    "gpt.pvh.attention": ("Attention", "注意力"),
+    "gpt.pvh.attention.paper": (
+        "GPT-1, GPT-2: dense · GPT-3: dense and locally banded sparse layers, alternating",
+        "GPT-1、GPT-2：稠密 · GPT-3：稠密层与局部带状稀疏层交替",
+    ),
+    "gpt.pvh.attention.here": (
+        "dense and causal in every layer; learned positions",
+        "每一层都是稠密的因果注意力；可学习位置编码",
+    ),
+    "gpt.pvh.data": ("Training data", "训练数据"),
+    "gpt.pvh.data.paper": (
+        "GPT-1: BooksCorpus · GPT-2: WebText, 40 GB · GPT-3: filtered Common Crawl and other sets, 300 B tokens",
+        "GPT-1：BooksCorpus · GPT-2：WebText，40 GB · GPT-3：过滤后的 Common Crawl 等数据，3000 亿词元",
+    ),
+    "gpt.pvh.data.here": (
+        "Shakespeare, 37 works; about {tokens:.0f} M tokens seen in stage 1, then text mixed with repeated sequences",
+        "莎士比亚 37 部作品；第一阶段约见过 {tokens:.0f} 百万个词元，之后是混有重复序列的文本",
+    ),
+    "gpt.pvh.result": ("Headline result", "主要结果"),
+    "gpt.pvh.result.paper": (
+        "GPT-1: fine-tuned, state of the art on 9 of 12 tasks · GPT-2: zero-shot, state of the art on 7 of 8 "
+        "language-modelling sets · GPT-3: few-shot learning from examples in the prompt",
+        "GPT-1：微调后在 12 个任务中的 9 个上达到最佳 · GPT-2：零样本，在 8 个语言建模数据集中的 7 个上达到最佳 · "
+        "GPT-3：从提示中的示例进行少样本学习",
+    ),
+    "gpt.pvh.result.here": (
+        "{bpc:.2f} bits per character on unseen plays (bigram {bigram:.2f}); copies a repeated random sequence "
+        "(repeat ÷ first loss {ratio:.2%})",
+        "在未见过的剧本上每字符 {bpc:.2f} 比特（二元语法 {bigram:.2f}）；能复制重复的随机序列"
+        "（重复 ÷ 第一遍的损失为 {ratio:.2%}）",
+    ),
+    "gpt.pvh.dep.norm": (
+        "Pre-LN with a final LayerNorm, as GPT-2 and GPT-3; GPT-1 put LayerNorm after each sub-block.",
+        "前置 LayerNorm 加最终 LayerNorm，与 GPT-2、GPT-3 相同；GPT-1 把 LayerNorm 放在每个子层之后。",
+    ),
+    "gpt.pvh.dep.dense": (
+        "Dense attention in every layer: GPT-3 alternates dense and locally banded sparse layers.",
+        "每一层都是稠密注意力：GPT-3 交替使用稠密层和局部带状稀疏层。",
+    ),
+    "gpt.pvh.dep.gelu": (
+        "The MLP's GELU is the exact x·Φ(x); GPT-2's code uses the tanh approximation (they differ by less than "
+        "0.001).",
+        "MLP 中的 GELU 用的是精确形式 x·Φ(x)；GPT-2 的代码用的是 tanh 近似（两者之差小于 0.001）。",
+    ),
+    "gpt.pvh.dep.size": (
+        "Tiny: {layers} layers of width {dim}, a {vocab:,}-token BPE learnt on the plays, a {context}-token context.",
+        "很小：{layers} 层，宽度 {dim}，在剧本上学得的 {vocab:,} 词元 BPE，{context} 个词元的上下文。",
+    ),
+    "gpt.pvh.dep.stage2": (
+        "A second training stage mixes random sequences shown twice into the text, so that an induction head forms "
+        "within hours on a CPU; no GPT paper trains this way.",
+        "第二个训练阶段在文本中混入重复两遍的随机序列，使归纳头在 CPU 上几小时内形成；没有哪篇 GPT 论文这样训练。",
     ),
 }

@@ -154,15 +154,32 @@ def lens_grid(
 
 
 def loss_by_position(
-    loss: np.ndarray, length: int, *, loss_title: str, position_title: str, first_name: str, second_name: str
+    loss: np.ndarray,
+    length: int,
+    *,
+    loss_title: str,
+    position_title: str,
+    first_name: str,
+    second_name: str,
+    uniform: float | None = None,
+    uniform_name: str = "",
 ) -> go.Figure:
-    """Per-token loss over the sequence, the first copy and the repeat in two colours."""
+    """Per-token loss over the sequence, the first copy and the repeat in two colours; ``uniform`` (nats) draws the
+    loss of a uniform guess as a dotted line."""
     pos = np.arange(1, len(loss) + 1)  # target positions
     first = pos <= length
     fig = go.Figure()
     fig.add_bar(x=pos[first], y=loss[first], name=first_name, marker_color=BEFORE)
     fig.add_bar(x=pos[~first], y=loss[~first], name=second_name, marker_color=AFTER)
     fig.add_vline(x=length + 0.5, line={"dash": "dash", "color": "#555"})
+    if uniform is not None:
+        fig.add_hline(
+            y=uniform,
+            line={"dash": "dot", "color": "#d62728"},
+            annotation_text=uniform_name,
+            annotation_position="top right",
+            annotation_font_color="#d62728",
+        )
     fig.update_layout(
         height=300,
         bargap=0.05,

@@ -53,6 +53,16 @@ def t(key: str, **fields: object) -> str:
     return translate(key, current_lang(), **fields)
 
 
+def layer_head_label(layer: int | None = None, head: int | None = None) -> str:
+    """A zero-based layer and/or head label in the session's language: "L1 · H3" / "层 1 · 头 3", or "layer 1" /
+    "层 1" and "head 3" / "头 3" alone. Labels are indices, not ordinals: "第 0 层" would read as "the zeroth layer"."""
+    if layer is not None and head is not None:
+        return t("view.layer_head", layer=layer, head=head)
+    if layer is not None:
+        return t("view.layer_n", layer=layer)
+    return t("view.head_n", head=head)
+
+
 class InputError(ValueError):
     """Bad user input, carrying an i18n key (and fields) for the message the page shows instead of a traceback."""
 

@@ -103,7 +103,7 @@ STRINGS = {
     "view.try.see": ("**You should see:**", "**你会看到：**"),
     "view.try.why": ("**Why:**", "**原因：**"),
     "view.paper_vs_here": ("In the paper vs here", "论文中 vs 这里"),
-    "view.pvh.what": ("", ""),
+    "view.pvh.what": ("what", "项目"),
     "view.pvh.paper": ("in the paper", "论文中"),
     "view.pvh.here": ("here (our trained model)", "这里（我们训练的模型）"),
     "view.pvh.departures": ("Where our model departs from the paper", "我们的模型与论文不同之处"),
@@ -113,21 +113,28 @@ STRINGS = {
     ),
     "view.numbers.body": (
         "- **Loss** is the cross-entropy −ln p(correct token), averaged over tokens. Natural log, so the unit is "
-        "the **nat**; 1 nat = 1/ln 2 ≈ 1.443 bits. Lower is better; 0 means the model was certain and right.\n"
-        "- **Uniform baseline**: a model that knows nothing spreads p = 1/V over a vocabulary of V tokens and "
-        "scores ln V (ln 2048 ≈ 7.62 nats for our 2,048-token BPE). A loss *above* it is worse than a blind guess.\n"
-        "- **Bigram baseline**: predict each token from the one before only (counts on the training text). "
+        "the **nat**; 1 nat = 1/ln 2 ≈ 1.443 bits. Lower is better; 0 means the model gave the right token "
+        "probability 1. e^(−loss) is the model's average (geometric mean) probability for the right token: a loss "
+        "of 2.3 nats is about 1 in 10.\n"
+        "- **Uniform baseline**: a model that knows nothing gives each of V tokens p = 1/V and scores ln V — "
+        "ln 2048 ≈ 7.62 nats for the 2,048-token BPE of most of our language models, ln 1024 ≈ 6.93 for a "
+        "1,024-token vocabulary. A loss *above* it is worse than a blind guess: the model was confident and wrong.\n"
+        "- **Bigram baseline**: predict each token from the one before only (pair counts on the training text). "
         "Beating it shows the model uses more than the last token.\n"
-        "- **Bits per character (bpc)** = total loss in bits ÷ number of characters. Tokenizers cut text "
-        "differently, so per-token losses of two tokenizers cannot be compared; per-character ones can.\n"
+        "- **Bits per character (bpc)** = the total loss over a text, in bits, ÷ the number of characters in it. "
+        "Tokenizers cut text differently, so per-token losses of two tokenizers cannot be compared; per-character "
+        "ones can.\n"
         "- Losses on **held-out** text (plays the model never saw) measure what it learned, not what it memorised.",
         "- **损失**是交叉熵 −ln p(正确词元)，对词元取平均。用自然对数，单位是**奈特（nat）**；1 奈特 = 1/ln 2 ≈ "
-        "1.443 比特。越低越好；0 表示模型完全确定且正确。\n"
-        "- **均匀基线**：什么都不知道的模型给 V 个词元的词表每个 p = 1/V，损失为 ln V（我们 2,048 词元的 BPE 为 "
-        "ln 2048 ≈ 7.62 奈特）。损失*高于*它，说明比盲猜还差。\n"
-        "- **二元（bigram）基线**：只用前一个词元预测下一个（在训练文本上计数）。优于它说明模型用到了更多上文。\n"
-        "- **每字符比特（bpc）** = 以比特计的总损失 ÷ 字符数。不同分词器切分文本的方式不同，按词元的损失不能互相"
-        "比较；按字符的可以。\n"
+        "1.443 比特。越低越好；0 表示模型给正确词元的概率为 1。e^(−损失) 是模型给正确词元的平均（几何平均）概率："
+        "损失 2.3 奈特约等于十分之一。\n"
+        "- **均匀基线**：什么都不知道的模型给 V 个词元每个 p = 1/V，损失为 ln V——我们多数语言模型使用 2,048 词元的 "
+        "BPE，ln 2048 ≈ 7.62 奈特；1,024 词元的词表为 ln 1024 ≈ 6.93。损失*高于*它，说明比盲猜还差：模型很自信，"
+        "却猜错了。\n"
+        "- **二元（bigram）基线**：只用前一个词元预测下一个（在训练文本上统计词元对）。优于它说明模型用到了不止"
+        "前一个词元。\n"
+        "- **每字符比特（bpc）** = 一段文本上以比特计的总损失 ÷ 该文本的字符数。不同分词器切分文本的方式不同，"
+        "按词元的损失不能互相比较；按字符的可以。\n"
         "- **留出**文本（模型从未见过的剧本）上的损失衡量的是模型学到的，而不是背下来的。",
     ),
     "view.query": ("query", "查询"),
@@ -135,6 +142,10 @@ STRINGS = {
     "view.layer": ("layer", "层"),
     "view.head": ("head", "头"),
     "view.weight": ("weight", "权重"),
+    # zero-based indices, never ordinals (app.shared.i18n.layer_head_label)
+    "view.layer_head": ("L{layer} · H{head}", "层 {layer} · 头 {head}"),
+    "view.layer_n": ("layer {layer}", "层 {layer}"),
+    "view.head_n": ("head {head}", "头 {head}"),
     "view.download": ("Download the numbers", "下载数据"),
     "view.readout": ("Ran on {backend} · {device} · {ms:.1f} ms", "运行于 {backend} · {device} · {ms:.1f} 毫秒"),
     "view.paper": ("Paper", "论文"),

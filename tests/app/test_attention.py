@@ -43,7 +43,7 @@ def test_input_step_layer_head_change_the_metrics():
     rerun(at, LANG)
     assert metric(at, translate("attention.m.predicts", LANG, step=3)) == "e"
     # the last layer's head 0 of the shipped model: step 3 copies source position 5 - 1 - 3 = 1
-    peak = lambda layer, head: metric(at, translate("attention.m.looks_at", LANG, layer=layer, head=head))  # noqa: E731
+    peak = lambda layer, head: metric(at, translate("attention.m.looks_at", LANG, lh=f"L{layer} · H{head}"))  # noqa: E731
     weight = lambda: metric(at, translate("attention.m.weight", LANG))  # noqa: E731
     before = (peak(1, 0), weight())
 
@@ -56,6 +56,32 @@ def test_input_step_layer_head_change_the_metrics():
     assert not at.exception
     after_layer = (peak(0, 1), weight())
     assert len({before, after_head, after_layer}) == 3
+
+
+def test_the_guided_experiment_holds_on_the_shipped_model():
+    """The page's "Try this": on `abcdefgh`, the cross-attention peak of the default head (last layer, head 0) walks
+    backwards through the input one letter per step, and alignment agreement is 100%."""
+    at = open_app("attention", lang=LANG)
+    at.button_group(key="attention_example").set_value("abcdefgh")
+    rerun(at, LANG)
+    assert not at.exception
+    peak = translate("attention.m.looks_at", LANG, lh="L1 · H0")
+    assert metric(at, translate("attention.m.agreement", LANG, lh="L1 · H0")) == "100%"
+    for step, letter in enumerate("abcdefgh"[::-1]):
+        at.slider(key="attention_step").set_value(step)
+        rerun(at, LANG)
+        assert metric(at, peak) == f"{7 - step}: {letter}"
+
+
+def test_positions_view_shows_the_offset_is_a_fixed_linear_map():
+    """PE(p + k) = M_k · PE(p) on the model's own (float32) table, for every offset k the slider offers."""
+    at = open_app("attention", lang=LANG)
+    at.button_group(key="attention_view").set_value("positions").run()
+    label = translate("attention.pos.m.offset", LANG)
+    for k in (1, 7, 16):
+        at.slider(key="attention_pos_k").set_value(k).run()
+        assert not at.exception
+        assert float(metric(at, label)) < 1e-5  # float32 rounding of values of size 1
 
 
 @pytest.mark.parametrize("view", ["heads", "model", "dot", "mask", "positions"])

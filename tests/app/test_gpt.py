@@ -93,7 +93,7 @@ def test_every_view_renders():
     assert not at.exception
     # The shipped model has an induction head (card: induction_head_score 0.97, block 3 head 3): the page finds it.
     assert float(m("gpt.icl.m.ratio").rstrip("%")) < 25
-    assert m("gpt.icl.m.head") == translate("gpt.icl.head", LANG, layer=3, head=3)
+    assert m("gpt.icl.m.head") == translate("view.layer_head", LANG, layer=3, head=3)
     at.slider(key="gpt_icl_length").set_value(50)
     rerun(at, LANG)
     assert not at.exception
@@ -102,6 +102,31 @@ def test_every_view_renders():
         rerun(at, LANG)
         assert not at.exception
         assert m("gpt.icl.few.m.continues") == translate("gpt.yes" if continues else "gpt.no", LANG), shot
+
+
+def test_the_guided_experiment_holds_on_the_shipped_model():
+    """The page's "Try this": for any random sequence shown twice, the first copy's loss is above a uniform guess,
+    the repeat's is near 0, and one head scores near 1 — the head the text names."""
+    import math
+
+    at = open_app("gpt", lang=LANG)
+    m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
+    named = translate("view.layer_head", LANG, layer=3, head=3)
+    box = next(x.value for x in at.markdown if translate("view.try.title", LANG) in x.value)
+    assert named in box  # the try box names the head the view will show
+    at.button_group(key="gpt_view").set_value("icl")
+    rerun(at, LANG)
+    uniform = math.log(2048)
+    for length, seed in ((30, 0), (30, 7), (10, 3), (60, 1)):
+        at.slider(key="gpt_icl_length").set_value(length)
+        at.number_input(key="gpt_icl_seed").set_value(seed)
+        rerun(at, LANG)
+        assert not at.exception
+        first, second = float(m("gpt.icl.m.first")), float(m("gpt.icl.m.second"))
+        assert first > uniform, (length, seed, first)
+        assert second < 0.1, (length, seed, second)  # "close to 0": under 1% of the first copy's loss
+        assert m("gpt.icl.m.head") == named
+        assert float(m("gpt.icl.m.score")) > 0.9
 
 
 @pytest.mark.parametrize(
