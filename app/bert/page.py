@@ -7,7 +7,7 @@ from app.bert import service as svc
 from app.bert.views import ACTION_COLOURS, embedding_panels, prediction_bars
 from app.shared import ui
 from app.shared.heatmaps import attention_heatmap, head_grid
-from app.shared.i18n import InputError, t
+from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.tokens import token_strip, visible
 
 VIEWS = ("example", "nsp", "embeddings", "attention")
@@ -26,9 +26,65 @@ def _masks_from_url() -> None:
         st.session_state["bert_masks"] = [int(x) for x in raw.split(",") if x.strip().isdigit()]
 
 
+def _use_pair() -> None:
+    """``on_change`` of the next-sentence examples: put the picked pair in the two boxes, unmask, clear the picker."""
+    pair = svc.NSP_PAIRS.get(st.session_state.get("bert_nsp_example") or "")
+    if pair:
+        st.session_state.update(bert_a=pair["a"], bert_b=pair["b"], bert_masks=[])
+    st.session_state["bert_nsp_example"] = None
+
+
+def _top_guesses(a: str, backend: str, n: int = 3) -> str:
+    """The model's ``n`` best guesses for the first [MASK] of sentence ``a`` alone, as `a`, `b`, `c`."""
+    res = svc.analyse(a, "", (), n, backend)
+    vocab = svc.vocabulary()
+    return ", ".join(f"`{vocab[i]}`" for i in res.top_ids[0])
+
+
 ui.header("bert")
-st.markdown(t("bert.intro"))
 backend = st.session_state.get("backend", "torch")
+facts = svc.facts()
+st.markdown(t("bert.intro"))
+ui.try_this(
+    t("bert.try.do", thou=svc.TRY["thou"], you=svc.TRY["you"]),
+    t("bert.try.see", thou_top=_top_guesses(svc.TRY["thou"], backend), you_top=_top_guesses(svc.TRY["you"], backend)),
+    t("bert.try.why"),
+)
+ui.paper_vs_here(
+    [
+        (t("bert.pvh.shape"), t("bert.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
+        (t("bert.pvh.params"), t("bert.pvh.params.paper"), t("bert.pvh.params.here", params=facts["params"] / 1e6)),
+        (t("bert.pvh.len"), t("bert.pvh.len.paper"), t("bert.pvh.len.here", max_len=facts["max_len"])),
+        (t("bert.pvh.vocab"), t("bert.pvh.vocab.paper"), t("bert.pvh.vocab.here", vocab=facts["vocab"])),
+        (t("bert.pvh.norm"), t("bert.pvh.norm.paper"), t(f"bert.pvh.norm.{facts['norm']}")),
+        (t("bert.pvh.masking"), t("bert.pvh.masking.paper"), t("bert.pvh.masking.here")),
+        (t("bert.pvh.nsp"), t("bert.pvh.nsp.paper"), t("bert.pvh.nsp.here")),
+        (t("bert.pvh.data"), t("bert.pvh.data.paper"), t("bert.pvh.data.here")),
+        (
+            t("bert.pvh.training"),
+            t("bert.pvh.training.paper"),
+            t("bert.pvh.training.here", steps=facts["steps"], batch=facts["batch"], minutes=facts["minutes"]),
+        ),
+        (
+            t("bert.pvh.result"),
+            t("bert.pvh.result.paper"),
+            t("bert.pvh.result.here", top1=facts["mlm_top1"], top5=facts["mlm_top5"], nsp=facts["nsp_accuracy"]),
+        ),
+    ],
+    [
+        t(
+            "bert.pvh.dep.size",
+            layers=facts["layers"],
+            dim=facts["dim"],
+            max_len=facts["max_len"],
+            vocab=facts["vocab"],
+        ),
+        *([t("bert.pvh.dep.pre_ln")] if facts["norm"] == "pre" else []),
+        t("bert.pvh.dep.masking"),
+        t("bert.pvh.dep.nsp", short=facts["p_short"]),
+        t("bert.pvh.dep.rest"),
+    ],
+)
 
 c_a, c_b = st.columns(2)
 text_a = c_a.text_input(
@@ -36,6 +92,14 @@ text_a = c_a.text_input(
 )
 text_b = c_b.text_input(
     t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.b.help")
+)
+st.pills(
+    t("bert.examples"),
+    svc.EXAMPLES,
+    key="bert_example",
+    on_change=ui.use_example,
+    args=("bert_example", "bert_a"),
+    kwargs={"bert_b": "", "bert_masks": []},
 )
 try:
     tokens = svc.tokenize(text_a, text_b)
@@ -75,7 +139,11 @@ m1, m2, m3, m4 = st.columns(4)
 m1.metric(t("bert.m.tokens"), len(tokens.ids), help=t("bert.m.tokens.help"))
 m2.metric(t("bert.m.masked"), len(a.masked))
 m3.metric(t("bert.m.top"), visible(vocab[a.top_ids[0, 0]]) if a.masked else "—", help=t("bert.m.top.help"))
-m4.metric(t("bert.m.is_next"), f"{a.is_next:.1%}" if tokens.has_b else "—", help=t("bert.m.is_next.help"))
+m4.metric(
+    t("bert.m.is_next"),
+    f"{a.is_next:.1%}" if tokens.has_b else "—",
+    help=t("bert.m.is_next.help", nsp=facts["nsp_accuracy"]),
+)
 
 st.subheader(t("bert.pred.title"))
 ui.markup(
@@ -176,6 +244,21 @@ if view == "example":
 
 elif view == "nsp":
     st.caption(t("bert.nsp.caption"))
+    st.pills(
+        t("bert.nsp.examples"),
+        list(svc.NSP_PAIRS),
+        key="bert_nsp_example",
+        on_change=_use_pair,
+        format_func=lambda k: (
+            t("bert.nsp.ex.next", play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"))
+            if svc.NSP_PAIRS[k]["is_next"]
+            else t(
+                "bert.nsp.ex.other",
+                play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"),
+                other=t(f"bert.play.{svc.NSP_PAIRS[k]['play_b']}"),
+            )
+        ),
+    )
     if not tokens.has_b:
         st.info(t("bert.nsp.need_b"), icon=":material/info:")
     else:
@@ -190,14 +273,15 @@ elif view == "nsp":
                 vmin=0,
                 vmax=1,
                 colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]],
-                fmt="segment {:.0f}",
+                fmt=t("bert.nsp.segment"),
                 label=t("bert.nsp.segments"),
             )
         )
-        st.caption(t("bert.nsp.try"))
+    first = next(iter(svc.NSP_PAIRS.values()))
+    st.markdown(t("bert.nsp.honest", nsp=facts["nsp_accuracy"], swapped=svc.is_next(first["b"], first["a"], backend)))
 
 elif view == "embeddings":
-    st.caption(t("bert.emb.caption"))
+    st.caption(t("bert.emb.caption", dim=facts["dim"]))
     total = a.token_emb + a.segment_emb + a.position_emb
     titles = [t("bert.emb.token"), t("bert.emb.segment"), t("bert.emb.position"), t("bert.emb.sum")]
     panels = [a.token_emb, a.segment_emb, a.position_emb, total]
@@ -216,7 +300,13 @@ else:
     L, H = a.patterns.shape[:2]
     c_layer, c_head = st.columns([1, 2])
     layer = c_layer.segmented_control(
-        t("view.layer"), list(range(L)), default=0, required=True, key="bert_layer", bind="query-params"
+        t("view.layer"),
+        list(range(L)),
+        default=0,
+        required=True,
+        key="bert_layer",
+        bind="query-params",
+        help=t("bert.index.help"),
     )
     head = c_head.segmented_control(
         t("view.head"), list(range(H)), default=0, required=True, key="bert_head", bind="query-params"
@@ -232,7 +322,7 @@ else:
     keys = [visible(p) for p in seen]  # short column labels: two maps share the width
     left, right = st.columns(2)
     with left:
-        st.markdown(f"**{t('bert.att.title', layer=layer, head=head)}**")
+        st.markdown(f"**{t('bert.att.title', lh=layer_head_label(layer, head))}**")
         ui.figure(
             attention_heatmap(
                 pattern,
@@ -274,6 +364,8 @@ metrics = svc.card()["metrics"]
 ui.explain(
     t(
         "bert.explain",
+        params=facts["params"] / 1e6,
+        minutes=facts["minutes"],
         card=t(
             "bert.card",
             top1=metrics["mlm_top1"],

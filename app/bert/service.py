@@ -28,6 +28,13 @@ _DEFAULTS = assets.data("examples/bert.json")
 DEFAULT_A: str = _DEFAULTS["a"]  # the sentence boxes' defaults
 DEFAULT_B: str = _DEFAULTS["b"]
 DEFAULT_MASKS: tuple[int, ...] = tuple(_DEFAULTS["masks"])  # positions masked at first: the second "be" of A
+EXAMPLES: tuple[str, ...] = tuple(_DEFAULTS["examples"])  # sentences A for the examples picker
+# The guided experiment: one word after the mask differs (thou / you), and with it the verb forms the model guesses.
+# Chosen by running the shipped model; tests/app/test_bert.py checks that they still hold.
+TRY: dict = _DEFAULTS["try"]
+# Next-sentence examples from held-out plays, each a pair (A, B) that really follows (is_next) or whose B comes from
+# another play; chosen by running the shipped model, checked by tests/app/test_bert.py.
+NSP_PAIRS: dict[str, dict] = _DEFAULTS["nsp"]
 
 
 @st.cache_resource(show_spinner=False)
@@ -198,3 +205,25 @@ def decoder_mask(T: int) -> np.ndarray:
 
 def card() -> dict:
     return zoo.read_card(NAME)
+
+
+@st.cache_data(show_spinner=False)
+def facts() -> dict:
+    """The shipped model's sizes, norm placement and training, read from its config and card (the page's text and
+    its paper-vs-here table state these, so they follow the checkpoint)."""
+    cfg, c = zoo.read_config(NAME), card()
+    hp = c.get("training", {})
+    return {
+        "layers": cfg["n_layers"],
+        "dim": cfg["dim"],
+        "heads": cfg["n_heads"],
+        "vocab": cfg["vocab"],
+        "max_len": cfg["max_len"],
+        "norm": cfg.get("norm", "post"),  # models.bert.Config's default: post-LN, as the paper
+        "params": c["params"],
+        "minutes": c["wall_time_s"] / 60,
+        "steps": hp.get("steps", 0),
+        "batch": hp.get("batch", 0),
+        "p_short": hp.get("p_short", float("nan")),
+        **c["metrics"],
+    }

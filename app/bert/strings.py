@@ -3,11 +3,32 @@
 STRINGS = {
     "bert.intro": (
         "A small BERT — an encoder that reads the whole sentence in both directions — pre-trained here on "
-        "Shakespeare's plays to fill in hidden tokens and to tell whether sentence B follows sentence A. "
-        "Click word pieces to hide them (or type [MASK]) and see what the model guesses for each.",
-        "一个小型 BERT——双向读取整句话的编码器——在这里用莎士比亚的剧本预训练：补全被遮住的词元，并判断句子 B 是否紧接在"
-        "句子 A 之后。点击词片把它遮住（或直接输入 [MASK]），看看模型对每个位置的猜测。",
+        "Shakespeare's plays to fill in hidden tokens (the **masked language model**) and to tell whether segment B "
+        "follows segment A (**next-sentence prediction**). Click word pieces to hide them (or type [MASK]) and see "
+        "what the model guesses for each.",
+        "一个小型 BERT——双向读取整句话的编码器——在这里用莎士比亚的剧本预训练：补全被遮住的词元（**掩码语言模型**），"
+        "并判断 B 段是否紧接在 A 段之后（**下一句预测**）。点击词"
+        "片把它遮住（或直接输入 [MASK]），看看模型对每个位置的猜测。",
     ),
+    # guided experiment
+    "bert.try.do": (
+        "Pick the example `{thou}`, then `{you}`: only the word *after* the mask differs.",
+        "先选择示例 `{thou}`，再选择 `{you}`：两句只有遮住位置*之后*的那个词不同。",
+    ),
+    "bert.try.see": (
+        "With *thou* the best guesses are verb forms that go with thou — {thou_top}; with *you* they are "
+        "{you_top}, none of them a thou-form.",
+        "用 *thou* 时，最佳猜测是与 thou 搭配的动词形式——{thou_top}"
+        "；用 *you* 时则是 {you_top}，没有一个是 thou 的形式。",
+    ),
+    "bert.try.why": (
+        "The masked word agrees with a word to its right. A left-to-right language model predicting the second "
+        "word has read only *What* in both sentences and must guess the same; BERT's masked language model sees "
+        "both sides of the gap, which is why it could be trained bidirectionally at all.",
+        "被遮住的词要与它右边的词搭配。从左到右的语言模型在预测第二个词时，两句都只读到了 *What*，只能给出同样的猜测；"
+        "BERT 的掩码语言模型能看到空缺两边的词——正因如此，它才能以双向的方式训练。",
+    ),
+    "bert.examples": ("Examples for sentence A", "句子 A 的示例"),
     "bert.a": ("Sentence A", "句子 A"),
     "bert.a.help": (
         "Up to 200 characters. Write [MASK] to hide a token yourself. The vocabulary is lower-cased Shakespearean "
@@ -39,8 +60,10 @@ STRINGS = {
     ),
     "bert.m.is_next": ("P(IsNext)", "P(IsNext)"),
     "bert.m.is_next.help": (
-        "The next-sentence head on [CLS]: how sure the model is that B really followed A (with the masks applied).",
-        "[CLS] 上的下一句预测头：模型认为 B 确实紧跟在 A 之后的概率（在当前遮盖下）。",
+        "The next-sentence head on [CLS]: how sure the model is that B really followed A (with the masks applied). "
+        "It is right about {nsp:.0%} of the time on held-out pairs, so read one pair's number as a hint.",
+        "[CLS] 上的下一句预测头：模型认为 B 确实紧跟在 A 之后的概率（在当前遮盖下）。它在留出的句子对上的准确率约为 "
+        "{nsp:.0%}，所以单个句子对的数值只能当作参考。",
     ),
     "bert.pred.title": ("What the model fills in", "模型补全的内容"),
     "bert.pred.strip": ("What the model reads (red = [MASK])", "模型读到的序列（红色 = [MASK]）"),
@@ -67,18 +90,23 @@ STRINGS = {
     "bert.view.embeddings": ("Three embeddings", "三种嵌入"),
     "bert.view.attention": ("Bidirectional attention", "双向注意力"),
     "bert.ex.caption": (
-        "Pre-training corrupts your text exactly as in the paper: every token (not [CLS]/[SEP]) is chosen with "
-        "probability 15%; a chosen token becomes [MASK] 80% of the time, a random token 10%, and stays unchanged "
-        "10%. The loss only looks at the chosen positions. Change the seed to draw again.",
-        "预训练完全按论文的方式破坏你的文本：每个词元（[CLS]/[SEP] 除外）以 15% 的概率被选中；被选中的词元 80% 替换为 "
-        "[MASK]，10% 替换为随机词元，10% 保持不变。损失只计算被选中的位置。换一个随机种子即可重新抽取。",
+        "Pre-training corrupts your text with the paper's rates: a chosen token becomes [MASK] 80% of the time, a "
+        "random token 10%, and stays unchanged 10%; the loss only looks at the chosen positions. One difference: "
+        "here each token (not [CLS]/[SEP]) is chosen on its own with probability 15%, so a sequence gets 15% on "
+        "average but a short text may get none or several; the paper's code picks a fixed count, 15% of the "
+        "sequence's tokens. Change the seed to draw again.",
+        "预训练按论文的比例破坏你的文本：被选中的词元 80% 替换为 [MASK]，10% 替换为随机词元，10% 保持不变；"
+        "损失只计算被选中的位置。有一点不同：这里每个词元（[CLS]/[SEP] 除外）各自独立地以 15% 的概率被选中，"
+        "所以平均是 15%，但短文本可能一个也没选中，也可能选中好几个；论文的代码则按固定数目选取，即序列词元数的 15%。"
+        "换一个随机种子即可重新抽取。",
     ),
     "bert.seed": ("Seed", "随机种子"),
     "bert.seed.help": ("The same seed always draws the same example.", "相同的种子总是抽出相同的样本。"),
     "bert.ex.m.chosen": ("Chosen (of all tokens)", "被选中的（占全部词元）"),
     "bert.ex.m.chosen.help": (
-        "About 15% on average; a short text often gets none or two, so try a few seeds.",
-        "平均约为 15%；短文本常常一个也没选中，或选中两个，多试几个种子。",
+        "Each token is chosen independently with probability 15%: about 15% on average, but a short text often "
+        "gets none or two, so try a few seeds.",
+        "每个词元各自独立地以 15% 的概率被选中：平均约为 15%，但短文本常常一个也没选中，或选中两个，多试几个种子。",
     ),
     "bert.ex.m.mask": ("→ [MASK]", "→ [MASK]"),
     "bert.ex.m.random": ("→ random token", "→ 随机词元"),
@@ -92,34 +120,57 @@ STRINGS = {
     "bert.action.random": ("random token", "随机词元"),
     "bert.action.keep": ("unchanged", "保持不变"),
     "bert.nsp.caption": (
-        "The second pre-training task: half of the pairs are a span and the span that follows it in the play "
-        "(IsNext), half a span and a span from another play (NotNext). A classifier on the [CLS] position learns "
-        "to tell them apart.",
-        "第二个预训练任务：一半的句子对是剧本中的一段及其紧接的下一段（IsNext），另一半是一段加上来自另一部剧的一段"
-        "（NotNext）。[CLS] 位置上的分类器学习区分这两种情况。",
+        "The second pre-training task. In the paper, B is the sentence that really follows A half of the time "
+        "(IsNext) and a random sentence from the corpus the other half (NotNext). Here the pairs are spans of the "
+        "plays: half the time B is the span that follows A, half the time a span from another play. A classifier "
+        "on the [CLS] position learns to tell them apart.",
+        "第二个预训练任务。论文中，B 有一半的时间是真正紧跟在 A 之后的句子（IsNext），另一半是语料中随机的一个句子"
+        "（NotNext）。这里的句子对是剧本中的片段：一半的时间 B 是紧跟在 A 之后的片段，另一半是另一部剧中的片段。"
+        "[CLS] 位置上的分类器学习区分这两种情况。",
     ),
+    "bert.nsp.examples": ("Pairs from plays the model never saw", "来自模型从未见过的剧本的句子对"),
+    "bert.nsp.ex.next": ("{play}: B follows A", "{play}：B 紧接 A"),
+    "bert.nsp.ex.other": ("{play}: B from {other}", "{play}：B 来自{other}"),
+    "bert.play.othello": ("Othello", "《奥赛罗》"),
+    "bert.play.julius_caesar": ("Julius Caesar", "《尤利乌斯·凯撒》"),
+    "bert.play.macbeth": ("Macbeth", "《麦克白》"),
+    "bert.play.twelfth_night": ("Twelfth Night", "《第十二夜》"),
+    "bert.play.tempest": ("The Tempest", "《暴风雨》"),
     "bert.nsp.need_b": ("Type a sentence B to ask whether it follows A.", "输入句子 B，看看它是否接在 A 之后。"),
     "bert.nsp.m.ab": ("P(IsNext) for A then B", "先 A 后 B 的 P(IsNext)"),
     "bert.nsp.m.ab.help": ("Nothing masked.", "不遮任何位置。"),
     "bert.nsp.m.ba": ("P(IsNext) for B then A", "先 B 后 A 的 P(IsNext)"),
     "bert.nsp.m.ba.help": (
-        "The same two sentences in the other order: a model that reads order should be less sure.",
-        "同样两句话，顺序对调：能读懂顺序的模型应该没那么确定。",
+        "The same two segments in the other order. NSP was never trained on swapped pairs — its NotNext examples "
+        "come from another play — so it has no reason to notice the order. Telling the order apart is a "
+        "different task, ALBERT's sentence-order prediction (arXiv 1909.11942).",
+        "同样两段，顺序对调。下一句预测从未在对调的句子对上训练过——它的 NotNext 样本来自另一部剧——所以没有理由注意"
+        "顺序。区分顺序是另一项任务：ALBERT 的句子顺序预测（arXiv 1909.11942）。",
     ),
-    "bert.nsp.segments": ("Segments (blue = A, orange = B)", "段落（蓝色 = A，橙色 = B）"),
-    "bert.nsp.try": (
-        "Try: a line and the next line of a play, then replace B with a line from another play.",
-        "试一试：先用剧本中的一行和它的下一行，再把 B 换成另一部剧里的一行。",
+    "bert.nsp.segments": ("Segments (blue = A, orange = B)", "片段（蓝色 = A，橙色 = B）"),
+    "bert.nsp.segment": ("segment {:.0f}", "片段 {:.0f}"),
+    "bert.nsp.honest": (
+        "**What it learnt, and what not.** On the example pairs it scores the true continuation high and the span "
+        "from another play low. But this is a weak skill: on held-out pairs cut like its training data it is right "
+        "{nsp:.0%} of the time, and on pairs of short lines it is wrong often — any one pair can fool it. It does "
+        "not check the order either: swapped, the Othello pair still scores {swapped:.0%}. Later work found NSP of "
+        "little use: RoBERTa (arXiv 1907.11692) dropped it and did as well or better.",
+        "**它学到了什么，没学到什么。** 在示例句子对上，它给真"
+        "正的后续打高分，给来自另一部剧的片段打低分。但这项能力很弱："
+        "在与训练数据切法相同的留出句子对上，它的准确率为 {nsp:.0%}"
+        "；在由短句组成的句子对上经常出错——任何一对都可能骗过它。"
+        "它也不检查顺序：把《奥赛罗》那一对对调后，得分仍有 {swapped:.0%}。后来的研究发现下一句预测用处不大："
+        "RoBERTa（arXiv 1907.11692）去掉了它，效果持平甚至更好。",
     ),
     "bert.emb.caption": (
         "The model's input is the sum of three learned vectors per position: the token's embedding, the segment's "
         "(A or B) and the position's; a LayerNorm follows. Rows are tokens (masked ones read as [MASK]), columns the "
-        "128 dimensions.",
-        "模型的输入是每个位置上三个可学习向量之和：词元嵌入、段嵌入（A 或 B）和位置嵌入；之后再经过一个 LayerNorm。"
-        "每一行是一个词元（被遮住的读作 [MASK]），每一列是 128 个维度之一。",
+        "{dim} dimensions.",
+        "模型的输入是每个位置上三个可学习向量之和：词元嵌入、片段嵌入（A 或 B）和位置嵌入；之后再经过一个 LayerNorm。"
+        "每一行是一个词元（被遮住的读作 [MASK]），每一列是 {dim} 个维度之一。",
     ),
     "bert.emb.token": ("token", "词元"),
-    "bert.emb.segment": ("segment", "段"),
+    "bert.emb.segment": ("segment", "片段"),
     "bert.emb.position": ("position", "位置"),
     "bert.emb.sum": ("sum", "总和"),
     "bert.emb.m.norm": ("Mean length: {name}", "平均长度：{name}"),
@@ -138,7 +189,8 @@ STRINGS = {
         "左：BERT 的一个注意力头看向哪里（每行是一个查询）。右：像 GPT 这样的解码器被允许看的范围——因果掩码遮住了对角线"
         "右侧的一切。",
     ),
-    "bert.att.title": ("BERT, layer {layer}, head {head}", "BERT，第 {layer} 层，第 {head} 个头"),
+    "bert.att.title": ("BERT, {lh}", "BERT，{lh}"),
+    "bert.index.help": ("Layers and heads are counted from 0.", "层和头都从 0 开始编号。"),
     "bert.att.causal": ("A decoder's causal mask", "解码器的因果掩码"),
     "bert.att.allowed": ("allowed", "允许"),
     "bert.att.grid": ("Every layer (rows) and head (columns).", "所有层（行）和头（列）。"),
@@ -150,19 +202,21 @@ STRINGS = {
         "**Why 80/10/10.** [MASK] never appears when the model is later used on real text. Replacing some chosen "
         "tokens by a random token, and leaving some unchanged, means the model cannot trust any input token "
         "blindly and must keep a good representation of every position, not only the masked ones.\n\n"
-        "**What you see.** Top-k guesses per hidden position, from a model of about a million parameters trained "
-        "for under an hour on one CPU core; {card}\n\n"
-        "**Try:** mask the same word in two sentences that differ only after it; mask two neighbours at once; "
-        "swap A and B in the next-sentence view.",
+        "**What you see.** Top-k guesses per hidden position, from a model of {params:.2f} million parameters "
+        "trained for {minutes:.0f} minutes on a CPU; {card}\n\n"
+        "**More to try:** mask two neighbours at once, so that each loses the other as a clue; mask a ## piece "
+        "of a word (the ##st of *question*) and compare with masking a whole word.",
         "**为什么要遮盖。** 预测下一个词的语言模型只能往左看：如果它也能看到右边，答案就在它的输入里了。"
         "BERT（[arXiv:1810.04805](https://arxiv.org/abs/1810.04805)）把 15% 的词元遮住，改为预测它们，"
         "于是每一层都可以双向注意——在注意力视图中，对角线两侧都有权重，而解码器的右侧全为零。\n\n"
         "**为什么是 80/10/10。** 之后在真实文本上使用模型时，[MASK] 永远不会出现。把一部分被选中的词元换成随机词元、"
-        "一部分保持不变，模型就不能盲目相信任何一个输入词元，必须为每个位置（而不只是被遮住的位置）都保持良好的表示。\n\n"
-        "**你看到的是什么。** 每个被遮住位置的前 k 个猜测，来自一个约一百万参数、"
-        "在一个 CPU 核上用莎士比亚文本训练了不到一小时的模型；{card}\n\n"
-        "**试一试：** 在两个只在该词之后不同的句子里遮住同一个词；同时遮住两个相邻的词；"
-        "在下一句预测视图中交换 A 和 B。",
+        "一部分保持不变，模型就不能盲目相信任何一个输入词元，必须为"
+        "每个位置（而不只是被遮住的位置）都保持良好的表示。\n\n"
+        "**你看到的是什么。** 每个被遮住位置的前 k 个猜测，来自一个 {params:.2f}"
+        " 百万参数、在 CPU 上用莎士比亚文本训练了 "
+        "{minutes:.0f} 分钟的模型；{card}\n\n"
+        "**还可以试试：** 同时遮住两个相邻的词，让它们彼此都失去对方这条线索；遮住一个词中的 ## 词片（*question* 中的 "
+        "##st），与遮住整个词比较一下。",
     ),
     "bert.card": (
         "on held-out plays it ranks the hidden token first {top1:.0%} of the time and in its top 5 {top5:.0%} of "
@@ -170,6 +224,104 @@ STRINGS = {
         "random one {nsp:.0%} of the time.",
         "在未参与训练的剧本上，它把被遮住的词元排在第一位的比例为 {top1:.0%}，排进前 5 的比例为 {top5:.0%}"
         "（总是猜最常见的词元：{unigram:.0%}），区分真正的下一段与随机一段的准确率为 {nsp:.0%}。",
+    ),
+    # the paper's BERT beside ours
+    "bert.pvh.shape": ("Layers / hidden size / heads", "层数 / 隐藏层大小 / 头数"),
+    "bert.pvh.shape.paper": (
+        "Base: 12 / 768 / 12 · Large: 24 / 1024 / 16",
+        "Base：12 / 768 / 12 · Large：24 / 1024 / 16",
+    ),
+    "bert.pvh.params": ("Parameters", "参数量"),
+    "bert.pvh.params.paper": ("110 M (Base), 340 M (Large)", "1.1 亿（Base），3.4 亿（Large）"),
+    "bert.pvh.params.here": ("{params:.2f} M", "{params:.2f} 百万"),
+    "bert.pvh.len": ("Longest input", "最长输入"),
+    "bert.pvh.len.paper": ("512 tokens", "512 个词元"),
+    "bert.pvh.len.here": ("{max_len} tokens", "{max_len} 个词元"),
+    "bert.pvh.vocab": ("Vocabulary", "词表"),
+    "bert.pvh.vocab.paper": ("WordPiece, 30,000 tokens", "WordPiece，30,000 个词元"),
+    "bert.pvh.vocab.here": (
+        "WordPiece, {vocab:,} tokens, lower-cased, learnt on the plays",
+        "WordPiece，{vocab:,} 个词元，小写，在剧本上学得",
+    ),
+    "bert.pvh.norm": ("LayerNorm", "LayerNorm 位置"),
+    "bert.pvh.norm.paper": (
+        "after each sub-layer, LayerNorm(x + Sublayer(x)); one on the summed embeddings; none after the last block",
+        "每个子层之后，LayerNorm(x + Sublayer(x))；求和后的嵌入上一个；最后一个块之后没有",
+    ),
+    "bert.pvh.norm.post": ("the same (post-LN)", "相同（后置 LayerNorm）"),
+    "bert.pvh.norm.pre": (
+        "before each sub-layer, x + Sublayer(LayerNorm(x)) (pre-LN); one on the embeddings and a final one",
+        "每个子层之前，x + Sublayer(LayerNorm(x))（前置）；嵌入上一个，最后再加一个",
+    ),
+    "bert.pvh.masking": ("Masked language model", "掩码语言模型"),
+    "bert.pvh.masking.paper": (
+        "15% of the tokens; of those 80% [MASK], 10% a random token, 10% unchanged",
+        "15% 的词元；其中 80% 换成 [MASK]，10% 换成随机词元，10% 保持不变",
+    ),
+    "bert.pvh.masking.here": (
+        "the same rates, each token chosen independently",
+        "比例相同，每个词元独立地被选中",
+    ),
+    "bert.pvh.nsp": ("Next-sentence prediction", "下一句预测"),
+    "bert.pvh.nsp.paper": (
+        "B is the actual next sentence 50% of the time, a random sentence from the corpus 50%",
+        "B 有 50% 是真正的下一句，50% 是语料中随机的一个句子",
+    ),
+    "bert.pvh.nsp.here": (
+        "B is the span that follows A 50% of the time, a span from another play 50%",
+        "B 有 50% 是紧跟 A 的片段，50% 是另一部剧中的片段",
+    ),
+    "bert.pvh.data": ("Training data", "训练数据"),
+    "bert.pvh.data.paper": (
+        "BooksCorpus (800 M words) and English Wikipedia (2,500 M words)",
+        "BooksCorpus（8 亿词）和英文维基百科（25 亿词）",
+    ),
+    "bert.pvh.data.here": ("Shakespeare, 37 works", "莎士比亚的 37 部作品"),
+    "bert.pvh.training": ("Training", "训练"),
+    "bert.pvh.training.paper": (
+        "1,000,000 steps of 256 sequences; Base: 4 days on 4 Cloud TPUs",
+        "1,000,000 步，每步 256 条序列；Base：在 4 个 Cloud TPU 上训练 4 天",
+    ),
+    "bert.pvh.training.here": (
+        "{steps:,} steps of {batch} sequences; {minutes:.0f} minutes on a CPU",
+        "{steps:,} 步，每步 {batch} 条序列；在 CPU 上训练 {minutes:.0f} 分钟",
+    ),
+    "bert.pvh.result": ("Headline result", "主要结果"),
+    "bert.pvh.result.paper": (
+        "after fine-tuning: GLUE score 80.5 (Large); SQuAD v1.1 test F1 up to 93.2",
+        "微调后：GLUE 得分 80.5（Large）；SQuAD v1.1 测试集 F1 最高 93.2",
+    ),
+    "bert.pvh.result.here": (
+        "held-out plays: masked token ranked first {top1:.0%}, in the top 5 {top5:.0%}; next-sentence accuracy "
+        "{nsp:.0%}; no fine-tuning",
+        "留出剧本上：被遮词元排第一 {top1:.0%}，进前 5 {top5:.0%}；下一句预测准确率 {nsp:.0%}；没有微调",
+    ),
+    "bert.pvh.dep.size": (
+        "Far smaller: {layers} layers of width {dim}, inputs of at most {max_len} tokens, a {vocab:,}-token "
+        "WordPiece learnt on the plays.",
+        "规模小得多：{layers} 层，宽度 {dim}，输入最多 {max_len} 个词元，在剧本上学得的 {vocab:,} 词元 WordPiece。",
+    ),
+    "bert.pvh.dep.pre_ln": (
+        "This checkpoint puts LayerNorm before each sub-layer and adds a final one (pre-LN), where BERT normalises "
+        "after each residual add (post-LN).",
+        "这个检查点把 LayerNorm 放在每个子层之前，并在最后再加一个"
+        "（前置 LayerNorm），而 BERT 是在每次残差相加之后归一化"
+        "（后置 LayerNorm）。",
+    ),
+    "bert.pvh.dep.masking": (
+        "Each token is chosen for masking independently with probability 15%; the paper's code picks a fixed "
+        "count, 15% of a sequence's tokens.",
+        "每个词元独立地以 15% 的概率被选中遮盖；论文的代码则按固定数目选取，即序列词元数的 15%。",
+    ),
+    "bert.pvh.dep.nsp": (
+        "NSP pairs are spans of the plays, not sentences, and NotNext spans always come from another play; "
+        "{short:.0%} of the pairs are shorter than the maximum (BERT's code: 10%).",
+        "下一句预测的句子对是剧本片段而不是句子，NotNext 片段总是来自另一部剧；{short:.0%} 的句子对短于最大长度"
+        "（BERT 的代码为 10%）。",
+    ),
+    "bert.pvh.dep.rest": (
+        "Learned positions start from the sinusoidal table instead of random numbers; no dropout (the paper: 0.1).",
+        "可学习的位置嵌入从正弦表而不是随机数开始；没有 dropout（论文为 0.1）。",
     ),
     "bert.error.empty": ("Type a sentence A.", "请输入句子 A。"),
     "bert.error.too_long_chars": (

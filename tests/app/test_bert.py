@@ -11,8 +11,9 @@ LANG = "en"  # page behaviour is tested in one language; test_shell visits every
 
 
 def predictions(at) -> list[tuple]:
-    """Rows of the first table on the page: (position, token, rank, prediction, probability)."""
-    return [tuple(row) for row in at.table[0].value.itertuples(index=False)]
+    """Rows of the predictions table: (position, token, rank, prediction, probability)."""
+    table = next(x.value for x in at.table if translate("bert.col.prediction", LANG) in x.value.columns)
+    return [tuple(row) for row in table.itertuples(index=False)]
 
 
 def test_masking_a_token_changes_the_predictions_table():
@@ -74,6 +75,47 @@ def test_typed_mask_nsp_and_every_view():
     at.button_group(key="bert_head").set_value(2)
     rerun(at, LANG)
     assert not at.exception and m("bert.att.m.later") != before
+
+
+def test_the_guided_experiment_holds_on_the_shipped_model():
+    """The page's "Try this" (assets/examples/bert.json): with the word after the mask changed from thou to you, the
+    best guesses change from thou-forms of the verb to none. Chosen on the shipped checkpoint: when it is retrained,
+    this test says whether the example still shows the effect (else pick another in the JSON)."""
+    from app.bert import service as svc
+
+    forms = set(svc.TRY["thou_forms"])
+    at = open_app("bert", lang=LANG)
+    for which, thou_like in (("thou", True), ("you", False)):
+        at.button_group(key="bert_example").set_value(svc.TRY[which])
+        rerun(at, LANG)
+        assert not at.exception
+        assert at.text_input(key="bert_a").value == svc.TRY[which] and at.text_input(key="bert_b").value == ""
+        top3 = [row[3] for row in predictions(at)[:3]]
+        assert int(metric(at, translate("bert.m.masked", LANG))) == 1
+        if thou_like:
+            assert top3[0] in forms and len(forms & set(top3)) >= 2, top3
+        else:
+            assert not forms & set(top3), top3
+
+
+def test_next_sentence_examples_show_what_the_text_claims():
+    """The NSP examples: the true continuation scores above 50%, the span from another play below; swapped, the true
+    pair is still above 50% (NSP never saw swapped pairs)."""
+    from app.bert import service as svc
+
+    at = open_app("bert", lang=LANG)
+    at.button_group(key="bert_view").set_value("nsp")
+    rerun(at, LANG)
+    for key, pair in svc.NSP_PAIRS.items():
+        at.button_group(key="bert_nsp_example").set_value(key)
+        rerun(at, LANG)
+        assert not at.exception
+        assert (at.text_input(key="bert_a").value, at.text_input(key="bert_b").value) == (pair["a"], pair["b"])
+        ab = float(metric(at, translate("bert.nsp.m.ab", LANG)).rstrip("%")) / 100
+        ba = float(metric(at, translate("bert.nsp.m.ba", LANG)).rstrip("%")) / 100
+        assert (ab > 0.5) == pair["is_next"], (key, ab)
+        if pair["is_next"]:
+            assert ba > 0.5, (key, ba)
 
 
 @pytest.mark.parametrize(
