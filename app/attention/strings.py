@@ -33,7 +33,8 @@ STRINGS = {
         "(which output it is writing) and the **keys and values** from the encoder (the input letters), so a head "
         "can find the letter to copy and pass its value on. Nobody told the model where to look: it learned this "
         "anti-diagonal from input–output pairs alone.",
-        "第 i 个输出字母是第 n−1−i 个输入字母的副本。在交叉注意力中，**查询**来自解码器（它正在写第几个输出），"
+        "输出字母 i 是输入字母 n−1−i 的副本（从 0 开始编号）"
+        "。在交叉注意力中，**查询**来自解码器（它正在写第几个输出），"
         "**键和值**来自编码器（输入的字母），所以一个头可以找到要复制的字母并把它的值传过去。没有人告诉模型该看哪里："
         "它只从输入–输出对中学会了这条反对角线。",
     ),

@@ -38,7 +38,7 @@ STRINGS = {
     "bert.b": ("Sentence B (optional)", "句子 B（可选）"),
     "bert.b.help": (
         "The second segment of the pair, read with segment embedding B. Leave empty for a single sentence.",
-        "句子对的第二段，使用 B 段的段嵌入。留空则只输入一个句子。",
+        "句子对的第二个片段，使用片段 B 的片段嵌入。留空则只输入一个句子。",
     ),
     "bert.masks": ("Click tokens to mask them", "点击词元将其遮住"),
     "bert.masks.help": (

@@ -62,6 +62,7 @@ ui.paper_vs_here(
             vocab=facts["vocab"],
             context=facts["context"],
         ),
+        t("gpt.pvh.dep.dropout"),
         t("gpt.pvh.dep.stage2"),
     ],
 )

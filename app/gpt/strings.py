@@ -394,6 +394,10 @@ STRINGS = {
         "Tiny: {layers} layers of width {dim}, a {vocab:,}-token BPE learnt on the plays, a {context}-token context.",
         "很小：{layers} 层，宽度 {dim}，在剧本上学得的 {vocab:,} 词元 BPE，{context} 个词元的上下文。",
     ),
+    "gpt.pvh.dep.dropout": (
+        "No dropout (GPT-1 used 0.1 on the embeddings, the attention and the residual connections).",
+        "没有 dropout（GPT-1 在嵌入、注意力和残差连接上使用 0.1）。",
+    ),
     "gpt.pvh.dep.stage2": (
         "A second training stage mixes random sequences shown twice into the text, so that an induction head forms "
         "within hours on a CPU; no GPT paper trains this way.",
