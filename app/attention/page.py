@@ -81,7 +81,7 @@ ui.paper_vs_here(
 )
 backend = st.session_state.get("backend", "torch")
 
-c_text, c_examples = st.columns([1, 2])
+c_text, _ = st.columns([1, 2])
 text = c_text.text_input(
     t("attention.input"),
     svc.EXAMPLES[0],
@@ -90,7 +90,7 @@ text = c_text.text_input(
     max_chars=60,
     help=t("attention.input.help"),
 )
-c_examples.pills(
+st.pills(
     t("attention.examples"),
     svc.EXAMPLES,
     key="attention_example",
