@@ -15,6 +15,27 @@ except ImportError:
 
 ui.header("vit")
 backend = st.session_state.get("backend", "torch")
+card = svc.card_numbers()
+ink = svc.ink_attention()
+ui.try_this(
+    t("vit.try.do", layer=svc.TRY_LAYER, head=svc.TRY_HEAD, other_layer=svc.TRY_OTHER_LAYER),
+    t(
+        "vit.try.see",
+        layer=svc.TRY_LAYER,
+        head=svc.TRY_HEAD,
+        other_layer=svc.TRY_OTHER_LAYER,
+        share=ink.share,
+        inked=ink.inked,
+        favoured=ink.favoured,
+        n=ink.images,
+        other=ink.other,
+    ),
+    t("vit.try.why"),
+)
+ui.paper_vs_here(
+    [(t(f"vit.pvh.{row}"), t(f"vit.pvh.{row}.paper"), t(f"vit.pvh.{row}.here", **card)) for row in svc.PVH_ROWS],
+    [t(f"vit.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
+)
 SOURCES = ("pick", "draw", "upload")
 MAX_MB = svc.MAX_UPLOAD_BYTES // (1024 * 1024)
 
@@ -167,7 +188,7 @@ with right:
     )
     st.caption(t("vit.filters.caption", C=C, k=k, share=float(weights.filter_variance.sum())))
     ui.download(weights.filters.reshape(C, -1), "vit-filters", key="vit_dl_filters")
-ui.explain(t("vit.explain.embeddings"))
+ui.explain(t("vit.explain.embeddings", **card))
 
 
 # ---- attention ----
@@ -183,6 +204,7 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
     )
     head = -1 if head is None else int(head)
     head_name = t("vit.head.mean") if head == -1 else t("vit.cls.head", head=head)
+    inked = svc.inked(res)
     cls_map = svc.cls_attention(res, layer, None if head == -1 else head)
     self_weight = float(res.patterns[layer, :, 0, 0].mean() if head == -1 else res.patterns[layer, head, 0, 0])
     left, right = st.columns(2)
@@ -196,16 +218,22 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
             key="vit_cls",
         )
         m1, m2 = st.columns(2)
+        m3 = st.container()
         m1.metric(t("vit.metric.cls_peak"), f"{cls_map.max():.3f}")
-        m2.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}")
+        m2.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}", help=t("vit.metric.cls_self.help"))
+        m3.metric(
+            t("vit.metric.cls_ink"),
+            f"{svc.ink_share(res, layer, None if head == -1 else head):.0%}",
+            help=t("vit.metric.cls_ink.help", k=int(inked.sum()), n=inked.size, ink=svc.INK),
+        )
     with right:
         st.markdown(f"**{t('vit.all.title')}**")
         grid = svc.cls_attention_all(res)
         ui.figure(
             views.map_grid(
                 grid,
-                row_labels=[f"{t('view.layer')} {i}" for i in range(L)],
-                col_labels=[f"{t('view.head')} {h}" for h in range(H)],
+                row_labels=[t("vit.layer.n", layer=i) for i in range(L)],
+                col_labels=[t("vit.cls.head", head=h) for h in range(H)],
                 colorscale="Reds",
                 zmin=0,
                 value_title=t("vit.weight"),
@@ -224,7 +252,14 @@ def rollout_section(res: svc.Analysis, key: bytes) -> None:
     st.subheader(t("vit.h.rollout"))
     c1, c2 = st.columns(2)
     fusion = (
-        c1.segmented_control(t("vit.fusion"), svc.FUSIONS, default="mean", key="vit_fusion", bind="query-params")
+        c1.segmented_control(
+            t("vit.fusion"),
+            svc.FUSIONS,
+            default="mean",
+            key="vit_fusion",
+            bind="query-params",
+            help=t("vit.fusion.help"),
+        )
         or "mean"
     )
     discard = c2.slider(
@@ -274,9 +309,21 @@ with left:
     )
 with right:
     m1, m2 = st.columns(2)
-    m1.metric(t("vit.metric.neighbours"), f"{weights.neighbour_similarity:.2f}")
-    m2.metric(t("vit.metric.distant"), f"{weights.distant_similarity:.2f}")
+    m1.metric(t("vit.metric.horizontal"), f"{weights.horizontal_similarity:.2f}")
+    m2.metric(t("vit.metric.vertical"), f"{weights.vertical_similarity:.2f}")
     m1.metric(t("vit.metric.same_row"), f"{weights.row_similarity:.2f}")
     m2.metric(t("vit.metric.same_col"), f"{weights.column_similarity:.2f}")
-ui.explain(t("vit.explain.positions"))
-ui.explain(t("vit.explain.data", **svc.card_numbers()))
+ui.explain(
+    t(
+        "vit.explain.positions",
+        T=g * g + 1,
+        N=g * g,
+        g=g,
+        h=weights.horizontal_similarity,
+        v=weights.vertical_similarity,
+        row=weights.row_similarity,
+        col=weights.column_similarity,
+        **card,
+    )
+)
+ui.explain(t("vit.explain.data", **card))

@@ -20,8 +20,15 @@ from models.data import digits
 
 NAME = "vit"
 PROBES = ("patch_embed.patches", "patch_embed.embeddings", "blocks.*.attn.pattern")
-FUSIONS = ("mean", "max", "min")
+FUSIONS = ("mean", "max", "min")  # "mean" is the ViT paper's (and Abnar & Zuidema's); max and min came later
 MAX_UPLOAD_BYTES = digits.MAX_UPLOAD_BYTES
+INK = 0.1  # a patch holds ink when its mean pixel is at least this (pixels in [0, 1], ink = 1)
+# The guided experiment: a head that reads from the inked patches, and one that does not (measured on the held-out
+# set by ``ink_attention``; tests/app/test_vit.py holds the page's claim to it).
+TRY_LAYER, TRY_HEAD = 1, 0
+TRY_OTHER_LAYER = 3
+PVH_ROWS = ("data", "input", "size", "positions", "result")  # the rows of "In the paper vs here"
+PVH_DEPARTURES = ("scratch", "mlp", "gray", "head")
 
 
 @dataclass(frozen=True)
@@ -71,8 +78,8 @@ class Weights:
     filter_pcs: np.ndarray  # (k, P, P) leading principal components of the filters (the paper's Figure 7, left)
     filter_variance: np.ndarray  # (k,) share of variance each component explains
     position_similarity: np.ndarray  # (h, w, h, w) cosine similarity of patch position embeddings
-    neighbour_similarity: float  # mean cosine similarity of grid neighbours
-    distant_similarity: float  # mean cosine similarity of patches ≥ 3 steps apart (Manhattan)
+    horizontal_similarity: float  # mean cosine similarity of left/right neighbours
+    vertical_similarity: float  # mean cosine similarity of up/down neighbours
     row_similarity: float  # mean cosine similarity of two different patches in the same row
     column_similarity: float  # ... in the same column
 
@@ -187,32 +194,92 @@ def weights() -> Weights:
     sim = vit.position_similarity(pos, c.grid)
     g = c.grid
     rr, cc = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
-    dist = np.abs(rr.reshape(-1, 1) - rr.reshape(1, -1)) + np.abs(cc.reshape(-1, 1) - cc.reshape(1, -1))
+    dr = np.abs(rr.reshape(-1, 1) - rr.reshape(1, -1))
+    dc = np.abs(cc.reshape(-1, 1) - cc.reshape(1, -1))
     flat = sim.reshape(g * g, g * g)
     other = ~np.eye(g * g, dtype=bool)
-    same_row = (rr.reshape(-1, 1) == rr.reshape(1, -1)) & other
-    same_col = (cc.reshape(-1, 1) == cc.reshape(1, -1)) & other
+    same_row = (dr == 0) & other
+    same_col = (dc == 0) & other
     return Weights(
         filters=filters,
         filter_pcs=pcs,
         filter_variance=(s**2 / (s**2).sum())[:k],
         position_similarity=sim,
-        neighbour_similarity=float(flat[dist == 1].mean()),
-        distant_similarity=float(flat[dist >= 3].mean()),
+        horizontal_similarity=float(flat[same_row & (dc == 1)].mean()),
+        vertical_similarity=float(flat[same_col & (dr == 1)].mean()),
         row_similarity=float(flat[same_row].mean()),
         column_similarity=float(flat[same_col].mean()),
     )
 
 
+def inked(a: Analysis) -> np.ndarray:
+    """(N,) bool: the patches of this image that hold ink."""
+    return a.patches.mean(1) >= INK
+
+
+def ink_share(a: Analysis, layer: int, head: int | None) -> float:
+    """The share of what [CLS] reads from patches (its weights on the N patches, renormalised) that lands on patches
+    with ink, in ``layer``, for one head or (None) the mean of the heads."""
+    row = cls_attention(a, layer, head).ravel()
+    return float(row[inked(a)].sum() / max(row.sum(), 1e-12))
+
+
+@dataclass(frozen=True)
+class InkStats:
+    """``ink_share`` over the whole held-out set, for the guided experiment's two heads."""
+
+    images: int
+    share: float  # mean share on inked patches at (TRY_LAYER, TRY_HEAD)
+    favoured: int  # images where that share is above the share of inked patches
+    other: float  # mean share at (TRY_OTHER_LAYER, TRY_HEAD)
+    inked: float  # mean fraction of patches that hold ink
+
+
+@st.cache_data(show_spinner=False)
+def ink_attention() -> InkStats:
+    """How much [CLS] reads from inked patches in the guided experiment's heads, on every held-out digit (one
+    batched forward pass)."""
+    split = _test_split()
+    c = engine().model(NAME).config
+    res = run(NAME, {"images": split.images}, ("blocks.*.attn.pattern",))
+    ink = vit.patchify(split.images, c.patch_size).mean(-1) >= INK  # (B, N)
+
+    def shares(layer: int) -> np.ndarray:
+        row = res.probes[f"blocks.{layer}.attn.pattern"][:, TRY_HEAD, 0, 1:]  # (B, N)
+        return (row * ink).sum(-1) / row.sum(-1)
+
+    share, fraction = shares(TRY_LAYER), ink.mean(-1)
+    return InkStats(
+        images=len(split.labels),
+        share=float(share.mean()),
+        favoured=int((share > fraction).sum()),
+        other=float(shares(TRY_OTHER_LAYER).mean()),
+        inked=float(fraction.mean()),
+    )
+
+
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
-    """Training-set size, parameter count and held-out accuracy, from the checkpoint's card."""
+    """Training-set size, parameter count, held-out accuracy and the architecture, from the checkpoint's card and
+    config (so the page's table stays true when the model is retrained)."""
     card = zoo.read_card(NAME)
+    c = zoo.read_config(NAME)
     return {
         "train": card["split"]["train"],
         "test": card["split"]["test"],
         "params": card["params"],
         "acc": card["metrics"]["test_accuracy"],
+        "image": c["image_size"],
+        "patch": c["patch_size"],
+        "patches": (c["image_size"] // c["patch_size"]) ** 2,
+        "layers": c["n_layers"],
+        "dim": c["dim"],
+        "heads": c["n_heads"],
+        "mlp": c["mlp_ratio"] * c["dim"],
+        "mlp_ratio": c["mlp_ratio"],
+        "dropout": c.get("dropout", 0.0),
+        "smoothing": card.get("training", {}).get("label_smoothing", 0.0),
+        "pixels": c["patch_size"] ** 2,
     }
 
 

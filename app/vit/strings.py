@@ -1,6 +1,93 @@
 """Strings of the ViT page (2010.11929)."""
 
 STRINGS = {
+    # guided experiment
+    "vit.try.do": (
+        "Under *Attention from [CLS]* below, set **Layer** to {layer} and **Head** to {head}, and watch the metric "
+        "*[CLS] weight on inked patches*. Then pick a few other held-out digits at the top, and compare with layer "
+        "{other_layer}.",
+        "在下方“来自 [CLS] 的注意力”中，把**层**设为 {layer}、**头**设为 {head}，观察指标“[CLS] 在有笔迹图像块上的"
+        "权重”。然后在页面顶部换几个留出集中的数字，再与层 {other_layer} 比较。",
+    ),
+    "vit.try.see": (
+        "At layer {layer}, head {head} the map lights up on the strokes: the metric *[CLS] weight on inked "
+        "patches* is far above the share of patches that hold ink. Over all {n} held-out digits, {share:.0%} of what "
+        "this head lets [CLS] read from the patches comes from inked ones, which are only {inked:.0%} of the "
+        "patches, and it favours them on {favoured} of the {n}. Other heads do other things: at layer "
+        "{other_layer}, head {head} the share is {other:.0%} on average, high on some digits and low on others.",
+        "在层 {layer} · 头 {head}，热图亮在笔画上：指标“[CLS] 在有笔迹图像块上的权重”远高于有笔迹图像块所占的比例。"
+        "在全部 {n} 个留出数字上，这个头让 [CLS] 从图像块读取的信息中平均 {share:.0%} 来自有笔迹的块，而这些块只占 "
+        "{inked:.0%}；{n} 个数字中有 {favoured} 个都偏向笔迹。其他头做的事不同：在层 {other_layer} · 头 {head}，"
+        "这一比例平均为 {other:.0%}，有的数字高，有的数字低。",
+    ),
+    "vit.try.why": (
+        "[CLS] starts as the same learned vector for every image; it knows only what attention brings it. Nothing "
+        "told the model where the ink is: this head learned from the data to gather the patches that carry the digit. "
+        "Heads do different jobs, so one head's map is not an explanation of the prediction.",
+        "[CLS] 对每张图片都是同一个可学习向量，它知道的只是注意力带给它的信息。没有人告诉模型笔迹在哪里："
+        "这个头从数据中学会了收集承载数字的图像块。不同的头分工不同，所以单个头的注意力图并不能解释预测。",
+    ),
+    # in the paper vs here
+    "vit.pvh.data": ("Training data", "训练数据"),
+    "vit.pvh.data.paper": (
+        "pre-trained on ImageNet (1.3M images), ImageNet-21k (14M) or JFT-300M (303M), then fine-tuned",
+        "在 ImageNet（130 万张）、ImageNet-21k（1400 万张）或 JFT-300M（3 亿张）上预训练，再微调",
+    ),
+    "vit.pvh.data.here": (
+        "{train:,} handwritten digits (scikit-learn), trained from scratch",
+        "{train:,} 个手写数字（scikit-learn），从零开始训练",
+    ),
+    "vit.pvh.input": ("Image and patches", "图像与图像块"),
+    "vit.pvh.input.paper": (
+        "224×224 colour images; ViT-B/16 cuts 16×16 patches: 14×14 = 196 patches + [CLS]",
+        "224×224 彩色图像；ViT-B/16 切成 16×16 的块：14×14 = 196 个图像块 + [CLS]",
+    ),
+    "vit.pvh.input.here": (
+        "{image}×{image} gray images, {patch}×{patch} patches: {patches} patches + [CLS]",
+        "{image}×{image} 灰度图像，{patch}×{patch} 的块：{patches} 个图像块 + [CLS]",
+    ),
+    "vit.pvh.size": ("Size", "规模"),
+    "vit.pvh.size.paper": (
+        "ViT-B/16: 12 layers, width 768, 12 heads, MLP 3072, 86M parameters (ViT-L/16 307M, ViT-H/14 632M)",
+        "ViT-B/16：12 层，宽度 768，12 个头，MLP 3072，8600 万参数（ViT-L/16 3.07 亿，ViT-H/14 6.32 亿）",
+    ),
+    "vit.pvh.size.here": (
+        "{layers} layers, width {dim}, {heads} heads, MLP {mlp}, {params:,} parameters",
+        "{layers} 层，宽度 {dim}，{heads} 个头，MLP {mlp}，{params:,} 个参数",
+    ),
+    "vit.pvh.positions": ("Positions", "位置"),
+    "vit.pvh.positions.paper": (
+        "learned 1-D position embeddings (2-D-aware ones gave no significant gain)",
+        "可学习的一维位置嵌入（考虑二维结构的位置嵌入没有带来明显提升）",
+    ),
+    "vit.pvh.positions.here": ("learned 1-D position embeddings", "可学习的一维位置嵌入"),
+    "vit.pvh.result": ("Headline result", "主要结果"),
+    "vit.pvh.result.paper": (
+        "88.55% top-1 on ImageNet (ViT-H/14 pre-trained on JFT-300M)",
+        "ImageNet top-1 准确率 88.55%（在 JFT-300M 上预训练的 ViT-H/14）",
+    ),
+    "vit.pvh.result.here": ("{acc:.1%} on {test} held-out digits", "在 {test} 个留出数字上准确率 {acc:.1%}"),
+    "vit.pvh.dep.scratch": (
+        "No pre-training: the model learns from {train:,} images only, helped by small random rotations, scalings "
+        "and shifts, label smoothing {smoothing} and dropout {dropout} on the residual branches.",
+        "没有预训练：模型只从 {train:,} 张图片中学习，辅以小幅随机旋转、缩放与平移的数据增强、标签平滑 {smoothing} "
+        "以及残差分支上的 dropout {dropout}。",
+    ),
+    "vit.pvh.dep.mlp": (
+        "The MLP is {mlp_ratio}× the model width instead of 4×: enough at this size.",
+        "MLP 宽度是模型宽度的 {mlp_ratio} 倍，而不是 4 倍：在这个规模上已经够用。",
+    ),
+    "vit.pvh.dep.gray": (
+        "One gray channel instead of three colours, so a patch is {pixels} numbers (768 in ViT-B/16).",
+        "只有一个灰度通道而不是三个颜色通道，所以一个图像块是 {pixels} 个数（ViT-B/16 中是 768 个）。",
+    ),
+    "vit.pvh.dep.head": (
+        "The class is read by one linear layer from the final [CLS] (the paper uses an MLP with one hidden layer "
+        "while pre-training and a linear layer when fine-tuning). Otherwise as the paper builds it: pre-LN blocks, "
+        "GELU, a learnable [CLS], learned position embeddings.",
+        "类别由一个线性层从最终的 [CLS] 读出（论文预训练时用带一个隐藏层的 MLP，微调时用线性层）。其余与论文一致："
+        "Pre-LN 块、GELU、可学习的 [CLS]、可学习的位置嵌入。",
+    ),
     # input
     "vit.source": ("Input", "输入"),
     "vit.source.pick": ("A held-out digit", "留出集中的数字"),
@@ -87,17 +174,35 @@ STRINGS = {
     "vit.layer": ("Layer", "层"),
     "vit.head": ("Head", "头"),
     "vit.head.mean": ("mean of heads", "各头平均"),
-    "vit.cls.title": ("[CLS] → patches, layer {layer}, {head}", "[CLS] → 图像块，第 {layer} 层，{head}"),
+    "vit.cls.title": ("[CLS] → patches, layer {layer}, {head}", "[CLS] → 图像块，层 {layer} · {head}"),
+    "vit.layer.n": ("layer {layer}", "层 {layer}"),
     "vit.cls.head": ("head {head}", "头 {head}"),
     "vit.all.title": ("Every layer (rows) and head (columns)", "所有层（行）与头（列）"),
     "vit.metric.cls_peak": ("[CLS] → patch, peak weight", "[CLS] → 图像块，最大权重"),
     "vit.metric.cls_self": ("[CLS] → itself", "[CLS] → 自身"),
+    "vit.metric.cls_self.help": (
+        "The weight [CLS] gives to itself; the patches share the rest.",
+        "[CLS] 给自身的权重；其余权重分给各图像块。",
+    ),
+    "vit.metric.cls_ink": ("[CLS] weight on inked patches", "[CLS] 在有笔迹图像块上的权重"),
+    "vit.metric.cls_ink.help": (
+        "Of what [CLS] reads from the patches, the share that comes from the {k} of {n} patches holding ink (mean "
+        "pixel ≥ {ink}). Equal to {k}/{n} if it read every patch alike.",
+        "[CLS] 从图像块读取的信息中，来自 {n} 个块中 {k} 个有笔迹的块（平均像素 ≥ {ink}）的比例。"
+        "若它平等地读取每个块，则等于 {k}/{n}。",
+    ),
     "vit.h.rollout": ("Attention rollout", "注意力展开（rollout）"),
     "vit.fusion": ("Head fusion", "多头融合方式"),
+    "vit.fusion.help": (
+        "mean is the original method (the ViT paper averages the heads); max and min were added by later tools.",
+        "mean 是原始方法（ViT 论文对各头取平均）；max 和 min 是后来的工具加上的。",
+    ),
     "vit.discard": ("Discard ratio", "丢弃比例"),
     "vit.discard.help": (
-        "Share of the weakest attention weights of each layer set to zero before rolling out.",
-        "在展开之前，将每层最弱的这部分注意力权重置零。",
+        "Share of the weakest attention weights of each layer set to zero before rolling out. Not part of "
+        "Abnar & Zuidema's method (0 = the original); later tools added it to sharpen the map.",
+        "在展开之前，将每层最弱的这部分注意力权重置零。这不是 Abnar 与 Zuidema 原方法的一部分（0 即原方法）；"
+        "是后来的工具为了让图更集中而加上的。",
     ),
     "vit.rollout.title": ("Rollout: [CLS] at the top ← input patches", "展开：顶层 [CLS] ← 输入图像块"),
     "vit.metric.rollout_peak": ("Rollout, peak patch", "展开，最大图像块"),
@@ -112,8 +217,8 @@ STRINGS = {
     "vit.positions.row": ("row {r}", "第 {r} 行"),
     "vit.positions.col": ("col {c}", "第 {c} 列"),
     "vit.positions.value": ("cosine", "余弦"),
-    "vit.metric.neighbours": ("Neighbours' similarity", "相邻位置相似度"),
-    "vit.metric.distant": ("Distant patches' similarity", "远处位置相似度"),
+    "vit.metric.horizontal": ("Left/right neighbours", "左右相邻"),
+    "vit.metric.vertical": ("Up/down neighbours", "上下相邻"),
     "vit.metric.same_row": ("Same row", "同一行"),
     "vit.metric.same_col": ("Same column", "同一列"),
     # explanations
@@ -132,61 +237,75 @@ STRINGS = {
     ),
     "vit.explain.data": (
         "**Why ViT needs lots of data.** A CNN builds in locality and translation equivariance; ViT has almost none "
-        "of this and must learn it from examples. Trained on ImageNet alone, large ViTs lost to ResNets of the same "
-        "cost; pre-trained on 14M (ImageNet-21k) or 303M (JFT-300M) images they won (§4.2, Figure 3 of the paper). "
-        "Our model sees only {train} training digits, so it is tiny ({params:,} parameters) and trained with small "
-        "random rotations, scalings and shifts; it reaches {acc:.1%} on the {test} held-out digits.",
-        "**为什么 ViT 需要大量数据。** CNN 自带局部性与平移等变性的归纳偏置；ViT 几乎没有，只能从样本中学出来。"
-        "只在 ImageNet 上训练时，大型 ViT 不如计算量相当的 ResNet；在 1400 万张（ImageNet-21k）或 3 亿张（JFT-300M）"
-        "图像上预训练后，ViT 反超（论文第 4.2 节、图 3）。我们的模型只见过 {train} 个训练数字，所以它很小"
-        "（{params:,} 个参数），并用随机的小幅旋转、缩放与平移做数据"
-        "增强；它在 {test} 个留出数字上的准确率为 {acc:.1%}。",
+        "of this and must learn it from examples (§4.3 and Figure 3 of the paper). Pre-trained on ImageNet alone, "
+        "the large ViTs do worse than the smaller ones and than ResNets; pre-trained on ImageNet-21k (14M images) "
+        "they are about on par with ResNets; only with JFT-300M (303M images) do they show their full benefit and "
+        "overtake them. Our model sees only {train:,} training digits, so it is tiny ({params:,} parameters) and "
+        "trained with small random rotations, scalings and shifts; it reaches {acc:.1%} on the {test} held-out "
+        "digits.",
+        "**为什么 ViT 需要大量数据。** CNN 自带局部性与平移等变性的归纳偏置；ViT 几乎没有，只能从样本中学出来"
+        "（论文第 4.3 节、图 3）。只在 ImageNet 上预训练时，大型 ViT 不如较小的 ViT，也不如 ResNet；在 ImageNet-21k"
+        "（1400 万张图像）上预训练时，与 ResNet 大致持平；只有在 JFT-300M（3 亿张图像）上，大模型的优势才完全显现并"
+        "超过 ResNet。我们的模型只见过 {train:,} 个训练数字，所以它很小（{params:,} 个参数），并用随机的小幅旋转、"
+        "缩放与平移做数据增强；它在 {test} 个留出数字上的准确率为 {acc:.1%}。",
     ),
     "vit.explain.embeddings": (
         "**Patch embeddings.** Every row of E is a filter applied to each patch. In a large ViT the leading "
         "principal components of these filters look like smooth basis functions (the paper's Figure 7, left). Ours, "
-        "learned from 1,438 small images, are far noisier: another sign of how much data ViT's filters need. In the "
-        "scatter, each point is one patch of this image after E and before the position embedding: empty patches land "
-        "on one spot, patches with strokes spread out by the shape of the stroke.",
+        "learned from {train:,} small images, are far noisier: another sign of how much data ViT's filters need. "
+        "In the scatter, each point is one patch of this image after E and before the position embedding: empty "
+        "patches land on one spot, patches with strokes spread out by the shape of the stroke.",
         "**图像块嵌入。** E 的每一行都是作用在每个图像块上的一个滤波器。在大型 ViT 中，这些滤波器的前几个主成分"
-        "看起来像平滑的基函数（论文图 7 左）。我们的模型只从 1,438 张小图中学习，滤波器要嘈杂得多：这再次说明 ViT 的"
-        "滤波器需要大量数据。散点图中每个点是本图的一个图像块经过 E 之后、加上位置嵌入之前的向量：空白块落在同一处，"
-        "有笔画的块则按笔画形状分散开。",
+        "看起来像平滑的基函数（论文图 7 左）。我们的模型只从 {train:,} 张小图中学习，滤波器要嘈杂得多："
+        "这再次说明 ViT 的滤波器需要大量数据。散点图中每个点是本图的一个图像块经过 E 之后、加上位置嵌入之前的向量："
+        "空白块落在同一处，有笔画的块则按笔画形状分散开。",
     ),
     "vit.explain.attention": (
         "**[CLS] attention.** Row 0 of a layer's attention matrix: how much the [CLS] token reads from each patch, "
-        "for one head or the mean of the heads. Heads differ: some spread evenly, others pick out the strokes that "
-        "tell this digit apart from its look-alikes.",
-        "**[CLS] 注意力。** 某一层注意力矩阵的第 0 行：[CL"
-        "S] 词元从每个图像块读取多少信息，可以看单个头，也可以看各头平均。"
-        "各个头不尽相同：有的均匀分布，有的专门关注能把这个数字与形近数字区分开的笔画。",
+        "for one head or the mean of the heads (its weight on itself is the metric beside the peak). Heads differ: "
+        "in this model heads 0 and 1 of layer 1 read mostly from the patches with ink, while others spread "
+        "over the empty paper too. From layer 1 on, a patch's "
+        "vector has already mixed in other patches, so a map shows where [CLS] reads, not exactly which pixels.",
+        "**[CLS] 注意力。** 某一层注意力矩阵中 [CLS] 所在的行（行 0）：[CLS] 词元从每个图像块读取多少信息，可以看单个"
+        "头，也可以看各头平均（它给自身的权重见最大权重旁边的指标）。各个头不尽相同：在这个模型中，层 1 的头 0 和头 1 "
+        "主要读有笔迹的块，另一些头则也分散到空白纸面上。从层 1 开始，每个图像块的向量已经混入了其他块的信息，所以热图"
+        "显示的是 [CLS] 从哪里读，而不精确对应哪些像素。",
     ),
     "vit.explain.rollout": (
-        "**Attention rollout** (Abnar & Zuidema, arXiv 2005.00928; used for Figure 6 of the ViT paper) follows "
-        "attention through all layers: each layer's heads are fused (mean, max or min), the identity is added for "
-        "the residual connection, ½(A + I) is renormalised, and the layers are multiplied. The discard ratio zeroes "
-        "each layer's weakest weights first, which sharpens the map. *What it shows:* where the top [CLS] vector "
+        "**Attention rollout** (Abnar & Zuidema, arXiv 2005.00928) follows attention through all layers: each "
+        "layer's heads are averaged, the identity is added for the residual connection, ½(A + I) is renormalised "
+        "row by row, and the layers are multiplied. The ViT paper used it, heads averaged, for its Figure 6: that "
+        "is the default here (mean, discard 0). Max and min fusion and the discard ratio (which zeroes each "
+        "layer's weakest weights and sharpens the map) are not in the original method; later open-source tools "
+        "added them. *What it shows:* where the top [CLS] vector "
         "could have drawn its information from, if tokens mixed only through attention. *What it does not:* it "
         "ignores the MLPs, the value vectors and how large each residual update is; it is the same for every class, "
         "and it is not a causal test of what the prediction depends on.",
-        "**注意力展开（rollout）**（Abnar 与 Zuidema，arXiv 2005.00928；ViT 论文图 6 即用此法）沿所有层追踪注意力："
-        "先融合每层的各个头（取平均、最大或最小），再加上单位矩阵代表残差连接，把 ½(A + I) 按行归一化，然后逐层相乘。"
-        "丢弃比例会先把每层最弱的权重置零，使图更集中。*它显示的是：* 假设词元之间只通过注意力混合，顶层 [CLS] 的信息"
+        "**注意力展开（rollout）**（Abnar 与 Zuidema，arXiv 2005.00928）沿所有层追踪注意力：先对每层的各个头取平均，"
+        "再加上单位矩阵代表残差连接，把 ½(A + I) 按行归一化，然后逐层相乘。ViT 论文图 6 用的就是这种对各头取平均的"
+        "方法，也就是这里的默认设置（mean，丢弃比例 0）。max / min 融合和丢弃比例（把每层最弱的权重置零，使图更集中）"
+        "不属于原方法，是后来的开源工具加上的。*它显示的是：* 假设词元之间只通过注意力混合，顶层 [CLS] 的信息"
         "可能来自哪些图像块。*它不显示的是：* 它忽略了 MLP、值向量以及每次残差更新的大小；它对所有类别都相同，"
         "也不是对预测依赖什么的因果检验。",
     ),
     "vit.explain.positions": (
-        "**Position embeddings.** The model was given 17 independent learned vectors, one per position, and was "
-        "never told that the 16 patches form a 4×4 grid. After training, each position's embedding is most similar "
-        "to its direct neighbours and to the other positions of its own row: the model learned part of the 2-D "
-        "layout from the data (compare Figure 7, centre, of the paper, where rows and columns both show). Here the "
-        "columns show only weakly: the metrics on the right measure how much. With 16 positions and 1,438 images "
-        "the pattern is coarser than the paper's.",
-        "**位置嵌入。** 模型得到的是 17 个相互独立、可学习的向量"
-        "（每个位置一个），从未被告知这 16 个图像块构成 4×4 网格。"
-        "训练之后，每个位置的嵌入与紧邻的位置以及同一行的其他位置最相似：模型从数据中学到了一部分二维布局"
-        "（对照论文图 7 中图，那里行与列的结构都很明显）。这里列的结构只是隐约可见，右侧的指标给出了具体数值。"
-        "由于只有 16 个位置和 1,438 张图片，这里的图案比论文中的粗糙。",
+        "**Position embeddings.** The model was given {T} independent learned vectors, one per position, and was "
+        "never told that the {N} patches form a {g}×{g} grid. Similar vectors mean positions the model treats "
+        "alike. After training, left/right neighbours are similar (cosine {h:.2f} on average) and so are patches of "
+        "one row ({row:.2f}), but up/down neighbours are not ({v:.2f}), nor patches of one column ({col:.2f}). So "
+        "this model learned the rows of the grid and keeps them apart, while it hardly tells the columns of a row "
+        "apart. The paper's Figure 7 (centre), from a large ViT trained on far more images, shows rows and "
+        "columns both. Why ours may differ (a likely reason, not tested here): the digits are scaled to fill the "
+        "box's height but not its width, so the row a stroke sits in says much about the digit (a loop at the top "
+        "or at the bottom: 9 or 6), its column less; and with {N} positions, {train:,} images and no pre-training "
+        "the model keeps only the layout the task needs.",
+        "**位置嵌入。** 模型得到的是 {T} 个相互独立、可学习的向量（每个位置一个），从未被告知这 {N} 个图像块构成 "
+        "{g}×{g} 网格。向量相似，意味着模型把这些位置当作差不多。训练之后，左右相邻的位置相似（平均余弦 {h:.2f}），"
+        "同一行的位置也相似（{row:.2f}）；但上下相邻的位置并不相似（{v:.2f}），同一列的位置也不相似（{col:.2f}）。"
+        "也就是说，这个模型学会了网格的行并把不同的行区分开，却几乎不区分同一行里的各列。论文图 7（中）来自在多得多的"
+        "图像上训练的大型 ViT，行和列的结构都很明显。我们的结果为什么不同（一个可能的原因，这里没有验证）：这些数字被"
+        "缩放到占满方框的高度而不是宽度，所以笔画在哪一行很能说明是哪个数字（圈在上面还是下面：9 还是 6），在哪一列"
+        "则说明得少；而且只有 {N} 个位置、{train:,} 张图片、没有预训练，模型只保留任务需要的布局。",
     ),
     # errors
     "vit.error.empty": ("The file is empty.", "文件是空的。"),

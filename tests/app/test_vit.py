@@ -58,7 +58,37 @@ def test_controls_change_the_metrics():
     rerun(at, LANG)
     assert not at.exception
     assert len({mean, fused_max, roll()}) == 3
-    assert float(m("vit.metric.neighbours")) > float(m("vit.metric.distant"))
+    # What the position section says: rows, not columns.
+    assert float(m("vit.metric.horizontal")) > 0.3 > float(m("vit.metric.vertical"))
+    assert float(m("vit.metric.same_row")) > float(m("vit.metric.same_col"))
+
+
+def percent(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+def test_the_guided_experiment():
+    """The "Try this" box: layer 1, head 0 reads from the inked patches (well above their share) on the default
+    digit and on others, and on every held-out digit; layer 3, head 0 less on average. The box states those
+    held-out numbers."""
+    from app.vit import service as svc
+
+    at = open_app("vit", lang=LANG)
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
+    stats = svc.ink_attention()
+    assert stats.favoured == stats.images and stats.share > stats.inked + 0.2 and stats.other < stats.inked
+    for index in (2, 7, 40):
+        at.number_input(key="vit_index").set_value(index)
+        at.slider(key="vit_layer").set_value(svc.TRY_LAYER)
+        at.button_group(key="vit_head").set_value(svc.TRY_HEAD)
+        rerun(at, LANG)
+        assert not at.exception
+        held = svc.held_out(index)
+        inked = svc.inked(svc.analyse(svc.image_key(held.image))).mean()
+        share = percent(m("vit.metric.cls_ink"))
+        assert share > inked + 0.15, (index, share, inked)
+    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
+    assert f"{stats.share:.0%}" in box and f"{stats.favoured} of the {stats.images}" in box
 
 
 def test_upload_good_and_bad():
