@@ -14,6 +14,31 @@ ui.header("moe")
 backend = st.session_state.get("backend", "torch")
 SAMPLE_IDS = ("shakespeare", "python", "arithmetic", "mixed")
 
+try:
+    card = svc.card_numbers()
+    demo = svc.appended()
+except InputError as e:  # the model is not installed
+    ui.input_error(e)
+    st.stop()
+ui.try_this(
+    t("moe.try.do", cf=card["cf"], line=svc.APPENDED),
+    t(
+        "moe.try.see",
+        c0=demo.capacity[0],
+        c1=demo.capacity[1],
+        n=demo.tokens,
+        d0=demo.dropped[0],
+        d1=demo.dropped[1],
+        layers=card["layers"],
+    ),
+    t("moe.try.why", cf=card["cf"]),
+)
+ui.paper_vs_here(
+    [(t(f"moe.pvh.{row}"), t(f"moe.pvh.{row}.paper"), t(f"moe.pvh.{row}.here", **card)) for row in svc.PVH_ROWS],
+    [t(f"moe.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
+)
+ui.reading_numbers()
+
 
 def use_sample() -> None:
     choice = st.session_state.get("moe_sample")

@@ -29,6 +29,10 @@ SAMPLES = dict(domains.SAMPLES)  # shakespeare, python, arithmetic, mixed
 DOMAINS = domains.DOMAINS
 MAX_CHARS = 400
 EOT_LABEL = "<eot>"
+# The guided experiment: this line appended to the "mixed" sample (a new line first) at the trained capacity.
+APPENDED = assets.lines("examples/moe.txt")[0]
+PVH_ROWS = ("model", "experts", "routing", "data", "result")  # the rows of "In the paper vs here"
+PVH_DEPARTURES = ("shared", "decoder", "k2", "vocab")
 
 
 @dataclass(frozen=True)
@@ -206,4 +210,58 @@ def card() -> dict:
         "metrics": c.get("metrics", {}),
         "dense_params": dense.get("params"),
         "config": zoo.read_config(NAME),
+    }
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The guided experiment: the "mixed" sample alone and with ``APPENDED`` on a new line after it, both at the
+    trained capacity factor and k."""
+
+    text: str  # the sample with the line appended
+    tokens: int  # tokens of the sample alone: the prefix both runs share
+    capacity: tuple[int, int]  # capacity per expert: alone, appended
+    dropped: tuple[int, int]  # dropped slots among the prefix's tokens, all layers: alone, appended
+
+
+def appended() -> Appended:
+    cfg = zoo.read_config(NAME)
+    k, cf = int(cfg["top_k"]), float(cfg["capacity_factor"])
+    text = SAMPLES["mixed"] + "\n" + APPENDED
+    alone = analyse(SAMPLES["mixed"], k, cf, "torch")
+    more = analyse(text, k, cf, "torch")
+    n = len(alone.tokens)
+    return Appended(
+        text=text,
+        tokens=n,
+        capacity=(alone.capacity, more.capacity),
+        dropped=(int(alone.dropped[:, :n, :k].sum()), int(more.dropped[:, :n, :k].sum())),
+    )
+
+
+@st.cache_data(show_spinner=False)
+def card_numbers() -> dict:
+    """The switch model's architecture, training and results from its config and cards, for the page's table."""
+    _check_model()
+    c = zoo.read_config(NAME)
+    card = zoo.read_card(NAME)
+    training = card.get("training", {})
+    metrics_ = card.get("metrics", {})
+    return {
+        "layers": c["n_layers"],
+        "dim": c["dim"],
+        "heads": c["n_heads"],
+        "E": c["n_experts"],
+        "hidden": c["hidden"],
+        "shared": c["n_shared"],
+        "k": c["top_k"],
+        "cf": c["capacity_factor"],
+        "aux": c["aux_weight"],
+        "vocab": c["vocab"],
+        "uniform": float(np.log(c["vocab"])),
+        "params": card["params"],
+        "active": card.get("active_params") or 0,
+        "tokens": training.get("steps", 0) * training.get("batch", 0) * training.get("context", 0),
+        "val": metrics_.get("val_loss", float("nan")),
+        "dense": metrics_.get("dense_val_loss", float("nan")),
     }

@@ -1,6 +1,101 @@
 """Strings of the MoE routing page (2101.03961, 2401.04088, 2401.06066)."""
 
 STRINGS = {
+    # guided experiment
+    "moe.try.do": (
+        "Keep the *Mixed* sample at the trained capacity factor {cf} and note the hatched (dropped) tokens. Then "
+        "add one line at the end of the text: `{line}`.",
+        "保持“混合”示例和训练时的容量因子 {cf}，留意带斜纹（被丢弃）的词元。然后在文本末尾另起一行加上：`{line}`。",
+    ),
+    "moe.try.see": (
+        "*Capacity per expert* goes from {c0} to {c1} slots. The first {n} tokens are the same text as before, yet "
+        "{d0} of their slots were dropped over the {layers} layers before and only {d1} now: their outputs changed, "
+        "although nothing before them did.",
+        "“每个专家的容量”从 {c0} 个槽位变为 {c1} 个。前 {n} 个词元与之前是同一段文本，但它们在 {layers} 层中被丢弃的"
+        "槽位从 {d0} 个变成了 {d1} 个：尽管它们前面的内容没有任何变化，它们的输出却变了。",
+    ),
+    "moe.try.why": (
+        "Capacity = ⌈{cf} × tokens × k ÷ experts⌉ is counted over all the tokens of the batch. Which expert a token "
+        "picks depends on the token and the text before it; whether that expert still has room depends on how many "
+        "tokens the batch holds and on those queued before it. So in a Switch model a prefix's outputs change when "
+        "text is appended, or when other sequences share its batch: by design, the price of expert buffers of a "
+        "fixed size.",
+        "容量 = ⌈{cf} × 词元数 × k ÷ 专家数⌉，是按整个批次的全部词元计算的。一个词元选哪个专家，取决于它自己和它之前的"
+        "文本；而那个专家是否还有空位，取决于批次中有多少词元以及排在它前面的词元。所以在 Switch 模型中，后面追加文本、"
+        "或者有别的序列与它同批，都会改变前缀的输出：这是设计使然，是专家缓冲区大小固定的代价。",
+    ),
+    # in the paper vs here
+    "moe.pvh.model": ("Model", "模型"),
+    "moe.pvh.model.paper": (
+        "Switch Transformer: T5 encoder–decoder whose feed-forward layers become Switch (MoE) layers",
+        "Switch Transformer：T5 编码器–解码器，前馈层换成 Switch（混合专家）层",
+    ),
+    "moe.pvh.model.here": (
+        "decoder-only language model: {layers} layers, width {dim}, {heads} heads; every feed-forward layer is an "
+        "MoE layer",
+        "仅解码器的语言模型：{layers} 层，宽度 {dim}，{heads} 个头；每个前馈层都是混合专家层",
+    ),
+    "moe.pvh.experts": ("Experts and parameters", "专家与参数"),
+    "moe.pvh.experts.paper": (
+        "up to 2,048 experts: Switch-C has 1.6T parameters",
+        "最多 2,048 个专家：Switch-C 有 1.6 万亿参数",
+    ),
+    "moe.pvh.experts.here": (
+        "{E} routed experts (hidden width {hidden}) + {shared} shared expert per layer; {params:,} parameters, "
+        "{active:,} active per token",
+        "每层 {E} 个路由专家（隐藏宽度 {hidden}）+ {shared} 个共享专家；共 {params:,} 个参数，"
+        "每个词元激活 {active:,} 个",
+    ),
+    "moe.pvh.routing": ("Routing", "路由"),
+    "moe.pvh.routing.paper": (
+        "top-1, a capacity factor, load-balancing loss with α = 10⁻²",
+        "top-1，容量因子，负载均衡损失 α = 10⁻²",
+    ),
+    "moe.pvh.routing.here": (
+        "top-{k}, capacity factor {cf}, α = {aux}",
+        "top-{k}，容量因子 {cf}，α = {aux}",
+    ),
+    "moe.pvh.data": ("Data", "数据"),
+    "moe.pvh.data.paper": (
+        "C4 web text, T5's span-corruption objective",
+        "C4 网页文本，T5 的片段破坏目标",
+    ),
+    "moe.pvh.data.here": (
+        "Shakespeare, Python standard-library source and arithmetic, mixed in every batch; {tokens:,} tokens seen, "
+        "next-token prediction",
+        "莎士比亚作品、Python 标准库源码和算术式，每个批次都混合三者；共见过 {tokens:,} 个词元，预测下一个词元",
+    ),
+    "moe.pvh.result": ("Headline result", "主要结果"),
+    "moe.pvh.result.paper": (
+        "up to 7× faster pre-training than T5-Base at the same FLOPs per token",
+        "在每词元 FLOPs 相同的条件下，预训练速度最高达到 T5-Base 的 7 倍",
+    ),
+    "moe.pvh.result.here": (
+        "held-out loss {val:.2f} nats against {dense:.2f} for a dense twin with the same active parameters, data "
+        "and steps",
+        "留出集损失 {val:.2f} 奈特；激活参数、数据与步数都相同的稠密模型为 {dense:.2f}",
+    ),
+    "moe.pvh.dep.shared": (
+        "{shared} shared expert per layer that every token passes through, as in DeepSeekMoE (arXiv 2401.06066); "
+        "Switch has none. With 4 routed experts twice as wide and no shared one, this model did not reliably beat "
+        "its dense twin.",
+        "每层有 {shared} 个所有词元都会经过的共享专家，这来自 DeepSeekMoE（arXiv 2401.06066）；Switch 没有。"
+        "若改用 4 个宽一倍的路由专家且不设共享专家，这个模型不能稳定地胜过对应的稠密模型。",
+    ),
+    "moe.pvh.dep.decoder": (
+        "A decoder-only model predicting the next token, not T5's encoder–decoder with span corruption.",
+        "这是预测下一个词元的仅解码器模型，而不是采用片段破坏目标的 T5 编码器–解码器。",
+    ),
+    "moe.pvh.dep.k2": (
+        "k = 2 on this page applies Mixtral's rule (arXiv 2401.04088) to a model trained with k = {k}.",
+        "本页的 k = 2 是把 Mixtral 的规则（arXiv 2401.04088）用在一个以 k = {k} 训练的模型上。",
+    ),
+    "moe.pvh.dep.vocab": (
+        "Its own byte-level BPE has {vocab:,} tokens (the GPT's has 2,048), so a uniform guess scores "
+        "ln {vocab} ≈ {uniform:.2f} nats.",
+        "它自己的字节级 BPE 有 {vocab:,} 个词元（GPT 的有 2,048 个），"
+        "所以均匀猜测的损失是 ln {vocab} ≈ {uniform:.2f} 奈特。",
+    ),
     # input
     "moe.sample": ("Pick a sample", "选择示例"),
     "moe.sample.shakespeare": ("Shakespeare", "莎士比亚"),
@@ -42,17 +137,18 @@ STRINGS = {
     "moe.unlimited": ("no limit", "不限"),
     "moe.metric.dropped": ("Dropped token slots", "被丢弃的词元槽位"),
     "moe.metric.dropped.help": (
-        "Slots (token, choice) that found their expert full, summed over all MoE layers.",
-        "发现目标专家已满的槽位（词元、选择）数，所有 MoE 层合计。",
+        "Slots (token, choice) that found their expert full, summed over all MoE layers. The count depends on the "
+        "whole batch: more tokens, more room per expert.",
+        "发现目标专家已满的槽位（词元、选择）数，所有 MoE 层合计。这个数取决于整个批次：词元越多，每个专家的空位越多。",
     ),
     "moe.metric.aux": ("Load-balancing loss (mean of layers)", "负载均衡损失（各层平均）"),
     "moe.metric.aux.help": (
         "E · Σᵢ fᵢ · Pᵢ; 1 means perfectly even routing.",
         "E · Σᵢ fᵢ · Pᵢ；等于 1 表示路由完全均匀。",
     ),
-    "moe.metric.layer_dropped": ("Dropped slots in layer {layer}", "第 {layer} 层被丢弃的槽位"),
-    "moe.metric.aux_layer": ("Load-balancing loss, layer {layer}", "第 {layer} 层的负载均衡损失"),
-    "moe.metric.nmi": ("Domain–expert NMI, layer {layer}", "第 {layer} 层领域与专家的 NMI"),
+    "moe.metric.layer_dropped": ("Dropped slots in layer {layer}", "层 {layer} 被丢弃的槽位"),
+    "moe.metric.aux_layer": ("Load-balancing loss, layer {layer}", "层 {layer} 的负载均衡损失"),
+    "moe.metric.nmi": ("Domain–expert NMI, layer {layer}", "层 {layer}：领域与专家的 NMI"),
     "moe.metric.nmi.help": (
         "Normalised mutual information between a token's domain and its first-choice expert on the held-out data "
         "(0 = the expert says nothing about the domain, 1 = one expert per domain). From the model card.",
@@ -64,7 +160,7 @@ STRINGS = {
     "moe.expert": ("expert", "专家"),
     "moe.dropped": ("dropped", "被丢弃"),
     "moe.kept": ("kept", "保留"),
-    "moe.strip.layer": ("Layer {layer} · {dropped} dropped", "第 {layer} 层 · 丢弃 {dropped} 个"),
+    "moe.strip.layer": ("Layer {layer} · {dropped} dropped", "层 {layer} · 丢弃 {dropped} 个"),
     "moe.strip.caption": (
         "Colour = first-choice expert. Struck-through, hatched tokens lost their first choice to the capacity limit "
         "and pass this layer unchanged (with k = 2 the count per layer also includes dropped second choices). "
@@ -96,13 +192,13 @@ STRINGS = {
         "([arXiv:2101.03961](https://arxiv.org/abs/2101.03961)) sends each token to one expert and multiplies its "
         "output by the router probability, which is how the router gets a gradient. Mixtral "
         "([arXiv:2401.04088](https://arxiv.org/abs/2401.04088)) takes the best two and renormalises their weights. "
-        "**Try:** switch k between 1 and 2 and watch the second column fill in; type code, then verse.",
+        "With k = 2 the table gets a second choice for every token.",
         "**你看到的。** 一个小的线性*路由器*查看每个词元，输出对各专家的 softmax 概率（热力图；红点标出被选中的专家）。"
         "每个词元只运行被选中的专家，因此增加专家数量会增加参数，却不增加每个词元的计算量。"
         "Switch Transformer（[arXiv:2101.03961](https://arxiv.org/abs/2101.03961)）把每个词元只送给一个专家，"
         "并把该专家的输出乘以路由概率，路由器正是借此获得梯度。Mixtral"
         "（[arXiv:2401.04088](https://arxiv.org/abs/2401.04088)）选择概率最高的两个专家，并把两者的权重重新归一化。"
-        "**试一试：** 在 k = 1 和 k = 2 之间切换，观察第二列如何出现；先输入代码，再输入诗句。",
+        "k = 2 时，表格中每个词元多出第二选择。",
     ),
     # capacity
     "moe.h.capacity": ("Capacity: expert load and dropped tokens", "容量：专家负载与被丢弃的词元"),
@@ -113,17 +209,20 @@ STRINGS = {
         "容量 = ⌈{cf:.2f} × {n} 个词元 × k={k} ÷ {E} 个专家⌉ = 每个专家 **{capacity}** 个槽位",
     ),
     "moe.explain.capacity": (
-        "**Why a capacity.** On real hardware every expert sits on its own device and receives a fixed-size buffer, "
-        "so the batch can be split without knowing the routing in advance. Slots are filled in order (first "
-        "choices before second choices); once an expert's buffer is full, further tokens are *dropped*: the "
-        "layer adds nothing to them and the residual connection carries them on. A higher capacity factor drops "
-        "fewer tokens but wastes memory and communication on empty slots; Switch trained with 1.0–1.25. "
-        "**Try:** slide the capacity factor down to 0.5 and watch the hatched tokens appear, then up to 2.",
-        "**为什么要设容量。** 在真实硬件上，每个专家位于各自的设备上，接收一个固定大小的缓冲区，"
-        "这样无需事先知道路由结果就能切分批次。槽位按顺序填充（所有首选先于次选）；专家的缓冲区一旦满了，"
-        "后来的词元就被*丢弃*：这一层对它们不做任何处理，由残差连接把它们原样传下去。"
-        "容量因子越大，丢弃的词元越少，但空槽位会浪费显存和通信；Switch 训练时使用 1.0–1.25。"
-        "**试一试：** 把容量因子降到 0.5，观察带斜纹的词元出现，再调到 2。",
+        "**Why a capacity.** Accelerators (TPUs, in the Switch paper) run programs compiled for fixed tensor shapes, "
+        "but how many tokens the router sends to each expert is known only at run time. So every expert gets a "
+        "buffer with a fixed number of slots, set by the capacity factor. Slots are filled in order (every first "
+        "choice before any second choice, each in token order); once an expert's buffer is full, further tokens "
+        "are *dropped*: the layer adds nothing to them and the residual connection carries them on. The capacity "
+        "is counted over the whole batch, so whether a token keeps its slot depends on the other tokens in the "
+        "batch, later ones included (see *Try this* at the top). A higher factor drops fewer tokens but spends "
+        "memory and communication on empty slots; the Switch paper finds that small factors (1.0, 1.25) work well.",
+        "**为什么要设容量。** 加速器（Switch 论文中是 TPU）运行的是按固定张量形状编译的程序，"
+        "而路由器给每个专家送多少词元，要到运行时才知道。所以每个专家有一个槽位数固定的缓冲区，大小由容量因子决定。槽位按顺序填充（所有首选先于"
+        "任何次选，各自按词元顺序）；专家的缓冲区一旦满了，后来的词元就被*丢弃*：这一层对它们不做任何处理，由残差连接"
+        "把它们原样传下去。容量按整个批次计算，所以一个词元能否保住槽位取决于批次中的其他词元，包括排在它后面的"
+        "（见页面顶部的“试一试”）。容量因子越大，丢弃越少，但空槽位会浪费显存和通信；Switch 论文发现较小的因子"
+        "（1.0、1.25）效果就很好。",
     ),
     # balance
     "moe.h.balance": ("Load-balancing loss", "负载均衡损失"),
@@ -146,7 +245,7 @@ STRINGS = {
     "moe.special.title": (
         "Share of each domain's tokens whose first choice is each expert, layer {layer}, on fixed held-out samples "
         "(8 windows of 128 tokens per domain).",
-        "第 {layer} 层：在固定的留出样本上（每个领域 8 段、每段 128 个词元），各领域词元首选各专家的比例。",
+        "层 {layer}：在固定的留出样本上（每个领域 8 段、每段 128 个词元），各领域词元首选各专家的比例。",
     ),
     "moe.special.caption": (
         "Rows add up to 100%. A column that is dark in one row only is an expert that specialises in that domain.",
@@ -154,15 +253,15 @@ STRINGS = {
     ),
     "moe.explain.special": (
         "**What experts learn.** Nobody tells the router which domain a token comes from; any specialisation "
-        "emerges from training. In practice experts in language models often specialise on surface features "
-        "(digits, indentation, punctuation) rather than on topics, as the Mixtral paper also reports. "
+        "emerges from training. The Mixtral paper finds no clear assignment of experts to topics, but regular "
+        "patterns in syntax (indentation in code, for example, tends to go to the same experts). "
         "DeepSeekMoE ([arXiv:2401.06066](https://arxiv.org/abs/2401.06066)) pushes specialisation further with "
         "many small experts plus *shared experts* that every token visits, so common knowledge is not copied into "
         "every routed expert. This model follows that design: next to 6 small routed experts, each MoE layer has one "
         "shared expert of the same width that every token passes through (the colours above show only the routed "
         "choice). With 4 routed experts twice as wide and no shared one, it did not reliably beat its dense twin.",
         "**专家学到了什么。** 没有人告诉路由器词元来自哪个领域；任何专业化都是训练中自发形成的。"
-        "实际上，语言模型中的专家往往按表层特征（数字、缩进、标点）而不是按主题分工，Mixtral 论文也有类似报告。"
+        "Mixtral 论文发现专家并没有明显地按主题分工，但在语法上有规律（例如代码中的缩进往往交给同样的专家）。"
         "DeepSeekMoE（[arXiv:2401.06066](https://arxiv.org/abs/2401.06066)）用大量小专家加上每个词元都会经过的"
         "*共享专家*进一步推动专业化，使通用知识不必复制到每个路由专家中。本模型采用了这种设计：每个 MoE 层除了 6 个"
         "小的路由专家外，还有一个同样宽度、所有词元都会经过的共享专家（上面的颜色只显示路由选择）。"

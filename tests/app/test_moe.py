@@ -87,3 +87,30 @@ def test_the_page_loss_is_the_models_load_balancing_loss():
         )
         assert np.isclose(res.aux_loss[layer], float(expected), rtol=1e-5)
         assert np.allclose(res.f[layer].sum(), 1.0)
+
+
+def test_the_guided_experiment():
+    """The "Try this" box: appending a line to the mixed sample at the trained capacity factor enlarges every
+    expert's buffer, and tokens of the unchanged prefix that were dropped keep their slots: the prefix's output
+    changes with what comes after it."""
+    from app.moe import service as svc
+
+    at = open_app("moe", lang=LANG)
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
+    demo = svc.appended()
+    assert demo.capacity[1] > demo.capacity[0] and demo.dropped[1] < demo.dropped[0]
+    assert int(m("moe.metric.capacity")) == demo.capacity[0]
+
+    def prefix_dropped() -> int:  # the table shows layer 0 (the slider's default)
+        table = next(d.value for d in at.dataframe if translate("moe.col.dropped", LANG, rank=1) in d.value.columns)
+        return int(table[translate("moe.col.dropped", LANG, rank=1)].iloc[: demo.tokens].sum())
+
+    before = prefix_dropped()
+    at.text_area(key="moe_text").set_value(demo.text)
+    rerun(at, LANG)
+    assert not at.exception
+    assert int(m("moe.metric.capacity")) == demo.capacity[1]
+    assert prefix_dropped() < before
+    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
+    assert f"from {demo.capacity[0]} to {demo.capacity[1]} slots" in box
+    assert f"{demo.dropped[0]} of their slots were dropped" in box and f"only {demo.dropped[1]} now" in box
