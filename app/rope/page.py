@@ -1,5 +1,6 @@
 """RoFormer / RoPE (2104.09864): rotating pairs, the relative property, long-term decay, five position schemes, and
-extrapolation of a trained LLaMA-style model with position interpolation (2306.15595) and NTK scaling."""
+extrapolation of a trained LLaMA-style model with position interpolation (2306.15595), NTK scaling and YaRN
+(2309.00071)."""
 
 import numpy as np
 import streamlit as st
@@ -12,6 +13,13 @@ from app.shared.i18n import InputError, t
 ui.header("rope")
 st.markdown(t("rope.intro"))
 backend = st.session_state.get("backend", "torch")
+if svc.available():
+    card = svc.card_numbers()
+    ui.try_this(t("rope.try.do"), t("rope.try.see", **card), t("rope.try.why", **card))
+    ui.paper_vs_here(
+        [(t(f"rope.pvh.{r}"), t(f"rope.pvh.{r}.paper"), t(f"rope.pvh.{r}.here", **card)) for r in svc.PVH_ROWS],
+        [t(f"rope.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
+    )
 
 c_d, c_base = st.columns(2)
 d = c_d.select_slider(t("rope.d"), svc.DIMS, 48, key="rope_d", bind="query-params", help=t("rope.d.help"))
@@ -159,7 +167,7 @@ st.markdown("\n".join(f"- **{names[k]}** — {t(f'rope.scheme.{k}.note')}" for k
 
 # ---- extrapolation --------------------------------------------------------------------------------------------------
 st.subheader(t("rope.ext.title"))
-st.markdown(t("rope.ext.caption"))
+st.markdown(t("rope.ext.caption", T=T, x=svc.EXTRAPOLATE))
 if not svc.available():
     st.info(t("rope.no_model"))
 else:
@@ -180,13 +188,17 @@ else:
         text = ""
         if source == "custom":
             text = st.text_area(
-                t("rope.ext.text"),
-                svc.DEFAULT_TEXT,
+                t("rope.ext.text", n=svc.EXTRAPOLATE * svc.context()),
+                "",
                 key="rope_text",
                 bind="query-params",
                 max_chars=svc.MAX_CHARS,
                 height=120,
+                placeholder=t("rope.ext.text.placeholder", T=svc.context()),
             )
+            if not text.strip():
+                st.info(t("rope.ext.text.empty"), icon=":material/edit_note:")
+                return
         cols = st.columns(len(svc.SCHEMES))
         chosen = tuple(
             s
@@ -232,6 +244,16 @@ else:
         ui.readout(ext)
 
     extrapolation_section()
+    card = svc.card_numbers()
+    beyond = sorted(svc.SCHEMES, key=lambda s: card[f"{s}_beyond"])
+    st.markdown(
+        t(
+            "rope.ext.measured",
+            ranking=t("rope.ext.ranking.sep").join(f"{t(f'rope.ext.{s}')} {card[f'{s}_beyond']:.2f}" for s in beyond),
+            **card,
+        )
+    )
+    ui.reading_numbers()
 
     with st.expander(t("rope.card.title")):
         card = svc.card()
@@ -266,7 +288,7 @@ else:
             ui.plot(
                 views.curves(
                     x,
-                    {t(f"rope.ext.{s}"): np.array(ext_card[s]) for s in svc.SCHEMES},
+                    {t(f"rope.ext.{s}"): np.array(ext_card[s]) for s in svc.SCHEMES if s in ext_card},
                     x_title=t("rope.position"),
                     y_title=t("rope.ext.loss"),
                     vline=T_card,

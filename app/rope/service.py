@@ -1,6 +1,6 @@
 """The RoPE page's bridge to ``models.layers.positions`` and the trained ``llama`` checkpoint: rotations, the
 relative property, RoFormer's decay bound, the decay measured from real q and k, five position schemes on one scale,
-and extrapolation past the training context with plain RoPE, position interpolation and NTK scaling."""
+and extrapolation past the training context with plain RoPE, position interpolation, NTK scaling and YaRN."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 import torch
 
-from app.shared import assets, services
+from app.shared import services
 from app.shared.i18n import InputError
 from app.shared.services import engine, needs_corpus, run
 from models import llama, metrics, zoo
@@ -39,7 +39,9 @@ SOURCES = (*PLAYS, "custom")
 MAX_CHARS = 4000
 MEASURE_WINDOWS = 16  # held-out windows averaged for the measured decay
 SCHEMES = llama.SCHEMES
-DEFAULT_TEXT = assets.lines("examples/rope.txt")[0]  # the custom text box's default (the model reads English)
+EXTRAPOLATE = llama.EXTRAPOLATE  # the longest input, in training contexts
+PVH_ROWS = ("where", "model", "result", "longer")  # the rows of "In the paper vs here"
+PVH_DEPARTURES = ("llama", "tied", "baseline")
 
 
 def available() -> bool:
@@ -231,3 +233,30 @@ def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...])
 
 def card() -> dict:
     return zoo.read_card(MODEL)
+
+
+@st.cache_data(show_spinner=False)
+def card_numbers() -> dict:
+    """The llama model's architecture, training and results from its config and card, for the page's texts."""
+    c = zoo.read_config(MODEL)
+    card = zoo.read_card(MODEL)
+    m = card.get("metrics", {})
+    ext = m.get("extrapolation", {})
+    out = {
+        "layers": c["n_layers"],
+        "dim": c["dim"],
+        "heads": c["n_heads"],
+        "kv": c["n_kv_heads"],
+        "D": c["dim"] // c["n_heads"],
+        "base": c["rope_base"],
+        "T": c["max_len"],
+        "x": llama.EXTRAPOLATE,
+        "params": card.get("params", 0),
+        "bpc": m.get("val_bpc", float("nan")),
+        "base_bpc": m.get("baseline_val_bpc", float("nan")),
+        "windows": ext.get("windows", 0),
+    }
+    for s in SCHEMES:
+        out[f"{s}_within"] = ext.get(f"{s}_within", float("nan"))
+        out[f"{s}_beyond"] = ext.get(f"{s}_beyond", float("nan"))
+    return out

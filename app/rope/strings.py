@@ -1,14 +1,98 @@
-"""Strings of the RoPE page (RoFormer 2104.09864; position interpolation 2306.15595)."""
+"""Strings of the RoPE page (RoFormer 2104.09864; position interpolation 2306.15595; YaRN 2309.00071)."""
 
 STRINGS = {
     "rope.intro": (
-        "RoPE (RoFormer, arXiv 2104.09864) puts no position vector into the token stream. Instead it splits every "
-        "query and key into pairs of numbers and turns pair i of the token at position m by the angle m·θᵢ, with "
-        "θᵢ = base^(−2i/d). Fast pairs spin many times within a sentence, slow ones barely move. Below: the maths "
-        "on its own, then a small LLaMA-style model we trained with it.",
-        "RoPE（RoFormer，arXiv 2104.09864）不往词元流里加任何位置向量，而是把每个查询和键拆成若干个二维数对，"
-        "把位置 m 上词元的第 i 对旋转 m·θᵢ 角度，其中 θᵢ = base^(−2i/d)。快的数对在一句话之内就转很多圈，"
-        "慢的几乎不动。下面先单独看数学，再看我们用它训练的一个小型 LLaMA 式模型。",
+        "RoPE (RoFormer, arXiv 2104.09864) puts no position vector into the token stream. Instead, in every "
+        "attention layer, it splits each query and key into pairs of numbers and turns pair i of the token at "
+        "position m by the angle m·θᵢ, with θᵢ = base^(−2i/d). Only q and k are rotated, never v: position shapes "
+        "*who attends to whom*, while the values passed along carry no rotation. Fast pairs spin many times within "
+        "a sentence, slow ones barely move. Below: the maths on its own, then a small LLaMA-style model we trained "
+        "with it.",
+        "旋转位置编码（RoPE，RoFormer，arXiv 2104.09864）不往词元流里加任何位置向量，而是在每个注意力层中，把每个查询和"
+        "键拆成若干个二维数对，把位置 m 上词元的数对 i 旋转 m·θᵢ 角度，其中 θᵢ = base^(−2i/d)。只旋转 q 和 k，从不旋转 "
+        "v：位置决定*谁关注谁*，而被传递的值不带旋转。快的数对在一句话之内就转很多圈，慢的几乎不动。下面先单独看数学，"
+        "再看我们用它训练的一个小型 LLaMA 式模型。",
+    ),
+    # guided experiment
+    "rope.try.do": (
+        "Scroll to section 5 and compare the four *loss past the context* numbers. Then move *Where in the play*, "
+        "or pick another play.",
+        "滚动到第 5 节，比较四个“上下文之外的损失”数值。然后移动“从剧本的哪里开始”，或者换一部剧本。",
+    ),
+    "rope.try.see": (
+        "NTK scaling has the lowest loss past position {T}, and position interpolation the highest, worse than "
+        "plain RoPE with no scaling at all. Inside the first {T} tokens PI and YaRN are worse than plain RoPE. "
+        "We checked all 63 windows the page offers (3 plays × 21 starts): the order holds on every one.",
+        "NTK 缩放在位置 {T} 之后的损失最低，位置插值最高，甚至比不做任何缩放的普通 RoPE 还差。在前 {T} 个词元之内，"
+        "位置插值和 YaRN 都比普通 RoPE 差。我们检查了本页提供的全部 63 个窗口（3 部剧 × 21 个起点），"
+        "每一个都是这个顺序。",
+    ),
+    "rope.try.why": (
+        "The model only ever saw the angles of positions below {T}. Position interpolation divides every position by "
+        "{x}, so even neighbouring tokens sit at angles it never learned; its paper fine-tunes after interpolating, "
+        "and here nothing is fine-tuned. NTK-aware scaling multiplies the base instead: the fast pairs, which carry "
+        "the order of nearby words, keep almost their angles, and only the slow ones stretch. It was proposed to "
+        "work without fine-tuning.",
+        "模型只见过位置 {T} 以内的角度。位置插值把每个位置都除以 {x}，连相邻词元的角度都是它从未学过的；"
+        "它的论文在插值后会再微调，而这里什么都没有微调。NTK 感知缩放则改为把底数乘以一个系数："
+        "携带相邻词序的快数对角度几乎不变，只有慢数对被拉伸。它的提出就是为了不需要微调。",
+    ),
+    # in the paper vs here
+    "rope.pvh.where": ("Where position enters", "位置从哪里进入"),
+    "rope.pvh.where.paper": (
+        "every attention layer rotates the pairs of q and k by m·θᵢ, θᵢ = 10000^(−2i/d); v is not rotated",
+        "每个注意力层把 q 和 k 的数对旋转 m·θᵢ，θᵢ = 10000^(−2i/d)；v 不旋转",
+    ),
+    "rope.pvh.where.here": (
+        "the same, in each of {layers} layers; head width {D}, base {base:,.0f}",
+        "相同，{layers} 层中的每一层；头维度 {D}，底数 {base:,.0f}",
+    ),
+    "rope.pvh.model": ("Model", "模型"),
+    "rope.pvh.model.paper": (
+        "RoFormer: Transformers with RoPE, tested on translation, pre-training and long-text classification",
+        "RoFormer：使用 RoPE 的 Transformer，在机器翻译、预训练和长文本分类上测试",
+    ),
+    "rope.pvh.model.here": (
+        "LLaMA-style decoder: {layers} layers, width {dim}, {heads} query heads sharing {kv} key/value heads; "
+        "{params:,} parameters, {T}-token context, Shakespeare",
+        "LLaMA 式解码器：{layers} 层，宽度 {dim}，{heads} 个查询头共享 {kv} 个键/值头；{params:,} 个参数，上下文 {T} "
+        "个词元，莎士比亚语料",
+    ),
+    "rope.pvh.result": ("Headline result", "主要结果"),
+    "rope.pvh.result.paper": (
+        "beats its alternatives on long-text classification",
+        "在长文本分类上胜过其他位置编码方案",
+    ),
+    "rope.pvh.result.here": (
+        "{bpc:.2f} bits per character on held-out plays, against {base_bpc:.2f} for a GPT-2-style model with "
+        "learned positions trained for the same time",
+        "在留出剧本上每字符 {bpc:.2f} 比特；训练时间相同、使用可学习位置的 GPT-2 式模型为 {base_bpc:.2f}",
+    ),
+    "rope.pvh.longer": ("Longer inputs", "更长的输入"),
+    "rope.pvh.longer.paper": (
+        "RoFormer lists flexibility of sequence length among RoPE's properties; ways to stretch a trained model "
+        "came later: position interpolation (arXiv 2306.15595) with fine-tuning, NTK-aware scaling (an online "
+        "proposal, 2023) without, YaRN (arXiv 2309.00071)",
+        "RoFormer 把序列长度上的灵活性列为 RoPE 的性质之一；拉长已训练模型的方法是后来才有的：位置插值"
+        "（arXiv 2306.15595，需微调）、NTK 感知缩放（2023 年网上提出，无需微调）、YaRN（arXiv 2309.00071）",
+    ),
+    "rope.pvh.longer.here": (
+        "all four schemes read up to {x}× the {T}-token context, none fine-tuned",
+        "四种方案都读到 {T} 词元上下文的 {x} 倍，都没有微调",
+    ),
+    "rope.pvh.dep.llama": (
+        "A LLaMA-style causal decoder (RMSNorm, SwiGLU, grouped-query attention), not RoFormer's encoders.",
+        "这是 LLaMA 式的因果解码器（RMSNorm、SwiGLU、分组查询注意力），而不是 RoFormer 的编码器。",
+    ),
+    "rope.pvh.dep.tied": (
+        "Its output matrix is the token embedding (tied); LLaMA has a separate one.",
+        "它的输出矩阵就是词元嵌入矩阵（共享权重）；LLaMA 的输出矩阵是独立的。",
+    ),
+    "rope.pvh.dep.baseline": (
+        "The baseline differs in more than positions (LayerNorm, a GELU MLP, full multi-head attention), so the gap "
+        "in bits per character is not RoPE's alone.",
+        "基线模型不只在位置编码上不同（还有 LayerNorm、GELU MLP、完整的多头注意力），所以每字符比特数的差距并不全来自 "
+        "RoPE。",
     ),
     "rope.d": ("Head width d", "头维度 d"),
     "rope.d.help": (
@@ -39,7 +123,7 @@ STRINGS = {
         "转 1 弧度，慢的数对（i = d/2 − 1）几乎不转。",
     ),
     "rope.m": ("Position m", "位置 m"),
-    "rope.rot.pair": ("pair {i}: θ = {theta} rad/token", "第 {i} 对：θ = {theta} 弧度/词元"),
+    "rope.rot.pair": ("pair {i}: θ = {theta} rad/token", "数对 {i}：θ = {theta} 弧度/词元"),
     "rope.m.fast_angle": ("Fast pair angle", "快数对角度"),
     "rope.m.slow_angle": ("Slow pair angle", "慢数对角度"),
     "rope.m.angle.help": ("m·θᵢ, modulo 360°.", "m·θᵢ，对 360° 取模。"),
@@ -161,21 +245,27 @@ STRINGS = {
     "rope.scheme.rope.note": (
         "adds nothing: it multiplies pair i's part of q·k by cos(Δθᵢ) (and mixes in a sin term). Shown: a key equal "
         "to the query, equal weight in every pair — the mean of cos(Δθᵢ). Content and offset enter together.",
-        "不加任何东西：它把 q·k 中第 i 对的部分乘以 cos(Δθᵢ)（并混入一个 sin 项）。图中是键与查询相同、"
+        "不加任何东西：它把 q·k 中数对 i 的部分乘以 cos(Δθᵢ)（并混入一个 sin 项）。图中是键与查询相同、"
         "各数对权重相同时的情形，即 cos(Δθᵢ) 的平均。内容和偏移一起起作用。",
     ),
     # extrapolation
     "rope.ext.title": ("5 · Beyond the training context", "5 · 超出训练上下文"),
     "rope.ext.caption": (
-        "Our model saw only 128-token windows. Here it reads up to 4× that, and we score the next-token loss at every "
-        "position. Plain RoPE meets angles it never saw on the slow pairs. Position interpolation (arXiv 2306.15595) "
-        "reads position m as m/s, squeezing the long input into the trained range of angles (and blurring nearby "
-        "tokens). NTK-aware scaling raises the base by s^(d/(d−2)), so the fast pairs keep their resolution and the "
-        "slow ones stretch. Neither was fine-tuned here; the papers fine-tune briefly after scaling.",
-        "我们的模型只见过 128 个词元的窗口。这里让它读到 4 倍长，并在每个位置上计算下一个词元的损失。普通 RoPE "
-        "会在慢数对上遇到训练时从未见过的角度。位置插值（arXiv 2306.15595）把位置 m 当作 m/s，把长输入压回训练过的"
-        "角度范围（代价是相邻词元变得更难区分）。NTK 感知缩放把底数乘以 s^(d/(d−2))，让快数对保持分辨率、慢数对被拉伸。"
-        "这里都没有做微调；论文中缩放后都会再做少量微调。",
+        "Our model saw only {T}-token windows. Here it reads up to {x}× that, and we score the next-token loss at "
+        "every position. Plain RoPE meets angles it never saw on the slow pairs. Position interpolation (PI, arXiv "
+        "2306.15595) reads position m as m/s, squeezing the long input into the trained range of angles (and "
+        "crowding neighbouring tokens); its paper then fine-tunes briefly. NTK-aware scaling multiplies the base "
+        "by s^(d/(d−2)), so the fast pairs keep almost their angles and the slow ones stretch; it was proposed to "
+        "work without fine-tuning. YaRN (arXiv 2309.00071) interpolates only the slow pairs (those that turn less "
+        "than once over the training context), leaves the fast ones (over 32 turns) alone, blends the pairs "
+        "between, and multiplies the attention logits by (0.1·ln s + 1)². Nothing is fine-tuned here, and s = {x} "
+        "is applied at every position, also within the first {T}.",
+        "我们的模型只见过 {T} 个词元的窗口。这里让它读到 {x} 倍长，并在每个位置上计算下一个词元的损失。普通 RoPE 会在"
+        "慢数对上遇到训练时从未见过的角度。位置插值（PI，arXiv 2306.15595）把位置 m 当作 m/s，把长输入压回训练过的"
+        "角度范围（相邻词元因此挤得更近）；其论文随后会做少量微调。NTK 感知缩放把底数乘以 s^(d/(d−2))，快数对的角度"
+        "几乎不变，慢数对被拉伸；它的提出就是为了不需要微调。YaRN（arXiv 2309.00071）只对慢数对（在训练上下文内转不满"
+        "一圈的）做插值，快数对（超过 32 圈的）保持不变，介于两者之间的按比例混合，并把注意力 logits 乘以 "
+        "(0.1·ln s + 1)²。这里都没有微调，而且 s = {x} 作用在每个位置上，包括前 {T} 个。",
     ),
     "rope.ext.source": ("Text", "文本"),
     "rope.ext.source.julius_caesar": ("Julius Caesar (held out)", "《尤利乌斯·凯撒》（留出）"),
@@ -184,16 +274,40 @@ STRINGS = {
     "rope.ext.source.custom": ("Your own text", "你自己的文本"),
     "rope.ext.start": ("Where in the play", "从剧本的哪里开始"),
     "rope.ext.text": (
-        "Your text (English works best; it is scored up to 512 tokens)",
-        "你的文本（英文效果最好；最多计算 512 个词元）",
+        "Your text (English works best; it is scored up to {n} tokens)",
+        "你的文本（英文效果最好；最多计算 {n} 个词元）",
     ),
-    "rope.ext.none": ("Switch on at least one of the three schemes.", "请至少打开三种方案中的一种。"),
+    "rope.ext.none": ("Switch on at least one of the schemes.", "请至少打开一种方案。"),
+    "rope.ext.text.placeholder": (
+        "Paste a long English passage: at least about 500 characters, so that it reaches past the {T}-token "
+        "training context.",
+        "粘贴一段较长的英文文字：至少约 500 个字符，这样才能超出 {T} 个词元的训练上下文。",
+    ),
+    "rope.ext.text.empty": (
+        "Paste a text above to see its loss at every position. The model read only English Shakespeare.",
+        "请在上方粘贴文本，查看每个位置上的损失。模型只读过英文的莎士比亚作品。",
+    ),
+    "rope.ext.measured": (
+        "**Measured on the model card** ({windows} held-out windows of {x}×{T} tokens, loss in nats): past position "
+        "{T}, from best to worst: {ranking}. Inside the first {T} tokens plain RoPE is best ({plain_within:.2f}); "
+        "PI ({pi_within:.2f}) and YaRN ({yarn_within:.2f}) pay for rescaling every position. YaRN thus sits "
+        "between: past the context it beats plain RoPE and PI on this average but not NTK. Its paper fine-tunes "
+        "briefly after scaling; untuned, on this small model, NTK-aware scaling does best.",
+        "**模型卡上的测量**（{windows} 个长 {x}×{T} 词元的留出窗口，损失单位为奈特）：位置 {T} 之后，从好到差依次为："
+        "{ranking}。在前 {T} 个词元之内，普通 RoPE 最好（{plain_within:.2f}）；位置插值（{pi_within:.2f}）和 YaRN"
+        "（{yarn_within:.2f}）为缩放每个位置付出了代价。所以 YaRN 介于两者之间：上下文之外，"
+        "按这个平均值它胜过普通 RoPE 和位置插值，但不如 NTK。YaRN 论文在缩放后会做少量微调；"
+        "不微调时，在这个小模型上 NTK 感知缩放效果最好。",
+    ),
+    "rope.ext.ranking.sep": (", ", "，"),
     "rope.ext.plain": ("plain RoPE", "普通 RoPE"),
     "rope.ext.pi": ("position interpolation", "位置插值"),
     "rope.ext.ntk": ("NTK scaling", "NTK 缩放"),
+    "rope.ext.yarn": ("YaRN", "YaRN"),
     "rope.ext.m.plain": ("Plain: loss past the context", "普通：上下文之外的损失"),
     "rope.ext.m.pi": ("PI: loss past the context", "位置插值：上下文之外的损失"),
     "rope.ext.m.ntk": ("NTK: loss past the context", "NTK：上下文之外的损失"),
+    "rope.ext.m.yarn": ("YaRN: loss past the context", "YaRN：上下文之外的损失"),
     "rope.ext.m.help": (
         "Mean loss (nats per token) at positions ≥ {T}; the delta is against positions < {T} of the same run.",
         "位置 ≥ {T} 处的平均损失（每词元奈特）；变化量是相对于同一次运行中位置 < {T} 的平均损失。",
@@ -226,25 +340,26 @@ STRINGS = {
     ),
     "rope.explain": (
         "**What RoFormer changed.** Absolute schemes add a position vector to the token, so every score mixes "
-        "content with *where* both tokens sit. RoPE rotates q and k instead; a rotation keeps lengths, and the dot "
-        "product of two rotated vectors only sees the difference of their angles, so attention depends on the "
-        "offset m − n and nothing else (section 2). The spread of frequencies gives a built-in long-term decay "
-        "(section 3).  \n"
+        "content with *where* both tokens sit. RoPE rotates q and k instead (not v); a rotation keeps lengths, and "
+        "the dot product of two rotated vectors only sees the difference of their angles, so attention scores "
+        "depend on the offset m − n and on content, and on nothing else (section 2). The spread of frequencies "
+        "gives a built-in long-term decay of the bound (section 3).  \n"
         "**Why most open models adopted it** (LLaMA, Mistral, Qwen, DeepSeek …): it adds no parameters, works with "
         "fused attention kernels and with a KV cache (a cached key was rotated once and stays valid), keeps "
-        "relative positions without a bias matrix, and can be stretched to longer inputs by changing one number — "
-        "the base (NTK) or the position scale (PI, arXiv 2306.15595) — plus a short fine-tune.  \n"
-        "**Try:** base 100 vs 1,000,000 in the decay chart; the position slider past 6 (the fast pair wraps); "
-        "the three extrapolation toggles on each held-out play.  \n"
+        "relative positions without a bias matrix, and can be stretched to longer inputs by changing the base (NTK), "
+        "the position scale (PI, arXiv 2306.15595) or the frequencies pair by pair (YaRN), with or without a short "
+        "fine-tune (section 5).  \n"
+        "**More to try:** base 100 vs 1,000,000 in the decay chart; the position slider past 6 (the fast pair "
+        "wraps).  \n"
         "Paper: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*, arXiv 2104.09864.",
         "**RoFormer 改变了什么。** 绝对位置方案把位置向量加到词元上，于是每个分数都混入了两个词元*所在的位置*。"
-        "RoPE 则旋转 q 和 k；旋转不改变长度，而两个旋转后向量的点积只取决于它们角度之差，所以注意力只依赖偏移 "
-        "m − n（第 2 节）。频率的分布自带远程衰减（第 3 节）。  \n"
-        "**为什么大多数开源模型都采用了它**（LLaMA、Mistral、Qwen、DeepSeek……）：它不增加参数，"
-        "能配合融合注意力内核和 KV 缓存（缓存的键只需旋转一次，之后一直有效），不需要偏置矩阵就能表达相对位置，"
-        "而且只改一个数——底数（NTK）或位置缩放（位置插值，arXiv 2306.15595）——再加少量微调，就能扩展到更长的输入。  \n"
-        "**试一试：** 在衰减图里比较 base 100 和 1,000,000；把位置滑块拉过 6（快数对转过一整圈）；"
-        "在每部留出剧本上切换三个外推开关。  \n"
+        "RoPE 则旋转 q 和 k（不旋转 v）；旋转不改变长度，而两个旋转后向量的点积只取决于它们角度之差，所以注意力分数"
+        "只依赖偏移 m − n 和内容，别无其他（第 2 节）。频率的分布使上界自带远程衰减（第 3 节）。  \n"
+        "**为什么大多数开源模型都采用了它**（LLaMA、Mistral、Qwen、DeepSeek……）：它不增加参数，能配合融合注意力内核和 "
+        "KV 缓存（缓存的键只需旋转一次，之后一直有效），不需要偏置矩阵就能表达相对位置，而且改变底数（NTK）、"
+        "位置缩放（位置插值，arXiv 2306.15595）或逐个数对的频率（YaRN）就能扩展到更长的输入，"
+        "可以微调也可以不微调（第 5 节）。  \n"
+        "**还可以试试：** 在衰减图里比较 base 100 和 1,000,000；把位置滑块拉过 6（快数对转过一整圈）。  \n"
         "论文：Su 等，*RoFormer: Enhanced Transformer with Rotary Position Embedding*，arXiv 2104.09864。",
     ),
 }

@@ -56,7 +56,7 @@ def test_extrapolation_toggles_and_bad_text():
     at = open_app("rope", lang=LANG)
     m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
     plain = m("rope.ext.m.plain")
-    assert {m("rope.ext.m.pi"), m("rope.ext.m.ntk")}  # all three shown by default
+    assert {m("rope.ext.m.pi"), m("rope.ext.m.ntk"), m("rope.ext.m.yarn")}  # every scheme shown by default
     at.toggle(key="rope_show_pi").set_value(False)
     rerun(at, LANG)
     assert not at.exception
@@ -69,6 +69,8 @@ def test_extrapolation_toggles_and_bad_text():
 
     at.selectbox(key="rope_source").set_value("custom")
     rerun(at, LANG)
+    assert not at.exception and not at.error  # an empty box: a hint, no error
+    assert [i.value for i in at.info] == [translate("rope.ext.text.empty", LANG)]
     at.text_area(key="rope_text").set_value("Too short.")
     rerun(at, LANG)
     assert not at.exception
@@ -81,3 +83,38 @@ def test_layer_control_switches_the_measured_decay():
     rerun(at, LANG)
     assert not at.exception
     assert len(at.get("plotly_chart")) >= 6
+
+
+def test_the_guided_experiment():
+    """The "Try this" box: past the training context NTK scaling has the lowest loss and position interpolation the
+    highest (worse than plain RoPE); inside it PI and YaRN are worse than plain RoPE. Checked on the default window
+    and on one window of each other play (all 63 were checked once by hand, see the commit)."""
+    at = open_app("rope", lang=LANG)
+    m = lambda key: float(metric(at, translate(key, LANG)))  # noqa: E731
+
+    def check() -> None:
+        beyond = {s: m(f"rope.ext.m.{s}") for s in svc.SCHEMES}
+        assert min(beyond, key=beyond.get) == "ntk" and max(beyond, key=beyond.get) == "pi", beyond
+        within = {s: beyond[s] - float(metric_delta(at, translate(f"rope.ext.m.{s}", LANG))) for s in svc.SCHEMES}
+        assert within["plain"] < within["pi"] and within["plain"] < within["yarn"], within
+
+    check()
+    for play, start in (("macbeth", 0.3), ("twelfth_night", 0.85)):
+        at.selectbox(key="rope_source").set_value(play)
+        at.slider(key="rope_start").set_value(start)
+        rerun(at, LANG)
+        assert not at.exception
+        check()
+
+
+def test_the_card_sentence_matches_the_card():
+    """The measured sentence under section 5 ranks the schemes from the card; what it says in words holds there."""
+    c = svc.card_numbers()
+    beyond = sorted(svc.SCHEMES, key=lambda s: c[f"{s}_beyond"])
+    assert beyond[0] == "ntk" and beyond.index("yarn") < beyond.index("plain") < beyond.index("pi")
+    assert c["plain_within"] == min(c[f"{s}_within"] for s in svc.SCHEMES)
+
+
+def metric_delta(at, label: str) -> str:
+    """The delta of the st.metric whose label is ``label`` (the loss past the context minus the loss inside it)."""
+    return next(x.delta for x in at.metric if x.label == label)
