@@ -18,6 +18,31 @@ sources = svc.sources()
 if not sources:
     st.info(t("mamba.none"))
     st.stop()
+cards = svc.card_numbers()
+if svc.available("copy"):
+    stats = svc.try_stats(backend)
+    k = cards["copy"]["d_conv"] - 1
+    ui.try_this(
+        t("mamba.try.do"),
+        t(
+            "mamba.try.see",
+            k=k,
+            low=stats.share_low,
+            median=stats.share_median,
+            last=stats.instances - 1,
+            positions=stats.positions,
+            acc=stats.accuracy,
+            lti=stats.lti,
+        ),
+        t("mamba.try.why", k=k, w=k + 1),
+    )
+ui.paper_vs_here(
+    [
+        (t(f"mamba.pvh.{r}"), t(f"mamba.pvh.{r}.paper"), t(f"mamba.pvh.{r}.here", **svc.pvh_fields(cards)))
+        for r in svc.PVH_ROWS
+    ],
+    [t(f"mamba.pvh.dep.{d}", **svc.pvh_fields(cards)) for d in svc.PVH_DEPARTURES],
+)
 
 # ---- input ----------------------------------------------------------------------------------------------------------
 MAPS = ("delta", "abar", "bc", "hnorm")
@@ -78,23 +103,34 @@ def per_layer_views() -> None:
     if source != "text":
         st.caption(t(f"mamba.legend.{source}"))
     move = a.delta_move[layer]
-    ui.markup(token_strip(labels, move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta")))
+    shown_move = np.where(svc.settled(a), move, 0.0)
+    ui.markup(
+        token_strip(
+            labels, shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta", k=a.d_conv - 1)
+        )
+    )
     m1, m2, m3, m4 = st.columns(4)
     m1.metric(t("mamba.m.positions"), len(labels))
     if a.accuracy is not None:
         m2.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
     else:
         m2.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
-    peak = int(move.argmax())
-    m3.metric(t("mamba.m.delta_max"), f"{move.max():.2f}", help=t("mamba.m.delta_max.help", token=labels[peak], t=peak))
+    peak = svc.movement_peak(a, layer)
+    where = t("mamba.m.delta_max.at", token=labels[peak], t=peak)
+    letter = svc.letter_before(a, peak) if source == "copy" else None
+    if letter is not None and letter != peak:
+        where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak)
+    m3.metric(
+        t("mamba.m.delta_max"),
+        f"{move[peak]:.2f}",
+        help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+    )
     if source == "copy":
-        data = a.ids >= 2
-        data[a.mask] = False
-        noise = ~data & ~a.mask
+        share, positions = svc.share_near_letters(a, layer)
         m4.metric(
-            t("mamba.m.delta_ratio"),
-            f"{move[data].mean() / move[noise].mean():.1f}×",
-            help=t("mamba.m.delta_ratio.help"),
+            t("mamba.m.near"),
+            f"{share:.0%}",
+            help=t("mamba.m.near.help", k=a.d_conv - 1, positions=positions),
         )
     ui.readout(a)
     if a.accuracy is not None:
@@ -209,7 +245,10 @@ def per_layer_views() -> None:
             row_labels=labels,
             col_labels=[f"layer{i}" for i in range(L)],
         )
-        ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
+        text = t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2])
+        if source == "copy":
+            text += " " + t("mamba.explain.hnorm.copy")
+        ui.explain(text)
 
 
 per_layer_views()
@@ -266,12 +305,13 @@ def compare_views() -> None:
             row_labels=copy_labels,
             col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"],
         )
-        top = float(sel.delta_move[layer].max())
+        settled = svc.settled(sel)  # the padded start is left blank, as in the strip above
+        top = float(sel.delta_move[layer][settled].max())
         for model_key, res in (("mamba", sel), ("lti", lti)):  # one colour scale for both strips
             ui.markup(
                 token_strip(
                     copy_labels,
-                    res.delta_move[layer],
+                    np.where(settled, res.delta_move[layer], 0.0),
                     colorscale="Reds",
                     vmin=0.0,
                     vmax=top,
@@ -354,18 +394,44 @@ decode_section()
 ui.explain(t("mamba.explain.modes"))
 
 # ---- about the models ------------------------------------------------------------------------------------------------
-cards = svc.card_numbers()
 if {"copy", "lti", "induction"} <= cards.keys():
+    c = cards["copy"]
     ui.explain(
         t(
             "mamba.explain.data",
-            copy=cards["copy"]["accuracy"],
+            copy=c["accuracy"],
             lti=cards["lti"]["accuracy"],
             ind=cards["induction"]["accuracy"],
             ind4=cards["induction"]["accuracy_4x"],
+            layers=c["layers"],
+            d_model=c["d_model"],
+            d_in=c["d_in"],
+            d_state=c["d_state"],
         )
     )
 if "text" in cards:
-    gpt_bpc = cards.get("gpt", {}).get("val_bpc")
-    gpt_words = t("mamba.explain.lm.gpt", bpc=gpt_bpc) if gpt_bpc else t("mamba.explain.lm.nogpt")
-    ui.explain(t("mamba.explain.lm", bpc=cards["text"]["val_bpc"], gpt=gpt_words))
+    lm = cards["text"]
+    gpt = cards.get("gpt", {})
+    if gpt.get("val_bpc"):
+        gpt_words = t(
+            "mamba.explain.lm.gpt",
+            bpc=gpt["val_bpc"],
+            params=gpt["params"],
+            tokens=gpt["tokens"] / 1e6,
+            ratio_p=gpt["params"] / lm["params"],
+            ratio_t=gpt["tokens"] / max(lm["tokens"], 1),
+        )
+    else:
+        gpt_words = t("mamba.explain.lm.nogpt")
+    ui.explain(
+        t(
+            "mamba.explain.lm",
+            bpc=lm["val_bpc"],
+            layers=lm["layers"],
+            d_model=lm["d_model"],
+            params=lm["params"],
+            tokens=lm["tokens"] / 1e6,
+            gpt=gpt_words,
+        )
+    )
+    ui.reading_numbers()

@@ -36,6 +36,9 @@ DECODE_LENGTH = 256
 COPY_LETTERS = "ABCDEFGH"
 INDUCTION_LETTERS = "abcdefghijklmnop"
 DEFAULT_TEXT = assets.lines("examples/mamba.txt")[0]  # the text box's default
+TRY_SEEDS = 40  # instances 0 … TRY_SEEDS − 1 of selective copying back the guided experiment's numbers
+PVH_ROWS = ("block", "tasks", "lm", "speed")  # the rows of "In the paper vs here"
+PVH_DEPARTURES = ("small", "scan", "euler", "lti")
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,7 @@ class Analysis:
     pred: np.ndarray  # (l,) argmax of the output at each position
     targets: np.ndarray  # (l,)
     mask: np.ndarray  # (l,) bool, the positions that are scored
+    d_conv: int  # width of the causal convolution before the SSM
     backend: str
     device: str
     ms: float
@@ -75,6 +79,82 @@ class Analysis:
         to each channel's own median weighs every channel alike. It is exactly 0 for an LTI model."""
         rest = np.median(self.delta, axis=1, keepdims=True)
         return np.abs(np.log(self.delta / rest)).mean(-1)
+
+
+def settled(a: Analysis) -> np.ndarray:
+    """(l,) bool: the positions whose convolution window lies inside the sequence. At the first d_conv − 1 positions
+    the window still holds the zero padding before the sequence, and Δ moves there whatever the token."""
+    return np.arange(len(a.ids)) >= a.d_conv - 1
+
+
+def letters(a: Analysis) -> np.ndarray:
+    """(l,) bool: the data tokens of a selective-copying input (the letters to remember; not noise, not markers)."""
+    return (a.ids >= ssm_tasks.FIRST_VALUE) & ~a.mask
+
+
+def near_letters(a: Analysis) -> np.ndarray:
+    """(l,) bool: a letter and the d_conv − 1 positions after it (those whose convolution window holds the letter),
+    copy markers left out."""
+    near = np.zeros(len(a.ids), dtype=bool)
+    for t in np.flatnonzero(letters(a)):
+        near[t : t + a.d_conv] = True
+    return near & ~a.mask
+
+
+def movement_peak(a: Analysis, layer: int) -> int:
+    """The settled position where Δ moves most in ``layer``."""
+    move = np.where(settled(a), a.delta_move[layer], -np.inf)
+    return int(move.argmax())
+
+
+def share_near_letters(a: Analysis, layer: int) -> tuple[float, float]:
+    """Of Δ's movement over the settled positions before the copy markers, the share near letters; and the share of
+    those positions that are near letters (what the first would be if Δ moved alike everywhere)."""
+    body = settled(a) & ~a.mask
+    near = near_letters(a) & body
+    move = a.delta_move[layer]
+    return float(move[near].sum() / max(move[body].sum(), 1e-12)), float(near.sum() / body.sum())
+
+
+def letter_before(a: Analysis, t: int) -> int | None:
+    """The position of the letter whose convolution window holds position ``t`` (the latest one), or None."""
+    for s in range(t, max(t - a.d_conv, -1), -1):
+        if letters(a)[s]:
+            return s
+    return None
+
+
+@dataclass(frozen=True)
+class TryStats:
+    """Selective copying, layer 0, over instances 0 … TRY_SEEDS − 1: what the guided experiment states."""
+
+    instances: int
+    share_low: float  # smallest share of Δ movement near letters
+    share_median: float
+    positions: float  # mean share of positions that are near letters
+    accuracy: float  # Mamba's mean accuracy on these instances
+    lti: float  # the LTI baseline's
+
+
+@st.cache_data(show_spinner=False)
+def try_stats(backend: str = "torch") -> TryStats:
+    shares, positions, acc, lti = [], [], [], []
+    for seed in range(TRY_SEEDS):
+        a = analyse("copy", seed, 0, "", backend)
+        share, where = share_near_letters(a, 0)
+        shares.append(share)
+        positions.append(where)
+        acc.append(a.accuracy)
+        if available("lti"):
+            lti.append(analyse_lti(seed, backend).accuracy)
+    return TryStats(
+        instances=TRY_SEEDS,
+        share_low=float(np.min(shares)),
+        share_median=float(np.median(shares)),
+        positions=float(np.mean(positions)),
+        accuracy=float(np.mean(acc)),
+        lti=float(np.mean(lti)) if lti else float("nan"),
+    )
 
 
 def available(source: str) -> bool:
@@ -151,6 +231,7 @@ def _analysis(
         pred=res.outputs["logits"][0].argmax(-1),
         targets=targets,
         mask=mask,
+        d_conv=model.config.d_conv,
         backend=res.backend,
         device=res.device,
         ms=res.ms,
@@ -248,15 +329,51 @@ def decode_costs(run_id: int = 0, length: int = DECODE_LENGTH) -> DecodeCosts:
     )
 
 
+def _tokens_seen(card: dict) -> int:
+    """Training tokens of a card's (first) stage: steps × batch × context."""
+    training = card.get("training", {})
+    return int(training.get("steps", 0) * training.get("batch", 0) * training.get("context", 0))
+
+
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
-    """Metrics and sizes from the cards, for the explanation."""
+    """Metrics, sizes and training tokens from the cards and configs, for the page's texts."""
     out = {}
     for source, name in NAMES.items():
         if available(source):
             card = zoo.read_card(name)
-            out[source] = {"params": card["params"], **card["metrics"]}
-    gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
-    if gpt_card.exists():
-        out["gpt"] = zoo.read_card("gpt").get("metrics", {})
+            c = zoo.read_config(name)
+            out[source] = {
+                "params": card["params"],
+                "tokens": _tokens_seen(card),
+                "layers": c["n_layers"],
+                "d_model": c["d_model"],
+                "d_in": c["expand"] * c["d_model"],
+                "d_state": c["d_state"],
+                "d_conv": c["d_conv"],
+                **card["metrics"],
+            }
+    if services.available("gpt"):
+        card = zoo.read_card("gpt")
+        out["gpt"] = {"params": card["params"], "tokens": _tokens_seen(card), **card.get("metrics", {})}
     return out
+
+
+def pvh_fields(cards: dict) -> dict:
+    """The numbers "In the paper vs here" states, from ``card_numbers()`` (NaN where a model is not shipped)."""
+    nan = float("nan")
+    copy, lm = cards.get("copy", {}), cards.get("text", {})
+    return {
+        "layers": copy.get("layers", 0),
+        "d_model": copy.get("d_model", 0),
+        "d_in": copy.get("d_in", 0),
+        "d_state": copy.get("d_state", 0),
+        "w": copy.get("d_conv", 0),
+        "copy": copy.get("accuracy", nan),
+        "lti": cards.get("lti", {}).get("accuracy", nan),
+        "ind": cards.get("induction", {}).get("accuracy", nan),
+        "ind4": cards.get("induction", {}).get("accuracy_4x", nan),
+        "lm_params": lm.get("params", 0),
+        "lm_tokens": lm.get("tokens", 0) / 1e6,
+        "bpc": lm.get("val_bpc", nan),
+    }

@@ -3,12 +3,99 @@
 STRINGS = {
     "mamba.intro": (
         "A Mamba layer keeps a fixed-size state h and updates it at every token: h_t = Ā_t h_{t−1} + B̄_t x_t. "
-        "What makes it *selective* is that the step size Δ, the write vector B and the read vector C are computed "
-        'from the current token. A large Δ means "forget the past and write this token in"; a small Δ means '
-        '"let this token pass and keep the state". Below, every number comes from our small trained models.',
-        "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：h_t = Ā_t h_{t−1} + B̄_t x_t。它之所以是“选择性”的，"
-        "在于步长 Δ、写入向量 B 和读出向量 C 都由当前词元计算得到。Δ 大意味着“忘掉过去，把这个词元写进来”；"
-        "Δ 小意味着“让这个词元过去，保持原有状态”。下面的每个数字都来自我们训练的小模型。",
+        "What makes it a *selective* state space model is that the step size Δ, the write vector B and the read "
+        "vector C are computed from the input: from the current token and, through a short convolution, the few "
+        'tokens before it. A large Δ means "forget the past and write this token in"; a small Δ means "let this '
+        'token pass and keep the state". Below, every number comes from our small trained models.',
+        "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：h_t = Ā_t h_{t−1} + B̄_t x_t。它之所以是"
+        "“选择性状态空间模型”，在于步长 Δ、写入向量 B 和读出向量 C 都由输入计算得到：来自当前词元，并通过一个短卷积"
+        "来自它之前的几个词元。Δ 大意味着“忘掉过去，把这个词元写进来”；Δ 小意味着“让这个词元过去，保持原有状态”。"
+        "下面的每个数字都来自我们训练的小模型。",
+    ),
+    # guided experiment
+    "mamba.try.do": (
+        "Keep *Selective copying* and layer 0, and look at the red strip under the controls: where is it dark? "
+        "Change the *Instance* a few times, then scroll to the comparison with the LTI model.",
+        "保持“选择性复制”和层 0，看控件下方的红色条带：哪里颜色深？换几次“样例”，然后滚动到与 LTI 模型的对比部分。",
+    ),
+    "mamba.try.see": (
+        "Δ moves at each letter and the {k} tokens after it, and stays still along the noise: the metric *Δ movement "
+        "near letters* is {median:.0%} at the median of instances 0–{last} (never below {low:.0%}), although those "
+        "positions are only {positions:.0%} of the input. On these instances Mamba copies {acc:.1%} of the letters; "
+        "the LTI model, whose Δ never moves, {lti:.1%}.",
+        "Δ 在每个字母及其后 {k} 个词元处变动，在噪声上保持不动：在样例 0–{last} 上，指标“字母附近的 Δ 变动”的中位数是 "
+        "{median:.0%}（从未低于 {low:.0%}），而这些位置只占输入的 {positions:.0%}。在这些样例上，Mamba 复制对了 "
+        "{acc:.1%} 的字母；Δ 从不变化的 LTI 模型只有 {lti:.1%}。",
+    ),
+    "mamba.try.why": (
+        "Δ, B and C are computed from the input through a width-{w} convolution, so a letter moves them at its own "
+        "position and at the {k} after it. A large Δ writes into the state; Δ at rest lets the noise pass. The LTI "
+        "model applies the same Δ, B and C at every step, so it cannot choose what to store.",
+        "Δ、B、C 是经过一个宽度为 {w} 的卷积从输入算出来的，所以一个字母会在它自己的位置以及其后 {k} 个位置上改变它们。"
+        "Δ 大时写入状态；Δ 处于常态时让噪声通过。LTI 模型在每一步都用同样的 Δ、B、C，因此无法选择存什么。",
+    ),
+    # in the paper vs here
+    "mamba.pvh.block": ("The block", "模块结构"),
+    "mamba.pvh.block.paper": (
+        "selective SSM with input-dependent Δ, B, C, a short causal convolution and a gate; a fused, "
+        "hardware-aware scan on the GPU",
+        "Δ、B、C 依赖输入的选择性 SSM，加一个短因果卷积和门控；在 GPU 上用融合的、硬件感知的扫描实现",
+    ),
+    "mamba.pvh.block.here": (
+        "the same block: {layers} layers, d_model {d_model}, {d_in} channels, state {d_state} per channel, "
+        "convolution width {w}; the scan in plain PyTorch",
+        "相同的模块：{layers} 层，d_model {d_model}，{d_in} 个通道，每通道状态 {d_state}，卷积宽度 {w}；"
+        "扫描用普通 PyTorch 实现",
+    ),
+    "mamba.pvh.tasks": ("Synthetic tasks", "合成任务"),
+    "mamba.pvh.tasks.paper": (
+        "selective copying and induction heads; trained on induction at length 256, it still solves it at about "
+        "one million tokens",
+        "选择性复制与归纳头；在长度 256 上训练归纳头任务，到约一百万个词元时仍能解决",
+    ),
+    "mamba.pvh.tasks.here": (
+        "selective copying {copy:.1%} (LTI baseline {lti:.1%}); induction trained at length 64: {ind:.1%} at 64, "
+        "{ind4:.1%} at 256",
+        "选择性复制 {copy:.1%}（LTI 基线 {lti:.1%}）；归纳头在长度 64 上训练：长度 64 上 {ind:.1%}，256 上 {ind4:.1%}",
+    ),
+    "mamba.pvh.lm": ("Language modelling", "语言建模"),
+    "mamba.pvh.lm.paper": (
+        "Mamba-3B matches Transformers twice its size",
+        "Mamba-3B 与两倍规模的 Transformer 相当",
+    ),
+    "mamba.pvh.lm.here": (
+        "{lm_params:,} parameters, {lm_tokens:.1f}M training tokens of Shakespeare: {bpc:.2f} bits per character "
+        "on held-out plays",
+        "{lm_params:,} 个参数，{lm_tokens:.1f}M 个莎士比亚训练词元：在留出剧本上每字符 {bpc:.2f} 比特",
+    ),
+    "mamba.pvh.speed": ("Speed", "速度"),
+    "mamba.pvh.speed.paper": (
+        "about 5× the inference throughput of Transformers of similar size; linear in sequence length",
+        "推理吞吐量约为同等规模 Transformer 的 5 倍；随序列长度线性增长",
+    ),
+    "mamba.pvh.speed.here": (
+        "timed live at the bottom of the page on this server's CPU, one token at a time: a constant state against a "
+        "growing KV cache",
+        "在本页底部用这台服务器的 CPU 实时计时，一次生成一个词元：恒定的状态对比不断增长的 KV 缓存",
+    ),
+    "mamba.pvh.dep.small": (
+        "Everything is small: state size {d_state} per channel, {layers} layers, tasks of length 64.",
+        "一切都很小：每通道状态大小 {d_state}，{layers} 层，任务长度 64。",
+    ),
+    "mamba.pvh.dep.scan": (
+        "The scan runs in PyTorch (a log-depth prefix scan; the plain loop in training), not the paper's fused CUDA "
+        "kernel that keeps the state in fast on-chip memory, so timings here say nothing about that kernel.",
+        "扫描用 PyTorch 实现（对数深度的前缀扫描；训练时用普通循环），而不是论文中把状态留在片上高速存储里的融合 CUDA "
+        "内核，所以这里的计时与那个内核无关。",
+    ),
+    "mamba.pvh.dep.euler": (
+        "Ā = exp(ΔA) is the zero-order hold, but B̄ = ΔB is a simpler Euler step, as the paper's own code does.",
+        "Ā = exp(ΔA) 用零阶保持，而 B̄ = ΔB 是更简单的欧拉步，与论文自己的代码相同。",
+    ),
+    "mamba.pvh.dep.lti": (
+        "The LTI baseline is this same network with Δ, B and C learned constants (S4-like), trained with the same "
+        "budget.",
+        "LTI 基线是同一个网络，只是 Δ、B、C 换成学到的常数（类似 S4），训练预算相同。",
     ),
     # input
     "mamba.source": ("Input", "输入"),
@@ -44,11 +131,22 @@ STRINGS = {
     "mamba.m.positions": ("Positions", "位置数"),
     "mamba.m.accuracy": ("Accuracy on this instance", "本样例准确率"),
     "mamba.m.delta_max": ("Largest Δ movement", "Δ 的最大变动"),
-    "mamba.m.delta_max.help": ("At {token!r} (t = {t}).", "位于 {token!r}（t = {t}）。"),
-    "mamba.m.delta_ratio": ("Δ movement: data ÷ noise", "Δ 变动：数据 ÷ 噪声"),
-    "mamba.m.delta_ratio.help": (
-        "How far Δ leaves its resting value (this layer) on the tokens to remember, divided by the same on the noise.",
-        "本层 Δ 在需要记住的词元上偏离其常态值的程度，除以在噪声词元上的同一数值。",
+    "mamba.m.delta_max.at": ("At {token!r} (t = {t}).", "位于 {token!r}（t = {t}）。"),
+    "mamba.m.delta_max.after": (
+        "At t = {at}, {n} after the letter {letter!r} (t = {t}): the convolution carries the letter into Δ there.",
+        "位于 t = {at}，即字母 {letter!r}（t = {t}）之后第 {n} 个位置：卷积把这个字母带进了那里的 Δ。",
+    ),
+    "mamba.m.delta_max.help": (
+        "The first {k} positions are left out: there the convolution still sees the zero padding before the "
+        "sequence, and Δ moves whatever the token.",
+        "不计前 {k} 个位置：那里的卷积还能看到序列之前的零填充，无论是什么词元 Δ 都会变动。",
+    ),
+    "mamba.m.near": ("Δ movement near letters", "字母附近的 Δ 变动"),
+    "mamba.m.near.help": (
+        "Of all Δ movement in this layer before the copy markers, the share at a letter or the {k} positions after "
+        "it. Those positions are {positions:.0%} of the input: the share Δ would get if it moved alike everywhere.",
+        "本层在复制标记之前的全部 Δ 变动中，落在字母及其后 {k} 个位置上的比例。这些位置占输入的 {positions:.0%}："
+        "如果 Δ 在各处变动相同，比例就是这个数。",
     ),
     "mamba.m.next": ("Predicted next token", "预测的下一个词元"),
     "mamba.h.outputs": ("What the model answers", "模型的回答"),
@@ -64,45 +162,51 @@ STRINGS = {
     "mamba.map.abar": ("Ā = exp(ΔA)", "Ā = exp(ΔA)"),
     "mamba.map.bc": ("B and C", "B 和 C"),
     "mamba.map.hnorm": ("‖h_t‖", "‖h_t‖"),
-    "mamba.delta.title": ("Δ of layer {layer}: time × channel", "第 {layer} 层的 Δ：时间 × 通道"),
+    "mamba.delta.title": ("Δ of layer {layer}: time × channel", "层 {layer} 的 Δ：时间 × 通道"),
     "mamba.channel": ("channel", "通道"),
     "mamba.state_index": ("state entry", "状态分量"),
     "mamba.strip.delta": (
         "How far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median Δ)| "
-        "(darker = more movement)",
-        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δ_t / Δ 中位数)| 的平均（颜色越深变动越大）",
+        "(darker = more movement; the first {k} positions, where the convolution still sees the padding before "
+        "the sequence, are left blank)",
+        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δ_t / Δ 中位数)| 的平均（颜色越深变动越大；前 {k} 个位置的卷积"
+        "还能看到序列之前的填充，留白不画）",
     ),
     "mamba.explain.delta": (
         "Δ is a step size: Ā = exp(ΔA) with A < 0, so a large Δ drives Ā towards 0 (the old state is wiped) and "
         "gives the new input a large weight ΔB. A small Δ keeps Ā near 1 and lets the token slide past. Each channel "
         "has its own resting Δ (the horizontal bands). On selective copying, look at the columns: Δ leaves its "
-        "resting value at the letters — and at the token just after each, which the width-4 convolution still "
-        "sees — and stays put over the noise. Our small model selects with B and C as well as with Δ (next "
-        "sections), so the Δ spikes are moderate rather than all-or-nothing.",
+        "resting value at each letter and at the next few tokens, whose width-4 convolution window still holds the "
+        "letter (the movement is often largest one or two tokens after it), and stays put over the noise. Δ is not "
+        "the only thing that selects: B and C move with the input too (see B and C), so the Δ spikes are moderate "
+        "rather than all-or-nothing.",
         "Δ 是一个步长：Ā = exp(ΔA)，且 A < 0，所以 Δ 越大，Ā 越接近 0（旧状态被抹去），新输入的权重 ΔB 也越大。"
         "Δ 很小时 Ā 接近 1，这个词元就被“跳过”。每个通道都有自己的常态 Δ（图中的横向条带）。在选择性复制任务中，"
-        "请看各列：Δ 在字母处——以及紧随其后、宽度为 4 的卷积仍能看到它的那个词元处——偏离常态值，在噪声上保持不动。"
-        "我们的小模型除了 Δ 之外还用 B 和 C 做选择（见下文），所以 Δ 的尖峰是适度的，而不是全有或全无。",
+        "请看各列：Δ 在每个字母处、以及其后几个词元处偏离常态值——这些词元宽度为 4 的卷积窗口里仍然有那个字母"
+        "（变动往往在字母之后一两个词元处最大）——而在噪声上保持不动。做选择的不只是 Δ：B 和 C 也随输入变化"
+        "（见“B 和 C”），所以 Δ 的尖峰是适度的，而不是全有或全无。",
     ),
     # A_bar
     "mamba.h.abar": ("Ā = exp(ΔA): how much of the state survives each step", "Ā = exp(ΔA)：每一步状态保留多少"),
     "mamba.abar.title": (
         "Ā of layer {layer}, averaged over the {n} state entries of each channel",
-        "第 {layer} 层的 Ā（每个通道 {n} 个状态分量取平均）",
+        "层 {layer} 的 Ā（每个通道 {n} 个状态分量取平均）",
     ),
     "mamba.m.abar_min": ("Smallest Ā (most forgetting)", "最小 Ā（遗忘最多）"),
     "mamba.m.abar_median": ("Median Ā", "Ā 的中位数"),
     "mamba.explain.abar": (
-        "A is learned but fixed per channel and state entry (initialised to −1, −2, …, −n as in S4D-real). Only Δ "
-        "moves with the input, so Ā — the fraction of each state entry kept from one step to the next — is where "
-        "the selection shows: dark columns are tokens at which the layer decided to forget.",
-        "A 是学到的，但对每个通道和状态分量是固定的（按 S4D-real 初始化为 −1, −2, …, −n）。只有 Δ 随输入变化，"
-        "所以 Ā——每个状态分量从上一步保留到下一步的比例——正是选择发生的地方：深色的列就是该层决定遗忘的词元。",
+        "A is learned but fixed per channel and state entry (initialised to −1, −2, …, −n as in S4D-real), so Ā — "
+        "the fraction of each state entry kept from one step to the next — moves with the input only through Δ: "
+        "dark columns are tokens at which the layer forgets. It is not the whole selection: B (what is written) and "
+        "C (what is read) also change from token to token.",
+        "A 是学到的，但对每个通道和状态分量是固定的（按 S4D-real 初始化为 −1, −2, …, −n），所以 Ā——每个状态分量从"
+        "上一步保留到下一步的比例——只通过 Δ 随输入变化：深色的列就是该层遗忘的词元。但这不是选择的全部：B（写入什么）"
+        "和 C（读出什么）也随词元而变。",
     ),
     # B and C
     "mamba.h.bc": ("B and C: what is written and what is read, per token", "B 和 C：每个词元写入什么、读出什么"),
-    "mamba.b.title": ("B (write) of layer {layer}", "第 {layer} 层的 B（写入）"),
-    "mamba.c.title": ("C (read) of layer {layer}", "第 {layer} 层的 C（读出）"),
+    "mamba.b.title": ("B (write) of layer {layer}", "层 {layer} 的 B（写入）"),
+    "mamba.c.title": ("C (read) of layer {layer}", "层 {layer} 的 C（读出）"),
     "mamba.explain.bc": (
         "B_t chooses in which of the n state directions the current token is stored; C_t chooses which directions "
         "are read out into y_t. In Mamba both change from token to token; in the LTI baseline they are the same "
@@ -113,12 +217,20 @@ STRINGS = {
     # h norm
     "mamba.h.hnorm": ("The hidden state over time", "隐状态随时间的变化"),
     "mamba.hnorm.y": ("‖h_t‖ (all channels and entries)", "‖h_t‖（所有通道和分量）"),
-    "mamba.hnorm.series": ("layer {layer}", "第 {layer} 层"),
+    "mamba.hnorm.series": ("layer {layer}", "层 {layer}"),
     "mamba.explain.hnorm": (
         "The state has the same size at every position — here {size} numbers per layer — however long the input. "
-        "Its norm jumps where Δ lets a token in and decays slowly where Δ is small.",
-        "无论输入多长，状态在每个位置的大小都相同——这里每层 {size} 个数。它的范数在 Δ 放词元进来的地方跳升，"
-        "在 Δ 很小的地方缓慢衰减。",
+        "Its norm rises where the layer writes and falls where it forgets. The layers' norms differ in scale (the "
+        "axis is logarithmic).",
+        "无论输入多长，状态在每个位置的大小都相同——这里每层 {size} 个数。它的范数在该层写入处上升，在遗忘处下降。"
+        "各层范数的量级不同（纵轴为对数坐标）。",
+    ),
+    "mamba.explain.hnorm.copy": (
+        "On selective copying, layer 0's norm steps up at each letter and the few tokens after it, stays almost "
+        "flat along the noise (neither taking it in nor forgetting), rises again at the first copy markers, then "
+        "falls as the markers are read out.",
+        "在选择性复制任务中，层 0 的范数在每个字母及其后几个词元处阶梯式上升，在噪声上几乎持平（既不吸收也不遗忘），"
+        "在最初几个复制标记处再次上升，随后在读出这些标记时下降。",
     ),
     # comparison
     "mamba.h.compare": (
@@ -130,7 +242,7 @@ STRINGS = {
         "replaced by learned constants, trained with the same budget.",
         "两个模型处理同一个样例（种子 {seed}）。LTI 基线是同一个网络，只是把 Δ、B、C 换成学到的常数，训练预算相同。",
     ),
-    "mamba.compare.y": ("Δ movement, layer {layer}", "Δ 变动，第 {layer} 层"),
+    "mamba.compare.y": ("Δ movement, layer {layer}", "Δ 变动，层 {layer}"),
     "mamba.compare.marks": ("tokens to remember", "需要记住的词元"),
     "mamba.m.acc_mamba": ("Mamba accuracy", "Mamba 准确率"),
     "mamba.m.acc_lti": ("LTI accuracy", "LTI 准确率"),
@@ -144,12 +256,12 @@ STRINGS = {
         "**Why an LTI system cannot select.** With Δ, B and C fixed, the SSM is a linear time-invariant filter: its "
         "output is a convolution of the input with one kernel K = (CB̄, CĀB̄, CĀ²B̄, …). The kernel weighs a token by "
         "how long ago it came, never by what it is, so noise and data are mixed into the state alike, and the "
-        "positions of the data change from instance to instance. Mamba's Δ depends on the token: it can open the "
-        "gate on a letter and close it on the noise, so the state holds exactly what has to be copied.",
+        "positions of the data change from instance to instance. Mamba's Δ, B and C depend on the input: it can "
+        "open the gate on a letter and close it on the noise, so the state holds what has to be copied.",
         "**为什么 LTI 系统无法选择。** 当 Δ、B、C 固定时，SSM 是一个线性时不变滤波器：输出是输入与同一个卷积核 "
         "K = (CB̄, CĀB̄, CĀ²B̄, …) 的卷积。这个核只按词元出现的时间远近加权，从不看它是什么，所以噪声和数据被同样地"
-        "混入状态，而数据的位置每个样例都不一样。Mamba 的 Δ 取决于词元本身：它可以在字母处打开闸门、在噪声处关上，"
-        "让状态里只保存需要复制的内容。",
+        "混入状态，而数据的位置每个样例都不一样。Mamba 的 Δ、B、C 取决于输入：它可以在字母处打开闸门、在噪声处关上，"
+        "让状态里保存需要复制的内容。",
     ),
     "mamba.compare.missing": (
         "The LTI baseline checkpoint is not shipped here, so the comparison is hidden.",
@@ -209,20 +321,28 @@ STRINGS = {
         "Transformer 每步的时间只是温和地增长（在共享的机器上计时也有噪声）；一步一步明显增长的，是缓存占用的内存。",
     ),
     "mamba.explain.data": (
-        "**The models.** Two layers (d_model 64, 128 channels, state size 8 per channel), trained on CPU: selective "
-        "copying of 8 tokens hidden among 64 positions (held-out accuracy {copy:.1%}; the LTI baseline reaches "
-        "{lti:.1%} with the same budget) and induction heads at length 64 ({ind:.1%} at 64, {ind4:.1%} at 256). "
-        "Paper: Gu & Dao, 2023, arXiv:2312.00752.",
-        "**模型。** 两层（d_model 64，128 个通道，每通道状态大小 8），在 CPU 上训练：选择性复制——"
-        "从 64 个位置中找出 8 个词元（留出集准确率 {copy:.1%}；相同预算的 LTI 基线为 {lti:.1%}），"
-        "以及长度 64 的归纳头任务（长度 64 上 {ind:.1%}，长度 256 上 {ind4:.1%}）。"
-        "论文：Gu & Dao，2023，arXiv:2312.00752。",
+        "**The models.** {layers} layers (d_model {d_model}, {d_in} channels, state size {d_state} per channel), "
+        "trained on CPU: selective copying of 8 tokens hidden among 64 positions (held-out accuracy {copy:.1%}; the "
+        "LTI baseline reaches {lti:.1%} with the same budget) and induction heads at length 64 ({ind:.1%} at 64, "
+        "{ind4:.1%} at 256). Paper: Gu & Dao, 2023, arXiv:2312.00752.",
+        "**模型。** {layers} 层（d_model {d_model}，{d_in} 个通道，每通道状态大小 {d_state}），在 CPU 上训练：选择性"
+        "复制——从 64 个位置中找出 8 个词元（留出集准确率 {copy:.1%}；相同预算的 LTI 基线为 {lti:.1%}），以及长度 64 "
+        "的归纳头任务（长度 64 上 {ind:.1%}，长度 256 上 {ind4:.1%}）。论文：Gu & Dao，2023，arXiv:2312.00752。",
     ),
     "mamba.explain.lm": (
-        "The language model (4 layers, d_model 128) reaches {bpc:.2f} bits per character on held-out plays; {gpt}",
-        "语言模型（4 层，d_model 128）在留出的剧本上达到每字符 {bpc:.2f} 比特；{gpt}",
+        "The language model ({layers} layers, d_model {d_model}, {params:,} parameters, trained on {tokens:.1f}M "
+        "tokens) reaches {bpc:.2f} bits per character on held-out plays; {gpt}",
+        "语言模型（{layers} 层，d_model {d_model}，{params:,} 个参数，训练了 {tokens:.1f}M 个词元）在留出的剧本上达到"
+        "每字符 {bpc:.2f} 比特；{gpt}",
     ),
-    "mamba.explain.lm.gpt": ("the GPT page's model reaches {bpc:.2f}.", "GPT 页面的模型为 {bpc:.2f}。"),
+    "mamba.explain.lm.gpt": (
+        "the GPT page's model reaches {bpc:.2f}, but this is no fair race: the GPT has {params:,} parameters "
+        "({ratio_p:.1f}×) and saw {tokens:.1f}M tokens ({ratio_t:.1f}×) in its first training stage alone, then "
+        "trained further on repeated text. We have not compared the two at equal parameters and tokens.",
+        "GPT 页面的模型为 {bpc:.2f}，但这并不是公平的比较：GPT 有 {params:,} 个参数（{ratio_p:.1f} 倍），仅第一阶段"
+        "就训练了 {tokens:.1f}M 个词元（{ratio_t:.1f} 倍），之后还在重复文本上继续训练。我们没有在参数量和词元数都相同"
+        "的条件下比较两者。",
+    ),
     "mamba.explain.lm.nogpt": ("the GPT model's number is not available here.", "此处没有 GPT 模型的对应数字。"),
     "mamba.none": ("No Mamba checkpoint is shipped here yet.", "此处还没有任何 Mamba 检查点。"),
     # errors

@@ -19,7 +19,7 @@ def test_controls_change_the_metrics():
     assert not at.exception and not at.error
     m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert m("mamba.m.positions") == "72"
-    first = (m("mamba.m.delta_max"), m("mamba.m.delta_ratio"))
+    first = (m("mamba.m.delta_max"), m("mamba.m.near"))
     # The three ways to run the scan agree to float32 rounding, relative to the logits' own scale (the absolute
     # difference depends on the CPU: 1.3e-4 was seen on logits of a few units).
     shown = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
@@ -30,7 +30,7 @@ def test_controls_change_the_metrics():
     at.number_input(key="mamba_seed").set_value(5)
     rerun(at, LANG)
     assert not at.exception
-    assert (m("mamba.m.delta_max"), m("mamba.m.delta_ratio")) != first
+    assert (m("mamba.m.delta_max"), m("mamba.m.near")) != first
 
     by_seed = m("mamba.m.delta_max")
     at.slider(key="mamba_layer").set_value(1)
@@ -88,3 +88,41 @@ def test_bad_input_gets_a_translated_message():
     assert not at.exception
     # Shakespeare's BPE has no merges for these bytes: 3 tokens a character.
     assert [x.value for x in at.error] == [translate("mamba.error.too_long", LANG, n=600, max=255)]
+
+
+def percent(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+def test_the_guided_experiment():
+    """The "Try this" box: on selective copying, layer 0, Δ moves near the letters (a letter and the next d_conv − 1
+    tokens) and hardly elsewhere, on the default instance and others; Mamba copies, the LTI model far less. The box
+    states the numbers of instances 0–39, and the largest movement is not put on a noise token without its letter."""
+    at = open_app("mamba", lang=LANG)
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
+    stats = svc.try_stats()
+    assert stats.share_low > 0.85 and stats.positions < 0.5 and stats.accuracy > 0.99 and stats.lti < 0.6
+    for seed in (0, 7, 21):
+        at.number_input(key="mamba_seed").set_value(seed)
+        rerun(at, LANG)
+        assert not at.exception
+        a = svc.analyse("copy", seed, svc.INDUCTION_LENGTHS[0], "")
+        share, positions = svc.share_near_letters(a, 0)
+        assert percent(m("mamba.m.near")) == pytest.approx(share, abs=0.006) and share > positions + 0.4
+        assert percent(m("mamba.m.acc_mamba")) > percent(m("mamba.m.acc_lti"))
+        peak = svc.movement_peak(a, 0)
+        assert a.labels[peak] != "·" or svc.letter_before(a, peak) is not None  # a noise peak names its letter
+    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
+    assert f"{stats.share_median:.0%}" in box and f"{stats.lti:.1%}" in box
+
+
+def test_the_help_of_the_largest_movement_names_the_letter():
+    """On the default view the largest Δ movement (layer 0, past the padded start) sits just after a letter; the
+    metric's help says which letter, not just a noise token."""
+    at = open_app("mamba", lang=LANG)
+    help_text = next(x.help for x in at.metric if x.label == translate("mamba.m.delta_max", LANG))
+    a = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
+    peak = svc.movement_peak(a, 0)
+    letter = svc.letter_before(a, peak)
+    assert peak >= a.d_conv - 1 and letter is not None
+    assert f"the letter {a.labels[letter]!r}" in help_text
