@@ -63,7 +63,13 @@ ui.paper_vs_here(
         (
             t("bert.pvh.training"),
             t("bert.pvh.training.paper"),
-            t("bert.pvh.training.here", steps=facts["steps"], batch=facts["batch"], minutes=facts["minutes"]),
+            t(
+                "bert.pvh.training.here",
+                steps=facts["steps"],
+                batch=facts["batch"],
+                minutes=facts["minutes"],
+                device=t(f"bert.device.{facts['device']}"),
+            ),
         ),
         (
             t("bert.pvh.result"),
@@ -366,6 +372,7 @@ ui.explain(
         "bert.explain",
         params=facts["params"] / 1e6,
         minutes=facts["minutes"],
+        device=t(f"bert.device.{facts['device']}"),
         card=t(
             "bert.card",
             top1=metrics["mlm_top1"],

@@ -212,7 +212,7 @@ def facts() -> dict:
     """The shipped model's sizes, norm placement and training, read from its config and card (the page's text and
     its paper-vs-here table state these, so they follow the checkpoint)."""
     cfg, c = zoo.read_config(NAME), card()
-    hp = c.get("training", {})
+    hp = c.get("settings", c.get("training", {}))  # the recipe's settings (older cards called them "training")
     return {
         "layers": cfg["n_layers"],
         "dim": cfg["dim"],
@@ -222,6 +222,7 @@ def facts() -> dict:
         "norm": cfg.get("norm", "post"),  # models.bert.Config's default: post-LN, as the paper
         "params": c["params"],
         "minutes": c["wall_time_s"] / 60,
+        "device": "gpu" if any(w in c.get("hardware", "") for w in ("NVIDIA", "GPU", "cuda")) else "cpu",
         "steps": hp.get("steps", 0),
         "batch": hp.get("batch", 0),
         "p_short": hp.get("p_short", float("nan")),

@@ -151,16 +151,15 @@ STRINGS = {
     "bert.nsp.segment": ("segment {:.0f}", "片段 {:.0f}"),
     "bert.nsp.honest": (
         "**What it learnt, and what not.** On the example pairs it scores the true continuation high and the span "
-        "from another play low. But this is a weak skill: on held-out pairs cut like its training data it is right "
-        "{nsp:.0%} of the time, and on pairs of short lines it is wrong often — any one pair can fool it. It does "
-        "not check the order either: swapped, the Othello pair still scores {swapped:.0%}. Later work found NSP of "
-        "little use: RoBERTa (arXiv 1907.11692) dropped it and did as well or better.",
-        "**它学到了什么，没学到什么。** 在示例句子对上，它给真"
-        "正的后续打高分，给来自另一部剧的片段打低分。但这项能力很弱："
-        "在与训练数据切法相同的留出句子对上，它的准确率为 {nsp:.0%}"
-        "；在由短句组成的句子对上经常出错——任何一对都可能骗过它。"
-        "它也不检查顺序：把《奥赛罗》那一对对调后，得分仍有 {swapped:.0%}。后来的研究发现下一句预测用处不大："
-        "RoBERTa（arXiv 1907.11692）去掉了它，效果持平甚至更好。",
+        "from another play low. But the skill is limited: on held-out pairs cut like its training data it is right "
+        "{nsp:.0%} of the time, so any one pair may fool it — try a few of your own. It does not check the order "
+        "either: swapped, the Othello pair still scores {swapped:.0%}. Later work found NSP of little use: "
+        "RoBERTa (arXiv 1907.11692) dropped it and did as well or better.",
+        "**它学到了什么，没学到什么。** 在示例句子对上，它给真正的后续打高分，"
+        "给来自另一部剧的片段打低分。但这项能力有限：在与训练数据切法相同的留出句子对上，"
+        "它的准确率为 {nsp:.0%}，所以任何一对都可能骗过它——自己多试几对看看。"
+        "它也不检查顺序：把《奥赛罗》那一对对调后，得分仍有 {swapped:.0%}。"
+        "后来的研究发现下一句预测用处不大：RoBERTa（arXiv 1907.11692）去掉了它，效果持平甚至更好。",
     ),
     "bert.emb.caption": (
         "The model's input is the sum of three learned vectors per position: the token's embedding, the segment's "
@@ -203,7 +202,7 @@ STRINGS = {
         "tokens by a random token, and leaving some unchanged, means the model cannot trust any input token "
         "blindly and must keep a good representation of every position, not only the masked ones.\n\n"
         "**What you see.** Top-k guesses per hidden position, from a model of {params:.2f} million parameters "
-        "trained for {minutes:.0f} minutes on a CPU; {card}\n\n"
+        "trained for {minutes:.0f} minutes on {device}; {card}\n\n"
         "**More to try:** mask two neighbours at once, so that each loses the other as a clue; mask a ## piece "
         "of a word (the ##st of *question*) and compare with masking a whole word.",
         "**为什么要遮盖。** 预测下一个词的语言模型只能往左看：如果它也能看到右边，答案就在它的输入里了。"
@@ -213,7 +212,7 @@ STRINGS = {
         "一部分保持不变，模型就不能盲目相信任何一个输入词元，必须为"
         "每个位置（而不只是被遮住的位置）都保持良好的表示。\n\n"
         "**你看到的是什么。** 每个被遮住位置的前 k 个猜测，来自一个 {params:.2f}"
-        " 百万参数、在 CPU 上用莎士比亚文本训练了 "
+        " 百万参数、在{device}上用莎士比亚文本训练了 "
         "{minutes:.0f} 分钟的模型；{card}\n\n"
         "**还可以试试：** 同时遮住两个相邻的词，让它们彼此都失去对方这条线索；遮住一个词中的 ## 词片（*question* 中的 "
         "##st），与遮住整个词比较一下。",
@@ -225,6 +224,8 @@ STRINGS = {
         "在未参与训练的剧本上，它把被遮住的词元排在第一位的比例为 {top1:.0%}，排进前 5 的比例为 {top5:.0%}"
         "（总是猜最常见的词元：{unigram:.0%}），区分真正的下一段与随机一段的准确率为 {nsp:.0%}。",
     ),
+    "bert.device.cpu": ("a CPU", " CPU "),
+    "bert.device.gpu": ("one GPU", "一块 GPU "),
     # the paper's BERT beside ours
     "bert.pvh.shape": ("Layers / hidden size / heads", "层数 / 隐藏层大小 / 头数"),
     "bert.pvh.shape.paper": (
@@ -283,8 +284,8 @@ STRINGS = {
         "1,000,000 步，每步 256 条序列；Base：在 4 个 Cloud TPU 上训练 4 天",
     ),
     "bert.pvh.training.here": (
-        "{steps:,} steps of {batch} sequences; {minutes:.0f} minutes on a CPU",
-        "{steps:,} 步，每步 {batch} 条序列；在 CPU 上训练 {minutes:.0f} 分钟",
+        "{steps:,} steps of {batch} sequences; {minutes:.0f} minutes on {device}",
+        "{steps:,} 步，每步 {batch} 条序列；在{device}上训练 {minutes:.0f} 分钟",
     ),
     "bert.pvh.result": ("Headline result", "主要结果"),
     "bert.pvh.result.paper": (
