@@ -231,6 +231,22 @@ def family_section() -> None:
             "llama-loss-vs-kv",
             key="llama_loss_kv",
         )
+        by = {s.name: s for s in trained}
+        if "llama-mha" in by and "llama-mqa" in by:
+            mha, mqa = by["llama-mha"], by["llama-mqa"]
+            spread = max(abs(s.val_bpc - s.other_seed_bpc) for s in (mha, mqa) if s.other_seed_bpc is not None)
+            st.caption(
+                t(
+                    "llama.gqa.compare",
+                    share=mqa.kv_measured / mha.kv_measured,
+                    diff=mqa.val_bpc - mha.val_bpc,
+                    mqa=mqa.val_bpc,
+                    mha=mha.val_bpc,
+                    spread=spread,
+                )
+            )
+        if "llama" in by:
+            st.caption(t("llama.gqa.llama_note"))
         ui.reading_numbers()
     growth_section()
 
@@ -336,7 +352,10 @@ def configs_section() -> None:
         table["ctx"].append(f"{r.config['context']:,}")
         table["other"].append(", ".join(t(f"llama.col.{k}") for k in ("tied", "qkv_bias") if r.config[k]))
         table["params"].append(billions(c.params))
-        table["pub"].append(r.published_as + (t("llama.label", label=r.label) if r.label else ""))
+        note = (
+            "" if not r.label else t("llama.label_is") if r.label == r.published_as else t("llama.label", label=r.label)
+        )
+        table["pub"].append(r.published_as + note)
         table["diff"].append(f"{c.params / r.published - 1:+.1%}")
         table["kv"].append(size(c.kv_per_token))
         table["kv_ctx"].append(size(c.kv_context))

@@ -213,6 +213,19 @@ STRINGS = {
         "已训练模型在留出剧本上的验证每字符比特数，对比每个词元的键值缓存开销"
         "（实心：发布的种子；空心：以同样方式训练的第二个种子，用来看波动）。",
     ),
+    "llama.gqa.compare": (
+        "Measured: MQA keeps {share:.0%} of MHA's cache and reads {diff:+.4f} bits per character against it "
+        "({mqa:.4f} against {mha:.4f}); two seeds of one model differ by up to {spread:.4f}.",
+        "实测：MQA 的缓存是 MHA 的 {share:.0%}，每字符比特数与之相差 {diff:+.4f}（{mqa:.4f} 对 {mha:.4f}）；"
+        "同一模型的两个种子之间最多相差 {spread:.4f}。",
+    ),
+    "llama.gqa.llama_note": (
+        "llama (GQA) itself was trained in the race against the GPT baseline, with warm-up and cosine counted in "
+        "seconds, on a CPU; its siblings ran the same 612 steps with the schedule counted in steps, on a GPU. Read "
+        "its point with that difference in mind.",
+        "llama（GQA）本身是在与 GPT 基线的对比训练中得到的，预热和余弦按秒计，在 CPU 上训练；"
+        "两个兄弟模型走同样的 612 步，学习率计划按步计，在 GPU 上训练。看它的点时要考虑这一差别。",
+    ),
     "llama.kv_kib_token": ("KV cache per token (KiB, float32)", "每个词元的键值缓存（KiB，float32）"),
     "llama.val_bpc": ("validation bits per character", "验证集每字符比特数"),
     "llama.seed_shipped": ("shipped seed", "发布的种子"),
@@ -305,6 +318,7 @@ STRINGS = {
     ),
     "llama.vs_published": ("vs published {published}", "对比公布值 {published}"),
     "llama.label": (" (label {label})", "（标签 {label}）"),
+    "llama.label_is": (" (label)", "（标签）"),
     "llama.m.kv_per_token": ("KV cache per token", "每个词元的键值缓存"),
     "llama.m.kv_per_token.help": (
         "2 · L · G · D · bytes, with D = C / H = {D}: one key and one value per key/value head per layer.",
@@ -384,8 +398,10 @@ STRINGS = {
         "输出层复用嵌入矩阵，与我们的 GPT 基线相同：在 2,048 × 192 的规模下，单独的输出矩阵会让参数量增加约五分之一。",
     ),
     "llama.pvh.dep.siblings": (
-        "The three siblings run the same 612 optimiser steps on the same batches, rather than a compute budget each.",
-        "三个兄弟模型在相同的批次上运行同样的 612 步优化，而不是各自按计算预算训练。",
+        "llama ran on a 960 s step-time budget beside a GPT-2-style baseline and took 612 optimiser steps; its two "
+        "siblings run exactly those 612 steps on the same batches, so the three differ only in G.",
+        "llama 与一个 GPT-2 风格的基线并行、按 960 秒的步时预算训练，共走了 612 步优化；"
+        "两个兄弟模型在相同的批次上恰好走这 612 步，所以三者只在 G 上不同。",
     ),
     "llama.card.title": ("Model cards", "模型卡"),
     "llama.card.missing": ("Not installed.", "未安装。"),

@@ -26,8 +26,14 @@ SIBLINGS = {"llama-mha": 4, "llama": 2, "llama-mqa": 1}  # key/value heads for 4
 # the checkpoint is retrained.
 GOLDEN_PROMPT = "To be, or not to be, that is the"
 GOLDEN = {
-    "llama-mha": None,
-    "llama-mqa": None,
+    "llama-mha": (
+        [199, 68, 79, 352, 294, 268, 851, 14, 199, 199, 59, 687, 355, 845, 199, 913],
+        "\ndoid of the world.\n\n[Exeunt.]\n\n\n\nSCENE",
+    ),
+    "llama-mqa": (
+        [199, 80, 82, 664, 294, 268, 278, 499, 333, 294, 268, 288, 1158, 13, 83, 72],
+        "\nprough of the colour of the pale-sh",
+    ),
 }
 
 
@@ -184,8 +190,6 @@ def test_sibling_card_measures_the_formula(name):
 def test_sibling_golden_greedy_continuation(name):
     if name not in zoo.available():
         pytest.skip(f"{name} checkpoint not installed: python -m models.train {name}")
-    if GOLDEN[name] is None:
-        pytest.skip(f"no golden output pinned for {name} yet")
     ids, text = GOLDEN[name]
     model = zoo.load(name)
     tok = metrics.tokenizer(zoo.checkpoint_dir(name))
