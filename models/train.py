@@ -26,7 +26,7 @@ from typing import Any
 
 import torch
 
-from models import zoo
+from models import training, zoo
 
 
 def hardware() -> str:
@@ -89,11 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         help="override one training setting (repeatable)",
     )
     ap.add_argument("--init-from", metavar="CHECKPOINT", help="start from this checkpoint's weights")
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where the optimiser steps run")
     args = ap.parse_args(argv)
     try:
         recipe = zoo.recipe(args.name)
         settings = settings_for(recipe, args.overrides)
         start_from = init_dir(args.init_from) if args.init_from else None
+        training.use_device(args.device)
     except (KeyError, ValueError) as e:
         ap.error(str(e).strip("'\""))
     torch.manual_seed(args.seed)
@@ -103,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     trained = recipe.train(zoo.Run(seed=args.seed, out=out, settings=settings, init_from=start_from))
     wall = time.perf_counter() - start
+    trained.model.cpu()  # saved, evaluated and exported on the CPU wherever it trained
 
     command = shlex.join(
         [
@@ -114,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             str(args.seed),
             *[a for o in args.overrides for a in ("--set", o)],
             *(["--init-from", args.init_from] if args.init_from else []),
+            *(["--device", args.device] if args.device != "cpu" else []),
         ]
     )
     card: dict[str, Any] = {

@@ -32,6 +32,29 @@ def lr_at(progress: float, step: int, lr: float, warmup: int) -> float:
 SCHEDULE = ("steps", "budget_s", "lr", "warmup", "weight_decay")
 
 
+_DEVICE = torch.device("cpu")
+
+
+def use_device(name: str) -> None:
+    """Where every ``Trainer`` built after this call trains its model ("cpu" or "cuda"); ``python -m models.train
+    --device`` sets it. The recipes build their models on the CPU; ``Trainer`` moves the model there and each batch
+    along with it, and ``models.train`` brings the trained model back to the CPU before saving and evaluating."""
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("--device cuda: no CUDA device here")
+    global _DEVICE
+    _DEVICE = device
+
+
+def to_device(batch: object, device: torch.device) -> object:
+    """A batch (a tensor, or a tuple / list of them) on ``device``; anything else unchanged."""
+    if isinstance(batch, torch.Tensor):
+        return batch.to(device, non_blocking=True)
+    if isinstance(batch, tuple | list):
+        return type(batch)(to_device(b, device) for b in batch)
+    return batch
+
+
 def schedule(settings: dict) -> dict:
     """The keys of a recipe's settings that ``Trainer`` / ``fit`` take (steps or budget_s, lr, warm-up, weight
     decay), so every recipe passes them the same way: ``fit(model, batches, loss, **schedule(settings))``."""
@@ -60,7 +83,8 @@ class Trainer:
     ):
         if (steps > 0) == (budget_s > 0):
             raise ValueError("give either steps or budget_s")
-        self.model, self.loss_fn, self.clock = model, loss_fn, clock
+        self.device = _DEVICE
+        self.model, self.loss_fn, self.clock = model.to(self.device), loss_fn, clock
         self.steps, self.budget_s, self.lr, self.warmup, self.clip = steps, budget_s, lr, warmup, clip
         self.opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, betas=(0.9, 0.95))
         self.seconds = 0.0
@@ -83,12 +107,12 @@ class Trainer:
         start = self.clock()
         for group in self.opt.param_groups:
             group["lr"] = lr_at(self.progress, len(self.losses), self.lr, self.warmup)
-        loss = self.loss_fn(self.model, batch)
+        loss = self.loss_fn(self.model, to_device(batch, self.device))
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(self.model.parameters(), self.clip)
         self.opt.step()
-        self.losses.append(loss.item())
+        self.losses.append(loss.item())  # (waits for the device, so the step's time is all counted)
         self.seconds += self.clock() - start
         return self.losses[-1]
 

@@ -234,7 +234,8 @@ def family_section() -> None:
         by = {s.name: s for s in trained}
         if "llama-mha" in by and "llama-mqa" in by:
             mha, mqa = by["llama-mha"], by["llama-mqa"]
-            spread = max(abs(s.val_bpc - s.other_seed_bpc) for s in (mha, mqa) if s.other_seed_bpc is not None)
+            trio = [s for s in (mha, mqa, by.get("llama")) if s is not None and s.other_seed_bpc is not None]
+            spread = max(abs(s.val_bpc - s.other_seed_bpc) for s in trio) if trio else 0.0
             st.caption(
                 t(
                     "llama.gqa.compare",
@@ -245,8 +246,20 @@ def family_section() -> None:
                     spread=spread,
                 )
             )
+            if "llama" in by:
+                gqa = by["llama"]
+                st.caption(
+                    t(
+                        "llama.gqa.compare_gqa",
+                        share=gqa.kv_measured / mha.kv_measured,
+                        diff=gqa.val_bpc - mha.val_bpc,
+                        mean_diff=(gqa.val_bpc + (gqa.other_seed_bpc or gqa.val_bpc)) / 2
+                        - (mha.val_bpc + (mha.other_seed_bpc or mha.val_bpc)) / 2,
+                    )
+                )
         if "llama" in by:
-            st.caption(t("llama.gqa.llama_note"))
+            gqa = by["llama"]
+            st.caption(t("llama.gqa.llama_note", gqa=gqa.val_bpc, shipped=gqa.shipped_bpc))
         ui.reading_numbers()
     growth_section()
 

@@ -22,10 +22,10 @@ V = 19  # the tiny preset's vocabulary
 
 # Top-3 fill-ins of the shipped checkpoint (torch, CPU) for each [MASK]. Regenerate only when it is retrained.
 GOLDEN = {
-    "To be, or not to [MASK], that is the question:": [["me", "you", "be"]],
-    "Good [MASK], my lord.": [["lord", "master", "morrow"]],
-    "O Romeo, Romeo! wherefore art [MASK] Romeo?": [["thou", "?", "a"]],
-    "I [MASK] thee, [MASK] me not.": [["pray", "tell", "thank"], ["let", "tell", "give"]],
+    "To be, or not to [MASK], that is the question:": [["me", "say", "do"]],
+    "Good [MASK], my lord.": [["morrow", "night", "madam"]],
+    "O Romeo, Romeo! wherefore art [MASK] Romeo?": [["thou", "not", "he"]],
+    "I [MASK] thee, [MASK] me not.": [["pray", "thank", "love"], ["let", "give", "tell"]],
 }
 
 
@@ -229,7 +229,8 @@ def test_card_meets_the_bars():
     assert m["mlm_top1"] >= 0.20 and m["mlm_top5"] >= 0.35 and m["nsp_accuracy"] >= 0.70
     assert m["mlm_top1"] > m["unigram_top1"]
     assert card["command"].startswith("python -m models.train bert")
-    assert card["params"] == 967_682 and card["wall_time_s"] > 0
+    assert card["params"] == 967_426 and card["wall_time_s"] > 0
+    assert zoo.load("bert").config.norm == "post"  # the paper's post-LN, as the page says
 
 
 @torch.no_grad()
