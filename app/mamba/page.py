@@ -116,15 +116,24 @@ def per_layer_views() -> None:
     else:
         m2.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
     peak = svc.movement_peak(a, layer)
-    where = t("mamba.m.delta_max.at", token=labels[peak], t=peak)
     letter = svc.letter_before(a, peak) if source == "copy" else None
-    if letter is not None and letter != peak:
-        where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak)
-    m3.metric(
-        t("mamba.m.delta_max"),
-        f"{move[peak]:.2f}",
-        help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
-    )
+    if letter is not None:
+        # On selective copying the movement belongs to a letter (the convolution carries it into the next positions):
+        # name the letter, so the metric never points at a noise token.
+        where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak, v=move[peak])
+        m3.metric(
+            t("mamba.m.delta_letter"),
+            t("mamba.m.delta_letter.value", letter=labels[letter], t=letter),
+            help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+        )
+    else:
+        m3.metric(
+            t("mamba.m.delta_max"),
+            f"{move[peak]:.2f}",
+            help=t("mamba.m.delta_max.at", token=labels[peak], t=peak)
+            + " "
+            + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+        )
     if source == "copy":
         share, positions = svc.share_near_letters(a, layer)
         m4.metric(

@@ -133,9 +133,13 @@ STRINGS = {
     "mamba.m.delta_max": ("Largest Δ movement", "Δ 的最大变动"),
     "mamba.m.delta_max.at": ("At {token!r} (t = {t}).", "位于 {token!r}（t = {t}）。"),
     "mamba.m.delta_max.after": (
-        "At t = {at}, {n} after the letter {letter!r} (t = {t}): the convolution carries the letter into Δ there.",
-        "位于 t = {at}，即字母 {letter!r}（t = {t}）之后第 {n} 个位置：卷积把这个字母带进了那里的 Δ。",
+        "Δ moves most ({v:.2f}) at t = {at}, {n} after the letter {letter!r} (t = {t}): the convolution carries the "
+        "letter into Δ over the letter and the next few positions.",
+        "Δ 变动最大（{v:.2f}）的位置是 t = {at}，即字母 {letter!r}（t = {t}）之后 {n} 个位置：卷积把这个字母带进了"
+        "它自己和随后几个位置的 Δ。",
     ),
+    "mamba.m.delta_letter": ("Largest Δ movement: the letter", "Δ 变动最大处：所属字母"),
+    "mamba.m.delta_letter.value": ("{letter} (t = {t})", "{letter}（t = {t}）"),
     "mamba.m.delta_max.help": (
         "The first {k} positions are left out: there the convolution still sees the zero padding before the "
         "sequence, and Δ moves whatever the token.",

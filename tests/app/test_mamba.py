@@ -19,7 +19,8 @@ def test_controls_change_the_metrics():
     assert not at.exception and not at.error
     m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert m("mamba.m.positions") == "72"
-    first = (m("mamba.m.delta_max"), m("mamba.m.near"))
+    peak_help = lambda: next(x.help for x in at.metric if x.label == translate("mamba.m.delta_letter", LANG))  # noqa: E731
+    first = (m("mamba.m.delta_letter"), peak_help(), m("mamba.m.near"))
     # The three ways to run the scan agree to float32 rounding, relative to the logits' own scale (the absolute
     # difference depends on the CPU: 1.3e-4 was seen on logits of a few units).
     shown = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
@@ -30,13 +31,13 @@ def test_controls_change_the_metrics():
     at.number_input(key="mamba_seed").set_value(5)
     rerun(at, LANG)
     assert not at.exception
-    assert (m("mamba.m.delta_max"), m("mamba.m.near")) != first
+    assert (m("mamba.m.delta_letter"), peak_help(), m("mamba.m.near")) != first
 
-    by_seed = m("mamba.m.delta_max")
+    by_seed = peak_help()
     at.slider(key="mamba_layer").set_value(1)
     rerun(at, LANG)
     assert not at.exception
-    assert m("mamba.m.delta_max") != by_seed
+    assert peak_help() != by_seed  # the movement's size (and maybe place) in the other layer
 
     at.button_group(key="mamba_source").set_value("induction")
     rerun(at, LANG)
@@ -116,13 +117,14 @@ def test_the_guided_experiment():
     assert f"{stats.share_median:.0%}" in box and f"{stats.lti:.1%}" in box
 
 
-def test_the_help_of_the_largest_movement_names_the_letter():
-    """On the default view the largest Δ movement (layer 0, past the padded start) sits just after a letter; the
-    metric's help says which letter, not just a noise token."""
+def test_the_largest_movement_names_the_letter_not_a_noise_token():
+    """On the default view the largest Δ movement (layer 0, past the padded start) sits just after a letter: the
+    metric shows that letter (never a noise token), and its help where exactly Δ peaks."""
     at = open_app("mamba", lang=LANG)
-    help_text = next(x.help for x in at.metric if x.label == translate("mamba.m.delta_max", LANG))
+    shown = next(x for x in at.metric if x.label == translate("mamba.m.delta_letter", LANG))
     a = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
     peak = svc.movement_peak(a, 0)
     letter = svc.letter_before(a, peak)
     assert peak >= a.d_conv - 1 and letter is not None
-    assert f"the letter {a.labels[letter]!r}" in help_text
+    assert shown.value == translate("mamba.m.delta_letter.value", LANG, letter=a.labels[letter], t=letter)
+    assert a.labels[letter] != "·" and f"the letter {a.labels[letter]!r}" in shown.help
