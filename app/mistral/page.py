@@ -338,5 +338,6 @@ with st.expander(t("mistral.card.title")):
             command=card.get("command", ""),
         )
     )
+ui.reading_numbers()
 
 explanation()
