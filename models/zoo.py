@@ -71,6 +71,8 @@ class Recipe:
     probes: tuple[str, ...] = ()  # probe patterns exported as extra ONNX outputs
     dynamic_axes: dict[str, dict[int, str]] = field(default_factory=dict)  # input -> {axis: name}
     defaults: dict[str, Any] = field(default_factory=dict)  # training settings; each one a ``--set`` flag
+    # metrics that are wall-clock timings: recomputed and held to their bars, but never equal to the card's numbers
+    timed: tuple[str, ...] = ()
 
     def build(self, config: dict[str, Any]) -> nn.Module:
         """The untrained model for a config dict."""

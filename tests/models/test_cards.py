@@ -56,7 +56,9 @@ def test_card_metrics_are_recomputed_by_the_recipe(name):
     recipe = zoo.recipe(name)
     card = _card(name)
     recomputed = recipe.evaluate(zoo.load(name), zoo.checkpoint_dir(name))
-    assert _close(recomputed, card["metrics"], "metrics") == []
+    untimed = {k: v for k, v in recomputed.items() if k not in recipe.timed}
+    assert _close(untimed, {k: v for k, v in card["metrics"].items() if k not in recipe.timed}, "metrics") == []
+    assert set(recipe.timed) <= card["metrics"].keys() & recomputed.keys()
     assert zoo.bars_missed(recomputed, recipe.bars) == []
 
 
