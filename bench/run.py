@@ -126,6 +126,10 @@ def decode_cost(length: int = 256) -> dict:
         for rolling in (True, False):
             label = "mistral (rolling buffer, W = 32)" if rolling else "mistral (full KV cache)"
             runs.append((label, lambda rolling=rolling: window_decode_profile(zoo.load("mistral"), length, rolling)))
+    if "transformer-xl" in available:  # each new token reads M cached states per layer: constant cost and memory
+        runs.append(
+            ("transformer-xl (memory, M = 64)", lambda: memory_decode_profile(zoo.load("transformer-xl"), length))
+        )
     for name, profile in runs:
         profile()  # warm-up
         ms, held = profile()
@@ -166,6 +170,22 @@ def window_decode_profile(model, length: int, rolling: bool) -> tuple[np.ndarray
         token = model(token, caches)[:, -1:].argmax(-1)
         ms[t] = (time.perf_counter() - start) * 1e3
         held[t] = mistral.cache_bytes(caches)
+    return ms, held
+
+
+@torch.inference_mode()
+def memory_decode_profile(model, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Transformer-XL generating ``length`` tokens one at a time, each a segment of one token reading the last M
+    hidden states of every layer: milliseconds of each step, and the bytes of the memory held after it."""
+    memory = model.empty_memory()
+    token = torch.zeros(1, 1, dtype=torch.long)
+    ms, held = np.zeros(length), np.zeros(length, dtype=np.int64)
+    for t in range(length):
+        start = time.perf_counter()
+        logits, memory = model(token, memory)
+        token = logits[:, -1:].argmax(-1)
+        ms[t] = (time.perf_counter() - start) * 1e3
+        held[t] = memory.numel() * memory.element_size()
     return ms, held
 
 

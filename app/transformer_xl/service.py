@@ -1,0 +1,260 @@
+"""The Transformer-XL page's bridge to ``models.transformer_xl``: the user's text run segment after segment with the
+memory carried (and again with it cleared), the attention of every segment over [memory ∘ segment], the four score
+terms of one query, the reach of the attention through the layers, and the card's measured numbers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+import torch
+
+from app.shared import assets, services
+from app.shared.i18n import InputError
+from app.shared.numbers import log_softmax
+from app.shared.services import engine, run
+from models import metrics, transformer_xl, zoo
+from models.data import bpe
+
+NAME = "transformer-xl"
+MAX_CHARS = 2400  # the text box
+MAX_SEGMENTS = 10  # tokens: at most this many segments of L
+PROBES = ("blocks.*.attn.pattern", "blocks.*.attn.q", "blocks.*.attn.k", "blocks.*.attn.r")
+THRESHOLDS = (0.001, 0.01, 0.05, 0.1)  # "attended" means a weight at least this large (the reach section)
+FIRST = 8  # the first tokens of a segment, as the card's first_tokens_bpc_gain
+DEFAULT_TEXT = assets.text("examples/transformer_xl.txt").strip()
+
+
+def available() -> bool:
+    return services.available(NAME)
+
+
+def model_missing() -> InputError:
+    return InputError("error.model_missing", name=NAME)
+
+
+def _model() -> transformer_xl.TransformerXL:
+    if not available():
+        raise model_missing()
+    return engine().model(NAME)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The trained model's sizes the page talks about."""
+
+    segment: int  # L
+    memory: int  # M
+    n_layers: int  # N
+    n_heads: int  # H
+    dim: int  # C
+    params: int
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def shape() -> Shape:
+    c = _model().config
+    return Shape(c.segment, c.memory, c.n_layers, c.n_heads, c.dim, zoo.parameter_count(_model()))
+
+
+@st.cache_resource(show_spinner=False)
+def _tokenizer():
+    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+
+
+def _pieces(ids: np.ndarray) -> tuple[str, ...]:
+    """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(_tokenizer(), ids))
+    return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
+
+
+def encode(text: str) -> np.ndarray:
+    """<|endoftext|> then the ids of ``text`` (T,), at least two segments' worth is not required, at most
+    MAX_SEGMENTS of them."""
+    if not text.strip():
+        raise InputError("txl.error.empty")
+    if len(text) > MAX_CHARS:
+        raise InputError("txl.error.chars", n=len(text), max=MAX_CHARS)
+    if not available():
+        raise model_missing()
+    ids = metrics.encode_document(_tokenizer(), text)
+    limit = MAX_SEGMENTS * shape().segment
+    if len(ids) > limit:
+        raise InputError("txl.error.tokens", n=len(ids), max=limit)
+    return ids
+
+
+# ---- the text, segment after segment --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One segment's forward pass with the memory carried."""
+
+    start: int  # absolute position of its first token
+    memory_start: int  # absolute position of its first memory key (start − M', M' the memory it read)
+    pattern: np.ndarray  # (N, H, T, S) attention over [memory ∘ segment]
+    q: np.ndarray  # (N, H, T, D)
+    k: np.ndarray  # (N, H, S, D)
+    r: np.ndarray  # (N, H, S, D) W_k,R R for distances S − 1 .. 0
+
+    @property
+    def n_memory(self) -> int:
+        return self.start - self.memory_start
+
+
+@dataclass(frozen=True)
+class Analysis:
+    ids: np.ndarray  # (T,)
+    pieces: tuple[str, ...]  # (T,)
+    segment: int  # L
+    segments: tuple[Segment, ...]
+    loss_memory: np.ndarray  # (T − 1,) nats of predicting ids[1:], memory carried
+    loss_cleared: np.ndarray  # (T − 1,) the same, memory cleared before every segment
+    backend: str
+    device: str
+    ms: float
+
+    @property
+    def targets_in_segment(self) -> np.ndarray:
+        """(T − 1,) the place of each target's input position in its segment (0 = the segment's first token)."""
+        return np.arange(len(self.ids) - 1) % self.segment
+
+    def by_place(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Mean loss at each place of a segment over the segments after the first (which has no memory either way):
+        (places, with memory, memory cleared); a place no later segment reaches is left out."""
+        place = self.targets_in_segment
+        later = np.arange(len(place)) >= self.segment
+        places = np.unique(place[later]) if later.any() else np.arange(0)
+        mean = [
+            np.array([loss[later & (place == p)].mean() for p in places])
+            for loss in (self.loss_memory, self.loss_cleared)
+        ]
+        return places, mean[0], mean[1]
+
+    def bpc(self, losses: np.ndarray, mask: np.ndarray | None = None) -> float:
+        """Bits per character of the predicted tokens (those ``mask`` selects): nats / characters / ln 2."""
+        mask = np.ones(len(losses), dtype=bool) if mask is None else mask
+        chars = sum(len(p) for p, keep in zip(self.pieces[1:], mask) if keep)
+        return float(losses[mask].sum() / max(chars, 1) / math.log(2))
+
+
+def _losses(logits: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """(T, V) logits and (T,) ids -> (T,) nats."""
+    return -log_softmax(logits.astype(np.float64), axis=-1)[np.arange(len(targets)), targets]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(text: str, backend: str) -> Analysis:
+    ids = encode(text)
+    s = shape()
+    L, T = s.segment, len(ids)
+    carried, cleared = [], []
+    ms = 0.0
+    memory = np.zeros((s.n_layers, 1, 0, s.dim), dtype=np.float32)
+    empty = memory
+    segs = []
+    res = None
+    for start in range(0, T, L):
+        x = ids[None, start : start + L]
+        res = run(NAME, {"tokens": x, "memory": memory}, PROBES, backend)
+        plain = run(NAME, {"tokens": x, "memory": empty}, (), backend)
+        ms += res.ms + plain.ms
+        pick = {
+            p: np.stack([res.probes[f"blocks.{n}.attn.{p}"][0] for n in range(s.n_layers)])
+            for p in ("pattern", "q", "k")
+        }
+        r = np.stack([res.probes[f"blocks.{n}.attn.r"] for n in range(s.n_layers)])
+        segs.append(Segment(start, start - memory.shape[2], pick["pattern"], pick["q"], pick["k"], r))
+        carried.append(res.outputs["logits"][0])
+        cleared.append(plain.outputs["logits"][0])
+        memory = res.outputs["new_memory"]
+    targets = ids[1:]
+    loss_memory = _losses(np.concatenate(carried)[:-1], targets)
+    loss_cleared = _losses(np.concatenate(cleared)[:-1], targets)
+    return Analysis(ids, _pieces(ids), L, tuple(segs), loss_memory, loss_cleared, res.backend, res.device, ms)
+
+
+# ---- the four terms of one score ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Terms:
+    """A / √D of one query over its keys, split into (a) content–content, (b) content-dependent position, (c) global
+    content bias, (d) global position bias (models.transformer_xl.score_terms)."""
+
+    a: np.ndarray  # (K,) over the keys the query sees: its memory, then the segment up to itself
+    b: np.ndarray
+    c: np.ndarray
+    d: np.ndarray
+    keys: np.ndarray  # (K,) absolute positions of those keys
+    weights: np.ndarray  # (K,) the attention pattern, softmax of a + b + c + d
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.a + self.b + self.c + self.d
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def terms(text: str, backend: str, segment: int, query: int, layer: int, head: int) -> Terms:
+    seg = analyse(text, backend).segments[segment]
+    model = _model()
+    with torch.no_grad():
+        split = transformer_xl.score_terms(
+            *(torch.from_numpy(x[layer]) for x in (seg.q, seg.k, seg.r)), model.u.cpu(), model.v.cpu()
+        )
+    K = seg.n_memory + query + 1  # the keys the query sees
+    parts = {name: split[name][head, query, :K].numpy() for name in "abcd"}
+    keys = np.arange(seg.memory_start, seg.memory_start + K)
+    return Terms(**parts, keys=keys, weights=seg.pattern[layer, head, query, :K])
+
+
+# ---- reach through the layers ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How far back the attention reaches, measured on the attention maps with a weight threshold."""
+
+    threshold: float
+    direct: np.ndarray  # (N,) the largest query − key offset any head of layer n attends with ≥ threshold
+    chained: np.ndarray  # (N,) the largest offset from a position to the earliest input it reaches after layer n
+    bound_direct: int  # M + L − 1
+    bound_chained: np.ndarray  # (N,) (n + 1)·M + L − 1
+    earliest: np.ndarray  # (N, T) the earliest input position each position reaches after layer n
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def reach(text: str, backend: str, threshold: float) -> Reach:
+    """Follow the attention edges of weight ≥ ``threshold`` (any head) through the layers and the memory; a
+    position also keeps what it reached before (the residual stream)."""
+    a = analyse(text, backend)
+    s = shape()
+    T = len(a.ids)
+    earliest = np.arange(T)  # before layer 0: each position is itself
+    direct = np.zeros(s.n_layers, dtype=int)
+    chained = np.zeros(s.n_layers, dtype=int)
+    rows = []
+    for n in range(s.n_layers):
+        after = np.empty(T, dtype=int)
+        for seg in a.segments:
+            seen = seg.pattern[n].max(0) >= threshold  # (T_seg, S) any head
+            Tq = seen.shape[0]
+            keys = np.arange(seg.memory_start, seg.memory_start + seen.shape[1])
+            for i in range(Tq):
+                p = seg.start + i
+                hit = keys[seen[i]]
+                if hit.size:
+                    direct[n] = max(direct[n], p - hit.min())
+                after[p] = min(earliest[p], earliest[hit].min(initial=p))  # the residual stream keeps p's own
+        earliest = after
+        chained[n] = int((np.arange(T) - earliest).max())
+        rows.append(earliest.copy())
+    bound = (np.arange(s.n_layers) + 1) * s.memory + s.segment - 1
+    return Reach(threshold, direct, chained, s.memory + s.segment - 1, bound, np.stack(rows))
+
+
+def card() -> dict:
+    return zoo.read_card(NAME) if (zoo.checkpoint_dir(NAME) / "card.json").exists() else {}

@@ -1,0 +1,292 @@
+"""Figures of the Transformer-XL page: the text cut into segments with the memory a segment reads, one query's
+attention over [memory ∘ segment], the per-token loss with and without memory under the text, the reach of the
+attention through the layers, the four score terms of one query, the absolute-position collision, and the measured
+evaluation speed. Pure functions: numpy in, Plotly figure (or escaped HTML) out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+
+from app.shared.heatmaps import ticks
+from app.shared.html import span
+from app.shared.tokens import TOKEN_BOX, visible
+
+MEMORY, CURRENT, QUERY = "#fdd835", "#90caf9", "#d62728"  # the memory keys, the current segment, the query
+WITH, WITHOUT = "#1f77b4", "#ff7f0e"  # loss with memory, with the memory cleared
+TERMS = {"a": "#1f77b4", "b": "#ff7f0e", "c": "#2ca02c", "d": "#9467bd"}
+MAX_TICKS = 40
+
+
+def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": top, "b": 10},
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+    )
+    return fig
+
+
+def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int, query: int, segment_name: str) -> str:
+    """The text as token boxes, one line label per segment; the chosen segment in blue, the memory it reads in
+    yellow, the query token framed in red. Every piece of text is escaped."""
+    out = []
+    start = segment * L
+    for s0 in range(0, len(pieces), L):
+        label = span(f"{segment_name} {s0 // L}", style="font-size:0.8em;color:#555;margin:0 6px 0 2px")
+        boxes = []
+        for p in range(s0, min(s0 + L, len(pieces))):
+            if p == query:
+                style = f"background:{CURRENT};outline:2px solid {QUERY};{TOKEN_BOX}"
+            elif start <= p < start + L:
+                style = f"background:{CURRENT};{TOKEN_BOX}"
+            elif memory_start <= p < start:
+                style = f"background:{MEMORY};{TOKEN_BOX}"
+            else:
+                style = f"background:#f1f1f1;color:#666;{TOKEN_BOX}"
+            boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
+        out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
+    return "".join(out)
+
+
+def attention_bars(
+    weights: np.ndarray,
+    labels: list[str],
+    n_memory: int,
+    *,
+    key_title: str,
+    value_title: str,
+    memory_name: str,
+    current_name: str,
+    height: int = 320,
+) -> go.Figure:
+    """(K,) one query's weights over its keys (its memory first), the memory region shaded."""
+    K = len(weights)
+    colours = [MEMORY if j < n_memory else CURRENT for j in range(K)]
+    colours[-1] = QUERY
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(K),
+            y=weights,
+            marker={"color": colours, "line": {"width": 0}},
+            customdata=[visible(p) for p in labels],
+            hovertemplate="%{customdata}<br>" + value_title + ": %{y:.3f}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    if n_memory:
+        fig.add_vrect(x0=-0.5, x1=n_memory - 0.5, fillcolor=MEMORY, opacity=0.15, line_width=0, layer="below")
+        fig.add_annotation(
+            x=(n_memory - 1) / 2, y=1.0, yref="paper", text=memory_name, showarrow=False, yanchor="bottom"
+        )
+    fig.add_annotation(
+        x=n_memory + (K - n_memory - 1) / 2, y=1.0, yref="paper", text=current_name, showarrow=False, yanchor="bottom"
+    )
+    fig.update_xaxes(title=key_title, tickangle=-60, **ticks([visible(p) for p in labels], MAX_TICKS))
+    fig.update_yaxes(title=value_title, rangemode="tozero")
+    return _layout(fig, height, top=30)
+
+
+def _cell(value: float, lo: float, hi: float, title: str) -> str:
+    colour = sample_colorscale("Reds", [float(np.clip((value - lo) / (hi - lo if hi > lo else 1.0), 0, 1))])[0]
+    return span(" ", style=f"display:block;height:9px;background:{colour};margin-top:1px", title=title)
+
+
+def loss_columns_html(
+    pieces: list[str],
+    with_memory: np.ndarray,
+    cleared: np.ndarray,
+    L: int,
+    *,
+    with_name: str,
+    cleared_name: str,
+    unit: str,
+) -> str:
+    """Each predicted token with two cells under it: its loss with the memory cleared (top) and with memory
+    (bottom), on one colour scale; a bar before each segment's first token. ``pieces[1:]`` are the targets."""
+    hi = float(np.percentile(np.concatenate([with_memory, cleared]), 98))
+    out = []
+    for t, (w, c) in enumerate(zip(with_memory, cleared)):
+        token = pieces[t + 1]
+        edge = "border-left:2px solid #333;padding-left:2px;" if t % L == 0 and t else ""
+        top = span(visible(token), style=f"{TOKEN_BOX};padding:0 2px;margin:0", title=f"{t + 1}: {token!r}")
+        cells = _cell(c, 0.0, hi, f"{cleared_name}: {c:.2f} {unit}") + _cell(w, 0.0, hi, f"{with_name}: {w:.2f} {unit}")
+        out.append(f'<span style="display:inline-block;vertical-align:top;margin:2px 1px;{edge}">{top}{cells}</span>')
+    return f'<div style="line-height:1.2">{"".join(out)}</div>'
+
+
+def place_lines(
+    with_memory: np.ndarray,
+    cleared: np.ndarray,
+    *,
+    with_name: str,
+    cleared_name: str,
+    place_title: str,
+    value_title: str,
+    height: int = 300,
+) -> go.Figure:
+    """(L,) mean loss at each place of a segment (0 = its first token), with memory and with it cleared."""
+    x = np.arange(len(with_memory))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=x, y=cleared, mode="lines+markers", name=cleared_name, line={"color": WITHOUT}))
+    fig.add_trace(go.Scatter(x=x, y=with_memory, mode="lines+markers", name=with_name, line={"color": WITH}))
+    fig.update_traces(marker={"size": 4})
+    fig.update_xaxes(title=place_title)
+    fig.update_yaxes(title=value_title, rangemode="tozero")
+    return _layout(fig, height, top=30)
+
+
+def reach_bars(
+    direct: np.ndarray,
+    chained: np.ndarray,
+    bound: np.ndarray,
+    *,
+    layer_names: list[str],
+    direct_name: str,
+    chained_name: str,
+    bound_name: str,
+    value_title: str,
+    height: int = 320,
+) -> go.Figure:
+    """Per layer: the largest offset one layer's attention reaches, the offset reached through the stack, and the
+    bound (n + 1)·M + L − 1 as markers."""
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=layer_names, y=direct, name=direct_name, marker_color=CURRENT, text=direct))
+    fig.add_trace(go.Bar(x=layer_names, y=chained, name=chained_name, marker_color=WITH, text=chained))
+    fig.add_trace(
+        go.Scatter(
+            x=layer_names,
+            y=bound,
+            mode="markers+lines",
+            name=bound_name,
+            marker={"symbol": "line-ew-open", "size": 28, "color": QUERY, "line": {"width": 3}},
+            line={"color": QUERY, "dash": "dot", "width": 1},
+        )
+    )
+    fig.update_traces(selector={"type": "bar"}, textposition="outside", cliponaxis=False)
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(title=value_title, rangemode="tozero")
+    return _layout(fig, height, top=40)
+
+
+def terms_bars(
+    terms: dict[str, np.ndarray],
+    total: np.ndarray,
+    labels: list[str],
+    n_memory: int,
+    *,
+    names: dict[str, str],
+    total_name: str,
+    key_title: str,
+    value_title: str,
+    memory_name: str,
+    height: int = 380,
+) -> go.Figure:
+    """Stacked (relative) bars: each key's score split into (a)–(d); their sum as a marker."""
+    K = len(total)
+    x = np.arange(K)
+    shown = [visible(p) for p in labels]
+    fig = go.Figure()
+    for name, values in terms.items():
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=values,
+                name=names[name],
+                marker={"color": TERMS[name], "line": {"width": 0}},
+                customdata=shown,
+                hovertemplate="%{customdata}<br>" + names[name] + ": %{y:.2f}<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=total,
+            mode="markers",
+            name=total_name,
+            marker={"color": "#111", "size": 4},
+            customdata=shown,
+            hovertemplate="%{customdata}<br>" + total_name + ": %{y:.2f}<extra></extra>",
+        )
+    )
+    if n_memory:
+        fig.add_vrect(x0=-0.5, x1=n_memory - 0.5, fillcolor=MEMORY, opacity=0.15, line_width=0, layer="below")
+        fig.add_annotation(x=(n_memory - 1) / 2, y=0, yref="paper", text=memory_name, showarrow=False, yanchor="bottom")
+    fig.update_layout(barmode="relative", bargap=0.1)
+    fig.update_xaxes(title=key_title, tickangle=-60, **ticks(shown, MAX_TICKS))
+    fig.update_yaxes(title=value_title, zeroline=True, zerolinecolor="#666")
+    return _layout(fig, height, top=40)
+
+
+def collision_rows(L: int, query: int) -> list[dict]:
+    """The tiny example: a memory of one segment (L tokens) and the current segment, seen from the current token
+    ``query``. Per key: where it is, the position index an absolute encoding gives it (0 .. L − 1 in every
+    segment), and the offset i − j a relative encoding uses."""
+    rows = []
+    for j in range(2 * L):
+        in_memory = j < L
+        rows.append(
+            {
+                "key": j,
+                "memory": in_memory,
+                "absolute": j % L,
+                "offset": L + query - j if j <= L + query else None,
+            }
+        )
+    return rows
+
+
+def speed_bars(
+    attention: list[int],
+    xl_ms: list[float],
+    vanilla_ms: list[float],
+    speedup: list[float],
+    *,
+    xl_name: str,
+    vanilla_name: str,
+    x_title: str,
+    value_title: str,
+    speedup_label: str,
+    height: int = 340,
+) -> go.Figure:
+    """Milliseconds per predicted token, log scale, at each attention length; the speed-up written on the vanilla
+    bar."""
+    x = [f"{a}" for a in attention]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Bar(
+            x=x,
+            y=vanilla_ms,
+            name=vanilla_name,
+            marker_color=WITHOUT,
+            text=[speedup_label.format(s=s) for s in speedup],
+            textposition="outside",
+            cliponaxis=False,
+        )
+    )
+    fig.add_trace(go.Bar(x=x, y=xl_ms, name=xl_name, marker_color=WITH))
+    fig.update_layout(barmode="group")
+    fig.update_xaxes(title=x_title, type="category")
+    fig.update_yaxes(title=value_title, type="log", dtick=1)  # decades only
+    return _layout(fig, height, top=40)
+
+
+def sweep_line(memory: list[int], bpc: list[float], trained: int, *, x_title: str, value_title: str, trained_name: str):
+    """Validation bits per character against the memory length used at evaluation."""
+    fig = go.Figure(
+        go.Scatter(
+            x=memory,
+            y=bpc,
+            mode="lines+markers+text",
+            text=[f"{b:.3f}" for b in bpc],
+            textposition="top right",
+            cliponaxis=False,
+            line={"color": WITH},
+            showlegend=False,
+        )
+    )
+    fig.add_vline(x=trained, line={"color": QUERY, "dash": "dot"}, annotation_text=trained_name)
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=value_title)
+    return _layout(fig, 300, top=30)

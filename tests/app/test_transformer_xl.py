@@ -1,0 +1,115 @@
+"""AppTest of the Transformer-XL page: a query's keys are its memory and its segment, the memory lowers the loss, the
+reach through the layers stays within (n + 1)·M + L − 1 and shrinks with a higher threshold, the four terms add up
+to the scores whose softmax is the pattern, the absolute-position example, and a translated error for too long a
+text."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.shared.i18n import translate
+from app.shared.numbers import softmax
+from app.transformer_xl import service as svc
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+pytestmark = pytest.mark.skipif(not svc.available(), reason="no Transformer-XL checkpoint shipped")
+
+
+def m(at, key: str, **fields) -> str:
+    return metric(at, translate(key, LANG, **fields))
+
+
+def test_a_query_sees_its_memory_then_its_segment():
+    at = open_app("transformer-xl", lang=LANG)
+    assert not at.exception and not at.error
+    s = svc.shape()
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    assert len(a.segments) >= 5  # enough text for the last layer's reach
+    assert m(at, "txl.m.memory_keys") == f"{s.memory} + 5"  # segment 2, query 4
+    assert 0 < float(m(at, "txl.m.on_memory").rstrip("%")) <= 100
+
+    at.slider(key="txl_segment").set_value(0)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "txl.m.memory_keys") == "0 + 5"  # the first segment has no memory
+    assert m(at, "txl.m.on_memory") == "0.0%"
+
+    at.slider(key="txl_segment").set_value(1)
+    at.slider(key="txl_query").set_value(0)
+    at.button_group(key="txl_layer").set_value(s.n_layers - 1)
+    at.button_group(key="txl_head").set_value(s.n_heads - 1)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "txl.m.memory_keys") == f"{s.memory} + 1"
+    for seg in a.segments:
+        assert seg.pattern.shape[-1] == seg.n_memory + seg.pattern.shape[2]
+        assert np.allclose(seg.pattern.sum(-1), 1, atol=1e-4)
+
+
+def test_the_memory_lowers_the_loss_most_on_the_first_tokens():
+    at = open_app("transformer-xl", lang=LANG)
+    with_memory = float(m(at, "txl.m.bpc_memory"))
+    cleared = float(m(at, "txl.m.bpc_cleared"))
+    assert with_memory < cleared
+    assert float(m(at, "txl.m.gain_first", first=svc.FIRST)) > 0
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    L = a.segment
+    assert np.allclose(a.loss_memory[: L - 1], a.loss_cleared[: L - 1], atol=1e-4)  # segment 0: no memory either way
+    places, w, c = a.by_place()
+    assert places[0] == 0 and (c[:8] - w[:8]).mean() > (c[-8:] - w[-8:]).mean()
+
+
+def test_reach_is_measured_within_its_bound():
+    at = open_app("transformer-xl", lang=LANG)
+    s = svc.shape()
+    found = []
+    for n in range(s.n_layers):
+        reach, bound = (int(x) for x in m(at, "txl.m.reach", layer=f"layer {n}").split(" / "))
+        assert bound == (n + 1) * s.memory + s.segment - 1 and 0 < reach <= bound
+        found.append(reach)
+    assert found == sorted(found) and found[-1] > s.memory + s.segment - 1  # deeper reaches past one window
+
+    at.select_slider(key="txl_threshold").set_value(0.1)
+    rerun(at, LANG)
+    assert not at.exception
+    strict = svc.reach(svc.DEFAULT_TEXT, "torch", 0.1)
+    assert (strict.chained <= np.array(found)).all()
+    assert (strict.direct <= s.memory + s.segment - 1).all()
+
+
+def test_the_four_terms_add_up_to_the_pattern():
+    s = svc.shape()
+    for segment, query, layer, head in ((2, 4, 0, 0), (3, 63, s.n_layers - 1, 1), (0, 10, 1, 2)):
+        terms = svc.terms(svc.DEFAULT_TEXT, "torch", segment, query, layer, head)
+        assert np.allclose(softmax(terms.total), terms.weights, atol=1e-4)
+        seg = svc.analyse(svc.DEFAULT_TEXT, "torch").segments[segment]
+        assert len(terms.keys) == seg.n_memory + query + 1 and terms.keys[-1] == seg.start + query
+    at = open_app("transformer-xl", lang=LANG)
+    for k in "abcd":
+        assert m(at, f"txl.term.{k}").startswith(("+", "-"))
+
+
+def test_absolute_positions_collide_and_offsets_do_not():
+    at = open_app("transformer-xl", lang=LANG)
+    at.slider(key="txl_abs_query").set_value(1)
+    rerun(at, LANG)
+    assert not at.exception
+    table = at.table[0].value  # the paper-vs-here table comes after it
+    assert list(table.iloc[:, 1]) == ["0", "1", "2", "3"] * 2
+    assert list(table.iloc[:, 2]) == ["5", "4", "3", "2", "1", "0", "–", "–"]
+
+
+def test_too_long_input_gets_a_translated_message():
+    at = open_app("transformer-xl", lang=LANG)
+    text = "龘" * 800  # three bytes each: more tokens than ten segments hold
+    at.text_area(key="txl_text").set_value(text)
+    rerun(at, LANG)
+    assert not at.exception
+    from models import metrics, zoo
+
+    n = len(metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(svc.NAME)), text))
+    limit = svc.MAX_SEGMENTS * svc.shape().segment
+    assert [e.value for e in at.error] == [translate("txl.error.tokens", LANG, n=n, max=limit)]
