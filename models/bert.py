@@ -19,8 +19,9 @@ The masking recipe and the NSP pairs that train this model live in ``models/reci
 The blocks are post-LN as in the paper (LayerNorm after each residual add, a LayerNorm on the summed embeddings and
 none after the last block); ``norm="pre"`` builds the pre-LN variant (Xiong et al. 2020, 2002.04745: LayerNorm
 before each sublayer plus a final one), which earlier checkpoints used. Departures from the paper, for a small
-model (trained in minutes on one GPU, hours on one CPU core): learned positions start from the sinusoidal table instead of
-noise; no dropout; sequences of 64 tokens, not 512; a character-and-piece WordPiece of 1,024 ids, not 30,000.
+model (trained in minutes on one GPU, hours on one CPU core): learned positions start from the sinusoidal table
+instead of noise; no dropout; sequences of 64 tokens, not 512; a character-and-piece WordPiece of 1,024 ids, not
+30,000.
 
 Glossary (shape letters): B batch, T positions, C model width, H heads, D head width (C / H), V vocabulary,
 L layers, N chosen (masked) positions of a batch.
