@@ -43,13 +43,11 @@ def available(name: str = MODEL) -> bool:
 
 
 def model_missing(name: str = MODEL) -> InputError:
-    return InputError("error.model_missing", name=name)
+    return services.model_missing(name)
 
 
 def _model(name: str = MODEL) -> llama.Llama:
-    if not available(name):
-        raise model_missing(name)
-    return engine().model(name)
+    return services.trained(name)
 
 
 def card(name: str = MODEL) -> dict:

@@ -32,13 +32,11 @@ def available() -> bool:
 
 
 def model_missing() -> InputError:
-    return InputError("error.model_missing", name=NAME)
+    return services.model_missing(NAME)
 
 
 def _model() -> mistral.Mistral:
-    if not available():
-        raise model_missing()
-    return engine().model(NAME)
+    return services.trained(NAME)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,19 @@ def available(name: str) -> bool:
     return (zoo.checkpoint_dir(name) / "model.safetensors").exists()
 
 
+def model_missing(name: str) -> InputError:
+    """What a page shows when the checkpoint ``name`` is not installed (with the command that trains it)."""
+    return InputError("error.model_missing", name=name)
+
+
+def trained(name: str):
+    """The trained torch model ``name``, loaded once per process by the engine; ``model_missing(name)`` is raised
+    (for the page to show) when its checkpoint is not installed."""
+    if not available(name):
+        raise model_missing(name)
+    return engine().model(name)
+
+
 def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
     """``Engine.run`` with the failures a user can meet turned into translated messages."""
     from models import zoo

@@ -14,7 +14,7 @@ import torch
 from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax
-from app.shared.services import engine, run
+from app.shared.services import run
 from models import metrics, transformer_xl, zoo
 from models.data import bpe
 
@@ -32,13 +32,11 @@ def available() -> bool:
 
 
 def model_missing() -> InputError:
-    return InputError("error.model_missing", name=NAME)
+    return services.model_missing(NAME)
 
 
 def _model() -> transformer_xl.TransformerXL:
-    if not available():
-        raise model_missing()
-    return engine().model(NAME)
+    return services.trained(NAME)
 
 
 @dataclass(frozen=True)
