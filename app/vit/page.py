@@ -251,16 +251,14 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
 def rollout_section(res: svc.Analysis, key: bytes) -> None:
     st.subheader(t("vit.h.rollout"))
     c1, c2 = st.columns(2)
-    fusion = (
-        c1.segmented_control(
-            t("vit.fusion"),
-            svc.FUSIONS,
-            default="mean",
-            key="vit_fusion",
-            bind="query-params",
-            help=t("vit.fusion.help"),
-        )
-        or "mean"
+    fusion = ui.choice(
+        c1.segmented_control,
+        t("vit.fusion"),
+        svc.FUSIONS,
+        key="vit_fusion",
+        labels={f: t(f"vit.fusion.{f}") for f in svc.FUSIONS},
+        default="mean",
+        help=t("vit.fusion.help"),
     )
     discard = c2.slider(
         t("vit.discard"), 0.0, 0.9, 0.0, step=0.05, key="vit_discard", bind="query-params", help=t("vit.discard.help")

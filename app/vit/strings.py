@@ -193,6 +193,9 @@ STRINGS = {
     ),
     "vit.h.rollout": ("Attention rollout", "注意力展开（rollout）"),
     "vit.fusion": ("Head fusion", "多头融合方式"),
+    "vit.fusion.mean": ("mean", "平均"),
+    "vit.fusion.max": ("max", "最大"),
+    "vit.fusion.min": ("min", "最小"),
     "vit.fusion.help": (
         "mean is the original method (the ViT paper averages the heads); max and min were added by later tools.",
         "mean 是原始方法（ViT 论文对各头取平均）；max 和 min 是后来的工具加上的。",
@@ -332,5 +335,8 @@ STRINGS = {
         "Choose a held-out image number between 0 and {max}.",
         "请选择 0 到 {max} 之间的留出集图片编号。",
     ),
-    "vit.error.fusion": ("Head fusion must be mean, max or min.", "多头融合方式必须是 mean、max 或 min。"),
+    "vit.error.fusion": (
+        "Head fusion must be mean, max or min.",
+        "多头融合方式必须是平均（mean）、最大（max）或最小（min）。",
+    ),
 }
