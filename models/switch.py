@@ -8,6 +8,9 @@ DeepSeekMoE (Dai et al. 2024, 2401.06066). The MoE layer itself is ``models/laye
     logits = LN_f(x_L) · Eᵀ
     loss = cross-entropy + α · Σ_layers aux                      (aux: Switch's load-balancing loss)
 
+``switch-auxfree`` sets ``balance="bias"`` and α = 0: DeepSeek-V3's auxiliary-loss-free balancing (2412.19437,
+§2.1.2), a per-expert bias on the top-k choice nudged by γ after each step (``update_bias``; models/layers/moe.py).
+
 and inside each MoE layer (models/layers/moe.py has the full story):
 
     p = softmax(W_r x) ;  MoE(x) = Σ_shared FFN_s(x) + Σ_{e ∈ top-k(p), slot kept} g_e · FFN_e(x)
@@ -19,7 +22,8 @@ Glossary (shape letters): B batch, T positions, C width, E experts, K ranks comp
 Probes: ``blocks.{i}.moe.{router_probs, expert_index, combine, dropped, capacity}`` (see models/layers/moe.py),
 ``blocks.{i}.resid`` (B, T, C).
 
-Checkpoints ``switch`` and its dense twin ``switch-dense`` are trained and evaluated by ``models/recipes/switch.py``.
+Checkpoints ``switch``, its dense twin ``switch-dense`` and ``switch-auxfree`` are trained and evaluated by
+``models/recipes/switch.py``.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class Config:
     capacity_factor: float = 1.25  # the shipped capacity (Switch trains at 1.0–1.25)
     n_shared: int = 1  # DeepSeekMoE's always-on shared experts (why one: docs/training/switch.md)
     aux_weight: float = 0.01  # α of the load-balancing loss (Switch's value)
+    balance: str = "aux"  # "aux": Switch's loss balances the load; "bias": DeepSeek-V3's selection bias (moe.py)
+    bias_update: float = 0.0  # γ, the bias update speed of balance="bias" (per training step)
 
 
 PRESETS = {
@@ -79,7 +85,14 @@ class Block(nn.Module):
         self.attn = MultiHeadAttention(c.dim, c.n_heads)
         if c.n_experts:
             self.moe = MoE(
-                c.dim, c.hidden, c.n_experts, top_k=c.top_k, capacity_factor=c.capacity_factor, n_shared=c.n_shared
+                c.dim,
+                c.hidden,
+                c.n_experts,
+                top_k=c.top_k,
+                capacity_factor=c.capacity_factor,
+                n_shared=c.n_shared,
+                balance=c.balance,
+                bias_update=c.bias_update,
             )
         else:
             self.mlp = MLP(c.dim, c.hidden)
@@ -131,6 +144,13 @@ class SwitchLM(nn.Module):
 
 def build(config: dict) -> SwitchLM:
     return SwitchLM(Config(**config))
+
+
+def update_bias(model: SwitchLM) -> None:
+    """After an optimiser step: every MoE layer with balance="bias" moves its selection bias against its load."""
+    for block in model.blocks:
+        if hasattr(block, "moe"):
+            block.moe.update_bias()
 
 
 def active_parameters(model: SwitchLM) -> int:

@@ -5,6 +5,7 @@ Papers:
   the load-balancing auxiliary loss.
 - Mixtral of Experts, Jiang et al. 2024 (2401.04088): top-2 routing with the two weights renormalised to sum to 1.
 - DeepSeekMoE, Dai et al. 2024 (2401.06066): shared experts that every token passes through, next to routed ones.
+- DeepSeek-V3, DeepSeek-AI 2024 (2412.19437), §2.1.2: auxiliary-loss-free load balancing (``balance="bias"``).
 
     p      = softmax(W_r x)                      router probabilities over the E experts, per token
     top-k  = the k experts with the largest p
@@ -21,6 +22,14 @@ through the residual connection around this layer. A capacity factor ≤ 0 means
 Load-balancing loss (Switch, eq. 4): ``aux = E · Σᵢ fᵢ · Pᵢ`` where fᵢ is the fraction of routed slots whose choice
 is expert i (before the capacity cut) and Pᵢ the mean router probability of expert i over the batch. With perfectly
 uniform routing fᵢ = Pᵢ = 1/E and aux = 1; concentrating tokens on one expert raises it.
+
+Auxiliary-loss-free balancing (``balance="bias"``, DeepSeek-V3 §2.1.2): a per-expert bias b (a buffer
+``selection_bias``, never trained by gradient) is added to p only to pick the top-k experts; the combine weight g
+still comes from the un-biased p. After each training step ``update_bias()`` moves bᵢ by γ (``bias_update``)
+against expert i's load over the batch's routed slots, counted before the capacity cut: down if it chose expert i
+more often than the mean N·k/E, up if less. Departure: DeepSeek-V3 uses sigmoid affinities normalised over the
+selected experts; here the router stays Switch's softmax with its combine weights, so b is added to softmax
+probabilities. With the default ``balance="aux"`` the layer has no bias buffer and is unchanged.
 
 Shape letters: B batch, T positions, N = B·T tokens, C width, E routed experts, K = max(k, 2) ranks computed.
 Probes (relative to this module): ``router_probs`` (B, T, E); ``expert_index`` (B, T, K) int64, rank 0 first;
@@ -69,10 +78,19 @@ class MoE(nn.Module):
         capacity_factor: float = 1.25,
         n_shared: int = 0,
         activation: str = "gelu",
+        balance: str = "aux",
+        bias_update: float = 0.0,
     ):
         super().__init__()
         if not 1 <= top_k <= n_experts:
             raise ValueError("top_k must be between 1 and n_experts")
+        if balance not in ("aux", "bias"):
+            raise ValueError('balance must be "aux" or "bias"')
+        self.balance, self.bias_update = balance, bias_update
+        if balance == "bias":
+            # b: added to the router probabilities for the top-k choice only; moved by update_bias(), not by gradient
+            self.register_buffer("selection_bias", torch.zeros(n_experts))
+        self.load: torch.Tensor | None = None  # (E,) routed slots per expert of the last training batch ("bias")
         self.n_experts, self.top_k, self.capacity_factor = n_experts, top_k, capacity_factor
         self.ranks = min(max(top_k, 2), n_experts)  # K: ranks computed, so k may be raised to 2 at run time
         self.router = nn.Linear(dim, n_experts, bias=False)
@@ -80,6 +98,16 @@ class MoE(nn.Module):
         self.shared = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_shared))
         self.router_probs, self.expert_index, self.combine = Probe(), Probe(), Probe()
         self.dropped, self.capacity = Probe(), Probe()
+
+    @torch.no_grad()
+    def update_bias(self) -> None:
+        """DeepSeek-V3's step-end update: bᵢ -= γ if expert i took more than the mean of the last training batch's
+        routed slots, bᵢ += γ if fewer (bᵢ stays where its load equals the mean). No-op unless ``balance="bias"``."""
+        if self.balance != "bias" or self.load is None:
+            return
+        load = self.load.to(self.selection_bias.dtype)
+        self.selection_bias += self.bias_update * torch.sign(load.mean() - load)
+        self.load = None
 
     def route(
         self,
@@ -100,7 +128,12 @@ class MoE(nn.Module):
         k = (k if isinstance(k, torch.Tensor) else torch.tensor(k)).to(x.device, torch.int64).reshape(1)
         E, K = self.n_experts, self.ranks
         probs = torch.softmax(self.router(x), dim=-1)  # (N, E)
-        top_p, index = torch.topk(probs, K, dim=-1)  # (N, K), largest first
+        if self.balance == "bias":
+            # DeepSeek-V3: the bias decides which experts are chosen, the un-biased probability weights them
+            index = torch.topk(probs + self.selection_bias, K, dim=-1).indices  # (N, K), largest biased score first
+            top_p = probs.gather(-1, index)
+        else:
+            top_p, index = torch.topk(probs, K, dim=-1)  # (N, K), largest first
         used = torch.arange(K, device=x.device)[None, :] < k  # (1, K) -> broadcast below
         used = used.expand_as(index)  # (N, K)
         top_p = top_p * used
@@ -135,6 +168,9 @@ class MoE(nn.Module):
         self.combine(weight.reshape(B, T, -1))
         self.dropped((used & ~kept).to(x.dtype).reshape(B, T, -1))
         self.capacity(capacity)
+        if self.balance == "bias" and self.training:
+            chosen = (index[..., None] == torch.arange(self.n_experts, device=x.device)) & used[..., None]
+            self.load = chosen.sum((0, 1)).detach()  # (E,) routed slots per expert, before the capacity cut
 
         # gate[n, e]: the weight with which token n receives expert e (0 if not chosen, unused or dropped)
         onehot = (index[..., None] == torch.arange(self.n_experts, device=x.device)).to(x.dtype)  # (N, K, E)

@@ -1,19 +1,27 @@
-"""How ``switch`` and its dense twin ``switch-dense`` are trained and evaluated.
+"""How ``switch``, its dense twin ``switch-dense`` and ``switch-auxfree`` are trained and evaluated.
 
     python -m models.train switch-dense    (first: the evaluation of ``switch`` reads it for ``dense_val_loss``)
     python -m models.train switch
+    python -m models.train switch-auxfree  (last: its evaluation reads ``switch``'s card for the comparison)
 
 Both are trained on the same mixture of three domains (models/data/domains.py: Shakespeare, Python source,
 arithmetic; every batch holds all three) for the same steps with the same seed; ``switch-dense`` has one MLP per
 layer as wide as the experts a token activates (``models.switch.dense_twin``), so both spend the same compute per
 token. The tokenizer is a byte-level BPE learnt on the training parts of all three domains, so code and digits get
 merges too. What was tried before the shipped design: docs/training/switch.md.
+
+``switch-auxfree`` is ``switch`` (same data, steps, seed, capacity) with the auxiliary loss off (α = 0) and
+DeepSeek-V3's bias-based balancing on (2412.19437, §2.1.2; ``balance="bias"``, γ = 0.001 as the paper's first
+14.3T tokens): after every optimiser step each MoE layer moves its selection bias against the load of that batch.
+Its card records the load over training (the coefficient of variation of the per-expert routed slots, mean over
+every 50 steps) and the final biases.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict
+import json
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +33,7 @@ from models.data import bpe, domains
 from models.metrics import encode_document, tokenizer
 from models.probe import trace
 from models.recipes.common import initial_model, source_tokenizer, windows
-from models.training import fit, schedule
+from models.training import Trainer, fit, schedule
 
 DOMAINS = domains.DOMAINS
 
@@ -156,6 +164,12 @@ def evaluate(model: switch.SwitchLM, out: Path) -> dict:
     metrics["load_cv_routed"] = [round(cv(r), 4) for r in m["routed"]]
     metrics["dropped_fraction"] = round(float(1 - m["kept"].sum() / m["routed"].sum()), 4)
     metrics["domain_expert_nmi"] = [round(v, 4) for v in m["nmi"]]
+    if model.config.balance == "bias":
+        card = zoo.checkpoint_dir("switch") / "card.json"
+        if card.exists():
+            reference = json.loads(card.read_text())["metrics"]
+            metrics["switch_val_loss"] = reference["val_loss"]
+            metrics["switch_load_cv_max"] = reference["load_cv_max"]
     return metrics
 
 
@@ -169,14 +183,12 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     torch.manual_seed(run.seed)
     model, config_dict = initial_model(run, switch.build, asdict(config))
     rng = np.random.default_rng(run.seed)
-    trainer = fit(
-        model,
-        windows(streams, hp["batch"], hp["context"], rng),
-        loss,
-        **schedule(hp),
-        desc=name,
-        log_every=100,
-    )
+    batches = windows(streams, hp["batch"], hp["context"], rng)
+    extra = {}
+    if config.balance == "bias":
+        trainer, extra = fit_with_bias(model, batches, hp)
+    else:
+        trainer = fit(model, batches, loss, **schedule(hp), desc=name, log_every=100)
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
     return zoo.Trained(
         model,
@@ -196,10 +208,49 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
                 else f"the tokenizer of {run.init_from}"
             ),
             "active_params": switch.active_parameters(model),
+            **extra,
         },
         files={"tokenizer.json": tok.to_str()},
         stages=[trainer.summary(name, last=100)],
     )
+
+
+LOAD_EVERY = 50  # steps per point of the recorded load curve
+
+
+def fit_with_bias(model: switch.SwitchLM, batches, hp: dict) -> tuple[Trainer, dict]:
+    """``fit`` with DeepSeek-V3's step-end bias update, recording the load over training.
+
+    Load: routed slots per expert of each training batch (N = 12 · 128 tokens, k = 1), counted before the capacity
+    cut, i.e. the load the bias update sees. Returns the trainer and the card's record: per layer, the mean over
+    every ``LOAD_EVERY`` steps of that batch load's coefficient of variation, and the final biases."""
+    trainer = Trainer(model, loss, **schedule(hp))
+    moes = [b.moe for b in model.blocks]
+    window: list[list[float]] = [[] for _ in moes]
+    curve: list[list[float]] = [[] for _ in moes]
+    while not trainer.done:
+        trainer.step(next(batches))
+        for i, moe in enumerate(moes):
+            window[i].append(cv(moe.load.cpu().numpy().astype(np.float64)))
+        switch.update_bias(model)
+        if len(trainer.losses) % LOAD_EVERY == 0:
+            for i in range(len(moes)):
+                curve[i].append(round(float(np.mean(window[i])), 4))
+                window[i] = []
+    model.eval()
+    record = {
+        "load_over_training": {
+            "what": (
+                "coefficient of variation (std / mean) of the routed slots per expert in one training batch "
+                f"(before the capacity cut), averaged over each {LOAD_EVERY} steps; one list per layer"
+            ),
+            "every_steps": LOAD_EVERY,
+            "load_cv": curve,
+            "switch": "not recorded: switch was trained before this curve existed and was not retrained",
+        },
+        "selection_bias": [[round(v, 4) for v in m.selection_bias.tolist()] for m in moes],
+    }
+    return trainer, record
 
 
 def example_tokens(out: Path) -> np.ndarray:
@@ -219,6 +270,7 @@ def example_inputs_dense(out: Path) -> dict[str, np.ndarray]:
 
 
 SHIPPED = switch.PRESETS["shipped"]
+AUXFREE = replace(SHIPPED, aux_weight=0.0, balance="bias", bias_update=1e-3)
 
 RECIPES = [
     zoo.Recipe(
@@ -246,6 +298,23 @@ RECIPES = [
         example_inputs=example_inputs_dense,
         bars={},
         probes=("blocks.*.resid",),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=SETTINGS,
+    ),
+    zoo.Recipe(
+        name="switch-auxfree",
+        arch="switch",
+        train=functools.partial(train, config=AUXFREE, name="switch-auxfree"),
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={"load_cv_max": {"max": 0.3}},
+        probes=(
+            "blocks.*.moe.router_probs",
+            "blocks.*.moe.expert_index",
+            "blocks.*.moe.combine",
+            "blocks.*.moe.dropped",
+            "blocks.*.moe.capacity",
+        ),
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
     ),
