@@ -53,7 +53,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models.layers import RMSNorm
+from models.layers import RMSNorm, cache_bytes
 from models.probe import Probe, name_probes
 
 
@@ -369,5 +369,5 @@ def kv_decode_profile(model: nn.Module, length: int) -> tuple[np.ndarray, np.nda
         logits = model(token, cache)
         token = logits[:, -1:].argmax(-1)
         ms[t] = (time.perf_counter() - start) * 1e3
-        held[t] = sum(c.k.numel() * c.k.element_size() + c.v.numel() * c.v.element_size() for c in cache)
+        held[t] = cache_bytes(cache)
     return ms, held

@@ -49,7 +49,15 @@ import torch
 from torch import nn
 
 from models import sampling
-from models.layers import KVCache, RMSNorm, RollingKVCache, RotaryEmbedding, gpt2_init, sliding_window_mask
+from models.layers import (  # cache_bytes: what a page and bench/ measure the caches with
+    KVCache,
+    RMSNorm,
+    RollingKVCache,
+    RotaryEmbedding,
+    cache_bytes,  # noqa: F401
+    gpt2_init,
+    sliding_window_mask,
+)
 from models.llama import Block  # the LLaMA block fits exactly: the window lives only in the mask it is given
 from models.probe import Probe, name_probes
 
@@ -197,16 +205,6 @@ def generate(
         if on_step is not None:
             on_step(nxt, caches)
     return out
-
-
-def cache_bytes(caches: list[Cache]) -> int:
-    """Bytes held by the keys and values of every layer's cache (measured from the tensors)."""
-    return sum(
-        t.numel() * t.element_size()
-        for c in caches
-        for t in (c.k, c.v)
-        if t is not None  # (B, G, S or W, D)
-    )
 
 
 def influence(model: Mistral, tokens: torch.Tensor, position: int) -> np.ndarray:

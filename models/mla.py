@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from models.layers import RMSNorm, RotaryEmbedding, SwiGLU, apply_rope, causal_mask, gpt2_init
+from models.layers import RMSNorm, RotaryEmbedding, SwiGLU, apply_rope, causal_mask, gpt2_init, tensor_bytes
 from models.probe import Probe, name_probes
 
 
@@ -99,6 +99,11 @@ class LatentCache:
 
     def __len__(self) -> int:
         return 0 if self.c_kv is None else self.c_kv.shape[1]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes its latent and rotary-key tensors hold (measured from the tensors)."""
+        return tensor_bytes(self.c_kv, self.k_rope)
 
     def append(self, c_kv: torch.Tensor, k_rope: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         self.c_kv = c_kv if self.c_kv is None else torch.cat([self.c_kv, c_kv], dim=1)

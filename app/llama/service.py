@@ -21,8 +21,9 @@ from app.shared.i18n import InputError
 from app.shared.services import engine, run, stack_layers
 from models import llama, metrics, sampling, zoo
 from models.data import bpe
-from models.layers import RMSNorm
+from models.layers import RMSNorm, cache_bytes
 from models.recipes.llama import SIBLINGS as SIBLING_KV_HEADS
+from models.recipes.llama import kv_cache_bytes_per_token
 
 MODEL = "llama"  # the probed model (GQA: 4 query heads share 2 key/value heads)
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # ordered by key/value heads: 4, 2, 1
@@ -317,18 +318,6 @@ class Sibling:
     kv_formula: int  # 2 · L · G · D · 4 bytes (float32)
 
 
-def _measured_kv_bytes(name: str, n: int = 8) -> int:
-    model = _model(name)
-    cache = model.new_cache()
-    with torch.inference_mode():
-        model(torch.zeros(1, n, dtype=torch.long, device=model.embed.weight.device), cache)
-    return _cache_bytes(cache) // n
-
-
-def _cache_bytes(cache) -> int:
-    return sum(t.numel() * t.element_size() for c in cache for t in (c.k, c.v) if t is not None)  # (B, G, S, D)
-
-
 def installed() -> tuple[bool, ...]:
     """Which of SIBLINGS are installed (part of the cache keys, so a checkpoint installed later is picked up)."""
     return tuple(available(name) for name in SIBLINGS)
@@ -373,7 +362,7 @@ def _family(installed: tuple[bool, ...]) -> tuple[Sibling, ...]:
                 val_bpc=metrics_.get("val_bpc"),
                 other_seed_bpc=next(iter(others.values()), None),
                 shipped_bpc=shipped,
-                kv_measured=_measured_kv_bytes(name) if present else None,
+                kv_measured=kv_cache_bytes_per_token(_model(name)) if present else None,
                 kv_formula=llama.kv_bytes_per_token(c, CACHE_BYTES),
             )
         )
@@ -414,13 +403,13 @@ def _write(name: str, prompt: np.ndarray, n: int) -> Writing:
     with torch.inference_mode():
         logits = model(torch.as_tensor(prompt, device=device)[None], cache)[0, -1]
         positions.append(len(cache[0]))
-        measured.append(_cache_bytes(cache))
+        measured.append(cache_bytes(cache))
         for _ in range(n):
             nxt = sampling.greedy(logits.double().cpu().numpy())
             new.append(nxt)
             logits = model(torch.tensor([[nxt]], device=device), cache)[0, -1]
             positions.append(len(cache[0]))
-            measured.append(_cache_bytes(cache))
+            measured.append(cache_bytes(cache))
     seconds = time.perf_counter() - start
     pos = np.array(positions)
     return Writing(

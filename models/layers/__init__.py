@@ -1,6 +1,6 @@
 """Shared building blocks of the zoo. Architecture files compose these; they never copy them."""
 
-from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, repeat_kv
+from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, cache_bytes, repeat_kv, tensor_bytes
 from models.layers.block import PostNormBlock, PreNormBlock, gpt2_init
 from models.layers.ffn import MLP, SwiGLU
 from models.layers.flash import (
@@ -34,6 +34,8 @@ from models.layers.positions import (
 
 __all__ = [
     "KVCache",
+    "cache_bytes",
+    "tensor_bytes",
     "MultiHeadAttention",
     "RollingKVCache",
     "PostNormBlock",

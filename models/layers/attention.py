@@ -34,6 +34,16 @@ def repeat_kv(x: torch.Tensor, n_rep: int) -> torch.Tensor:
     return x[:, :, None].expand(B, G, n_rep, S, D).reshape(B, G * n_rep, S, D)
 
 
+def tensor_bytes(*tensors: torch.Tensor | None) -> int:
+    """Bytes the given tensors hold (None: nothing cached yet)."""
+    return sum(t.numel() * t.element_size() for t in tensors if t is not None)
+
+
+def cache_bytes(caches) -> int:
+    """Bytes held by every layer's cache (anything with ``nbytes``: KVCache, RollingKVCache, MLA's LatentCache)."""
+    return sum(c.nbytes for c in caches)
+
+
 class KVCache:
     """Keys and values of earlier positions, so decoding a new token costs one row, not the whole square."""
 
@@ -43,6 +53,11 @@ class KVCache:
 
     def __len__(self) -> int:
         return 0 if self.k is None else self.k.shape[2]
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes its key and value tensors hold (measured from the tensors)."""
+        return tensor_bytes(self.k, self.v)
 
     def append(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         self.k = k if self.k is None else torch.cat([self.k, k], dim=2)
@@ -72,6 +87,11 @@ class RollingKVCache:
 
     def __len__(self) -> int:
         return self.seen
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes its W slots of keys and values hold (measured from the tensors)."""
+        return tensor_bytes(self.k, self.v)
 
     @property
     def filled(self) -> int:

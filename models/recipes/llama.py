@@ -24,6 +24,7 @@ import torch
 from torch import nn
 
 from models import gpt, llama, metrics
+from models.layers import cache_bytes
 from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
 from models.training import Trainer, fast_kernels, schedule
@@ -181,13 +182,22 @@ SIBLINGS = {"llama-mha": 4, "llama-mqa": 1}
 SIBLING_SETTINGS = {**{k: v for k, v in TRAIN_SETTINGS.items() if k != "budget_s"}, "steps": 612, "extra_seeds": 1}
 
 
-def _train_one(c: llama.Config, ids: np.ndarray, hp: dict, seed: int) -> tuple[llama.Llama, Trainer]:
+def train_like_siblings(build: Callable[[dict], nn.Module], config: dict, ids: np.ndarray, hp: dict, seed: int):
+    """One model of the siblings' kind (``build(config)``) on the siblings' batches and schedule: (model, Trainer)."""
     torch.manual_seed(seed)
-    model = llama.build(asdict(c))
+    model = build(config)
     batches = windows(ids, hp["batch"], hp["context"], np.random.default_rng(seed))
     with fast_kernels(model):
         trainer = race({"model": model}, batches, hp)["model"]
     return model, trainer
+
+
+def seed_bpc(build: Callable[[dict], nn.Module], config: dict, ids: np.ndarray, hp: dict, seeds, tok) -> dict:
+    """{seed: held-out bits per character} of ``build(config)`` trained as the siblings are, once per seed."""
+    return {
+        str(seed): round(metrics.bits_per_character(train_like_siblings(build, config, ids, hp, seed)[0].cpu(), tok), 4)
+        for seed in seeds
+    }
 
 
 def train_sibling(run: Run) -> Trained:
@@ -202,18 +212,13 @@ def train_sibling(run: Run) -> Trained:
     c = replace(llama.PRESETS["shipped"], n_kv_heads=int(run.settings["n_kv_heads"]))
     tok = train_tokenizer(c.vocab)
     ids = metrics.encode_split(tok, "train")
-    model, trainer = _train_one(c, ids, hp, run.seed)
+    model, trainer = train_like_siblings(llama.build, asdict(c), ids, hp, run.seed)
     seeds = range(run.seed, run.seed + 1 + int(run.settings["extra_seeds"]))
-    extra = {}
-    for seed in seeds[1:]:
-        other, _ = _train_one(c, ids, hp, seed)
-        extra[str(seed)] = round(metrics.bits_per_character(other.cpu(), tok), 4)
+    extra = seed_bpc(llama.build, asdict(c), ids, hp, seeds[1:], tok)
     # The shipped llama (2 KV heads) raced its baseline with a schedule counted in seconds; the same config trained
     # exactly as this sibling is the like-for-like point for MHA / GQA / MQA.
     gqa = replace(llama.PRESETS["shipped"], n_kv_heads=2)
-    control = {
-        str(seed): round(metrics.bits_per_character(_train_one(gqa, ids, hp, seed)[0].cpu(), tok), 4) for seed in seeds
-    }
+    control = seed_bpc(llama.build, asdict(gqa), ids, hp, seeds, tok)
     summary = {k: v for k, v in trainer.summary("model").items() if k != "stage"}
     return Trained(
         model,
@@ -233,13 +238,13 @@ def train_sibling(run: Run) -> Trained:
     )
 
 
-def kv_cache_bytes_per_token(model: llama.Llama) -> int:
-    """Bytes the KV cache grows by per token, measured from the cache tensors after a cached forward of 8 tokens."""
+def kv_cache_bytes_per_token(model: nn.Module, n: int = 8) -> int:
+    """Bytes the cache grows by per token, measured from the cache tensors after a cached forward of ``n`` tokens
+    (any decoder with ``new_cache()`` and ``forward(tokens, cache)``: llama and its siblings, mla)."""
     cache = model.new_cache()
-    with torch.no_grad():
-        model(torch.zeros(1, 8, dtype=torch.long), cache=cache)
-    total = sum(t.numel() * t.element_size() for c in cache for t in (c.k, c.v))
-    return total // 8
+    with torch.inference_mode():
+        model(torch.zeros(1, n, dtype=torch.long, device=next(model.parameters()).device), cache)
+    return cache_bytes(cache) // n
 
 
 def evaluate_sibling(model: llama.Llama, out: Path) -> dict:

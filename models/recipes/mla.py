@@ -14,14 +14,17 @@ from __future__ import annotations
 from dataclasses import asdict
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from models import metrics, mla, zoo
-from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, shakespeare_data, train_tokenizer
-from models.recipes.llama import SIBLING_SETTINGS, held_out_windows, race
-from models.training import Trainer
+from models.recipes.llama import (
+    SIBLING_SETTINGS,
+    held_out_windows,
+    kv_cache_bytes_per_token,
+    seed_bpc,
+    train_like_siblings,
+)
 from models.zoo import Recipe, Run, Trained
 
 # The siblings' settings as they are: 612 steps, batch 32, context 128, lr 3e-3, 50 warm-up steps, one extra seed.
@@ -32,14 +35,6 @@ ABSORBED_CHECK = {"windows": 8}
 
 # What the card sets beside ours: the siblings trained the same way (their cards' numbers).
 BESIDE = ("llama-mha", "llama-mqa")
-
-
-def _train_one(c: mla.Config, ids: np.ndarray, hp: dict, seed: int) -> tuple[mla.MLA, Trainer]:
-    torch.manual_seed(seed)
-    model = mla.build(asdict(c))
-    batches = windows(ids, hp["batch"], hp["context"], np.random.default_rng(seed))
-    trainer = race({"model": model}, batches, hp)["model"]
-    return model, trainer
 
 
 def _beside() -> dict:
@@ -60,12 +55,9 @@ def train(run: Run) -> Trained:
     c = mla.PRESETS["shipped"]
     tok = train_tokenizer(c.vocab)
     ids = metrics.encode_split(tok, "train")
-    model, trainer = _train_one(c, ids, hp, run.seed)
+    model, trainer = train_like_siblings(mla.build, asdict(c), ids, hp, run.seed)
     seeds = range(run.seed, run.seed + 1 + int(run.settings["extra_seeds"]))
-    extra = {
-        str(seed): round(metrics.bits_per_character(_train_one(c, ids, hp, seed)[0].cpu(), tok), 4)
-        for seed in seeds[1:]
-    }
+    extra = seed_bpc(mla.build, asdict(c), ids, hp, seeds[1:], tok)
     summary = {k: v for k, v in trainer.summary("model").items() if k != "stage"}
     return Trained(
         model,
@@ -88,15 +80,6 @@ def train(run: Run) -> Trained:
 
 
 # ---- evaluation -----------------------------------------------------------------------------------------------------
-
-
-def kv_cache_bytes_per_token(model: mla.MLA) -> int:
-    """Bytes the cache grows by per token, measured from the cache tensors after a cached forward of 8 tokens."""
-    cache = model.new_cache()
-    with torch.no_grad():
-        model(torch.zeros(1, 8, dtype=torch.long), cache=cache)
-    total = sum(t.numel() * t.element_size() for c in cache for t in (c.c_kv, c.k_rope))
-    return total // 8
 
 
 @torch.no_grad()

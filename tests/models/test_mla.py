@@ -198,7 +198,7 @@ def test_absorbing_w_uk_is_wrong_when_rope_rotates_the_up_projected_keys():
 
 def test_training_settings_are_the_siblings():
     assert recipe.SETTINGS == llama_recipe.SIBLING_SETTINGS
-    assert recipe.race is llama_recipe.race
+    assert recipe.train_like_siblings is llama_recipe.train_like_siblings  # the same race loop, batches, schedule
     assert zoo.recipe("mla").defaults["steps"] == 612
 
 
