@@ -74,7 +74,10 @@ STRINGS = {
         "Sliding-window mask, receptive field over layers, rolling-buffer KV cache.",
         "滑动窗口掩码，跨层感受野，滚动缓冲 KV 缓存。",
     ),
-    "paper.mla.title": ("DeepSeek-V3: multi-head latent attention", "DeepSeek-V3：多头潜在注意力（MLA）"),
+    "paper.mla.title": (
+        "DeepSeek-V3: MLA, auxiliary-loss-free balancing, MTP",
+        "DeepSeek-V3：MLA、无辅助损失负载均衡、多词元预测",
+    ),
     "paper.mla.probe": (
         "Latent KV compression against MHA and GQA.",
         "潜在 KV 压缩与 MHA、GQA 的对比。",

@@ -1,0 +1,435 @@
+"""Figures of the DeepSeek-V3 page: cache per token of the four attentions, loss against cache, one token's latent and
+the keys it makes, exact against absorbed attention scores with and without RoPE on the content keys, expert load over
+training, the selection biases, expert counts on the text, tokens coloured by expert, and speculative decoding token by
+token. Pure functions: numpy in, Plotly figure or escaped HTML out."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from app.shared.html import esc, span
+from app.shared.tokens import TOKEN_BOX, strip_label, visible
+
+KIND_COLOURS = {"MHA": "#2ca02c", "GQA": "#1f77b4", "MQA": "#ff7f0e", "MLA": "#d62728"}
+LATENT, ROPE = "#6a3d9a", "#ff7f0e"
+MODEL_COLOURS = ("#7f7f7f", "#d62728")  # switch, switch-auxfree
+LAYER_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b")
+EXPERT_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#eeca3b", "#9d755d")
+ACCEPTED, OWN, REFUSED = "#2ca02c", "#e8e8e8", "#d62728"
+
+
+def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
+    fig.update_layout(
+        height=height,
+        margin={"l": 10, "r": 10, "t": top, "b": 10},
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+    )
+    return fig
+
+
+def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_title: str, title: str) -> go.Figure:
+    """Numbers cached per token, one horizontal bar per design, labelled with the count and its share of the first."""
+    first = numbers[0]
+    fig = go.Figure(
+        go.Bar(
+            y=names,
+            x=numbers,
+            orientation="h",
+            marker_color=[KIND_COLOURS[k] for k in kinds],
+            text=[f"{n:,} ({n / first:.1%})" for n in numbers],
+            textposition="auto",
+            cliponaxis=False,
+            hovertemplate="%{y}: %{x:,}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=x_title, rangemode="tozero")
+    fig.update_layout(title={"text": title, "x": 0, "font": {"size": 13}})
+    return _layout(fig, 230, top=34)
+
+
+def loss_vs_cache(
+    names: list[str],
+    kinds: list[str],
+    kib: list[float],
+    bpc: list[float],
+    other_bpc: list[float | None],
+    *,
+    x_title: str,
+    y_title: str,
+    seed0: str,
+    seed1: str,
+) -> go.Figure:
+    """Held-out bits per character against KiB cached per token, one point per trained decoder (seed 0 filled,
+    seed 1 hollow)."""
+    fig = go.Figure()
+    for name, kind, x, y, other in zip(names, kinds, kib, bpc, other_bpc):
+        colour = KIND_COLOURS[kind]
+        fig.add_trace(
+            go.Scatter(
+                x=[x],
+                y=[y],
+                mode="markers+text",
+                text=[f"{name} ({kind})"],
+                textposition="top center",
+                marker={"size": 13, "color": colour},
+                showlegend=False,
+                hovertemplate=f"{name} ({seed0}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
+            )
+        )
+        if other is not None:
+            fig.add_trace(
+                go.Scatter(
+                    x=[x],
+                    y=[other],
+                    mode="markers",
+                    marker={"size": 11, "color": "rgba(0,0,0,0)", "line": {"color": colour, "width": 2}},
+                    showlegend=False,
+                    hovertemplate=f"{name} ({seed1}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
+                )
+            )
+    for label, symbol in ((seed0, "circle"), (seed1, "circle-open")):
+        fig.add_trace(
+            go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": symbol, "color": "#444"}, name=label)
+        )
+    fig.update_xaxes(title=x_title, rangemode="tozero")
+    fig.update_yaxes(title=y_title)
+    return _layout(fig, 320, top=30)
+
+
+def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_name: str, y_title: str) -> go.Figure:
+    """(d_c,) the latent c_KV and (d_h^R,) the rotary key of one token: everything one layer caches for it."""
+    K, R = len(c_kv), len(k_rope)
+    fig = go.Figure()
+    for x, y, name, colour in (
+        (np.arange(K), c_kv, latent_name, LATENT),
+        (np.arange(K, K + R), k_rope, rope_name, ROPE),
+    ):
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=y,
+                name=name,
+                marker_color=colour,
+                marker_line_width=0,
+                hovertemplate=name + " [%{x}]: %{y:.3f}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title=f"{latent_name} 0 … {K - 1} · {rope_name} {K} … {K + R - 1}", range=[-0.5, K + R - 0.5])
+    fig.update_yaxes(title=y_title)
+    fig.update_layout(bargap=0.1)
+    return _layout(fig, 300, top=30)
+
+
+def head_vectors(vectors: np.ndarray, *, head_labels: list[str], x_title: str, value_title: str) -> go.Figure:
+    """(H, d_h) the per-head vectors one latent makes (keys W_UK c_KV or values W_UV c_KV), one row per head."""
+    lim = float(np.abs(vectors).max()) or 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=vectors,
+            y=head_labels,
+            colorscale="RdBu",
+            zmin=-lim,
+            zmax=lim,
+            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+            hovertemplate="%{y} · %{x}: %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=x_title)
+    return _layout(fig, 230, top=10)
+
+
+def scores_pair(
+    exact: np.ndarray,
+    attempt: np.ndarray,
+    labels: list[str],
+    *,
+    titles: tuple[str, str],
+    query_title: str,
+    key_title: str,
+    value_title: str,
+) -> go.Figure:
+    """(T, T) causal scores of one head side by side: computed exactly and through the absorbed path, one colour
+    scale; the masked (future) half left blank."""
+    T = exact.shape[0]
+    causal = np.tril(np.ones((T, T), dtype=bool))
+    a, b = np.where(causal, exact, np.nan), np.where(causal, attempt, np.nan)
+    lim = float(np.nanmax(np.abs(np.concatenate([a, b])))) or 1.0
+    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.06, shared_yaxes=True)
+    ticks = [f"{i}:{visible(p)}" for i, p in enumerate(labels)]
+    for col, z in ((1, a), (2, b)):
+        fig.add_trace(
+            go.Heatmap(
+                z=z,
+                x=ticks,
+                y=ticks,
+                colorscale="RdBu",
+                zmin=-lim,
+                zmax=lim,
+                showscale=col == 2,
+                colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+                hovertemplate=query_title + " %{y} · " + key_title + " %{x}: %{z:.3f}<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
+    step = max(1, T // 12)
+    shown = ticks[::step]
+    fig.update_xaxes(title=key_title, tickvals=shown, tickfont={"size": 9}, tickangle=-60)
+    fig.update_yaxes(tickvals=shown, tickfont={"size": 9}, autorange="reversed")
+    fig.update_yaxes(title=query_title, row=1, col=1)
+    fig.update_annotations(font={"size": 12})
+    return _layout(fig, 420, top=30)
+
+
+def error_by_key(
+    coupled: np.ndarray, decoupled: np.ndarray, *, coupled_name: str, decoupled_name: str, x_title: str, y_title: str
+) -> go.Figure:
+    """(T,) the largest |absorbed − exact| score at each key position, with RoPE on the content keys and without."""
+    fig = go.Figure()
+    for y, name, colour in ((coupled, coupled_name, "#d62728"), (decoupled, decoupled_name, "#2ca02c")):
+        fig.add_trace(
+            go.Scatter(
+                x=np.arange(len(y)),
+                y=y,
+                mode="lines+markers",
+                name=name,
+                line={"color": colour, "width": 2},
+                marker={"size": 5},
+                hovertemplate=name + " · %{x}: %{y:.3g}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    return _layout(fig, 280, top=30)
+
+
+def load_curves(
+    steps: np.ndarray,
+    curve: np.ndarray,
+    switch_curve: np.ndarray | None,
+    held_out: dict[str, np.ndarray],
+    noise_floor: float,
+    *,
+    layer_names: list[str],
+    auxfree_name: str,
+    switch_name: str,
+    held_out_name: str,
+    floor_name: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """(L, P) the coefficient of variation of the per-batch expert load over training (auxfree solid, switch dashed
+    when recorded), the held-out routed load of both models as markers after the last step, and the CV a uniformly
+    random router would show on one batch."""
+    fig = go.Figure()
+    end = float(steps[-1]) if len(steps) else 0.0
+    for i, name in enumerate(layer_names):
+        colour = LAYER_COLOURS[i % len(LAYER_COLOURS)]
+        fig.add_trace(
+            go.Scatter(
+                x=steps,
+                y=curve[i],
+                mode="lines",
+                name=f"{auxfree_name} · {name}",
+                line={"color": colour, "width": 2},
+                hovertemplate=f"{auxfree_name} · {name}: %{{y:.3f}}<extra>%{{x}}</extra>",
+            )
+        )
+        if switch_curve is not None:
+            fig.add_trace(
+                go.Scatter(
+                    x=steps,
+                    y=switch_curve[i],
+                    mode="lines",
+                    name=f"{switch_name} · {name}",
+                    line={"color": colour, "width": 2, "dash": "dash"},
+                    hovertemplate=f"{switch_name} · {name}: %{{y:.3f}}<extra>%{{x}}</extra>",
+                )
+            )
+        for offset, (model, symbol) in enumerate(((switch_name, "square-open"), (auxfree_name, "circle"))):
+            if model in held_out:
+                fig.add_trace(
+                    go.Scatter(
+                        x=[end * (1.03 + 0.03 * offset)],
+                        y=[held_out[model][i]],
+                        mode="markers",
+                        marker={"symbol": symbol, "size": 10, "color": colour, "line": {"width": 2, "color": colour}},
+                        showlegend=False,
+                        hovertemplate=f"{held_out_name} · {model} · {name}: %{{y:.4f}}<extra></extra>",
+                    )
+                )
+    for model, symbol in ((switch_name, "square-open"), (auxfree_name, "circle")):
+        if model in held_out:
+            fig.add_trace(
+                go.Scatter(
+                    x=[None],
+                    y=[None],
+                    mode="markers",
+                    marker={"symbol": symbol, "color": "#444", "size": 9},
+                    name=f"{held_out_name}: {model}",
+                )
+            )
+    fig.add_hline(y=noise_floor, line={"color": "#999", "dash": "dot"})
+    # on a log axis an annotation's y is given as log10 of the value
+    fig.add_annotation(
+        x=1, xref="paper", y=np.log10(noise_floor), text=floor_name, showarrow=False, yanchor="top", xanchor="right"
+    )
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, type="log")
+    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0, "yanchor": "top", "xanchor": "left"})
+    fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 10, "b": 10})
+    return fig
+
+
+def bias_map(bias: np.ndarray, *, layer_labels: list[str], expert_title: str, value_title: str) -> go.Figure:
+    """(L, E) the final selection bias bᵢ of every expert, numbers written in the cells."""
+    lim = float(np.abs(bias).max()) or 1.0
+    fig = go.Figure(
+        go.Heatmap(
+            z=bias,
+            x=[str(e) for e in range(bias.shape[1])],
+            y=layer_labels,
+            colorscale="RdBu",
+            zmin=-lim,
+            zmax=lim,
+            text=[[f"{v:+.3f}" for v in row] for row in bias],
+            texttemplate="%{text}",
+            colorbar={"thickness": 10, "title": {"text": value_title, "side": "top"}},
+            hovertemplate="%{y} · " + expert_title + " %{x}: %{z:+.3f}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=expert_title, type="category")
+    return _layout(fig, 220)
+
+
+def expert_counts(counts: list[np.ndarray], names: list[str], *, expert_title: str, y_title: str) -> go.Figure:
+    """(E,) tokens of the text sent to each expert in one layer, one group of bars per model, with the even share."""
+    fig = go.Figure()
+    for c, name, colour in zip(counts, names, MODEL_COLOURS):
+        fig.add_trace(
+            go.Bar(
+                x=[str(e) for e in range(len(c))],
+                y=c,
+                name=name,
+                marker_color=colour,
+                hovertemplate=name + " · " + expert_title + " %{x}: %{y}<extra></extra>",
+            )
+        )
+    if counts:
+        fig.add_hline(y=float(np.mean(counts[0])), line={"color": "#444", "dash": "dot"})
+    fig.update_xaxes(title=expert_title, type="category")
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    fig.update_layout(barmode="group")
+    return _layout(fig, 260, top=30)
+
+
+def expert_colour(e: int) -> str:
+    return EXPERT_COLOURS[e % len(EXPERT_COLOURS)]
+
+
+def expert_legend(n_experts: int, name: str) -> str:
+    chips = [
+        span(
+            f"{name} {e}",
+            style=f"background:{expert_colour(e)};color:#fff;padding:2px 6px;margin:2px;border-radius:3px;"
+            "display:inline-block;font-size:0.85em",
+        )
+        for e in range(n_experts)
+    ]
+    return f"<div>{''.join(chips)}</div>"
+
+
+def routing_strip(
+    pieces, expert: np.ndarray, changed: np.ndarray | None, *, label: str, expert_word: str, changed_word: str
+) -> str:
+    """HTML: each token on the colour of its expert; a token whose expert the bias changed has a thick black border."""
+    boxes = []
+    for i, (tok, e) in enumerate(zip(pieces, expert)):
+        moved = changed is not None and bool(changed[i])
+        border = "3px solid #111" if moved else "3px solid transparent"
+        title = f"{tok!r} → {expert_word} {int(e)}" + (f" ({changed_word})" if moved else "")
+        style = f"{TOKEN_BOX};background:{expert_colour(int(e))};color:#fff;border:{border}"
+        boxes.append(span(visible(tok), style=style, title=title))
+    return f'<div style="line-height:2.1;margin-bottom:6px">{strip_label(label)}{"".join(boxes)}</div>'
+
+
+def speculation_strip(
+    prompt: str,
+    pieces,
+    drafted,
+    rejected: list[tuple[int, str]],
+    *,
+    accepted_word: str,
+    own_word: str,
+    refused_word: str,
+) -> str:
+    """HTML: the prompt in grey, then each new token: green when it came as an accepted MTP draft, light grey when
+    the main model produced it, with a draft the main model refused struck through in red just before it."""
+    refused = {}
+    for pos, draft in rejected:
+        refused.setdefault(pos, []).append(draft)
+    parts = [f'<span style="color:#777;white-space:pre-wrap">{esc(prompt)}</span>']
+    for i, (tok, was_draft) in enumerate(zip(pieces, drafted)):
+        for draft in refused.get(i, []):
+            parts.append(
+                span(
+                    visible(draft),
+                    style=f"{TOKEN_BOX};color:{REFUSED};text-decoration:line-through;font-size:0.8em;"
+                    "border:1px dashed " + REFUSED,
+                    title=f"{refused_word}: {draft!r}",
+                )
+            )
+        colour, text_colour = (ACCEPTED, "#fff") if was_draft else (OWN, "#111")
+        parts.append(
+            span(
+                visible(tok),
+                style=f"{TOKEN_BOX};background:{colour};color:{text_colour}",
+                title=f"{tok!r}: {accepted_word if was_draft else own_word}",
+            )
+        )
+    return f'<div style="line-height:2.1">{"".join(parts)}</div>'
+
+
+def legend_chips(items: list[tuple[str, str, str]]) -> str:
+    """HTML: (text, background, text colour) chips in one line."""
+    chips = [
+        span(text, style=f"background:{bg};color:{fg};padding:2px 6px;margin:2px;border-radius:3px;font-size:0.85em")
+        for text, bg, fg in items
+    ]
+    return f"<div>{''.join(chips)}</div>"
+
+
+def mtp_losses(
+    steps: list[int],
+    main: list[float],
+    ahead: list[float],
+    lam: list[float],
+    *,
+    main_name: str,
+    ahead_name: str,
+    lambda_name: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """The two heads' training losses over the steps and λ on a second axis."""
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    for y, name, colour in ((main, main_name, "#1f77b4"), (ahead, ahead_name, "#d62728")):
+        fig.add_trace(
+            go.Scatter(x=steps, y=y, mode="lines", name=name, line={"color": colour, "width": 2}),
+            secondary_y=False,
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=steps, y=lam, mode="lines", name=lambda_name, line={"color": "#999", "dash": "dot", "shape": "hv"}
+        ),
+        secondary_y=True,
+    )
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, secondary_y=False)
+    fig.update_yaxes(title="λ", secondary_y=True, rangemode="tozero")
+    return _layout(fig, 300, top=30)
