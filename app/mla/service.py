@@ -218,7 +218,6 @@ class Latent:
     c_kv: np.ndarray  # (L, T, d_c) the latent each layer caches
     k_rope: np.ndarray  # (L, T, d_h^R) the shared rotary key each layer caches
     keys: np.ndarray  # (L, T, H, d_h) k^C = W_UK c_KV, what the naive path builds from the latent
-    values: np.ndarray  # (L, T, H, d_h) v^C = W_UV c_KV
     naive: np.ndarray  # (T, V) logits, keys and values up-projected
     absorbed: np.ndarray  # (T, V) logits, W_UK folded into the query and W_UV into W_O
     max_diff: float  # max |naive − absorbed| over every logit
@@ -248,12 +247,10 @@ def latent(text: str) -> Latent:
     absorbed_ms = (time.perf_counter() - start) * 1e3
     c_kv = stack_layers(res.probes, "blocks.{}.attn.c_kv")  # (L, T, K)
     s = shape()
-    keys, values = [], []
+    keys = []
     for i, block in enumerate(model.blocks):
         w_uk = block.attn.w_uk.weight.detach().float().cpu().numpy()  # (H·D, K)
-        w_uv = block.attn.w_uv.weight.detach().float().cpu().numpy()
         keys.append((c_kv[i] @ w_uk.T).reshape(len(ids), s.n_heads, s.head_dim))
-        values.append((c_kv[i] @ w_uv.T).reshape(len(ids), s.n_heads, s.head_dim))
     naive = res.outputs["logits"][0]
     return Latent(
         ids=ids,
@@ -261,7 +258,6 @@ def latent(text: str) -> Latent:
         c_kv=c_kv,
         k_rope=stack_layers(res.probes, "blocks.{}.attn.k_rope"),
         keys=np.stack(keys),
-        values=np.stack(values),
         naive=naive,
         absorbed=absorbed,
         max_diff=float(np.abs(naive - absorbed).max()),

@@ -276,7 +276,7 @@ def load_curves(
     fig.add_hline(y=noise_floor, line={"color": "#999", "dash": "dot"})
     # on a log axis an annotation's y is given as log10 of the value
     fig.add_annotation(
-        x=1, xref="paper", y=np.log10(noise_floor), text=floor_name, showarrow=False, yanchor="top", xanchor="right"
+        x=0, xref="paper", y=np.log10(noise_floor), text=floor_name, showarrow=False, yanchor="top", xanchor="left"
     )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, type="log")
