@@ -3,8 +3,9 @@
     python -m models.evaluate NAME [--write]
 
 Prints the metrics as one JSON object on stdout; exits 1 when a bar of the card is missed. ``--write`` replaces the
-card's ``metrics`` with these (after the evaluation gained a measure, e.g. a new extrapolation scheme) and records
-the command in the card's ``metrics_rewritten_by``; the weights and the rest of the card stay as trained.
+card's ``metrics`` with these (after the evaluation gained a measure, e.g. a new extrapolation scheme) and its
+``bars`` with the recipe's, and records the command in the card's ``metrics_rewritten_by``; the weights and the rest
+of the card stay as trained.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(metrics))
     if args.write:
         card = zoo.read_card(args.name)
-        card["metrics"] = metrics
+        card["metrics"], card["bars"] = metrics, recipe.bars
         card["metrics_rewritten_by"] = f"python -m models.evaluate {args.name} --write"
         zoo.write_card(args.name, card)
     missed = zoo.bars_missed(metrics, recipe.bars)

@@ -116,19 +116,23 @@ class Llama(nn.Module):
             yarn: YaRN scale s (per-pair ramp between PI and plain RoPE over the training context, and the
                 attention temperature); 1 = plain RoPE.
         """
-        T = tokens.shape[1]
-        past = len(cache[0]) if cache else 0
+        x = self.trunk(tokens, cache, interpolation=interpolation, ntk=ntk, yarn=yarn)
+        return self.norm(x) @ self.embed.weight.T  # (B, T, V)
+
+    def positions(self, T: int, past: int, device: torch.device, **scaling: float):
+        """The causal mask (T, past + T) and the rotary (cos, sin) (T, D/2) of ``T`` positions after ``past``."""
         if past + T > EXTRAPOLATE * self.config.max_len:
             raise ValueError(f"{past + T} positions exceed {EXTRAPOLATE}× the context of {self.config.max_len}")
-        positions = torch.arange(past, past + T, device=tokens.device)
-        rope = self.rope(
-            positions, interpolation=interpolation, ntk=ntk, yarn=yarn, context=self.config.max_len
-        )  # cos, sin: (T, D/2)
-        mask = causal_mask(T, past + T, device=tokens.device)  # (T, S)
+        rope = self.rope(torch.arange(past, past + T, device=device), context=self.config.max_len, **scaling)
+        return causal_mask(T, past + T, device=device), rope
+
+    def trunk(self, tokens: torch.Tensor, cache: list[KVCache] | None = None, **scaling: float) -> torch.Tensor:
+        """The residual stream after the last block, before the final RMSNorm: (B, T) -> (B, T, C)."""
+        mask, rope = self.positions(tokens.shape[1], len(cache[0]) if cache else 0, tokens.device, **scaling)
         x = self.embed(tokens)  # (B, T, C)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, rope, cache[i] if cache else None)
-        return self.norm(x) @ self.embed.weight.T  # (B, T, V)
+        return x
 
     def new_cache(self) -> list[KVCache]:
         return [KVCache() for _ in self.blocks]
