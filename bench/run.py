@@ -122,6 +122,10 @@ def decode_cost(length: int = 256) -> dict:
     for name, label in LLAMA_FAMILY.items():  # the same model with 4, 2 and 1 key/value heads
         if name in available:
             runs.append((label, lambda name=name: mamba.kv_decode_profile(zoo.load(name), length)))
+    if "mla" in available:  # the latent cache: c_KV and the shared rotary key, read by either path
+        for absorbed in (False, True):
+            label = f"mla (latent cache, {'absorbed' if absorbed else 'naive'})"
+            runs.append((label, lambda a=absorbed: mamba.kv_decode_profile(zoo.load("mla"), length, absorbed=a)))
     if "mistral" in available:
         for rolling in (True, False):
             label = "mistral (rolling buffer, W = 32)" if rolling else "mistral (full KV cache)"
@@ -152,6 +156,44 @@ def decode_cost(length: int = 256) -> dict:
             }
     return out
 
+
+def speculative(repeats: int) -> dict:
+    """Greedy decoding of the ``mtp`` model from held-out prompts, with the MTP head drafting the token after next
+    and without (the main head alone), both by full forwards of the same model (no cache): milliseconds per generated
+    token (median over the prompts), forwards per token and the drafts' acceptance."""
+    from models import metrics, mtp
+    from models.recipes import llama as llama_recipe
+    from models.recipes import mtp as mtp_recipe
+
+    if "mtp" not in zoo.available():
+        return {}
+    model = zoo.load("mtp")
+    tok = metrics.tokenizer(zoo.checkpoint_dir("mtp"))
+    forward = mtp_recipe.torch_forward(model)
+    n, T = SPECULATIVE_BENCH["new_tokens"], model.config.max_len
+    prompts = [[int(i) for i in p] for p in llama_recipe.held_out_windows(tok, SPECULATIVE_BENCH["prompts"], 31)]
+    plain_ms, spec_ms, runs = [], [], []
+    for prompt in prompts[: max(2, min(len(prompts), repeats))]:
+        start = time.perf_counter()
+        mtp.plain_greedy(forward, prompt, n, T)
+        plain_ms.append((time.perf_counter() - start) * 1e3 / n)
+        start = time.perf_counter()
+        runs.append(mtp.speculative_greedy(forward, prompt, n, T))
+        spec_ms.append((time.perf_counter() - start) * 1e3 / n)
+    plain, spec = float(np.median(plain_ms)), float(np.median(spec_ms))
+    return {
+        "model": "mtp",
+        "new_tokens": n,
+        "prompts": len(runs),
+        "plain_ms_per_token": round(plain, 3),
+        "speculative_ms_per_token": round(spec, 3),
+        "speedup": round(plain / spec, 2),
+        "tokens_per_forward": round(sum(len(r.tokens) for r in runs) / sum(r.forwards for r in runs), 3),
+        "acceptance": round(sum(r.acceptance for r in runs) / len(runs), 3),
+    }
+
+
+SPECULATIVE_BENCH = {"prompts": 12, "new_tokens": 64}
 
 LONG_DECODE = 2048  # tokens generated for mistral's speed and cache memory against length (8× its training context)
 
@@ -362,12 +404,22 @@ def table(results: dict) -> str:
                 + " | ".join(str(v) for v in d["ms_per_token"].values())
                 + f" | {d['tokens_per_s']} | {d['state_kib_at_end']} KiB |"
             )
+    spec = results.get("speculative")
+    if spec:
+        lines += [
+            "",
+            f"Speculative decoding with the MTP head of `{spec['model']}` drafting ({spec['prompts']} held-out "
+            f"prompts, {spec['new_tokens']} greedy tokens each, full forwards, no cache): "
+            f"{spec['plain_ms_per_token']} ms per token with the main head alone, "
+            f"{spec['speculative_ms_per_token']} ms with drafts — ×{spec['speedup']}; "
+            f"{spec['tokens_per_forward']} tokens per forward, acceptance {spec['acceptance']}.",
+        ]
     if results.get("kernels"):
         lines += _kernel_table(results["kernels"])
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = ("latency", "ort_spinning", "decode", "browser", "kernels")
+SECTIONS = ("latency", "ort_spinning", "decode", "speculative", "browser", "kernels")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "latency": lambda: probe_latency(args.repeats),
         "ort_spinning": lambda: ort_spinning(args.repeats),
         "decode": decode_cost,
+        "speculative": lambda: speculative(args.repeats),
         "browser": lambda: browser(max(5, args.repeats // 3)),
         "kernels": lambda: kernels(max(3, args.repeats // 3)),
     }

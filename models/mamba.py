@@ -358,15 +358,15 @@ def decode_profile(model: Mamba, length: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @torch.inference_mode()
-def kv_decode_profile(model: nn.Module, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """The same for a Transformer decoder with a KV cache (``model(tokens, cache)``, ``model.new_cache()``, as
-    models.gpt): milliseconds of each one-token step, and the bytes of keys and values cached after it."""
+def kv_decode_profile(model: nn.Module, length: int, **forward: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The same for a Transformer decoder with a KV cache (``model(tokens, cache, **forward)``, ``model.new_cache()``,
+    as models.gpt): milliseconds of each one-token step, and the bytes of keys and values cached after it."""
     cache = model.new_cache()
     token = torch.zeros(1, 1, dtype=torch.long, device=next(model.parameters()).device)
     ms, held = np.zeros(length), np.zeros(length, dtype=np.int64)
     for t in range(length):
         start = time.perf_counter()
-        logits = model(token, cache)
+        logits = model(token, cache, **forward)
         token = logits[:, -1:].argmax(-1)
         ms[t] = (time.perf_counter() - start) * 1e3
         held[t] = cache_bytes(cache)
