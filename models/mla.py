@@ -249,3 +249,28 @@ def build(config: dict) -> MLA:
 def cache_numbers_per_token(c: Config) -> int:
     """Numbers the cache grows by per token, all layers: L · (d_c + d_h^R)."""
     return c.n_layers * (c.kv_latent + c.rope_dim)
+
+
+def content_scores(
+    attn: MultiHeadLatentAttention, h: torch.Tensor, *, rope_on_content: bool, absorbed: bool, base: float = 10000.0
+) -> torch.Tensor:
+    """The content part of the scores, q^C·k^C (B, H, T, T), of ``attn``'s own weights on hidden states h (B, T, C)
+    (after the block's RMSNorm): why RoPE is decoupled, made computable.
+
+    ``absorbed``: W_UK,hᵀ q^C against the raw latent c_KV (keys never made). ``rope_on_content``: RoPE rotates q^C
+    and k^C by their positions, the "coupled" design MLA avoids; then the absorbed scores are wrong, because the
+    rotation R(j) sits between W_UK and c_KV and depends on the key's position j (exact at j = 0 only)."""
+    H, D = attn.n_heads, attn.head_dim
+    T = h.shape[1]
+    q_c = attn._split(attn.w_uq(attn.q_norm(attn.w_dq(h))), D)  # (B, H, T, D)
+    c_kv = attn.kv_norm(attn.w_dkv(h))  # (B, T, K)
+    cos, sin = RotaryEmbedding(D, base).to(h.device)(torch.arange(T, device=h.device))
+    if rope_on_content:
+        q_c = apply_rope(q_c, cos, sin)
+    if absorbed:
+        q_latent = torch.einsum("bhtd,hdk->bhtk", q_c, attn.w_uk.weight.view(H, D, -1))  # (B, H, T, K)
+        return q_latent @ c_kv[:, None].transpose(-2, -1)
+    k_c = attn._split(attn.w_uk(c_kv), D)  # (B, H, T, D)
+    if rope_on_content:
+        k_c = apply_rope(k_c, cos, sin)
+    return q_c @ k_c.transpose(-2, -1)

@@ -18,7 +18,7 @@ from app.shared.i18n import InputError
 from app.shared.services import engine, run, stack_layers
 from models import metrics, mla, mtp, zoo
 from models.data import bpe
-from models.layers import RotaryEmbedding, apply_rope, causal_mask
+from models.layers import causal_mask
 from models.recipes.llama import kv_cache_bytes_per_token
 
 MLA = "mla"
@@ -316,15 +316,14 @@ def _relative(got: np.ndarray, want: np.ndarray, mask: np.ndarray) -> float:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def rope_check(text: str, layer: int) -> RopeCheck:
-    """The test ``tests/models/test_mla.py::test_absorbing_w_uk_is_wrong_when_rope_rotates_the_up_projected_keys``
-    on the trained weights of ``layer`` and the hidden states of the text (after the block's attention RMSNorm)."""
+    """``models.mla.content_scores`` (held by tests/models/test_mla.py) on the trained weights of ``layer`` and the
+    hidden states of the text (after the block's attention RMSNorm)."""
     a = latent(text)
     model = _model()
     if not 0 <= layer < len(model.blocks):
         raise InputError("mla.error.choice")
     device = model.embed.weight.device
     attn = model.blocks[layer].attn
-    H, D = attn.n_heads, attn.head_dim
     T = len(a.ids)
     with torch.inference_mode():
         x = torch.as_tensor(a.ids, device=device)[None]
@@ -332,21 +331,14 @@ def rope_check(text: str, layer: int) -> RopeCheck:
         for block in model.blocks[:layer]:
             stream = block(stream, *_mask_rope(model, T, device))
         h = model.blocks[layer].attn_norm(stream)
-        q_c = attn._split(attn.w_uq(attn.q_norm(attn.w_dq(h))), D)  # (1, H, T, D)
-        c_kv = attn.kv_norm(attn.w_dkv(h))  # (1, T, K)
-        w_uk = attn.w_uk.weight.view(H, D, -1)  # (H, D, K)
-        k_c = attn._split(attn.w_uk(c_kv), D)  # (1, H, T, D)
-        cos, sin = RotaryEmbedding(D, model.config.rope_base).to(device)(torch.arange(T, device=device))
-
-        def absorbed(q: torch.Tensor) -> torch.Tensor:
-            return torch.einsum("bhtd,hdk->bhtk", q, w_uk) @ c_kv[:, None].transpose(-2, -1)
-
-        q_rot, k_rot = apply_rope(q_c, cos, sin), apply_rope(k_c, cos, sin)
         scores = {
-            "decoupled": q_c @ k_c.transpose(-2, -1),
-            "decoupled_absorbed": absorbed(q_c),
-            "coupled": q_rot @ k_rot.transpose(-2, -1),
-            "coupled_absorbed": absorbed(q_rot),
+            name: mla.content_scores(attn, h, rope_on_content=coupled, absorbed=absorbed, base=model.config.rope_base)
+            for name, coupled, absorbed in (
+                ("decoupled", False, False),
+                ("decoupled_absorbed", False, True),
+                ("coupled", True, False),
+                ("coupled_absorbed", True, True),
+            )
         }
         scores = {k: v[0].float().cpu().numpy() for k, v in scores.items()}  # (H, T, T)
     causal = np.tril(np.ones((T, T), dtype=bool))

@@ -79,8 +79,8 @@ STRINGS = {
         "DeepSeek-V3：MLA、无辅助损失负载均衡、多词元预测",
     ),
     "paper.mla.probe": (
-        "Latent KV compression against MHA and GQA.",
-        "潜在 KV 压缩与 MHA、GQA 的对比。",
+        "A latent KV cache against MHA, GQA and MQA; expert balancing by a bias; drafting with the MTP head.",
+        "潜在 KV 缓存与 MHA、GQA、MQA 的对比；用偏置均衡专家负载；用 MTP 头起草。",
     ),
     "paper.mamba.title": ("Mamba", "Mamba"),
     "paper.mamba.probe": (

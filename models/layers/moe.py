@@ -90,7 +90,7 @@ class MoE(nn.Module):
         if balance == "bias":
             # b: added to the router probabilities for the top-k choice only; moved by update_bias(), not by gradient
             self.register_buffer("selection_bias", torch.zeros(n_experts))
-        self.load: torch.Tensor | None = None  # (E,) routed slots per expert of the last training batch ("bias")
+        self.load: torch.Tensor | None = None  # (E,) routed slots per expert of the last training batch
         self.n_experts, self.top_k, self.capacity_factor = n_experts, top_k, capacity_factor
         self.ranks = min(max(top_k, 2), n_experts)  # K: ranks computed, so k may be raised to 2 at run time
         self.router = nn.Linear(dim, n_experts, bias=False)
@@ -168,7 +168,7 @@ class MoE(nn.Module):
         self.combine(weight.reshape(B, T, -1))
         self.dropped((used & ~kept).to(x.dtype).reshape(B, T, -1))
         self.capacity(capacity)
-        if self.balance == "bias" and self.training:
+        if self.training:  # what the bias update reads, and what a recipe may record
             chosen = (index[..., None] == torch.arange(self.n_experts, device=x.device)) & used[..., None]
             self.load = chosen.sum((0, 1)).detach()  # (E,) routed slots per expert, before the capacity cut
 

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+from tqdm import tqdm
 
 from models import switch, zoo
 from models.data import bpe, domains
@@ -185,8 +187,8 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     rng = np.random.default_rng(run.seed)
     batches = windows(streams, hp["batch"], hp["context"], rng)
     extra = {}
-    if config.balance == "bias":
-        trainer, extra = fit_with_bias(model, batches, hp)
+    if config.n_experts:
+        trainer, extra = fit_recording_load(model, batches, hp)
     else:
         trainer = fit(model, batches, loss, **schedule(hp), desc=name, log_every=100)
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
@@ -218,27 +220,33 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
 LOAD_EVERY = 50  # steps per point of the recorded load curve
 
 
-def fit_with_bias(model: switch.SwitchLM, batches, hp: dict) -> tuple[Trainer, dict]:
-    """``fit`` with DeepSeek-V3's step-end bias update, recording the load over training.
+def fit_recording_load(model: switch.SwitchLM, batches, hp: dict) -> tuple[Trainer, dict]:
+    """``fit`` for a MoE model, recording the load over training; with ``balance="bias"`` also DeepSeek-V3's step-end
+    bias update (after each optimiser step, the biases move by γ against that batch's load).
 
     Load: routed slots per expert of each training batch (N = 12 · 128 tokens, k = 1), counted before the capacity
-    cut, i.e. the load the bias update sees. Returns the trainer and the card's record: per layer, the mean over
-    every ``LOAD_EVERY`` steps of that batch load's coefficient of variation, and the final biases."""
+    cut, i.e. the load the bias update sees. Recording reads the layers' ``load`` buffers only: the steps, batches and
+    weights are those of ``fit``. Returns the trainer and the card's record: per layer, the mean over every
+    ``LOAD_EVERY`` steps of that batch load's coefficient of variation, and the final biases when they are used."""
     trainer = Trainer(model, loss, **schedule(hp))
     moes = [b.moe for b in model.blocks]
     window: list[list[float]] = [[] for _ in moes]
     curve: list[list[float]] = [[] for _ in moes]
+    bar = tqdm(total=trainer.steps, desc="train", file=sys.stderr, mininterval=5.0)
     while not trainer.done:
         trainer.step(next(batches))
+        bar.update()
         for i, moe in enumerate(moes):
             window[i].append(cv(moe.load.cpu().numpy().astype(np.float64)))
-        switch.update_bias(model)
+        if model.config.balance == "bias":
+            switch.update_bias(model)
         if len(trainer.losses) % LOAD_EVERY == 0:
             for i in range(len(moes)):
                 curve[i].append(round(float(np.mean(window[i])), 4))
                 window[i] = []
+    bar.close()
     model.eval()
-    record = {
+    record: dict = {
         "load_over_training": {
             "what": (
                 "coefficient of variation (std / mean) of the routed slots per expert in one training batch "
@@ -246,10 +254,10 @@ def fit_with_bias(model: switch.SwitchLM, batches, hp: dict) -> tuple[Trainer, d
             ),
             "every_steps": LOAD_EVERY,
             "load_cv": curve,
-            "switch": "not recorded: switch was trained before this curve existed and was not retrained",
         },
-        "selection_bias": [[round(v, 4) for v in m.selection_bias.tolist()] for m in moes],
     }
+    if model.config.balance == "bias":
+        record["selection_bias"] = [[round(v, 4) for v in m.selection_bias.tolist()] for m in moes]
     return trainer, record
 
 

@@ -12,7 +12,6 @@ import torch
 
 from models import gpt, metrics, mla, zoo
 from models.engine import Engine
-from models.layers import RotaryEmbedding, apply_rope
 from models.probe import trace
 from models.recipes import llama as llama_recipe
 from models.recipes import mla as recipe
@@ -155,25 +154,6 @@ def test_probes_record_what_the_cache_holds(tiny):
 # ---- why RoPE is decoupled -----------------------------------------------------------------------------------------
 
 
-def _content_scores(attn: mla.MultiHeadLatentAttention, h: torch.Tensor, *, rope_on_content: bool, absorbed: bool):
-    """q^C·k^C (B, H, T, T) for the attention's own weights; with ``rope_on_content`` RoPE rotates q^C and k^C by
-    their positions (the "coupled" design MLA avoids). Absorbed: W_UK,hᵀ (RoPE) q^C against the raw latent c_KV."""
-    H, D = attn.n_heads, attn.head_dim
-    T = h.shape[1]
-    q_c = attn._split(attn.w_uq(attn.q_norm(attn.w_dq(h))), D)  # (B, H, T, D)
-    c_kv = attn.kv_norm(attn.w_dkv(h))  # (B, T, K)
-    cos, sin = RotaryEmbedding(D)(torch.arange(T))
-    if rope_on_content:
-        q_c = apply_rope(q_c, cos, sin)
-    if absorbed:
-        q_latent = torch.einsum("bhtd,hdk->bhtk", q_c, attn.w_uk.weight.view(H, D, -1))
-        return q_latent @ c_kv[:, None].transpose(-2, -1)
-    k_c = attn._split(attn.w_uk(c_kv), D)
-    if rope_on_content:
-        k_c = apply_rope(k_c, cos, sin)
-    return q_c @ k_c.transpose(-2, -1)
-
-
 @torch.no_grad()
 def test_absorbing_w_uk_is_wrong_when_rope_rotates_the_up_projected_keys():
     """With RoPE on k^C = W_UK c_KV the rotation R(j) sits between W_UK and c_KV and depends on the key's position j,
@@ -183,10 +163,10 @@ def test_absorbing_w_uk_is_wrong_when_rope_rotates_the_up_projected_keys():
         p.mul_(6)
     attn = model.blocks[0].attn
     h = torch.randn(2, 13, TINY.dim, generator=torch.Generator().manual_seed(8))
-    plain = _content_scores(attn, h, rope_on_content=False, absorbed=False)
-    assert_close(_content_scores(attn, h, rope_on_content=False, absorbed=True), plain, 1e-5)
-    coupled = _content_scores(attn, h, rope_on_content=True, absorbed=False)
-    wrong = _content_scores(attn, h, rope_on_content=True, absorbed=True)
+    plain = mla.content_scores(attn, h, rope_on_content=False, absorbed=False)
+    assert_close(mla.content_scores(attn, h, rope_on_content=False, absorbed=True), plain, 1e-5)
+    coupled = mla.content_scores(attn, h, rope_on_content=True, absorbed=False)
+    wrong = mla.content_scores(attn, h, rope_on_content=True, absorbed=True)
     gap = (wrong - coupled).abs().max() / coupled.abs().max()
     assert gap > 0.1, f"absorbing past the rotation should fail, relative gap {gap:.3g}"
     # at position 0 nothing is rotated, so key 0 still agrees: the error comes from the key's rotation
