@@ -363,7 +363,7 @@ def buckets_section(a, cfg: dict) -> None:
         t("t5.head"), list(range(H)), default=0, required=True, key="t5_bias_head", bind="query-params"
     )
     matrix = (a.enc_bias if stack == "encoder" else a.dec_bias)[head]
-    labels = list(a.source) if stack == "encoder" else [f"{i}: {p}" for i, p in enumerate(a.output)]
+    labels = [f"{i}: {p}" for i, p in enumerate(a.source if stack == "encoder" else a.output)]  # unique
     st.caption(t(f"t5.matrix.{stack}.caption", head=layer_head_label(head=head)))
     ui.figure(
         views.bias_matrix(

@@ -8,8 +8,6 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from app.shared.heatmaps import ticks
-
 BIDIRECTIONAL, CAUSAL = "#1f77b4", "#d62728"
 HEADS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 EXACT_FILL = "rgba(44, 160, 44, 0.12)"
@@ -169,23 +167,24 @@ def bias_matrix(
     key_title: str,
     value_title: str,
 ) -> go.Figure:
-    """(T, S) one head's position bias as added to the scores; a diverging scale centred on 0."""
-    T, S = bias.shape
+    """(T, S) one head's position bias as added to the scores; a diverging scale centred on 0. The labels must be
+    unique (they are the categories of the axes, which keeps the figure light: no per-cell hover text)."""
+    T = bias.shape[0]
     lim = float(np.abs(bias).max()) or 1.0
-    hover = [[f"{query_labels[i]} → {key_labels[j]} ({j - i:+d})" for j in range(S)] for i in range(T)]
     fig = go.Figure(
         go.Heatmap(
             z=bias,
-            customdata=hover,
+            x=key_labels,
+            y=query_labels,
             colorscale="RdBu",
             zmin=-lim,
             zmax=lim,
-            hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+            hovertemplate="%{y} → %{x}<br>" + value_title + ": %{z:.3f}<extra></extra>",
             colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
         )
     )
-    fig.update_xaxes(title=key_title, side="top", tickangle=-60, **ticks(key_labels))
-    fig.update_yaxes(title=query_title, autorange="reversed", **ticks(query_labels))
+    fig.update_xaxes(title=key_title, side="top", tickangle=-60, type="category")
+    fig.update_yaxes(title=query_title, autorange="reversed", type="category")
     fig.update_layout(height=int(min(640, max(300, 14 * T + 180))), margin={"l": 10, "r": 10, "t": 90, "b": 10})
     return fig
 
@@ -206,18 +205,17 @@ def architecture_masks(
     fig = make_subplots(rows=1, cols=len(masks), subplot_titles=titles, horizontal_spacing=0.04)
     k = len(MASK_COLOURS)
     scale = [[v / k, c] for i, c in enumerate(MASK_COLOURS) for v in (i, i + 1)]
-    hover = [[f"{labels[i]} → {labels[j]}" for j in range(n)] for i in range(n)]
     for col, mask in enumerate(masks, start=1):
-        names = np.array(kind_names, dtype=object)[mask]
         fig.add_trace(
             go.Heatmap(
-                z=mask + 0.5,
-                zmin=0,
-                zmax=k,
+                z=mask.astype(np.uint8),  # one byte a cell: the figure stays light for long inputs
+                x=labels,
+                y=labels,
+                zmin=-0.5,
+                zmax=k - 0.5,
                 colorscale=scale,
                 showscale=False,
-                customdata=np.dstack([np.array(hover, dtype=object), names]),
-                hovertemplate="%{customdata[0]}<br>%{customdata[1]}<extra></extra>",
+                hovertemplate="%{y} → %{x}<extra></extra>",
                 xgap=1,
                 ygap=1,
             ),
@@ -226,15 +224,15 @@ def architecture_masks(
         )
         for x0, y0, x1, y1 in ((n_in - 0.5, -0.5, n_in - 0.5, n - 0.5), (-0.5, n_in - 0.5, n - 0.5, n_in - 0.5)):
             fig.add_shape(type="line", x0=x0, y0=y0, x1=x1, y1=y1, line={"color": "#222", "width": 1.5}, row=1, col=col)
-        fig.update_xaxes(tickangle=-90, tickfont={"size": 9}, side="bottom", row=1, col=col, **ticks(labels, 40))
+        fig.update_xaxes(tickangle=-90, tickfont={"size": 9}, type="category", row=1, col=col)
         fig.update_yaxes(
             autorange="reversed",
             tickfont={"size": 9},
+            type="category",
             row=1,
             col=col,
             scaleanchor=f"x{col}",
             showticklabels=col == 1,
-            **ticks(labels, 40),
         )
     fig.update_xaxes(title=key_title, row=1, col=2)
     fig.update_yaxes(title=query_title, row=1, col=1)
