@@ -354,6 +354,9 @@ def balance_section() -> None:
     )
     if b.switch_curve is None:
         st.caption(t("mla.balance.no_switch_curve"))
+    elif b.twin:
+        shipped = b.val_loss.get(svc.SWITCH)
+        st.caption(t("mla.balance.twin", loss=b.twin["val_loss"], cv=b.twin["load_cv_max"], shipped=shipped))
     st.caption(t("mla.balance.bias", gamma=b.gamma))
     ui.figure(
         views.bias_map(b.bias, layer_labels=layers, expert_title=t("mla.expert"), value_title="b"),

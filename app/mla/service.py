@@ -367,7 +367,8 @@ class Balance:
     steps: np.ndarray  # (P,) training step at the end of each averaged window
     curve: np.ndarray  # (L, P) auxfree: per-batch coefficient of variation of the routed load, window means
     every: int  # steps per window
-    switch_curve: np.ndarray | None  # (L, P) the same for switch, when its card records it
+    switch_curve: np.ndarray | None  # (L, P) the same for switch's recipe, rerun in auxfree's command (its card)
+    twin: dict  # that rerun's held-out val_loss and load_cv_max (empty when the card has no twin)
     bias: np.ndarray  # (L, E) the final selection biases of switch-auxfree
     held_out_routed: dict  # name -> (L,) CV of the routed load on the held-out windows (card load_cv_routed)
     cv_max: dict  # name -> the card's load_cv_max: CV of the kept load (after the capacity cut), worst layer
@@ -390,7 +391,8 @@ def _balance(auxfree_here: bool, switch_here: bool) -> Balance:
     curve = np.array(record["load_cv"], dtype=float)
     every = int(record["every_steps"])
     s_card = card(SWITCH) if switch_here else {}
-    s_record = s_card.get("load_over_training", {})
+    twin = c.get("switch_twin", {})  # switch's recipe rerun beside auxfree in one command, load recorded
+    s_record = twin.get("load_over_training", {})
     switch_curve = np.array(s_record["load_cv"], dtype=float) if "load_cv" in s_record else None
     settings = c["settings"]
     N = int(settings["batch"]) * int(settings["context"])
@@ -411,6 +413,7 @@ def _balance(auxfree_here: bool, switch_here: bool) -> Balance:
         curve=curve,
         every=every,
         switch_curve=switch_curve,
+        twin={k: twin[k] for k in ("val_loss", "load_cv_max") if k in twin},
         bias=np.array(c["selection_bias"], dtype=float),
         held_out_routed=held,
         cv_max=worst,

@@ -292,6 +292,15 @@ STRINGS = {
         "系数的均值。一个完全随机均匀选择的路由器在这样大小的批次上也会有约 {floor:.3f} 的变异系数（虚线）。"
         "最后一步之后的标记：留出窗口上的路由负载。",
     ),
+    "mla.balance.twin": (
+        "The dashed switch curves come from switch's recipe run again inside switch-auxfree's training command (the "
+        "same seed, initialisation and batches, the auxiliary loss instead of the bias), so both curves were recorded "
+        "the same way. That rerun reached a held-out loss of {loss:.4f} and a worst-layer load CV of {cv:.4f}; the "
+        "shipped switch, trained earlier, {shipped:.4f}.",
+        "虚线的 switch 曲线来自在 switch-auxfree 的训练命令中重新运行的 switch 配方（相同的随机种子、初始化和批次，"
+        "用辅助损失而不是偏置），所以两条曲线的记录方式相同。这次重跑在留出数据上的损失为 {loss:.4f}，"
+        "最差层负载变异系数为 {cv:.4f}；较早训练并发布的 switch 为 {shipped:.4f}。",
+    ),
     "mla.balance.no_switch_curve": (
         "switch's card records no load over training (it was trained before this curve was recorded and not "
         "retrained), so only its held-out load (square markers) compares.",

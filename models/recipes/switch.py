@@ -189,6 +189,8 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     extra = {}
     if config.n_experts:
         trainer, extra = fit_recording_load(model, batches, hp)
+        if config.balance == "bias":  # its control, trained here so that both load curves come from one command
+            extra["switch_twin"] = train_twin(run, tok, streams, SHIPPED)
     else:
         trainer = fit(model, batches, loss, **schedule(hp), desc=name, log_every=100)
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
@@ -259,6 +261,25 @@ def fit_recording_load(model: switch.SwitchLM, batches, hp: dict) -> tuple[Train
     if model.config.balance == "bias":
         record["selection_bias"] = [[round(v, 4) for v in m.selection_bias.tolist()] for m in moes]
     return trainer, record
+
+
+def train_twin(run: zoo.Run, tok, streams, config: switch.Config) -> dict:
+    """The ``switch`` recipe run again inside ``switch-auxfree``'s command (the same seed, initialisation and batches,
+    the auxiliary loss instead of the bias), for its load over training beside the bias's. Its weights are not kept:
+    its held-out numbers are recorded beside those of the shipped ``switch``."""
+    torch.manual_seed(run.seed)
+    twin = switch.build(asdict(config))
+    batches = windows(streams, run.settings["batch"], run.settings["context"], np.random.default_rng(run.seed))
+    trainer, record = fit_recording_load(twin, batches, run.settings)
+    m = measure(twin, *validation_windows(tok))
+    return {
+        "what": "the switch recipe (auxiliary loss, α = "
+        f"{config.aux_weight}) rerun in this command with the same seed, initialisation and batches; weights not kept",
+        "load_over_training": record["load_over_training"],
+        "val_loss": round(m["val_loss"], 4),
+        "load_cv_max": round(max(cv(k) for k in m["kept"]), 4),
+        "final_train_loss": trainer.mean_loss(100),
+    }
 
 
 def example_tokens(out: Path) -> np.ndarray:
