@@ -34,8 +34,13 @@ def test_dockerfile_health_check_and_port():
     assert f"--server.port={port}" in DOCKERFILE
 
 
-def test_dockerfile_brings_cuda_13_and_cudnn_9():
-    assert re.search(r"^FROM nvidia/cuda:13\.\S*cudnn", DOCKERFILE, flags=re.M)
+def test_dockerfile_brings_cuda_13_and_cudnn_9_by_default_and_a_cpu_build():
+    assert re.search(r"^ARG BASE=nvidia/cuda:13\.\S*cudnn", DOCKERFILE, flags=re.M)
+    assert re.search(r"^FROM \$\{BASE\}$", DOCKERFILE, flags=re.M)
+    # the CPU image: another base and torch's CPU index, both build arguments the file documents and uses
+    assert "--build-arg BASE=ubuntu:24.04" in DOCKERFILE and "--build-arg TORCH_INDEX=" in DOCKERFILE
+    assert re.search(r"pip install torch==2\.13\.0 --index-url \"\$TORCH_INDEX\"", DOCKERFILE)
+    assert re.search(r"R580|580\.", DOCKERFILE)  # the driver the CUDA 13 image needs
 
 
 def test_torch_is_pinned():
@@ -77,3 +82,23 @@ def test_readme_model_table_numbers_come_from_the_cards():
         stated = {float(x) for x in re.findall(r"-?\d+\.\d+|(?<=[≤≥] )-?\d+", cells[2])}
         assert stated, (name, cells[2])
         assert stated <= known, (name, sorted(stated - known))
+
+
+def test_each_platform_gets_exactly_one_onnx_runtime():
+    """``onnxruntime-gpu`` has no macOS or Linux-ARM wheel: the markers pick the CPU package there, the GPU one on
+    Linux x86-64 and Windows x86-64 (it runs on the CPU as well), and never both."""
+    from packaging.requirements import Requirement
+
+    lines = [line for line in (ROOT / "requirements.txt").read_text().splitlines() if line.startswith("onnxruntime")]
+    platforms = {
+        ("linux", "x86_64"): "onnxruntime-gpu",
+        ("win32", "AMD64"): "onnxruntime-gpu",
+        ("darwin", "arm64"): "onnxruntime",
+        ("linux", "aarch64"): "onnxruntime",
+        ("win32", "ARM64"): "onnxruntime",
+    }
+    for (system, machine), expected in platforms.items():
+        env = {"sys_platform": system, "platform_machine": machine}
+        chosen = [Requirement(line) for line in lines if Requirement(line).marker.evaluate(env)]
+        assert [r.name for r in chosen] == [expected], (system, machine)
+        assert str(chosen[0].specifier) == "==1.31.1"
