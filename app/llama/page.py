@@ -8,6 +8,7 @@ from app.llama import service as svc
 from app.llama import views
 from app.shared import ui
 from app.shared.i18n import InputError, t
+from app.shared.seeds import two_seed_scatter
 from app.shared.tokens import visible
 
 ui.header("llama")
@@ -209,16 +210,19 @@ def family_section() -> None:
     if trained:
         st.caption(t("llama.gqa.loss"))
         ui.figure(
-            views.loss_vs_cache(
-                [s.name for s in trained],
-                [views.SIBLING_COLOURS[svc.SIBLINGS.index(s.name)] for s in trained],
-                [s.kv_measured / 1024 for s in trained],
-                [s.val_bpc for s in trained],
-                [s.other_seed_bpc for s in trained],
-                x_title=t("llama.kv_kib_token"),
-                y_title=t("llama.val_bpc"),
-                shipped_name=t("llama.seed_shipped"),
-                other_name=t("llama.seed_other"),
+            views.seed_layout(
+                two_seed_scatter(
+                    [s.name for s in trained],
+                    [views.SIBLING_COLOURS[svc.SIBLINGS.index(s.name)] for s in trained],
+                    [s.kv_measured / 1024 for s in trained],
+                    [s.val_bpc for s in trained],
+                    [s.other_seed_bpc for s in trained],
+                    x_title=t("llama.kv_kib_token"),
+                    y_title=t("llama.val_bpc"),
+                    seed_name=t("llama.seed_shipped"),
+                    other_seed_name=t("llama.seed_other"),
+                    x_unit="KiB",
+                )
             ),
             {
                 s.name: {

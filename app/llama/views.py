@@ -224,56 +224,6 @@ def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_n
     return _layout(fig, 190, top=36)
 
 
-def loss_vs_cache(
-    names: list[str],
-    colours: list[str],
-    kib: list[float],
-    bpc: list[float],
-    other_bpc: list[float | None],
-    *,
-    x_title: str,
-    y_title: str,
-    shipped_name: str,
-    other_name: str,
-) -> go.Figure:
-    """Validation bits per character against KV-cache KiB per token, one point per trained sibling (the shipped seed
-    filled, the other seed hollow)."""
-    fig = go.Figure()
-    for name, x, y, other, colour in zip(names, kib, bpc, other_bpc, colours):
-        fig.add_trace(
-            go.Scatter(
-                x=[x],
-                y=[y],
-                mode="markers+text",
-                text=[name],
-                textposition="top center",
-                marker={"size": 13, "color": colour},
-                name=name,
-                showlegend=False,
-                hovertemplate=f"{name} ({shipped_name}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
-            )
-        )
-        if other is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=[x],
-                    y=[other],
-                    mode="markers",
-                    marker={"size": 11, "color": "rgba(0,0,0,0)", "line": {"color": colour, "width": 2}},
-                    name=other_name,
-                    showlegend=False,
-                    hovertemplate=f"{name} ({other_name}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
-                )
-            )
-    for label, symbol in ((shipped_name, "circle"), (other_name, "circle-open")):
-        fig.add_trace(
-            go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": symbol, "color": "#444"}, name=label)
-        )
-    fig.update_xaxes(title=x_title, rangemode="tozero")
-    fig.update_yaxes(title=y_title)
-    return _layout(fig, 320, top=24)
-
-
 def cache_growth(
     names: list[str],
     positions: list[np.ndarray],
@@ -315,3 +265,8 @@ def cache_growth(
     fig.update_yaxes(title=y_title, rangemode="tozero")
     fig.update_layout(hovermode="x unified")
     return _layout(fig, 340)
+
+
+def seed_layout(fig: go.Figure) -> go.Figure:
+    """The page's layout for app.shared.seeds.two_seed_scatter."""
+    return _layout(fig, 320, top=24)

@@ -10,6 +10,7 @@ from app.mla import service as svc
 from app.mla import views
 from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.seeds import two_seed_scatter
 from app.shared.tokens import visible
 
 ui.header("mla")
@@ -119,16 +120,19 @@ def cache_section() -> None:
     if trained:
         st.caption(t("mla.cache.loss"))
         ui.figure(
-            views.loss_vs_cache(
-                [r.name for r in trained],
-                [r.kind for r in trained],
-                [(r.bytes_measured or 4 * r.numbers) / 1024 for r in trained],
-                [r.val_bpc for r in trained],
-                [r.other_seed_bpc for r in trained],
-                x_title=t("mla.kib_token"),
-                y_title=t("mla.val_bpc"),
-                seed0=t("mla.seed0"),
-                seed1=t("mla.seed1"),
+            views.seed_layout(
+                two_seed_scatter(
+                    [f"{r.name} ({r.kind})" for r in trained],
+                    [views.KIND_COLOURS[r.kind] for r in trained],
+                    [(r.bytes_measured or 4 * r.numbers) / 1024 for r in trained],
+                    [r.val_bpc for r in trained],
+                    [r.other_seed_bpc for r in trained],
+                    x_title=t("mla.kib_token"),
+                    y_title=t("mla.val_bpc"),
+                    seed_name=t("mla.seed0"),
+                    other_seed_name=t("mla.seed1"),
+                    x_unit="KiB",
+                )
             ),
             {r.name: {"kind": r.kind, "val_bpc_seed0": r.val_bpc, "val_bpc_seed1": r.other_seed_bpc} for r in trained},
             "mla-loss-vs-cache",

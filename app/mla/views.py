@@ -50,55 +50,6 @@ def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_titl
     return _layout(fig, 230, top=34)
 
 
-def loss_vs_cache(
-    names: list[str],
-    kinds: list[str],
-    kib: list[float],
-    bpc: list[float],
-    other_bpc: list[float | None],
-    *,
-    x_title: str,
-    y_title: str,
-    seed0: str,
-    seed1: str,
-) -> go.Figure:
-    """Held-out bits per character against KiB cached per token, one point per trained decoder (seed 0 filled,
-    seed 1 hollow)."""
-    fig = go.Figure()
-    for name, kind, x, y, other in zip(names, kinds, kib, bpc, other_bpc):
-        colour = KIND_COLOURS[kind]
-        fig.add_trace(
-            go.Scatter(
-                x=[x],
-                y=[y],
-                mode="markers+text",
-                text=[f"{name} ({kind})"],
-                textposition="top center",
-                marker={"size": 13, "color": colour},
-                showlegend=False,
-                hovertemplate=f"{name} ({seed0}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
-            )
-        )
-        if other is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=[x],
-                    y=[other],
-                    mode="markers",
-                    marker={"size": 11, "color": "rgba(0,0,0,0)", "line": {"color": colour, "width": 2}},
-                    showlegend=False,
-                    hovertemplate=f"{name} ({seed1}): %{{y:.4f}}<extra>%{{x:.2f}} KiB</extra>",
-                )
-            )
-    for label, symbol in ((seed0, "circle"), (seed1, "circle-open")):
-        fig.add_trace(
-            go.Scatter(x=[None], y=[None], mode="markers", marker={"symbol": symbol, "color": "#444"}, name=label)
-        )
-    fig.update_xaxes(title=x_title, rangemode="tozero")
-    fig.update_yaxes(title=y_title)
-    return _layout(fig, 320, top=30)
-
-
 def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_name: str, y_title: str) -> go.Figure:
     """(d_c,) the latent c_KV and (d_h^R,) the rotary key of one token: everything one layer caches for it."""
     K, R = len(c_kv), len(k_rope)
@@ -433,3 +384,8 @@ def mtp_losses(
     fig.update_yaxes(title=y_title, secondary_y=False)
     fig.update_yaxes(title="λ", secondary_y=True, rangemode="tozero")
     return _layout(fig, 300, top=30)
+
+
+def seed_layout(fig: go.Figure) -> go.Figure:
+    """The page's layout for app.shared.seeds.two_seed_scatter."""
+    return _layout(fig, 320, top=30)

@@ -306,41 +306,26 @@ def buckets_section(a, cfg: dict) -> None:
         ui.input_error(e)
         return
     heads = [layer_head_label(head=h) for h in range(tb.encoder.shape[0])]
-    c_enc, c_dec = st.columns(2)
-    with c_enc:
-        ui.figure(
-            views.bias_curves(
-                tb.offsets,
-                tb.encoder,
-                b.max_distance,
-                head_names=heads,
-                x_title=t("t5.offset"),
-                y_title=t("t5.bias.value"),
-                title=t("t5.bias.encoder"),
-            ),
-            tb.encoder,
-            "t5-encoder-bias",
-            key="t5_bias_enc",
-            row_labels=heads,
-            col_labels=[int(o) for o in tb.offsets],
-        )
-    with c_dec:
-        ui.figure(
-            views.bias_curves(
-                tb.decoder_offsets,
-                tb.decoder,
-                b.max_distance,
-                head_names=heads,
-                x_title=t("t5.offset"),
-                y_title=t("t5.bias.value"),
-                title=t("t5.bias.decoder"),
-            ),
-            tb.decoder,
-            "t5-decoder-bias",
-            key="t5_bias_dec",
-            row_labels=heads,
-            col_labels=[int(o) for o in tb.decoder_offsets],
-        )
+    for column, side, offsets, table in zip(
+        st.columns(2), ("encoder", "decoder"), (tb.offsets, tb.decoder_offsets), (tb.encoder, tb.decoder)
+    ):
+        with column:
+            ui.figure(
+                views.bias_curves(
+                    offsets,
+                    table,
+                    b.max_distance,
+                    head_names=heads,
+                    x_title=t("t5.offset"),
+                    y_title=t("t5.bias.value"),
+                    title=t(f"t5.bias.{side}"),
+                ),
+                table,
+                f"t5-{side}-bias",
+                key=f"t5_bias_{side[:3]}",
+                row_labels=heads,
+                col_labels=[int(o) for o in offsets],
+            )
     near = tb.encoder[:, np.abs(tb.offsets) <= 2].mean()
     far = tb.encoder[:, np.abs(tb.offsets) >= b.max_distance].mean()
     st.caption(t("t5.bias.summary", near=near, far=far, max=b.max_distance))
@@ -428,7 +413,7 @@ metrics = card.get("metrics", {})
 ui.paper_vs_here(
     [
         (t("t5.pvh.sizes"), t("t5.pvh.sizes.paper"), t("t5.pvh.sizes.here", params=card.get("params", 0) / 1e6, **cfg)),
-        (t("t5.pvh.data"), t("t5.pvh.data.paper"), t("t5.pvh.data.here")),
+        (t("t5.pvh.data"), t("t5.pvh.data.paper"), t("t5.pvh.data.here", tokens=card.get("pretraining_tokens", 0))),
         (t("t5.pvh.vocab"), t("t5.pvh.vocab.paper"), t("t5.pvh.vocab.here", vocab=cfg["vocab"])),
         (t("t5.pvh.positions"), t("t5.pvh.positions.paper"), t("t5.pvh.positions.here", **cfg)),
         (t("t5.pvh.objective"), t("t5.pvh.objective.paper"), t("t5.pvh.objective.here")),

@@ -88,6 +88,10 @@ def card() -> dict:
         "hardware": c.get("hardware", ""),
         "stages": c.get("stages", []),
         "mixture": c.get("mixture", {}),
+        # the recipe writes the pre-training stream's length into the card's data line: "(…, 1,234,567 tokens)"
+        "pretraining_tokens": int(found.group(1).replace(",", ""))
+        if (found := re.search(r"([\d,]+) tokens\)", c.get("data", "")))
+        else 0,
         "command": c.get("command", ""),
     }
 

@@ -378,8 +378,8 @@ STRINGS = {
         "C4（清洗过的 Common Crawl）；最终模型见过约 1 万亿个词元（100 万步 × 2048 个序列 × 512）",
     ),
     "t5.pvh.data.here": (
-        "Shakespeare's training works (about 1.2 M tokens), the end of eight plays held out",
-        "莎士比亚的训练集作品（约 120 万个词元），八部剧的结尾留作测试",
+        "Shakespeare's training works ({tokens:,} tokens), the last 15% of the lines of eight plays held out",
+        "莎士比亚的训练集作品（{tokens:,} 个词元），八部剧各自最后 15% 的台词留作测试",
     ),
     "t5.pvh.vocab": ("Vocabulary", "词表"),
     "t5.pvh.vocab.paper": (
