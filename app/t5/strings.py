@@ -18,11 +18,12 @@ STRINGS = {
         "在第 1 节保持文本不变、切换任务；在第 2 节把噪声密度固定为 0.15，把平均片段长度从 1 调到 3 再到 8。",
     ),
     "t5.try.see": (
-        "The same weights answer in each task's form (a play's label, a number, the words reversed, the spans "
-        "after their sentinels). The same share of tokens is dropped each time, but the sentinels become fewer "
-        "and the target the decoder must write gets shorter.",
-        "同一套权重按各任务的形式作答（剧名标签、一个数字、倒序的单词、哨兵之后的片段）。每次删去的词元比例相同，"
-        "但哨兵变少了，解码器要写出的目标也变短了。",
+        "The same weights answer in each task's form (a play's label, a number, the words in reverse order, the "
+        "spans after their sentinels), though not always rightly: see each task's card numbers. The same share of "
+        "tokens is dropped each time, but the sentinels become fewer and the target the decoder must write gets "
+        "shorter.",
+        "同一套权重按各任务的形式作答（剧名标签、一个数字、倒序的单词、哨兵之后的片段），但不一定答对："
+        "见各任务在模型卡上的成绩。每次删去的词元比例相同，但哨兵变少了，解码器要写出的目标也变短了。",
     ),
     "t5.try.why": (
         "The prefix is the only thing that tells the model the task. A target holds one sentinel per span plus the "
@@ -444,6 +445,14 @@ STRINGS = {
     # ---- card ----
     "t5.card.title": ("What the shipped model scores (its card)", "所发布模型的成绩（模型卡）"),
     "t5.card.metric": ("measure (held-out text)", "指标（未训练过的文本）"),
+    "t5.card.target": ("target (issue)", "目标（需求）"),
+    "t5.reverse.weak": (
+        "Reversal is this model's weak task: {got:.0%} exact match on held-out lines of 2–5 words, against the "
+        "{target:.0%} we aimed for. It reverses short lines of common words and garbles rarer words while copying "
+        "them (docs/training/t5.md says what was tried).",
+        "倒序是这个模型的弱项：在未训练过的 2–5 个单词的句子上完全正确率为 {got:.0%}，而我们的目标是 {target:.0%}。"
+        "它能倒序由常见词组成的短句，但在复制较生僻的词时会写错（docs/training/t5.md 记录了尝试过的做法）。",
+    ),
     "t5.card.value": ("our model", "我们的模型"),
     "t5.card.baseline": ("baseline", "基线"),
     "t5.card.which_play_accuracy": ("which play: accuracy (baseline: chance)", "哪部剧：准确率（基线：随机猜）"),

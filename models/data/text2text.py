@@ -155,7 +155,7 @@ PREFIX = {
     "reverse_words": "reverse words:",
     "fill": "fill:",
 }
-WORDS = {"count_words": (1, 12), "reverse_words": (3, 8)}  # words per example, inclusive
+WORDS = {"count_words": (1, 12), "reverse_words": (2, 5)}  # words per example, inclusive
 PASSAGE_WORDS = 32  # words of a ``which play:`` passage
 FILL_TOKENS = 48  # tokens of a ``fill:`` passage
 SPAN = {"density": 0.15, "mean_span": 3.0}  # the paper's span corruption
