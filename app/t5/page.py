@@ -38,7 +38,8 @@ def text_to_text_section():
         labels={k: t(f"t5.task.{k}") for k in svc.TASKS},
         horizontal=True,
     )
-    st.caption(t(f"t5.task.{task}.help", prefix=svc.PREFIX[task]))
+    lo, hi = svc.WORDS.get(task, (0, 0))
+    st.caption(t(f"t5.task.{task}.help", prefix=svc.PREFIX[task], lo=lo, hi=hi))
     text = st.text_area(
         t("t5.text", prefix=svc.PREFIX[task]),
         svc.EXAMPLES["reverse_words"][0],

@@ -34,6 +34,7 @@ LABELS = tuple(tt.PLAYS.values())  # the ``which play:`` classes
 MAX_CHARS = 400  # the task box
 MAX_SOURCE_TOKENS = 128  # the prefixed input, </s> included
 BARS = recipe.RECIPES[0].bars  # the bars the card holds (the issue's classification bar)
+WORDS = tt.WORDS  # words per counting / reversing example in training (inclusive)
 ISSUE_BARS = recipe.ISSUE_BARS  # what issue 17 asks and the shipped model does not reach
 MAX_NEW = 64  # greedy steps (the recipe's evaluation decodes as many)
 SPAN_MAX_CHARS = 600

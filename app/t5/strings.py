@@ -56,15 +56,15 @@ STRINGS = {
     ),
     "t5.task.count_words.help": (
         "Prefix `{prefix}` — a line → how many words it has (split at spaces), written as digits: regression "
-        "as text. Trained on runs of 1 to 12 consecutive words of the training works; the examples come from plays "
-        "never trained on.",
+        "as text. Trained on runs of {lo} to {hi} consecutive words of the training works; the examples come from "
+        "plays never trained on.",
         "前缀 `{prefix}` —— 一行文字 → 它有多少个单词（按空格切分），以数字写出：用文本做回归。"
-        "训练用训练集剧本中连续 1 到 12 个单词的片段；示例取自从未训练过的剧。",
+        "训练用训练集剧本中连续 {lo} 到 {hi} 个单词的片段；示例取自从未训练过的剧。",
     ),
     "t5.task.reverse_words.help": (
-        "Prefix `{prefix}` — a line → the same words in reverse order. Trained on runs of 3 to 8 consecutive words "
-        "of the training works; the examples come from plays never trained on.",
-        "前缀 `{prefix}` —— 一行文字 → 同样的单词倒序排列。训练用训练集剧本中连续 3 到 8 个单词的片段；"
+        "Prefix `{prefix}` — a line → the same words in reverse order. Trained on runs of {lo} to {hi} consecutive "
+        "words of the training works; the examples come from plays never trained on.",
+        "前缀 `{prefix}` —— 一行文字 → 同样的单词倒序排列。训练用训练集剧本中连续 {lo} 到 {hi} 个单词的片段；"
         "示例取自从未训练过的剧。",
     ),
     "t5.task.fill.help": (
