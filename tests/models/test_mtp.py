@@ -18,6 +18,12 @@ TINY = mtp.PRESETS["tiny"]  # vocab 300, C 32, H 4, G 2, L 2, context 32
 
 shipped_only = pytest.mark.skipif("mtp" not in zoo.available(), reason="no mtp checkpoint")
 
+# Greedy continuation of the shipped checkpoint's main head (torch, CPU), the prompt of tests/models/test_llama.py.
+# Regenerate only when the checkpoint is retrained.
+GOLDEN_PROMPT = "To be, or not to be, that is the"
+GOLDEN_IDS = [851, 199, 1291, 268, 851, 12, 291, 268, 851, 327, 325, 259, 447, 12, 199, 335]
+GOLDEN_TEXT = " world\nof the world, and the world is not a man,\nAnd"
+
 
 @pytest.fixture(scope="module")
 def tiny() -> mtp.MTPDecoder:
@@ -158,6 +164,17 @@ def test_card_records_both_heads_lambda_and_the_control():
     curves = card["loss_curves"]
     assert len(curves["step"]) == len(curves["main_loss"]) == len(curves["mtp_loss"]) == len(curves["lambda"])
     assert set(curves["lambda"]) == {0.3, 0.1} and curves["main_loss"][-1] < curves["main_loss"][0]
+
+
+@shipped_only
+def test_golden_greedy_continuation_and_speculation_give_it():
+    model = zoo.load("mtp")
+    tok = metrics.tokenizer(zoo.checkpoint_dir("mtp"))
+    prompt = [int(i) for i in metrics.encode_document(tok, GOLDEN_PROMPT)]
+    fwd = recipe.torch_forward(model)
+    assert mtp.plain_greedy(fwd, prompt, 16, model.config.max_len) == GOLDEN_IDS
+    assert tok.decode(GOLDEN_IDS) == GOLDEN_TEXT
+    assert mtp.speculative_greedy(fwd, prompt, 16, model.config.max_len).tokens == GOLDEN_IDS
 
 
 @shipped_only
