@@ -26,6 +26,7 @@ import torch.nn.functional as F
 from models import t5
 from models.data import shakespeare
 from models.data import text2text as tt
+from models.recipes.common import initial_model, source_tokenizer
 from models.training import Trainer, fast_kernels
 from models.zoo import Recipe, Run, Trained
 
@@ -128,16 +129,18 @@ def train(run: Run) -> Trained:
     hp = run.settings
     c = t5.PRESETS["shipped"]
     texts = tt.pretraining_texts(shakespeare.plays("train"))
-    tok = tt.train_unigram(texts.values(), c.vocab)
+    tok = source_tokenizer(run) or tt.train_unigram(texts.values(), c.vocab)
     stream = np.concatenate([tt.encode(tok, text) + [tt.EOS] for text in texts.values()])
     torch.manual_seed(run.seed)
-    model = t5.build(asdict(c))
+    model, config = initial_model(run, t5.build, asdict(c))  # --init-from: continue from a checkpoint's weights
     rng = np.random.default_rng(run.seed)
     stages = []
     for stage, steps, batches in (
         ("span corruption", hp["pretrain_steps"], span_batches(stream, hp, rng)),
         ("multi-task", hp["finetune_steps"], mixture_batches(tok, rng, mixture(hp))),
     ):
+        if not steps:  # a stage set to 0 steps (e.g. pre-training, when continuing with --init-from) is skipped
+            continue
         trainer = Trainer(
             model, seq2seq_loss, steps=steps, lr=hp["lr"], warmup=hp["warmup"], weight_decay=hp["weight_decay"]
         )
@@ -150,7 +153,7 @@ def train(run: Run) -> Trained:
     model.cpu().eval()
     return Trained(
         model,
-        asdict(c),
+        config,
         data=f"Shakespeare training works ({len(texts)}, {len(stream):,} tokens), the last "
         f"{tt.HELD_OUT_FRACTION:.0%} of the lines of {len(tt.PLAYS)} plays held out",
         card={
