@@ -20,6 +20,15 @@ lanes = {era: i for i, era in enumerate(ERAS)}
 _rank = {
     p.key: i for era in ERAS for i, p in enumerate(sorted((q for q in PAPERS if q.era == era), key=lambda q: q.year))
 }
+
+
+def _label(text: str, rank: int) -> str:
+    """The label of the rank-th paper of its lane, pushed one line further out on every second turn of its side."""
+    if rank % 4 < 2:
+        return text
+    return f"{text}<br> " if rank % 2 == 0 else f" <br>{text}"
+
+
 fig = go.Figure()
 for is_available in (True, False):
     group = [p for p in PAPERS if p.available == is_available]
@@ -30,10 +39,12 @@ for is_available in (True, False):
             x=[p.year for p in group],
             y=[lanes[p.era] for p in group],
             mode="markers+text",
-            text=[p.short for p in group],
-            # Alternate labels above and below the lane so neighbours in time do not overprint each other.
+            # Labels go above and below the lane in turn, and every second one on each side a line further out, so
+            # four neighbours in time never overprint each other (Forward pass and Transformer-XL did).
+            text=[_label(p.short, _rank[p.key]) for p in group],
             textposition=["top center" if _rank[p.key] % 2 == 0 else "bottom center" for p in group],
             textfont={"size": 12},
+            cliponaxis=False,  # labels a line further out may leave the plotting area
             customdata=[[t(f"paper.{p.key}.title"), ", ".join(p.arxiv)] for p in group],
             hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
             marker={
@@ -49,11 +60,11 @@ fig.update_yaxes(
     tickmode="array",
     tickvals=list(lanes.values()),
     ticktext=[t(f"era.{e}") for e in ERAS],
-    range=[-0.6, len(ERAS) - 0.3],
+    range=[-0.8, len(ERAS) - 0.2],
     autorange="reversed",
 )
 fig.update_xaxes(title=t("home.year"), range=[2016.9, 2025.4], dtick=1)
-fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legend={"orientation": "h", "y": -0.18})
+fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legend={"orientation": "h", "y": -0.18})
 ui.plot(fig, key="home_timeline")
 st.caption(t("home.timeline.caption"))
 
