@@ -87,7 +87,7 @@ text = c_text.text_input(
     svc.EXAMPLES[0],
     key="attention_text",
     bind="query-params",
-    max_chars=60,
+    max_chars=svc.MAX_CHARS,
     help=t("attention.input.help"),
 )
 st.pills(
@@ -104,6 +104,9 @@ try:
 except InputError as e:
     ui.input_error(e)
     st.stop()
+_, dropped = svc.readable(text)
+if dropped:
+    st.caption(t("attention.dropped", symbols=" ".join(repr(ch) for ch in dropped), text=d.text))
 
 m_out, m_expected, m_ok = st.columns(3)
 m_out.metric(t("attention.m.output"), visible(d.answer))

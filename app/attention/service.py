@@ -62,17 +62,22 @@ class Decoding:
         return len(self.output)
 
 
+def readable(text: str) -> tuple[str, tuple[str, ...]]:
+    """What the model can read of ``text``: lowercase, the characters outside its alphabet (a–z and the space)
+    dropped, runs of spaces collapsed, outer spaces removed; and the dropped characters, each once, in order."""
+    lowered = text.lower()
+    dropped = tuple(dict.fromkeys(ch for ch in lowered if ch not in seq2seq.ALPHABET))
+    kept = "".join(ch for ch in lowered if ch in seq2seq.ALPHABET)
+    return " ".join(kept.split()), dropped
+
+
 def normalise(text: str) -> str:
-    """What the model reads: lowercase, outer spaces removed; raises ``InputError`` for what it cannot read."""
-    text = text.lower().strip()
+    """What the model reads (``readable``); raises ``InputError`` when nothing is left or it is too long."""
+    text, _ = readable(text)
     if not text:
         raise InputError("attention.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("attention.error.too_long", n=len(text), max=MAX_CHARS, trained=TRAINED_CHARS)
-    try:
-        seq2seq.encode(text)
-    except seq2seq.UnknownSymbolError as e:
-        raise InputError("attention.error.unknown", symbols=" ".join(repr(s) for s in e.symbols)) from None
     return text
 
 

@@ -345,8 +345,8 @@ STRINGS = {
         "The input has {n} characters; the model takes at most {max} (it was trained on up to {trained}).",
         "输入有 {n} 个字符；模型最多接受 {max} 个（训练时最多 {trained} 个）。",
     ),
-    "attention.error.unknown": (
-        "The model only knows the letters a–z and the space. Not understood: {symbols}",
-        "模型只认识字母 a–z 和空格。无法识别：{symbols}",
+    "attention.dropped": (
+        "The model knows only the letters a–z and the space, so these were left out: {symbols}. It reads “{text}”.",
+        "模型只认识字母 a–z 和空格，因此略去了：{symbols}。它读到的是“{text}”。",
     ),
 }

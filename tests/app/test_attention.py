@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import tests.app.conftest as app_conftest
+from app.attention import service as svc
 from app.attention.views import MIN_WEIGHT, click_targets, head_view
 from app.shared.heatmaps import grid_cell, head_grid
-from app.shared.i18n import translate
+from app.shared.i18n import InputError, translate
 from tests.app.conftest import metric, open_app, rerun
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
@@ -104,9 +105,8 @@ def test_every_view_renders(view):
 @pytest.mark.parametrize(
     ("text", "key", "fields"),
     [
-        ("Hello, World!", "attention.error.unknown", {"symbols": "',' '!'"}),
-        ("a" * 30, "attention.error.too_long", {"n": 30, "max": 20, "trained": 16}),
         ("   ", "attention.error.empty", {}),
+        ("?!", "attention.error.empty", {}),  # nothing readable left
     ],
 )
 def test_bad_input_gets_a_translated_message(text, key, fields):
@@ -149,3 +149,22 @@ def test_onnx_backend_gives_the_same_answer():
     assert not at.exception
     assert metric(at, "Model output") == "lla·si·noitnetta"
     assert any("onnx" in c.value for c in at.caption)
+
+
+def test_what_the_model_cannot_read_is_dropped_with_a_note():
+    """Issue 26: the box takes no more characters than the model reads, and punctuation or digits are left out with a
+    note naming them, instead of an error."""
+    at = open_app("attention", lang=LANG)
+    box = at.text_input(key="attention_text")
+    assert box.max_chars == svc.MAX_CHARS == 20
+    box.set_value("Hello, World!")
+    rerun(at, LANG)
+    assert not at.exception and not at.error
+    note = translate("attention.dropped", LANG, symbols="',' '!'", text="hello world")
+    assert note in [c.value for c in at.caption]
+    assert metric(at, translate("attention.m.expected", LANG)) == "dlrow·olleh"  # spaces shown as ·
+    # the service still refuses what is too long for the model when called directly
+    with pytest.raises(InputError) as e:
+        svc.normalise("a" * 30)
+    assert e.value.key == "attention.error.too_long"
+    assert svc.readable("  A-b  C! ") == ("ab c", ("-", "!"))
