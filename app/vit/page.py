@@ -124,6 +124,9 @@ with right:
     cols = st.columns(3)
     cols[0].metric(t("vit.metric.prediction"), res.prediction)
     cols[1].metric(t("vit.metric.probability"), f"{res.probs[res.prediction]:.1%}")
+    if card["smoothing"]:  # label smoothing ε over 10 classes: the right digit's training target is 1 − ε + ε/10
+        eps = card["smoothing"]
+        cols[1].caption(t("vit.metric.probability.note", smoothing=eps, ceiling=1 - eps + eps / 10))
     if held is not None:
         cols[2].metric(t("vit.metric.label"), held.label, help=f"{t('vit.metric.source')}: {held.source_index}")
     ui.figure(

@@ -136,6 +136,12 @@ STRINGS = {
     "vit.h.prediction": ("Image, patches and prediction", "图像、图像块与预测"),
     "vit.metric.prediction": ("Prediction", "预测"),
     "vit.metric.probability": ("Probability", "概率"),
+    "vit.metric.probability.note": (
+        "Trained with label smoothing {smoothing}: the target for the right digit was {ceiling:.0%}, not 100 %, so a "
+        "model sure of its answer shows about {ceiling:.0%}. Compare it with the other digits' bars.",
+        "训练时使用了标签平滑 {smoothing}：正确数字的目标概率是 {ceiling:.0%} 而不是 100%，所以模型很有把握时"
+        "也只显示约 {ceiling:.0%}。请与其他数字的柱子比较。",
+    ),
     "vit.metric.label": ("True label", "真实标签"),
     "vit.metric.source": ("load_digits index", "load_digits 索引"),
     "vit.grid.title": ("16×16 image, 4×4 patches", "16×16 图像，4×4 图像块"),

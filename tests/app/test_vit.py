@@ -133,3 +133,13 @@ def test_the_url_reproduces_the_view():
     assert not at.exception
     assert at.number_input(key="vit_index").value == 12
     assert at.slider(key="vit_layer").value == 1
+
+
+def test_the_probability_says_what_label_smoothing_caps_it_at():
+    """Issue 26: every prediction reads about 91 % because the model was trained with label smoothing 0.1; the page
+    says so beside the number."""
+    at = open_app("vit", lang=LANG)
+    assert not at.exception
+    note = translate("vit.metric.probability.note", LANG, smoothing=0.1, ceiling=0.91)
+    assert note in [c.value for c in at.caption]
+    assert "91%" in note
