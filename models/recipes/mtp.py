@@ -51,7 +51,10 @@ class MainHead(nn.Module):
 def head_losses(model: mtp.MTPDecoder, chunk: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Mean cross-entropy of the main head on t_{i+1} and of the MTP head on t_{i+2}, for chunks (B, T + 1)."""
     logits, ahead = model(chunk[:, :-1])
-    targets = chunk[:, 1:]
+    return _head_losses(logits, ahead, chunk[:, 1:])
+
+
+def _head_losses(logits, ahead, targets) -> tuple[torch.Tensor, torch.Tensor]:
     main = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
     # the MTP head at position i predicts targets[i + 1]; its last position (read from a greedy guess) has no target
     nxt = F.cross_entropy(ahead[:, :-1].flatten(0, 1), targets[:, 1:].flatten())
@@ -125,11 +128,10 @@ def held_out_losses(model: mtp.MTPDecoder, tok) -> dict:
     win = torch.as_tensor(held_out_windows(tok, HELD_OUT["windows"], model.config.max_len))
     logits, ahead = model(win[:, :-1])
     targets = win[:, 1:]
-    main = F.cross_entropy(logits.flatten(0, 1), targets.flatten()).item()
-    nxt = F.cross_entropy(ahead[:, :-1].flatten(0, 1), targets[:, 1:].flatten()).item()
+    main, nxt = _head_losses(logits, ahead, targets)
     return {
-        "mtp_val_loss_next": round(nxt, 4),
-        "main_val_loss": round(main, 4),
+        "mtp_val_loss_next": round(nxt.item(), 4),
+        "main_val_loss": round(main.item(), 4),
         "main_top1": round((logits.argmax(-1) == targets).float().mean().item(), 4),
         "mtp_top1": round((ahead[:, :-1].argmax(-1) == targets[:, 1:]).float().mean().item(), 4),
     }
