@@ -26,6 +26,16 @@ def _masks_from_url() -> None:
         st.session_state["bert_masks"] = [int(x) for x in raw.split(",") if x.strip().isdigit()]
 
 
+def _masks_follow_text(text_a: str, text_b: str) -> None:
+    """Picked positions belong to the sentences they were picked on: once the text changes, none are picked (a typed
+    [MASK] is then the only mask), except on the default pair, whose default mask comes back with it."""
+    pair = [text_a, text_b]
+    before = st.session_state.get("bert_masks_for")
+    st.session_state["bert_masks_for"] = pair
+    if before is not None and before != pair:
+        st.session_state["bert_masks"] = list(svc.DEFAULT_MASKS) if pair == [svc.DEFAULT_A, svc.DEFAULT_B] else []
+
+
 def _use_pair() -> None:
     """``on_change`` of the next-sentence examples: put the picked pair in the two boxes, unmask, clear the picker."""
     pair = svc.NSP_PAIRS.get(st.session_state.get("bert_nsp_example") or "")
@@ -115,6 +125,7 @@ except InputError as e:
 
 # ---- pick positions to mask (pills of the word pieces, mirrored in the URL) ----------------------------------------
 _masks_from_url()
+_masks_follow_text(text_a, text_b)
 options = list(tokens.maskable)
 st.session_state["bert_masks"] = [m for m in st.session_state["bert_masks"] if m in options]
 masks = st.pills(

@@ -134,3 +134,24 @@ def test_bad_input_is_a_translated_message(a, b, key):
     assert not at.exception
     errors = [e.value for e in at.error]
     assert errors and errors[0].startswith(translate(key, LANG, which="A", n=0, max=0)[:6]), errors
+
+
+def test_the_default_mask_does_not_carry_over_to_a_new_sentence():
+    """Issue 26: typing a sentence kept the default pick at position 7 ("Good morning, my lord." masked "my", and a
+    typed [MASK] made two masks). The picks belong to the sentence they were made on."""
+    at = open_app("bert", lang=LANG)
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
+    assert int(m("bert.m.masked")) == 1
+    at.text_input(key="bert_a").set_value("Good morning, my lord.")
+    rerun(at, LANG)
+    assert not at.exception and int(m("bert.m.masked")) == 0
+    assert at.pills(key="bert_masks").value in ([], None)
+    at.text_input(key="bert_a").set_value("The cat sat on the [MASK].")
+    rerun(at, LANG)
+    assert int(m("bert.m.masked")) == 1  # the typed [MASK], and only it
+    at.pills(key="bert_masks").set_value([2])
+    rerun(at, LANG)
+    assert int(m("bert.m.masked")) == 2  # a pick on this sentence stays while it stays
+    at.slider(key="bert_k").set_value(3)
+    rerun(at, LANG)
+    assert int(m("bert.m.masked")) == 2
