@@ -75,10 +75,49 @@ def init_record(path: Path, arg: str) -> dict[str, Any]:
     }
 
 
+def run_sweep(sweep: zoo.Sweep, seed: int, overrides: list[str]) -> int:
+    """A sweep: its runs into ``checkpoints/<folder>/runs.json`` (resuming), then its card with the fits."""
+    settings = json.loads(json.dumps(sweep.defaults))
+    for text in overrides:
+        key, value = parse_setting(text)
+        if key not in settings:
+            raise ValueError(f"{sweep.name} has no setting {key!r}; its settings: {', '.join(sorted(settings))}")
+        settings[key] = value
+    folder = zoo.checkpoint_dir(sweep.folder)
+    start = time.perf_counter()
+    own = sweep.run(settings, seed, folder)
+    command = shlex.join(
+        ["python", "-m", "models.train", sweep.name, "--seed", str(seed), *[a for o in overrides for a in ("--set", o)]]
+    )
+    runs = json.loads((folder / "runs.json").read_text())["runs"]
+    card: dict[str, Any] = {
+        "name": sweep.folder,
+        "sweep": sweep.name,
+        "data": sweep.data(),
+        "command": command,
+        "seed": seed,
+        "settings": settings,
+        "params": max(r["params_total"] for r in runs),
+        "params_note": "the largest run's parameters, embeddings included (each run's counts are in runs.json)",
+        "wall_time_s": round(sum(r["wall_time_s"] for r in runs), 1),
+        "wall_time_note": f"the sum of the runs' training times; this call took {time.perf_counter() - start:.0f} s",
+        "hardware": hardware(),
+        **own,
+    }
+    metrics = sweep.evaluate(folder)
+    card.update(metrics=metrics, bars=sweep.bars, fits=sweep.extra(folder))
+    zoo.write_card(sweep.folder, card)
+    print(f"{sweep.name}: {metrics}", file=sys.stderr)
+    missed = zoo.bars_missed(metrics, sweep.bars)
+    if missed:
+        print("bars missed: " + "; ".join(missed), file=sys.stderr)
+    return 1 if missed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
-    ap.add_argument("name", help="checkpoint name, e.g. " + ", ".join(sorted(zoo.recipes())))
+    ap.add_argument("name", help="checkpoint or sweep name, e.g. " + ", ".join(sorted([*zoo.recipes(), *zoo.sweeps()])))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
         "--set",
@@ -91,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init-from", metavar="CHECKPOINT", help="start from this checkpoint's weights")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where the optimiser steps run")
     args = ap.parse_args(argv)
+    if args.name in zoo.sweeps():
+        try:
+            return run_sweep(zoo.sweeps()[args.name], args.seed, args.overrides)
+        except ValueError as e:
+            ap.error(str(e))
     try:
         recipe = zoo.recipe(args.name)
         settings = settings_for(recipe, args.overrides)

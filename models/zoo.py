@@ -79,6 +79,35 @@ class Recipe:
         return importlib.import_module(f"models.{self.arch}").build(config)
 
 
+@dataclass(frozen=True)
+class Sweep:
+    """Many small training runs whose product is a table, not one model (the scaling sweep): ``python -m models.train
+    NAME`` runs it into ``checkpoints/<folder>/`` (runs.json, card.json; no weights), ``python -m models.evaluate NAME``
+    recomputes its metrics from that table."""
+
+    name: str
+    folder: str
+    run: Callable[[dict[str, Any], int, Path], dict[str, Any]]  # (settings, seed, folder) -> the card's own fields
+    evaluate: Callable[[Path], dict[str, Any]]  # folder -> metrics
+    extra: Callable[[Path], dict[str, Any]]  # folder -> the card's ``fits`` (what the page draws)
+    data: Callable[[], str]
+    bars: dict[str, dict[str, float | str]]
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+def sweeps() -> dict[str, Sweep]:
+    """Every sweep of ``models/recipes/``, by name."""
+    found: dict[str, Sweep] = {}
+    for info in pkgutil.iter_modules(models.recipes.__path__):
+        module = importlib.import_module(f"models.recipes.{info.name}")
+        found |= {s.name: s for s in getattr(module, "SWEEPS", ())}
+    return found
+
+
+def sweep_for_folder(folder: str) -> Sweep | None:
+    return next((s for s in sweeps().values() if s.folder == folder), None)
+
+
 def checkpoints_root() -> Path:
     return Path(os.environ.get("TE_CHECKPOINTS", SHIPPED))
 

@@ -12,7 +12,9 @@ import pytest
 
 from models import zoo
 
-SHIPPED = sorted(p.name for p in zoo.SHIPPED.iterdir() if (p / "card.json").exists())
+CARDS = sorted(p.name for p in zoo.SHIPPED.iterdir() if (p / "card.json").exists())
+SHIPPED = [n for n in CARDS if (zoo.SHIPPED / n / "model.safetensors").exists()]
+SWEEPS = [n for n in CARDS if zoo.sweep_for_folder(n)]  # tables of runs (the scaling sweep), no weights
 FAST = {"demo", "vit", "transformer", "mamba-selective-copy", "mamba-lti-selective-copy", "mamba-induction"}
 FIELDS = ("name", "data", "command", "seed", "params", "wall_time_s", "hardware", "metrics", "bars")
 
@@ -60,6 +62,25 @@ def test_card_metrics_are_recomputed_by_the_recipe(name):
     assert _close(untimed, {k: v for k, v in card["metrics"].items() if k not in recipe.timed}, "metrics") == []
     assert set(recipe.timed) <= card["metrics"].keys() & recomputed.keys()
     assert zoo.bars_missed(recomputed, recipe.bars) == []
+
+
+def test_every_card_is_a_checkpoint_or_a_sweep():
+    assert sorted(SHIPPED + SWEEPS) == CARDS
+
+
+@pytest.mark.parametrize("name", SWEEPS)
+def test_sweep_card_fields_and_bars(name):
+    card, sweep = _card(name), zoo.sweep_for_folder(name)
+    assert [f for f in FIELDS if f not in card] == []
+    assert card["command"].startswith(f"python -m models.train {sweep.name}")
+    assert card["bars"] == sweep.bars and zoo.bars_missed(card["metrics"], card["bars"]) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SWEEPS)
+def test_sweep_metrics_are_recomputed_from_its_runs(name):
+    sweep = zoo.sweep_for_folder(name)
+    assert _close(sweep.evaluate(zoo.SHIPPED / name), _card(name)["metrics"], "metrics") == []
 
 
 def test_the_comparison_can_fail():
