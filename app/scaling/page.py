@@ -197,7 +197,16 @@ def exponents(s: svc.Sweep, fit: str) -> None:
         )
     )
     with st.expander(t("scaling.limits.title")):
-        st.markdown(t("scaling.limits.body", tokens=count(svc.TRAIN_TOKENS), d_max=count(max(s.budgets))))
+        steps = [r.steps for r in s.runs]
+        st.markdown(
+            t(
+                "scaling.limits.body",
+                tokens=count(svc.TRAIN_TOKENS),
+                d_max=count(max(s.budgets)),
+                steps_min=f"{min(steps):,}",
+                steps_max=f"{max(steps):,}",
+            )
+        )
     ui.paper_vs_here(
         [
             (t("scaling.pvh.sizes"), t("scaling.pvh.sizes.paper"), f"{count(min(s.sizes))} – {count(max(s.sizes))}"),
@@ -235,7 +244,7 @@ def isoflop_section() -> None:
         ui.input_error(InputError("scaling.error.no_card", command=svc.SWEEP_COMMAND))
         return
     if not s.profiles:
-        st.info(t("scaling.iso.none"))
+        st.info(t("scaling.iso.empty"))
         return
     interior = [p for p in s.profiles if p.interior]
     c1, c2, c3 = st.columns(3)
@@ -255,8 +264,8 @@ def isoflop_section() -> None:
                 pn,
                 pl,
                 p.n_opt,
-                float(np.polyval(p.parabola, math.log(p.n_opt))),
-                p.interior,
+                min(p.loss) if p.kind == "none" else float(np.polyval(p.parabola, math.log(p.n_opt))),
+                p.kind,
             )
         )
     names = [f"C ≈ {flops(p.flops)}" for p in s.profiles]
@@ -264,8 +273,7 @@ def isoflop_section() -> None:
         views.isoflop(
             drawn,
             names,
-            inside_name=t("scaling.iso.inside"),
-            outside_name=t("scaling.iso.outside"),
+            {kind: t(f"scaling.iso.{kind}") for kind in ("inside", "outside", "none")},
             x_title=t("scaling.n_axis"),
             y_title=t("scaling.loss_axis"),
         ),
@@ -277,6 +285,7 @@ def isoflop_section() -> None:
                 "parabola_in_ln_N": p.parabola,
                 "N_opt": p.n_opt,
                 "interior": p.interior,
+                "kind": p.kind,
             }
             for p in s.profiles
         ],  # fmt: skip
@@ -288,7 +297,7 @@ def isoflop_section() -> None:
             t("scaling.col.flops"): [flops(p.flops) for p in s.profiles],
             t("scaling.col.sizes"): [", ".join(count(n) for n in p.n) for p in s.profiles],
             t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
-            t("scaling.col.interior"): [t("scaling.yes") if p.interior else t("scaling.no") for p in s.profiles],
+            t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
         }
     )
     st.caption(t("scaling.iso.compare", a=s.chinchilla.a, a_pub=svc.PUBLISHED_A))

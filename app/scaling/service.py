@@ -82,6 +82,7 @@ class Run:
     n: int  # non-embedding parameters
     n_total: int
     tokens: int  # D, training tokens
+    steps: int
     flops: float  # C = 6·N·D
     loss: float  # held-out loss, nats per token
     train_loss: float
@@ -95,8 +96,16 @@ class Profile:
     n: tuple[float, ...]
     loss: tuple[float, ...]
     parabola: tuple[float, float, float]  # loss ≈ p0·x² + p1·x + p2
-    n_opt: float
+    n_opt: float  # the parabola's minimum; where it opens downward (no minimum), the lowest run's N
     interior: bool  # the minimum lies within the profile's sizes (else it is an extrapolation)
+
+    @property
+    def kind(self) -> str:
+        """ "inside": a minimum within the runs; "outside": the parabola's minimum lies beyond them (extrapolated);
+        "none": the parabola opens downward and has no minimum."""
+        if self.parabola[0] <= 0:
+            return "none"
+        return "inside" if self.interior else "outside"
 
 
 @dataclass(frozen=True)
@@ -160,6 +169,7 @@ def _sweep(runs_path: str, runs_mtime: int, card_path: str, card_mtime: int) -> 
                     n=int(r["params_non_embedding"]),
                     n_total=int(r["params_total"]),
                     tokens=int(r["tokens"]),
+                    steps=int(r.get("steps", 0)),
                     flops=float(r["flops"]),
                     loss=float(r["val_loss"]),
                     train_loss=float(r.get("final_train_loss", math.nan)),
@@ -177,8 +187,8 @@ def _sweep(runs_path: str, runs_mtime: int, card_path: str, card_mtime: int) -> 
     profiles = tuple(
         Profile(
             flops=float(p["flops"]),
-            n=tuple(float(np.exp(x)) for x in p["log_n"]),
-            loss=tuple(float(v) for v in p["loss"]),
+            n=tuple(float(np.exp(x)) for x, _ in sorted(zip(p["log_n"], p["loss"]))),
+            loss=tuple(float(v) for _, v in sorted(zip(p["log_n"], p["loss"]))),
             parabola=tuple(float(v) for v in p["parabola"]),
             n_opt=float(p["n_opt"]),
             interior=bool(p["interior"]),

@@ -124,8 +124,10 @@ STRINGS = {
     ),
     "scaling.ci": ("95 %: {lo:.3f} – {hi:.3f}", "95%：{lo:.3f} – {hi:.3f}"),
     "scaling.ci.caption": (
-        "95 % intervals: the 2.5th and 97.5th percentiles of {reps} refits on runs resampled with replacement.",
-        "95% 区间：在有放回重采样的训练上重新拟合 {reps} 次，取第 2.5 和第 97.5 百分位。",
+        "95 % intervals: the 2.5th and 97.5th percentiles of {reps} refits on runs resampled with replacement. A wide "
+        "interval means our runs do not pin that number down.",
+        "95% 区间：在有放回重采样的训练上重新拟合 {reps} 次，取第 2.5 和第 97.5 百分位。区间很宽，说明我们的训练"
+        "不足以确定这个数。",
     ),
     "scaling.read": (
         "**How to read an exponent.** In L̂ = E + A/N^α + B/D^β only A/N^α and B/D^β can shrink; E is the floor. "
@@ -142,8 +144,8 @@ STRINGS = {
     "scaling.limits.body": (
         "These exponents are ours, not the papers', and should not be compared with theirs number for number:\n"
         "- the training plays hold {tokens} tokens, so a {d_max}-token budget is more than one pass over them;\n"
-        "- the models have 2 and 4 layers, and each run is one seed of a few hundred steps (61 to 488), so the "
-        "noise of one run is not averaged out;\n"
+        "- the models have 2 and 4 layers, and each run is one seed of {steps_min} to {steps_max} steps, so the noise "
+        "of one run is not averaged out;\n"
         "- Chinchilla's smallest model (70M parameters) is about 90 times our largest and its runs read 5B to 500B "
         "tokens; at our sizes a model is far from converged, so the fitted E is not the entropy of English, only "
         "where these curves level off;\n"
@@ -153,7 +155,8 @@ STRINGS = {
         "the exponents as how much each doubling buys.",
         "这些指数是我们的，不是论文的，不能与论文的数字逐一比较：\n"
         "- 训练剧本共 {tokens} 个词元，所以 {d_max} 词元的预算超过了完整读一遍；\n"
-        "- 模型只有 2 层和 4 层，每次训练只用一个随机种子、几百步（61 到 488 步），单次训练的噪声没有被平均掉；\n"
+        "- 模型只有 2 层和 4 层，每次训练只用一个随机种子、{steps_min} 到 {steps_max} 步，单次训练的噪声"
+        "没有被平均掉；\n"
         "- Chinchilla 最小的模型（7000 万参数）约为我们最大模型的 90 倍，其训练读了 50 亿到 5000 亿个词元；在我们的"
         "规模上模型远未收敛，所以拟合出的 E 不是英语的熵，只是这些曲线趋平的位置；\n"
         "- 自助法区间只反映训练之间的离散，不反映换语料、分词器或学习率会带来的变化。\n\n"
@@ -183,8 +186,8 @@ STRINGS = {
         "Kaplan：所有模型相同；Chinchilla：余弦调度，长度与每次训练匹配",
     ),
     "scaling.pvh.schedule.here": (
-        "warm-up, then cosine to a tenth of the peak, matched to each run's length",
-        "预热后余弦衰减到峰值的十分之一，长度与每次训练匹配",
+        "warm-up, then cosine to a tenth of the peak, matched to each run's length; peak ∝ 1/width",
+        "预热后余弦衰减到峰值的十分之一，长度与每次训练匹配；峰值 ∝ 1/宽度",
     ),
     "scaling.pvh.dep.n": (
         "Both laws are fitted here on non-embedding parameters (Kaplan's choice); Chinchilla counts all of them. "
@@ -193,8 +196,8 @@ STRINGS = {
         "嵌入会占 N 的很大一部分。",
     ),
     "scaling.pvh.dep.seed": (
-        "One seed per run and a few hundred steps: the papers average over far larger and longer runs.",
-        "每次训练一个随机种子、几百步：论文中的训练规模和时长都大得多。",
+        "One seed per run, so run-to-run noise stays in the data the fit sees.",
+        "每次训练只有一个随机种子，训练之间的噪声留在拟合所用的数据里。",
     ),
     # 2 · IsoFLOP
     "scaling.iso.title": ("2 · IsoFLOP profiles (Chinchilla, Approach 2)", "2 · 等计算量剖面（Chinchilla 方法 2）"),
@@ -203,17 +206,23 @@ STRINGS = {
         "diagonals. At fixed C a small model reads many tokens and a large one few; loss against ln N dips in "
         "between, and the minimum of a parabola fitted through the runs is the compute-optimal N for that C. A "
         "star is filled when the minimum lies between the profile's sizes, hollow when the parabola puts it "
-        "outside them: an extrapolation, not a measurement.",
+        "outside them (an extrapolation, not a measurement); a cross marks the lowest run where the parabola opens "
+        "downward and has no minimum at all.",
         "在我们的网格里规模和预算都大致翻倍，所以计算量 C = 6·N·D 相近的训练落在对角线上。固定 C 时，小模型读很多"
         "词元，大模型读很少；损失随 ln N 的曲线在中间下凹，穿过这些训练拟合的抛物线的最低点就是该 C 下的计算最优 "
-        "N。最低点落在该剖面的规模之间时星号为实心；抛物线把它放在规模范围之外时为空心：那是外推，不是测量。",
+        "N。最低点落在该剖面的规模之间时星号为实心；抛物线把它放在规模范围之外时为空心（那是外推，不是测量）；"
+        "抛物线开口向下、根本没有最低点时，用叉号标出损失最低的训练。",
     ),
-    "scaling.iso.none": (
+    "scaling.iso.empty": (
         "No compute budget holds three sizes of the sweep: no IsoFLOP profile to fit.",
         "扫描中没有哪个计算量包含三种规模：无法拟合等计算量剖面。",
     ),
     "scaling.iso.inside": ("minimum within the runs", "最低点在训练范围内"),
     "scaling.iso.outside": ("minimum outside the runs", "最低点在训练范围外"),
+    "scaling.iso.none": ("parabola opens downward: lowest run", "抛物线开口向下：损失最低的训练"),
+    "scaling.iso.kind.inside": ("yes", "是"),
+    "scaling.iso.kind.outside": ("no: extrapolated", "否：外推"),
+    "scaling.iso.kind.none": ("no minimum: opens downward", "无最低点：开口向下"),
     "scaling.iso.compare": (
         "Approach 3 on our runs gives N_opt ∝ C^{a:.2f} (a = β/(α+β)); Chinchilla's published constants give "
         "C^{a_pub:.2f}, Kaplan's law C^0.73.",

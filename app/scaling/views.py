@@ -89,25 +89,34 @@ def loss_lines(
             )
         )
     _log_axes(fig, x_title, y_title)
+    # the runs and the limit set the scale: a fit climbing off small N may leave it, a wild limit is cut at 0.3×
+    measured = np.concatenate(loss)
+    lo = measured.min() if limit is None else max(min(measured.min(), limit.min()), 0.3 * measured.min())
+    fig.update_yaxes(range=[np.log10(lo * 0.97), np.log10(measured.max() * 1.06)])
     return _layout(fig, 400, top=60)
 
 
 def isoflop(
-    profiles: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float, bool]],
+    profiles: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float, str]],
     names: list[str],
+    kinds: dict[str, str],
     *,
-    inside_name: str,
-    outside_name: str,
     x_title: str,
     y_title: str,
 ) -> go.Figure:
-    """One IsoFLOP profile per compute: the runs (markers), the parabola in ln N (line) and its minimum — filled when
-    it lies within the profile's sizes, hollow when it is an extrapolation. ``profiles``: (N, loss, parabola N,
-    parabola loss, N_opt, loss at N_opt, interior)."""
+    """One IsoFLOP profile per compute: the runs (markers), the parabola in ln N (line) and its minimum — a filled
+    star within the profile's sizes, a hollow one where the parabola puts it beyond them, a cross on the lowest run
+    where the parabola opens downward. ``profiles``: (N, loss, parabola N, parabola loss, N_opt, loss there, kind);
+    ``kinds``: the legend's name of each kind ("inside", "outside", "none")."""
     colours = ramp(len(names))
+    marks = {
+        "inside": {"symbol": "star", "color": LIMIT},
+        "outside": {"symbol": "star-open", "color": "#888888"},
+        "none": {"symbol": "x-thin-open", "color": "#888888"},
+    }
     fig = go.Figure()
     shown = set()
-    for i, ((n, loss, pn, pl, n_opt, l_opt, interior), name) in enumerate(zip(profiles, names)):
+    for i, ((n, loss, pn, pl, n_opt, l_opt, kind), name) in enumerate(zip(profiles, names)):
         fig.add_trace(
             go.Scatter(
                 x=n,
@@ -115,6 +124,7 @@ def isoflop(
                 mode="markers",
                 name=name,
                 legendgroup=name,
+                legendrank=i,
                 marker={"color": colours[i], "size": 9, "line": {"width": 1, "color": "white"}},
                 hovertemplate="N %{x:,.0f}: %{y:.3f}<extra>" + name + "</extra>",
             )
@@ -130,22 +140,18 @@ def isoflop(
                 hoverinfo="skip",
             )
         )
-        kind = inside_name if interior else outside_name
+        mark = marks[kind]
         fig.add_trace(
             go.Scatter(
                 x=[n_opt],
                 y=[l_opt],
                 mode="markers",
-                name=kind,
+                name=kinds[kind],
                 legendgroup=kind,
+                legendrank=100 + list(marks).index(kind),
                 showlegend=kind not in shown,
-                marker={
-                    "symbol": "star" if interior else "star-open",
-                    "size": 15,
-                    "color": LIMIT if interior else "#888888",
-                    "line": {"width": 1.5, "color": LIMIT if interior else "#888888"},
-                },
-                hovertemplate=kind + " · N %{x:,.0f}: %{y:.3f}<extra>" + name + "</extra>",
+                marker={**mark, "size": 15, "line": {"width": 1.5, "color": mark["color"]}},
+                hovertemplate=kinds[kind] + " · N %{x:,.0f}: %{y:.3f}<extra>" + name + "</extra>",
             )
         )
         shown.add(kind)

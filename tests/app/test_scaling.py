@@ -65,6 +65,7 @@ def synthetic(tmp_path_factory):
                     "params_non_embedding": n,
                     "params_total": n + 2048 * 32,
                     "tokens": d,
+                    "steps": d // 1024,
                     "flops": scaling.flops(n, d),
                     "val_loss": loss,
                     "final_train_loss": loss,
@@ -113,6 +114,9 @@ def test_fit_toggle_switches_the_exponents(on_synthetic):
     assert float(m(at, "scaling.m.beta")) == pytest.approx(fits["chinchilla"]["beta"], abs=1e-3)
     assert float(m(at, "scaling.m.residual")) == pytest.approx(card["metrics"]["fit_residual"], abs=1e-4)
     assert abs(fits["chinchilla"]["alpha"] - LAW.alpha) < 0.1  # 24 runs, 0.3 % noise: the law comes back
+    assert m(at, "scaling.m.profiles") == str(card["metrics"]["isoflop_profiles"])
+    interior = card["metrics"]["isoflop_interior_minima"]
+    assert m(at, "scaling.m.interior") == f"{interior} / {card['metrics']['isoflop_profiles']}"
     at.button_group(key="scaling_fit").set_value("kaplan")
     rerun(at, LANG)
     assert not at.exception
