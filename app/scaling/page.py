@@ -492,7 +492,11 @@ def recorded_run() -> None:
             t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
         }
     )
+    B, T, C = rec["input_shape"]
+    counted = {r["allreduce_bytes"] for r in runs}
     st.caption(t("scaling.rec.note", worst=worst, scale=runs[0]["output_scale"]))
+    if counted == {4 * B * T * C}:
+        st.caption(t("scaling.rec.bytes", bytes=f"{4 * B * T * C:,}", B=B, T=T, C=C))
 
 
 # ---- 5 · ZeRO ------------------------------------------------------------------------------------------------------

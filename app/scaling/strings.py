@@ -425,6 +425,12 @@ STRINGS = {
         "`python -m models.parallel` 取我们训练好的 gpt 的层 {layer}，在本机上把它的 MLP 和注意力拆到 t 个进程"
         "（torch.distributed，gloo），输入形状为 {shape} 的随机张量，用 all_reduce 求和部分输出，再与未拆分的层比较。",
     ),
+    "scaling.rec.bytes": (
+        "Every all-reduce, counted as it ran, moved {bytes} bytes: the layer's output, B·T·C·4 = {B}·{T}·{C}·4 "
+        "(float32), the same for every t; what grows with t is the share each device sends, 2·(t − 1)/t.",
+        "每次 all-reduce 都在运行时计数，传输 {bytes} 字节：即该层的输出 B·T·C·4 = {B}·{T}·{C}·4（float32），"
+        "对每个 t 都相同；随 t 增长的是每台设备发送的份额 2·(t − 1)/t。",
+    ),
     "scaling.col.mlp_diff": ("MLP: max |split − whole| / scale", "MLP：max |拆分 − 整体| / 尺度"),
     "scaling.col.attn_diff": ("attention: max |split − whole| / scale", "注意力：max |拆分 − 整体| / 尺度"),
     "scaling.col.allreduce": ("all-reduces (forward)", "all-reduce（前向）"),

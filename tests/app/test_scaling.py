@@ -216,6 +216,11 @@ def test_recorded_bytes_are_the_papers_multiples_of_psi():
     assert sum(ranks) == z["adam_state_bytes_one_process"]
     assert all(abs(r / sum(ranks) - 1 / len(ranks)) < 0.05 for r in ranks)
     assert m(at, "scaling.m.one_process") == f"{z['adam_state_bytes_one_process']:,} B"
-    runs = svc.parallel_runs()["runs"]
+    rec = svc.parallel_runs()
+    runs = rec["runs"]
+    B, T, C = rec["input_shape"]
+    for r in runs:  # counted as the all-reduces ran: two per layer forward, each the (B, T, C) float32 output
+        assert r["allreduces_forward"] == 2
+        assert r["allreduce_bytes"] == r.get("allreduce_bytes_expected", r["allreduce_bytes"]) == 4 * B * T * C
     assert max(max(r["mlp_max_abs_diff"], r["attention_max_abs_diff"]) / r["output_scale"] for r in runs) < 1e-5
     assert re.fullmatch(r"[\d,]+ B", m(at, "scaling.m.rank", rank=0))
