@@ -170,13 +170,14 @@ def answer(shipped, task: str, text: str) -> str:
 
 
 # Greedy answers of the shipped checkpoint (torch, CPU): golden outputs, right or wrong; regenerate only when the
-# checkpoint is retrained. The wrong ones are what the model does today (reversal copies rare words badly: the card's
-# reverse_words_exact_match is 0.17 against the 0.95).
+# checkpoint is retrained. The wrong one is what the model does today: seven words, longer than the 2-5 it was taught
+# to reverse, and rare words copied badly (the card's reverse_words_exact_match is 0.83 against the 0.95).
 GOLDEN = [
     ("reverse_words", "to be or not", "not or be to"),
     ("reverse_words", "my lord", "lord my"),
-    ("reverse_words", "the quality of mercy is not strained", "boughted not is gold of bought the"),
-    ("count_words", "the quality of mercy is not strained", "6"),
+    ("reverse_words", "the quality of mercy is not strained", "chasteed not is mercy of loose the"),
+    ("reverse_words", "now is the winter", "winter the is now"),
+    ("count_words", "the quality of mercy is not strained", "7"),
     (
         "which_play",
         "ROMEO. But soft, what light through yonder window breaks? It is the east, and Juliet is the sun.",
