@@ -190,10 +190,9 @@ STRINGS = {
         "预热后余弦衰减到峰值的十分之一，长度与每次训练匹配；峰值 ∝ 1/宽度",
     ),
     "scaling.pvh.dep.n": (
-        "Both laws are fitted here on non-embedding parameters (Kaplan's choice); Chinchilla counts all of them. "
-        "At our sizes the 2,048-token embedding would be a large share of N.",
-        "这里两条定律都用非嵌入参数量拟合（Kaplan 的做法）；Chinchilla 计入全部参数。在我们的规模上，2,048 词元的"
-        "嵌入会占 N 的很大一部分。",
+        "Both laws are fitted here on non-embedding parameters (Kaplan's choice). At our sizes the 2,048-token "
+        "embedding would be a large share of N.",
+        "这里两条定律都用非嵌入参数量拟合（Kaplan 的做法）。在我们的规模上，2,048 词元的嵌入会占 N 的很大一部分。",
     ),
     "scaling.pvh.dep.seed": (
         "One seed per run, so run-to-run noise stays in the data the fit sees.",

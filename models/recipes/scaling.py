@@ -1,4 +1,4 @@
-"""The scaling sweep: the GPT recipe's stage 1 (next-token prediction on the training plays) at 6 model sizes × 4
+"""The scaling sweep: the GPT recipe's stage 1 (next-token prediction on the training plays) at 6 model sizes × 5
 token budgets, each run's held-out loss, and the Kaplan and Chinchilla fits on them (models/scaling.py).
 
     python -m models.train scaling-sweep [--set workers=2] [--set budgets='[...]'] ...
@@ -40,7 +40,7 @@ FOLDER = "scaling"
 SETTINGS: dict[str, Any] = {
     # (layers, width, heads): non-embedding parameters 25,472 → 793,344 (31×), each about twice the one before
     "sizes": [[2, 32, 2], [2, 48, 3], [2, 64, 4], [4, 64, 4], [4, 96, 4], [4, 128, 4]],
-    "budgets": [250_000, 500_000, 1_000_000, 2_000_000],  # training tokens D (the training plays hold 1.64M)
+    "budgets": [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000],  # training tokens D (the training plays: 1.64M)
     "batch": 8,
     "context": 128,
     "lr": 3e-3,  # at width lr_width; a run of width C uses lr · lr_width / C (narrow models take larger steps)
