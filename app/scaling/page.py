@@ -33,7 +33,8 @@ def count(x: float) -> str:
     for pair in t("scaling.count_scales").split("|"):
         scale, unit = pair.split(" ", 1)
         if x >= float(scale):
-            return f"{x / float(scale):,.3g}{unit}"
+            v = x / float(scale)  # 4,670亿 rather than 4.67e+03亿 (万亿 is the largest unit before 10¹⁵)
+            return f"{v:,.0f}{unit}" if v >= 1000 else f"{v:,.3g}{unit}"
     return f"{x:,.0f}"
 
 
