@@ -14,6 +14,20 @@ MODES = ("memory", "blocks")
 
 ui.header("flash")
 st.markdown(t("flash.intro"))
+_try = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)  # the page's defaults
+ui.try_this(
+    t("flash.try.do"),
+    t(
+        "flash.try.see",
+        tiles=len(_try.j),
+        skipped=int(_try.skipped.sum()),
+        block=_try.block_r,
+        block2=2 * _try.block_r,
+        n=len(_try.pieces),
+        err=float(max(_try.final_error, 1e-12)),
+    ),
+    t("flash.try.why"),
+)
 
 # ---- step through Algorithm 1 ---------------------------------------------------------------------------------------
 st.subheader(t("flash.step.title"))

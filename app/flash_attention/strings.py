@@ -12,6 +12,27 @@ STRINGS = {
     ),
     # ---- step through Algorithm 1 ----
     "flash.step.title": ("Step through Algorithm 1 on real q, k, v", "在真实的 q、k、v 上逐步执行算法 1"),
+    "flash.try.do": (
+        "Below, with the default text and blocks, keep “causal” on and drag the step slider from the first tile to "
+        "the last.",
+        "在下方保持默认文本和分块，打开“因果”，把步骤滑块从第一个分块拖到最后一个。",
+    ),
+    "flash.try.see": (
+        "Of the {tiles} tiles, the {skipped} above the diagonal are never computed; each pass of the outer loop "
+        "finishes another block of {block} query rows ({block}, {block2}, … then all {n}), and their "
+        "max |O − standard| stays at float32 rounding ({err:.0e} here) at every step.",
+        "{tiles} 个分块中，对角线以上的 {skipped} 个从不计算；外层循环每走一轮，就再完成一块 {block} 个查询行"
+        "（{block}、{block2}……最后全部 {n} 行），"
+        "它们的 max |O − 标准| 在每一步都只是 float32 舍入误差（这里为 {err:.0e}）。",
+    ),
+    "flash.try.why": (
+        "Each tile updates a running maximum and sum per row and rescales what the row had so far (the online "
+        "softmax of Algorithm 1), so a row is exact as soon as it has seen its last key block — and the N × N "
+        "matrix never exists in slow memory.",
+        "每个分块都更新每行的当前最大值与和，并重新缩放该行已有的结果（算法 1 的在线 softmax），"
+        "所以一行一旦看完它最后的键块"
+        "就是精确的——N × N 矩阵从不写入慢速显存。",
+    ),
     "flash.step.caption": (
         "q, k and v of one head of the trained GPT (Shakespeare, byte-level BPE) for your text. The outer loop runs "
         "over key/value blocks K_j, V_j, the inner loop over query blocks Q_i, as in the paper's Algorithm 1. Blocks "

@@ -30,6 +30,13 @@ def check(label: str, diff: float, scale: float = 1.0, *, col=st) -> None:
 
 ui.header("forward_pass")
 st.markdown(t("forward_pass.intro"))
+_last = len(svc.tokenize(svc.DEFAULT_TEXT)) - 1  # the guided experiment, measured on the defaults
+_hot, _cold = (svc.analyse(svc.DEFAULT_TEXT, _last, 0, 0, tau) for tau in (1.0, 0.5))
+ui.try_this(
+    t("forward_pass.try.do"),
+    t("forward_pass.try.see", token=visible(_hot.predicted_piece), p1=_hot.top_probs[0], p2=_cold.top_probs[0]),
+    t("forward_pass.try.why"),
+)
 
 text = st.text_area(
     t("forward_pass.text"),

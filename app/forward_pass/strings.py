@@ -156,6 +156,24 @@ STRINGS = {
     ),
     # 8
     "forward_pass.s8.title": ("8 · Final LayerNorm, unembedding, softmax", "8 · 最终层归一化、反嵌入与 softmax"),
+    "forward_pass.try.do": (
+        "Scroll down the steps with the default text: beside each one, a “check” recomputes it by hand (numpy) from "
+        "the step before. Then, at step 8, drag τ from 1 to 0.5.",
+        "用默认文本往下看各个步骤：每一步旁边的“核对”都用 numpy 从上一步手算一遍。然后在第 8 步把 τ 从 1 拖到 0.5。",
+    ),
+    "forward_pass.try.see": (
+        "Every check reads a difference below 1e-5, down to the logits: the arithmetic on the page is the "
+        "model's own. τ keeps the ranking and sharpens it: “{token}” goes from {p1:.1%} to {p2:.1%}.",
+        "每个核对的差都小于 1e-5，一直到 logits：页面上的算术就是模型自己的算术。τ 不改变排序，只让分布更尖："
+        "“{token}”从 {p1:.1%} 变为 {p2:.1%}。",
+    ),
+    "forward_pass.try.why": (
+        "A forward pass is nothing but these steps: embedding, LayerNorm, q/k/v, softmax(qkᵀ/√D), W_O and the "
+        "residual add, the MLP, then the unembedding. Dividing the logits by τ < 1 stretches their gaps, so the top "
+        "token gains and nothing changes place.",
+        "一次前向传播就是这些步骤：嵌入、LayerNorm、q/k/v、softmax(qkᵀ/√D)、W_O 与残差相加、MLP，最后是反嵌入。"
+        "把 logits 除以 τ < 1 会拉大它们之间的差距，所以最高的词元概率上升，而排序不变。",
+    ),
     "forward_pass.s8.m.logit": ("Logit of the top token", "最高词元的 logit"),
     "forward_pass.s8.m.p": ("Its probability at τ", "它在 τ 下的概率"),
     "forward_pass.s8.m.next": ("Actual next token", "实际的下一个词元"),

@@ -12,6 +12,7 @@ from app.shared.tokens import visible
 
 ui.header("mistral")
 st.markdown(t("mistral.intro"))
+ui.try_this(t("mistral.try.do"), t("mistral.try.see"), t("mistral.try.why"))
 backend = st.session_state.get("backend", "torch")
 
 

@@ -1,6 +1,23 @@
 """English and 简体中文 text of the Mistral page."""
 
 STRINGS = {
+    "mistral.try.do": (
+        "In section 2, leave the position on the last token and read the four “farthest” numbers, one per layer.",
+        "在第 2 节，把位置留在最后一个词元上，读出四个“最远”数字，每层一个。",
+    ),
+    "mistral.try.see": (
+        "31, 62, 93, 124: after each layer the output depends on inputs up to 31 = W − 1 more tokens back, and on "
+        "nothing beyond that bound (the gradient is exactly 0).",
+        "31、62、93、124：每多一层，输出所依赖的输入就往前多延伸 31 = W − 1 个词元，"
+        "而界限之外的输入毫无影响（梯度恰好为 0）。",
+    ),
+    "mistral.try.why": (
+        "Each layer reads only a band of W keys, but the hidden states it reads already summarise a band each, so "
+        "the reach grows by W − 1 per layer. Mistral 7B's paper (§2) counts the same for W = 4,096 and 32 layers: "
+        "a theoretical span of about 131K tokens.",
+        "每一层只读一条 W 个键的带，但它读到的隐藏状态各自已经汇总了一条带，所以感受范围每层增加 W − 1。"
+        "Mistral 7B 论文（§2）对 W = 4096、32 层做了同样的计算：理论跨度约 13.1 万个词元。",
+    ),
     "mistral.intro": (
         "Mistral 7B keeps the LLaMA block (RMSNorm, SwiGLU, RoPE, grouped-query attention) and limits what each query "
         "sees: a band of the last **W** keys instead of every earlier one. Below, a small model trained here with "

@@ -110,3 +110,20 @@ def test_fewer_tiles_keep_the_step_in_range():
     rerun(at, LANG)
     assert not at.exception
     assert _m(at, "flash.m.step") == "(1, 1)"
+
+
+def test_the_guided_experiment_states_what_the_defaults_do():
+    """The "try this" box at the top counts the default walk's tiles, skipped tiles and finished rows: walking it on
+    the page gives those numbers."""
+    at = open_app("flash-attention", lang=LANG)
+    w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)
+    S, N = len(w.j), len(w.pieces)
+    text = " ".join(m.value for m in at.markdown)
+    assert f"Of the {S} tiles, the {int(w.skipped.sum())} above the diagonal" in text
+    at.slider(key="flash_step").set_value(S)
+    rerun(at, LANG)
+    assert _m(at, "flash.m.tiles") == f"{S - int(w.skipped.sum())} / {S - int(w.skipped.sum())}"
+    assert _m(at, "flash.m.rows") == f"{N} / {N}"
+    assert float(_m(at, "flash.m.final")) < 1e-5 * max(1.0, w.scale)
+    rows_after_first_pass = int(w.finished[w.t_r - 1])
+    assert rows_after_first_pass == w.block_r  # one block of query rows done after the first outer pass

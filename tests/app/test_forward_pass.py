@@ -117,3 +117,19 @@ def test_chinese_labels():
     assert at.title[0].value == "一次前向传播的内部"
     assert m(at, "forward_pass.s4.m.top", lang="zh")
     assert any("层 0 · 头 0" in h.value for h in at.subheader)
+
+
+def test_the_guided_experiment_states_what_the_page_shows():
+    """The "try this" box's claims, read off the page: every check is below 1e-5 and says it matches, and the top
+    token's probabilities at τ = 1 and 0.5 are the ones the page then shows."""
+    at = open_app("forward-pass", lang=LANG)
+    checks = [x for x in at.metric if "e-" in str(x.value) or "e+" in str(x.value)]
+    assert len(checks) >= 10
+    assert all(float(x.value) < 1e-5 for x in checks)
+    assert all(x.delta == translate("forward_pass.check.ok", LANG) for x in checks)
+    box = " ".join(x.value for x in at.markdown)
+    p1 = m(at, "forward_pass.s8.m.p")
+    at.slider(key="forward_pass_temperature").set_value(0.5)
+    rerun(at, LANG)
+    p2 = m(at, "forward_pass.s8.m.p")
+    assert f"goes from {p1} to {p2}" in box

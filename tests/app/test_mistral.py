@@ -54,6 +54,10 @@ def test_reach_stops_at_the_bound():
         farthest, bound = (int(x) for x in m(at, "mistral.m.farthest", layer=layer).split(" / "))
         assert bound == (layer + 1) * (s.window - 1)
         assert farthest == bound  # the default text is longer than the reach: every hop is used
+    # the guided experiment at the top of the page states these very numbers
+    hops = ", ".join(str((layer + 1) * (s.window - 1)) for layer in range(s.n_layers))
+    assert translate("mistral.try.see", LANG).startswith(hops + ":")
+    assert f"{s.window - 1} = W − 1" in translate("mistral.try.see", LANG)
 
     at.slider(key="mistral_position").set_value(40)
     rerun(at, LANG)
