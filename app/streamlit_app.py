@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 # `streamlit run` puts only app/ on sys.path; the pages import the `app` and `models` packages from the root.
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,15 @@ from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
 from app.shared.services import BACKENDS  # noqa: E402
 
+
+def share_link() -> str | None:
+    """This view's address: the page's URL in the browser and the query parameters the page has written."""
+    if not st.context.url:
+        return None
+    query = urlencode(st.query_params.to_dict())
+    return st.context.url + (f"?{query}" if query else "")
+
+
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
@@ -28,6 +38,7 @@ if "lang" not in st.session_state:
 with st.sidebar:
     st.selectbox("Language / 语言", LANGS, format_func=LANG_NAMES.get, key="lang")
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
+    link_slot = st.empty()
     last_run = st.empty()
 
 home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
@@ -47,6 +58,12 @@ if st.session_state["lang"] == "en":
 else:
     st.query_params["lang"] = st.session_state["lang"]
 page.run()
+
+link = share_link()
+if link:  # after the page: its controls have written their values into the URL
+    with link_slot.popover(t("sidebar.link"), icon=":material/link:"):
+        st.caption(t("sidebar.link.help"))
+        st.code(link, language=None, wrap_lines=True)
 
 if "_last_readout" in st.session_state:
     backend, device, ms = st.session_state["_last_readout"]

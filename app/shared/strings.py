@@ -9,6 +9,11 @@ STRINGS = {
         "torch is the reference and supports interventions; onnx runs the same exported model in ONNX Runtime.",
         "torch 是参考实现，支持干预实验；onnx 在 ONNX Runtime 中运行同一个导出的模型。",
     ),
+    "sidebar.link": ("Link", "链接"),
+    "sidebar.link.help": (
+        "This view's address: it opens the page with every control as it is now. Copy it with the button at its right.",
+        "当前视图的地址：打开它会看到各控件保持现在的状态。用右侧的按钮复制。",
+    ),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
     "era.home": ("Start", "开始"),
     "era.foundations": ("Foundations", "奠基"),

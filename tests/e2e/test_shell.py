@@ -35,6 +35,18 @@ def test_backend_choice_is_in_the_url(server, page):
     assert page.get_by_role("combobox", name="Backend").input_value() == "onnx"
 
 
+def test_the_link_in_the_sidebar_is_this_views_address(server, page):
+    """Issue 26: the sidebar's "Link" shows the page's address with the controls the page wrote into the URL, and
+    opening it shows the same view."""
+    goto(page, f"{server}/bert?lang=zh&bert_k=3")
+    page.get_by_role("button", name="链接").click()
+    code = page.locator('[data-testid="stPopoverBody"] code')
+    code.wait_for()
+    assert code.inner_text().strip() == f"{server}/bert?lang=zh&bert_k=3"
+    goto(page, code.inner_text().strip())
+    assert exceptions(page) == 0 and "bert_k=3" in page.url
+
+
 def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
     """A shared link (/page?lang=zh) opened first on a new server gets the whole shell, in Chinese."""
     papers = available_papers()
