@@ -16,19 +16,20 @@ Papers:
 
   (their Fig. 1: Ψ = 7.5B, N_d = 64 → 120 GB, 31.4 GB, 16.6 GB, 1.9 GB per device).
 
-The arithmetic (``zero_bytes``, ``megatron_layout``) needs no torch process group; ``tensor_parallel_check`` and
-``zero_check`` start real processes over gloo on this machine. ``python -m models.parallel`` runs both on the shipped
-``gpt`` checkpoint and writes ``models/checkpoints/scaling/parallel.json``, which the Scaling page shows.
+The arithmetic (``zero_bytes``, ``megatron_layout``) needs no torch process group; ``tensor_parallel_check`` starts
+real processes over gloo on this machine. The measurements that step an optimiser (ZeRO's bytes) live with the
+recipes: ``python -m models.recipes.parallel`` runs them and the Megatron check on the shipped ``gpt`` checkpoint and
+writes ``models/checkpoints/scaling/parallel.json``, which the Scaling page shows.
 """
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import json
 import os
-import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,12 +165,20 @@ def unsplit(weights: dict, x: torch.Tensor, n_heads: int) -> tuple[torch.Tensor,
     )
 
 
-def tensor_parallel_check(weights: dict, x: torch.Tensor, n_heads: int, t: int) -> dict[str, Any]:
-    """Run the MLP and attention split over ``t`` processes (gloo, this machine) and compare with the whole layer."""
+@contextlib.contextmanager
+def gloo_processes(worker, world: int, *args) -> Iterator[str]:
+    """Run ``worker(rank, world, init, *args, out)`` in ``world`` processes on this machine, joined over gloo through
+    a file store; yields ``out``, the path prefix (in a temporary folder) where rank 0 left its results."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
         init = "file://" + os.path.join(tmp, "store")
-        torch_mp.spawn(_tp_worker, args=(t, init, weights, x, n_heads, out), nprocs=t, join=True)
+        torch_mp.spawn(worker, args=(world, init, *args, out), nprocs=world, join=True)
+        yield out
+
+
+def tensor_parallel_check(weights: dict, x: torch.Tensor, n_heads: int, t: int) -> dict[str, Any]:
+    """Run the MLP and attention split over ``t`` processes (gloo, this machine) and compare with the whole layer."""
+    with gloo_processes(_tp_worker, t, weights, x, n_heads) as out:
         got = safetensors.torch.load_file(out + ".safetensors") | json.loads(Path(out + ".json").read_text())
     mlp, attn = unsplit(weights, x, n_heads)
     B, T, C = x.shape
@@ -185,108 +194,3 @@ def tensor_parallel_check(weights: dict, x: torch.Tensor, n_heads: int, t: int) 
         "ring_bytes_sent_per_device": ring_traffic_bytes(got["bytes"][0], t),
         "rank0_ms": round(got["ms"], 2),
     }
-
-
-# ---- ZeRO: bytes of optimizer state, measured ----------------------------------------------------------------------
-
-
-def tensor_bytes(tensors) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors if isinstance(t, torch.Tensor))
-
-
-def optimizer_state_bytes(opt: torch.optim.Optimizer) -> int:
-    """Bytes of every tensor in an optimizer's state (Adam: exp_avg and exp_avg_sq per parameter, and a step)."""
-    return sum(tensor_bytes(state.values()) for state in opt.state.values())
-
-
-def mixed_precision_bytes(model) -> dict[str, int]:
-    """One real mixed-precision Adam step on a copy of ``model``: fp16 parameters and gradients, an fp32 master copy
-    that Adam updates (its momentum and variance fp32 too). Returns the bytes of each, as allocated."""
-    half = {n: p.detach().to(torch.float16).requires_grad_() for n, p in model.named_parameters()}
-    master = [p.detach().float().clone().requires_grad_() for p in half.values()]
-    loss = sum((p.float() ** 2).sum() for p in half.values())  # any loss: the gradients only need to exist
-    loss.backward()
-    for m, p in zip(master, half.values()):
-        m.grad = p.grad.float()
-    opt = torch.optim.Adam(master, lr=1e-3)
-    opt.step()
-    return {
-        "parameters_fp16": tensor_bytes(half.values()),
-        "gradients_fp16": tensor_bytes(p.grad for p in half.values()),
-        "master_fp32": tensor_bytes(master),
-        "adam_states_fp32": optimizer_state_bytes(opt),
-    }
-
-
-def _zero_worker(rank: int, world: int, init: str, state: dict, config: dict, out: str) -> None:
-    from torch.distributed.optim import ZeroRedundancyOptimizer
-
-    from models import gpt
-
-    dist.init_process_group("gloo", init_method=init, rank=rank, world_size=world)
-    torch.set_num_threads(1)
-    model = gpt.build(config)
-    model.load_state_dict(state)
-    opt = ZeroRedundancyOptimizer(list(model.parameters()), optimizer_class=torch.optim.Adam, lr=1e-3)
-    tokens = torch.randint(0, config["vocab"], (2, 17), generator=torch.Generator().manual_seed(rank))
-    F.cross_entropy(model(tokens[:, :-1]).flatten(0, 1), tokens[:, 1:].flatten()).backward()
-    opt.step()
-    local = optimizer_state_bytes(opt.optim)  # the states this rank holds: its shard only
-    gathered = [None] * world
-    dist.all_gather_object(gathered, local)
-    if rank == 0:
-        with open(out, "w") as f:
-            json.dump(gathered, f)
-    dist.barrier()
-    dist.destroy_process_group()
-
-
-def zero_check(model, config: dict, world: int = 2) -> dict[str, Any]:
-    """Adam's state bytes on one process against ZeroRedundancyOptimizer (ZeRO stage 1) over ``world`` gloo
-    processes, each holding the states of its shard of the parameters."""
-    whole = torch.optim.Adam(model.parameters(), lr=1e-3)
-    tokens = torch.randint(0, config["vocab"], (2, 17), generator=torch.Generator().manual_seed(0))
-    F.cross_entropy(model(tokens[:, :-1]).flatten(0, 1), tokens[:, 1:].flatten()).backward()
-    whole.step()
-    full = optimizer_state_bytes(whole)
-    model.zero_grad(set_to_none=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out.json")
-        init = "file://" + os.path.join(tmp, "store")
-        state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        torch_mp.spawn(_zero_worker, args=(world, init, state, config, out), nprocs=world, join=True)
-        per_rank = json.loads(Path(out).read_text())
-    return {"world": world, "adam_state_bytes_one_process": full, "adam_state_bytes_per_rank": per_rank}
-
-
-def main(argv: list[str] | None = None) -> int:
-    from models import zoo
-
-    ap = argparse.ArgumentParser(prog="python -m models.parallel", description=__doc__.splitlines()[0])
-    ap.add_argument("--model", default="gpt", help="the checkpoint whose block 0 is split (a models.gpt model)")
-    ap.add_argument("--out", default=None, help="where to write (default: the scaling folder's parallel.json)")
-    args = ap.parse_args(argv)
-    model, config = zoo.load(args.model), zoo.read_config(args.model)
-    psi = zoo.parameter_count(model)
-    x = torch.randn(2, 64, config["dim"], generator=torch.Generator().manual_seed(0))
-    weights = block_weights(model)
-    degrees = [t for t in (1, 2, 3, 6) if config["n_heads"] % t == 0]
-    megatron = [tensor_parallel_check(weights, x, config["n_heads"], t) for t in degrees]
-    record = {
-        "command": f"python -m models.parallel --model {args.model}",
-        "model": args.model,
-        "config": config,
-        "params": psi,
-        "megatron": {"input_shape": list(x.shape), "layer": 0, "runs": megatron},
-        "zero": {"mixed_precision_bytes": mixed_precision_bytes(model), **zero_check(model, config)},
-        "torch": torch.__version__,
-    }
-    out = Path(args.out) if args.out else zoo.checkpoint_dir("scaling") / "parallel.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(record, indent=1) + "\n")
-    print(json.dumps(record["megatron"]["runs"]), file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

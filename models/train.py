@@ -45,7 +45,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return key, value
 
 
-def settings_for(recipe: zoo.Recipe, overrides: list[str]) -> dict[str, Any]:
+def settings_for(recipe: zoo.Recipe | zoo.Sweep, overrides: list[str]) -> dict[str, Any]:
     settings = json.loads(json.dumps(recipe.defaults))  # a deep copy
     for text in overrides:
         key, value = parse_setting(text)
@@ -77,12 +77,7 @@ def init_record(path: Path, arg: str) -> dict[str, Any]:
 
 def run_sweep(sweep: zoo.Sweep, seed: int, overrides: list[str]) -> int:
     """A sweep: its runs into ``checkpoints/<folder>/runs.json`` (resuming), then its card with the fits."""
-    settings = json.loads(json.dumps(sweep.defaults))
-    for text in overrides:
-        key, value = parse_setting(text)
-        if key not in settings:
-            raise ValueError(f"{sweep.name} has no setting {key!r}; its settings: {', '.join(sorted(settings))}")
-        settings[key] = value
+    settings = settings_for(sweep, overrides)
     folder = zoo.checkpoint_dir(sweep.folder)
     start = time.perf_counter()
     own = sweep.run(settings, seed, folder)

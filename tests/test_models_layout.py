@@ -21,7 +21,6 @@ INFRASTRUCTURE = {
     "sampling",
     "metrics",
     "scaling",  # scaling-law fits (numpy, scipy): no model
-    "parallel",  # Megatron and ZeRO measured over gloo: runs an optimiser step to count its bytes
 }
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
 FORBIDDEN = re.compile(

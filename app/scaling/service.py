@@ -21,7 +21,7 @@ from models import parallel, scaling, zoo
 
 FOLDER = "scaling"
 SWEEP_COMMAND = "python -m models.train scaling-sweep"
-PARALLEL_COMMAND = "python -m models.parallel"
+PARALLEL_COMMAND = "python -m models.recipes.parallel"
 TRAIN_TOKENS = 1_637_882  # the training plays in the gpt checkpoint's BPE (its card): budgets above it repeat text
 CURVE_POINTS = 60
 
@@ -369,7 +369,7 @@ def traffic(key: str, batch: int, tokens: int, dtype_bytes: int, t: int) -> Traf
 
 
 def parallel_record() -> dict | None:
-    """parallel.json as written by ``python -m models.parallel``, or None."""
+    """parallel.json as written by ``python -m models.recipes.parallel``, or None."""
     path = _folder() / "parallel.json"
     return _json(str(path), _mtime(path)) if path.exists() else None
 

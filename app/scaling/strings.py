@@ -418,10 +418,10 @@ STRINGS = {
     ),
     "scaling.rec.title": ("Recorded: the split layer equals the whole", "实测：拆分后的层等于整层"),
     "scaling.rec.caption": (
-        "`python -m models.parallel` took layer {layer} of our trained gpt, ran its MLP and attention split over t "
-        "processes on this machine (torch.distributed, gloo) on a random input of shape {shape}, summed the partial "
-        "outputs with all_reduce, and compared with the unsplit layer.",
-        "`python -m models.parallel` 取我们训练好的 gpt 的层 {layer}，在本机上把它的 MLP 和注意力拆到 t 个进程"
+        "`python -m models.recipes.parallel` took layer {layer} of our trained gpt, ran its MLP and attention split "
+        "over t processes on this machine (torch.distributed, gloo) on a random input of shape {shape}, summed the "
+        "partial outputs with all_reduce, and compared with the unsplit layer.",
+        "`python -m models.recipes.parallel` 取我们训练好的 gpt 的层 {layer}，在本机上把它的 MLP 和注意力拆到 t 个进程"
         "（torch.distributed，gloo），输入形状为 {shape} 的随机张量，用 all_reduce 求和部分输出，再与未拆分的层比较。",
     ),
     "scaling.rec.bytes": (
@@ -494,10 +494,10 @@ STRINGS = {
     "scaling.col.computed_gb": ("computed (GB)", "计算值（GB）"),
     "scaling.meas.title": ("Measured: the bytes one Adam step allocates", "实测：一步 Adam 分配的字节数"),
     "scaling.meas.caption": (
-        "`python -m models.parallel` ran one real mixed-precision Adam step on our gpt (Ψ = {psi} parameters) and "
-        "counted the bytes of every tensor it holds.",
-        "`python -m models.parallel` 在我们的 gpt（Ψ = {psi} 个参数）上真实运行了一步混合精度 Adam，并统计它持有的"
-        "每个张量的字节数。",
+        "`python -m models.recipes.parallel` ran one real mixed-precision Adam step on our gpt (Ψ = {psi} "
+        "parameters) and counted the bytes of every tensor it holds.",
+        "`python -m models.recipes.parallel` 在我们的 gpt（Ψ = {psi} 个参数）上真实运行了一步混合精度 Adam，"
+        "并统计它持有的每个张量的字节数。",
     ),
     "scaling.col.what": ("what", "项目"),
     "scaling.col.formula": ("formula (bytes)", "公式（字节）"),

@@ -19,6 +19,7 @@ next and budgets double, so runs of one compute C = 6·N·D lie on a diagonal of
 
 from __future__ import annotations
 
+import functools
 import json
 import multiprocessing as mp
 import sys
@@ -170,23 +171,27 @@ def sweep(settings: dict[str, Any], seed: int, folder: Path) -> dict[str, Any]:
     return {"runs": len(runs)}
 
 
+@functools.lru_cache(maxsize=4)
+def _analysis(table: str) -> dict[str, Any]:
+    """The fits of one runs.json text (one bootstrap per table, however many callers ask: a card's metrics and fits)."""
+    record = json.loads(table)
+    return scaling.analyse(record["runs"], bootstrap_reps=record["settings"]["bootstrap_reps"])
+
+
 def evaluate(folder: Path) -> dict[str, Any]:
     """The fits, recomputed from runs.json (deterministic: the bootstrap's seed is fixed)."""
     runs = read_runs(folder)
-    reps = json.loads((folder / "runs.json").read_text())["settings"]["bootstrap_reps"]
     sizes = sorted({r["params_non_embedding"] for r in runs})
     grid = {
         "sizes": len(sizes),
         "size_span": round(sizes[-1] / sizes[0], 2),
         "budgets": len({r["tokens"] for r in runs}),
     }
-    return grid | scaling.analyse(runs, bootstrap_reps=reps)["metrics"]
+    return grid | _analysis((folder / "runs.json").read_text())["metrics"]
 
 
 def fits(folder: Path) -> dict[str, Any]:
-    runs = read_runs(folder)
-    reps = json.loads((folder / "runs.json").read_text())["settings"]["bootstrap_reps"]
-    return scaling.analyse(runs, bootstrap_reps=reps)["fits"]
+    return _analysis((folder / "runs.json").read_text())["fits"]
 
 
 def data() -> str:

@@ -8,6 +8,7 @@ import torch
 
 from models import gpt, parallel
 from models.layers import causal_mask
+from models.recipes import parallel as runs
 from tests.models.tolerance import assert_close
 
 CONFIG = dict(vocab=300, dim=48, n_heads=6, n_layers=2, max_len=64, mlp_ratio=4)
@@ -31,7 +32,7 @@ def test_zero_bytes_are_the_papers_figure_1():
 
 def test_mixed_precision_bytes_are_2_2_4_8_psi(model):
     psi = sum(p.numel() for p in model.parameters())
-    got = parallel.mixed_precision_bytes(model)
+    got = runs.mixed_precision_bytes(model)
     assert got["parameters_fp16"] == 2 * psi and got["gradients_fp16"] == 2 * psi
     assert got["master_fp32"] == 4 * psi
     # Adam's momentum and variance (+ a 4-byte step counter per parameter tensor): the paper's K = 12 is these 8
@@ -83,7 +84,7 @@ def test_tensor_parallel_over_gloo_equals_the_whole(model):
 
 
 def test_zero_redundancy_optimizer_holds_half_the_states_per_rank(model):
-    got = parallel.zero_check(model, CONFIG, world=2)
+    got = runs.zero_check(model, CONFIG, world=2)
     full, per_rank = got["adam_state_bytes_one_process"], got["adam_state_bytes_per_rank"]
     assert sum(per_rank) == full
     assert all(0.25 * full < b < 0.75 * full for b in per_rank)  # each rank its shard, about half
