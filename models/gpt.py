@@ -149,6 +149,48 @@ def choose(logits: np.ndarray, *, temperature: float, top_k: int, top_p: float, 
 
 
 @torch.inference_mode()
+def decode_batch(
+    model: GPT,
+    prompts: torch.Tensor,
+    end: int,
+    *,
+    temperature: float = 0.0,
+    generator: torch.Generator | None = None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Complete N prompts of one length P together with the KV cache, greedy at temperature 0, else by sampling the
+    softmax at that temperature (no top-k / top-p). A row stops after it writes ``end``; later positions hold 0.
+
+    Returns (completions (N, T) ids, logp (N, T) each written id's log-probability under the unscaled softmax,
+    0 after the end); T ≤ the context left after the prompt.
+    """
+    n, p_len = prompts.shape
+    cache = model.new_cache()
+    out, logps = [], []
+    alive = torch.ones(n, dtype=torch.bool, device=prompts.device)
+    logits = model(prompts, cache)[:, -1]
+    for _ in range(model.config.max_len - p_len):
+        logprobs = torch.log_softmax(logits.float(), dim=-1)
+        if temperature <= 0:
+            nxt = logprobs.argmax(-1)
+        else:
+            nxt = torch.multinomial(torch.softmax(logits.float() / temperature, -1), 1, generator=generator)[:, 0]
+        nxt = torch.where(alive, nxt, torch.zeros_like(nxt))
+        out.append(nxt)
+        logps.append(torch.where(alive, logprobs.gather(-1, nxt[:, None])[:, 0], torch.zeros_like(logprobs[:, 0])))
+        alive &= nxt != end
+        if not alive.any() or p_len + len(out) >= model.config.max_len:
+            break
+        logits = model(nxt[:, None], cache)[:, -1]
+    return torch.stack(out, dim=1), torch.stack(logps, dim=1)
+
+
+def token_logprobs(model: GPT, ids: torch.Tensor) -> torch.Tensor:
+    """log p(ids[:, t + 1] | ids[:, ≤ t]) at every position, (N, L) -> (N, L − 1); differentiable (policy gradients)."""
+    logits = model(ids[:, :-1])
+    return torch.log_softmax(logits.float(), dim=-1).gather(-1, ids[:, 1:, None])[..., 0]
+
+
+@torch.inference_mode()
 def tokens_per_second(model: GPT, prompt: list[int], n: int = 64, *, cache: bool = True) -> float:
     """Greedy decoding speed: with the KV cache (one new row per token) or re-reading the whole sequence."""
     start = time.perf_counter()

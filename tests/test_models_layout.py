@@ -21,6 +21,7 @@ INFRASTRUCTURE = {
     "sampling",
     "metrics",
     "scaling",  # scaling-law fits (numpy, scipy): no model
+    "rl",  # GRPO's objective and advantages on arrays: no model
 }
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
 FORBIDDEN = re.compile(

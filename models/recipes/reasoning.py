@@ -1,0 +1,404 @@
+"""How the reasoning checkpoints are trained and evaluated: ``direct``, ``cot``, ``grpo-start`` and ``grpo`` (the
+task: models/data/chains.py; the model: models/gpt.py at ``CHAIN`` size; GRPO's maths: models/rl.py).
+
+``direct`` and ``cot`` are the same decoder trained the same way — the same steps, batch of problems, padded length
+and so the same compute — on the same problems; only the completion differs: the answer alone, or the running value
+after each operation and then the answer. Most training problems have 1 … 5 operations (``easy_steps``; a
+``table_share`` of them single operations); a share (``hard_share``) has 6, and none more. The bar is held one step
+past the bulk, at 6 operations: ``cot`` exact match ≥ ``direct``
+exact match + 0.2 on held-out problems.
+
+``grpo-start`` is the cold start of DeepSeek-R1 (2501.12948) at our scale: the ``direct`` model fine-tuned on a few
+(``examples``) worked solutions, so it writes the format but has not learnt the steps well. ``grpo`` then trains it
+with GRPO (DeepSeekMath, 2402.03300): for each question, a group of G sampled completions scored by the rule of
+``chains.judge`` (right answer + well-formed), advantages normalised within the group, the clipped objective with a
+per-token KL penalty to the start model (models/rl.py). The bar: held-out exact match ≥ the start's + 0.15.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import safetensors.torch
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from models import gpt, rl, zoo
+from models.data import chains
+from models.training import Trainer, fast_kernels, schedule
+from models.zoo import Recipe, Run, Trained
+
+# The decoder both styles train: GPT-2's block (models/gpt.py), character ids, context for the longest scratchpad.
+CHAIN = gpt.Config(vocab=chains.VOCAB, dim=128, n_heads=4, n_layers=4, max_len=chains.CONTEXT, mlp_ratio=4)
+
+SUPERVISED = {
+    "steps": 6000,
+    "batch": 64,
+    "lr": 3e-3,
+    "warmup": 100,
+    "weight_decay": 0.01,
+    "easy_steps": 5,  # most problems have 1 … easy_steps operations
+    "hard_share": 0.1,  # easy_steps + 1 operations, where the bar is held
+    "table_share": 0.3,  # single operations: the table every step looks up, learnt first
+}
+COLD_START = {"examples": 32, "steps": 150, "batch": 32, "lr": 1e-3, "warmup": 10, "weight_decay": 0.01}
+GRPO = {
+    "steps": 300,
+    "questions": 16,  # per step
+    "group": 8,  # G completions per question
+    "updates": 2,  # optimiser steps on each sampled batch (DeepSeekMath: 1)
+    "lr": 2e-4,
+    "clip": 0.2,
+    "beta": 0.04,  # KL coefficient, as DeepSeekMath
+    "temperature": 1.0,
+    "max_steps_in_question": 6,
+}
+
+EVAL_N = 400  # held-out problems per number of operations
+BAR_STEPS = 6  # where the cot-vs-direct bar is held
+GRPO_EVAL_STEPS = tuple(range(1, 7))  # the mix GRPO is judged on
+LOG_EVERY = 10
+SOURCES = {"grpo-start": "direct", "grpo": "grpo-start"}  # the checkpoint each starts from, unless --init-from
+
+
+# ---- data ------------------------------------------------------------------------------------------------------------
+
+
+def mixed_steps(rng: np.random.Generator, n: int, easy: int, hard_share: float, table_share: float) -> np.ndarray:
+    """Operation counts for ``n`` problems: a ``table_share`` of single operations, a ``hard_share`` of easy + 1
+    (one step harder than the bulk), the rest 2 … easy uniformly. Longer chains are never trained on."""
+    u = rng.random(n)
+    k = rng.integers(2, easy + 1, size=n)
+    k[u < hard_share] = easy + 1
+    k[u >= 1 - table_share] = 1
+    return k
+
+
+def training_problems(rng: np.random.Generator, ks: np.ndarray) -> list[chains.Problem]:
+    return [chains.problems(rng, int(k), 1, split="train")[0] for k in ks]
+
+
+def completion_loss(model: nn.Module, batch: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+    """Cross-entropy of the completion's tokens only (the prompt is given, not learnt)."""
+    ids, mask = batch
+    logits = model(ids[:, :-1])
+    loss = F.cross_entropy(logits.flatten(0, 1), ids[:, 1:].flatten(), reduction="none")
+    return (loss * mask.flatten()).sum() / mask.sum()
+
+
+def supervised_batches(rng: np.random.Generator, style: str, hp: dict):
+    while True:
+        ks = mixed_steps(rng, hp["batch"], hp["easy_steps"], hp["hard_share"], hp["table_share"])
+        ids, mask = chains.batch(training_problems(rng, ks), style)
+        yield torch.from_numpy(ids), torch.from_numpy(mask)
+
+
+# ---- decoding --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Samples:
+    prompts: list[str]
+    completions: list[str]
+    ids: torch.Tensor  # (N, P + T) prompt then completion ids, padded with 0 after the end
+    mask: torch.Tensor  # (N, P + T - 1) bool: positions whose next token is a completion token
+    logp: torch.Tensor  # (N, P + T - 1) the sampled tokens' log-probabilities under the sampling policy (0 elsewhere)
+
+
+def decode(
+    model: gpt.GPT, prompts: list[str], *, temperature: float = 0.0, generator: torch.Generator | None = None
+) -> Samples:
+    """Complete prompts of one length together (``gpt.decode_batch``): greedy at temperature 0, else sampled; each
+    row stops at ``.`` or at the context's end."""
+    if len({len(p) for p in prompts}) != 1:
+        raise ValueError("decode takes prompts of one length")
+    x = torch.tensor([chains.encode(p) for p in prompts])
+    n, p_len = x.shape
+    completion, logps = gpt.decode_batch(
+        model, x, chains.encode(chains.END)[0], temperature=temperature, generator=generator
+    )
+    ids = torch.cat([x, completion], dim=1)
+    mask = torch.zeros(n, ids.shape[1] - 1, dtype=torch.bool)
+    mask[:, p_len - 1 :] = completion != 0
+    logp = torch.zeros(n, ids.shape[1] - 1)
+    logp[:, p_len - 1 :] = logps
+    return Samples(list(prompts), [chains.decode(row.tolist()) for row in completion], ids, mask, logp)
+
+
+def by_length(problems: list[chains.Problem]) -> dict[int, list[int]]:
+    """Indices of the problems, grouped by number of operations (prompts of one length decode together)."""
+    groups: dict[int, list[int]] = {}
+    for i, p in enumerate(problems):
+        groups.setdefault(p.k, []).append(i)
+    return groups
+
+
+def greedy_completions(model: gpt.GPT, problems: list[chains.Problem]) -> list[str]:
+    out = [""] * len(problems)
+    for idx in by_length(problems).values():
+        texts = decode(model, [problems[i].prompt for i in idx]).completions
+        for i, t in zip(idx, texts):
+            out[i] = t
+    return out
+
+
+# ---- evaluation ------------------------------------------------------------------------------------------------------
+
+
+def held_out_set(k: int, n: int = EVAL_N) -> list[chains.Problem]:
+    """The evaluation's problems of ``k`` operations: held-out ones only, from a seed of their own."""
+    return chains.problems(np.random.default_rng(1000 + k), k, n, split="held_out")
+
+
+def accuracy(model: gpt.GPT, problems: list[chains.Problem]) -> tuple[float, float]:
+    """(exact match, well-formed share) of greedy completions judged by the rule."""
+    judged = [chains.judge(c, p) for c, p in zip(greedy_completions(model, problems), problems)]
+    return float(np.mean([j.correct for j in judged])), float(np.mean([j.well_formed for j in judged]))
+
+
+def accuracy_by_steps(model: gpt.GPT, ks=range(1, chains.MAX_STEPS + 1)) -> dict[str, float]:
+    return {str(k): round(accuracy(model, held_out_set(k))[0], 4) for k in ks}
+
+
+def evaluate_direct(model: gpt.GPT, out: Path) -> dict:
+    by_k = accuracy_by_steps(model)
+    return {"exact_match": by_k[str(BAR_STEPS)], "accuracy_by_steps": by_k}
+
+
+def evaluate_cot(model: gpt.GPT, out: Path) -> dict:
+    """cot's own accuracy, and the direct checkpoint's, on the same held-out problems."""
+    by_k = accuracy_by_steps(model)
+    direct = accuracy_by_steps(zoo.load("direct"))
+    return {
+        "exact_match": by_k[str(BAR_STEPS)],
+        "direct_exact_match": direct[str(BAR_STEPS)],
+        "exact_match_gain_over_direct": round(by_k[str(BAR_STEPS)] - direct[str(BAR_STEPS)], 4),
+        "accuracy_by_steps": by_k,
+        "direct_accuracy_by_steps": direct,
+    }
+
+
+def grpo_eval_set() -> list[chains.Problem]:
+    return [p for k in GRPO_EVAL_STEPS for p in held_out_set(k, EVAL_N // 2)]
+
+
+def evaluate_start(model: gpt.GPT, out: Path) -> dict:
+    acc, formed = accuracy(model, grpo_eval_set())
+    return {"exact_match": round(acc, 4), "well_formed": round(formed, 4)}
+
+
+def evaluate_grpo(model: gpt.GPT, out: Path) -> dict:
+    acc, formed = accuracy(model, grpo_eval_set())
+    start, _ = accuracy(zoo.load("grpo-start"), grpo_eval_set())
+    return {
+        "exact_match": round(acc, 4),
+        "well_formed": round(formed, 4),
+        "start_exact_match": round(start, 4),
+        "exact_match_gain": round(acc - start, 4),
+    }
+
+
+# ---- training --------------------------------------------------------------------------------------------------------
+
+
+def _task_card(style: str) -> dict:
+    return {
+        "task": "operation chains: a start digit and k operations (+d, -d, *3/*7/*9), left to right, keeping the last "
+        f"digit; completions in the {style!r} style of models/data/chains.py; chance is 0.1 at every k",
+        "held_out": f"problems whose prompt's CRC-32 is 0 mod {chains.HOLD_OUT_EVERY} (never trained on); "
+        f"{EVAL_N} per k from seed 1000 + k",
+    }
+
+
+def train_supervised(run: Run, style: str) -> Trained:
+    hp = run.settings
+    torch.manual_seed(run.seed)
+    model = gpt.build(asdict(CHAIN))
+    batches = supervised_batches(np.random.default_rng(run.seed), style, hp)
+    trainer = Trainer(model, completion_loss, **schedule(hp))
+    with fast_kernels(model):
+        while not trainer.done:
+            trainer.step(next(batches))
+            if len(trainer.losses) % 250 == 0:
+                print(f"step {len(trainer.losses)}: loss {trainer.mean_loss()}", flush=True)
+    model.cpu().eval()
+    return Trained(
+        model,
+        asdict(CHAIN),
+        data=f"operation chains generated from seed {run.seed}: {hp['steps']} × {hp['batch']} problems, 1 … "
+        f"{hp['easy_steps']} operations ({hp['table_share']:.0%} single ones) except {hp['hard_share']:.0%} with "
+        f"{hp['easy_steps'] + 1}, none longer; every row padded to {chains.CONTEXT} tokens (equal compute for both "
+        "styles)",
+        card={**_task_card(style), "style": style},
+        stages=[trainer.summary(style)],
+    )
+
+
+def start_from(run: Run, name: str) -> gpt.GPT:
+    src = run.init_from or zoo.checkpoint_dir(SOURCES[name])
+    model = gpt.build(asdict(CHAIN))
+    safetensors.torch.load_model(model, str(src / "model.safetensors"), strict=True)
+    return model
+
+
+def train_cold_start(run: Run) -> Trained:
+    """The direct model fine-tuned on a few worked (cot-style) examples, cycled."""
+    hp = run.settings
+    torch.manual_seed(run.seed)
+    model = start_from(run, "grpo-start")
+    rng = np.random.default_rng(run.seed)
+    examples = training_problems(rng, mixed_steps(rng, hp["examples"], SUPERVISED["easy_steps"], 0.0, 0.0))
+    ids, mask = (torch.from_numpy(a) for a in chains.batch(examples, "cot"))
+
+    def batches():
+        while True:
+            pick = torch.from_numpy(rng.choice(len(examples), hp["batch"]))
+            yield ids[pick], mask[pick]
+
+    stream = batches()
+    trainer = Trainer(model, completion_loss, **schedule(hp))
+    while not trainer.done:
+        trainer.step(next(stream))
+    model.cpu().eval()
+    return Trained(
+        model,
+        asdict(CHAIN),
+        data=f"{hp['examples']} worked examples (cot style, 1 … {SUPERVISED['easy_steps']} operations) from seed "
+        f"{run.seed}, starting from the {SOURCES['grpo-start']} checkpoint",
+        card={
+            **_task_card("cot"),
+            "starts_from": SOURCES["grpo-start"],
+            "examples": [p.prompt + p.completion("cot") for p in examples],
+        },
+        stages=[trainer.summary("cold start")],
+    )
+
+
+def train_grpo(run: Run) -> Trained:
+    hp = run.settings
+    torch.manual_seed(run.seed)
+    rng = np.random.default_rng(run.seed)
+    gen = torch.Generator().manual_seed(run.seed)
+    policy = start_from(run, "grpo")
+    reference = start_from(run, "grpo").eval()
+    for p in reference.parameters():
+        p.requires_grad_(False)
+    opt = torch.optim.AdamW(policy.parameters(), lr=hp["lr"], weight_decay=0.0, betas=(0.9, 0.95))
+    monitor = [p for k in GRPO_EVAL_STEPS for p in held_out_set(k, 25)]  # a small held-out set for the curves
+    curves: dict[str, list[float]] = {
+        k: [] for k in ("step", "reward", "accuracy", "length", "kl", "clipped", "held_out_accuracy")
+    }
+    seen: list[tuple[float, float, float, float, float]] = []
+    start = time.perf_counter()
+    for step in range(hp["steps"] + 1):
+        if step % LOG_EVERY == 0 or step == hp["steps"]:
+            policy.eval()
+            curves["step"].append(step)
+            curves["held_out_accuracy"].append(round(accuracy(policy, monitor)[0], 4))
+            if seen:
+                recent = np.array(seen[-LOG_EVERY:])
+                for i, key in enumerate(("reward", "accuracy", "length", "kl", "clipped")):
+                    curves[key].append(round(float(recent[:, i].mean()), 4))
+            else:
+                for key in ("reward", "accuracy", "length", "kl", "clipped"):
+                    curves[key].append(None)
+            print(
+                f"step {step}: held-out {curves['held_out_accuracy'][-1]} reward {curves['reward'][-1]} "
+                f"length {curves['length'][-1]} kl {curves['kl'][-1]}",
+                flush=True,
+            )
+        if step == hp["steps"]:
+            break
+        # one number of operations per step, so that all Q × G prompts have one length and decode together
+        k = int(rng.integers(1, hp["max_steps_in_question"] + 1))
+        questions = chains.problems(rng, k, hp["questions"], split="train")
+        policy.eval()
+        # row q·G + g is question q's g-th completion
+        s = decode(
+            policy,
+            [q.prompt for q in questions for _ in range(hp["group"])],
+            temperature=hp["temperature"],
+            generator=gen,
+        )
+        judged = [chains.judge(c, questions[i // hp["group"]]) for i, c in enumerate(s.completions)]
+        rewards = np.array([j.reward for j in judged]).reshape(hp["questions"], hp["group"])
+        adv = torch.from_numpy(rl.group_advantages(rewards).reshape(-1)).float()
+        with torch.no_grad():
+            logp_ref = gpt.token_logprobs(reference, s.ids)
+        policy.train()
+        for _ in range(hp["updates"]):
+            loss, parts = rl.grpo_loss(
+                gpt.token_logprobs(policy, s.ids), s.logp, logp_ref, adv, s.mask, clip=hp["clip"], beta=hp["beta"]
+            )
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            opt.step()
+        seen.append(
+            (
+                float(rewards.mean()),
+                float(np.mean([j.correct for j in judged])),
+                float(s.mask.sum(1).float().mean()),
+                parts["kl"],
+                parts["clipped"],
+            )
+        )
+    policy.cpu().eval()
+    return Trained(
+        policy,
+        asdict(CHAIN),
+        data=f"{hp['steps']} GRPO steps × {hp['questions']} training questions (all of one number of operations per "
+        f"step, drawn from 1 … {hp['max_steps_in_question']}) × G = {hp['group']} sampled completions, from seed "
+        f"{run.seed}; reward by chains.judge",
+        card={
+            **_task_card("cot"),
+            "starts_from": SOURCES["grpo"],
+            "grpo_curves": curves,
+            "reward_rule": f"1 for the right answer in a well-formed completion, + {chains.FORMAT_BONUS} for the "
+            "form; 0 for a malformed one",
+        },
+        stages=[
+            {
+                "stage": "grpo",
+                "steps": hp["steps"],
+                "train_seconds": round(time.perf_counter() - start, 1),
+                "final_reward": curves["reward"][-1],
+            }
+        ],
+    )
+
+
+def example_inputs(out: Path) -> dict[str, np.ndarray]:
+    return {"tokens": np.array([chains.encode(chains.parse("3+4*3-5").prompt + "7,1")], dtype=np.int64)}
+
+
+def _recipe(name: str, train, evaluate, bars: dict, defaults: dict) -> Recipe:
+    return Recipe(
+        name=name,
+        arch="gpt",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars=bars,
+        probes=("blocks.*.attn.pattern",),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=defaults,
+    )
+
+
+RECIPES = [
+    _recipe("direct", lambda run: train_supervised(run, "direct"), evaluate_direct, {}, SUPERVISED),
+    _recipe(
+        "cot",
+        lambda run: train_supervised(run, "cot"),
+        evaluate_cot,
+        {"exact_match_gain_over_direct": {"min": 0.2}},
+        SUPERVISED,
+    ),
+    _recipe("grpo-start", train_cold_start, evaluate_start, {}, COLD_START),
+    _recipe("grpo", train_grpo, evaluate_grpo, {"exact_match_gain": {"min": 0.15}}, GRPO),
+]
