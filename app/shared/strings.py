@@ -105,6 +105,14 @@ STRINGS = {
         "Preference objectives and reasoning prompts, tried on small models.",
         "偏好优化目标与推理提示，在小模型上动手尝试。",
     ),
+    "paper.reasoning.title": (
+        "Chain of thought, GRPO, DeepSeek-R1",
+        "思维链、GRPO、DeepSeek-R1",
+    ),
+    "paper.reasoning.probe": (
+        "Chain of thought against a direct answer; GRPO with verifiable rewards, group by group; R1's pipeline.",
+        "思维链与直接回答的对比；逐组观察带可验证奖励的 GRPO；R1 的训练流程。",
+    ),
     # shared views
     "view.try.title": ("Try this", "试一试"),
     "view.try.do": ("**Do:**", "**操作：**"),

@@ -1,0 +1,393 @@
+"""Reasoning: chain of thought (2201.11903) against answering directly on a task whose difficulty is the number of
+steps; GRPO (DeepSeekMath, 2402.03300) sampling a group, scoring it with a rule and turning the rewards into
+advantages without a value network; and DeepSeek-R1's (2501.12948) pipeline. All on small models trained here."""
+
+import numpy as np
+import streamlit as st
+
+from app.catalog import PAPERS
+from app.reasoning import service as svc
+from app.reasoning import views
+from app.shared import ui
+from app.shared.i18n import InputError, t
+from app.shared.tokens import token_strip
+
+ui.header("reasoning")
+st.markdown(t("reasoning.intro"))
+backend = st.session_state.get("backend", "torch")
+
+try:
+    curves = svc.accuracy_curves()
+except InputError as e:
+    curves, curves_error = None, e
+
+if curves is not None:
+    ui.try_this(
+        t("reasoning.try.do", k=curves.bar_steps),
+        t(
+            "reasoning.try.see",
+            k=curves.bar_steps,
+            direct=f"{curves.direct_at_bar:.0%}",
+            cot=f"{curves.cot_at_bar:.0%}",
+            chance=f"{svc.CHANCE:.0%}",
+        ),
+        t("reasoning.try.why", k=curves.bar_steps),
+    )
+else:
+    ui.try_this(
+        t("reasoning.try.do", k=svc.BAR_STEPS), t("reasoning.try.see_missing"), t("reasoning.try.why", k=svc.BAR_STEPS)
+    )
+
+
+def page_link(page: str, key: str) -> None:
+    paper = next((p for p in PAPERS if p.page == page), None)
+    if paper is not None and paper.available:
+        st.page_link(paper.script, label=t(key), icon=paper.icon)
+
+
+def verdict(a) -> tuple[str, str]:
+    """(delta text, colour) for a judged answer."""
+    if not a.well_formed:
+        return t("reasoning.malformed"), "orange"
+    return (t("reasoning.right"), "green") if a.correct else (t("reasoning.wrong"), "red")
+
+
+# ---- the problem -----------------------------------------------------------------------------------------------------
+def draw() -> None:
+    """on_change of the difficulty and number controls: put that held-out problem in the input box."""
+    k = int(st.session_state.get("reasoning_k", svc.DEFAULT_K))
+    index = int(st.session_state.get("reasoning_index", 0))
+    st.session_state["reasoning_problem"] = svc.drawn(k, index)
+
+
+def another() -> None:
+    """on_click of "another problem": the next held-out problem of the same difficulty."""
+    st.session_state["reasoning_index"] = (int(st.session_state.get("reasoning_index", 0)) + 1) % svc.EVAL_N
+    draw()
+
+
+st.header(t("reasoning.cot.title"))
+st.markdown(t("reasoning.cot.caption", max=svc.MAX_STEPS))
+text = st.text_input(
+    t("reasoning.problem"),
+    svc.default_problem(),
+    key="reasoning_problem",
+    bind="query-params",
+    max_chars=svc.MAX_CHARS,
+    help=t("reasoning.problem.help", max=svc.MAX_STEPS),
+)
+st.pills(
+    t("reasoning.examples"),
+    svc.examples(),
+    key="reasoning_example",
+    on_change=ui.use_example,
+    args=("reasoning_example", "reasoning_problem"),
+    format_func=svc.pretty,
+)
+c_k, c_i, c_b = st.columns([3, 2, 2], vertical_alignment="bottom")
+c_k.slider(
+    t("reasoning.k"),
+    1,
+    svc.MAX_STEPS,
+    svc.DEFAULT_K,
+    key="reasoning_k",
+    bind="query-params",
+    on_change=draw,
+    help=t("reasoning.k.help", n=svc.EVAL_N, single=svc.SINGLE),
+)
+c_i.number_input(
+    t("reasoning.index"),
+    0,
+    svc.EVAL_N - 1,
+    0,
+    key="reasoning_index",
+    bind="query-params",
+    on_change=draw,
+    help=t("reasoning.index.help", n=svc.EVAL_N),
+)
+c_b.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
+
+try:
+    problem = svc.problem(text)
+except InputError as e:
+    ui.input_error(e)
+    problem = None
+
+
+# ---- 1 · chain of thought, live --------------------------------------------------------------------------------------
+def cot_section(text: str) -> None:
+    try:
+        a = svc.answers(text, backend)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    st.caption(t("reasoning.problem_is", prompt=a.prompt, k=a.k))
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("reasoning.m.truth"), a.answer, help=t("reasoning.m.truth.help"))
+    for col, ans, key in ((m2, a.direct, "reasoning.m.direct"), (m3, a.cot, "reasoning.m.cot")):
+        delta, colour = verdict(ans)
+        col.metric(
+            t(key),
+            "—" if ans.answer is None else ans.answer,
+            delta,
+            delta_color=colour,
+            delta_arrow="off",
+            help=t("reasoning.m.answer.help", completion=ans.completion),
+        )
+    right_steps = sum(w == v for w, v in zip(a.cot.steps, a.values))
+    m4.metric(t("reasoning.m.steps"), f"{right_steps} / {a.k}", help=t("reasoning.m.steps.help"))
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('reasoning.direct')}**")
+        ui.markup(
+            token_strip(list(a.direct.tokens), a.direct.probs, vmin=0, vmax=1, fmt="{:.3f}", label=t("reasoning.strip"))
+        )
+        st.caption(t("reasoning.direct.note"))
+    with right:
+        st.markdown(f"**{t('reasoning.cot')}**")
+        ui.markup(
+            token_strip(list(a.cot.tokens), a.cot.probs, vmin=0, vmax=1, fmt="{:.3f}", label=t("reasoning.strip"))
+        )
+        ui.markup(views.step_chips(a.ops, a.values, a.cot.steps, a.start))
+        st.caption(t("reasoning.cot.note"))
+    low = min(np.concatenate([a.direct.probs, a.cot.probs]), default=1.0)
+    st.caption(t("reasoning.strip.note", low=f"{low:.2f}"))
+    ui.readout(a)
+
+
+def curve_section(current: int | None) -> None:
+    st.subheader(t("reasoning.curve.title"))
+    if curves is None:
+        ui.input_error(curves_error)
+        return
+    c = curves
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("reasoning.m.direct_at_bar", k=c.bar_steps), f"{c.direct_at_bar:.0%}", help=t("reasoning.m.card.help"))
+    m2.metric(t("reasoning.m.cot_at_bar", k=c.bar_steps), f"{c.cot_at_bar:.0%}", help=t("reasoning.m.card.help"))
+    m3.metric(
+        t("reasoning.m.gain"),
+        f"{c.cot_at_bar - c.direct_at_bar:+.0%}",
+        help=t("reasoning.m.gain.help", bar="—" if c.bar_gain is None else f"{c.bar_gain:+.0%}"),
+    )
+    ui.figure(
+        views.accuracy_curve(
+            c.ks,
+            c.cot,
+            c.direct,
+            bar=c.bar_steps,
+            chance=svc.CHANCE,
+            current=current,
+            cot_name=t("reasoning.cot"),
+            direct_name=t("reasoning.direct"),
+            bar_name=t("reasoning.curve.bar", k=c.bar_steps),
+            chance_name=t("reasoning.curve.chance"),
+            x_title=t("reasoning.k_axis"),
+            y_title=t("reasoning.exact_match"),
+        ),
+        np.stack([c.ks, c.direct, c.cot], axis=1),
+        "reasoning-accuracy-by-steps",
+        key="reasoning_curve",
+        col_labels=["k", "direct", "cot"],
+    )
+    st.caption(
+        t(
+            "reasoning.curve.note",
+            n=svc.EVAL_N,
+            k=c.bar_steps,
+            easy=c.easy_steps,
+            easy1=c.easy_steps + 1,
+            hard=f"{c.hard_share:.0%}",
+            max=svc.MAX_STEPS,
+        )
+    )
+
+
+# ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------
+@st.fragment
+def grpo_section(text: str | None) -> None:
+    s = svc.grpo_settings()
+    st.header(t("reasoning.grpo.title"))
+    st.markdown(t("reasoning.grpo.caption", G=s["group"], T=s["temperature"]))
+    c_p, c_g, c_s = st.columns([3, 3, 2], vertical_alignment="bottom")
+    with c_p:
+        policy = ui.choice(
+            st.segmented_control,
+            t("reasoning.policy"),
+            svc.POLICIES,
+            key="reasoning_policy",
+            labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
+            required=True,
+        )
+    size = c_g.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, key="reasoning_group", bind="query-params")
+    seed = c_s.number_input(
+        t("reasoning.seed"), 0, 9999, 0, key="reasoning_seed", bind="query-params", help=t("reasoning.seed.help")
+    )
+    if text is None:
+        st.info(t("reasoning.grpo.no_problem"), icon=":material/info:")
+        return
+    try:
+        g = svc.group(text, policy, int(size), int(seed))
+    except InputError as e:
+        ui.input_error(e)
+        return
+    G = len(g.completions)
+    labels = [f"o{i + 1}" for i in range(G)]
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("reasoning.m.mean_reward"), f"{g.rewards.mean():.3f}", help=t("reasoning.m.mean_reward.help"))
+    m2.metric(t("reasoning.m.correct"), f"{int(g.correct.sum())} / {G}")
+    m3.metric(t("reasoning.m.formed"), f"{int(g.well_formed.sum())} / {G}")
+    m4.metric(t("reasoning.m.std"), f"{g.rewards.std():.3f}", help=t("reasoning.m.std.help"))
+    if np.ptp(g.rewards) == 0:
+        st.warning(t("reasoning.grpo.flat"), icon=":material/horizontal_rule:")
+    ui.figure(
+        views.group_bars(
+            g.rewards,
+            g.advantages,
+            labels=labels,
+            reward_title=t("reasoning.reward"),
+            advantage_title=t("reasoning.advantage"),
+            mean_name=t("reasoning.baseline"),
+        ),
+        {
+            "question": g.question,
+            "policy": g.policy,
+            "completions": list(g.completions),
+            "rewards": g.rewards,
+            "advantages": g.advantages,
+            "lengths": g.lengths,
+            "token_weights": g.weights,
+        },
+        f"reasoning-group-{g.policy}-G{G}-seed{seed}",
+        key="reasoning_group_bars",
+    )
+    st.table(
+        {
+            t("reasoning.col.output"): labels,
+            t("reasoning.col.completion"): [c or "∅" for c in g.completions],
+            t("reasoning.col.answer"): ["—" if x is None else str(x) for x in g.answers],
+            t("reasoning.col.right"): ["✓" if c else "✗" for c in g.correct],
+            t("reasoning.col.reward"): [f"{r:.1f}" for r in g.rewards],
+            t("reasoning.col.advantage"): [f"{a:+.3f}" for a in g.advantages],
+            t("reasoning.col.length"): [str(int(n)) for n in g.lengths],
+            t("reasoning.col.weight"): [f"{w:+.4f}" for w in g.weights],
+        }
+    )
+    st.markdown(f"**{t('reasoning.push.title')}**")
+    ui.markup(
+        views.pushed_strips(
+            g.completions,
+            g.weights,
+            [
+                f"{lab} · {t('reasoning.reward')} {r:.1f} · Â {a:+.2f}"
+                for lab, r, a in zip(labels, g.rewards, g.advantages)
+            ],
+        )
+    )
+    st.caption(t("reasoning.push.note", G=G))
+    ui.readout(g)
+
+
+def training_section() -> None:
+    st.subheader(t("reasoning.train.title"))
+    try:
+        tr = svc.training()
+    except InputError as e:
+        ui.input_error(e)
+        return
+    m, s = tr.metrics, tr.settings
+    c1, c2, c3, c4 = st.columns(4)
+    if "start_exact_match" in m:
+        c1.metric(t("reasoning.m.start_em"), f"{m['start_exact_match']:.1%}", help=t("reasoning.m.em.help"))
+    if "exact_match" in m:
+        gain = m.get("exact_match_gain")
+        c2.metric(
+            t("reasoning.m.grpo_em"),
+            f"{m['exact_match']:.1%}",
+            None if gain is None else f"{gain:+.1%}",
+            help=t("reasoning.m.em.help"),
+        )
+    if "well_formed" in m:
+        c3.metric(t("reasoning.m.well_formed"), f"{m['well_formed']:.1%}")
+    c4.metric(t("reasoning.m.steps_trained"), f"{s['steps']:,}", help=t("reasoning.m.steps_trained.help", **s))
+    ui.figure(
+        views.training_curves(
+            tr.curves,
+            titles={
+                "reward": t("reasoning.curve.reward"),
+                "accuracy": t("reasoning.curve.accuracy"),
+                "length": t("reasoning.curve.length"),
+                "kl": t("reasoning.curve.kl"),
+            },
+            x_title=t("reasoning.step"),
+            full_length=tr.full_length,
+            full_length_name=t("reasoning.curve.full_length"),
+            train_accuracy_name=t("reasoning.curve.train_accuracy"),
+            held_out_name=t("reasoning.curve.held_out"),
+        ),
+        tr.curves,
+        "reasoning-grpo-curves",
+        key="reasoning_train_curves",
+    )
+    length = svc.first_last(tr.curves.get("length", []))
+    if length is not None:
+        first, last = length
+        trend = "up" if last > first * 1.05 else "down" if last < first * 0.95 else "flat"
+        st.markdown(
+            t(
+                f"reasoning.length.{trend}",
+                first=f"{first:.1f}",
+                last=f"{last:.1f}",
+                full=f"{tr.full_length:.1f}",
+                steps=f"{s['steps']:,}",
+                kmax=s["max_steps_in_question"],
+            )
+        )
+    st.markdown(t("reasoning.length.aha", params=f"{svc.params(svc.GRPO) or 0:,}"))
+
+
+# ---- 3 · no value network, verifiable rewards, R1's pipeline ---------------------------------------------------------
+def why_section() -> None:
+    st.header(t("reasoning.why.title"))
+    st.markdown(t("reasoning.why.critic"))
+    page_link("alignment", "reasoning.alignment_link")
+    st.subheader(t("reasoning.verifiable.title"))
+    st.markdown(t("reasoning.verifiable.body", bonus=f"{svc.chains_bonus():.1f}"))
+    st.subheader(t("reasoning.r1.title"))
+    st.markdown(t("reasoning.r1.caption"))
+    stages = [
+        ("base", "model", t("reasoning.r1.base"), t("reasoning.r1.base.detail")),
+        ("cold", "sft", t("reasoning.r1.cold"), t("reasoning.r1.cold.detail")),
+        ("rl1", "rl", t("reasoning.r1.rl1"), t("reasoning.r1.rl1.detail")),
+        ("reject", "data", t("reasoning.r1.reject"), t("reasoning.r1.reject.detail")),
+        ("rl2", "rl", t("reasoning.r1.rl2"), t("reasoning.r1.rl2.detail")),
+        ("r1", "model", t("reasoning.r1.r1"), ""),
+        ("distill", "sft", t("reasoning.r1.distill"), t("reasoning.r1.distill.detail")),
+    ]
+    zero = (t("reasoning.r1.zero"), t("reasoning.r1.zero.detail"))
+    ui.figure(
+        views.pipeline(stages, zero=zero),
+        {
+            "R1-Zero": {"title": zero[0], "detail": zero[1]},
+            **{sid: {"title": a, "detail": b} for sid, _, a, b in stages},
+        },
+        "reasoning-r1-pipeline",
+        key="reasoning_r1",
+    )
+    st.caption(t("reasoning.r1.note"))
+
+
+if problem is not None:
+    cot_section(text)
+curve_section(problem.k if problem is not None else None)
+grpo_section(text if problem is not None else None)
+training_section()
+why_section()
+ours = svc.here()
+ui.paper_vs_here(
+    [
+        (t(f"reasoning.pvh.{k}.what"), t(f"reasoning.pvh.{k}.paper"), t(f"reasoning.pvh.{k}.here", **ours))
+        for k in svc.PVH_ROWS
+    ],
+    [t(f"reasoning.pvh.departure.{k}", **ours) for k in svc.PVH_DEPARTURES],
+)
+ui.explain(t("reasoning.explain", k=svc.BAR_STEPS))

@@ -1,0 +1,165 @@
+"""AppTest of the Reasoning page: it runs in English; typing a problem moves the answers' metrics to that problem's;
+the difficulty slider and "another problem" draw held-out problems with that many operations; malformed problems get
+a message in the user's language (English and Chinese); the group size sets the number of sampled rows and the policy
+picker switches the group to the other checkpoint's; the try-this box quotes the accuracies the page shows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from app.reasoning import service as svc
+from app.shared.i18n import translate
+from models import rl
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+
+needs_answers = pytest.mark.skipif(
+    not (svc.available(svc.DIRECT) and svc.available(svc.COT)), reason="no direct / cot checkpoints"
+)
+needs_curve = pytest.mark.skipif("accuracy_by_steps" not in svc.card(svc.COT).get("metrics", {}), reason="no cot card")
+needs_start = pytest.mark.skipif(not svc.available(svc.START), reason="no grpo-start checkpoint")
+needs_grpo = pytest.mark.skipif(
+    not (svc.available(svc.START) and svc.available(svc.GRPO)), reason="no grpo-start / grpo checkpoints"
+)
+
+
+def m(at, key: str, lang: str = LANG, **fields) -> str:
+    return metric(at, translate(key, lang, **fields))
+
+
+def errors(at) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def group_table(at, lang: str = LANG):
+    """The table of the sampled group (one row per completion)."""
+    column = translate("reasoning.col.completion", lang)
+    return next(tb.value for tb in at.table if column in tb.value.columns)
+
+
+def test_page_runs_in_english():
+    at = open_app("reasoning", lang=LANG)
+    assert not at.exception
+    assert at.text_input(key="reasoning_problem").value == svc.default_problem()
+    for name in (svc.DIRECT, svc.COT, svc.START):
+        if not svc.available(name):
+            assert translate("error.model_missing", LANG, name=name) in errors(at)
+
+
+def test_the_slider_and_another_problem_draw_held_out_problems_of_that_length():
+    at = open_app("reasoning", lang=LANG)
+    at.slider(key="reasoning_k").set_value(6)
+    rerun(at, LANG)
+    assert not at.exception
+    drawn = at.text_input(key="reasoning_problem").value
+    assert drawn == svc.drawn(6, 0) and svc.problem(drawn).k == 6
+    at.button(key="reasoning_another").click()
+    rerun(at, LANG)
+    again = at.text_input(key="reasoning_problem").value
+    assert again == svc.drawn(6, 1) != drawn and svc.problem(again).k == 6
+    assert at.number_input(key="reasoning_index").value == 1
+    at.slider(key="reasoning_k").set_value(svc.MAX_STEPS)
+    rerun(at, LANG)
+    assert svc.problem(at.text_input(key="reasoning_problem").value).k == svc.MAX_STEPS
+    problem_errors = {translate(k, LANG) for k in ("reasoning.error.form", "reasoning.error.start")}
+    assert not problem_errors & set(errors(at))  # a drawn problem is never malformed
+
+
+@needs_answers
+def test_typing_a_problem_changes_the_metrics():
+    at = open_app("reasoning", lang=LANG)
+    first = svc.answers(svc.default_problem())
+    assert m(at, "reasoning.m.truth") == str(first.answer)
+    other = next(p for p in svc.held_out(5) if svc.problem(p).answer != first.answer)
+    at.text_input(key="reasoning_problem").set_value(other)
+    rerun(at, LANG)
+    assert not at.exception
+    b = svc.answers(other)
+    assert m(at, "reasoning.m.truth") == str(b.answer) != str(first.answer)
+    for key, ans in (("reasoning.m.direct", b.direct), ("reasoning.m.cot", b.cot)):
+        assert m(at, key) == ("—" if ans.answer is None else str(ans.answer))
+    right = sum(w == v for w, v in zip(b.cot.steps, b.values))
+    assert m(at, "reasoning.m.steps") == f"{right} / 5"
+    # spaces, × and − are read as the task's signs
+    at.text_input(key="reasoning_problem").set_value(other.replace("*", " × ").replace("-", "−"))
+    rerun(at, LANG)
+    assert m(at, "reasoning.m.truth") == str(b.answer)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_malformed_problem_shows_its_message_in_the_users_language(lang):
+    at = open_app("reasoning", lang=lang)
+    cases = [
+        ("", "reasoning.error.empty", {}),
+        ("3+4a", "reasoning.error.character", {"char": "a"}),
+        ("+4*3", "reasoning.error.start", {}),
+        ("7", "reasoning.error.no_ops", {}),
+        ("3+12", "reasoning.error.form", {}),
+        ("3*4-1", "reasoning.error.operand", {"op": "*4"}),
+        ("3" + "+1" * (svc.MAX_STEPS + 1), "reasoning.error.too_many", {"n": svc.MAX_STEPS + 1, "max": svc.MAX_STEPS}),
+    ]
+    for text, key, fields in cases:
+        at.text_input(key="reasoning_problem").set_value(text)
+        rerun(at, lang)
+        assert not at.exception, text
+        assert translate(key, lang, **fields) in errors(at), (text, errors(at))
+    if lang == "zh":  # the Chinese message, not chains.parse's English one
+        assert not any("operation" in e for e in errors(at))
+
+
+@needs_start
+def test_group_size_sets_the_rows_and_the_advantages_are_grpos():
+    at = open_app("reasoning", lang=LANG)
+    table = group_table(at)
+    assert len(table) == svc.GROUP
+    at.slider(key="reasoning_group").set_value(12)
+    rerun(at, LANG)
+    assert not at.exception
+    table = group_table(at)
+    assert len(table) == 12
+    g = svc.group(svc.default_problem(), svc.START, 12, 0)
+    assert list(table[translate("reasoning.col.completion", LANG)]) == [c or "∅" for c in g.completions]
+    assert m(at, "reasoning.m.correct") == f"{int(g.correct.sum())} / 12"
+    want = rl.group_advantages(g.rewards[None])[0]
+    assert np.allclose(g.advantages, want)
+    if np.ptp(g.rewards) > 0:  # normalised: mean 0, population std σ / (σ + ε)
+        sigma = g.rewards.std()
+        assert abs(g.advantages.mean()) < 1e-9
+        assert g.advantages.std() == pytest.approx(sigma / (sigma + rl.EPS), rel=1e-9)
+    assert np.allclose(g.weights, want / np.maximum(g.lengths, 1) / 12)
+    shown = [float(x) for x in table[translate("reasoning.col.advantage", LANG)]]
+    assert np.allclose(shown, g.advantages, atol=6e-4)
+
+
+@needs_grpo
+def test_the_policy_picker_switches_the_group():
+    at = open_app("reasoning", lang=LANG)
+    column = translate("reasoning.col.completion", LANG)
+    start = svc.group(svc.default_problem(), svc.START, svc.GROUP, 0)
+    assert list(group_table(at)[column]) == [c or "∅" for c in start.completions]
+    at.button_group(key="reasoning_policy").set_value(svc.GRPO)
+    rerun(at, LANG)
+    assert not at.exception
+    after = svc.group(svc.default_problem(), svc.GRPO, svc.GROUP, 0)
+    assert list(group_table(at)[column]) == [c or "∅" for c in after.completions]
+    assert m(at, "reasoning.m.mean_reward") == f"{after.rewards.mean():.3f}"
+    at.number_input(key="reasoning_seed").set_value(5)
+    rerun(at, LANG)
+    again = svc.group(svc.default_problem(), svc.GRPO, svc.GROUP, 5)
+    assert list(group_table(at)[column]) == [c or "∅" for c in again.completions]
+
+
+@needs_curve
+def test_the_try_this_box_quotes_the_accuracies_the_page_shows():
+    at = open_app("reasoning", lang=LANG)
+    c = svc.accuracy_curves()
+    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
+    direct = m(at, "reasoning.m.direct_at_bar", k=c.bar_steps)
+    cot = m(at, "reasoning.m.cot_at_bar", k=c.bar_steps)
+    assert direct == f"{c.direct_at_bar:.0%}" and cot == f"{c.cot_at_bar:.0%}"
+    assert f"`direct` right {direct}" in box and f"`cot` {cot}" in box
+    assert f"k = {c.bar_steps}" in box
+    metrics = svc.card(svc.COT)["metrics"]
+    assert c.cot_at_bar == metrics["accuracy_by_steps"][str(svc.BAR_STEPS)]
