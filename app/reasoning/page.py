@@ -189,17 +189,7 @@ def curve_section(current: int | None) -> None:
         key="reasoning_curve",
         col_labels=["k", "direct", "cot"],
     )
-    st.caption(
-        t(
-            "reasoning.curve.note",
-            n=svc.EVAL_N,
-            k=c.bar_steps,
-            easy=c.easy_steps,
-            easy1=c.easy_steps + 1,
-            hard=f"{c.hard_share:.0%}",
-            max=svc.MAX_STEPS,
-        )
-    )
+    st.caption(t("reasoning.curve.note", n=svc.EVAL_N, k=c.bar_steps, easy=c.easy_steps))
 
 
 # ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------

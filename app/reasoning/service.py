@@ -251,7 +251,6 @@ class Curves:
     gain: float | None
     bar_gain: float | None  # the bar on the gain
     easy_steps: int  # most training problems have 1 … easy_steps operations
-    hard_share: float  # the share with easy_steps + 1 … MAX_STEPS
 
 
 def accuracy_curves() -> Curves:
@@ -270,8 +269,7 @@ def accuracy_curves() -> Curves:
         direct_at_bar=float(m["direct_exact_match"]),
         gain=m.get("exact_match_gain_over_direct"),
         bar_gain=c.get("bars", {}).get("exact_match_gain_over_direct", {}).get("min"),
-        easy_steps=int(settings["easy_steps"]),
-        hard_share=float(settings["hard_share"]),
+        easy_steps=int(settings.get("easy_steps", BAR_STEPS - 1)),
     )
 
 

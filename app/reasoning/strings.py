@@ -132,11 +132,11 @@ STRINGS = {
     "reasoning.k_axis": ("operations k", "运算个数 k"),
     "reasoning.exact_match": ("held-out exact match", "留出集完全匹配率"),
     "reasoning.curve.note": (
-        "Measured on {n} held-out problems per k (at k = 1, where every problem is trained, on those). Training "
-        "problems have 1 to {easy} operations except {hard} with {easy1} to {max}, so k = {k}, where the bar is held, "
-        "lies past the bulk of training. The shaded band is the current problem's k.",
-        "每个 k 在 {n} 道留出题上测量（k = 1 时所有题目都参与了训练，就在这些题上测量）。训练题有 1 到 {easy} 个运算，"
-        "只有 {hard} 有 {easy1} 到 {max} 个，所以门槛所在的 k = {k} 超出了训练数据的主体。阴影带标出当前题目的 k。",
+        "Measured on {n} held-out problems per k (at k = 1, where every problem is trained, on those). Most training "
+        "problems have 1 to {easy} operations, so k = {k}, where the bar is held, lies past the bulk of training. The "
+        "shaded band is the current problem's k.",
+        "每个 k 在 {n} 道留出题上测量（k = 1 时所有题目都参与了训练，就在这些题上测量）。训练题大多有 1 到 {easy} 个"
+        "运算，所以门槛所在的 k = {k} 超出了训练数据的主体。阴影带标出当前题目的 k。",
     ),
     # GRPO
     "reasoning.grpo.title": ("2 · GRPO, live", "2 · GRPO，现场演示"),
