@@ -7,7 +7,7 @@
 page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
 show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
-peak memory, on the CPU and on CUDA where present.
+peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``.
 Medians (and p95) of repeated runs, all measured in one run on one machine.
 """
 
@@ -194,6 +194,51 @@ def speculative(repeats: int) -> dict:
 
 
 SPECULATIVE_BENCH = {"prompts": 12, "new_tokens": 64}
+
+
+def reasoning(repeats: int) -> dict:
+    """GRPO's sampling cost: one group of G completions of one held-out prompt from ``grpo-start`` at the training
+    temperature, with ``models.recipes.reasoning.decode`` (all G rows decoded together with the KV cache); one prompt
+    per repeat, k = 1 … the questions' longest, in turn. Milliseconds per group and tokens per completion. One torch
+    thread, as the GRPO runs recorded in the cards: with two threads on two cores a second busy process stretches
+    each step of this small model from milliseconds to hundreds of them."""
+    from models.recipes import reasoning as recipe
+
+    if "grpo-start" not in zoo.available():
+        return {}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _reasoning(recipe, repeats)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _reasoning(recipe, repeats: int) -> dict:
+    model = zoo.load("grpo-start")
+    G, temperature, kmax = recipe.GRPO["group"], recipe.GRPO["temperature"], recipe.GRPO["max_steps_in_question"]
+    n = max(kmax, repeats)
+    sets = {k: recipe.held_out_set(k, n // kmax + 1) for k in range(1, kmax + 1)}
+    prompts = [sets[1 + i % kmax][i // kmax].prompt for i in range(n)]
+    gen = torch.Generator().manual_seed(0)
+    recipe.decode(model, [prompts[0]] * G, temperature=temperature, generator=gen)  # warm-up
+    ms, tokens = [], []
+    for prompt in prompts:
+        start = time.perf_counter()
+        s = recipe.decode(model, [prompt] * G, temperature=temperature, generator=gen)
+        ms.append((time.perf_counter() - start) * 1e3)
+        tokens.append(float(s.mask.sum()) / G)
+    return {
+        "model": "grpo-start",
+        "trained_by": zoo.read_card("grpo-start").get("command", ""),  # a pilot's timing differs from the shipped one's
+        "torch_threads": torch.get_num_threads(),
+        "group": G,
+        "temperature": temperature,
+        "steps": f"1-{kmax}",
+        "ms_per_group": _stats(ms),
+        "tokens_per_completion": round(float(np.mean(tokens)), 2),
+    }
+
 
 LONG_DECODE = 2048  # tokens generated for mistral's speed and cache memory against length (8× its training context)
 
@@ -414,12 +459,26 @@ def table(results: dict) -> str:
             f"{spec['speculative_ms_per_token']} ms with drafts — ×{spec['speedup']}; "
             f"{spec['tokens_per_forward']} tokens per forward, acceptance {spec['acceptance']}.",
         ]
+    rs = results.get("reasoning")
+    if rs:
+        g = rs["ms_per_group"]
+        lines += [
+            "",
+            "| sampling one GRPO group (`grpo-start`) | p50 ms | p95 ms | prompts | tokens per completion |",
+            "|---|---|---|---|---|",
+            f"| G = {rs['group']} completions of one held-out prompt (k = {rs['steps']}), temperature "
+            f"{rs['temperature']}, batched KV-cached decode, {rs['torch_threads']} torch thread "
+            f"| {g['p50']} | {g['p95']} | {g['n']} "
+            f"| {rs['tokens_per_completion']} |",
+            "",
+            f"Checkpoint timed: `{rs['trained_by']}`.",
+        ]
     if results.get("kernels"):
         lines += _kernel_table(results["kernels"])
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = ("latency", "ort_spinning", "decode", "speculative", "browser", "kernels")
+SECTIONS = ("latency", "ort_spinning", "decode", "speculative", "reasoning", "browser", "kernels")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,6 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         "ort_spinning": lambda: ort_spinning(args.repeats),
         "decode": decode_cost,
         "speculative": lambda: speculative(args.repeats),
+        "reasoning": lambda: reasoning(args.repeats),
         "browser": lambda: browser(max(5, args.repeats // 3)),
         "kernels": lambda: kernels(max(3, args.repeats // 3)),
     }
