@@ -116,6 +116,11 @@ except InputError as e:
 
 # ---- 1 · chain of thought, live --------------------------------------------------------------------------------------
 def cot_section(text: str) -> None:
+    missing = [name for name in (svc.DIRECT, svc.COT) if not svc.available(name)]
+    for name in missing:
+        ui.input_error(svc.model_missing(name))
+    if missing:
+        return
     try:
         a = svc.answers(text, backend)
     except InputError as e:
