@@ -98,12 +98,12 @@ STRINGS = {
         "计算器，以及在我们自己的模型上做的小型实时实验。",
     ),
     "paper.alignment.title": (
-        "InstructGPT / RLHF, DPO, GRPO, chain of thought",
-        "InstructGPT / RLHF、DPO、GRPO、思维链",
+        "InstructGPT / RLHF, DPO",
+        "InstructGPT / RLHF、DPO",
     ),
     "paper.alignment.probe": (
-        "Preference objectives and reasoning prompts, tried on small models.",
-        "偏好优化目标与推理提示，在小模型上动手尝试。",
+        "SFT, a reward model, PPO and DPO on our own small model.",
+        "在我们自己的小模型上做 SFT、奖励模型、PPO 与 DPO。",
     ),
     "paper.reasoning.title": (
         "Chain of thought, GRPO, DeepSeek-R1",

@@ -17,6 +17,7 @@ per-token KL penalty to the start model (models/rl.py). The bar: held-out exact 
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -43,7 +44,8 @@ SUPERVISED = {
     "weight_decay": 0.01,
     "easy_steps": 5,  # most problems have 1 … easy_steps operations
     "hard_share": 0.1,  # easy_steps + 1 operations, where the bar is held
-    "table_share": 0.3,  # single operations: the table every step looks up, learnt first
+    "table_share": 0.3,  # single operations: the table every step looks up
+    "table_steps": 1000,  # a curriculum: the first steps train single operations only
 }
 COLD_START = {"examples": 32, "steps": 150, "batch": 32, "lr": 1e-3, "warmup": 10, "weight_decay": 0.01}
 GRPO = {
@@ -91,8 +93,12 @@ def completion_loss(model: nn.Module, batch: tuple[torch.Tensor, torch.Tensor]) 
 
 
 def supervised_batches(rng: np.random.Generator, style: str, hp: dict):
-    while True:
-        ks = mixed_steps(rng, hp["batch"], hp["easy_steps"], hp["hard_share"], hp["table_share"])
+    """Batches of ``style`` rows: ``table_steps`` batches of single operations first, then the mix."""
+    for step in itertools.count():
+        if step < hp["table_steps"]:
+            ks = np.ones(hp["batch"], dtype=int)
+        else:
+            ks = mixed_steps(rng, hp["batch"], hp["easy_steps"], hp["hard_share"], hp["table_share"])
         ids, mask = chains.batch(training_problems(rng, ks), style)
         yield torch.from_numpy(ids), torch.from_numpy(mask)
 
@@ -118,9 +124,11 @@ def decode(
         raise ValueError("decode takes prompts of one length")
     x = torch.tensor([chains.encode(p) for p in prompts])
     n, p_len = x.shape
+    device = model.embed.weight.device  # decode where the model is; the results come back to the CPU
     completion, logps = gpt.decode_batch(
-        model, x, chains.encode(chains.END)[0], temperature=temperature, generator=generator
+        model, x.to(device), chains.encode(chains.END)[0], temperature=temperature, generator=generator
     )
+    completion, logps = completion.cpu(), logps.cpu()
     ids = torch.cat([x, completion], dim=1)
     mask = torch.zeros(n, ids.shape[1] - 1, dtype=torch.bool)
     mask[:, p_len - 1 :] = completion != 0
@@ -229,7 +237,8 @@ def train_supervised(run: Run, style: str) -> Trained:
     return Trained(
         model,
         asdict(CHAIN),
-        data=f"operation chains generated from seed {run.seed}: {hp['steps']} × {hp['batch']} problems, 1 … "
+        data=f"operation chains generated from seed {run.seed}: {hp['steps']} × {hp['batch']} problems, the first "
+        f"{hp['table_steps']} batches single operations only, then 1 … "
         f"{hp['easy_steps']} operations ({hp['table_share']:.0%} single ones) except {hp['hard_share']:.0%} with "
         f"{hp['easy_steps'] + 1}, none longer; every row padded to {chains.CONTEXT} tokens (equal compute for both "
         "styles)",

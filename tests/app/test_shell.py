@@ -40,8 +40,8 @@ def test_every_page_runs(paper, lang):
 
 
 def test_catalog_covers_the_design_table():
-    assert len(PAPERS) == 16
-    assert len({p.page for p in PAPERS}) == 16
+    assert len(PAPERS) == 17
+    assert len({p.page for p in PAPERS}) == 17
     assert {p.page for p in PAPERS} == {
         "attention",
         "bert",
@@ -58,6 +58,7 @@ def test_catalog_covers_the_design_table():
         "mamba",
         "scaling",
         "alignment",
+        "reasoning",
         "forward-pass",
     }
 
