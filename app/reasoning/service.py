@@ -180,10 +180,9 @@ def shown(op: str, d: int) -> str:
 
 
 def written_steps(completion: str, k: int) -> tuple[int | None, ...]:
-    """The running values a completion wrote before ``=``, aligned with the ``k`` operations."""
-    head = completion.split("=", 1)[0]
-    values = [int(v) if v.isdigit() and len(v) == 1 else None for v in head.split(",")] if head else []
-    return tuple((values + [None] * k)[:k])
+    """The running values a completion wrote before ``=``, aligned with the ``k`` operations (None where it wrote
+    none, or not one digit)."""
+    return tuple((chains.written_values(completion) + [None] * k)[:k])
 
 
 def _answer(name: str, p: chains.Problem, backend: str) -> Answer:

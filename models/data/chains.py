@@ -159,6 +159,13 @@ class Judgement:
     reward: float
 
 
+def written_values(completion: str) -> list[int | None]:
+    """The running values a completion wrote before ``=`` (``7,1,6=6.`` -> [7, 1, 6]; None where a step is not one
+    digit)."""
+    head = completion.split("=", 1)[0]
+    return [int(v) if len(v) == 1 and v.isdigit() else None for v in head.split(",")] if head else []
+
+
 def judge(completion: str, problem: Problem) -> Judgement:
     """The rule: 1 for the right answer in a well-formed completion, plus FORMAT_BONUS for the form alone; nothing
     for anything else (a right digit in a malformed completion earns nothing). The steps are not checked: only the

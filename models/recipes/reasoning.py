@@ -45,7 +45,7 @@ SUPERVISED = {
     "easy_steps": 5,  # most problems have 1 … easy_steps operations
     "hard_share": 0.1,  # easy_steps + 1 operations, where the bar is held
     "table_share": 0.3,  # single operations: the table every step looks up
-    "table_steps": 1000,  # a curriculum: the first steps train single operations only
+    "table_steps": 0,  # a curriculum: the first steps train single operations only (none: docs/training/reasoning.md)
 }
 COLD_START = {"examples": 32, "steps": 150, "batch": 32, "lr": 1e-3, "warmup": 10, "weight_decay": 0.01}
 GRPO = {

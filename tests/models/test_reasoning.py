@@ -38,6 +38,12 @@ def test_every_operation_is_a_bijection_so_chance_is_a_tenth():
             assert sorted(chains.apply(x, op, d) for x in range(10)) == list(range(10))
 
 
+def test_the_longest_scratchpad_fits_the_context():
+    longest = chains.Problem(9, (("*", 7),) * chains.MAX_STEPS)
+    assert len(longest.prompt + longest.completion("cot")) == chains.CONTEXT
+    assert chains.written_values("7,1,6=6.") == [7, 1, 6] and chains.written_values("7,12=6.") == [7, None]
+
+
 def test_prompts_parse_back_and_bad_ones_say_why():
     assert chains.parse("3+4*3-5") == P == chains.parse(" 3+4*3-5: ") == chains.parse(P.prompt)
     for bad in ("", "3", "34+1", "3+0", "3*2", "3/4", "3+4" * 9, "3 + 4"):
@@ -64,6 +70,7 @@ def test_held_out_problems_never_reach_training():
         ("7,1,6=6.", True, True, 1.1),
         ("=6.", True, True, 1.1),  # no steps is still the format
         ("7,1,5=5.", True, False, 0.1),  # wrong answer, right form
+        ("9=6.", True, True, 1.1),  # the steps are not checked: only the answer is verifiable
         ("7,1,6=6", False, False, 0.0),  # no end mark
         ("7,1,6=66.", False, False, 0.0),
         ("6.", False, False, 0.0),  # the right digit without '=' earns nothing
@@ -155,3 +162,34 @@ def test_decode_takes_prompts_of_one_length():
     model = gpt.build(asdict(reasoning.CHAIN)).eval()
     with pytest.raises(ValueError):
         reasoning.decode(model, ["3+4:", "3+4*3:"])
+
+
+# ---- the shipped checkpoints -----------------------------------------------------------------------------------------
+
+GOLDEN_PROBLEMS = ("3+4*3-5", "7-2", "1*9+6-3*7+2", "5+5-9*3+8*7")
+GOLDEN = {}  # name -> greedy completions of GOLDEN_PROBLEMS, filled from the shipped checkpoints
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_golden_completions(name):
+    if name not in zoo.available():
+        pytest.skip(f"no {name} checkpoint")
+    problems = [chains.parse(q) for q in GOLDEN_PROBLEMS]
+    assert reasoning.greedy_completions(zoo.load(name), problems) == GOLDEN[name]
+
+
+@shipped("direct", "cot")
+def test_cot_writes_one_value_per_operation_and_direct_only_the_answer():
+    problems = reasoning.held_out_set(4, 20)
+    for c in reasoning.greedy_completions(zoo.load("cot"), problems):
+        assert chains.FORMAT.match(c) and len(chains.written_values(c)) == 4
+    for c in reasoning.greedy_completions(zoo.load("direct"), problems):
+        assert chains.FORMAT.match(c) and c.startswith("=")
+
+
+@shipped("grpo")
+def test_grpo_card_records_its_curves():
+    card = zoo.read_card("grpo")
+    curves = card["grpo_curves"]
+    assert len({len(v) for v in curves.values()}) == 1 and curves["step"][-1] == card["settings"]["steps"]
+    assert curves["held_out_accuracy"][-1] > curves["held_out_accuracy"][0]
