@@ -11,23 +11,13 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.html import esc, span
+from app.shared.plots import legend_above
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
 COT_COLOUR, DIRECT_COLOUR = "#1f77b4", "#ff7f0e"
 UP, DOWN, FLAT = "#2ca02c", "#d62728", "#9e9e9e"  # advantage > 0, < 0, = 0
 MARK = "#222222"
 STAGE_COLOURS = {"model": "#e8eef7", "sft": "#fdf1e2", "rl": "#e6f4e6", "data": "#f3e9f7", "zero": "#fbe7e7"}
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    """Height, tight margins, the legend in a row above the plot (beside it, it would squeeze a phone's plot)."""
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"font": {"size": 11}, "orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "xanchor": "left"},
-        hovermode="closest",
-    )
-    return fig
 
 
 def accuracy_curve(
@@ -88,7 +78,7 @@ def accuracy_curve(
     )
     fig.update_xaxes(title=x_title, dtick=1, range=[ks.min() - 0.5, ks.max() + 0.5])
     fig.update_yaxes(title=y_title, range=[0, 1.02], tickformat=".0%")
-    return _layout(fig, 340, top=40)
+    return legend_above(fig, 340, top=40)
 
 
 def step_chips(ops: tuple[str, ...], truth: tuple[int, ...], written: tuple[int | None, ...], start: int) -> str:
@@ -154,7 +144,7 @@ def group_bars(
     fig.update_yaxes(title=reward_title, row=1, col=1, range=[0, 1.2])
     fig.update_yaxes(title=advantage_title, row=2, col=1, zeroline=True, zerolinecolor=MARK)
     fig.update_xaxes(type="category", tickangle=0)
-    return _layout(fig, 380, top=40)
+    return legend_above(fig, 380, top=40)
 
 
 def pushed_strips(
@@ -245,7 +235,7 @@ def training_curves(
     fig.update_yaxes(tickformat=".0%", range=[0, 1.02], row=1, col=2)
     fig.update_xaxes(title=x_title, row=2)
     fig.update_annotations(font_size=12)
-    _layout(fig, 560, top=90)
+    legend_above(fig, 560, top=90)
     fig.update_layout(legend={"y": 1.08})  # above the panel titles
     return fig
 

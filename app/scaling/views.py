@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from app.shared.html import esc
+from app.shared.plots import legend_above
 
 LIMIT = "#222222"
 LAW_COLOURS = {"ours": "#d62728", "kaplan": "#1f77b4", "chinchilla": "#2ca02c"}
@@ -19,17 +20,6 @@ DEVICE_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b
 def ramp(k: int) -> list[str]:
     """k colours from light-ish to dark along one hue ramp (small budgets or sizes light, large ones dark)."""
     return sample_colorscale("Viridis", list(np.linspace(0.85, 0.05, k))) if k > 1 else ["#1f77b4"]
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    """Height, tight margins, and the legend in rows above the plot: beside it, it would squeeze a phone's plot."""
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"font": {"size": 11}, "orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "xanchor": "left"},
-        hovermode="closest",
-    )
-    return fig
 
 
 def _log_axes(fig: go.Figure, x_title: str, y_title: str) -> None:
@@ -93,7 +83,7 @@ def loss_lines(
     measured = np.concatenate(loss)
     lo = measured.min() if limit is None else max(min(measured.min(), limit.min()), 0.3 * measured.min())
     fig.update_yaxes(range=[np.log10(lo * 0.97), np.log10(measured.max() * 1.06)])
-    return _layout(fig, 400, top=60)
+    return legend_above(fig, 400, top=60)
 
 
 def isoflop(
@@ -157,7 +147,7 @@ def isoflop(
         shown.add(kind)
     fig.update_xaxes(type="log", title=x_title, exponentformat="power")
     fig.update_yaxes(title=y_title)
-    return _layout(fig, 420, top=60)
+    return legend_above(fig, 420, top=60)
 
 
 def frontier(
@@ -211,7 +201,7 @@ def frontier(
             )
         )
     _log_axes(fig, x_title, y_title)
-    return _layout(fig, 440, top=60)
+    return legend_above(fig, 440, top=60)
 
 
 def zero_bars(stages: list[str], parts: np.ndarray, part_names: list[str], *, unit: str, scale: float) -> go.Figure:
@@ -242,7 +232,7 @@ def zero_bars(stages: list[str], parts: np.ndarray, part_names: list[str], *, un
     )
     fig.update_layout(barmode="stack")
     fig.update_yaxes(title=unit, range=[0, totals.max() * 1.18])
-    return _layout(fig, 340, top=30)
+    return legend_above(fig, 340, top=30)
 
 
 # ---- Megatron's split, as HTML -------------------------------------------------------------------------------------
