@@ -200,8 +200,9 @@ def evaluate_start(model: gpt.GPT, out: Path) -> dict:
 
 
 def evaluate_grpo(model: gpt.GPT, out: Path) -> dict:
-    acc, formed = accuracy(model, grpo_eval_set())
-    start, _ = accuracy(zoo.load("grpo-start"), grpo_eval_set())
+    problems = grpo_eval_set()
+    acc, formed = accuracy(model, problems)
+    start, _ = accuracy(zoo.load("grpo-start"), problems)
     return {
         "exact_match": round(acc, 4),
         "well_formed": round(formed, 4),
