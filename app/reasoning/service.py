@@ -124,8 +124,8 @@ def default_problem() -> str:
 
 
 def _generator_model(name: str) -> torch.nn.Module:
-    """The shared model for generation: ``recipe.decode`` builds its prompt tensors on the CPU, so where the engine
-    runs on a GPU, a CPU copy decodes instead."""
+    """The shared model for generation: the page samples with a seeded CPU ``torch.Generator``, which cannot draw
+    on a GPU's tensors, so where the engine runs on a GPU a CPU copy decodes instead (a few dozen tokens)."""
     model = services.trained(name)
     return model if next(model.parameters()).device.type == "cpu" else _cpu_model(name)
 
