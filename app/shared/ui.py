@@ -114,9 +114,12 @@ def choice(widget, label: str, options, *, key: str, labels: dict, default=None,
     write — so a shared link works in either language. ``labels`` maps each option to its display text."""
     options = list(options)
     fallback = options[0] if default is None else default
-    if key not in st.session_state:
-        by_id = {str(o): o for o in options}
-        st.session_state[key] = by_id.get(st.query_params.get(key), fallback)
+    value = st.session_state.get(key)
+    if value not in options:  # first visit, a cleared choice, or state dropped by a run that did not draw the widget
+        value = {str(o): o for o in options}.get(st.query_params.get(key), fallback)
+    # Written back on every run, so the value goes to the browser with the widget: a control re-drawn after a run
+    # that stopped before it (an input error) would otherwise show no selection while the page shows a view.
+    st.session_state[key] = value
     value = widget(label, options, format_func=labels.__getitem__, key=key, **kwargs)
     value = fallback if value is None else value
     if value == fallback:
