@@ -2,12 +2,14 @@
 
 STRINGS = {
     "mamba.intro": (
-        "A Mamba layer keeps a fixed-size state h and updates it at every token: h_t = Ā_t h_{t−1} + B̄_t x_t. "
+        "A Mamba layer keeps a fixed-size state h and updates it at every token: $h_t = \\bar{A}_t\\, h_{t-1} "
+        "+ \\bar{B}_t\\, x_t$. "
         "What makes it a *selective* state space model is that the step size Δ, the write vector B and the read "
         "vector C are computed from the input: from the current token and, through a short convolution, the few "
         'tokens before it. A large Δ means "forget the past and write this token in"; a small Δ means "let this '
         'token pass and keep the state". Below, every number comes from our small trained models.',
-        "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：h_t = Ā_t h_{t−1} + B̄_t x_t。它之所以是"
+        "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：$h_t = \\bar{A}_t\\, h_{t-1} + \\bar{B}_t\\, "
+        "x_t$。它之所以是"
         "“选择性状态空间模型”，在于步长 Δ、写入向量 B 和读出向量 C 都由输入计算得到：来自当前词元，并通过一个短卷积"
         "来自它之前的几个词元。Δ 大意味着“忘掉过去，把这个词元写进来”；Δ 小意味着“让这个词元过去，保持原有状态”。"
         "下面的每个数字都来自我们训练的小模型。",
@@ -165,15 +167,15 @@ STRINGS = {
     "mamba.map.delta": ("Δ", "Δ"),
     "mamba.map.abar": ("Ā = exp(ΔA)", "Ā = exp(ΔA)"),
     "mamba.map.bc": ("B and C", "B 和 C"),
-    "mamba.map.hnorm": ("‖h_t‖", "‖h_t‖"),
+    "mamba.map.hnorm": ("‖hₜ‖", "‖hₜ‖"),
     "mamba.delta.title": ("Δ of layer {layer}: time × channel", "层 {layer} 的 Δ：时间 × 通道"),
     "mamba.channel": ("channel", "通道"),
     "mamba.state_index": ("state entry", "状态分量"),
     "mamba.strip.delta": (
-        "How far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median Δ)| "
+        "How far Δ leaves its resting value at each token: mean over channels of |log(Δₜ / median Δ)| "
         "(darker = more movement; the first {k} positions, where the convolution still sees the padding before "
         "the sequence, are left blank)",
-        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δ_t / Δ 中位数)| 的平均（颜色越深变动越大；前 {k} 个位置的卷积"
+        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δₜ / Δ 中位数)| 的平均（颜色越深变动越大；前 {k} 个位置的卷积"
         "还能看到序列之前的填充，留白不画）",
     ),
     "mamba.explain.delta": (
@@ -212,15 +214,15 @@ STRINGS = {
     "mamba.b.title": ("B (write) of layer {layer}", "层 {layer} 的 B（写入）"),
     "mamba.c.title": ("C (read) of layer {layer}", "层 {layer} 的 C（读出）"),
     "mamba.explain.bc": (
-        "B_t chooses in which of the n state directions the current token is stored; C_t chooses which directions "
-        "are read out into y_t. In Mamba both change from token to token; in the LTI baseline they are the same "
+        "$B_t$ chooses in which of the n state directions the current token is stored; $C_t$ chooses which directions "
+        "are read out into $y_t$. In Mamba both change from token to token; in the LTI baseline they are the same "
         "columns at every position.",
-        "B_t 决定当前词元存入 n 个状态方向中的哪些；C_t 决定读出哪些方向得到 y_t。在 Mamba 中两者随词元而变；"
+        "$B_t$ 决定当前词元存入 $n$ 个状态方向中的哪些；$C_t$ 决定读出哪些方向得到 $y_t$。在 Mamba 中两者随词元而变；"
         "在 LTI 基线中，每个位置上都是同样的列。",
     ),
     # h norm
     "mamba.h.hnorm": ("The hidden state over time", "隐状态随时间的变化"),
-    "mamba.hnorm.y": ("‖h_t‖ (all channels and entries)", "‖h_t‖（所有通道和分量）"),
+    "mamba.hnorm.y": ("‖hₜ‖ (all channels and entries)", "‖hₜ‖（所有通道和分量）"),
     "mamba.hnorm.series": ("layer {layer}", "层 {layer}"),
     "mamba.explain.hnorm": (
         "The state has the same size at every position — here {size} numbers per layer — however long the input. "
@@ -321,7 +323,8 @@ STRINGS = {
         "**线性时间的说法及其代价。** 训练和处理提示时整条序列都已知，递推可以用并行扫描计算；生成时则一步一步地跑。"
         "每一步的代价相同、携带的也是同样几 KB，所以长度为 L 的序列耗时 O(L)、内存 O(1)；而注意力每个词元需要 O(L) "
         "的计算，KV 缓存也随 L 增长。代价在于：模型将来需要的一切都必须装进这个固定的状态。注意力可以精确地回看任何"
-        "词元；状态空间模型只能利用它选择保留下来的东西，任其衰减的信息就再也找不回来了。在这么短的长度和这么小的宽度下，"
+        "词元；状态空间模型只能利用它选择保留下来的东西，任其衰减的信息就再也找不回来了。在这么短的长度和这么小的宽"
+        "度下，"
         "Transformer 每步的时间只是温和地增长（在共享的机器上计时也有噪声）；一步一步明显增长的，是缓存占用的内存。",
     ),
     "mamba.explain.data": (

@@ -171,14 +171,17 @@ STRINGS = {
     # decay
     "rope.decay.title": ("3 · Long-term decay", "3 · 远程衰减"),
     "rope.decay.caption": (
-        "RoFormer §3.4.3 writes the score as a sum over pairs and bounds it by (1/(d/2))·Σⱼ |Sⱼ| with "
-        "Sⱼ = Σ_{k<j} e^{i(m−n)θₖ} (times the largest step between neighbouring pairs of q·k). Far apart, the unit "
-        "vectors e^{i(m−n)θₖ} point every way and cancel, so the bound shrinks with distance: a distant key *can* "
+        "RoFormer §3.4.3 writes the score as a sum over pairs and bounds it by $\\frac{1}{d/2}\\sum_j |S_j|$ with "
+        "$S_j = \\sum_{k<j} e^{i(m-n)\\theta_k}$ (times the largest step between neighbouring pairs of q·k). "
+        "Far apart, the unit "
+        "vectors $e^{i(m-n)\\theta_k}$ point every way and cancel, so the bound shrinks with distance: a "
+        "distant key *can* "
         "still win, but only if its content matches strongly. That is a useful prior for language, where nearby words "
         "matter most. Right: what our trained model actually does — the mean pre-softmax score q·k/√d by distance, "
         "from its own rotated q and k on held-out text.",
-        "RoFormer 第 3.4.3 节把分数写成各数对之和，并用 (1/(d/2))·Σⱼ |Sⱼ| 给出上界，其中 "
-        "Sⱼ = Σ_{k<j} e^{i(m−n)θₖ}（再乘上 q·k 相邻数对之间的最大差）。距离远时，各个单位向量 e^{i(m−n)θₖ} "
+        "RoFormer 第 3.4.3 节把分数写成各数对之和，并用 $\\frac{1}{d/2}\\sum_j |S_j|$ 给出上界，其中 "
+        "$S_j = \\sum_{k<j} e^{i(m-n)\\theta_k}$（再乘上 q·k 相邻数对之间的最大差）。距离远时，各个单位向量 "
+        "$e^{i(m-n)\\theta_k}$ "
         "指向四面八方、相互抵消，所以上界随距离减小：远处的键*仍然可能*胜出，但前提是内容匹配得足够强。"
         "这对语言是个有用的先验，因为附近的词通常最重要。右图是训练好的模型的真实表现：在留出文本上，"
         "用它自己旋转后的 q 和 k 计算的、按距离平均的 softmax 前分数 q·k/√d。",

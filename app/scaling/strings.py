@@ -223,10 +223,12 @@ STRINGS = {
     "scaling.iso.kind.outside": ("no: extrapolated", "否：外推"),
     "scaling.iso.kind.none": ("no minimum: opens downward", "无最低点：开口向下"),
     "scaling.iso.compare": (
-        "Approach 3 on our runs gives N_opt ∝ C^{a:.2f} (a = β/(α+β)); Chinchilla's published constants give "
-        "C^{a_pub:.2f}, Kaplan's law C^0.73.",
-        "在我们的训练上用方法 3 得到 N_opt ∝ C^{a:.2f}（a = β/(α+β)）；Chinchilla 公布的常数给出 C^{a_pub:.2f}，"
-        "Kaplan 定律为 C^0.73。",
+        "Approach 3 on our runs gives $N_\\text{{opt}} \\propto C^{{{a:.2f}}}$ ($a = \\beta/(\\alpha+\\beta)$); "
+        "Chinchilla's published constants give "
+        r"$C^{{{a_pub:.2f}}}$, Kaplan's law $C^{{0.73}}$.",
+        "在我们的训练上用方法 3 得到 $N_\\text{{opt}} \\propto C^{{{a:.2f}}}$（$a = \\beta/(\\alpha+\\beta)$）；"
+        "Chinchilla 公布的常数给出 $C^{{{a_pub:.2f}}}$，"
+        "Kaplan 定律为 $C^{{0.73}}$。",
     ),
     "scaling.m.profiles": ("IsoFLOP profiles", "等计算量剖面"),
     "scaling.m.profiles.help": (

@@ -32,3 +32,12 @@ def test_input_error_speaks_both_languages():
     e = InputError("error.onnx_missing", name="gpt")
     assert "gpt" in e.message("en") and "缺少" in e.message("zh")
     assert translate("home.title", "zh") == "Transformer 探索器"
+
+
+def test_formulas_are_written_as_math():
+    """Sub- and superscripts in braces (``h_{t-1}``, ``e^{iθ}``) sit inside ``$…$``, which Streamlit's Markdown renders
+    as a formula (issue 26), or in code spans; Unicode subscripts (``hₜ``) serve labels that are not Markdown."""
+    for key, pair in table().items():
+        for text in pair:
+            outside = re.sub(r"\$[^$]+\$|`[^`]*`|<[^>]*>", "", text)  # math, code, tokens like <extra_id_{k}>
+            assert not re.search(r"[\w)]_\{|[\w)]\^\{|\bh_t\b", outside), (key, text)
