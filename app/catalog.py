@@ -49,8 +49,39 @@ PAPERS: tuple[Paper, ...] = tuple(
 )
 
 
+# The suggested order through the pages (home's "start here"): each builds on the ones before it — attention, a
+# whole forward pass, the two ways to pre-train it, the encoder–decoder and long-context variants, the same block on
+# images, then what changed the block (positions, experts, kernels, the LLaMA recipe, windows, MLA), a model without
+# attention, and the scale-and-reasoning era. Keys of PAPERS; a paper without a page is skipped where it is listed.
+START_HERE: tuple[str, ...] = (
+    "transformer",
+    "forward_pass",
+    "gpt",
+    "bert",
+    "t5",
+    "transformer_xl",
+    "vit",
+    "rope",
+    "moe",
+    "flash",
+    "llama",
+    "mistral",
+    "mla",
+    "mamba",
+    "scaling",
+    "alignment",
+    "reasoning",
+)
+
+
 def available_papers() -> list[Paper]:
     return [p for p in PAPERS if p.available]
+
+
+def start_here() -> list[Paper]:
+    """The pages that exist, in the suggested order."""
+    by_key = {p.key: p for p in PAPERS}
+    return [by_key[k] for k in START_HERE if by_key[k].available]
 
 
 def page_folders() -> list[Path]:

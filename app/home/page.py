@@ -3,7 +3,7 @@
 import plotly.graph_objects as go
 import streamlit as st
 
-from app.catalog import ERAS, PAPERS
+from app.catalog import ERAS, PAPERS, start_here
 from app.shared import ui
 from app.shared.i18n import t
 
@@ -14,6 +14,13 @@ available = [p for p in PAPERS if p.available]
 c1, c2 = st.columns(2)
 c1.metric(t("home.available"), len(available))
 c2.metric(t("home.planned"), len(PAPERS))
+
+st.subheader(t("home.start"))
+st.caption(t("home.start.caption"))
+path = start_here()
+for row in range(0, len(path), 4):  # one row of columns per four links, so a phone's stacked columns keep the order
+    for col, (i, p) in zip(st.columns(4), enumerate(path[row : row + 4], start=row)):
+        col.page_link(p.script, label=f"{i + 1} · {p.short}", icon=p.icon, help=t(f"paper.{p.key}.title"))
 
 st.subheader(t("home.timeline"))
 lanes = {era: i for i, era in enumerate(ERAS)}
@@ -68,17 +75,32 @@ fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legen
 ui.plot(fig, key="home_timeline")
 st.caption(t("home.timeline.caption"))
 
+
+def _card(p, column) -> None:
+    with column.container(border=True):
+        st.markdown(f"**{t(f'paper.{p.key}.title')}**")
+        st.caption(t(f"paper.{p.key}.probe") + "  \n" + " · ".join(f"arXiv:{a}" for a in p.arxiv))
+        if p.available:
+            st.page_link(p.script, label=t("home.open"), icon=p.icon)
+        else:
+            st.caption(":material/schedule: " + t("home.soon"))
+
+
 for era in ERAS:
-    papers = sorted((p for p in PAPERS if p.era == era), key=lambda p: p.year)
+    papers = sorted((p for p in PAPERS if p.era == era and p.available), key=lambda p: p.year)
+    if not papers:
+        continue
     st.subheader(t(f"era.{era}"))
     cols = st.columns(3)
     for i, p in enumerate(papers):
-        with cols[i % 3].container(border=True):
-            st.markdown(f"**{t(f'paper.{p.key}.title')}**")
-            st.caption(t(f"paper.{p.key}.probe") + "  \n" + " · ".join(f"arXiv:{a}" for a in p.arxiv))
-            if p.available:
-                st.page_link(p.script, label=t("home.open"), icon=p.icon)
-            else:
-                st.caption(":material/schedule: " + t("home.soon"))
+        _card(p, cols[i % 3])
+
+planned = sorted((p for p in PAPERS if not p.available), key=lambda p: p.year)
+if planned:
+    st.subheader(t("home.planned.title"))
+    st.caption(t("home.planned.caption"))
+    cols = st.columns(3)
+    for i, p in enumerate(planned):
+        _card(p, cols[i % 3])
 
 st.info(t("home.how"), icon=":material/info:")

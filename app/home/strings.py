@@ -9,6 +9,18 @@ STRINGS = {
         "探索我们亲自训练的小型 Transformer 时代模型：打开一个页面，改变输入，实时观察注意力、路由或状态的变化。"
         "页面上的每个数字都来自一次真实的前向计算。",
     ),
+    "home.start": ("Start here", "从这里开始"),
+    "home.start.caption": (
+        "A suggested order: each page builds on the ones before it. Attention first, then a whole forward pass, "
+        "the two ways to pre-train it, and on to what changed the block, attention-free models and the scale era.",
+        "建议的阅读顺序：每个页面都建立在前面页面的基础上。先看注意力，再看一次完整的前向计算、两种预训练方式，"
+        "然后是对模块本身的改进、不用注意力的模型，以及规模化时代。",
+    ),
+    "home.planned.title": ("On the reading list, no page yet", "在阅读清单上，尚无页面"),
+    "home.planned.caption": (
+        "Papers on the timeline whose page is not built yet.",
+        "时间线上已列出、但页面尚未完成的论文。",
+    ),
     "home.timeline": ("Timeline of the papers", "论文时间线"),
     "home.timeline.caption": (
         "Filled markers have a page you can open now; hollow ones are planned.",
