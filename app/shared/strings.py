@@ -162,7 +162,11 @@ STRINGS = {
     "view.layer_head": ("L{layer} · H{head}", "层 {layer} · 头 {head}"),
     "view.layer_n": ("layer {layer}", "层 {layer}"),
     "view.head_n": ("head {head}", "头 {head}"),
-    "view.download": ("Download the numbers", "下载数据"),
+    "view.download": ("Numbers", "数据"),
+    "view.download.help": (
+        "Download the numbers this figure shows ({ext}), written when you click.",
+        "下载此图所显示的数据（{ext}），点击时生成。",
+    ),
     "view.readout": ("Ran on {backend} · {device} · {ms:.1f} ms", "运行于 {backend} · {device} · {ms:.1f} 毫秒"),
     "view.paper": ("Paper", "论文"),
     "error.onnx_missing": (

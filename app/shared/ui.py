@@ -90,21 +90,22 @@ def markup(fragment: str) -> None:
 
 
 def download(data, filename: str, *, key: str, row_labels=None, col_labels=None) -> None:
-    """A button that downloads the numbers behind a figure: CSV for a 2-D array, JSON otherwise."""
+    """A small link-style button under a figure that downloads the numbers behind it: CSV for a 2-D array, JSON
+    otherwise. The file is written only when someone clicks (a callable payload), not on every rerun."""
     if isinstance(data, np.ndarray) and data.ndim <= 2:
-        payload, mime = numbers.to_csv(data, row_labels, col_labels), "text/csv"
-        filename += ".csv"
+        payload, mime, ext = (lambda: numbers.to_csv(data, row_labels, col_labels)), "text/csv", "csv"
     else:
-        payload, mime = numbers.to_json(data), "application/json"
-        filename += ".json"
+        payload, mime, ext = (lambda: numbers.to_json(data)), "application/json", "json"
     st.download_button(
         t("view.download"),
         payload,
-        file_name=filename,
+        file_name=f"{filename}.{ext}",
         mime=mime,
         key=key,
         icon=":material/download:",
         on_click="ignore",
+        type="tertiary",
+        help=t("view.download.help", ext=ext.upper()),
     )
 
 
