@@ -82,8 +82,7 @@ def read_input():
         upload = st.file_uploader(
             t("vit.upload", max_mb=MAX_MB),
             key="vit_upload",
-            type=["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"],
-        )
+        )  # no ``type=``: the browser would refuse other files with an English tooltip; the decoder says why
         if upload is None:
             st.info(t("vit.upload.empty"), icon=":material/upload:")
             return None

@@ -20,8 +20,9 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 SIZE = 16  # side of the images the model sees
 SOURCE_SIZE = 8  # side of load_digits' images
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # larger files are refused before decoding
-MAX_UPLOAD_PIXELS = 40_000_000  # width × height above this is refused (decompression bombs)
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024  # larger files are refused before decoding (phone photos are a few MB)
+MAX_UPLOAD_PIXELS = 40_000_000  # width × height to decode above this is refused (decompression bombs)
+WORKING_SIDE = 1024  # an upload is scaled down on arrival to at most this many pixels a side
 MIN_SIDE = 1
 
 
@@ -112,17 +113,24 @@ class Preprocessed:
 
 
 def decode(data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES) -> Image.Image:
-    """Bytes of a common image format -> PIL image. Raises ImageError for empty, huge or unreadable data."""
+    """Bytes of a common image format -> PIL image at most WORKING_SIDE pixels a side. A JPEG (a phone photo) is
+    decoded at a reduced scale to begin with (PIL's draft mode), so a 48-megapixel photo costs what a 1-megapixel
+    one does; other formats are decoded whole, up to MAX_UPLOAD_PIXELS. Raises ImageError for empty, huge or
+    unreadable data."""
     if not data:
         raise ImageError("empty")
     if len(data) > max_bytes:
         raise ImageError("too_large", f"{len(data)} bytes > {max_bytes}")
     try:
         with Image.open(io.BytesIO(data)) as im:
+            if im.format == "JPEG":
+                im.draft(im.mode, (WORKING_SIDE, WORKING_SIDE))  # scale 1/2, 1/4 or 1/8 while decoding
             if im.width * im.height > MAX_UPLOAD_PIXELS:
                 raise ImageError("too_many_pixels", f"{im.width}×{im.height}")
             im.load()
-            return im.copy()
+            out = im.copy()
+        out.thumbnail((WORKING_SIDE, WORKING_SIDE))
+        return out
     except ImageError:
         raise
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError) as e:

@@ -218,6 +218,21 @@ def test_huge_images():
     assert e.value.code == "too_large"
 
 
+def test_phone_photos_are_scaled_down_on_arrival():
+    """A 48-megapixel JPEG of several MB (what phones take) is read, at most WORKING_SIDE a side, and its digit
+    found; the same pixel count as a PNG is still refused above."""
+    rng = np.random.default_rng(0)
+    photo = (200 + rng.integers(0, 40, size=(6000, 8000), dtype=np.uint8)).astype(np.uint8)  # grainy paper
+    photo[1500:4500, 3800:4300] = 20  # a dark vertical stroke: a "1"
+    buf = io.BytesIO()
+    Image.fromarray(photo).convert("RGB").save(buf, "JPEG", quality=90)
+    assert len(buf.getvalue()) > 3 * 1024 * 1024  # several MB, as a phone's
+    im = digits.decode(buf.getvalue())
+    assert max(im.size) <= digits.WORKING_SIDE and im.size[0] > im.size[1]
+    steps = digits.preprocess_steps(im)
+    assert steps.image.shape == (16, 16) and steps.image.max() > 0.9  # the stroke survives the downscaling
+
+
 @pytest.mark.parametrize("data", [b"", b"hello, not an image", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, b"GIF89a\x01\x00"])
 def test_bad_bytes_raise_a_clear_error(data):
     with pytest.raises(digits.ImageError) as e:
