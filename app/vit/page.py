@@ -63,7 +63,7 @@ def read_input():
         if st_canvas is None:
             st.info(t("vit.draw.unavailable"), icon=":material/draw:")
             return None
-        st.caption(t("vit.draw.hint"))
+        st.caption(t("vit.draw.hint", bar=svc.drawing_facts()["bar"]))
         drawing = st_canvas(
             stroke_width=18,
             stroke_color="#000000",
@@ -110,7 +110,7 @@ if steps is not None:
             views.steps_strip([getattr(steps, n) for n in names], titles=[t(f"vit.steps.{n}") for n in names]),
             key="vit_steps",
         )
-        st.caption(t("vit.steps.caption"))
+        st.caption(t("vit.steps.caption", ink=svc.drawing_facts()["ink"]))
 
 # ---- image, patches and prediction ----
 st.subheader(t("vit.h.prediction"))

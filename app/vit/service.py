@@ -101,6 +101,12 @@ def _test_split() -> digits.Split:
     return digits.load_split("test")
 
 
+@st.cache_data(show_spinner=False)
+def drawing_facts() -> dict:
+    """Measured on load_digits for the drawing hint and the preprocessing caption."""
+    return {"ink": f"{digits.training_ink():.1f}", "bar": digits.crossbar_share(7)}
+
+
 def held_out_count() -> int:
     return len(_test_split().labels)
 

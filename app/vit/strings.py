@@ -100,8 +100,11 @@ STRINGS = {
         "模型训练时从未见过的图片：共 {n} 个数字，每类各留出 20%，由随机种子固定。模型答错的编号：{wrong}。",
     ),
     "vit.draw.hint": (
-        "Draw one digit, large, in the middle of the box. It is cropped, centred and shrunk like the training data.",
-        "在方框中间写一个大一些的数字。它会像训练数据一样被裁剪、居中并缩小。",
+        "Draw one digit, large, in the middle of the box. It is cropped, centred and shrunk like the training data. "
+        "About two in three of the training 7s are written with a crossbar ({bar:.0%}): a 7 without one may be "
+        "read as 3.",
+        "在方框中间写一个大一些的数字。它会像训练数据一样被裁剪、居中并缩小。训练数据中约三分之二的 7 带中间横杠"
+        "（{bar:.0%}）：不带横杠的 7 可能被认成 3。",
     ),
     "vit.draw.empty": (
         "Draw a digit in the box to see what the model makes of it.",
@@ -123,14 +126,17 @@ STRINGS = {
     "vit.steps": ("Preprocessing, as for the training data", "预处理（与训练数据相同）"),
     "vit.steps.gray": ("grayscale, ink bright", "灰度，笔迹为亮"),
     "vit.steps.cropped": ("cropped to the ink", "裁剪到笔迹"),
-    "vit.steps.boxed": ("32×32, centred", "32×32，居中"),
+    "vit.steps.boxed": ("32×32, centred, strokes evened", "32×32，居中，笔画加粗到训练粗细"),
     "vit.steps.small": ("8×8 block means", "8×8 块均值"),
     "vit.steps.image": ("16×16 model input", "16×16 模型输入"),
     "vit.steps.caption": (
         "The training digits (scikit-learn's load_digits) were made this way: a 32×32 bitmap whose height the digit "
-        "fills (its width stays within about 24 pixels), averaged over 4×4 blocks to 8×8; we upsample them to 16×16.",
+        "fills (its width stays within about 24 pixels), averaged over 4×4 blocks to 8×8; we upsample them to 16×16. "
+        "Their writers' strokes are heavy: an 8×8 training digit carries a median ink of {ink} (sum of its cells, "
+        "1 = full), so thinner strokes from a pen or the drawing pad are widened step by step towards that.",
         "训练用的数字（scikit-learn 的 load_digits）就是这样生成的：数字占满高度（宽度不超过约 24 像素）的 32×32 "
-        "位图，按 4×4 块取平均得到 8×8；我们再把它们放大到 16×16。",
+        "位图，按 4×4 块取平均得到 8×8；我们再把它们放大到 16×16。这些数字的笔画很粗：一张 8×8 训练数字的墨量中位数为 "
+        "{ink}（各格之和，1 为满格），所以笔或画板写出的较细笔画会被逐步加粗到接近这个值。",
     ),
     # prediction
     "vit.h.prediction": ("Image, patches and prediction", "图像、图像块与预测"),
