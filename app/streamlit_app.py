@@ -17,6 +17,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
+from app.shared import html  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
 from app.shared.services import BACKENDS  # noqa: E402
 
@@ -29,6 +30,19 @@ def share_link() -> str | None:
     return st.context.url + (f"?{query}" if query else "")
 
 
+SHELL_KEYS = ("lang", "backend")  # what a reset keeps: the reader's language and backend
+
+
+def reset_link() -> str | None:
+    """This page's address with only the shell's query parameters. Opening it starts a fresh session, so every
+    control starts from its default: the browser keeps the values of the controls it has drawn and sends them
+    back on every rerun, which clearing the server's state cannot undo."""
+    if not st.context.url:
+        return None
+    query = urlencode({k: st.query_params[k] for k in SHELL_KEYS if k in st.query_params})
+    return st.context.url + (f"?{query}" if query else "")
+
+
 st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
@@ -38,7 +52,9 @@ if "lang" not in st.session_state:
 with st.sidebar:
     st.selectbox("Language / 语言", LANGS, format_func=LANG_NAMES.get, key="lang")
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
-    link_slot = st.empty()
+    c_reset, c_link = st.columns(2)
+    reset_slot = c_reset.empty()
+    link_slot = c_link.empty()
     last_run = st.empty()
 
 home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
@@ -58,6 +74,10 @@ if st.session_state["lang"] == "en":
 else:
     st.query_params["lang"] = st.session_state["lang"]
 page.run()
+
+reset = reset_link()
+if reset:
+    reset_slot.html(html.reset_link(reset, t("sidebar.reset"), t("sidebar.reset.help")))
 
 link = share_link()
 if link:  # after the page: its controls have written their values into the URL

@@ -19,3 +19,13 @@ def span(text: object, *, style: str = "", title: object = None, cls: str = "") 
     if title is not None:
         attrs += f' title="{esc(title)}"'
     return f"<span{attrs}>{esc(text)}</span>"
+
+
+def reset_link(href: str, label: object, title: object) -> str:
+    """A button-like link that opens ``href`` in this tab (a fresh session of the page). ``href`` is built by our
+    code from the page's own address; it is escaped all the same."""
+    style = (
+        "display:inline-block;padding:0.25rem 0.75rem;border:1px solid rgba(49,51,63,0.2);border-radius:0.5rem;"
+        "color:inherit;text-decoration:none;font-size:0.875rem;line-height:1.6"
+    )
+    return f'<a href="{esc(href)}" target="_self" title="{esc(title)}" style="{style}">⟲ {esc(label)}</a>'

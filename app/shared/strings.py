@@ -9,6 +9,11 @@ STRINGS = {
         "torch is the reference and supports interventions; onnx runs the same exported model in ONNX Runtime.",
         "torch 是参考实现，支持干预实验；onnx 在 ONNX Runtime 中运行同一个导出的模型。",
     ),
+    "sidebar.reset": ("Reset", "重置"),
+    "sidebar.reset.help": (
+        "Every control of this page back to its default (the language and backend stay).",
+        "把本页所有控件恢复为默认值（语言和后端保持不变）。",
+    ),
     "sidebar.link": ("Link", "链接"),
     "sidebar.link.help": (
         "This view's address: it opens the page with every control as it is now. Copy it with the button at its right.",

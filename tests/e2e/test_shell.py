@@ -47,6 +47,22 @@ def test_the_link_in_the_sidebar_is_this_views_address(server, page):
     assert exceptions(page) == 0 and "bert_k=3" in page.url
 
 
+def test_reset_brings_every_control_back_to_its_default(server, page):
+    """Issue 26: the sidebar's "Reset" reopens the page with only the language and backend, and every control shows
+    its default again (the text box, a URL-bound layer, a view chosen in the session)."""
+    goto(page, f"{server}/attention?lang=zh&backend=onnx&attention_text=hello&attention_layer=0&attention_view=model")
+    assert page.locator('[data-testid="stTextInput"] input').first.input_value() == "hello"
+    page.get_by_role("link", name="重置").click()
+    page.wait_for_url(f"{server}/attention?lang=zh&backend=onnx")
+    wait_idle(page)
+    assert page.locator('[data-testid="stTextInput"] input').first.input_value() == "attention is all"
+    layer = page.locator(".st-key-attention_layer button")
+    assert [b.get_attribute("aria-checked") for b in layer.all()][-1] == "true"  # the last layer, the default
+    view = page.locator(".st-key-attention_view button")
+    assert view.first.get_attribute("aria-checked") == "true"  # the head view, the default
+    assert page.get_by_role("combobox", name="推理后端").input_value() == "onnx" and exceptions(page) == 0
+
+
 def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
     """A shared link (/page?lang=zh) opened first on a new server gets the whole shell, in Chinese."""
     papers = available_papers()
