@@ -30,11 +30,20 @@ _rank = {
 
 
 def _label(text: str, rank: int) -> str:
-    """The label of the rank-th paper of its lane, pushed one line further out on every second turn of its side."""
-    if rank % 4 < 2:
-        return text
-    return f"{text}<br> " if rank % 2 == 0 else f" <br>{text}"
+    """The label of the rank-th paper of its lane: above and below in turn, and 0, 1 or 2 lines further out on
+    successive turns of its side, so six neighbours in time (the foundations on a phone) never overprint."""
+    pad = "<br> " * ((rank // 2) % 3)
+    return f"{text}{pad}" if rank % 2 == 0 else f"{pad.replace('<br> ', ' <br>')}{text}"
 
+
+def _position(p) -> str:
+    """Above or below the lane in turn; papers near the right edge put their label to the left of the marker, so a
+    narrow screen (a phone) does not cut it off."""
+    side = "top" if _rank[p.key] % 2 == 0 else "bottom"
+    return f"{side} left" if p.year > RIGHT_EDGE else f"{side} center"
+
+
+RIGHT_EDGE = 2024.5  # papers after this are labelled to the left of their marker
 
 fig = go.Figure()
 for is_available in (True, False):
@@ -47,9 +56,9 @@ for is_available in (True, False):
             y=[lanes[p.era] for p in group],
             mode="markers+text",
             # Labels go above and below the lane in turn, and every second one on each side a line further out, so
-            # four neighbours in time never overprint each other (Forward pass and Transformer-XL did).
+            # six neighbours in time never overprint each other (Forward pass and Transformer-XL did).
             text=[_label(p.short, _rank[p.key]) for p in group],
-            textposition=["top center" if _rank[p.key] % 2 == 0 else "bottom center" for p in group],
+            textposition=[_position(p) for p in group],
             textfont={"size": 12},
             cliponaxis=False,  # labels a line further out may leave the plotting area
             customdata=[[t(f"paper.{p.key}.title"), ", ".join(p.arxiv)] for p in group],
@@ -71,7 +80,7 @@ fig.update_yaxes(
     autorange="reversed",
 )
 fig.update_xaxes(title=t("home.year"), range=[2016.9, 2025.4], dtick=1)
-fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legend={"orientation": "h", "y": -0.18})
+fig.update_layout(height=500, margin={"l": 10, "r": 10, "t": 45, "b": 10}, legend={"orientation": "h", "y": -0.18})
 ui.plot(fig, key="home_timeline")
 st.caption(t("home.timeline.caption"))
 
