@@ -10,7 +10,7 @@ import base64
 import numpy as np
 import plotly.graph_objects as go
 
-from app.shared.heatmaps import centres
+from app.shared.heatmaps import GAP, map_stretch
 from app.shared.html import esc
 from app.shared.tokens import visible
 
@@ -198,16 +198,28 @@ def similarity_heatmap(
     return fig
 
 
-def click_targets(fig: go.Figure, shape: tuple[int, int, int, int]) -> go.Figure:
-    """Add one invisible marker at the centre of every small map of ``head_grid``'s figure.
+def click_targets(fig: go.Figure, shape: tuple[int, int, int, int], spacing: float = 3.0) -> go.Figure:
+    """Cover every small map of ``head_grid``'s figure with invisible square markers, so a click anywhere on a map
+    selects it.
 
     Streamlit reports clicks on points of a trace (scatter, bar), not on heatmap cells, so these markers are what
-    a click on a map selects; ``app.shared.heatmaps.grid_cell`` maps the point back to (layer, head).
-    """
+    a click on a map selects; ``app.shared.heatmaps.grid_cell`` maps any of them back to (layer, head). One marker
+    every ``spacing`` drawn cells each way (the map's rows count ``map_stretch`` times), all inside their map."""
     L, H, T, S = shape
-    xs = centres(H, S) * L  # row by row: every head of layer 0, then of layer 1 ...
-    ys = [y for y in centres(L, T) for _ in range(H)]
-    size = int(max(14, min(40, 6 * min(T, S))))
+    stretch = map_stretch(T, S)
+
+    def spots(n: int, length: float) -> np.ndarray:
+        """Positions inside one map of ``n`` cells whose drawn length is ``length`` cells."""
+        k = max(1, int(np.ceil(length / spacing)))
+        return (np.arange(k) + 0.5) * n / k - 0.5
+
+    xs, ys = [], []
+    for layer in range(L):
+        for head in range(H):
+            for y in spots(T, T * stretch):
+                for x in spots(S, S):
+                    xs.append(head * (S + GAP) + x)
+                    ys.append(layer * (T + GAP) + y)
     fig.add_trace(
         go.Scatter(
             x=xs,
@@ -215,7 +227,7 @@ def click_targets(fig: go.Figure, shape: tuple[int, int, int, int]) -> go.Figure
             mode="markers",
             hoverinfo="none",
             showlegend=False,
-            marker={"size": size, "symbol": "square", "opacity": 0.01, "color": "#000"},
+            marker={"size": 24, "symbol": "square", "opacity": 0.01, "color": "#000"},
             selected={"marker": {"opacity": 0.01}},
             unselected={"marker": {"opacity": 0.01}},
         )

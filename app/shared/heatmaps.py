@@ -91,9 +91,20 @@ def tile(patterns: np.ndarray) -> np.ndarray:
 
 
 def grid_cell(x: float, y: float, shape: tuple[int, int, int, int]) -> tuple[int, int]:
-    """The (layer, head) of the small map under a point (x, y) of ``tile``'s array."""
+    """The (layer, head) of the small map under a point (x, y) of ``tile``'s array (cell i spans i ± 0.5)."""
     L, H, T, S = shape
-    return min(L - 1, int(y) // (T + GAP)), min(H - 1, int(x) // (S + GAP))
+    row, col = int(np.floor(y + 0.5)), int(np.floor(x + 0.5))
+    return min(L - 1, max(0, row) // (T + GAP)), min(H - 1, max(0, col) // (S + GAP))
+
+
+MIN_MAP_ASPECT = 1 / 2  # a small map is drawn at least half as tall as it is wide
+
+
+def map_stretch(T: int, S: int) -> float:
+    """How much taller than square each cell of a grid of (T, S) maps is drawn: 1 (square cells) unless the maps
+    would then be flatter than MIN_MAP_ASPECT — one decoding step's single query row over 17 keys was a strip a
+    few pixels tall."""
+    return max(1.0, MIN_MAP_ASPECT * S / T)
 
 
 def head_grid(
@@ -124,10 +135,14 @@ def head_grid(
         showgrid=False,
         zeroline=False,
         scaleanchor="x",
+        scaleratio=map_stretch(T, S),
     )
     if selected is not None:
         mark_cell(fig, *selected, (T, S), "#d62728")
     fig.update_layout(
-        height=int(min(720, max(240, 150 * L + 60))), margin={"l": 10, "r": 10, "t": 40, "b": 10}, plot_bgcolor="white"
+        # the top margin keeps the head titles clear of the chart toolbar
+        height=int(min(720, max(240, 150 * L + 60))),
+        margin={"l": 10, "r": 10, "t": 64, "b": 10},
+        plot_bgcolor="white",
     )
     return fig

@@ -126,12 +126,22 @@ def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
     assert svg.count("<line") == int((weights >= MIN_WEIGHT).sum())
 
 
-def test_click_targets_put_one_point_on_every_map():
-    shape = (2, 3, 4, 5)
-    fig = click_targets(head_grid(np.random.default_rng(0).random(shape)), shape)
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 4, 1, 17), (2, 4, 9, 9)])
+def test_click_targets_cover_every_map_and_stay_inside_it(shape):
+    """Issue 26: a click anywhere on a small map selects it (not only on one 14 px dot at its centre); one decoding
+    step's single query row is drawn half as tall as it is wide, not a strip."""
+    L, H, T, S = shape
+    grid = head_grid(np.random.default_rng(0).random(shape))
+    assert T * grid.layout.yaxis.scaleratio >= S / 2 - 1e-9
+    fig = click_targets(grid, shape)
     points = fig.data[-1]
     cells = [grid_cell(x, y, shape) for x, y in zip(points.x, points.y)]
-    assert cells == [(layer, head) for layer in range(2) for head in range(3)]
+    assert set(cells) == {(layer, head) for layer in range(L) for head in range(H)}
+    per_map = len(cells) // (L * H)
+    assert per_map >= max(1, S // 3) and all(cells.count(c) == per_map for c in set(cells))
+    # every marker lies within its map's cells (not in the gap, where grid_cell would name a neighbour)
+    for x, y, (layer, head) in zip(points.x, points.y, cells):
+        assert -0.5 <= x - head * (S + 1) <= S - 0.5 and -0.5 <= y - layer * (T + 1) <= T - 0.5
 
 
 def test_picking_an_example_replaces_the_input():
