@@ -50,12 +50,15 @@ def test_the_link_in_the_sidebar_is_this_views_address(server, page):
 def test_reset_brings_every_control_back_to_its_default(server, page):
     """Issue 26: the sidebar's "Reset" reopens the page with only the language and backend, and every control shows
     its default again (the text box, a URL-bound layer, a view chosen in the session)."""
+    from playwright.sync_api import expect
+
     goto(page, f"{server}/attention?lang=zh&backend=onnx&attention_text=hello&attention_layer=0&attention_view=model")
-    assert page.locator('[data-testid="stTextInput"] input').first.input_value() == "hello"
+    box = page.locator(".st-key-attention_text input")
+    expect(box).to_have_value("hello", timeout=60_000)
     page.get_by_role("link", name="重置").click()
     page.wait_for_url(f"{server}/attention?lang=zh&backend=onnx")
     wait_idle(page)
-    assert page.locator('[data-testid="stTextInput"] input').first.input_value() == "attention is all"
+    expect(box).to_have_value("attention is all", timeout=60_000)
     layer = page.locator(".st-key-attention_layer button")
     assert [b.get_attribute("aria-checked") for b in layer.all()][-1] == "true"  # the last layer, the default
     view = page.locator(".st-key-attention_view button")
