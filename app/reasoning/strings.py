@@ -73,8 +73,10 @@ STRINGS = {
     ),
     "reasoning.another": ("Another problem", "换一道题"),
     "reasoning.problem_is": (
-        "What both models read: `{prompt}` ({k} operations); they write the rest.",
-        "两个模型读到的是：`{prompt}`（{k} 个运算）；之后的内容由它们写出。",
+        "What both models read: `{prompt}` ({k} operations; `_` fills the unused operation slots, so every prompt "
+        "has the same length and the i-th operation always sits at the same position); they write the rest.",
+        "两个模型读到的是：`{prompt}`（{k} 个运算；`_` 填满没用到的运算位置，使每个提示长度相同、第 i 个运算总在同一"
+        "位置）；之后的内容由它们写出。",
     ),
     "reasoning.m.truth": ("True answer", "正确答案"),
     "reasoning.m.truth.help": (

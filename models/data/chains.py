@@ -6,7 +6,7 @@ modulo 10), so every step is a bijection of the ten digits and the answer is uni
 every length.
 
     question     3+4*3-5             start 3, then +4, ×3, −5
-    prompt       3+4*3-5:            what the model reads: the question, then ``:``
+    prompt       3+4*3-5__________:  what the model reads: the question in eight operation slots, then ``:``
     direct       =6.                 the answer only
     cot          7,1,6=6.            the running value after each operation (the scratchpad), then the answer
 
@@ -33,13 +33,15 @@ import numpy as np
 
 OPS = ("+", "-", "*")
 MULTIPLIERS = (3, 7, 9)  # units modulo 10: multiplying by them is a bijection of the digits
-ALPHABET = "0123456789+-*:=,."  # every character of a prompt or completion
+ALPHABET = "0123456789+-*:=,._"  # every character of a prompt or completion
+SLOT = "_"  # fills the operation slots a shorter question leaves empty in its prompt
 PAD = 0  # id 0 pads; the characters are 1 … len(ALPHABET)
 VOCAB = len(ALPHABET) + 1
 END = "."
 HOLD_OUT_EVERY = 10
 MAX_STEPS = 8  # the longest chain any model here is asked
-CONTEXT = 2 * MAX_STEPS + 2 + 2 * MAX_STEPS + 2  # the longest prompt and scratchpad completion (36)
+PROMPT_LENGTH = 1 + 2 * MAX_STEPS + 1  # every prompt: start digit, MAX_STEPS operation slots, ":" (18)
+CONTEXT = PROMPT_LENGTH + 2 * MAX_STEPS + 2  # a prompt and the longest scratchpad completion (36)
 FORMAT = re.compile(r"^(?:\d(?:,\d)*)?=(\d)\.$")
 FORMAT_BONUS = 0.1  # reward of a well-formed completion with a wrong answer; a right one earns 1 + this
 
@@ -62,8 +64,10 @@ class Problem:
 
     @property
     def prompt(self) -> str:
-        """What the model reads: the question, then ``:``."""
-        return self.question + ":"
+        """What the model reads: the question in MAX_STEPS operation slots (the empty ones filled with ``_``), then
+        ``:`` — ``3+4*3-5__________:``. Every prompt has one length, so the i-th operation, the ``:`` and the i-th
+        written value sit at the same positions whatever ``k`` is (docs/training/reasoning.md, runs 7 and 8)."""
+        return self.question + SLOT * (2 * (MAX_STEPS - self.k)) + ":"
 
     def values(self) -> list[int]:
         """The running value after each operation (the last one is the answer)."""
@@ -133,9 +137,10 @@ def problems(rng: np.random.Generator, k: int, n: int, *, split: str) -> list[Pr
 
 
 def parse(prompt: str) -> Problem:
-    """The problem a prompt text states (``3+4*3-5`` with or without the closing ``:``); ValueError if it states
-    none: a start digit, then 1 … MAX_STEPS operations, each ``+``/``-`` and a digit 1–9 or ``*`` and 3, 7 or 9."""
-    text = prompt.strip().removesuffix(":")
+    """The problem a prompt text states (``3+4*3-5`` with or without the slots and the closing ``:``); ValueError if
+    it states none: a start digit, then 1 … MAX_STEPS operations, each ``+``/``-`` and a digit 1–9 or ``*`` and 3, 7
+    or 9."""
+    text = prompt.strip().removesuffix(":").rstrip(SLOT)
     m = re.fullmatch(r"(\d)((?:[+\-*]\d)+)", text)
     if not m:
         raise ValueError("not a start digit followed by operations such as +4 or *3")

@@ -37,7 +37,7 @@ from models.zoo import Recipe, Run, Trained
 CHAIN = gpt.Config(vocab=chains.VOCAB, dim=128, n_heads=4, n_layers=4, max_len=chains.CONTEXT, mlp_ratio=4)
 
 SUPERVISED = {
-    "steps": 6000,
+    "steps": 8000,
     "batch": 64,
     "lr": 3e-3,
     "warmup": 100,
@@ -45,7 +45,7 @@ SUPERVISED = {
     "easy_steps": 5,  # most problems have 1 … easy_steps operations
     "hard_share": 0.1,  # easy_steps + 1 operations, where the bar is held
     "table_share": 0.3,  # single operations: the table every step looks up
-    "table_steps": 0,  # a curriculum: the first steps train single operations only (none: docs/training/reasoning.md)
+    "table_steps": 1000,  # a curriculum: the first steps train single operations only (docs/training/reasoning.md)
 }
 COLD_START = {"examples": 32, "steps": 150, "batch": 32, "lr": 1e-3, "warmup": 10, "weight_decay": 0.01}
 GRPO = {
@@ -138,10 +138,11 @@ def decode(
 
 
 def by_length(problems: list[chains.Problem]) -> dict[int, list[int]]:
-    """Indices of the problems, grouped by number of operations (prompts of one length decode together)."""
+    """Indices of the problems, grouped by prompt length (prompts of one length decode together; with the slots
+    every prompt has one length, so this is one group)."""
     groups: dict[int, list[int]] = {}
     for i, p in enumerate(problems):
-        groups.setdefault(p.k, []).append(i)
+        groups.setdefault(len(p.prompt), []).append(i)
     return groups
 
 
@@ -218,7 +219,10 @@ def _task_card(style: str) -> dict:
     return {
         "task": "operation chains: a start digit and k operations (+d, -d, *3/*7/*9), left to right, keeping the last "
         f"digit; completions in the {style!r} style of models/data/chains.py; chance is 0.1 at every k",
-        "held_out": f"problems whose prompt's CRC-32 is 0 mod {chains.HOLD_OUT_EVERY} (never trained on); "
+        "prompt": f"the question in {chains.MAX_STEPS} operation slots, the unused ones filled with "
+        f"{chains.SLOT!r}, then ':' ({chains.PROMPT_LENGTH} characters for every k)",
+        "held_out": f"problems of two or more operations whose question's CRC-32 is 0 mod {chains.HOLD_OUT_EVERY} "
+        "(never trained on); "
         f"{EVAL_N} per k from seed 1000 + k",
     }
 
@@ -323,9 +327,8 @@ def train_grpo(run: Run) -> Trained:
             )
         if step == hp["steps"]:
             break
-        # one number of operations per step, so that all Q × G prompts have one length and decode together
-        k = int(rng.integers(1, hp["max_steps_in_question"] + 1))
-        questions = chains.problems(rng, k, hp["questions"], split="train")
+        # questions of 1 … max_steps_in_question operations mixed in every step (every prompt has one length)
+        questions = training_problems(rng, rng.integers(1, hp["max_steps_in_question"] + 1, size=hp["questions"]))
         policy.eval()
         # row q·G + g is question q's g-th completion
         s = decode(
@@ -361,8 +364,8 @@ def train_grpo(run: Run) -> Trained:
     return Trained(
         policy,
         asdict(CHAIN),
-        data=f"{hp['steps']} GRPO steps × {hp['questions']} training questions (all of one number of operations per "
-        f"step, drawn from 1 … {hp['max_steps_in_question']}) × G = {hp['group']} sampled completions, from seed "
+        data=f"{hp['steps']} GRPO steps × {hp['questions']} training questions (each of 1 … "
+        f"{hp['max_steps_in_question']} operations, uniformly) × G = {hp['group']} sampled completions, from seed "
         f"{run.seed}; reward by chains.judge",
         card={
             **_task_card("cot"),

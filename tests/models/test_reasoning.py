@@ -24,7 +24,7 @@ def shipped(*names):
 
 
 def test_a_chain_is_worked_left_to_right_keeping_the_last_digit():
-    assert P.question == "3+4*3-5" and P.prompt == "3+4*3-5:"
+    assert P.question == "3+4*3-5" and P.prompt == "3+4*3-5__________:"  # eight operation slots, then ":"
     assert P.values() == [7, 1, 6]  # 3 + 4 = 7; 7 × 3 = 21 -> 1; 1 − 5 = −4 -> 6
     assert P.completion("direct") == "=6." and P.completion("cot") == "7,1,6=6."
     assert chains.apply(2, "-", 9) == 3 and chains.apply(9, "*", 9) == 1
@@ -41,11 +41,15 @@ def test_every_operation_is_a_bijection_so_chance_is_a_tenth():
 def test_the_longest_scratchpad_fits_the_context():
     longest = chains.Problem(9, (("*", 7),) * chains.MAX_STEPS)
     assert len(longest.prompt + longest.completion("cot")) == chains.CONTEXT
+    # every prompt has one length, so the i-th operation sits at one position whatever the number of operations
+    assert {len(chains.Problem(1, (("+", 2),) * k).prompt) for k in range(1, 9)} == {chains.PROMPT_LENGTH}
+    assert chains.Problem(1, (("+", 2),)).prompt.index(":") == longest.prompt.index(":")
     assert chains.written_values("7,1,6=6.") == [7, 1, 6] and chains.written_values("7,12=6.") == [7, None]
 
 
 def test_prompts_parse_back_and_bad_ones_say_why():
     assert chains.parse("3+4*3-5") == P == chains.parse(" 3+4*3-5: ") == chains.parse(P.prompt)
+    assert chains.parse("3+4*3-5__") == P
     for bad in ("", "3", "34+1", "3+0", "3*2", "3/4", "3+4" * 9, "3 + 4"):
         with pytest.raises(ValueError):
             chains.parse(bad)
@@ -85,7 +89,7 @@ def test_the_reward_rule(completion, well_formed, correct, reward):
 
 def test_training_rows_score_only_the_completion():
     ids, mask = chains.batch([P], "cot", length=30)
-    text = "3+4*3-5:7,1,6=6."
+    text = "3+4*3-5__________:7,1,6=6."
     assert chains.decode(ids[0]) == text and ids.shape == (1, 31)
     # the position of ':' predicts the first completion token; the '.' is the last target
     assert mask[0].nonzero()[0].tolist() == list(range(len(P.prompt) - 1, len(text) - 1))
@@ -161,7 +165,7 @@ def test_cached_decoding_equals_full_forward_greedy():
 def test_decode_takes_prompts_of_one_length():
     model = gpt.build(asdict(reasoning.CHAIN)).eval()
     with pytest.raises(ValueError):
-        reasoning.decode(model, ["3+4:", "3+4*3:"])
+        reasoning.decode(model, ["3+4:", "3+4*3:"])  # not our prompts (unpadded), but the rule holds for any
 
 
 # ---- the shipped checkpoints -----------------------------------------------------------------------------------------
