@@ -43,7 +43,15 @@ def reset_link() -> str | None:
     return st.context.url + (f"?{query}" if query else "")
 
 
-st.set_page_config(page_title="Transformer Explorer", page_icon=":material/hub:", layout="wide")
+PRESENT = "present"  # the presenter-mode toggle's key and query parameter
+presenting = st.session_state.get(PRESENT, st.query_params.get(PRESENT) == "true")
+st.set_page_config(
+    page_title="Transformer Explorer",
+    page_icon=":material/hub:",
+    layout="wide",
+    initial_sidebar_state="collapsed" if presenting else "auto",
+)
+st.session_state["_blocks_this_run"] = 0  # ui._keyed numbers the page's explanation blocks from here
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
 if "lang" not in st.session_state:
@@ -54,6 +62,8 @@ with st.sidebar:
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
     c_reset, c_link = st.columns(2)
     reset_slot = c_reset.empty()
+    if st.toggle(t("sidebar.present"), key=PRESENT, bind="query-params", help=t("sidebar.present.help")):
+        st.html(html.PRESENTER_CSS)
     link_slot = c_link.empty()
     last_run = st.empty()
 

@@ -29,3 +29,11 @@ def reset_link(href: str, label: object, title: object) -> str:
         "color:inherit;text-decoration:none;font-size:0.875rem;line-height:1.6"
     )
     return f'<a href="{esc(href)}" target="_self" title="{esc(title)}" style="{style}">⟲ {esc(label)}</a>'
+
+
+# Presenter mode (a projector in a workshop): larger type; the explanation blocks, the reference expanders and the
+# captions under figures are hidden, so the controls and figures fill the screen; the sidebar starts collapsed.
+PRESENTER_CSS = """<style>
+html { font-size: 125%; }
+[class*="st-key-te_explain_"], [data-testid="stExpander"], [data-testid="stCaptionContainer"] { display: none; }
+</style>"""

@@ -9,6 +9,12 @@ STRINGS = {
         "torch is the reference and supports interventions; onnx runs the same exported model in ONNX Runtime.",
         "torch 是参考实现，支持干预实验；onnx 在 ONNX Runtime 中运行同一个导出的模型。",
     ),
+    "sidebar.present": ("Presenter mode", "演示模式"),
+    "sidebar.present.help": (
+        "For a projector: larger type, explanations, reference sections and captions hidden, the sidebar collapsed. "
+        "The link keeps it on.",
+        "用于投影：字体更大，隐藏讲解、参考部分和图注，侧边栏收起。分享链接会保持此模式。",
+    ),
     "sidebar.reset": ("Reset", "重置"),
     "sidebar.reset.help": (
         "Every control of this page back to its default (the language and backend stay).",

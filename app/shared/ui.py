@@ -24,9 +24,17 @@ def header(paper_key: str) -> None:
     st.caption(f"{t(f'paper.{paper_key}.probe')}  \n{t('view.paper')}: {links}")
 
 
+def _keyed(kind: str) -> str:
+    """A key unique within this run for a container of ``kind`` (its CSS class is ``st-key-<key>``, which the
+    presenter mode's style sheet hides)."""
+    n = st.session_state.get("_blocks_this_run", 0) + 1
+    st.session_state["_blocks_this_run"] = n
+    return f"te_{kind}_{n}"
+
+
 def explain(text: str) -> None:
-    """A short explanation block (markdown)."""
-    with st.container(border=True):
+    """A short explanation block (markdown); hidden in presenter mode."""
+    with st.container(border=True, key=_keyed("explain")):
         st.markdown(text)
 
 

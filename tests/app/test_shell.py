@@ -108,3 +108,17 @@ def test_home_suggests_an_order_and_keeps_papers_without_a_page_apart():
     assert ("On the reading list, no page yet" in headers) == bool(planned)
     # the era sections list only papers with a page: one "Open" link per available paper
     assert labels.count("Open") == len(available_papers())
+
+
+def test_presenter_mode_is_a_sidebar_toggle_kept_in_the_link():
+    """Issue 26: ?present=true turns presenter mode on (its style sheet is on the page: larger type, explanation
+    blocks, expanders and captions hidden); the explanation blocks carry the keys that style sheet hides."""
+    from app.shared.html import PRESENTER_CSS
+
+    at = open_app("mamba", present="true")
+    assert not at.exception and at.sidebar.toggle(key="present").value is True
+    assert any(PRESENTER_CSS in h.proto.body for h in at.get("html"))
+    assert at.query_params.get("present") in ("true", ["true"])
+    off = open_app("mamba")
+    assert off.sidebar.toggle(key="present").value is False
+    assert not any(PRESENTER_CSS in h.proto.body for h in off.get("html"))
