@@ -343,7 +343,7 @@ class Training:
     metrics: dict
     settings: dict
     reward_rule: str
-    full_length: float  # mean tokens of a right, fully worked completion for the training questions (2k + 2)
+    full_length: float  # mean tokens of a right, fully worked completion for the training questions (2k + 4)
 
 
 def training() -> Training:

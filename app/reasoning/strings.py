@@ -41,12 +41,14 @@ STRINGS = {
         "A problem is a start digit and 1 to {max} operations applied left to right, keeping only the last digit: "
         "`3+4*3-5` means 3 → 7 → 1 → 6. Adding and subtracting take 1–9, multiplying takes 3, 7 or 9; every "
         "operation shuffles the ten digits, so a blind guess is right one time in ten at any length. `direct` was "
-        "trained to write the answer alone (`=6.`), `cot` the value after each operation and then the answer "
-        "(`7,1,6=6.`): the same network, the same problems, the same training steps. Type a problem, pick an "
+        "trained to write the answer alone (`=6.`), `cot` to copy the start and write the value after each "
+        "operation, then the answer (`3,7,1,6=6.`): the same network, the same problems, the same training "
+        "steps. Type a problem, pick an "
         "example, or draw one of the held-out problems that neither model saw in training.",
         "一道题由一个起始数字和 1 到 {max} 个运算组成，从左到右依次计算，只保留个位数：`3+4*3-5` 表示 3 → 7 → 1 → 6。"
         "加减的数为 1–9，乘数只能是 3、7 或 9；每个运算都把十个数字打乱重排，所以无论多长，盲猜的正确率都是十分之一。"
-        "`direct` 训练时只写答案（`=6.`），`cot` 写出每个运算后的值再写答案（`7,1,6=6.`）：网络相同、题目相同、训练"
+        "`direct` 训练时只写答案（`=6.`），`cot` 先抄下起始数字，再写出每个运算后的值，最后写答案（`3,7,1,6=6.`）："
+        "网络相同、题目相同、训练"
         "步数相同。可以自己输入题目、选一个示例，或者抽一道两个模型训练时都没见过的留出题。",
     ),
     "reasoning.problem": ("Problem", "题目"),
@@ -231,33 +233,40 @@ STRINGS = {
     "reasoning.step": ("GRPO step", "GRPO 步"),
     "reasoning.length.up": (
         "**What ours shows about length.** The mean sampled completion grew from {first} to {last} tokens over "
-        "{steps} steps. A right answer that writes every step is 2k + 2 tokens long (a value and a comma per "
-        "operation, then =, the digit and a full stop): {full} on average over the training questions (k = 1 … "
+        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
+        "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
+        "training questions (k = 1 … "
         "{kmax}), the dotted line. Growth here can only mean writing out more of those steps; the task has no "
         "room for anything longer.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元增长到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 2 个词元（每个运算一个值和一个逗号，再加 =、答案数字和句号）：在训练题目"
+        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、答案数字和句"
+        "号）：在训练题目"
         "（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的增长只可能是把更多步骤写了出来；这个任务没有更长回答的空间。",
     ),
     "reasoning.length.down": (
         "**What ours shows about length.** The mean sampled completion shrank from {first} to {last} tokens over "
-        "{steps} steps. A right answer that writes every step is 2k + 2 tokens long (a value and a comma per "
-        "operation, then =, the digit and a full stop): {full} on average over the training questions (k = 1 … "
+        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
+        "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
+        "training questions (k = 1 … "
         "{kmax}), the dotted line. Shorter here means fewer written steps or fewer runaway tails, not longer "
         "thinking.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元缩短到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 2 个词元（每个运算一个值和一个逗号，再加 =、答案数字和句号）：在训练题目"
+        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、答案数字和句"
+        "号）：在训练题目"
         "（k = 1 … {kmax}）上平均为 {full}，即虚线。变短意味着写出的步骤更少或失控的尾巴更少，而不是想得更久。",
     ),
     "reasoning.length.flat": (
         "**What ours shows about length.** The mean sampled completion stayed about the same, {first} tokens at the "
-        "first record and {last} at the last, over {steps} steps. A right answer that writes every step is 2k + 2 "
-        "tokens long (a value and a comma per operation, then =, the digit and a full stop): {full} on average over "
+        "first record and {last} at the last, over {steps} steps. A right answer that writes every step is 2k + 4 "
+        "tokens long (the start and a comma, a value and a comma per operation, then =, the digit and a "
+        "full stop): {full} on average over "
         "the training questions (k = 1 … {kmax}), the dotted line. RL here changed which values get written, not "
         "how much.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度基本不变：第一次记录为 {first} 个词元，"
-        "最后一次为 {last} 个。每一步都写出的正确答案长 2k + 2 个词元（每个运算一个值和一个逗号，再加 =、答案数字和"
-        "句号）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是写出哪些值，而不是写多少。",
+        "最后一次为 {last} 个。每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号"
+        "，再加 =、"
+        "答案数字和句号）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是写出哪些值，而不"
+        "是写多少。",
     ),
     "reasoning.length.aha": (
         "DeepSeek-R1-Zero's responses grew steadily longer during RL, and the paper shows an intermediate checkpoint "
@@ -386,8 +395,8 @@ STRINGS = {
         "DeepSeekMath-Instruct 7B；R1：DeepSeek-V3-Base（6710 亿参数，混合专家）",
     ),
     "reasoning.pvh.model.here": (
-        "a character-level GPT of {params} parameters",
-        "一个 {params} 参数的字符级 GPT",
+        "a character-level decoder of {params} parameters with the LLaMA block (RoPE, RMSNorm, SwiGLU)",
+        "一个 {params} 参数的字符级解码器，采用 LLaMA 模块（RoPE、RMSNorm、SwiGLU）",
     ),
     "reasoning.pvh.reward.what": ("reward", "奖励"),
     "reasoning.pvh.reward.paper": (

@@ -8,7 +8,8 @@ every length.
     question     3+4*3-5             start 3, then +4, ×3, −5
     prompt       3+4*3-5__________:  what the model reads: the question in eight operation slots, then ``:``
     direct       =6.                 the answer only
-    cot          7,1,6=6.            the running value after each operation (the scratchpad), then the answer
+    cot          3,7,1,6=6.          the start copied, the running value after each operation (the scratchpad),
+                                     then the answer
 
 One step of the chain is a lookup any small model learns; the answer alone asks for ``k`` of them in one forward pass,
 which is what chain-of-thought (Wei et al. 2022, 2201.11903) removes: each written value is read back by the next
@@ -41,7 +42,7 @@ END = "."
 HOLD_OUT_EVERY = 10
 MAX_STEPS = 8  # the longest chain any model here is asked
 PROMPT_LENGTH = 1 + 2 * MAX_STEPS + 1  # every prompt: start digit, MAX_STEPS operation slots, ":" (18)
-CONTEXT = PROMPT_LENGTH + 2 * MAX_STEPS + 2  # a prompt and the longest scratchpad completion (36)
+CONTEXT = PROMPT_LENGTH + 2 * MAX_STEPS + 4  # a prompt and the longest scratchpad completion (38)
 FORMAT = re.compile(r"^(?:\d(?:,\d)*)?=(\d)\.$")
 FORMAT_BONUS = 0.1  # reward of a well-formed completion with a wrong answer; a right one earns 1 + this
 
@@ -82,11 +83,16 @@ class Problem:
         return self.values()[-1] if self.ops else self.start
 
     def completion(self, style: str) -> str:
-        """The target text after the prompt: ``=6.`` (direct) or ``7,1,6=6.`` (cot)."""
+        """The target text after the prompt: ``=6.`` (direct) or ``3,7,1,6=6.`` (cot).
+
+        The scratchpad starts by copying the start digit, so that every step, the first included, reads the value
+        written just before it and its operation at one fixed distance back (18 and 17 tokens): with rotary
+        positions that is one rule for every step, and the single-operation curriculum trains exactly it
+        (docs/training/reasoning.md, runs 10–13: without the copy the second step was the one never learnt)."""
         if style == "direct":
             return f"={self.answer}{END}"
         if style == "cot":
-            return ",".join(map(str, self.values())) + f"={self.answer}{END}"
+            return ",".join(map(str, [self.start, *self.values()])) + f"={self.answer}{END}"
         raise ValueError(f"unknown style {style!r}; known: {', '.join(STYLES)}")
 
 
@@ -165,10 +171,11 @@ class Judgement:
 
 
 def written_values(completion: str) -> list[int | None]:
-    """The running values a completion wrote before ``=`` (``7,1,6=6.`` -> [7, 1, 6]; None where a step is not one
-    digit)."""
+    """The running values a cot completion wrote after the start it copies, before ``=`` (``3,7,1,6=6.`` -> [7, 1,
+    6]; None where a step is not one digit)."""
     head = completion.split("=", 1)[0]
-    return [int(v) if len(v) == 1 and v.isdigit() else None for v in head.split(",")] if head else []
+    written = [int(v) if len(v) == 1 and v.isdigit() else None for v in head.split(",")] if head else []
+    return written[1:]
 
 
 def judge(completion: str, problem: Problem) -> Judgement:

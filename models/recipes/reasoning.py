@@ -1,5 +1,5 @@
 """How the reasoning checkpoints are trained and evaluated: ``direct``, ``cot``, ``grpo-start`` and ``grpo`` (the
-task: models/data/chains.py; the model: models/gpt.py at ``CHAIN`` size; GRPO's maths: models/rl.py).
+task: models/data/chains.py; the model: models/llama.py at ``CHAIN`` size; GRPO's maths: models/rl.py).
 
 ``direct`` and ``cot`` are the same decoder trained the same way — the same steps, batch of problems, padded length
 and so the same compute — on the same problems; only the completion differs: the answer alone, or the running value
@@ -28,16 +28,26 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models import gpt, rl, zoo
+from models import gpt, llama, rl, zoo
 from models.data import chains
 from models.training import Trainer, fast_kernels, schedule
 from models.zoo import Recipe, Run, Trained
 
-# The decoder both styles train: GPT-2's block (models/gpt.py), character ids, context for the longest scratchpad.
-CHAIN = gpt.Config(vocab=chains.VOCAB, dim=128, n_heads=4, n_layers=4, max_len=chains.CONTEXT, mlp_ratio=4)
+# The decoder both styles train: the LLaMA block (models/llama.py: RMSNorm, SwiGLU, rotary positions; full
+# multi-head attention here), character ids, context for the longest scratchpad. Rotary positions because a step is
+# a rule about relative offsets (the value just written, its operation 17-18 tokens back); GPT-2's learned
+# absolute positions had to learn each step's offsets apart (runs 8-9 in docs/training/reasoning.md).
+CHAIN = llama.Config(
+    vocab=chains.VOCAB, dim=128, n_heads=4, n_kv_heads=4, n_layers=4, hidden=344, max_len=chains.CONTEXT
+)
+
+
+def build() -> llama.Llama:
+    return llama.build(asdict(CHAIN))
+
 
 SUPERVISED = {
-    "steps": 8000,
+    "steps": 6000,
     "batch": 64,
     "lr": 3e-3,
     "warmup": 100,
@@ -116,7 +126,7 @@ class Samples:
 
 
 def decode(
-    model: gpt.GPT, prompts: list[str], *, temperature: float = 0.0, generator: torch.Generator | None = None
+    model: llama.Llama, prompts: list[str], *, temperature: float = 0.0, generator: torch.Generator | None = None
 ) -> Samples:
     """Complete prompts of one length together (``gpt.decode_batch``): greedy at temperature 0, else sampled; each
     row stops at ``.`` or at the context's end."""
@@ -146,7 +156,7 @@ def by_length(problems: list[chains.Problem]) -> dict[int, list[int]]:
     return groups
 
 
-def greedy_completions(model: gpt.GPT, problems: list[chains.Problem]) -> list[str]:
+def greedy_completions(model: llama.Llama, problems: list[chains.Problem]) -> list[str]:
     out = [""] * len(problems)
     for idx in by_length(problems).values():
         texts = decode(model, [problems[i].prompt for i in idx]).completions
@@ -163,22 +173,22 @@ def held_out_set(k: int, n: int = EVAL_N) -> list[chains.Problem]:
     return chains.problems(np.random.default_rng(1000 + k), k, n, split="held_out")
 
 
-def accuracy(model: gpt.GPT, problems: list[chains.Problem]) -> tuple[float, float]:
+def accuracy(model: llama.Llama, problems: list[chains.Problem]) -> tuple[float, float]:
     """(exact match, well-formed share) of greedy completions judged by the rule."""
     judged = [chains.judge(c, p) for c, p in zip(greedy_completions(model, problems), problems)]
     return float(np.mean([j.correct for j in judged])), float(np.mean([j.well_formed for j in judged]))
 
 
-def accuracy_by_steps(model: gpt.GPT, ks=range(1, chains.MAX_STEPS + 1)) -> dict[str, float]:
+def accuracy_by_steps(model: llama.Llama, ks=range(1, chains.MAX_STEPS + 1)) -> dict[str, float]:
     return {str(k): round(accuracy(model, held_out_set(k))[0], 4) for k in ks}
 
 
-def evaluate_direct(model: gpt.GPT, out: Path) -> dict:
+def evaluate_direct(model: llama.Llama, out: Path) -> dict:
     by_k = accuracy_by_steps(model)
     return {"exact_match": by_k[str(BAR_STEPS)], "accuracy_by_steps": by_k}
 
 
-def evaluate_cot(model: gpt.GPT, out: Path) -> dict:
+def evaluate_cot(model: llama.Llama, out: Path) -> dict:
     """cot's own accuracy, and the direct checkpoint's, on the same held-out problems."""
     by_k = accuracy_by_steps(model)
     direct = accuracy_by_steps(zoo.load("direct"))
@@ -195,12 +205,12 @@ def grpo_eval_set() -> list[chains.Problem]:
     return [p for k in GRPO_EVAL_STEPS for p in held_out_set(k, EVAL_N // 2)]
 
 
-def evaluate_start(model: gpt.GPT, out: Path) -> dict:
+def evaluate_start(model: llama.Llama, out: Path) -> dict:
     acc, formed = accuracy(model, grpo_eval_set())
     return {"exact_match": round(acc, 4), "well_formed": round(formed, 4)}
 
 
-def evaluate_grpo(model: gpt.GPT, out: Path) -> dict:
+def evaluate_grpo(model: llama.Llama, out: Path) -> dict:
     problems = grpo_eval_set()
     acc, formed = accuracy(model, problems)
     start, _ = accuracy(zoo.load("grpo-start"), problems)
@@ -230,7 +240,7 @@ def _task_card(style: str) -> dict:
 def train_supervised(run: Run, style: str) -> Trained:
     hp = run.settings
     torch.manual_seed(run.seed)
-    model = gpt.build(asdict(CHAIN))
+    model = build()
     batches = supervised_batches(np.random.default_rng(run.seed), style, hp)
     trainer = Trainer(model, completion_loss, **schedule(hp))
     with fast_kernels(model):
@@ -252,9 +262,9 @@ def train_supervised(run: Run, style: str) -> Trained:
     )
 
 
-def start_from(run: Run, name: str) -> gpt.GPT:
+def start_from(run: Run, name: str) -> llama.Llama:
     src = run.init_from or zoo.checkpoint_dir(SOURCES[name])
-    model = gpt.build(asdict(CHAIN))
+    model = build()
     safetensors.torch.load_model(model, str(src / "model.safetensors"), strict=True)
     return model
 
@@ -386,13 +396,13 @@ def train_grpo(run: Run) -> Trained:
 
 
 def example_inputs(out: Path) -> dict[str, np.ndarray]:
-    return {"tokens": np.array([chains.encode(chains.parse("3+4*3-5").prompt + "7,1")], dtype=np.int64)}
+    return {"tokens": np.array([chains.encode(chains.parse("3+4*3-5").prompt + "3,7")], dtype=np.int64)}
 
 
 def _recipe(name: str, train, evaluate, bars: dict, defaults: dict) -> Recipe:
     return Recipe(
         name=name,
-        arch="gpt",
+        arch="llama",
         train=train,
         evaluate=evaluate,
         example_inputs=example_inputs,

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import numpy as np
 import pytest
 import torch
@@ -26,7 +24,7 @@ def shipped(*names):
 def test_a_chain_is_worked_left_to_right_keeping_the_last_digit():
     assert P.question == "3+4*3-5" and P.prompt == "3+4*3-5__________:"  # eight operation slots, then ":"
     assert P.values() == [7, 1, 6]  # 3 + 4 = 7; 7 × 3 = 21 -> 1; 1 − 5 = −4 -> 6
-    assert P.completion("direct") == "=6." and P.completion("cot") == "7,1,6=6."
+    assert P.completion("direct") == "=6." and P.completion("cot") == "3,7,1,6=6."
     assert chains.apply(2, "-", 9) == 3 and chains.apply(9, "*", 9) == 1
     with pytest.raises(ValueError):
         P.completion("essay")
@@ -44,7 +42,7 @@ def test_the_longest_scratchpad_fits_the_context():
     # every prompt has one length, so the i-th operation sits at one position whatever the number of operations
     assert {len(chains.Problem(1, (("+", 2),) * k).prompt) for k in range(1, 9)} == {chains.PROMPT_LENGTH}
     assert chains.Problem(1, (("+", 2),)).prompt.index(":") == longest.prompt.index(":")
-    assert chains.written_values("7,1,6=6.") == [7, 1, 6] and chains.written_values("7,12=6.") == [7, None]
+    assert chains.written_values("3,7,1,6=6.") == [7, 1, 6] and chains.written_values("3,7,12=6.") == [7, None]
 
 
 def test_prompts_parse_back_and_bad_ones_say_why():
@@ -89,7 +87,7 @@ def test_the_reward_rule(completion, well_formed, correct, reward):
 
 def test_training_rows_score_only_the_completion():
     ids, mask = chains.batch([P], "cot", length=30)
-    text = "3+4*3-5__________:7,1,6=6."
+    text = "3+4*3-5__________:3,7,1,6=6."
     assert chains.decode(ids[0]) == text and ids.shape == (1, 31)
     # the position of ':' predicts the first completion token; the '.' is the last target
     assert mask[0].nonzero()[0].tolist() == list(range(len(P.prompt) - 1, len(text) - 1))
@@ -148,7 +146,7 @@ def test_kl_estimate_is_zero_only_at_equality():
 
 def test_cached_decoding_equals_full_forward_greedy():
     torch.manual_seed(0)
-    model = gpt.build(asdict(reasoning.CHAIN)).eval()
+    model = reasoning.build().eval()
     s = reasoning.decode(model, [P.prompt, chains.parse("1-2*7+9").prompt])
     for r in range(2):
         seq = chains.encode(s.prompts[r])
@@ -163,7 +161,7 @@ def test_cached_decoding_equals_full_forward_greedy():
 
 
 def test_decode_takes_prompts_of_one_length():
-    model = gpt.build(asdict(reasoning.CHAIN)).eval()
+    model = reasoning.build().eval()
     with pytest.raises(ValueError):
         reasoning.decode(model, ["3+4:", "3+4*3:"])  # not our prompts (unpadded), but the rule holds for any
 
