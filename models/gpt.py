@@ -159,6 +159,8 @@ def decode_batch(
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Complete N prompts of one length P together with the KV cache, greedy at temperature 0, else by sampling the
     softmax at that temperature (no top-k / top-p). A row stops after it writes ``end``; later positions hold 0.
+    Any decoder of this package called as ``model(tokens, cache)`` with ``new_cache()`` and ``config.max_len``
+    serves (the reasoning recipe runs it on the LLaMA block).
 
     Returns (completions (N, T) ids, logp (N, T) each written id's log-probability under the unscaled softmax,
     0 after the end); T ≤ the context left after the prompt.
