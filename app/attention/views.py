@@ -24,6 +24,9 @@ def head_colour(head: int) -> str:
     return HEAD_COLOURS[head % len(HEAD_COLOURS)]
 
 
+LINE_WIDTH = 2.2  # px, of a head view's line; also the gap between the lines of two heads
+
+
 def head_view(
     weights: np.ndarray,
     heads: list[int],
@@ -56,6 +59,9 @@ def head_view(
         parts.append(f'<rect x="2" y="{y - 15}" width="{left + 6}" height="{ROW - 2}" rx="3" fill="#fff3c4"/>')
     for n, head in enumerate(heads):
         colour = head_colour(head)
+        # Each head's lines run a little above or below the others' (one line width apart), so heads that agree on
+        # a query and key show side by side instead of the last one drawn covering the rest.
+        dy = (n - (len(heads) - 1) / 2) * LINE_WIDTH
         for i in range(T):
             fade = 1.0 if current is None or i == current else 0.25
             for j in range(S):
@@ -63,8 +69,8 @@ def head_view(
                 if w < MIN_WEIGHT:
                     continue
                 parts.append(
-                    f'<line x1="{left + 6}" y1="{top + ROW * i - 4}" x2="{right - 6}" '
-                    f'y2="{top + ROW * j - 4}" stroke="{colour}" stroke-width="2.2" '
+                    f'<line x1="{left + 6}" y1="{top + ROW * i - 4 + dy:.1f}" x2="{right - 6}" '
+                    f'y2="{top + ROW * j - 4 + dy:.1f}" stroke="{colour}" stroke-width="{LINE_WIDTH}" '
                     f'stroke-opacity="{min(1.0, w) * fade:.3f}"><title>{esc(query_labels[i])} → '
                     f"{esc(key_labels[j])}: {w:.3f}</title></line>"
                 )

@@ -126,6 +126,15 @@ def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
     assert svg.count("<line") == int((weights >= MIN_WEIGHT).sum())
 
 
+def test_head_view_draws_agreeing_heads_side_by_side():
+    """Issue 26: two heads with the same weights draw parallel lines a line-width apart, not one over the other."""
+    same = np.array([[[1.0, 0.0]], [[1.0, 0.0]]])  # 2 heads, 1 query, 2 keys: both look at key 0
+    html = head_view(same, [0, 1], ["q"], ["a", "b"])
+    svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", html).group(1)).decode()
+    ys = [float(y) for y in re.findall(r'<line [^>]*y1="([\d.]+)"', svg)]
+    assert len(ys) == 2 and abs(ys[0] - ys[1]) >= 2.0
+
+
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 4, 1, 17), (2, 4, 9, 9)])
 def test_click_targets_cover_every_map_and_stay_inside_it(shape):
     """Issue 26: a click anywhere on a small map selects it (not only on one 14 px dot at its centre); one decoding
