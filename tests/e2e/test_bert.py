@@ -33,7 +33,7 @@ def test_bert_page(server, page):
     page.locator('[data-testid="stTable"]:visible').first.wait_for()
     interact(page)
     assert exceptions(page) == 0
-    assert "bert_masks=1%2C7" in page.url or "bert_masks=1,7" in page.url
+    assert "bert_masks=1%2C6" in page.url or "bert_masks=1,6" in page.url
     # the second metric, "Masked positions", shows the click's effect (and the screenshot the page after it)
     expect(page.locator('[data-testid="stMetricValue"]').nth(1)).to_have_text("2", timeout=30_000)
     page.screenshot(path=SHOTS / f"bert-{LANG}.png", full_page=True)
