@@ -81,3 +81,23 @@ def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+@pytest.mark.parametrize("path", ["", "attention"])
+def test_phone_width(server, browser, path):
+    """Issue 26: at a 390 px phone width in 中文, the page is no wider than the screen (nothing scrolls sideways),
+    and a help icon answers a tap, not only a hover."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        goto(phone, f"{server}/{path}?lang=zh")
+        assert exceptions(phone) == 0
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        if path:
+            icon = phone.locator('[data-testid="stMain"] [data-testid="stTooltipIcon"]').first
+            icon.scroll_into_view_if_needed()
+            icon.tap()
+            phone.locator('[data-testid="stTooltipContent"]').first.wait_for(timeout=10_000)
+        phone.screenshot(path=SHOTS / f"{path or 'home'}-zh-phone.png", full_page=True)
+    finally:
+        context.close()
