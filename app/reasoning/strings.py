@@ -235,38 +235,38 @@ STRINGS = {
         "**What ours shows about length.** The mean sampled completion grew from {first} to {last} tokens over "
         "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
         "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
-        "training questions (k = 1 … "
-        "{kmax}), the dotted line. Growth here can only mean writing out more of those steps; the task has no "
+        "training questions (k = 1 … {kmax}), the dotted line. Growth here can only mean writing out more of those "
+        "steps; the task has no "
         "room for anything longer.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元增长到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、答案数字和句"
-        "号）：在训练题目"
-        "（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的增长只可能是把更多步骤写了出来；这个任务没有更长回答的空间。",
+        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、"
+        "答案数字和句号）："
+        "在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的增长只可能是把更多步骤写了出来；"
+        "这个任务没有更长回答的空间。",
     ),
     "reasoning.length.down": (
         "**What ours shows about length.** The mean sampled completion shrank from {first} to {last} tokens over "
         "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
         "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
-        "training questions (k = 1 … "
-        "{kmax}), the dotted line. Shorter here means fewer written steps or fewer runaway tails, not longer "
+        "training questions (k = 1 … {kmax}), the dotted line. Shorter here means fewer written steps or fewer "
+        "runaway tails, not longer "
         "thinking.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元缩短到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、答案数字和句"
-        "号）：在训练题目"
-        "（k = 1 … {kmax}）上平均为 {full}，即虚线。变短意味着写出的步骤更少或失控的尾巴更少，而不是想得更久。",
+        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、"
+        "答案数字和句号）："
+        "在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。变短意味着写出的步骤更少或失控的尾巴更少，"
+        "而不是想得更久。",
     ),
     "reasoning.length.flat": (
         "**What ours shows about length.** The mean sampled completion stayed about the same, {first} tokens at the "
         "first record and {last} at the last, over {steps} steps. A right answer that writes every step is 2k + 4 "
         "tokens long (the start and a comma, a value and a comma per operation, then =, the digit and a "
-        "full stop): {full} on average over "
-        "the training questions (k = 1 … {kmax}), the dotted line. RL here changed which values get written, not "
-        "how much.",
+        "full stop): {full} on average over the training questions (k = 1 … {kmax}), the dotted line. RL here "
+        "changed which values get written, not how much.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度基本不变：第一次记录为 {first} 个词元，"
-        "最后一次为 {last} 个。每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号"
-        "，再加 =、"
-        "答案数字和句号）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是写出哪些值，而不"
-        "是写多少。",
+        "最后一次为 {last} 个。每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，"
+        "再加 =、答案数字和句号）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是写出哪些"
+        "值，而不是写多少。",
     ),
     "reasoning.length.aha": (
         "DeepSeek-R1-Zero's responses grew steadily longer during RL, and the paper shows an intermediate checkpoint "

@@ -240,15 +240,17 @@ def _pool(boxed: np.ndarray) -> np.ndarray:
 def _thicken(boxed: np.ndarray, most: int = 4) -> np.ndarray:
     """Grey dilation (3 × 3 maximum) of the fitted digit, repeated while it brings the 8 × 8 ink nearer
     TRAINING_INK, at most ``most`` times; a digit already as heavy as the training ones is left as it is."""
-    best = boxed
+    h, w = boxed.shape
+    best, ink = boxed, _pool(boxed).sum()
     for _ in range(most):
-        if _pool(best).sum() >= TRAINING_INK:
+        if ink >= TRAINING_INK:
             break
         p = np.pad(best, 1)
-        wider = np.max([p[i : i + 32, j : j + 32] for i in range(3) for j in range(3)], axis=0)
-        if abs(_pool(wider).sum() - TRAINING_INK) >= abs(_pool(best).sum() - TRAINING_INK):
+        wider = np.max([p[i : i + h, j : j + w] for i in range(3) for j in range(3)], axis=0)
+        wider_ink = _pool(wider).sum()
+        if abs(wider_ink - TRAINING_INK) >= abs(ink - TRAINING_INK):
             break
-        best = wider
+        best, ink = wider, wider_ink
     return best
 
 
