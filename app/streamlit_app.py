@@ -6,6 +6,7 @@ streamlit run app/streamlit_app.py
 from __future__ import annotations
 
 import sys
+import uuid
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -17,9 +18,9 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
-from app.shared import html  # noqa: E402
+from app.shared import html, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
-from app.shared.services import BACKENDS  # noqa: E402
+from app.shared.services import BACKENDS, warm_up  # noqa: E402
 
 
 def share_link() -> str | None:
@@ -51,6 +52,7 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if presenting else "auto",
 )
+st.session_state[ui.RUN_TOKEN] = uuid.uuid4().hex  # tells a timing measured in this run from a cached one
 st.session_state["_blocks_this_run"] = 0  # ui._keyed numbers the page's explanation blocks from here
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
@@ -66,6 +68,9 @@ with st.sidebar:
         st.html(html.PRESENTER_CSS)
     link_slot = c_link.empty()
     last_run = st.empty()
+    warming = warm_up()
+    if not warming.finished:
+        st.caption(t("sidebar.warming", done=warming.done, total=warming.total or "…"))
 
 home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
 sections: dict[str, list] = {t("era.home"): [home]}
@@ -95,6 +100,6 @@ if link:  # after the page: its controls have written their values into the URL
         st.caption(t("sidebar.link.help"))
         st.code(link, language=None, wrap_lines=True)
 
-if "_last_readout" in st.session_state:
-    backend, device, ms = st.session_state["_last_readout"]
-    last_run.caption(t("sidebar.last_run", readout=f"{backend} · {device} · {ms:.1f} ms"))
+if ui.LAST_READOUT in st.session_state:
+    key, backend, device, ms = st.session_state[ui.LAST_READOUT]
+    last_run.caption(t("sidebar.last_run", readout=t(key, backend=backend, device=device, ms=ms)))

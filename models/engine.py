@@ -79,6 +79,11 @@ class Engine:
                 self._models[name] = zoo.load(name).to(self.device)
             return self._models[name]
 
+    def loaded(self) -> tuple[list[str], list[str]]:
+        """The names whose torch model, and whose ONNX Runtime session, this engine holds."""
+        with self._lock:
+            return sorted(self._models), sorted(self._sessions)
+
     def session(self, name: str):
         """The shared ONNX Runtime session of ``name``."""
         import onnxruntime as ort

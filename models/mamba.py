@@ -46,6 +46,7 @@ from __future__ import annotations
 import copy
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -344,8 +345,11 @@ def _with_scan(model: Mamba, parallel: bool) -> Mamba:
 
 
 @torch.inference_mode()
-def decode_profile(model: Mamba, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Generate ``length`` positions with ``step``: milliseconds of each step, and the bytes it carries (constant)."""
+def decode_profile(
+    model: Mamba, length: int, on_step: Callable[[int], None] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Generate ``length`` positions with ``step``: milliseconds of each step, and the bytes it carries (constant).
+    ``on_step(t)`` is called after step t, outside the timed part (a progress bar)."""
     state = model.new_state(1)
     token = torch.zeros(1, dtype=torch.long, device=model.embed.weight.device)
     ms = np.zeros(length)
@@ -354,11 +358,15 @@ def decode_profile(model: Mamba, length: int) -> tuple[np.ndarray, np.ndarray]:
         logits, state = model.step(token, state)
         token = logits.argmax(-1)
         ms[t] = (time.perf_counter() - start) * 1e3
+        if on_step is not None:
+            on_step(t)
     return ms, np.full(length, state_bytes(model), dtype=np.int64)
 
 
 @torch.inference_mode()
-def kv_decode_profile(model: nn.Module, length: int, **forward: bool) -> tuple[np.ndarray, np.ndarray]:
+def kv_decode_profile(
+    model: nn.Module, length: int, on_step: Callable[[int], None] | None = None, **forward: bool
+) -> tuple[np.ndarray, np.ndarray]:
     """The same for a Transformer decoder with a KV cache (``model(tokens, cache, **forward)``, ``model.new_cache()``,
     as models.gpt): milliseconds of each one-token step, and the bytes of keys and values cached after it."""
     cache = model.new_cache()
@@ -370,4 +378,6 @@ def kv_decode_profile(model: nn.Module, length: int, **forward: bool) -> tuple[n
         token = logits[:, -1:].argmax(-1)
         ms[t] = (time.perf_counter() - start) * 1e3
         held[t] = cache_bytes(cache)
+        if on_step is not None:
+            on_step(t)
     return ms, held

@@ -1,7 +1,14 @@
-"""Shared test settings: skip `gpu` tests without CUDA."""
+"""Shared test settings: skip `gpu` tests without CUDA; no background warm-up in the test process."""
+
+import os
 
 import pytest
 import torch
+
+# The app's warm-up thread (app.shared.services.warm_up) would load every checkpoint beside the tests and could still
+# be in torch when the interpreter exits. The servers the e2e tests start inherit this too: their first visits are
+# timed cold, as before. tests/app/test_shell.py runs the warm-up itself.
+os.environ.setdefault("TE_WARM_UP", "0")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -189,7 +189,7 @@ g3.metric(
     t("gpt.m.decoding"), t("gpt.kv_cache") if backend == "torch" else t("gpt.no_cache"), help=t("gpt.m.decoding.help")
 )
 new_ids = gen.new_ids
-st.session_state["_last_readout"] = (gen.backend, gen.device, gen.ms)
+ui.readout(gen)
 
 # ---- one view at a time ---------------------------------------------------------------------------------------------
 view = ui.choice(

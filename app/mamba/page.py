@@ -46,6 +46,8 @@ ui.paper_vs_here(
 
 # ---- input ----------------------------------------------------------------------------------------------------------
 MAPS = ("delta", "abar", "bc", "hnorm")
+DECODE_COSTS = "mamba_decode_costs"  # the reader's own decoding measurement, once they ask for it
+MEASURE_REQUESTED = "mamba_measure_requested"  # set by the Measure button's callback
 names = {s: t(f"mamba.source.{s}") for s in svc.SOURCES}
 source = ui.choice(st.segmented_control, t("mamba.source"), sources, key="mamba_source", labels=names)
 seed, length, text = 0, svc.INDUCTION_LENGTHS[0], ""
@@ -356,9 +358,28 @@ st.caption(t("mamba.modes.caption"))
 @st.fragment
 def decode_section() -> None:
     st.markdown(f"**{t('mamba.h.decode')}**")
-    if st.button(t("mamba.decode.measure"), key="mamba_measure", icon=":material/timer:"):
-        st.session_state["mamba_runs"] = st.session_state.get("mamba_runs", 0) + 1
-    costs = svc.decode_costs(st.session_state.get("mamba_runs", 0))
+    # Timed on request, for this reader (a first visit does not wait for it), and kept in the session. The click's
+    # callback runs before this code, so the button is already drawn as "Measure again" while it measures.
+    requested = st.session_state.pop(MEASURE_REQUESTED, False)
+    costs = st.session_state.get(DECODE_COSTS)
+    st.button(
+        t("mamba.decode.measure" if costs is None and not requested else "mamba.decode.again"),
+        key="mamba_measure",
+        icon=":material/timer:",
+        type="primary" if costs is None and not requested else "secondary",
+        on_click=st.session_state.__setitem__,
+        args=(MEASURE_REQUESTED, True),
+    )
+    if requested:
+        bar = st.progress(0.0, text=t("mamba.decode.progress", n=svc.DECODE_LENGTH))
+        costs = svc.measure_decode_costs(
+            progress=lambda f: bar.progress(f, text=t("mamba.decode.progress", n=svc.DECODE_LENGTH))
+        )
+        bar.empty()
+        st.session_state[DECODE_COSTS] = costs
+    if costs is None:
+        st.caption(t("mamba.decode.ask", n=svc.DECODE_LENGTH))
+        return
     gpt_name = "GPT"
     colours = {"Mamba": views.MAMBA_COLOUR, gpt_name: views.GPT_COLOUR}
     n = len(costs.position)

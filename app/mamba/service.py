@@ -308,16 +308,22 @@ class DecodeCosts:
     gpt_trained: bool
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def decode_costs(run_id: int = 0, length: int = DECODE_LENGTH) -> DecodeCosts:
-    """Generate ``length`` tokens one at a time with Mamba's constant state and with GPT's growing KV cache,
-    timing every step (measured now; ``run_id`` asks for a fresh measurement)."""
+def measure_decode_costs(length: int = DECODE_LENGTH, progress=None) -> DecodeCosts:
+    """Generate ``length`` tokens one at a time with Mamba's constant state and with GPT's growing KV cache, timing
+    every step — now, for the reader who asked (not cached: a timing belongs to the moment it was measured).
+    ``progress(fraction)`` is called as the steps go (every 8 of the 2 · length)."""
     name = next(NAMES[s] for s in ("text", "copy", "induction") if available(s))
     model = engine().model(name)
     transformer, trained = _transformer()
     length = min(length, transformer.config.max_len)
-    m_ms, m_bytes = mamba.decode_profile(model, length)
-    g_ms, g_bytes = mamba.kv_decode_profile(transformer, length)
+
+    def reporter(offset: int):
+        if progress is None:
+            return None
+        return lambda t: progress((offset + t + 1) / (2 * length)) if (t + 1) % 8 == 0 else None
+
+    m_ms, m_bytes = mamba.decode_profile(model, length, reporter(0))
+    g_ms, g_bytes = mamba.kv_decode_profile(transformer, length, reporter(length))
     return DecodeCosts(
         position=np.arange(1, length + 1),
         mamba_ms=m_ms,

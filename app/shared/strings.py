@@ -26,6 +26,10 @@ STRINGS = {
         "当前视图的地址：打开它会看到各控件保持现在的状态。用右侧的按钮复制。",
     ),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
+    "sidebar.warming": (
+        "Loading the models in the background: {done} of {total} ready",
+        "正在后台加载模型：已就绪 {done} / {total}",
+    ),
     "era.home": ("Start", "开始"),
     "era.foundations": ("Foundations", "奠基"),
     "era.expansion": ("Expansion", "扩展"),
@@ -179,6 +183,10 @@ STRINGS = {
         "下载此图所显示的数据（{ext}），点击时生成。",
     ),
     "view.readout": ("Ran on {backend} · {device} · {ms:.1f} ms", "运行于 {backend} · {device} · {ms:.1f} 毫秒"),
+    "view.readout.cached": (
+        "From the cache — first computed on {backend} · {device} in {ms:.1f} ms",
+        "来自缓存——首次在 {backend} · {device} 上计算，用时 {ms:.1f} 毫秒",
+    ),
     "view.paper": ("Paper", "论文"),
     "error.onnx_missing": (
         "The ONNX model of {name} is missing. Run: python -m models.export {name}",

@@ -26,12 +26,20 @@ def test_controls_change_the_metrics():
     shown = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
     scale = svc.scan_check(shown.name, tuple(int(i) for i in shown.ids))["logit_scale"]
     assert float(m("mamba.m.diff_seq")) <= 1e-3 * scale and float(m("mamba.m.diff_rec")) <= 1e-3 * scale
+    # Decoding is timed on request, for this reader: nothing until the button, then the measured figures.
+    assert not any(x.label == translate("mamba.m.state_kb", LANG) for x in at.metric)
+    at.button(key="mamba_measure").click()
+    rerun(at, LANG)
+    assert not at.exception
     assert m("mamba.m.state_kb").endswith("KiB")
 
     at.number_input(key="mamba_seed").set_value(5)
     rerun(at, LANG)
     assert not at.exception
     assert (m("mamba.m.delta_letter"), peak_help(), m("mamba.m.near")) != first
+    # the reader's measurement is kept through other changes, and can be taken again
+    assert m("mamba.m.state_kb").endswith("KiB")
+    assert at.button(key="mamba_measure").label == translate("mamba.decode.again", LANG)
 
     by_seed = peak_help()
     at.slider(key="mamba_layer").set_value(1)

@@ -1,10 +1,13 @@
 """AppTest: the entry point and every page run without exception, in both languages."""
 
+import random
+import string
 from pathlib import Path
 
 import pytest
 
 from app.catalog import PAPERS, available_papers
+from models import zoo
 from tests.app.conftest import metric, open_app
 
 
@@ -122,3 +125,48 @@ def test_presenter_mode_is_a_sidebar_toggle_kept_in_the_link():
     off = open_app("mamba")
     assert off.sidebar.toggle(key="present").value is False
     assert not any(PRESENTER_CSS in h.proto.body for h in off.get("html"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cached_timing_says_it_is_cached(lang):
+    """A result's timing is shown as measured only in the run that computed it; the same (cached) result in a later
+    run — this reader's next, or another reader's first — says it came from the cache."""
+    if not zoo.checkpoint_dir("transformer").exists():
+        pytest.skip("the attention page's checkpoint is not shipped")
+    fresh, cached = ("Ran on", "From the cache") if lang == "en" else ("运行于", "来自缓存")
+    text = "".join(random.Random().choices(string.ascii_lowercase, k=12))  # a new input: computed in this test
+
+    def readouts(at):
+        return [c.value for c in at.caption if c.value.startswith((fresh, cached))]
+
+    first = open_app("attention", lang=lang, attention_text=text)
+    assert not first.exception
+    assert [r.split(" ")[0] for r in readouts(first)] == [fresh.split(" ")[0]], readouts(first)
+    second = open_app("attention", lang=lang, attention_text=text)  # another reader, same input
+    assert readouts(second) and all(r.startswith(cached) for r in readouts(second)), readouts(second)
+    assert "ms" in readouts(second)[0] or "毫秒" in readouts(second)[0]
+
+
+def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
+    """Once per process, a background thread loads every installed checkpoint and its ONNX session into the shared
+    engine, so a first visit does not wait for them (off in the test process unless asked for, as here)."""
+    from app.shared import services
+
+    monkeypatch.setenv("TE_WARM_UP", "1")
+    services.warm_up.clear()
+    try:
+        state = services.warm_up()
+        assert state.thread is not None
+        state.thread.join(timeout=600)
+        assert state.finished and not state.error, state.error
+        names = zoo.available()
+        assert state.done == state.total == len(names)
+        models, sessions = services.engine().loaded()
+        assert set(names) <= set(models)
+        assert {n for n in names if (zoo.checkpoint_dir(n) / "model.onnx").exists()} <= set(sessions)
+    finally:
+        services.warm_up.clear()
+    monkeypatch.setenv("TE_WARM_UP", "0")
+    off = services.warm_up()
+    assert off.finished and off.thread is None and off.total == 0
+    services.warm_up.clear()

@@ -22,7 +22,7 @@ def test_mamba_page(server, page):
     goto(page, f"{server}/mamba?lang={LANG}")
     assert exceptions(page) == 0
     thumb = page.locator(SLIDER)
-    thumb.wait_for(timeout=60_000)  # the first visit also measures decoding live: the page can take a few seconds
+    thumb.wait_for(timeout=60_000)  # a first visit runs the models: the page can take a few seconds
     wait_idle(page)
     assert thumb.count() == 1 and thumb.input_value() == "0"
     interact(page, 0)
