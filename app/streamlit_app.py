@@ -68,6 +68,7 @@ with st.sidebar:
         st.html(html.PRESENTER_CSS)
     link_slot = c_link.empty()
     last_run = st.empty()
+    st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)
     warming = warm_up()
     if not warming.finished:
         st.caption(t("sidebar.warming", done=warming.done, total=warming.total or "…"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html as _html
+import json
 
 
 def esc(text: object) -> str:
@@ -37,3 +38,49 @@ PRESENTER_CSS = """<style>
 html { font-size: 125%; }
 [class*="st-key-te_explain_"], [data-testid="stExpander"], [data-testid="stCaptionContainer"] { display: none; }
 </style>"""
+
+
+# Browser Back and Forward through a page's states. Streamlit writes a control bound to the URL with
+# history.replaceState, so a change leaves no entry to go back to, and on Back it reruns with the controls the
+# browser still holds. This script (ours, static; no user text) makes a change of the query string a new history
+# entry, and on Back/Forward reopens the address the entry holds — as a shared link, which restores every control.
+# A change of page arrives as up to three writes (the old page's parameters cleared, the new path, the shell's
+# parameters added back); they are merged into one entry. ``shell`` names the parameters every page keeps.
+def history_script(shell: tuple[str, ...]) -> str:
+    return HISTORY_SCRIPT.replace("SHELL_KEYS", json.dumps(list(shell)))
+
+
+HISTORY_SCRIPT = """<script>
+(() => {
+  if (window.__teHistory) return;
+  window.__teHistory = true;
+  const SHELL = SHELL_KEYS;
+  const MERGE_MS = 1500;
+  const here = () => location.pathname + location.search;
+  const own = (search) => [...new URLSearchParams(search).keys()].filter((k) => !SHELL.includes(k));
+  let shown = here();
+  let pageChange = 0;  // when the last write of a page change happened
+  const replace = history.replaceState.bind(history);
+  const push = history.pushState.bind(history);
+  const write = (state, title, url) => {
+    const next = url ? new URL(url, location.href) : null;
+    if (!next || (next.pathname === location.pathname && next.search === location.search)) {
+      replace(state, title, url);  // nothing a reader would go back to (a hash, the same address)
+    } else {
+      const now = Date.now();
+      const newPage = next.pathname !== location.pathname;
+      const clearing = !newPage && own(location.search).length > 0 && own(next.search).length === 0;
+      (now - pageChange < MERGE_MS ? replace : push)(state, title, url);
+      if (newPage || clearing) pageChange = now;
+    }
+    shown = here();
+  };
+  history.replaceState = write;
+  history.pushState = write;
+  window.addEventListener("popstate", (event) => {
+    if (here() === shown) return;  // an in-page anchor
+    event.stopImmediatePropagation();
+    location.reload();
+  }, true);
+})();
+</script>"""

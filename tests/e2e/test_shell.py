@@ -66,6 +66,50 @@ def test_reset_brings_every_control_back_to_its_default(server, page):
     assert page.get_by_role("combobox", name="推理后端").input_value() == "onnx" and exceptions(page) == 0
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_back_and_forward_step_through_the_states(server, page, lang):
+    """Issue 26: each change of a control is a history entry; Back returns to the state before it (the URL and what
+    the controls show), through a change of page too (one entry, however many writes Streamlit makes), and Forward
+    comes back."""
+    from playwright.sync_api import expect
+
+    box = page.locator(".st-key-attention_text input")
+    view = page.locator(".st-key-attention_view button")
+
+    def chosen() -> str:
+        return next(b.inner_text() for b in view.all() if b.get_attribute("aria-checked") == "true")
+
+    goto(page, f"{server}/attention?lang={lang}")
+    head_view = chosen()
+    view.nth(1).click()  # a view chosen in the session
+    wait_idle(page)
+    model_view = chosen()
+    box.fill("hello there")  # a text box bound to the URL
+    box.press("Enter")
+    wait_idle(page)
+    assert "attention_text=hello+there" in page.url and "attention_view=model" in page.url
+    page.locator('[data-testid="stSidebarNav"] a[href$="/gpt"]').click()  # another page
+    page.wait_for_url(f"{server}/gpt**")
+    wait_idle(page)
+
+    steps = [  # what each Back shows: text, view
+        ("hello there", model_view),
+        ("attention is all", model_view),
+        ("attention is all", head_view),
+    ]
+    for text, shown in steps:
+        page.go_back()
+        page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
+        wait_idle(page)
+        expect(box).to_have_value(text, timeout=60_000)
+        assert chosen() == shown and exceptions(page) == 0
+    page.go_forward()
+    page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
+    wait_idle(page)
+    assert chosen() == model_view and "attention_view=model" in page.url
+    assert (f"lang={lang}" in page.url) == (lang == "zh")  # the reader's language stays with every entry
+
+
 def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
     """A shared link (/page?lang=zh) opened first on a new server gets the whole shell, in Chinese."""
     papers = available_papers()
