@@ -1,0 +1,224 @@
+"""Many readers at once against a real server (issue 27), over Streamlit's own websocket protocol.
+
+    python -m bench.load                          # one process; pages × N = 8, 32, 128; 10 s per point
+    python -m bench.load --processes 2            # the same through deploy/launch.py (nginx, 2 processes)
+    python -m bench.load --sessions 2 --seconds 3 --pages attention   # a smoke run (the tests run this)
+
+Each simulated reader is what a browser tab is to the server: it fetches the page (for the XSRF cookie, and nginx's
+process cookie), opens ``/_stcore/stream`` with the ``streamlit`` subprotocol, and asks for a rerun of one page
+(``BackMsg.rerun_script``), waits until the server says the script finished, thinks ``--think`` seconds, and asks
+again — with the same widget values, so every rerun after the first finds the page's inputs in the caches
+("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
+latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
+
+Reported per page and N: reruns per second (all sessions together), p50/p95/p99 latency, errors (a rerun that did
+not finish successfully, a dropped connection, a timeout), and the server processes' resident memory at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("", "attention", "gpt", "moe", "mamba")  # "" is home: the app shell with the lightest page
+SESSIONS = (8, 32, 128)
+OUT_JSON = ROOT / "bench" / "load.json"
+OUT_MD = ROOT / "bench" / "load.md"
+TIMEOUT_S = 60.0  # one rerun that takes longer counts as an error
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@dataclass
+class Point:
+    """One page at one number of sessions."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def cookies(base: str) -> dict[str, str]:
+    """The cookies a browser gets with the page: Streamlit's XSRF cookie, and nginx's process cookie if any."""
+    with urllib.request.urlopen(base + "/", timeout=30) as r:
+        jar = {}
+        for header in r.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            jar[name.strip()] = rest.split(";")[0]
+        return jar
+
+
+def rerun_message(page: str) -> bytes:
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    msg.rerun_script.query_string = ""
+    msg.rerun_script.page_name = page
+    msg.rerun_script.widget_states.SetInParent()
+    return msg.SerializeToString()
+
+
+async def reader(base: str, page: str, until: float, think: float, point: Point) -> None:
+    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency."""
+    import websockets
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    try:
+        jar = await asyncio.to_thread(cookies, base)
+        token = jar.get("_streamlit_xsrf", "")
+        url = base.replace("http://", "ws://", 1) + "/_stcore/stream"
+        header = "; ".join(f"{k}={v}" for k, v in jar.items())
+        async with websockets.connect(
+            url,
+            subprotocols=["streamlit", token] if token else ["streamlit"],
+            additional_headers={"Cookie": header},
+            max_size=None,
+            compression=None,
+        ) as ws:
+            request = rerun_message(page)
+            while time.monotonic() < until:
+                start = time.perf_counter()
+                await ws.send(request)
+                status = None
+                while status is None:
+                    raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
+                    if isinstance(raw, str):
+                        continue
+                    msg = ForwardMsg.FromString(raw)
+                    if msg.WhichOneof("type") == "script_finished":
+                        status = msg.script_finished
+                if status == ForwardMsg.FINISHED_SUCCESSFULLY:
+                    point.latencies_ms.append((time.perf_counter() - start) * 1e3)
+                else:
+                    point.errors.append(f"script finished with status {status}")
+                await asyncio.sleep(think)
+    except Exception as exc:  # a dropped connection or a timeout is an error of this point, not of the benchmark
+        point.errors.append(f"{type(exc).__name__}: {exc}")
+
+
+async def measure(base: str, page: str, sessions: int, seconds: float, think: float) -> tuple[Point, float]:
+    point = Point()
+    until = time.monotonic() + seconds
+    start = time.monotonic()
+    await asyncio.gather(*(reader(base, page, until, think, point) for _ in range(sessions)))
+    return point, time.monotonic() - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def summary(point: Point, wall_s: float) -> dict:
+    lat = point.latencies_ms
+    return {
+        "reruns": len(lat),
+        "reruns_per_s": round(len(lat) / wall_s, 1) if wall_s > 0 else 0.0,
+        "p50_ms": round(statistics.median(lat), 1) if lat else None,
+        "p95_ms": round(percentile(lat, 95), 1) if lat else None,
+        "p99_ms": round(percentile(lat, 99), 1) if lat else None,
+        "errors": len(point.errors),
+        "first_error": point.errors[0] if point.errors else None,
+    }
+
+
+def rss_mb(pids: list[int]) -> float:
+    from bench.run import _rss_mb
+
+    return round(sum(_rss_mb(p) for p in pids), 1)
+
+
+def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.5, processes: int = 0) -> dict:
+    """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
+    page at each number of sessions."""
+    from bench.run import machine
+
+    results: dict = {
+        "machine": machine(),
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "seconds_per_point": seconds,
+        "think_s": think,
+        "processes": processes or 1,
+        "via": "nginx" if processes else "direct",
+        "pages": {},
+    }
+    # Each page is warmed by the benchmark itself (one rerun per process before measuring); the app's background
+    # warm-up of every model would otherwise still be loading during the first points.
+    os.environ["TE_WARM_UP"] = "0"
+    if processes:
+        from deploy import launch
+
+        cluster = launch.start(processes, launch.free_port())
+        base, pids, stop = cluster.url, [p.pid for p in cluster.procs[:-1]], cluster.stop
+    else:
+        from tests.e2e.conftest import free_port, start_server
+
+        port = free_port()
+        proc = start_server(port)
+        base, pids = f"http://127.0.0.1:{port}", [proc.pid]
+
+        def stop():
+            proc.terminate()
+            proc.wait(timeout=30)
+
+    if urllib.parse.urlparse(base).hostname not in LOOPBACK:
+        raise ValueError(f"bench.load runs on loopback only, not {base}")
+    try:
+        for page in pages:
+            asyncio.run(measure(base, page, max(1, processes), 0.1, 0.0))  # warm: each process runs the page once
+            for n in sessions:
+                point, wall = asyncio.run(measure(base, page, n, seconds, think))
+                results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
+                print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)
+        results["server_rss_mb"] = rss_mb(pids)
+    finally:
+        stop()
+    return results
+
+
+def table(results: dict) -> str:
+    lines = [
+        f"Measured on: {results['machine']} — {results['when']}; {results['processes']} Streamlit process(es), "
+        f"{results['via']}; {results['seconds_per_point']:g} s per point, each session rerunning its page then "
+        f"waiting {results['think_s']:g} s; server RSS at the end {results.get('server_rss_mb')} MB.",
+        "",
+        "| page | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for page, points in results["pages"].items():
+        for n, s in points.items():
+            cells = (page, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"])
+            lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pages", nargs="*", default=list(PAGES), help="url paths ('' or home for the home page)")
+    ap.add_argument("--sessions", type=int, nargs="*", default=list(SESSIONS))
+    ap.add_argument("--seconds", type=float, default=10.0, help="per point")
+    ap.add_argument("--think", type=float, default=0.5, help="seconds each session waits between reruns")
+    ap.add_argument("--processes", type=int, default=0, help="serve through deploy/launch.py with this many")
+    ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
+    args = ap.parse_args(argv)
+    pages = ["" if p in ("", "home") else p for p in args.pages]
+    results = run(pages, args.sessions, args.seconds, args.think, args.processes)
+    text = table(results)
+    if args.out is not None:
+        args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")
+        args.out.with_suffix(".md").write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
