@@ -69,6 +69,7 @@ with st.sidebar:
     link_slot = c_link.empty()
     last_run = st.empty()
     st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)
+    st.html(html.TIP_CSS)
     warming = warm_up()
     if not warming.finished:
         st.caption(t("sidebar.warming", done=warming.done, total=warming.total or "…"))

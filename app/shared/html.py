@@ -10,16 +10,34 @@ def esc(text: object) -> str:
     return _html.escape(str(text), quote=True)
 
 
+TIP = "te-tip"  # a span whose title also shows on a tap (TIP_CSS): phones have no hover
+
+
 def span(text: object, *, style: str = "", title: object = None, cls: str = "") -> str:
-    """``<span>`` with escaped text and title. ``style`` and ``cls`` must be built by our code, never user text."""
+    """``<span>`` with escaped text and title. ``style`` and ``cls`` must be built by our code, never user text.
+    A span with a title can take the focus, so a tap shows the title too (``TIP_CSS``)."""
     attrs = ""
-    if cls:
-        attrs += f' class="{esc(cls)}"'
+    classes = " ".join(c for c in (cls, TIP if title is not None else "") if c)
+    if classes:
+        attrs += f' class="{esc(classes)}"'
     if style:
         attrs += f' style="{esc(style)}"'
     if title is not None:
-        attrs += f' title="{esc(title)}"'
+        attrs += f' title="{esc(title)}" data-tip="{esc(title)}" tabindex="0"'
     return f"<span{attrs}>{esc(text)}</span>"
+
+
+# The tap equivalent of a hover title: the focused span (a tap focuses it) shows its text in a bar at the foot of the
+# window, which fits any screen width. Added once per page by the shell.
+TIP_CSS = f"""<style>
+.{TIP} {{ cursor: help; }}
+.{TIP}:focus {{ outline: 2px solid #1f77b4; outline-offset: 1px; }}
+.{TIP}:focus::after {{
+  content: attr(data-tip); position: fixed; left: 8px; right: 8px; bottom: 8px; z-index: 1000;
+  background: #262730; color: #fff; padding: 6px 10px; border-radius: 6px; font: 0.9rem sans-serif;
+  white-space: pre-wrap; overflow-wrap: anywhere; pointer-events: none;
+}}
+</style>"""
 
 
 def reset_link(href: str, label: object, title: object) -> str:

@@ -145,3 +145,22 @@ def test_phone_width(server, browser, path):
         phone.screenshot(path=SHOTS / f"{path or 'home'}-zh-phone.png", full_page=True)
     finally:
         context.close()
+
+
+def test_a_tap_on_a_token_shows_its_title(server, browser):
+    """Issue 26: phones have no hover, so a token's title (the MoE page's routing of each token) also shows on a tap,
+    in a bar that fits the 390 px screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    try:
+        goto(phone, f"{server}/moe?lang=zh")
+        token = phone.locator(".te-tip").first
+        token.scroll_into_view_if_needed()
+        shown = "(el) => getComputedStyle(el, '::after').content"
+        assert phone.evaluate(shown, token.element_handle()) in ("none", "normal", "")
+        token.tap()
+        text = phone.evaluate(shown, token.element_handle())
+        assert "专家" in text and token.get_attribute("title") in text.replace("\\a ", "\n")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
