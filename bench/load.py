@@ -55,13 +55,16 @@ def cookies(base: str) -> dict[str, str]:
         return jar
 
 
-def rerun_message(page: str) -> bytes:
+def rerun_message(page: str, cached: set[str]) -> bytes:
+    """A rerun of ``page`` with no widget changed, naming the messages this reader already holds (as a browser does,
+    so the server sends a reference instead of an unchanged element)."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
     msg.rerun_script.query_string = ""
     msg.rerun_script.page_name = page
     msg.rerun_script.widget_states.SetInParent()
+    msg.rerun_script.cached_message_hashes.extend(sorted(cached))
     return msg.SerializeToString()
 
 
@@ -82,16 +85,18 @@ async def reader(base: str, page: str, until: float, think: float, point: Point)
             max_size=None,
             compression=None,
         ) as ws:
-            request = rerun_message(page)
+            cached: set[str] = set()
             while time.monotonic() < until:
                 start = time.perf_counter()
-                await ws.send(request)
+                await ws.send(rerun_message(page, cached))
                 status = None
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
                     if isinstance(raw, str):
                         continue
                     msg = ForwardMsg.FromString(raw)
+                    if msg.hash and msg.WhichOneof("type") == "delta":
+                        cached.add(msg.hash)
                     if msg.WhichOneof("type") == "script_finished":
                         status = msg.script_finished
                 if status == ForwardMsg.FINISHED_SUCCESSFULLY:
