@@ -304,6 +304,29 @@ def training_section() -> None:
     if "well_formed" in m:
         c3.metric(t("reasoning.m.well_formed"), f"{m['well_formed']:.1%}")
     c4.metric(t("reasoning.m.steps_trained"), f"{s['steps']:,}", help=t("reasoning.m.steps_trained.help", **s))
+    if tr.by_steps is not None and tr.mix:
+        ks, before, after = tr.by_steps
+        ui.figure(
+            views.accuracy_curve(
+                ks,
+                after,
+                before,
+                bar=svc.BAR_STEPS,
+                chance=svc.CHANCE,
+                current=None,
+                cot_name=t("reasoning.policy.grpo"),
+                direct_name=t("reasoning.policy.start"),
+                bar_name=t("reasoning.curve.bar", k=svc.BAR_STEPS),
+                chance_name=t("reasoning.curve.chance"),
+                x_title=t("reasoning.k_axis"),
+                y_title=t("reasoning.exact_match"),
+            ),
+            np.stack([ks, before, after], axis=1),
+            "reasoning-rl-by-steps",
+            key="reasoning_rl_curve",
+            col_labels=["k", "grpo_start", "grpo"],
+        )
+        st.caption(t("reasoning.rl_curve.note", n=svc.EVAL_N, k=svc.BAR_STEPS, easy=svc.BAR_STEPS - 1, **tr.mix))
     ui.figure(
         views.training_curves(
             tr.curves,

@@ -344,6 +344,8 @@ class Training:
     settings: dict
     reward_rule: str
     full_length: float  # mean tokens of a right, fully worked completion for the training questions (2k + 4)
+    by_steps: tuple[np.ndarray, np.ndarray, np.ndarray] | None  # k, held-out exact match before and after RL
+    mix: dict  # exact match on the mix of 1 … BAR_STEPS operations: start, grpo, gain (empty if not in the card)
 
 
 def training() -> Training:
@@ -352,12 +354,26 @@ def training() -> Training:
         raise InputError("reasoning.error.no_training")
     settings = {**recipe.GRPO, **c.get("settings", {})}
     ks = np.arange(1, settings["max_steps_in_question"] + 1)
+    m = c.get("metrics", {})
+    by_steps = None
+    if "accuracy_by_steps" in m and "start_accuracy_by_steps" in m:
+        measured = np.array(sorted(int(k) for k in m["accuracy_by_steps"]))
+        by_steps = (
+            measured,
+            np.array([m["start_accuracy_by_steps"][str(k)] for k in measured], dtype=float),
+            np.array([m["accuracy_by_steps"][str(k)] for k in measured], dtype=float),
+        )
+    mix = {}
+    if {"mix_exact_match", "start_mix_exact_match", "mix_exact_match_gain"} <= m.keys():
+        mix = {"start": m["start_mix_exact_match"], "grpo": m["mix_exact_match"], "gain": m["mix_exact_match_gain"]}
     return Training(
         curves=c["grpo_curves"],
-        metrics=c.get("metrics", {}),
+        metrics=m,
         settings=settings,
         reward_rule=c.get("reward_rule", ""),
         full_length=float(np.mean([len(chains.Problem(0, (("+", 1),) * int(k)).completion("cot")) for k in ks])),
+        by_steps=by_steps,
+        mix=mix,
     )
 
 

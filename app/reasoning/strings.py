@@ -212,8 +212,17 @@ STRINGS = {
     "reasoning.m.start_em": ("Held-out before RL", "RL 前留出集"),
     "reasoning.m.grpo_em": ("Held-out after RL", "RL 后留出集"),
     "reasoning.m.em.help": (
-        "Greedy exact match on held-out problems with 1 to 6 operations, from the grpo card.",
-        "在 1 到 6 个运算的留出题上的贪心完全匹配率，取自 grpo 的模型卡。",
+        "Greedy exact match on held-out problems with 6 operations, one more than any worked example of the cold "
+        "start (where the cot bar is held too), from the grpo card. The figure below has every k.",
+        "在 6 个运算的留出题上的贪心完全匹配率（比冷启动的任何示例都多一步，cot 的门槛也在这里），取自 grpo 的模型卡。"
+        "下图给出每个 k。",
+    ),
+    "reasoning.rl_curve.note": (
+        "Before and after RL, greedy, on {n} held-out problems per k. The cold start's worked examples have 1 to "
+        "{easy} operations; GRPO's questions have 1 to {k}. On the mix of 1 to {k} operations: {start:.1%} before, "
+        "{grpo:.1%} after ({gain:+.1%}).",
+        "RL 前后，贪心解码，每个 k 在 {n} 道留出题上测量。冷启动的示例有 1 到 {easy} 个运算；GRPO 的题目有 1 到 {k} "
+        "个。在 1 到 {k} 个运算的混合题上：RL 前 {start:.1%}，RL 后 {grpo:.1%}（{gain:+.1%}）。",
     ),
     "reasoning.m.well_formed": ("Well formed after RL", "RL 后格式正确率"),
     "reasoning.m.steps_trained": ("GRPO steps", "GRPO 步数"),
