@@ -160,6 +160,32 @@ def cot_section(text: str) -> None:
     ui.readout(a)
 
 
+def by_steps_figure(ks, ours: tuple, baseline: tuple, *, bar: int, current: int | None, name: str, key: str) -> None:
+    """Held-out exact match by number of operations for two models, each given as (values, id, label), with the
+    numbers' download (columns k, baseline, ours)."""
+    (ours_y, ours_id, ours_label), (base_y, base_id, base_label) = ours, baseline
+    ui.figure(
+        views.accuracy_curve(
+            ks,
+            ours_y,
+            base_y,
+            bar=bar,
+            chance=svc.CHANCE,
+            current=current,
+            cot_name=ours_label,
+            direct_name=base_label,
+            bar_name=t("reasoning.curve.bar", k=bar),
+            chance_name=t("reasoning.curve.chance"),
+            x_title=t("reasoning.k_axis"),
+            y_title=t("reasoning.exact_match"),
+        ),
+        np.stack([ks, base_y, ours_y], axis=1),
+        name,
+        key=key,
+        col_labels=["k", base_id, ours_id],
+    )
+
+
 def curve_section(current: int | None) -> None:
     st.subheader(t("reasoning.curve.title"))
     if curves is None:
@@ -174,25 +200,14 @@ def curve_section(current: int | None) -> None:
         f"{c.cot_at_bar - c.direct_at_bar:+.0%}",
         help=t("reasoning.m.gain.help", bar="—" if c.bar_gain is None else f"{c.bar_gain:+.0%}"),
     )
-    ui.figure(
-        views.accuracy_curve(
-            c.ks,
-            c.cot,
-            c.direct,
-            bar=c.bar_steps,
-            chance=svc.CHANCE,
-            current=current,
-            cot_name=t("reasoning.cot"),
-            direct_name=t("reasoning.direct"),
-            bar_name=t("reasoning.curve.bar", k=c.bar_steps),
-            chance_name=t("reasoning.curve.chance"),
-            x_title=t("reasoning.k_axis"),
-            y_title=t("reasoning.exact_match"),
-        ),
-        np.stack([c.ks, c.direct, c.cot], axis=1),
-        "reasoning-accuracy-by-steps",
+    by_steps_figure(
+        c.ks,
+        (c.cot, "cot", t("reasoning.cot")),
+        (c.direct, "direct", t("reasoning.direct")),
+        bar=c.bar_steps,
+        current=current,
+        name="reasoning-accuracy-by-steps",
         key="reasoning_curve",
-        col_labels=["k", "direct", "cot"],
     )
     st.caption(t("reasoning.curve.note", n=svc.EVAL_N, k=c.bar_steps, easy=c.easy_steps))
 
@@ -306,25 +321,14 @@ def training_section() -> None:
     c4.metric(t("reasoning.m.steps_trained"), f"{s['steps']:,}", help=t("reasoning.m.steps_trained.help", **s))
     if tr.by_steps is not None and tr.mix:
         ks, before, after = tr.by_steps
-        ui.figure(
-            views.accuracy_curve(
-                ks,
-                after,
-                before,
-                bar=svc.BAR_STEPS,
-                chance=svc.CHANCE,
-                current=None,
-                cot_name=t("reasoning.policy.grpo"),
-                direct_name=t("reasoning.policy.start"),
-                bar_name=t("reasoning.curve.bar", k=svc.BAR_STEPS),
-                chance_name=t("reasoning.curve.chance"),
-                x_title=t("reasoning.k_axis"),
-                y_title=t("reasoning.exact_match"),
-            ),
-            np.stack([ks, before, after], axis=1),
-            "reasoning-rl-by-steps",
+        by_steps_figure(
+            ks,
+            (after, "grpo", t("reasoning.policy.grpo")),
+            (before, "grpo_start", t("reasoning.policy.start")),
+            bar=svc.BAR_STEPS,
+            current=None,
+            name="reasoning-rl-by-steps",
             key="reasoning_rl_curve",
-            col_labels=["k", "grpo_start", "grpo"],
         )
         st.caption(t("reasoning.rl_curve.note", n=svc.EVAL_N, k=svc.BAR_STEPS, easy=svc.BAR_STEPS - 1, **tr.mix))
     ui.figure(
