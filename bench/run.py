@@ -7,7 +7,8 @@
 page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
 show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
-peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``.
+peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``. (f) ``gpt``
+generation alone and with 4 readers at once in one process, torch with the KV cache and ONNX Runtime without.
 Medians (and p95) of repeated runs, all measured in one run on one machine.
 """
 
@@ -299,6 +300,64 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
+    """Tokens per second of greedy ``gpt`` generation (``n`` tokens from a 16-token prompt), one reader alone and
+    ``sessions`` at once in threads of one process — as one Streamlit server runs its sessions: torch with the KV
+    cache (one step per token, each of its operations handing the interpreter lock back and forth) and ONNX Runtime
+    re-reading the whole sequence (one call per token, the lock released for all of it). The GPT page's two paths."""
+    import threading
+
+    from models import gpt
+
+    if "gpt" not in zoo.available():
+        return {}
+    engine = Engine("cpu")
+    model = engine.model("gpt")
+    has_onnx = (zoo.checkpoint_dir("gpt") / "model.onnx").exists()
+    prompt = list(range(5, 21))
+
+    def torch_run() -> None:
+        list(gpt.generate(model, prompt, n, temperature=0.0))
+
+    def onnx_run() -> None:
+        seq = list(prompt)
+        for _ in range(n):
+            logits = engine.run("gpt", {"tokens": np.array([seq], dtype=np.int64)}, (), "onnx").outputs["logits"]
+            seq.append(int(logits[0, -1].argmax()))
+
+    def rates(fn, k: int) -> list[float]:
+        out: list[float] = []
+
+        def one() -> None:
+            start = time.perf_counter()
+            fn()
+            out.append(n / (time.perf_counter() - start))
+
+        threads = [threading.Thread(target=one) for _ in range(k)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        return out
+
+    result: dict = {"sessions": sessions, "new_tokens": n, "prompt_tokens": len(prompt), "torch_threads": 1}
+    runs = {"torch (KV cache)": torch_run, **({"onnx (re-reads the sequence)": onnx_run} if has_onnx else {})}
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        for name, fn in runs.items():
+            fn()  # warm
+            alone = [r for _ in range(repeats) for r in rates(fn, 1)]
+            together = [r for _ in range(repeats) for r in rates(fn, sessions)]
+            result[name] = {
+                "alone_tokens_per_s": round(statistics.median(alone), 1),
+                "together_tokens_per_s": round(statistics.median(together), 1),
+            }
+    finally:
+        torch.set_num_threads(previous)
+    return result
+
+
 def browser(repeats: int) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -459,6 +518,17 @@ def table(results: dict) -> str:
             f"{spec['speculative_ms_per_token']} ms with drafts — ×{spec['speedup']}; "
             f"{spec['tokens_per_forward']} tokens per forward, acceptance {spec['acceptance']}.",
         ]
+    gen = results.get("generation")
+    if gen:
+        lines += [
+            "",
+            f"| `gpt` generating {gen['new_tokens']} tokens (tokens/s per reader, median) | alone "
+            f"| {gen['sessions']} readers at once in one process |",
+            "|---|---|---|",
+        ]
+        for name, g in gen.items():
+            if isinstance(g, dict):
+                lines.append(f"| {name} | {g['alone_tokens_per_s']} | {g['together_tokens_per_s']} |")
     rs = results.get("reasoning")
     if rs:
         g = rs["ms_per_group"]
@@ -478,7 +548,7 @@ def table(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = ("latency", "ort_spinning", "decode", "speculative", "reasoning", "browser", "kernels")
+SECTIONS = ("latency", "ort_spinning", "decode", "generation", "speculative", "reasoning", "browser", "kernels")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -498,6 +568,7 @@ def main(argv: list[str] | None = None) -> int:
         "latency": lambda: probe_latency(args.repeats),
         "ort_spinning": lambda: ort_spinning(args.repeats),
         "decode": decode_cost,
+        "generation": generation,
         "speculative": lambda: speculative(args.repeats),
         "reasoning": lambda: reasoning(args.repeats),
         "browser": lambda: browser(max(5, args.repeats // 3)),
