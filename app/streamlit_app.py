@@ -66,6 +66,7 @@ with st.sidebar:
     reset_slot = c_reset.empty()
     if st.toggle(t("sidebar.present"), key=PRESENT, bind="query-params", help=t("sidebar.present.help")):
         st.html(html.PRESENTER_CSS)
+        st.html(html.PRESENTER_SCRIPT, unsafe_allow_javascript=True)
     link_slot = c_link.empty()
     last_run = st.empty()
     st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)

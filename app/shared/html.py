@@ -57,6 +57,33 @@ html { font-size: 125%; }
 [class*="st-key-te_explain_"], [data-testid="stExpander"], [data-testid="stCaptionContainer"] { display: none; }
 </style>"""
 
+# Presenter mode, one figure at a time: Page Down / Page Up (what a presentation clicker sends) bring the next or the
+# previous figure of the page to the middle of the screen. Ours, static; active while the marker element is drawn
+# (presenter mode on), ignored while the reader types in a field.
+PRESENTER_MARKER = "te-present-on"
+PRESENTER_SCRIPT = f"""<span class="{PRESENTER_MARKER}"></span><script>
+(() => {{
+  if (window.__tePresent) return;
+  window.__tePresent = true;
+  const FIGURES = ['stPlotlyChart', 'stVegaLiteChart', 'stImage']
+    .map((id) => '[data-testid="stMain"] [data-testid="' + id + '"]').join(', ');
+  document.addEventListener("keydown", (event) => {{
+    if (!document.querySelector(".{PRESENTER_MARKER}")) return;
+    if (event.key !== "PageDown" && event.key !== "PageUp") return;
+    if (event.target.closest && event.target.closest("input, textarea, [contenteditable]")) return;
+    const middle = window.innerHeight / 2;
+    const figures = [...document.querySelectorAll(FIGURES)].filter((f) => f.offsetParent !== null);
+    const centre = (f) => {{ const r = f.getBoundingClientRect(); return r.top + r.height / 2; }};
+    const next = event.key === "PageDown"
+      ? figures.find((f) => centre(f) > middle + 8)
+      : figures.filter((f) => centre(f) < middle - 8).pop();
+    if (!next) return;
+    event.preventDefault();
+    next.scrollIntoView({{ block: "center" }});
+  }});
+}})();
+</script>"""
+
 
 # Browser Back and Forward through a page's states. Streamlit writes a control bound to the URL with
 # history.replaceState, so a change leaves no entry to go back to, and on Back it reruns with the controls the

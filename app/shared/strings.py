@@ -11,9 +11,11 @@ STRINGS = {
     ),
     "sidebar.present": ("Presenter mode", "演示模式"),
     "sidebar.present.help": (
-        "For a projector: larger type, explanations, reference sections and captions hidden, the sidebar collapsed. "
-        "The link keeps it on.",
-        "用于投影：字体更大，隐藏讲解、参考部分和图注，侧边栏收起。分享链接会保持此模式。",
+        "For a projector: larger type, explanations, reference sections and captions hidden, the sidebar collapsed; "
+        "Page Down and Page Up (a presentation clicker's keys) bring the next or previous figure to the middle of "
+        "the screen. The link keeps it on.",
+        "用于投影：字体更大，隐藏讲解、参考部分和图注，侧边栏收起；Page Down 和 Page Up（翻页笔的按键）把下一张或"
+        "上一张图移到屏幕中央。分享链接会保持此模式。",
     ),
     "sidebar.reset": ("Reset", "重置"),
     "sidebar.reset.help": (

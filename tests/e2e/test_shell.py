@@ -164,3 +164,27 @@ def test_a_tap_on_a_token_shows_its_title(server, browser):
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_presenter_mode_steps_through_the_figures(server, page):
+    """Issue 26: in presenter mode, Page Down / Page Up (a clicker's keys) bring the next / previous figure to the
+    middle of the screen, one at a time; without presenter mode the keys scroll as usual."""
+    figures = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]')
+
+    def centres() -> list[float]:
+        return [b["y"] + b["height"] / 2 for b in (f.bounding_box() for f in figures.all())]
+
+    goto(page, f"{server}/gpt?present=true")
+    page.mouse.click(700, 200)
+    middle = page.viewport_size["height"] / 2
+    assert len(centres()) >= 2
+    for i in range(2):
+        page.keyboard.press("PageDown")
+        page.wait_for_timeout(400)
+        assert abs(centres()[i] - middle) < 4, (i, centres())
+    page.keyboard.press("PageUp")
+    page.wait_for_timeout(400)
+    assert abs(centres()[0] - middle) < 4, centres()
+
+    goto(page, f"{server}/gpt")  # presenter mode off: no marker, so the script leaves the keys alone
+    assert page.locator(".te-present-on").count() == 0
