@@ -169,7 +169,11 @@ def test_decode_takes_prompts_of_one_length():
 # ---- the shipped checkpoints -----------------------------------------------------------------------------------------
 
 GOLDEN_PROBLEMS = ("3+4*3-5", "7-2", "1*9+6-3*7+2", "5+5-9*3+8*7")
-GOLDEN = {}  # name -> greedy completions of GOLDEN_PROBLEMS, filled from the shipped checkpoints
+GOLDEN = {  # name -> greedy completions of GOLDEN_PROBLEMS, from the shipped checkpoints (true answers 6, 5, 6, 7)
+    "cot": ["3,7,1,6=6.", "7,5=5.", "1,9,5,2,4,6=6.", "5,0,1,3,1,7=7."],
+    "direct": ["=4.", "=5.", "=8.", "=7."],
+    "grpo-start": ["3,9,7,2=2.", "7,9=9.", "1,9,5,8,6,0=0.", "5,0,1,3,1,7=7."],
+}
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
