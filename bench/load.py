@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import statistics
@@ -116,6 +117,13 @@ async def measure(base: str, page: str, sessions: int, seconds: float, think: fl
     return point, time.monotonic() - start
 
 
+def _in_own_loop(coro):
+    """Run ``coro`` to the end in a fresh event loop on a worker thread: the caller's thread may already run one
+    (Playwright's sync API does, in the e2e tests)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -179,9 +187,9 @@ def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.
         raise ValueError(f"bench.load runs on loopback only, not {base}")
     try:
         for page in pages:
-            asyncio.run(measure(base, page, max(1, processes), 0.1, 0.0))  # warm: each process runs the page once
+            _in_own_loop(measure(base, page, max(1, processes), 0.1, 0.0))  # warm: each process runs the page once
             for n in sessions:
-                point, wall = asyncio.run(measure(base, page, n, seconds, think))
+                point, wall = _in_own_loop(measure(base, page, n, seconds, think))
                 results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
                 print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)
         results["server_rss_mb"] = rss_mb(pids)

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import urllib.request
-
-import pytest
 
 from deploy import launch
 
@@ -27,44 +24,3 @@ def test_the_configuration_is_valid_nginx(tmp_path):
     assert out.returncode == 0, out.stderr
     text = conf.read_text()
     assert text.count("upstream te") == 3 and "proxy_set_header Upgrade $http_upgrade" in text
-
-
-def upstream(url: str, cookie: str | None = None) -> tuple[str, str]:
-    """(the process that answered, the te_process cookie nginx set) for one request."""
-    headers = {"Cookie": f"{launch.COOKIE}={cookie}"} if cookie else {}
-    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
-        set_cookies = r.headers.get_all("Set-Cookie") or []
-        ours = next(c for c in set_cookies if c.startswith(f"{launch.COOKIE}="))
-        return r.headers["X-TE-Upstream"], ours.split(";")[0].split("=", 1)[1]
-
-
-@pytest.mark.e2e
-def test_two_sessions_through_nginx_each_stay_on_their_process(browser):
-    """Two processes behind nginx: a browser without the cookie is given a process and keeps it; two browsers pinned
-    to different processes both get working pages (the websocket is upgraded through nginx)."""
-    from tests.e2e.conftest import exceptions, wait_idle
-
-    with launch.start(2, launch.free_port()) as cluster:
-        by_name = {launch.upstream_name(i): f"127.0.0.1:{p}" for i, p in enumerate(cluster.ports)}
-        health = f"{cluster.url}/_stcore/health"
-        first, given = upstream(health)
-        assert by_name[given] == first
-        assert all(upstream(health, given) == (first, given) for _ in range(5))  # sticky
-        assert {upstream(health, name)[0] for name in by_name} == set(by_name.values())  # both processes serve
-        assert upstream(health, "te9")[1] in by_name  # an unknown cookie is replaced, not an error
-
-        for name, address in by_name.items():
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            context.add_cookies([{"name": launch.COOKIE, "value": name, "url": cluster.url}])
-            page = context.new_page()
-            response = page.goto(f"{cluster.url}/attention?lang=zh")
-            assert response.headers["x-te-upstream"] == address
-            page.wait_for_selector(".st-key-attention_text input", timeout=120_000)
-            wait_idle(page, 120_000)
-            assert exceptions(page) == 0
-            box = page.locator(".st-key-attention_text input")
-            box.fill("hello there")
-            box.press("Enter")
-            wait_idle(page, 120_000)
-            assert "attention_text=hello+there" in page.url and exceptions(page) == 0  # reruns over the websocket
-            context.close()

@@ -75,14 +75,17 @@ def test_back_and_forward_step_through_the_states(server, page, lang):
 
     box = page.locator(".st-key-attention_text input")
     view = page.locator(".st-key-attention_view button")
+    checked = page.locator('.st-key-attention_view button[aria-checked="true"]')
 
     def chosen() -> str:
-        return next(b.inner_text() for b in view.all() if b.get_attribute("aria-checked") == "true")
+        checked.wait_for(timeout=60_000)  # after a reload the control may be drawn a moment after the text box
+        return checked.inner_text()
 
     goto(page, f"{server}/attention?lang={lang}")
     head_view = chosen()
     view.nth(1).click()  # a view chosen in the session
     wait_idle(page)
+    expect(checked).not_to_have_text(head_view, timeout=60_000)
     model_view = chosen()
     box.fill("hello there")  # a text box bound to the URL
     box.press("Enter")
@@ -102,11 +105,13 @@ def test_back_and_forward_step_through_the_states(server, page, lang):
         page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
         wait_idle(page)
         expect(box).to_have_value(text, timeout=60_000)
-        assert chosen() == shown and exceptions(page) == 0
+        expect(checked).to_have_text(shown, timeout=60_000)
+        assert exceptions(page) == 0
     page.go_forward()
     page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
     wait_idle(page)
-    assert chosen() == model_view and "attention_view=model" in page.url
+    expect(checked).to_have_text(model_view, timeout=60_000)
+    assert "attention_view=model" in page.url
     assert (f"lang={lang}" in page.url) == (lang == "zh")  # the reader's language stays with every entry
 
 
@@ -175,6 +180,12 @@ def test_presenter_mode_steps_through_the_figures(server, page):
         return [b["y"] + b["height"] / 2 for b in (f.bounding_box() for f in figures.all())]
 
     goto(page, f"{server}/gpt?present=true")
+    figures.nth(1).wait_for(timeout=60_000)
+    page.wait_for_function(
+        '() => [...document.querySelectorAll(\'[data-testid="stMain"] [data-testid="stPlotlyChart"]\')]'
+        ".filter((f) => f.getBoundingClientRect().height > 50).length >= 2",
+        timeout=60_000,
+    )
     page.mouse.click(700, 200)
     middle = page.viewport_size["height"] / 2
     assert len(centres()) >= 2
