@@ -45,6 +45,24 @@ def free_port(address: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+def streamlit_command(port: int, extra: list[str] | None = None) -> list[str]:
+    """``streamlit run`` of the app, headless, on 127.0.0.1:``port`` (run it from the repository root)."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ENTRY),
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        *(extra or []),
+    ]
+
+
 def upstream_name(i: int) -> str:
     return f"te{i}"
 
@@ -149,7 +167,8 @@ def nginx_binary() -> str:
     return path
 
 
-def _healthy(url: str) -> bool:
+def healthy(url: str) -> bool:
+    """Whether the server at ``url`` answers ``/_stcore/health``."""
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
             return r.status == 200
@@ -182,20 +201,7 @@ def start(
     try:
         for i, p in enumerate(ports):
             log = open(run_dir / f"streamlit-{i}.log", "w")  # noqa: SIM115 (closed with the process)
-            cmd = [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                str(ENTRY),
-                "--server.port",
-                str(p),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                *(extra or []),
-            ]
+            cmd = streamlit_command(p, extra)
             cluster.procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
         conf = run_dir / "nginx.conf"
         conf.write_text(nginx_config(ports, f"{address}:{port}", run_dir))
@@ -209,7 +215,7 @@ def start(
             for proc in cluster.procs:
                 if proc.poll() is not None:
                     raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}; logs in {run_dir}")
-            waiting = [u for u in waiting if not _healthy(u)]
+            waiting = [u for u in waiting if not healthy(u)]
             if waiting and time.monotonic() > deadline:
                 raise RuntimeError(f"not healthy within {timeout:.0f} s: {waiting}; logs in {run_dir}")
             time.sleep(0.2)

@@ -371,10 +371,9 @@ def decode_section() -> None:
         args=(MEASURE_REQUESTED, True),
     )
     if requested:
-        bar = st.progress(0.0, text=t("mamba.decode.progress", n=svc.DECODE_LENGTH))
-        costs = svc.measure_decode_costs(
-            progress=lambda f: bar.progress(f, text=t("mamba.decode.progress", n=svc.DECODE_LENGTH))
-        )
+        label = t("mamba.decode.progress", n=svc.DECODE_LENGTH)
+        bar = st.progress(0.0, text=label)
+        costs = svc.measure_decode_costs(progress=lambda f: bar.progress(f, text=label))
         bar.empty()
         st.session_state[DECODE_COSTS] = costs
     if costs is None:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from deploy.launch import free_port, healthy, streamlit_command  # the launcher's: one way to start the app
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -32,40 +31,17 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(port: int, extra: list[str] | None = None) -> subprocess.Popen:
     """Start the app and return once /_stcore/health answers (or raise with the server's output)."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "app" / "streamlit_app.py"),
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--server.headless",
-        "true",
-        *(extra or []),
-    ]
     log = open(ROOT / "artifacts" / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(streamlit_command(port, extra), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.2)
+        if healthy(f"http://127.0.0.1:{port}"):
+            return proc
+        time.sleep(0.2)
     proc.kill()
     raise RuntimeError("streamlit did not become healthy within 60 s")
 
