@@ -33,7 +33,8 @@ CHROMIUM_ARGS = [
 
 def start_server(port: int, extra: list[str] | None = None) -> subprocess.Popen:
     """Start the app and return once /_stcore/health answers (or raise with the server's output)."""
-    (ROOT / "artifacts").mkdir(exist_ok=True)  # a clean checkout has none; the first test to start a server may not be e2e
+    # A clean checkout has no artifacts/, and the first test to start a server may not be an e2e one.
+    (ROOT / "artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "artifacts" / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(streamlit_command(port, extra), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
