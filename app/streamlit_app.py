@@ -20,7 +20,7 @@ import streamlit as st  # noqa: E402
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
 from app.shared import html, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
-from app.shared.services import BACKENDS, warm_up  # noqa: E402
+from app.shared.services import BACKENDS, share_the_interpreter, warm_up  # noqa: E402
 
 
 def share_link() -> str | None:
@@ -71,6 +71,7 @@ with st.sidebar:
     last_run = st.empty()
     st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)
     st.html(html.TIP_CSS)
+    share_the_interpreter()
     warming = warm_up()
     if not warming.finished:
         st.caption(t("sidebar.warming", done=warming.done, total=warming.total or "…"))

@@ -8,7 +8,7 @@ page, app start -> home rendered, (c) server RSS with every model loaded, and th
 show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
 peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``. (f) ``gpt``
-generation alone and with 4 readers at once in one process, torch with the KV cache and ONNX Runtime without.
+generation alone and with 4 readers at once in one process, with the KV cache and without, on both backends.
 Medians (and p95) of repeated runs, all measured in one run on one machine.
 """
 
@@ -302,9 +302,10 @@ def _rss_mb(pid: int) -> float:
 
 def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
     """Tokens per second of greedy ``gpt`` generation (``n`` tokens from a 16-token prompt), one reader alone and
-    ``sessions`` at once in threads of one process — as one Streamlit server runs its sessions: torch with the KV
-    cache (one step per token, each of its operations handing the interpreter lock back and forth) and ONNX Runtime
-    re-reading the whole sequence (one call per token, the lock released for all of it). The GPT page's two paths."""
+    ``sessions`` at once in threads of one process — as one Streamlit server runs its sessions. The GPT page's paths:
+    the engine's one-call decoding step (traced on torch, ``decode.onnx`` on ONNX Runtime) with the KV cache and
+    re-reading the sequence; and, for reference, eager torch with the KV cache, whose every operation hands the
+    interpreter lock back and forth (what the page ran before)."""
     import threading
 
     from models import gpt
@@ -313,17 +314,22 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
         return {}
     engine = Engine("cpu")
     model = engine.model("gpt")
-    has_onnx = (zoo.checkpoint_dir("gpt") / "model.onnx").exists()
+    has_onnx = (zoo.checkpoint_dir("gpt") / "decode.onnx").exists()
     prompt = list(range(5, 21))
+    max_len = model.config.max_len
 
-    def torch_run() -> None:
-        list(gpt.generate(model, prompt, n, temperature=0.0))
+    def stepped(backend: str, cache: bool):
+        step = engine.decode_step("gpt", backend)
+        return lambda: list(gpt.decode(step, prompt, n, max_len=max_len, cache=cache, temperature=0.0))
 
-    def onnx_run() -> None:
-        seq = list(prompt)
-        for _ in range(n):
-            logits = engine.run("gpt", {"tokens": np.array([seq], dtype=np.int64)}, (), "onnx").outputs["logits"]
-            seq.append(int(logits[0, -1].argmax()))
+    runs = {
+        "torch, eager operations, KV cache": lambda: list(gpt.generate(model, prompt, n, temperature=0.0)),
+        "torch, traced step, KV cache": stepped("torch", True),
+        "torch, traced step, re-reading the sequence": stepped("torch", False),
+    }
+    if has_onnx:
+        runs["onnx, decode.onnx, KV cache"] = stepped("onnx", True)
+        runs["onnx, decode.onnx, re-reading the sequence"] = stepped("onnx", False)
 
     def rates(fn, k: int) -> list[float]:
         out: list[float] = []
@@ -340,21 +346,61 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
             th.join()
         return out
 
-    result: dict = {"sessions": sessions, "new_tokens": n, "prompt_tokens": len(prompt), "torch_threads": 1}
-    runs = {"torch (KV cache)": torch_run, **({"onnx (re-reads the sequence)": onnx_run} if has_onnx else {})}
-    previous = torch.get_num_threads()
+    def beside_reruns(fn) -> list[float]:
+        """One reader generating while two threads build Plotly figures, as other readers' page reruns do (the
+        largest share of a rerun's time holding the interpreter lock, #27's profile)."""
+        import plotly.graph_objects as go
+
+        stop = threading.Event()
+
+        def rerun_like() -> None:
+            while not stop.is_set():
+                fig = go.Figure(go.Bar(x=list(range(50)), y=list(range(50))))
+                fig.update_layout(title="x", height=300)
+                fig.to_dict()
+
+        others = [threading.Thread(target=rerun_like) for _ in range(2)]
+        for th in others:
+            th.start()
+        try:
+            time.sleep(0.2)
+            return [r for _ in range(repeats) for r in rates(fn, 1)]
+        finally:
+            stop.set()
+            for th in others:
+                th.join()
+
+    import sys
+
+    from app.shared.services import SWITCH_INTERVAL_S
+
+    result: dict = {
+        "sessions": sessions,
+        "new_tokens": n,
+        "prompt_tokens": len(prompt),
+        "torch_threads": 1,
+        "switch_interval_ms": SWITCH_INTERVAL_S * 1e3,  # the app's, as the server sets it
+    }
+    previous = torch.get_num_threads(), sys.getswitchinterval()
     torch.set_num_threads(1)
     try:
         for name, fn in runs.items():
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
             fn()  # warm
             alone = [r for _ in range(repeats) for r in rates(fn, 1)]
             together = [r for _ in range(repeats) for r in rates(fn, sessions)]
+            beside = beside_reruns(fn)
+            sys.setswitchinterval(0.005)  # Python's default
+            beside_default = beside_reruns(fn)
             result[name] = {
                 "alone_tokens_per_s": round(statistics.median(alone), 1),
                 "together_tokens_per_s": round(statistics.median(together), 1),
+                "beside_reruns_tokens_per_s": round(statistics.median(beside), 1),
+                "beside_reruns_default_interval_tokens_per_s": round(statistics.median(beside_default), 1),
             }
     finally:
-        torch.set_num_threads(previous)
+        torch.set_num_threads(previous[0])
+        sys.setswitchinterval(previous[1])
     return result
 
 
@@ -522,13 +568,19 @@ def table(results: dict) -> str:
     if gen:
         lines += [
             "",
-            f"| `gpt` generating {gen['new_tokens']} tokens (tokens/s per reader, median) | alone "
-            f"| {gen['sessions']} readers at once in one process |",
-            "|---|---|---|",
+            f"| `gpt` generating {gen['new_tokens']} tokens (tokens/s per reader, median; switch interval "
+            f"{gen.get('switch_interval_ms', 5.0)} ms as in the app, unless said) | alone "
+            f"| {gen['sessions']} readers at once in one process | one reader beside two threads building figures "
+            "| the same at Python's default 5 ms |",
+            "|---|---|---|---|---|",
         ]
         for name, g in gen.items():
             if isinstance(g, dict):
-                lines.append(f"| {name} | {g['alone_tokens_per_s']} | {g['together_tokens_per_s']} |")
+                lines.append(
+                    f"| {name} | {g['alone_tokens_per_s']} | {g['together_tokens_per_s']} "
+                    f"| {g.get('beside_reruns_tokens_per_s', '—')} "
+                    f"| {g.get('beside_reruns_default_interval_tokens_per_s', '—')} |"
+                )
     rs = results.get("reasoning")
     if rs:
         g = rs["ms_per_group"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,6 +71,7 @@ class Engine:
         self.device = device or default_device()
         self._models: dict[str, torch.nn.Module] = {}
         self._sessions: dict[str, object] = {}
+        self._steps: dict[str, tuple] = {}  # name -> (traced decoding step, its empty cache)
         self._lock = threading.Lock()
 
     def model(self, name: str) -> torch.nn.Module:
@@ -84,19 +86,70 @@ class Engine:
         with self._lock:
             return sorted(self._models), sorted(self._sessions)
 
-    def session(self, name: str):
-        """The shared ONNX Runtime session of ``name``."""
+    def session(self, name: str, graph: str = "model"):
+        """The shared ONNX Runtime session of ``name``'s ``graph``: ``model`` (the forward with probes) or, where the
+        recipe has a decoding step, ``decode`` (``models.export`` writes both)."""
         import onnxruntime as ort
 
+        key = name if graph == "model" else f"{name}:{graph}"
         with self._lock:
-            if name not in self._sessions:
-                path = zoo.checkpoint_dir(name) / "model.onnx"
+            if key not in self._sessions:
+                path = zoo.checkpoint_dir(name) / f"{graph}.onnx"
                 if not path.exists():
                     raise FileNotFoundError(f"{path} is missing: run python -m models.export {name}")
-                self._sessions[name] = ort.InferenceSession(
+                self._sessions[key] = ort.InferenceSession(
                     str(path), ort_session_options(), providers=ort_providers(self.device)
                 )
-            return self._sessions[name]
+            return self._sessions[key]
+
+    def decode_step(self, name: str, backend: str = "torch"):
+        """A step function for ``gpt.decode``: ``step(tokens (1, T), start, past) -> (logits (V,), present)``, one
+        call of the recipe's decoding step per token — traced once per engine on torch, the exported ``decode.onnx``
+        on ONNX Runtime. Either way one call crosses the interpreter lock once, not once per operation."""
+        from models.gpt import step_positions
+
+        recipe = zoo.recipe(name)
+        if recipe.step is None:
+            raise ValueError(f"{name} has no decoding step")
+        if backend == "onnx":
+            session = self.session(name, "decode")
+            empty = recipe.step(self.model(name)).empty_cache().cpu().numpy()
+
+            def onnx_step(tokens: np.ndarray, start: int, past):
+                positions, mask = step_positions(tokens.shape[1], start)
+                k, v = past if past is not None else (empty, empty)
+                feed = {"tokens": tokens, "positions": positions, "mask": mask, "past_k": k, "past_v": v}
+                logits, k, v = session.run(None, feed)
+                return logits[0], (k, v)
+
+            return onnx_step
+        with self._lock:
+            traced = self._steps.get(name)
+        if traced is None:
+            step = recipe.step(self.model(name))
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the tracer's notes on shapes it reads; the graph is checked by tests
+                module = torch.jit.trace(step, step.example(), check_trace=False)
+                with torch.inference_mode():  # TorchScript optimises a graph after its first runs: do them here
+                    for _ in range(3):
+                        module(*step.example())
+                traced = (module, step.empty_cache())
+            with self._lock:
+                traced = self._steps.setdefault(name, traced)
+        module, empty_t = traced
+        on_cpu = self.device == "cpu"
+
+        def torch_step(tokens: np.ndarray, start: int, past):
+            positions, mask = step_positions(tokens.shape[1], start)
+            args = [torch.from_numpy(a) for a in (tokens, positions, mask)]
+            if not on_cpu:
+                args = [a.to(self.device) for a in args]
+            k, v = past if past is not None else (empty_t, empty_t)
+            with torch.inference_mode():
+                logits, k, v = module(*args, k, v)
+            return (logits.numpy() if on_cpu else logits.float().cpu().numpy())[0], (k, v)
+
+        return torch_step
 
     def run(
         self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch"

@@ -4,7 +4,8 @@
 
 Writes ``model.onnx`` beside the weights. Outputs: the recipe's ``output_names`` (``logits``, ...), then one output
 per probe that the recipe's patterns select, named by the probe (``blocks.0.attn.pattern``). Every axis of every
-output is dynamic.
+output is dynamic. Where the recipe has a decoding step with the KV cache as inputs and outputs (``Recipe.step``:
+GPT's), it also writes ``decode.onnx``.
 
 We use PyTorch's TorchScript-based exporter (``dynamo=False``): it traces one forward pass, so the probes —
 ordinary Python side effects inside ``trace()`` — become graph outputs without special support, and it takes
@@ -70,6 +71,28 @@ def export(name: str) -> Path:
             input_names=list(inputs),
             output_names=output_names,
             dynamic_axes=dynamic,
+            dynamo=False,
+            opset_version=17,
+        )
+    if recipe.step is not None:
+        export_step(recipe.step(model), ckpt / "decode.onnx")
+    return path
+
+
+def export_step(step: nn.Module, path: Path) -> Path:
+    """The decoding step with the KV cache as inputs and outputs (gpt.CachedStep) as its own graph: one ONNX Runtime
+    call per generated token, every length axis dynamic."""
+    from models.gpt import STEP_AXES, STEP_INPUTS, STEP_OUTPUTS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            step,
+            step.example(),
+            str(path),
+            input_names=list(STEP_INPUTS),
+            output_names=list(STEP_OUTPUTS),
+            dynamic_axes=STEP_AXES,
             dynamo=False,
             opset_version=17,
         )

@@ -141,6 +141,113 @@ def generate(
         x = torch.tensor([[nxt]], dtype=torch.long, device=device)
 
 
+# ---- decoding with the cache as tensors: one call per token (traced on torch, exported for ONNX Runtime) ---------
+
+STEP_INPUTS = ("tokens", "positions", "mask", "past_k", "past_v")
+STEP_OUTPUTS = ("logits", "present_k", "present_v")
+STEP_AXES = {
+    "tokens": {0: "B", 1: "T"},
+    "positions": {0: "T"},
+    "mask": {0: "T", 1: "S"},
+    "past_k": {1: "B", 3: "P"},
+    "past_v": {1: "B", 3: "P"},
+    "logits": {0: "B"},
+    "present_k": {1: "B", 3: "S"},
+    "present_v": {1: "B", 3: "S"},
+}
+
+
+class CachedStep(nn.Module):
+    """GPT's forward for decoding with every length-dependent value passed in as a tensor, so that one traced graph
+    (``torch.jit.trace``) or one exported ONNX graph serves every prompt and cache length:
+
+        tokens (B, T) the new ids;  positions (T,) their positions P … P+T−1;  mask (T, P+T) True = may attend;
+        past_k, past_v (L, B, H, P, D) the cached keys and values (P = 0: nothing cached)
+        -> logits (B, V) at the last new position;  present_k, present_v (L, B, H, P+T, D)
+
+    With the cache, each new token is one call with T = 1. Without it, the same graph gets P = 0 and the whole
+    sequence: the two ways differ only in what is fed, so their speeds compare the algorithms, not the code paths.
+    One call is one crossing of the interpreter lock; eager decoding crosses it once per operation (hundreds per
+    token), which is what made the KV cache look slower than re-reading in a busy server (bench --only generation).
+    """
+
+    def __init__(self, model: GPT):
+        super().__init__()
+        self.model = model
+
+    def forward(
+        self,
+        tokens: torch.Tensor,
+        positions: torch.Tensor,
+        mask: torch.Tensor,
+        past_k: torch.Tensor,
+        past_v: torch.Tensor,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        m = self.model
+        x = m.embed(tokens) + m.pos.weight[positions]  # (B, T, C)
+        caches = []
+        for i, block in enumerate(m.blocks):
+            cache = KVCache()
+            cache.k, cache.v = past_k[i], past_v[i]
+            x = block(x, mask, cache)
+            caches.append(cache)
+        return m.unembed(x[:, -1]), torch.stack([c.k for c in caches]), torch.stack([c.v for c in caches])
+
+    def empty_cache(self, batch: int = 1) -> torch.Tensor:
+        """(L, B, H, 0, D) zeros on the model's device: the past when nothing is cached."""
+        c = self.model.config
+        return self.model.embed.weight.new_zeros(c.n_layers, batch, c.n_heads, 0, c.dim // c.n_heads)
+
+    def example(self) -> tuple[torch.Tensor, ...]:
+        """Inputs to trace or export with: 3 new tokens after 2 cached ones (no axis of size 1, so none is frozen)."""
+        c = self.model.config
+        device = self.model.embed.weight.device
+        positions, mask = step_positions(3, 2)
+        past = self.model.embed.weight.new_zeros(c.n_layers, 2, c.n_heads, 2, c.dim // c.n_heads)
+        tokens = torch.zeros(2, 3, dtype=torch.long, device=device)
+        return tokens, torch.from_numpy(positions).to(device), torch.from_numpy(mask).to(device), past, past
+
+
+def step_positions(n_new: int, start: int) -> tuple[np.ndarray, np.ndarray]:
+    """``CachedStep``'s positions (T,) and causal mask (T, start + T) for ``n_new`` tokens after ``start`` cached
+    ones, built in numpy (no torch operation, so no extra crossing of the interpreter lock)."""
+    positions = np.arange(start, start + n_new, dtype=np.int64)
+    return positions, np.arange(start + n_new)[None, :] <= positions[:, None]
+
+
+def decode(
+    step,
+    prompt: list[int],
+    n: int,
+    *,
+    max_len: int,
+    cache: bool = True,
+    temperature: float = 1.0,
+    top_k: int = 0,
+    top_p: float = 1.0,
+    seed: int = 0,
+) -> Iterator[int]:
+    """Yield up to ``n`` new ids one at a time through a step function, with the KV cache or re-reading the whole
+    sequence each time; the same ids either way (same seed), stopping at the context length ``max_len``.
+
+    ``step(tokens (1, T) int64, start, past) -> (logits (V,), present)``: ``past`` is what the previous call returned
+    (None: nothing cached, ``tokens`` is the sequence from position 0). The engine makes one for each backend
+    (``Engine.decode_step``).
+    """
+    rng = np.random.default_rng(seed)
+    seq = list(prompt)
+    past, fed = None, 0
+    for _ in range(max(min(n, max_len - len(prompt)), 0)):
+        if cache:
+            logits, past = step(np.array([seq[fed:]], dtype=np.int64), fed, past)
+            fed = len(seq)
+        else:
+            logits, _ = step(np.array([seq], dtype=np.int64), 0, None)
+        nxt = choose(np.asarray(logits, dtype=np.float64), temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
+        seq.append(nxt)
+        yield nxt
+
+
 def choose(logits: np.ndarray, *, temperature: float, top_k: int, top_p: float, rng: np.random.Generator) -> int:
     """The next id: greedy at temperature 0, else a draw from the filtered distribution."""
     if temperature <= 0:

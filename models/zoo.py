@@ -73,6 +73,9 @@ class Recipe:
     defaults: dict[str, Any] = field(default_factory=dict)  # training settings; each one a ``--set`` flag
     # metrics that are wall-clock timings: recomputed and held to their bars, but never equal to the card's numbers
     timed: tuple[str, ...] = ()
+    # the model's decoding step with the KV cache as tensors (gpt.CachedStep): traced by the engine, and exported by
+    # models.export as decode.onnx beside model.onnx
+    step: Callable[[nn.Module], nn.Module] | None = None
 
     def build(self, config: dict[str, Any]) -> nn.Module:
         """The untrained model for a config dict."""

@@ -158,7 +158,9 @@ ui.figure(
     key="gpt_sampling",
 )
 
-clicked = st.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
+row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+clicked = row.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
+cache = row.toggle(t("gpt.kv_cache"), True, key="gpt_cache", bind="query-params", help=t("gpt.cache.help"))
 box = st.container(border=True)
 box.markdown(f"**{t('gpt.prompt.short')}**")
 box.text(text)
@@ -166,7 +168,7 @@ box.markdown(f"**{t('gpt.continuation')}**")
 try:
     if clicked:  # stream the tokens live as they are decoded
         stats: dict = {}
-        box.write_stream(svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, stats))
+        box.write_stream(svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, stats, cache))
         gen = svc.Generation(
             prompt=a.tokens,
             new_ids=stats["ids"],
@@ -175,19 +177,33 @@ try:
             tokens_per_s=stats["tokens_per_s"],
             backend=backend,
             device=svc.device(backend),
+            cache=cache,
         )
+        # this reader's own measurements, one per backend and decoding, to compare cache and no cache
+        st.session_state.setdefault("gpt_measured", {})[f"{backend}:{cache}"] = gen.tokens_per_s
     else:  # the same continuation (same seed), from the cache
-        gen = svc.generate(text, n_new, temperature, top_k, top_p, int(seed), backend)
+        gen = svc.generate(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
         box.text(gen.text)
 except InputError as e:
     ui.input_error(e)
     st.stop()
+measured = st.session_state.get("gpt_measured", {})
+other = measured.get(f"{backend}:{not cache}") if clicked else None
+faster = bool(other) and gen.tokens_per_s >= other
 g1, g2, g3 = st.columns(3)
 g1.metric(t("gpt.m.generated"), len(gen.new_ids))
-g2.container(key="gpt_tps").metric(t("gpt.m.tps"), f"{gen.tokens_per_s:.0f}", help=t("gpt.m.tps.help"))
-g3.metric(
-    t("gpt.m.decoding"), t("gpt.kv_cache") if backend == "torch" else t("gpt.no_cache"), help=t("gpt.m.decoding.help")
+g2.container(key="gpt_tps").metric(
+    t("gpt.m.tps"),
+    f"{gen.tokens_per_s:.0f}",
+    # against the other way of decoding, as this reader measured it last on this backend
+    delta=t("gpt.m.tps.vs", ratio=gen.tokens_per_s / other, other=t("gpt.no_cache" if cache else "gpt.kv_cache"))
+    if other
+    else None,
+    delta_arrow="up" if faster else "down",
+    delta_color="normal" if faster else "inverse",  # the text never starts with "-": inverse makes it red
+    help=t("gpt.m.tps.help"),
 )
+g3.metric(t("gpt.m.decoding"), t("gpt.kv_cache") if cache else t("gpt.no_cache"), help=t("gpt.m.decoding.help"))
 new_ids = gen.new_ids
 ui.readout(gen)
 

@@ -1,9 +1,10 @@
 """The GPT page's bridge to ``models.gpt``: tokenise, next-token distribution, sampling, generation, logit lens,
 and the in-context-learning (induction) demo.
 
-Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime) except generation on the torch
-backend, which decodes with the KV cache of ``models.gpt.generate`` (the exported ONNX graph has no cache inputs, so the
-onnx backend re-reads the whole sequence at every step: the tokens-per-second readout shows the difference).
+Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime) except generation, which runs the
+engine's one-call decoding step (``models.gpt.CachedStep``: traced on torch, ``decode.onnx`` on ONNX Runtime) with the
+KV cache or re-reading the whole sequence, as the reader chooses: the same tokens either way, and the tokens-per-second
+readout compares the two as this reader measured them.
 """
 
 from __future__ import annotations
@@ -178,24 +179,14 @@ class Generation:
     tokens_per_s: float
     backend: str
     device: str
+    cache: bool = True  # decoded with the KV cache (else re-reading the whole sequence for each token)
 
 
-def _steps(
-    ids: list[int], n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str
-) -> Iterator[int]:
-    """New ids one at a time: KV-cached on torch, whole-sequence re-reads on ONNX Runtime."""
-    if backend == "torch":
-        yield from gpt.generate(
-            engine().model(NAME), ids, n, temperature=temperature, top_k=top_k, top_p=top_p, seed=seed
-        )
-        return
-    rng = np.random.default_rng(seed)
-    seq = list(ids)
-    for _ in range(n):
-        logits = run(NAME, {"tokens": np.array([seq], dtype=np.int64)}, (), backend).outputs["logits"][0, -1]
-        nxt = gpt.choose(logits.astype(np.float64), temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
-        seq.append(nxt)
-        yield nxt
+def _decode_step(backend: str):
+    """The engine's one-call decoding step (traced on torch — once per process — or ``decode.onnx``)."""
+    if backend == "onnx" and not (zoo.checkpoint_dir(NAME) / "decode.onnx").exists():
+        raise InputError("error.onnx_missing", name=NAME)
+    return engine().decode_step(NAME, backend)
 
 
 def _check_n(n: int) -> None:
@@ -204,16 +195,36 @@ def _check_n(n: int) -> None:
 
 
 def stream(
-    text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str, stats: dict
+    text: str,
+    n: int,
+    temperature: float,
+    top_k: int,
+    top_p: float,
+    seed: int,
+    backend: str,
+    stats: dict,
+    cache: bool = True,
 ) -> Iterator[str]:
     """Yield the continuation's text as tokens arrive (for ``st.write_stream``); fills ``stats`` at the end."""
     prompt = tokenize(text)
     _check_n(n)
     tok = tokenizer()
+    step = _decode_step(backend)  # before the clock starts: the first call in a process traces it
+    steps = gpt.decode(
+        step,
+        list(prompt.ids),
+        n,
+        max_len=zoo.read_config(NAME)["max_len"],
+        cache=cache,
+        temperature=temperature,
+        top_k=top_k,
+        top_p=top_p,
+        seed=seed,
+    )
     new: list[int] = []
     shown = ""
     start = time.perf_counter()
-    for nxt in _steps(list(prompt.ids), n, temperature, top_k, top_p, seed, backend):
+    for nxt in steps:
         new.append(nxt)
         decoded = tok.decode(new)
         if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
@@ -225,11 +236,18 @@ def stream(
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def generate(
-    text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str = "torch"
+    text: str,
+    n: int,
+    temperature: float,
+    top_k: int,
+    top_p: float,
+    seed: int,
+    backend: str = "torch",
+    cache: bool = True,
 ) -> Generation:
     """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
     stats: dict = {}
-    for _ in stream(text, n, temperature, top_k, top_p, seed, backend, stats):
+    for _ in stream(text, n, temperature, top_k, top_p, seed, backend, stats, cache):
         pass
     return Generation(
         prompt=tokenize(text),
@@ -239,6 +257,7 @@ def generate(
         tokens_per_s=stats["tokens_per_s"],
         backend=backend,
         device=device(backend),
+        cache=cache,
     )
 
 

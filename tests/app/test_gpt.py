@@ -159,4 +159,27 @@ def test_onnx_backend_gives_the_same_prediction():
     rerun(at, LANG)
     assert not at.exception
     assert (metric(at, "Most likely next token"), metric(at, "Its probability")) == (top, p)
+    assert metric(at, "Decoding") == translate("gpt.kv_cache", "en")  # decode.onnx takes and returns the cache
+
+
+def test_the_cache_switch_keeps_the_tokens_and_compares_the_speeds():
+    """Off, the same compiled step re-reads the sequence: same continuation; after this reader generated both ways,
+    the tokens/s metric says how many times faster the other way was — measured, never assumed."""
+    at = open_app("gpt", lang=LANG)
+    continuation = texts(at)
+    at.button(key="gpt_generate").click()
+    rerun(at, LANG)
+    tps = next(m for m in at.metric if m.label == "Tokens per second")
+    assert not tps.delta  # nothing to compare with yet
+
+    at.toggle(key="gpt_cache").set_value(False)
+    rerun(at, LANG)
+    assert not at.exception
     assert metric(at, "Decoding") == translate("gpt.no_cache", "en")
+    assert texts(at) == continuation
+    at.button(key="gpt_generate").click()
+    rerun(at, LANG)
+    tps = next(m for m in at.metric if m.label == "Tokens per second")
+    measured = at.session_state["gpt_measured"]
+    ratio = measured["torch:False"] / measured["torch:True"]
+    assert tps.delta == translate("gpt.m.tps.vs", LANG, ratio=ratio, other=translate("gpt.kv_cache", LANG))

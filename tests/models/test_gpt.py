@@ -351,6 +351,70 @@ def test_onnx_parity_logits_and_probes(tok):
         assert_close(got.probes[name], value, 1e-4, err_msg=name)
 
 
+def test_cached_step_traced_and_exported_equal_the_forward(tiny, tmp_path):
+    """gpt.CachedStep: a prefill of 5 tokens then one token at a time, eager, traced and as ONNX, against the full
+    forward's logits at every position; the cache grows by one row per call."""
+    import onnxruntime as ort
+
+    from models.export import export_step
+
+    step = gpt.CachedStep(tiny).eval()
+    traced = torch.jit.trace(step, step.example(), check_trace=False)
+    session = ort.InferenceSession(str(export_step(step, tmp_path / "decode.onnx")))
+    torch.manual_seed(1)
+    seq = torch.randint(0, 300, (1, 12))
+    with torch.no_grad():
+        full = tiny(seq)[0]
+
+    def run_torch(f):
+        def call(tokens, start, past):
+            positions, mask = gpt.step_positions(tokens.shape[1], start)
+            k, v = past if past is not None else (step.empty_cache(), step.empty_cache())
+            with torch.no_grad():
+                logits, k, v = f(torch.from_numpy(tokens), torch.from_numpy(positions), torch.from_numpy(mask), k, v)
+            return logits.numpy()[0], (k, v)
+
+        return call
+
+    def run_onnx(tokens, start, past):
+        positions, mask = gpt.step_positions(tokens.shape[1], start)
+        k, v = past if past is not None else (step.empty_cache().numpy(),) * 2
+        feed = {"tokens": tokens, "positions": positions, "mask": mask, "past_k": k, "past_v": v}
+        logits, k, v = session.run(None, feed)
+        return logits[0], (k, v)
+
+    for name, call in (("eager", run_torch(step)), ("traced", run_torch(traced)), ("onnx", run_onnx)):
+        logits, past = call(seq[:, :5].numpy(), 0, None)
+        assert_close(logits, full[4].numpy(), 1e-5, err_msg=name)
+        for t in range(5, 12):
+            logits, past = call(seq[:, t : t + 1].numpy(), t, past)
+            assert_close(logits, full[t].numpy(), 1e-5, err_msg=f"{name} at {t}")
+        assert tuple(past[0].shape) == (2, 1, 4, 12, 8)  # (L, B, H, S, D)
+
+
+def test_step_positions_mask_is_causal_after_the_cached_ones():
+    positions, mask = gpt.step_positions(2, 3)
+    assert positions.tolist() == [3, 4]
+    assert mask.tolist() == [[True, True, True, True, False], [True, True, True, True, True]]
+
+
+@pytest.mark.parametrize("backend", ["torch", "onnx"])
+def test_shipped_decoding_step_samples_what_generate_samples_with_and_without_the_cache(backend):
+    """The engine's one-call step (traced torch, decode.onnx) samples exactly what eager KV-cached generation
+    samples, for the same seed, whether it keeps the cache or re-reads the sequence."""
+    engine = Engine(device="cpu")
+    model = engine.model("gpt")
+    prompt = list(range(5, 21))
+    kwargs = dict(temperature=0.8, top_k=20, top_p=0.9, seed=3)
+    ref = list(gpt.generate(model, prompt, 24, **kwargs))
+    step = engine.decode_step("gpt", backend)
+    for cache in (True, False):
+        assert list(gpt.decode(step, prompt, 24, max_len=model.config.max_len, cache=cache, **kwargs)) == ref
+    # and it stops at the context length
+    long = list(range(1, model.config.max_len - 2))
+    assert len(list(gpt.decode(step, long, 10, max_len=model.config.max_len, temperature=0))) == 3
+
+
 # ---- tokenizer and corpus ------------------------------------------------------------------------------------------
 
 
