@@ -31,4 +31,5 @@ RUN /venv/bin/python -m models.data.shakespeare
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD curl --fail http://localhost:8501/_stcore/health || exit 1
-ENTRYPOINT ["/venv/bin/streamlit", "run", "app/streamlit_app.py", "--server.port=8501", "--server.address=0.0.0.0"]
+# deploy.serve is `streamlit run app/streamlit_app.py` with Nagle's algorithm off on every connection (see its docstring).
+ENTRYPOINT ["/venv/bin/python", "-m", "deploy.serve", "--server.port=8501", "--server.address=0.0.0.0"]

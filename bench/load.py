@@ -153,6 +153,7 @@ def rss_mb(pids: list[int]) -> float:
 def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.5, processes: int = 0) -> dict:
     """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
     page at each number of sessions."""
+    from app.shared.services import SWITCH_INTERVAL_S
     from bench.run import machine
 
     results: dict = {
@@ -162,6 +163,8 @@ def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.
         "think_s": think,
         "processes": processes or 1,
         "via": "nginx" if processes else "direct",
+        "nodelay": os.environ.get("TE_NODELAY", "1") != "0",
+        "switch_interval_ms": float(os.environ.get("TE_SWITCH_INTERVAL_MS", SWITCH_INTERVAL_S * 1e3)),
         "pages": {},
     }
     # Each page is warmed by the benchmark itself (one rerun per process before measuring); the app's background
@@ -202,7 +205,9 @@ def table(results: dict) -> str:
     lines = [
         f"Measured on: {results['machine']} — {results['when']}; {results['processes']} Streamlit process(es), "
         f"{results['via']}; {results['seconds_per_point']:g} s per point, each session rerunning its page then "
-        f"waiting {results['think_s']:g} s; server RSS at the end {results.get('server_rss_mb')} MB.",
+        f"waiting {results['think_s']:g} s; server RSS at the end {results.get('server_rss_mb')} MB; "
+        f"TCP_NODELAY {'on' if results.get('nodelay', False) else 'off'}, switch interval "
+        f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
         "| page | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors |",
         "|---|---|---|---|---|---|---|",
@@ -222,7 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, default=0.5, help="seconds each session waits between reruns")
     ap.add_argument("--processes", type=int, default=0, help="serve through deploy/launch.py with this many")
     ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
+    ap.add_argument("--nodelay", type=int, choices=(0, 1), default=1, help="0: keep Nagle on (Streamlit as it is)")
+    ap.add_argument("--switch-interval-ms", type=float, default=None, help="the server's (default: the app's 1 ms)")
     args = ap.parse_args(argv)
+    os.environ["TE_NODELAY"] = str(args.nodelay)  # read by deploy.serve in the server processes
+    if args.switch_interval_ms is not None:
+        os.environ["TE_SWITCH_INTERVAL_MS"] = str(args.switch_interval_ms)  # read by the app's entry point
     pages = ["" if p in ("", "home") else p for p in args.pages]
     results = run(pages, args.sessions, args.seconds, args.think, args.processes)
     text = table(results)

@@ -46,13 +46,12 @@ def free_port(address: str = "127.0.0.1") -> int:
 
 
 def streamlit_command(port: int, extra: list[str] | None = None) -> list[str]:
-    """``streamlit run`` of the app, headless, on 127.0.0.1:``port`` (run it from the repository root)."""
+    """``streamlit run`` of the app through ``deploy.serve`` (Nagle's algorithm off), headless, on
+    127.0.0.1:``port`` (run it from the repository root)."""
     return [
         sys.executable,
         "-m",
-        "streamlit",
-        "run",
-        str(ENTRY),
+        "deploy.serve",
         "--server.port",
         str(port),
         "--server.address",

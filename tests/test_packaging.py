@@ -15,7 +15,8 @@ def test_dockerfile_copies_files_that_exist_and_starts_the_entry_point():
     for src in re.findall(r"^COPY (\S+) ", DOCKERFILE, flags=re.M):
         assert (ROOT / src).exists(), src
     entry = re.search(r"ENTRYPOINT \[(.*)\]", DOCKERFILE).group(1)
-    assert '"app/streamlit_app.py"' in entry and (ROOT / "app" / "streamlit_app.py").exists()
+    assert '"deploy.serve"' in entry  # `streamlit run app/streamlit_app.py`, with TCP_NODELAY (deploy/serve.py)
+    assert (ROOT / "deploy" / "serve.py").exists() and (ROOT / "app" / "streamlit_app.py").exists()
     assert "--server.address=0.0.0.0" in entry
 
 
@@ -49,7 +50,7 @@ def test_torch_is_pinned():
 
 def test_ci_runs_exactly_the_readme_test_command():
     setup, test = _readme_commands()
-    assert "streamlit run app/streamlit_app.py" in setup
+    assert setup.endswith("-m deploy.serve")  # starts the app (deploy/serve.py runs `streamlit run`)
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci[-1] == test.strip()
 

@@ -1,0 +1,60 @@
+"""deploy/serve.py: connections that Streamlit's listener accepts get TCP_NODELAY from asyncio."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from deploy import serve
+
+
+def _nodelay_of_accepted(listener: socket.socket) -> int:
+    """Serve one connection on ``listener`` with asyncio (as uvicorn does) and read TCP_NODELAY on its socket."""
+
+    async def main() -> int:
+        seen: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        def on_client(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(on_client, sock=listener)
+        host, port = listener.getsockname()[:2]
+        _, writer = await asyncio.open_connection(host, port)
+        value = await asyncio.wait_for(seen, 10)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+        return value
+
+    return asyncio.run(main())
+
+
+def _listener() -> socket.socket:
+    """A listener bound as Streamlit 1.67 binds it: ``socket.socket(family)``, protocol 0."""
+    sock = socket.socket(family=socket.AF_INET)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    sock.setblocking(False)
+    return sock
+
+
+def test_the_rewrapped_listener_gives_every_connection_tcp_nodelay():
+    listener = serve.tcp_listener(_listener())
+    assert listener.proto == socket.IPPROTO_TCP
+    assert _nodelay_of_accepted(listener) != 0
+
+
+def test_streamlits_binding_is_patched_once_and_still_binds():
+    from streamlit.web.server.starlette import starlette_server
+
+    serve.patch_streamlit()
+    bind = starlette_server._bind_socket
+    serve.patch_streamlit()  # idempotent: not wrapped twice
+    assert starlette_server._bind_socket is bind
+    sock = bind("127.0.0.1", 0, 8)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] > 0
+    finally:
+        sock.close()
