@@ -196,7 +196,9 @@ def start(
         url=f"http://{'127.0.0.1' if address == '0.0.0.0' else address}:{port}", ports=ports, run_dir=run_dir
     )
     # One cookie secret for all processes, so the XSRF cookie one process signs is valid at any other.
-    env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+    # Each process loads every model before it answers (deploy.serve, TE_WARM_FIRST), so "healthy" below means
+    # ready to serve without a cold first visit; TE_WARM_UP=0 in the environment turns that off.
+    env = {"TE_WARM_FIRST": "1", **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
     try:
         for i, p in enumerate(ports):
             log = open(run_dir / f"streamlit-{i}.log", "w")  # noqa: SIM115 (closed with the process)

@@ -2,6 +2,7 @@
 
     python -m deploy.serve                                   # streamlit run app/streamlit_app.py
     python -m deploy.serve --server.port 8600                # any `streamlit run` option after it
+    TE_WARM_FIRST=1 python -m deploy.serve                   # load every model before answering at all
 
 Why: Streamlit 1.67 serves through uvicorn on a listening socket it binds itself with ``socket.socket(family)`` —
 protocol 0. asyncio turns Nagle's algorithm off (``TCP_NODELAY``) on a connection only when the socket's protocol
@@ -45,11 +46,33 @@ def patch_streamlit() -> None:
     starlette_server._bind_socket = bind_tcp
 
 
+def warm_first() -> float:
+    """Load every checkpoint, its ONNX Runtime sessions and the corpus in this process before the server starts, so
+    that ``/_stcore/health`` answering means ready (a Kubernetes readiness probe, the launcher's wait). The app's own
+    warm-up object is filled (``services.warm_up`` is cached per process), so the first script run finds it done.
+    Returns the seconds it took."""
+    import time
+
+    from app.shared.services import warm_up
+
+    start = time.perf_counter()
+    state = warm_up()
+    if state.thread is not None:
+        state.thread.join()
+    seconds = time.perf_counter() - start
+    print(
+        f"deploy.serve: warmed {state.done} of {state.total} checkpoints in {seconds:.1f} s {state.error}", flush=True
+    )
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     from streamlit.web import cli
 
     if os.environ.get("TE_NODELAY", "1") != "0":  # TE_NODELAY=0: Streamlit as it is (bench.load --nodelay 0)
         patch_streamlit()
+    if os.environ.get("TE_WARM_FIRST") == "1" and os.environ.get("TE_WARM_UP", "1") != "0":
+        warm_first()
     args = sys.argv[1:] if argv is None else argv
     sys.argv = ["streamlit", "run", str(ENTRY), *args]
     return cli.main()

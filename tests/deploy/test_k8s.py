@@ -45,6 +45,9 @@ def test_the_pieces_fit_together():
         assert f"EXPOSE {container['ports'][0]['containerPort']}" in dockerfile
         for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
             assert container[probe]["httpGet"]["path"] == "/_stcore/health"
+        # health answers only once every model is loaded (deploy/serve.py), so readiness means warm
+        assert {"name": "TE_WARM_FIRST", "value": "1"} in container["env"]
+        assert '"deploy.serve"' in dockerfile
     assert (
         m["deployment-gpu.yaml"]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"]
         == 1

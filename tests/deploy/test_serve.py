@@ -1,4 +1,5 @@
-"""deploy/serve.py: connections that Streamlit's listener accepts get TCP_NODELAY from asyncio."""
+"""deploy/serve.py: connections that Streamlit's listener accepts get TCP_NODELAY from asyncio; TE_WARM_FIRST=1
+loads every model before the server answers."""
 
 from __future__ import annotations
 
@@ -58,3 +59,19 @@ def test_streamlits_binding_is_patched_once_and_still_binds():
         assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] > 0
     finally:
         sock.close()
+
+
+def test_warm_first_loads_every_checkpoint_before_the_server_answers():
+    from models import zoo
+    from tests.e2e.conftest import ROOT, free_port, start_server
+
+    port = free_port()
+    proc = start_server(port, env={"TE_WARM_FIRST": "1", "TE_WARM_UP": "1"})
+    try:
+        log = (ROOT / "artifacts" / f"server-{port}.log").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    n = len(zoo.available())
+    assert f"deploy.serve: warmed {n} of {n} checkpoints" in log, log[-2000:]
+    assert log.index("deploy.serve: warmed") < log.index(f":{port}")  # before Streamlit printed its address

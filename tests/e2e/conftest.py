@@ -31,12 +31,19 @@ CHROMIUM_ARGS = [
 ]
 
 
-def start_server(port: int, extra: list[str] | None = None) -> subprocess.Popen:
-    """Start the app and return once /_stcore/health answers (or raise with the server's output)."""
+def start_server(port: int, extra: list[str] | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start the app and return once /_stcore/health answers (or raise with the server's output); ``env`` adds to
+    this process's environment."""
     # A clean checkout has no artifacts/, and the first test to start a server may not be an e2e one.
     (ROOT / "artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "artifacts" / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
-    proc = subprocess.Popen(streamlit_command(port, extra), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        streamlit_command(port, extra),
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
