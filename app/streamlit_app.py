@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
-from app.shared import html, ui  # noqa: E402
+from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
 from app.shared.services import BACKENDS, share_the_interpreter, warm_up  # noqa: E402
 
@@ -71,6 +71,7 @@ with st.sidebar:
     last_run = st.empty()
     st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)
     st.html(html.TIP_CSS)
+    st.html(theme.THEME_CSS)  # the colours our HTML takes from the reader's light or dark theme
     share_the_interpreter()
     warming = warm_up()
     if not warming.finished:

@@ -109,9 +109,9 @@ STRINGS = {
     "attention.view.positions": ("positions", "位置编码"),
     # head view
     "attention.heads.caption": (
-        "Lines join each query (left) to the keys (right) it attends to; darker = more weight, one colour per head. "
+        "Lines join each query (left) to the keys (right) it attends to; bolder = more weight, one colour per head. "
         "The highlighted query is the current step.",
-        "连线把每个查询（左）与它关注的键（右）连起来；颜色越深权重越大，每个头一种颜色。高亮的查询是当前这一步。",
+        "连线把每个查询（左）与它关注的键（右）连起来；线条越浓权重越大，每个头一种颜色。高亮的查询是当前这一步。",
     ),
     "attention.heads.none": ("Pick at least one head.", "请至少选择一个头。"),
     # model view

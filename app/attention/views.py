@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from app.shared.heatmaps import GAP, map_stretch
 from app.shared.html import esc
+from app.shared.theme import svg_style
 from app.shared.tokens import visible
 
 # One colour per head (colour-blind-safe Tableau order); more heads than colours wrap around.
@@ -51,12 +52,13 @@ def head_view(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" style="font-family:monospace;font-size:13px">',
-        f'<text x="{left}" y="16" text-anchor="end" fill="#555">{esc(query_title)}</text>',
-        f'<text x="{right}" y="16" text-anchor="start" fill="#555">{esc(key_title)}</text>',
+        svg_style({"text": ("fill", "ink"), ".title": ("fill", "muted"), ".now": ("fill", "highlight")}),
+        f'<text x="{left}" y="16" text-anchor="end" class="title">{esc(query_title)}</text>',
+        f'<text x="{right}" y="16" text-anchor="start" class="title">{esc(key_title)}</text>',
     ]
     if current is not None and 0 <= current < T:
         y = top + ROW * current
-        parts.append(f'<rect x="2" y="{y - 15}" width="{left + 6}" height="{ROW - 2}" rx="3" fill="#fff3c4"/>')
+        parts.append(f'<rect x="2" y="{y - 15}" width="{left + 6}" height="{ROW - 2}" rx="3" class="now"/>')
     for n, head in enumerate(heads):
         colour = head_colour(head)
         # Each head's lines run a little above or below the others' (one line width apart), so heads that agree on

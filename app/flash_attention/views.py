@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.images import colourise, png_data_uri
+from app.shared.theme import on_fill
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 CURRENT = "#d62728"
@@ -86,7 +87,7 @@ def tile_grid(
         ys += [r1 - 0.5, r1 - 0.5, None]
     fig.add_trace(
         go.Scatter(
-            x=xs, y=ys, mode="lines", line={"color": "rgba(0,0,0,0.35)", "width": 1}, hoverinfo="skip", showlegend=False
+            x=xs, y=ys, mode="lines", line={"color": on_fill(0.4), "width": 1}, hoverinfo="skip", showlegend=False
         )
     )
     skipped = np.argwhere(state == 2)

@@ -100,10 +100,10 @@ STRINGS = {
     "forward_pass.s4.text": (
         "The query of position {t} meets the key of every position: q·k, divided by √{d} so the scores do not "
         "grow with the head width. The causal mask removes the keys after t (a decoder may not read the future); "
-        "softmax turns the rest into weights that sum to 1 (green bars; the black ticks are the model's own "
+        "softmax turns the rest into weights that sum to 1 (green bars; the short ticks are the model's own "
         "pattern probe), and the head's output is the weighted sum of the values v.",
         "位置 {t} 的查询与每个位置的键相遇：q·k 再除以 √{d}，使分数不随头宽增大。因果遮罩去掉 t 之后的键"
-        "（解码器不能读未来）；softmax 把其余分数变成和为 1 的权重（绿色柱；黑色短线是模型自己的注意力探针），"
+        "（解码器不能读未来）；softmax 把其余分数变成和为 1 的权重（绿色柱；短横线是模型自己的注意力探针），"
         "该头的输出就是值 v 的加权和。",
     ),
     # 5

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from app.shared.heatmaps import ticks
 from app.shared.html import span
 from app.shared.images import image_map
+from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, visible
 
 EDGE, TRAINED = "#d62728", "#555"  # the displayed window's edge, the trained window's edge
@@ -192,7 +193,8 @@ def slots_html(slots: np.ndarray, pieces: list[str], newest: int, *, slot_name: 
     boxes = []
     for i, p in enumerate(slots):
         if p < 0:
-            style, body, tip = f"background:#eee;color:#888;{TOKEN_BOX}", f"{i}: {empty}", f"{slot_name} {i}"
+            style = f"background:{var('chip-bg')};color:{var('chip-fg')};{TOKEN_BOX}"
+            body, tip = f"{i}: {empty}", f"{slot_name} {i}"
         else:
             age = newest - int(p)  # 0 .. W − 1
             shade = int(235 - 150 * (1 - age / max(1, W - 1)))

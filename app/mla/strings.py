@@ -322,10 +322,10 @@ STRINGS = {
     "mla.route.title": ("Your text, routed by both models", "两个模型对你的文本的路由"),
     "mla.route.caption": (
         "Each model reads the text with its own tokenizer (byte-level BPE, 1,024 ids). Tokens sit on the colour of "
-        "their expert in the chosen MoE layer; in switch-auxfree a black border marks a token whose expert the bias "
+        "their expert in the chosen MoE layer; in switch-auxfree a thick border marks a token whose expert the bias "
         "changed (the largest unbiased probability pointed to another).",
         "每个模型用自己的分词器（字节级 BPE，1,024 个 id）读取文本。词元的底色是它在所选 MoE 层中的专家；"
-        "在 switch-auxfree 中，黑框标出专家被偏置改变的词元（未加偏置的最大概率指向另一个专家）。",
+        "在 switch-auxfree 中，粗框标出专家被偏置改变的词元（未加偏置的最大概率指向另一个专家）。",
     ),
     "mla.moe_layer": ("MoE layer", "MoE 层"),
     "mla.route.changed_word": ("chosen by the bias", "由偏置选定"),

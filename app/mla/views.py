@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.html import esc, span
+from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
 KIND_COLOURS = {"MHA": "#2ca02c", "GQA": "#1f77b4", "MQA": "#ff7f0e", "MLA": "#d62728"}
@@ -298,11 +299,12 @@ def expert_legend(n_experts: int, name: str) -> str:
 def routing_strip(
     pieces, expert: np.ndarray, changed: np.ndarray | None, *, label: str, expert_word: str, changed_word: str
 ) -> str:
-    """HTML: each token on the colour of its expert; a token whose expert the bias changed has a thick black border."""
+    """HTML: each token on the colour of its expert; a token whose expert the bias changed has a thick border in the
+    page's ink colour (black on the light theme, white on the dark one)."""
     boxes = []
     for i, (tok, e) in enumerate(zip(pieces, expert)):
         moved = changed is not None and bool(changed[i])
-        border = "3px solid #111" if moved else "3px solid transparent"
+        border = f"3px solid {var('ink')}" if moved else "3px solid transparent"
         title = f"{tok!r} → {expert_word} {int(e)}" + (f" ({changed_word})" if moved else "")
         style = f"{TOKEN_BOX};background:{expert_colour(int(e))};color:#fff;border:{border}"
         boxes.append(span(visible(tok), style=style, title=title))
@@ -324,7 +326,7 @@ def speculation_strip(
     refused = {}
     for pos, draft in rejected:
         refused.setdefault(pos, []).append(draft)
-    parts = [f'<span style="color:#777;white-space:pre-wrap">{esc(prompt)}</span>']
+    parts = [f'<span style="color:{var("faint")};white-space:pre-wrap">{esc(prompt)}</span>']
     for i, (tok, was_draft) in enumerate(zip(pieces, drafted)):
         for draft in refused.get(i, []):
             parts.append(

@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.html import esc, span
 from app.shared.plots import legend_above
+from app.shared.theme import ON_FILL
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
 COT_COLOUR, DIRECT_COLOUR = "#1f77b4", "#ff7f0e"
@@ -159,7 +160,8 @@ def pushed_strips(
     for text, w, label in zip(completions, weights, labels):
         strength = 0.25 + 0.75 * abs(float(w)) / scale
         r, g, b = (44, 160, 44) if w > 1e-12 else (214, 39, 40) if w < -1e-12 else (158, 158, 158)
-        colour = f"rgba({r},{g},{b},{strength:.2f})"
+        # The tint as a solid colour (what it looks like over white), so the chip reads the same on a dark page.
+        colour = "rgb({},{},{})".format(*(round(255 - (255 - v) * strength) for v in (r, g, b)))
         ink = "#fff" if strength > 0.55 and abs(w) > 1e-12 else "#111"
         boxes = "".join(
             span(visible(c), style=f"background:{colour};color:{ink};{TOKEN_BOX}", title=f"{c!r}: {w:+.4f}")
@@ -303,7 +305,7 @@ def pipeline(stages: list[tuple[str, str, str, str]], *, zero: tuple[str, str], 
         width = int(wrap_at * (x1 - x0) / (right[1] - right[0]))
         label = f"<b>{wrap(title, width)}</b>" + (f"<br>{wrap(detail, width)}" if detail else "")
         fig.add_annotation(
-            x=(x0 + x1) / 2, y=yc, text=label, showarrow=False, font={"size": 12, "color": "#111"}, align="center"
+            x=(x0 + x1) / 2, y=yc, text=label, showarrow=False, font={"size": 12, "color": ON_FILL}, align="center"
         )
 
     def arrow(x: float, y0: float, x1: float, y1: float, grey: bool = False) -> None:

@@ -10,6 +10,7 @@ from plotly.colors import sample_colorscale
 
 from app.shared.html import esc
 from app.shared.plots import legend_above
+from app.shared.theme import var
 
 LIMIT = "#222222"
 LAW_COLOURS = {"ours": "#d62728", "kaplan": "#1f77b4", "chinchilla": "#2ca02c"}
@@ -237,11 +238,14 @@ def zero_bars(stages: list[str], parts: np.ndarray, part_names: list[str], *, un
 
 # ---- Megatron's split, as HTML -------------------------------------------------------------------------------------
 
-_BOX = "border:1px solid #bbb;border-radius:6px;padding:4px 8px;font-size:13px;line-height:1.35;background:{bg}"
+_BOX = (
+    f"border:1px solid {var('border')};border-radius:6px;padding:4px 8px;font-size:13px;line-height:1.35;"
+    "background:{bg}"
+)
 _OP = "border-radius:50%;width:34px;height:34px;display:flex;align-items:center;justify-content:center;font-weight:700"
 
 
-def _box(text: str, bg: str = "#fff", extra: str = "") -> str:
+def _box(text: str, bg: str = var("box-bg"), extra: str = "") -> str:
     return f'<div style="{_BOX.format(bg=bg)};{extra}">{text}</div>'
 
 
@@ -262,7 +266,11 @@ def megatron_diagram(
     out = []
     for title, lanes in rows:
         lane_html = "".join(
-            _box(esc(text), bg="#fafafa", extra=f"border-left:5px solid {DEVICE_COLOURS[i % len(DEVICE_COLOURS)]}")
+            _box(
+                esc(text),
+                bg=var("box-bg-soft"),
+                extra=f"border-left:5px solid {DEVICE_COLOURS[i % len(DEVICE_COLOURS)]}",
+            )
             for i, text in enumerate(lanes)
         )
         out.append(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import html as _html
 import json
 
+from app.shared.theme import var
+
 
 def esc(text: object) -> str:
     return _html.escape(str(text), quote=True)
@@ -44,7 +46,7 @@ def reset_link(href: str, label: object, title: object) -> str:
     """A button-like link that opens ``href`` in this tab (a fresh session of the page). ``href`` is built by our
     code from the page's own address; it is escaped all the same."""
     style = (
-        "display:inline-block;padding:0.25rem 0.75rem;border:1px solid rgba(49,51,63,0.2);border-radius:0.5rem;"
+        f"display:inline-block;padding:0.25rem 0.75rem;border:1px solid {var('rule')};border-radius:0.5rem;"
         "color:inherit;text-decoration:none;font-size:0.875rem;line-height:1.6"
     )
     return f'<a href="{esc(href)}" target="_self" title="{esc(title)}" style="{style}">⟲ {esc(label)}</a>'

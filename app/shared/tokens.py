@@ -6,6 +6,7 @@ import numpy as np
 from plotly.colors import sample_colorscale
 
 from app.shared.html import esc, span
+from app.shared.theme import var
 
 # The box around one token (colours come per token); also the MoE page's expert strip.
 TOKEN_BOX = "padding:2px 4px;margin:1px;border-radius:3px;display:inline-block;font-family:monospace;white-space:pre"
@@ -13,7 +14,7 @@ TOKEN_BOX = "padding:2px 4px;margin:1px;border-radius:3px;display:inline-block;f
 
 def strip_label(label: str) -> str:
     """The small grey caption above a strip of tokens (empty when there is none)."""
-    return f'<div style="font-size:0.85em;color:#555;margin-bottom:2px">{esc(label)}</div>' if label else ""
+    return f'<div style="font-size:0.85em;color:{var("muted")};margin-bottom:2px">{esc(label)}</div>' if label else ""
 
 
 def _text_colour(rgb: str) -> str:

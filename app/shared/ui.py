@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 from app.catalog import PAPERS
-from app.shared import html, numbers
+from app.shared import html, numbers, theme
 from app.shared.i18n import InputError, current_lang, t
 
 RUN_TOKEN = "_run_token"  # set afresh at the top of every script run (app/streamlit_app.py)
@@ -102,8 +102,17 @@ def readout(result) -> None:
     st.session_state[LAST_READOUT] = (key, result.backend, result.device, result.ms)
 
 
+def dark_theme() -> bool:
+    """Whether the reader's browser showed the dark theme when it asked for this run (``st.context.theme``; None
+    outside a browser session, e.g. in AppTest, reads as light)."""
+    return st.context.theme.type == "dark"
+
+
 def plot(fig, *, key: str, on_select: str = "ignore", **kwargs):
-    """A Plotly figure with the PNG button; returns the selection event when ``on_select="rerun"``."""
+    """A Plotly figure with the PNG button, in the reader's theme (``theme.for_dark``); returns the selection event
+    when ``on_select="rerun"``."""
+    if dark_theme():
+        fig = theme.for_dark(fig)
     return st.plotly_chart(fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **kwargs)
 
 

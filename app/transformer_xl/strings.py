@@ -13,8 +13,8 @@ STRINGS = {
         "（片段长度 L = 64 个词元，记忆长度 M = 64），在你的文本上运行。",
     ),
     "txl.try.do": (
-        "In section 2, compare the two cells under the first tokens after each segment boundary (the dark bars).",
-        "在第 2 部分，比较每条片段分界线（深色竖线）之后前几个词元下方的两个色块。",
+        "In section 2, compare the two cells under the first tokens after each segment boundary (the vertical bars).",
+        "在第 2 部分，比较每条片段分界线（竖线）之后前几个词元下方的两个色块。",
     ),
     "txl.try.see": (
         "With the memory cleared (top cell) those tokens are much darker, i.e. worse predicted, than with memory "
@@ -87,11 +87,11 @@ STRINGS = {
     "txl.loss.caption": (
         "The same weights run twice over your text: carrying the memory from segment to segment, and with it "
         "cleared before every segment (a plain model of context L = {L}). Under each predicted token, the top cell is "
-        "its loss with the memory cleared, the bottom one with memory (darker = higher loss); a dark bar marks the "
+        "its loss with the memory cleared, the bottom one with memory (darker = higher loss); a vertical bar marks the "
         "start of a segment. The first {first} tokens of each segment gain the most.",
         "同一组权重在你的文本上运行两次：一次把记忆从一个片段带到下一个片段，一次在每个片段之前清空记忆"
         "（相当于上下文为 L = {L} 的普通模型）。每个被预测的词元下方，上面的色块是清空记忆时的损失，"
-        "下面的是有记忆时的损失（颜色越深损失越高）；深色竖线标出片段的开始。每个片段的前 {first} 个词元获益最多。",
+        "下面的是有记忆时的损失（颜色越深损失越高）；竖线标出片段的开始。每个片段的前 {first} 个词元获益最多。",
     ),
     "txl.m.bpc_memory": ("Bits per character, with memory", "每字符比特数（有记忆）"),
     "txl.m.bpc_cleared": ("Bits per character, memory cleared", "每字符比特数（清空记忆）"),

@@ -11,6 +11,7 @@ from plotly.colors import sample_colorscale
 
 from app.shared.heatmaps import ticks
 from app.shared.html import span
+from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
 MEMORY, CURRENT, QUERY = "#fdd835", "#90caf9", "#d62728"  # the memory keys, the current segment, the query
@@ -34,17 +35,17 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
     out = []
     start = segment * L
     for s0 in range(0, len(pieces), L):
-        label = span(f"{segment_name} {s0 // L}", style="font-size:0.8em;color:#555;margin:0 6px 0 2px")
+        label = span(f"{segment_name} {s0 // L}", style=f"font-size:0.8em;color:{var('muted')};margin:0 6px 0 2px")
         boxes = []
         for p in range(s0, min(s0 + L, len(pieces))):
             if p == query:
-                style = f"background:{CURRENT};outline:2px solid {QUERY};{TOKEN_BOX}"
+                style = f"background:{CURRENT};color:{ON_FILL};outline:2px solid {QUERY};{TOKEN_BOX}"
             elif start <= p < start + L:
-                style = f"background:{CURRENT};{TOKEN_BOX}"
+                style = f"background:{CURRENT};color:{ON_FILL};{TOKEN_BOX}"
             elif memory_start <= p < start:
-                style = f"background:{MEMORY};{TOKEN_BOX}"
+                style = f"background:{MEMORY};color:{ON_FILL};{TOKEN_BOX}"
             else:
-                style = f"background:#f1f1f1;color:#666;{TOKEN_BOX}"
+                style = f"background:{var('chip-bg')};color:{var('chip-fg')};{TOKEN_BOX}"
             boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
         out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
     return "".join(out)
@@ -109,7 +110,7 @@ def loss_columns_html(
     out = []
     for t, (w, c) in enumerate(zip(with_memory, cleared)):
         token = pieces[t + 1]
-        edge = "border-left:2px solid #333;padding-left:2px;" if t % L == 0 and t else ""
+        edge = f"border-left:2px solid {var('ink')};padding-left:2px;" if t % L == 0 and t else ""
         top = span(visible(token), style=f"{TOKEN_BOX};padding:0 2px;margin:0", title=f"{t + 1}: {token!r}")
         cells = _cell(c, 0.0, hi, f"{cleared_name}: {c:.2f} {unit}") + _cell(w, 0.0, hi, f"{with_name}: {w:.2f} {unit}")
         out.append(f'<span style="display:inline-block;vertical-align:top;margin:2px 1px;{edge}">{top}{cells}</span>')

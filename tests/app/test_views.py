@@ -5,7 +5,9 @@ import io
 import json
 
 import numpy as np
+import plotly.graph_objects as go
 
+from app.shared import theme
 from app.shared.heatmaps import attention_heatmap, grid_cell, head_grid, tile
 from app.shared.numbers import to_csv, to_json
 from app.shared.tokens import token_strip
@@ -82,3 +84,31 @@ def test_tick_helpers_label_positions_and_grid_cells():
         "ticktext": ["a", "b"],
         "side": "top",
     }
+
+
+def test_dark_theme_recolours_ink_and_paper_but_not_data():
+    fig = go.Figure(go.Heatmap(z=[[0, 1]], colorscale=[[0, "#111"], [1, "#fff"]]))
+    fig.add_scatter(x=[0, 1], y=[0, 1], marker={"color": ["#111", "#d62728"], "line": {"color": "white"}})
+    fig.add_vline(x=0.5, line={"color": "#555"})
+    fig.add_annotation(x=0, y=0, text="ink", font={"color": "#222222"})
+    fig.add_annotation(x=1, y=1, text="on a fill", font={"color": theme.ON_FILL})
+    fig.add_scatter(x=[0], y=[0], fill="tozeroy", fillcolor="rgba(0,0,0,0.35)")
+    fig.update_layout(plot_bgcolor="white", legend={"bgcolor": "rgba(255,255,255,0.8)"})
+    theme.for_dark(fig)
+    assert fig.data[0].colorscale[0][1] == "#111"  # a colour scale is data
+    assert list(fig.data[1].marker.color) == ["#fafafa", "#d62728"]
+    assert fig.data[1].marker.line.color == "white"  # white ink is not dark ink
+    assert fig.data[2].fillcolor == "rgba(250,250,250,0.35)"
+    assert fig.layout.shapes[0].line.color == "#bdbdbd"
+    assert [a.font.color for a in fig.layout.annotations] == ["#fafafa", theme.ON_FILL]
+    assert fig.layout.plot_bgcolor == "rgba(0,0,0,0)"
+    assert fig.layout.legend.bgcolor != "rgba(255,255,255,0.8)"
+
+
+def test_theme_css_defines_every_palette_colour_for_both_themes():
+    for name, (light, dark) in theme.PALETTE.items():
+        assert f"--te-{name}: light-dark({light}, {dark});" in theme.THEME_CSS
+        assert theme.var(name) == f"var(--te-{name})"
+    style = theme.svg_style({"text": ("fill", "ink")})
+    assert f"text{{fill:{theme.PALETTE['ink'][0]}}}" in style
+    assert f"@media (prefers-color-scheme: dark){{text{{fill:{theme.PALETTE['ink'][1]}}}}}" in style
