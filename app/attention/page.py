@@ -7,15 +7,15 @@ import streamlit as st
 
 from app.attention import service as svc
 from app.attention.views import (
-    click_targets,
     head_legend,
     head_view,
     matrix,
+    model_grid,
     position_heatmap,
     similarity_heatmap,
 )
 from app.shared import ui
-from app.shared.heatmaps import attention_heatmap, grid_cell, head_grid
+from app.shared.heatmaps import attention_heatmap, grid_cell
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.numbers import entropy_bits
 from app.shared.tokens import token_strip, visible
@@ -235,11 +235,8 @@ elif view == "model":
     st.caption(t("attention.model.caption"))
     c_grid, c_big = st.columns([2, 3])
     with c_grid:
-        grid = head_grid(maps, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head))
-        rows, cols = maps.shape[0] * (maps.shape[2] + 1), maps.shape[1] * (maps.shape[3] + 1)
-        grid.update_layout(height=int(min(640, max(200, 60 + 380 * rows / cols))))  # maps keep square cells
         ui.figure(
-            click_targets(grid, maps.shape),
+            model_grid(maps, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
             maps,
             f"attention-{kind}-all",
             key="attention_grid",
@@ -328,7 +325,11 @@ elif view == "dot":
         if i not in (0, 3)
     }
     st.dataframe(
-        columns, hide_index=True, key="attention_dot_table", column_config=config, height=36 * (len(k_labels) + 1) + 4
+        ui.arrow(columns),
+        hide_index=True,
+        key="attention_dot_table",
+        column_config=config,
+        height=36 * (len(k_labels) + 1) + 4,
     )
     ui.download(
         {

@@ -10,7 +10,8 @@ import base64
 import numpy as np
 import plotly.graph_objects as go
 
-from app.shared.heatmaps import GAP, map_stretch
+from app.shared.figures import cached
+from app.shared.heatmaps import GAP, head_grid, map_stretch
 from app.shared.html import esc
 from app.shared.theme import svg_style
 from app.shared.tokens import visible
@@ -105,6 +106,7 @@ def head_legend(heads: list[int], head_title: str) -> str:
     return f'<div style="font-size:0.85em">{"".join(chips)}</div>'
 
 
+@cached
 def matrix(
     values: np.ndarray,
     row_labels: list[str],
@@ -160,6 +162,7 @@ def matrix(
     return fig
 
 
+@cached
 def position_heatmap(table: np.ndarray, *, position_title: str, dim_title: str, value_title: str) -> go.Figure:
     """The sinusoidal table: positions as rows, dimensions as columns (one light heatmap trace)."""
     hover = f"{position_title} %{{y}} · {dim_title} %{{x}}: %{{z:.3f}}<extra></extra>"
@@ -179,6 +182,7 @@ def position_heatmap(table: np.ndarray, *, position_title: str, dim_title: str, 
     return fig
 
 
+@cached
 def similarity_heatmap(
     similarity: np.ndarray, *, position_title: str, value_title: str, trained: int | None = None
 ) -> go.Figure:
@@ -204,6 +208,15 @@ def similarity_heatmap(
     fig.update_yaxes(title=position_title, autorange="reversed")
     fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 20, "b": 10})
     return fig
+
+
+@cached
+def model_grid(maps: np.ndarray, *, layer_title: str, head_title: str, selected: tuple[int, int]) -> go.Figure:
+    """The model view's grid (``head_grid``), as tall as keeps its cells square, with ``click_targets``."""
+    grid = head_grid(maps, layer_title=layer_title, head_title=head_title, selected=selected)
+    rows, cols = maps.shape[0] * (maps.shape[2] + 1), maps.shape[1] * (maps.shape[3] + 1)
+    grid.update_layout(height=int(min(640, max(200, 60 + 380 * rows / cols))))
+    return click_targets(grid, maps.shape)
 
 
 def click_targets(fig: go.Figure, shape: tuple[int, int, int, int], spacing: float = 3.0) -> go.Figure:

@@ -204,7 +204,7 @@ else:
         "bert-predictions",
         key="bert_pred_fig",
     )
-    st.table(rows, hide_index=True, border="horizontal")
+    st.table(ui.arrow(rows), hide_index=True, border="horizontal")
     st.caption(t("bert.pred.caption"))
 ui.readout(a)
 
@@ -247,7 +247,7 @@ if view == "example":
         t("bert.col.input"): [vocab[i] for i in ex.inputs],
         t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels],
     }
-    st.table(table, hide_index=True, border="horizontal")
+    st.table(ui.arrow(table), hide_index=True, border="horizontal")
     ui.download(
         {
             "tokens": pieces,

@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
 from app.shared.tokens import visible
 
 BAR = "#1f77b4"
@@ -15,6 +16,7 @@ PER_ROW = 4  # masked positions side by side
 ACTION_COLOURS = ["#eeeeee", "#d62728", "#ff7f0e", "#2ca02c"]
 
 
+@cached
 def prediction_bars(
     titles: list[str],
     pieces: list[list[str]],
@@ -62,6 +64,7 @@ def prediction_bars(
     return fig
 
 
+@cached
 def embedding_panels(
     panels: list[np.ndarray],
     titles: list[str],

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
 from app.shared.images import colourise, png_data_uri
 from app.shared.theme import on_fill
 
@@ -28,6 +29,7 @@ def _block_ticks(spans: list[tuple[int, int]], max_ticks: int = 24) -> dict:
     }
 
 
+@cached
 def tile_grid(
     scores: np.ndarray,
     rows: list[tuple[int, int]],
@@ -114,6 +116,7 @@ def tile_grid(
     return fig
 
 
+@cached
 def running_state(
     m: np.ndarray,
     l: np.ndarray,
@@ -171,6 +174,7 @@ def running_state(
     return fig
 
 
+@cached
 def tile_update(
     P: np.ndarray,
     before: np.ndarray,
@@ -238,6 +242,7 @@ def tile_update(
     return fig
 
 
+@cached
 def loglog(
     x: np.ndarray,
     series: dict[str, np.ndarray],

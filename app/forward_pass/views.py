@@ -11,12 +11,14 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
 from app.shared.tokens import visible
 
 BLUE, GREY, RED, GREEN = "#1f77b4", "#9aa5b1", "#d62728", "#2ca02c"
 MARGIN = {"l": 10, "r": 20, "t": 30, "b": 40}
 
 
+@cached
 def vectors(
     rows: np.ndarray,
     labels: list[str],
@@ -63,6 +65,7 @@ def vectors(
     return fig
 
 
+@cached
 def layer_norm_lines(
     x: np.ndarray, hat: np.ndarray, out: np.ndarray, *, names: tuple[str, str, str], dim_title: str
 ) -> go.Figure:
@@ -75,6 +78,7 @@ def layer_norm_lines(
     return fig
 
 
+@cached
 def matrix_times_vector(
     w: np.ndarray, x: np.ndarray, y: np.ndarray, *, titles: tuple[str, str, str], dim_title: str
 ) -> go.Figure:
@@ -113,6 +117,7 @@ def matrix_times_vector(
     return fig
 
 
+@cached
 def attention_steps(
     pieces: list[str],
     scaled: np.ndarray,
@@ -150,6 +155,7 @@ def attention_steps(
     return fig
 
 
+@cached
 def gelu_histogram(pre: np.ndarray, *, count_title: str, gelu_name: str, value_title: str) -> go.Figure:
     """Histogram of the MLP's pre-activations, with the GELU curve over the same range."""
     fig = make_subplots(specs=[[{"secondary_y": True}]])
@@ -164,6 +170,7 @@ def gelu_histogram(pre: np.ndarray, *, count_title: str, gelu_name: str, value_t
     return fig
 
 
+@cached
 def stream_norms(
     labels: list[str], stream: np.ndarray, writes: np.ndarray, selected: list[int], *, stream_name: str, write_name: str
 ) -> go.Figure:
@@ -179,6 +186,7 @@ def stream_norms(
     return fig
 
 
+@cached
 def top_tokens(pieces: list[str], probs: np.ndarray, *, value_title: str) -> go.Figure:
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
     fig = go.Figure(
@@ -193,6 +201,7 @@ def top_tokens(pieces: list[str], probs: np.ndarray, *, value_title: str) -> go.
     return fig
 
 
+@cached
 def attribution_waterfall(
     labels: list[str], contributions: np.ndarray, bias: float, *, bias_name: str, total_name: str, value_title: str
 ) -> go.Figure:

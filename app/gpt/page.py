@@ -245,7 +245,7 @@ if view == "tokens":
         t("gpt.tok.col.bytes"): list(tk.n_bytes),
         t("gpt.tok.col.hex"): list(tk.hex),
     }
-    st.dataframe(table, hide_index=True, key="gpt_tokens_table")
+    st.dataframe(ui.arrow(table), hide_index=True, key="gpt_tokens_table")
     ui.download(
         {"id": list(tk.ids), "token": list(tk.pieces), "bytes": list(tk.n_bytes), "hex": list(tk.hex)},
         "gpt-tokens",

@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
 from app.shared.tokens import visible
 
 BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
 
 
+@cached
 def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = "probability") -> go.Figure:
     """Horizontal bars, most likely token on top."""
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
@@ -33,6 +35,7 @@ def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = 
     return fig
 
 
+@cached
 def sampling_bars(
     pieces: list[str],
     before: np.ndarray,
@@ -102,6 +105,7 @@ def sampling_bars(
     return fig
 
 
+@cached
 def lens_grid(
     pieces: np.ndarray,
     probs: np.ndarray,
@@ -153,6 +157,7 @@ def lens_grid(
     return fig
 
 
+@cached
 def loss_by_position(
     loss: np.ndarray,
     length: int,
@@ -191,6 +196,7 @@ def loss_by_position(
     return fig
 
 
+@cached
 def head_scores(scores: np.ndarray, *, layer_title: str, head_title: str, value_title: str) -> go.Figure:
     """(L, H) small heatmap of a score per head, value printed in each cell."""
     L, H = scores.shape

@@ -8,6 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
+
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
 GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
@@ -22,6 +24,7 @@ def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
     return fig
 
 
+@cached
 def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: str, rms_name: str) -> go.Figure:
     """(C,) one token's residual stream as bars, with its mean μ (what LayerNorm subtracts) and ±RMS (what both
     divide by) as horizontal lines."""
@@ -55,6 +58,7 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
     return fig
 
 
+@cached
 def mean_share(
     share: np.ndarray,
     change: np.ndarray,
@@ -112,6 +116,7 @@ def mean_share(
     return fig
 
 
+@cached
 def gating(
     gate: np.ndarray,
     up: np.ndarray,
@@ -158,6 +163,7 @@ def gating(
     return _layout(fig, 360, top=24)
 
 
+@cached
 def sorted_units(
     gate: np.ndarray, up: np.ndarray, product: np.ndarray, *, names: tuple[str, str, str], unit_title: str
 ) -> go.Figure:
@@ -183,6 +189,7 @@ def sorted_units(
     return _layout(fig, 380, top=24)
 
 
+@cached
 def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_name: str) -> go.Figure:
     """Query heads on top, key/value heads below, a line from each query head to the key/value head it reads
     (⌊h / (H/G)⌋)."""
@@ -224,6 +231,7 @@ def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_n
     return _layout(fig, 190, top=36)
 
 
+@cached
 def cache_growth(
     names: list[str],
     positions: list[np.ndarray],

@@ -148,11 +148,13 @@ def per_layer_views() -> None:
         where = np.flatnonzero(a.mask)
         st.markdown(f"**{t('mamba.h.outputs')}**")
         st.dataframe(
-            {
-                t("mamba.col.position"): where,
-                t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
-                t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where],
-            },
+            ui.arrow(
+                {
+                    t("mamba.col.position"): where,
+                    t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
+                    t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where],
+                }
+            ),
             hide_index=True,
             key="mamba_outputs",
         )
@@ -332,12 +334,14 @@ def compare_views() -> None:
             )
         where = np.flatnonzero(sel.mask)
         st.dataframe(
-            {
-                t("mamba.col.position"): where,
-                t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
-                mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
-                lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where],
-            },
+            ui.arrow(
+                {
+                    t("mamba.col.position"): where,
+                    t("mamba.col.target"): [svc.output_label("copy", int(sel.targets[i])) for i in where],
+                    mamba_name: [svc.output_label("copy", int(sel.pred[i])) for i in where],
+                    lti_name: [svc.output_label("copy", int(lti.pred[i])) for i in where],
+                }
+            ),
             hide_index=True,
             key="mamba_compare_table",
         )

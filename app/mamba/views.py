@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.images import image_map
 
@@ -13,6 +14,7 @@ MAMBA_COLOUR, LTI_COLOUR, GPT_COLOUR = "#d62728", "#1f77b4", "#7f7f7f"
 MAX_TICKS = 72  # position labels on a time axis
 
 
+@cached
 def time_map(
     values: np.ndarray,
     labels: list[str],
@@ -45,6 +47,7 @@ def time_map(
     return fig
 
 
+@cached
 def per_token_lines(
     series: dict[str, np.ndarray],
     labels: list[str],
@@ -93,6 +96,7 @@ def per_token_lines(
     return fig
 
 
+@cached
 def decode_costs(
     position: np.ndarray,
     series: dict[str, np.ndarray],

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.html import span
 from app.shared.images import image_map
@@ -55,6 +56,7 @@ def _token_axes(fig: go.Figure, labels: list[str], *, query_title: str, key_titl
     fig.update_yaxes(title=query_title, **ticks(shown, MAX_TICKS))
 
 
+@cached
 def band_map(
     mask: np.ndarray,
     labels: list[str],
@@ -85,6 +87,7 @@ def band_map(
     return _layout(fig, height, top=90)
 
 
+@cached
 def pattern_map(
     pattern: np.ndarray,
     labels: list[str],
@@ -117,6 +120,7 @@ def pattern_map(
     return _layout(fig, height, top=90)
 
 
+@cached
 def reach_map(
     influence: np.ndarray,
     labels: list[str],
@@ -163,6 +167,7 @@ def reach_map(
     return _layout(fig, height)
 
 
+@cached
 def slot_map(
     slots: np.ndarray, step: int, *, slot_title: str, step_title: str, value_title: str, height: int = 380
 ) -> go.Figure:
@@ -207,6 +212,7 @@ def slots_html(slots: np.ndarray, pieces: list[str], newest: int, *, slot_name: 
     return f'<div style="line-height:2.0">{"".join(boxes)}</div>'
 
 
+@cached
 def memory_lines(
     lengths: np.ndarray,
     series: dict[str, np.ndarray],
@@ -242,6 +248,7 @@ def memory_lines(
     return fig
 
 
+@cached
 def chunk_mask(
     mask: np.ndarray,
     query_labels: list[str],

@@ -148,21 +148,25 @@ def cache_section() -> None:
         st.caption(t("mla.missing", names=", ".join(missing)))
     with st.expander(t("mla.cache.table")):
         st.table(
-            {
-                t("mla.col.model"): [f"{r.name} ({r.kind})" for r in rows],
-                t("mla.col.formula"): [r.formula for r in rows],
-                t("mla.col.numbers"): [f"{r.numbers:,}" for r in rows],
-                t("mla.col.bytes"): [f"{r.bytes_measured:,} B" if r.bytes_measured else "—" for r in rows],
-            }
+            ui.arrow(
+                {
+                    t("mla.col.model"): [f"{r.name} ({r.kind})" for r in rows],
+                    t("mla.col.formula"): [r.formula for r in rows],
+                    t("mla.col.numbers"): [f"{r.numbers:,}" for r in rows],
+                    t("mla.col.bytes"): [f"{r.bytes_measured:,} B" if r.bytes_measured else "—" for r in rows],
+                }
+            )
         )
         st.table(
-            {
-                t("mla.col.design"): [t(f"mla.kind.{p.kind}") for p in pub],
-                t("mla.col.formula"): [p.formula for p in pub],
-                t("mla.col.numbers"): [f"{p.numbers:,}" for p in pub],
-                t("mla.col.bf16"): [size(p.bytes_per_token) for p in pub],
-                t("mla.col.context"): [size(p.context_bytes) for p in pub],
-            }
+            ui.arrow(
+                {
+                    t("mla.col.design"): [t(f"mla.kind.{p.kind}") for p in pub],
+                    t("mla.col.formula"): [p.formula for p in pub],
+                    t("mla.col.numbers"): [f"{p.numbers:,}" for p in pub],
+                    t("mla.col.bf16"): [size(p.bytes_per_token) for p in pub],
+                    t("mla.col.context"): [size(p.context_bytes) for p in pub],
+                }
+            )
         )
         st.caption(t("mla.cache.table_note", groups=svc.GQA_GROUPS))
 
@@ -234,11 +238,13 @@ def absorbed_section(a, token: int) -> None:
     m4.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
     st.caption(t("mla.absorb.next", token=token, piece=visible(a.pieces[token])))
     st.table(
-        {
-            t("mla.col.rank"): [str(i + 1) for i in range(len(naive.pieces))],
-            t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
-            t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
-        }
+        ui.arrow(
+            {
+                t("mla.col.rank"): [str(i + 1) for i in range(len(naive.pieces))],
+                t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
+                t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
+            }
+        )
     )
 
 
@@ -465,7 +471,7 @@ def mtp_section(text: str) -> None:
         f"{h.ahead_hit.mean():.0%}" if len(h.ahead_hit) else "—",
         help=t("mla.m.ahead_hit.help", n=len(h.ahead_hit)),
     )
-    st.dataframe(heads_table(h), hide_index=True, height=260)
+    st.dataframe(ui.arrow(heads_table(h)), hide_index=True, height=260)
     ui.readout(h)
 
     st.subheader(t("mla.spec.title"))
@@ -589,11 +595,13 @@ def sizes_section() -> None:
         ),
     ]
     st.table(
-        {
-            t("mla.col.part"): [t(f"{k}.part") for k, _ in rows],
-            t("mla.col.what"): [t(f"{k}.what", **f) for k, f in rows],
-            t("mla.col.saved"): [t(f"{k}.saved", **f) for k, f in rows],
-        }
+        ui.arrow(
+            {
+                t("mla.col.part"): [t(f"{k}.part") for k, _ in rows],
+                t("mla.col.what"): [t(f"{k}.what", **f) for k, f in rows],
+                t("mla.col.saved"): [t(f"{k}.saved", **f) for k, f in rows],
+            }
+        )
     )
     st.caption(t("mla.sizes.note", tokens=p["training"]["tokens"] / 1e12, hours=p["training"]["gpu_hours"] / 1e6))
 

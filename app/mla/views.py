@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
 from app.shared.html import esc, span
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
@@ -30,6 +31,7 @@ def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
     return fig
 
 
+@cached
 def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_title: str, title: str) -> go.Figure:
     """Numbers cached per token, one horizontal bar per design, labelled with the count and its share of the first."""
     first = numbers[0]
@@ -51,6 +53,7 @@ def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_titl
     return _layout(fig, 230, top=34)
 
 
+@cached
 def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_name: str, y_title: str) -> go.Figure:
     """(d_c,) the latent c_KV and (d_h^R,) the rotary key of one token: everything one layer caches for it."""
     K, R = len(c_kv), len(k_rope)
@@ -75,6 +78,7 @@ def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_
     return _layout(fig, 300, top=30)
 
 
+@cached
 def head_vectors(vectors: np.ndarray, *, head_labels: list[str], x_title: str, value_title: str) -> go.Figure:
     """(H, d_h) the per-head vectors one latent makes (keys W_UK c_KV or values W_UV c_KV), one row per head."""
     lim = float(np.abs(vectors).max()) or 1.0
@@ -94,6 +98,7 @@ def head_vectors(vectors: np.ndarray, *, head_labels: list[str], x_title: str, v
     return _layout(fig, 230, top=10)
 
 
+@cached
 def scores_pair(
     exact: np.ndarray,
     attempt: np.ndarray,
@@ -137,6 +142,7 @@ def scores_pair(
     return _layout(fig, 420, top=30)
 
 
+@cached
 def error_by_key(
     coupled: np.ndarray, decoupled: np.ndarray, *, coupled_name: str, decoupled_name: str, x_title: str, y_title: str
 ) -> go.Figure:
@@ -159,6 +165,7 @@ def error_by_key(
     return _layout(fig, 280, top=30)
 
 
+@cached
 def load_curves(
     steps: np.ndarray,
     curve: np.ndarray,
@@ -237,6 +244,7 @@ def load_curves(
     return fig
 
 
+@cached
 def bias_map(bias: np.ndarray, *, layer_labels: list[str], expert_title: str, value_title: str) -> go.Figure:
     """(L, E) the final selection bias bᵢ of every expert, numbers written in the cells."""
     lim = float(np.abs(bias).max()) or 1.0
@@ -259,6 +267,7 @@ def bias_map(bias: np.ndarray, *, layer_labels: list[str], expert_title: str, va
     return _layout(fig, 220)
 
 
+@cached
 def expert_counts(counts: list[np.ndarray], names: list[str], *, expert_title: str, y_title: str) -> go.Figure:
     """(E,) tokens of the text sent to each expert in one layer, one group of bars per model, with the even share."""
     fig = go.Figure()
@@ -357,6 +366,7 @@ def legend_chips(items: list[tuple[str, str, str]]) -> str:
     return f"<div>{''.join(chips)}</div>"
 
 
+@cached
 def mtp_losses(
     steps: list[int],
     main: list[float],

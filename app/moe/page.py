@@ -2,7 +2,6 @@
 the load-balancing loss, specialisation by domain, and total vs active parameters."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from app.moe import service as svc
@@ -127,7 +126,7 @@ with right:
         rows[t("moe.col.expert", rank=r + 1)] = res.index[layer, :, r]
         rows[t("moe.col.weight", rank=r + 1)] = np.round(res.combine[layer, :, r], 3)
         rows[t("moe.col.dropped", rank=r + 1)] = res.dropped[layer, :, r]
-    st.dataframe(pd.DataFrame(rows), height=360, hide_index=True, key="moe_combine")
+    st.dataframe(ui.arrow(rows), height=360, hide_index=True, key="moe_combine")
     st.caption(t(f"moe.combine.caption.{res.top_k}"))
 ui.explain(t("moe.explain.routing"))
 
@@ -183,9 +182,9 @@ with left:
 with right:
     st.metric(t("moe.metric.aux_layer", layer=layer), f"{res.aux_loss[layer]:.3f}")
     st.dataframe(
-        pd.DataFrame(
+        ui.arrow(
             {
-                t("moe.expert"): range(E),
+                t("moe.expert"): np.arange(E),
                 "fᵢ": np.round(f, 3),
                 "Pᵢ": np.round(P, 3),
                 "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3),
@@ -266,7 +265,7 @@ ui.figure(
 )
 ratio = [human(a) if np.isnan(a) else f"{a / tt:.1%}" for a, tt in zip(active, total)]
 st.dataframe(
-    pd.DataFrame(
+    ui.arrow(
         {
             t("moe.model"): names,
             t("moe.total"): [human(v) for v in total],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
 from app.shared.html import span
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
@@ -59,6 +60,7 @@ def expert_strip(
     return f'<div style="line-height:2.0;margin-bottom:6px">{strip_label(label)}{"".join(boxes)}</div>'
 
 
+@cached
 def router_heatmap(
     probs: np.ndarray, tokens, chosen: np.ndarray, *, token_title: str, expert_title: str, value_title: str
 ) -> go.Figure:
@@ -101,6 +103,7 @@ def router_heatmap(
     return fig
 
 
+@cached
 def load_bars(
     kept: np.ndarray,
     dropped: np.ndarray,
@@ -139,6 +142,7 @@ def load_bars(
     return fig
 
 
+@cached
 def balance_bars(f: np.ndarray, P: np.ndarray, *, expert_title: str, f_title: str, p_title: str) -> go.Figure:
     """Grouped bars of fᵢ (share of routed slots) and Pᵢ (mean router probability), with the uniform 1/E line."""
     E = len(f)
@@ -157,6 +161,7 @@ def balance_bars(f: np.ndarray, P: np.ndarray, *, expert_title: str, f_title: st
     return fig
 
 
+@cached
 def params_chart(
     names, total: np.ndarray, active: np.ndarray, *, total_title: str, active_title: str, axis_title: str
 ) -> go.Figure:
@@ -178,6 +183,7 @@ def params_chart(
     return fig
 
 
+@cached
 def domain_table(shares: np.ndarray, domains, *, expert_title: str, value_title: str) -> go.Figure:
     """Domains × experts heatmap of shares (rows add up to 1), the percentage written in each cell."""
     D, E = shares.shape

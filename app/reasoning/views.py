@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
 from app.shared.html import esc, span
 from app.shared.plots import legend_above
 from app.shared.theme import ON_FILL
@@ -21,6 +22,7 @@ MARK = "#222222"
 STAGE_COLOURS = {"model": "#e8eef7", "sft": "#fdf1e2", "rl": "#e6f4e6", "data": "#f3e9f7", "zero": "#fbe7e7"}
 
 
+@cached
 def accuracy_curve(
     ks: np.ndarray,
     cot: np.ndarray,
@@ -94,6 +96,7 @@ def step_chips(ops: tuple[str, ...], truth: tuple[int, ...], written: tuple[int 
     return f'<div style="line-height:2.1">{"".join(chips)}</div>'
 
 
+@cached
 def group_bars(
     rewards: np.ndarray,
     advantages: np.ndarray,
@@ -171,6 +174,7 @@ def pushed_strips(
     return "".join(rows)
 
 
+@cached
 def training_curves(
     curves: dict,
     *,
@@ -281,6 +285,7 @@ def _words(text: str) -> list[str]:
     return out
 
 
+@cached
 def pipeline(stages: list[tuple[str, str, str, str]], *, zero: tuple[str, str], wrap_at: int = 32) -> go.Figure:
     """DeepSeek-R1's training as labelled boxes: ``stages`` top to bottom (id, kind, title, detail; kind picks the
     colour: model, sft, rl, data) down the right lane, R1-Zero (title, detail) in the left lane, branching off the

@@ -7,6 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
+
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 HEIGHT = 340
 
@@ -18,6 +20,7 @@ def _layout(fig: go.Figure, height: int = HEIGHT) -> go.Figure:
     return fig
 
 
+@cached
 def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
     """One unit-circle panel per pair: the path of the pair over positions 0 … m (dots) and where it is at m (arrow)."""
     fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=titles)
@@ -61,6 +64,7 @@ def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
     return _layout(fig)
 
 
+@cached
 def spectrum(
     theta: np.ndarray, context: int, *, pair_title: str, wavelength_title: str, context_name: str
 ) -> go.Figure:
@@ -96,6 +100,7 @@ def spectrum(
     return _layout(fig)
 
 
+@cached
 def score_matrix(
     scores: np.ndarray, *, query_title: str, key_title: str, value_title: str, height: int = 400
 ) -> go.Figure:
@@ -114,6 +119,7 @@ def score_matrix(
     return _layout(fig, height)
 
 
+@cached
 def curves(
     x: np.ndarray,
     series: dict[str, np.ndarray],

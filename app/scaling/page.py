@@ -294,12 +294,14 @@ def isoflop_section() -> None:
         key="scaling_isoflop",
     )
     st.table(
-        {
-            t("scaling.col.flops"): [flops(p.flops) for p in s.profiles],
-            t("scaling.col.sizes"): [", ".join(count(n) for n in p.n) for p in s.profiles],
-            t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
-            t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
-        }
+        ui.arrow(
+            {
+                t("scaling.col.flops"): [flops(p.flops) for p in s.profiles],
+                t("scaling.col.sizes"): [", ".join(count(n) for n in p.n) for p in s.profiles],
+                t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
+                t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
+            }
+        )
     )
     st.caption(t("scaling.iso.compare", a=s.chinchilla.a, a_pub=svc.PUBLISHED_A))
 
@@ -345,15 +347,17 @@ def budget_section() -> None:
         else:
             st.caption(t("scaling.budget.inside", lo=flops(lo), hi=flops(hi)))
     st.table(
-        {
-            t("scaling.col.law"): [names[o.law] for o in found],
-            t("scaling.col.n"): [count(o.n) for o in found],
-            t("scaling.col.d"): [count(o.d) for o in found],
-            t("scaling.col.ratio"): [
-                f"{o.tokens_per_param:,.3g}" if o.tokens_per_param < 1e4 else scientific(o.tokens_per_param)
-                for o in found
-            ],
-        }
+        ui.arrow(
+            {
+                t("scaling.col.law"): [names[o.law] for o in found],
+                t("scaling.col.n"): [count(o.n) for o in found],
+                t("scaling.col.d"): [count(o.d) for o in found],
+                t("scaling.col.ratio"): [
+                    f"{o.tokens_per_param:,.3g}" if o.tokens_per_param < 1e4 else scientific(o.tokens_per_param)
+                    for o in found
+                ],
+            }
+        )
     )
     lines = svc.frontier(s)
     trained = [(m.name, m.flops, m.n) for m in svc.PUBLISHED_MODELS]
@@ -427,12 +431,14 @@ def megatron_section() -> None:
     m2.metric(t("scaling.m.heads_device"), f"{x.n_heads // degree}", help=t("scaling.m.heads_device.help"))
     m3.metric(t("scaling.m.allreduces"), "2 + 2", help=t("scaling.m.allreduces.help"))
     st.table(
-        {
-            t("scaling.col.matrix"): [s.name for s in splits],
-            t("scaling.col.split"): [t(f"scaling.split.{s.split}") for s in splits],
-            t("scaling.col.whole"): [f"{s.shape[0]:,} × {s.shape[1]:,}" for s in splits],
-            t("scaling.col.device"): [f"{s.per_device[0]:,} × {s.per_device[1]:,}" for s in splits],
-        }
+        ui.arrow(
+            {
+                t("scaling.col.matrix"): [s.name for s in splits],
+                t("scaling.col.split"): [t(f"scaling.split.{s.split}") for s in splits],
+                t("scaling.col.whole"): [f"{s.shape[0]:,} × {s.shape[1]:,}" for s in splits],
+                t("scaling.col.device"): [f"{s.per_device[0]:,} × {s.per_device[1]:,}" for s in splits],
+            }
+        )
     )
     heads_per = x.n_heads // degree
     mlp_per = x.mlp // degree
@@ -484,14 +490,16 @@ def recorded_run() -> None:
     worst = max(max(r["mlp_max_abs_diff"], r["attention_max_abs_diff"]) / r["output_scale"] for r in runs)
     st.markdown(t("scaling.rec.caption", shape=" × ".join(map(str, rec["input_shape"])), layer=rec["layer"]))
     st.table(
-        {
-            "t": [str(r["t"]) for r in runs],
-            t("scaling.col.mlp_diff"): [f"{r['mlp_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
-            t("scaling.col.attn_diff"): [f"{r['attention_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
-            t("scaling.col.allreduce"): [f"{r['allreduces_forward']} × {size(r['allreduce_bytes'])}" for r in runs],
-            t("scaling.col.ring"): [size(r["ring_bytes_sent_per_device"]) for r in runs],
-            t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
-        }
+        ui.arrow(
+            {
+                "t": [str(r["t"]) for r in runs],
+                t("scaling.col.mlp_diff"): [f"{r['mlp_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
+                t("scaling.col.attn_diff"): [f"{r['attention_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
+                t("scaling.col.allreduce"): [f"{r['allreduces_forward']} × {size(r['allreduce_bytes'])}" for r in runs],
+                t("scaling.col.ring"): [size(r["ring_bytes_sent_per_device"]) for r in runs],
+                t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
+            }
+        )
     )
     B, T, C = rec["input_shape"]
     counted = {r["allreduce_bytes"] for r in runs}
@@ -549,11 +557,13 @@ def zero_section() -> None:
     )
     st.caption(t("scaling.fig1.title"))
     st.table(
-        {
-            t("scaling.col.stage"): stages,
-            t("scaling.col.paper_gb"): [f"{paper:g}" for paper, _ in svc.figure1()],
-            t("scaling.col.computed_gb"): [f"{got:.3f}" for _, got in svc.figure1()],
-        }
+        ui.arrow(
+            {
+                t("scaling.col.stage"): stages,
+                t("scaling.col.paper_gb"): [f"{paper:g}" for paper, _ in svc.figure1()],
+                t("scaling.col.computed_gb"): [f"{got:.3f}" for _, got in svc.figure1()],
+            }
+        )
     )
     measured()
 
@@ -574,12 +584,14 @@ def measured() -> None:
     )
     st.markdown(t("scaling.meas.caption", psi=f"{psi:,}"))
     st.table(
-        {
-            t("scaling.col.what"): [t(k) for _, k, _ in rows],
-            t("scaling.col.formula"): [f"{f}Ψ = {f * psi:,}" for _, _, f in rows],
-            t("scaling.col.measured"): [f"{mp[name]:,}" for name, _, _ in rows],
-            t("scaling.col.per_psi"): [f"{mp[name] / psi:.5f}" for name, _, _ in rows],
-        }
+        ui.arrow(
+            {
+                t("scaling.col.what"): [t(k) for _, k, _ in rows],
+                t("scaling.col.formula"): [f"{f}Ψ = {f * psi:,}" for _, _, f in rows],
+                t("scaling.col.measured"): [f"{mp[name]:,}" for name, _, _ in rows],
+                t("scaling.col.per_psi"): [f"{mp[name] / psi:.5f}" for name, _, _ in rows],
+            }
+        )
     )
     extra = mp["adam_states_fp32"] - 8 * psi
     st.caption(t("scaling.meas.extra", extra=extra, total=sum(mp.values()) / psi))

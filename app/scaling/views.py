@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
+from app.shared.figures import cached
 from app.shared.html import esc
 from app.shared.plots import legend_above
 from app.shared.theme import var
@@ -28,6 +29,7 @@ def _log_axes(fig: go.Figure, x_title: str, y_title: str) -> None:
     fig.update_yaxes(type="log", title=y_title, exponentformat="power")
 
 
+@cached
 def loss_lines(
     x: list[np.ndarray],
     loss: list[np.ndarray],
@@ -87,6 +89,7 @@ def loss_lines(
     return legend_above(fig, 400, top=60)
 
 
+@cached
 def isoflop(
     profiles: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float, str]],
     names: list[str],
@@ -151,6 +154,7 @@ def isoflop(
     return legend_above(fig, 420, top=60)
 
 
+@cached
 def frontier(
     c: np.ndarray,
     n_opt: dict[str, np.ndarray],
@@ -205,6 +209,7 @@ def frontier(
     return legend_above(fig, 440, top=60)
 
 
+@cached
 def zero_bars(stages: list[str], parts: np.ndarray, part_names: list[str], *, unit: str, scale: float) -> go.Figure:
     """(4 stages, 3 parts) bytes per device as stacked bars, labelled with each stage's total in ``unit``."""
     fig = go.Figure()

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
+
 GAP = 1  # blank cells between the small maps of a grid
 
 
@@ -42,6 +44,7 @@ def mark_cell(fig: go.Figure, row: int, col: int, shape: tuple[int, int], colour
     return fig
 
 
+@cached
 def attention_heatmap(
     pattern: np.ndarray,
     query_labels: list[str],
@@ -107,6 +110,7 @@ def map_stretch(T: int, S: int) -> float:
     return max(1.0, MIN_MAP_ASPECT * S / T)
 
 
+@cached
 def head_grid(
     patterns: np.ndarray,
     *,

@@ -219,13 +219,15 @@ def span_section():
     a2.metric(t("t5.span.m.accuracy"), f"{c.span_accuracy:.0%}", help=t("t5.span.m.accuracy.help"))
     with st.expander(t("t5.span.table"), expanded=False):
         st.table(
-            {
-                t("t5.span.col.position"): list(range(len(c.target))),
-                t("t5.span.col.target"): list(c.target),
-                t("t5.span.col.p_target"): [f"{p:.3f}" for p in c.target_probs],
-                t("t5.span.col.top"): list(c.predicted),
-                t("t5.span.col.p_top"): [f"{p:.3f}" for p in c.predicted_probs],
-            }
+            ui.arrow(
+                {
+                    t("t5.span.col.position"): list(range(len(c.target))),
+                    t("t5.span.col.target"): list(c.target),
+                    t("t5.span.col.p_target"): [f"{p:.3f}" for p in c.target_probs],
+                    t("t5.span.col.top"): list(c.predicted),
+                    t("t5.span.col.p_top"): [f"{p:.3f}" for p in c.predicted_probs],
+                }
+            )
         )
     ui.readout(c)
 
@@ -437,14 +439,17 @@ if metrics:
             ("span_token_accuracy", "span_unigram_accuracy"),
         ]
         st.table(
-            {
-                t("t5.card.metric"): [t(f"t5.card.{m}") for m, _ in rows],
-                t("t5.card.value"): [f"{metrics.get(m, float('nan')):.1%}" for m, _ in rows],
-                t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
-                t("t5.card.target"): [
-                    f"≥ {bar['min']:.0%}" if (bar := {**svc.BARS, **svc.ISSUE_BARS}.get(m)) else "–" for m, _ in rows
-                ],
-            }
+            ui.arrow(
+                {
+                    t("t5.card.metric"): [t(f"t5.card.{m}") for m, _ in rows],
+                    t("t5.card.value"): [f"{metrics.get(m, float('nan')):.1%}" for m, _ in rows],
+                    t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
+                    t("t5.card.target"): [
+                        f"≥ {bar['min']:.0%}" if (bar := {**svc.BARS, **svc.ISSUE_BARS}.get(m)) else "–"
+                        for m, _ in rows
+                    ],
+                }
+            )
         )
         st.caption(
             t(

@@ -8,6 +8,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from app.shared.figures import cached
+
 BIDIRECTIONAL, CAUSAL = "#1f77b4", "#d62728"
 HEADS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 EXACT_FILL = "rgba(44, 160, 44, 0.12)"
@@ -29,6 +31,7 @@ def _layout(fig: go.Figure, height: int, top: int = 30) -> go.Figure:
     return fig
 
 
+@cached
 def label_shares(labels: list[str], shares: np.ndarray, chosen: str | None, *, value_title: str) -> go.Figure:
     """Horizontal bars: each label's share of P(label | input) among the labels; the model's own answer darker."""
     order = np.argsort(shares)
@@ -49,6 +52,7 @@ def label_shares(labels: list[str], shares: np.ndarray, chosen: str | None, *, v
     return _layout(fig, 300, top=10)
 
 
+@cached
 def objective_lengths(
     names: list[str], inputs: list[int], targets: list[int], *, input_name: str, target_name: str, axis_title: str
 ) -> go.Figure:
@@ -65,6 +69,7 @@ def objective_lengths(
     return _layout(fig, 340)
 
 
+@cached
 def bucket_chart(
     offsets: np.ndarray,
     bidirectional: np.ndarray,
@@ -126,6 +131,7 @@ def bucket_chart(
     return _layout(fig, 400, top=40)
 
 
+@cached
 def bias_curves(
     offsets: np.ndarray,
     bias: np.ndarray,
@@ -158,6 +164,7 @@ def bias_curves(
     return _layout(fig, 340, top=70)
 
 
+@cached
 def bias_matrix(
     bias: np.ndarray,
     query_labels: list[str],
@@ -189,6 +196,7 @@ def bias_matrix(
     return fig
 
 
+@cached
 def architecture_masks(
     masks: list[np.ndarray],
     labels: list[str],

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
+from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.html import span
 from app.shared.theme import ON_FILL, var
@@ -51,6 +52,7 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
     return "".join(out)
 
 
+@cached
 def attention_bars(
     weights: np.ndarray,
     labels: list[str],
@@ -117,6 +119,7 @@ def loss_columns_html(
     return f'<div style="line-height:1.2">{"".join(out)}</div>'
 
 
+@cached
 def place_lines(
     with_memory: np.ndarray,
     cleared: np.ndarray,
@@ -138,6 +141,7 @@ def place_lines(
     return _layout(fig, height, top=30)
 
 
+@cached
 def reach_bars(
     direct: np.ndarray,
     chained: np.ndarray,
@@ -171,6 +175,7 @@ def reach_bars(
     return _layout(fig, height, top=40)
 
 
+@cached
 def terms_bars(
     terms: dict[str, np.ndarray],
     total: np.ndarray,
@@ -238,6 +243,7 @@ def collision_rows(L: int, query: int) -> list[dict]:
     return rows
 
 
+@cached
 def speed_bars(
     attention: list[int],
     xl_ms: list[float],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from app.shared.figures import cached
 from app.shared.heatmaps import GAP, centres, grid_ticks, mark_cell, tile
 
 MARGIN = {"l": 10, "r": 10, "t": 40, "b": 10}
@@ -24,6 +25,7 @@ def _square(fig: go.Figure, height: int) -> go.Figure:
     return fig
 
 
+@cached
 def image_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: int = 340) -> go.Figure:
     """(H, W) image in [0, 1] with the patch grid drawn over it and each patch numbered in reading order."""
     H, W = image.shape
@@ -58,6 +60,7 @@ def image_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: i
     return _square(fig, height)
 
 
+@cached
 def patch_sequence(
     patches: np.ndarray, patch: int, *, cls_label: str = "[CLS]", title: str = "", height: int = 170
 ) -> go.Figure:
@@ -101,6 +104,7 @@ def patch_sequence(
     return fig
 
 
+@cached
 def flattened_sequence(
     patches: np.ndarray,
     *,
@@ -131,6 +135,7 @@ def flattened_sequence(
     return fig
 
 
+@cached
 def overlay(
     image: np.ndarray,
     weights: np.ndarray,
@@ -164,6 +169,7 @@ def overlay(
     return _square(fig, height)
 
 
+@cached
 def map_grid(
     maps: np.ndarray,
     *,
@@ -206,6 +212,7 @@ def map_grid(
     return fig
 
 
+@cached
 def embedding_scatter(
     points: np.ndarray,
     labels: list[str],
@@ -241,6 +248,7 @@ def embedding_scatter(
     return fig
 
 
+@cached
 def probabilities(
     probs: np.ndarray,
     *,
@@ -264,6 +272,7 @@ def probabilities(
     return fig
 
 
+@cached
 def steps_strip(steps: list[np.ndarray], *, titles: list[str], height: int = 180) -> go.Figure:
     """Preprocessing steps side by side, each scaled to the same display size (nearest neighbour)."""
     side = 32

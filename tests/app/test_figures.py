@@ -1,0 +1,79 @@
+"""app/shared/figures.py: figures built once per input and shared; their dicts built once per theme; and no page
+changes a shared figure (a second run of every page sends the same charts)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import plotly.tools
+import pytest
+
+from app.catalog import available_papers
+from app.shared import figures, theme
+from tests.app.conftest import open_app
+
+built: list[tuple] = []
+
+
+@figures.cached
+def _bars(x: np.ndarray, title: str) -> go.Figure:
+    built.append((x.tobytes(), title))
+    fig = go.Figure(go.Bar(y=x, marker_color="#333"))
+    fig.update_layout(title=title, plot_bgcolor="white", font_color="#111")
+    return fig
+
+
+@figures.cached
+def _composed(x: np.ndarray) -> go.Figure:
+    fig = _bars(x, "inner")  # a cached builder inside another: a fresh figure, which this one may change
+    fig.update_layout(height=123)
+    return fig
+
+
+def _spec(fig) -> dict:
+    """What Streamlit sends for ``fig`` (plotly_chart's own conversion), as plain JSON."""
+    return json.loads(pio.to_json(plotly.tools.return_figure_from_figure_or_data(fig, True), validate=False))
+
+
+def test_a_builder_runs_once_per_distinct_arguments():
+    built.clear()
+    a, b = _bars(np.arange(4.0), "t"), _bars(np.arange(4.0), "t")
+    c, d = _bars(np.arange(5.0), "t"), _bars(np.arange(4.0), "other")
+    assert a is b and len({id(a), id(c), id(d)}) == 3
+    assert len(built) == 3
+
+
+def test_a_cached_builder_inside_another_does_not_share_its_figure():
+    shared = _bars(np.arange(7.0), "inner")
+    composed = _composed(np.arange(7.0))
+    assert composed is not shared and composed.layout.height == 123
+    assert shared.layout.height is None  # the shared figure was not changed by the composition
+
+
+def test_for_chart_sends_what_the_builder_drew_in_each_theme():
+    fig = _bars(np.arange(6.0), "x")
+    fresh = _bars.uncached(np.arange(6.0), "x")
+    light, dark = figures.for_chart(fig, False), figures.for_chart(fig, True)
+    assert figures.for_chart(fig, False) is light and figures.for_chart(fig, True) is dark  # built once per theme
+    assert _spec(light) == _spec(fresh)
+    assert _spec(dark) == _spec(theme.for_dark(_bars.uncached(np.arange(6.0), "x")))
+    assert _spec(dark) != _spec(light) and fig.layout.plot_bgcolor == "white"  # the shared figure stays light
+
+
+def test_an_uncached_figure_goes_through():
+    fig = _bars.uncached(np.arange(3.0), "y")
+    assert figures.for_chart(fig, False) is fig
+
+
+@pytest.mark.parametrize("paper", [p.page for p in available_papers()])
+def test_a_second_run_of_every_page_sends_the_same_charts(paper):
+    """A page that changed a shared figure after building it (a trace or a shape added each run) would send more
+    on its second run."""
+    at = open_app(paper)
+    first = [c.proto.spec for c in at.get("plotly_chart")]
+    at.run()
+    assert not at.exception
+    assert [c.proto.spec for c in at.get("plotly_chart")] == first
