@@ -15,6 +15,7 @@ rerun's time (py-spy on the GPT page under load: the two bar charts' builders al
 from __future__ import annotations
 
 import functools
+import json
 import os
 import threading
 from collections.abc import Callable
@@ -75,8 +76,9 @@ class _Ready(go.Figure):
         return self._te_spec
 
 
-def _as_built(fig: go.Figure) -> str:
-    return pio.to_json(fig.to_dict(), validate=False)
+def _as_built(fig: go.Figure) -> dict:
+    """The figure's content as plain JSON values (key order aside: a copy of a figure may reorder its keys)."""
+    return json.loads(pio.to_json(fig.to_dict(), validate=False))
 
 
 def for_chart(fig: go.Figure, dark: bool) -> go.Figure:
@@ -94,7 +96,7 @@ def for_chart(fig: go.Figure, dark: bool) -> go.Figure:
     attr = "_te_ready_dark" if dark else "_te_ready_light"
     ready = getattr(fig, attr, None)
     if ready is None:  # once per figure and theme; two readers racing here build the same dict
-        source = theme.for_dark(go.Figure(fig)) if dark else fig  # the shared figure itself stays as built
+        source = theme.for_dark(go.Figure(fig.to_dict())) if dark else fig  # the shared figure stays as built
         ready = _Ready(source.to_dict())
         setattr(fig, attr, ready)
     return ready

@@ -77,3 +77,18 @@ def test_a_second_run_of_every_page_sends_the_same_charts(paper):
     at.run()
     assert not at.exception
     assert [c.proto.spec for c in at.get("plotly_chart")] == first
+
+
+@pytest.mark.parametrize("paper", ["transformer-xl", "gpt"])
+def test_a_dark_reader_first_leaves_the_light_figures_as_built(paper, monkeypatch):
+    """The dark dict is built from a copy: a light reader after a dark one gets the builder's own figure (the
+    check in figures.for_chart raises if the shared figure changed)."""
+    from app.shared import ui
+
+    monkeypatch.setattr(ui, "dark_theme", lambda: True)
+    dark = open_app(paper)
+    assert not dark.exception
+    monkeypatch.setattr(ui, "dark_theme", lambda: False)
+    light = open_app(paper)
+    assert not light.exception
+    assert [c.proto.spec for c in light.get("plotly_chart")] != [c.proto.spec for c in dark.get("plotly_chart")]
