@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRY = ROOT / "app" / "streamlit_app.py"
 COOKIE = "te_process"
 # nginx must not refuse what Streamlit accepts: the app's own server.maxUploadSize, in MB.
 UPLOAD_MB = int(tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["server"]["maxUploadSize"])

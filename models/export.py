@@ -61,19 +61,7 @@ def export(name: str) -> Path:
     dynamic = dict(recipe.dynamic_axes)
     for out_name, tensor in zip(output_names, sample):
         dynamic[out_name] = {i: f"{out_name}.{i}" for i in range(tensor.dim())}
-    path = ckpt / "model.onnx"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            wrapper,
-            args,
-            str(path),
-            input_names=list(inputs),
-            output_names=output_names,
-            dynamic_axes=dynamic,
-            dynamo=False,
-            opset_version=17,
-        )
+    path = _write(wrapper, args, ckpt / "model.onnx", list(inputs), output_names, dynamic)
     if recipe.step is not None:
         export_step(recipe.step(model), ckpt / "decode.onnx")
     return path
@@ -84,15 +72,20 @@ def export_step(step: nn.Module, path: Path) -> Path:
     call per generated token, every length axis dynamic."""
     from models.gpt import STEP_AXES, STEP_INPUTS, STEP_OUTPUTS
 
+    return _write(step, step.example(), path, list(STEP_INPUTS), list(STEP_OUTPUTS), STEP_AXES)
+
+
+def _write(module: nn.Module, args: tuple, path: Path, input_names: list, output_names: list, axes: dict) -> Path:
+    """One TorchScript-based export (opset 17), the tracer's notes silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(
-            step,
-            step.example(),
+            module,
+            args,
             str(path),
-            input_names=list(STEP_INPUTS),
-            output_names=list(STEP_OUTPUTS),
-            dynamic_axes=STEP_AXES,
+            input_names=input_names,
+            output_names=output_names,
+            dynamic_axes=axes,
             dynamo=False,
             opset_version=17,
         )

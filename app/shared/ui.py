@@ -56,8 +56,8 @@ def try_this(do: str, see: str, why: str) -> None:
 def arrow(data):
     """Columns — a dict of lists or arrays, or a list of row dicts — as a pyarrow Table, which ``st.dataframe`` and
     ``st.table`` send as they are; the same columns as a dict or a pandas frame are converted through pandas on every
-    rerun (the GPT page's token table: 2.7 ms that way, 0.1 ms as Arrow). A column that mixes types, or anything
-    else, is returned unchanged for Streamlit to convert as before."""
+    rerun, many times slower. A column that mixes types, or anything else, is returned unchanged for Streamlit to
+    convert as before."""
     try:
         if isinstance(data, list) and data and all(isinstance(r, dict) for r in data):
             return pa.Table.from_pylist(data)
