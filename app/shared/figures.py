@@ -2,7 +2,7 @@
 
 A page rerun used to rebuild each Plotly figure from its numbers — graph_objects validating every property on the
 way — and Streamlit then copied it into a dict (``Figure.to_dict``) to send it: together the largest share of a
-rerun's time (py-spy on the GPT page under load: the two bar charts' builders alone took 46% of the samples).
+rerun's time (sampled with py-spy on the GPT page under load).
 
 - ``@cached`` on a figure builder memoises it by its arguments, in one process-wide cache (``st.cache_resource``:
   the figure is shared, not copied per reader). Builders are pure functions of their arguments, and nothing may
