@@ -93,6 +93,11 @@ class GPT(nn.Module):
             cache: one KVCache per block, holding the keys/values of the earlier positions; when given, ``tokens``
                 continue that sequence (positions start after the cached ones) and the caches grow by T.
         """
+        return self.unembed(self.trunk(tokens, cache))  # (B, T, V)
+
+    def trunk(self, tokens: torch.Tensor, cache: list[KVCache] | None = None) -> torch.Tensor:
+        """tokens (B, T) -> the residual stream after the last block, x_L (B, T, C): what a head other than the
+        unembedding reads (the reward model's and the PPO value function's scalar heads, models/alignment.py)."""
         T = tokens.shape[1]
         past = len(cache[0]) if cache else 0
         if past + T > self.config.max_len:
@@ -101,7 +106,7 @@ class GPT(nn.Module):
         x = self.embedded(self.pos(self.token_embedding(self.embed(tokens)), offset=past))  # (B, T, C)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, cache[i] if cache else None)
-        return self.unembed(x)  # (B, T, V)
+        return x
 
     def new_cache(self) -> list[KVCache]:
         return [KVCache() for _ in self.blocks]
@@ -263,9 +268,11 @@ def decode_batch(
     *,
     temperature: float = 0.0,
     generator: torch.Generator | None = None,
+    max_new: int | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Complete N prompts of one length P together with the KV cache, greedy at temperature 0, else by sampling the
     softmax at that temperature (no top-k / top-p). A row stops after it writes ``end``; later positions hold 0.
+    At most ``max_new`` tokens each (default: to the end of the context).
     Any decoder of this package called as ``model(tokens, cache)`` with ``new_cache()`` and ``config.max_len``
     serves (the reasoning recipe runs it on the LLaMA block).
 
@@ -277,7 +284,7 @@ def decode_batch(
     out, logps = [], []
     alive = torch.ones(n, dtype=torch.bool, device=prompts.device)
     logits = model(prompts, cache)[:, -1]
-    for _ in range(model.config.max_len - p_len):
+    for _ in range(min(model.config.max_len - p_len, max_new or model.config.max_len)):
         logprobs = torch.log_softmax(logits.float(), dim=-1)
         if temperature <= 0:
             nxt = logprobs.argmax(-1)
@@ -287,7 +294,7 @@ def decode_batch(
         out.append(nxt)
         logps.append(torch.where(alive, logprobs.gather(-1, nxt[:, None])[:, 0], torch.zeros_like(logprobs[:, 0])))
         alive &= nxt != end
-        if not alive.any() or p_len + len(out) >= model.config.max_len:
+        if not alive.any() or p_len + len(out) >= model.config.max_len or len(out) == max_new:
             break
         logits = model(nxt[:, None], cache)[:, -1]
     return torch.stack(out, dim=1), torch.stack(logps, dim=1)

@@ -75,3 +75,89 @@ def token_weights(advantages: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     lengths (G,) -> weights (G,)."""
     a, n = np.asarray(advantages, dtype=np.float64), np.asarray(lengths, dtype=np.float64)
     return a / np.maximum(n, 1) / len(a)
+
+
+# ---- InstructGPT (2203.02155) and DPO (2305.18290) -------------------------------------------------------------------
+
+
+def bradley_terry_loss(r_chosen: torch.Tensor, r_rejected: torch.Tensor) -> torch.Tensor:
+    """The reward model's loss on preference pairs (InstructGPT Eq. 1): mean −log σ(r_w − r_l); (N,), (N,) -> ()."""
+    return -torch.nn.functional.logsigmoid(r_chosen - r_rejected).mean()
+
+
+def preference_probability(r_a: np.ndarray | float, r_b: np.ndarray | float) -> np.ndarray:
+    """Bradley–Terry: the probability that a is preferred to b, σ(r_a − r_b)."""
+    return 1.0 / (1.0 + np.exp(-(np.asarray(r_a, dtype=np.float64) - np.asarray(r_b, dtype=np.float64))))
+
+
+def dpo_loss(
+    logp_chosen: torch.Tensor,
+    logp_rejected: torch.Tensor,
+    ref_chosen: torch.Tensor,
+    ref_rejected: torch.Tensor,
+    beta: float,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """DPO's loss (Rafailov et al. 2023, Eq. 7) on N pairs, from each response's summed log-probability under the
+    policy and the frozen reference (N,):
+
+        r̂(x, y) = β log π_θ(y | x) / π_ref(y | x)                     the implicit reward
+        loss = −log σ(r̂(x, y_w) − r̂(x, y_l))                          averaged over the pairs
+
+    Returns (loss, r̂ of the chosen (N,), r̂ of the rejected (N,))."""
+    chosen, rejected = beta * (logp_chosen - ref_chosen), beta * (logp_rejected - ref_rejected)
+    return -torch.nn.functional.logsigmoid(chosen - rejected).mean(), chosen, rejected
+
+
+def kl_per_token(logits: torch.Tensor, ref_logits: torch.Tensor) -> torch.Tensor:
+    """The exact KL(π ‖ π_ref) of the next-token distributions at every position, summed over the vocabulary:
+    (..., V), (..., V) -> (...)."""
+    logp, logq = torch.log_softmax(logits.float(), -1), torch.log_softmax(ref_logits.float(), -1)
+    return (logp.exp() * (logp - logq)).sum(-1)
+
+
+def gae(rewards: torch.Tensor, values: torch.Tensor, mask: torch.Tensor, *, gamma: float = 1.0, lam: float = 0.95):
+    """Generalised advantage estimation (Schulman et al. 2016) over each response's tokens, as PPO uses it:
+
+        δ_t = r_t + γ V_{t+1} − V_t          (V after the last token is 0)
+        Â_t = δ_t + γ λ Â_{t+1}              returns R_t = Â_t + V_t
+
+    rewards, values, mask (N, T): the per-token reward, the value estimate and which positions are response tokens
+    (a response's tokens are contiguous). Returns (advantages, returns), 0 outside the mask."""
+    m = mask.to(values.dtype)
+    values, rewards = values * m, rewards * m
+    adv = torch.zeros_like(values)
+    last = torch.zeros_like(values[:, 0])
+    for t in reversed(range(values.shape[1])):
+        nxt = values[:, t + 1] if t + 1 < values.shape[1] else torch.zeros_like(last)
+        delta = rewards[:, t] + gamma * nxt - values[:, t]
+        last = (delta + gamma * lam * last) * m[:, t]
+        adv[:, t] = last
+    return adv, (adv + values) * m
+
+
+def ppo_losses(
+    logp: torch.Tensor,
+    logp_old: torch.Tensor,
+    advantages: torch.Tensor,
+    values: torch.Tensor,
+    values_old: torch.Tensor,
+    returns: torch.Tensor,
+    mask: torch.Tensor,
+    *,
+    clip: float = 0.2,
+) -> tuple[torch.Tensor, torch.Tensor, dict[str, float]]:
+    """PPO's clipped surrogate (Schulman et al. 2017, Eq. 7) and its clipped value loss, averaged over the masked
+    tokens; every argument (N, T). Returns (policy loss, value loss, parts: the clipped share and the approximate KL
+    to the sampling policy)."""
+    m = mask.to(logp.dtype)
+    n = m.sum().clamp(min=1)
+    ratio = torch.exp(logp - logp_old)
+    unclipped, clipped = ratio * advantages, torch.clamp(ratio, 1 - clip, 1 + clip) * advantages
+    policy_loss = -(torch.minimum(unclipped, clipped) * m).sum() / n
+    v_clipped = values_old + torch.clamp(values - values_old, -clip, clip)
+    value_loss = 0.5 * (torch.maximum((values - returns) ** 2, (v_clipped - returns) ** 2) * m).sum() / n
+    parts = {
+        "clipped": float(((clipped < unclipped).to(logp.dtype) * m).sum() / n),
+        "approx_kl": float((((logp_old - logp) * m).sum() / n).detach()),
+    }
+    return policy_loss, value_loss, parts
