@@ -123,24 +123,6 @@ def default_problem() -> str:
 # ---- 1 · chain of thought, live --------------------------------------------------------------------------------------
 
 
-def _generator_model(name: str) -> torch.nn.Module:
-    """The shared model for generation: the page samples with a seeded CPU ``torch.Generator``, which cannot draw
-    on a GPU's tensors, so where the engine runs on a GPU a CPU copy decodes instead (a few dozen tokens)."""
-    model = services.trained(name)
-    return model if next(model.parameters()).device.type == "cpu" else _cpu_model(name)
-
-
-@st.cache_resource(show_spinner=False)
-def _cpu_model(name: str) -> torch.nn.Module:
-    return zoo.load(name).cpu().eval()
-
-
-def backend_for(name: str, backend: str) -> str:
-    """The sidebar's backend where the model has it (ONNX needs model.onnx), else torch."""
-    onnx = backend == "onnx" and (zoo.checkpoint_dir(name) / "model.onnx").exists()
-    return "onnx" if onnx else "torch"
-
-
 @dataclass(frozen=True)
 class Answer:
     """One model's greedy completion of a problem, judged by the rule, with each written token's probability."""
@@ -188,10 +170,10 @@ def written_steps(completion: str, k: int) -> tuple[int | None, ...]:
 def _answer(name: str, p: chains.Problem, backend: str) -> Answer:
     if not available(name):
         raise model_missing(name)
-    model = _generator_model(name)
+    model = services.sampling_model(name)
     completion = recipe.decode(model, [p.prompt]).completions[0]
     ids = np.array([chains.encode(p.prompt + completion)], dtype=np.int64)
-    res = run(name, {"tokens": ids}, (), backend_for(name, backend))
+    res = run(name, {"tokens": ids}, (), services.backend_for(name, backend))
     logits = res.outputs["logits"][0].astype(np.float64)  # (T, V)
     z = logits - logits.max(-1, keepdims=True)
     logp = z - np.log(np.exp(z).sum(-1, keepdims=True))
@@ -306,7 +288,7 @@ def group(text: str, policy: str, size: int, seed: int) -> Group:
     p = problem(text)
     if not available(policy):
         raise model_missing(policy)
-    model = _generator_model(policy)
+    model = services.sampling_model(policy)
     gen = torch.Generator().manual_seed(int(seed))
     start = time.perf_counter()
     s = recipe.decode(model, [p.prompt] * size, temperature=TEMPERATURE, generator=gen)

@@ -125,6 +125,29 @@ def trained(name: str):
     return engine().model(name)
 
 
+def sampling_model(name: str):
+    """The trained torch model ``name`` on the CPU, for pages that sample with a seeded CPU ``torch.Generator``
+    (which cannot draw on a GPU's tensors): the engine's shared model where it runs on the CPU, else a CPU copy
+    loaded once per process (a few dozen tokens decode fast enough there)."""
+    model = trained(name)
+    return model if next(model.parameters()).device.type == "cpu" else _cpu_copy(name)
+
+
+@st.cache_resource(show_spinner=False)
+def _cpu_copy(name: str):
+    from models import zoo
+
+    return zoo.load(name).cpu().eval()
+
+
+def backend_for(name: str, backend: str) -> str:
+    """The sidebar's backend where the model has it (ONNX needs model.onnx), else torch."""
+    from models import zoo
+
+    onnx = backend == "onnx" and (zoo.checkpoint_dir(name) / "model.onnx").exists()
+    return "onnx" if onnx else "torch"
+
+
 def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
     """``Engine.run`` with the failures a user can meet turned into translated messages."""
     from models import zoo

@@ -1,0 +1,89 @@
+"""AppTest of the Alignment page: it runs in English; an example fills the prompt; the reward model and DPO read the
+two typed replies (a kind one scores above a harsh one, and swapping them flips DPO's implicit rewards); bad input
+gets a message in the user's language; the samples slider sets the rows per model."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.alignment import service as svc
+from app.shared.i18n import translate
+from tests.app.conftest import metric, open_app, rerun
+
+LANG = "en"
+ALL = (svc.SFT, svc.REWARD, svc.PPO, svc.DPO)
+needs_all = pytest.mark.skipif(not all(svc.available(n) for n in ALL), reason="alignment checkpoints not installed")
+KIND, HARSH = "O sweet gentle love, my good friend.", "Thou villain, thy death and blood!"
+
+
+def m(at, key: str) -> str:
+    return metric(at, translate(key, LANG))
+
+
+def errors(at) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def test_page_runs_in_english():
+    at = open_app("alignment", lang=LANG)
+    assert not at.exception
+    assert at.text_input(key="alignment_line").value == svc.examples()[0][1]
+    for name in ALL:
+        if not svc.available(name):
+            assert any(name in e for e in errors(at))
+
+
+def test_an_example_fills_the_prompt():
+    at = open_app("alignment", lang=LANG)
+    at.selectbox(key="alignment_example").set_value(3)
+    rerun(at, LANG)
+    prev, line, speaker = svc.examples()[3]
+    assert at.text_input(key="alignment_line").value == line
+    assert at.text_input(key="alignment_speaker").value == speaker
+    assert at.text_input(key="alignment_previous").value == prev
+    assert line in at.code[0].value and f"Reply as {speaker}" in at.code[0].value
+
+
+@needs_all
+def test_the_reward_model_and_dpo_read_the_typed_replies():
+    at = open_app("alignment", lang=LANG)
+    at.text_input(key="alignment_a").set_value(KIND)
+    at.text_input(key="alignment_b").set_value(HARSH)
+    rerun(at, LANG)
+    assert not at.exception
+    ra, rb = float(m(at, "alignment.rm.ra")), float(m(at, "alignment.rm.rb"))
+    assert ra > rb and float(m(at, "alignment.rm.p").rstrip("%")) > 50
+    assert translate("alignment.rm.rule_a", LANG) in " ".join(md.value for md in at.markdown)
+    rw, rl_ = float(m(at, "alignment.dpo.rw")), float(m(at, "alignment.dpo.rl"))
+    loss = float(m(at, "alignment.dpo.loss"))
+    at.text_input(key="alignment_a").set_value(HARSH)
+    at.text_input(key="alignment_b").set_value(KIND)
+    rerun(at, LANG)
+    assert float(m(at, "alignment.dpo.rw")) == pytest.approx(rl_, abs=2e-3)
+    assert float(m(at, "alignment.dpo.rl")) == pytest.approx(rw, abs=2e-3)
+    assert float(m(at, "alignment.dpo.loss")) != pytest.approx(loss, abs=1e-3)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bad_input_gets_a_message_in_the_users_language(lang):
+    at = open_app("alignment", lang=lang)
+    at.text_input(key="alignment_speaker").set_value("R2-D2 <script>")
+    rerun(at, lang)
+    assert not at.exception
+    assert translate("alignment.error.speaker", lang, name="R2-D2 <script>", max=svc.MAX_SPEAKER) in errors(at)
+    at.text_input(key="alignment_speaker").set_value("HAMLET")
+    at.text_input(key="alignment_line").set_value("   ")
+    rerun(at, lang)
+    assert translate("alignment.error.empty_line", lang) in errors(at)
+
+
+@needs_all
+def test_the_samples_slider_sets_the_rows_per_model():
+    at = open_app("alignment", lang=LANG)
+    column = translate("alignment.samples.reply", LANG)
+    table = next(df.value for df in at.dataframe if column in df.value.columns)
+    assert len(table) == 3 * len(svc.POLICIES)
+    at.slider(key="alignment_n").set_value(5)
+    rerun(at, LANG)
+    table = next(df.value for df in at.dataframe if column in df.value.columns)
+    assert len(table) == 5 * len(svc.POLICIES)
