@@ -241,6 +241,44 @@ def _reasoning(recipe, repeats: int) -> dict:
     }
 
 
+ALIGNMENT_MODELS = ("sft", "reward", "ppo", "dpo")
+
+
+def alignment(repeats: int) -> dict:
+    """What the Alignment page computes, outside Streamlit: one policy's greedy reply to a held-out prompt (batched
+    KV-cached decode, at most 24 tokens), three replies sampled together, the reward model's score of one reply, and
+    one reply's per-token log-probabilities (DPO's side of a pair) — the last two on both backends, through the
+    engine. One prompt per repeat, in turn; milliseconds per call."""
+    from models import metrics
+    from models.recipes import alignment as recipe
+
+    if not all(n in zoo.available() for n in ALIGNMENT_MODELS):
+        return {}
+    tok = metrics.tokenizer(zoo.checkpoint_dir("sft"))
+    prompts = recipe.held_out_prompts(tok, max(repeats, 1))
+    policy, engine = zoo.load("ppo"), Engine(device="cpu")
+    gen = torch.Generator().manual_seed(0)
+    reply = tok.encode("Good my lord, I thank you for your love.").ids + [recipe.end_id(tok)]
+    times: dict[str, list[float]] = {}
+
+    def timed(key: str, fn, *args, **kwargs) -> None:
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        times.setdefault(key, []).append((time.perf_counter() - start) * 1e3)
+
+    for backend in ("torch", "onnx"):  # warm-up: sessions and first calls
+        engine.run("reward", {"tokens": np.array([prompts[0] + reply])}, (), backend=backend)
+        engine.run("dpo", {"tokens": np.array([prompts[0] + reply])}, (), backend=backend)
+    for p in prompts:
+        tokens = {"tokens": np.array([p + reply])}
+        timed("greedy_reply", recipe.complete, policy, [p])
+        timed("three_samples", recipe.complete, policy, [p] * 3, temperature=1.0, generator=gen)
+        for backend in ("torch", "onnx"):
+            timed(f"reward_{backend}", engine.run, "reward", tokens, (), backend=backend)
+            timed(f"logprobs_{backend}", engine.run, "dpo", tokens, (), backend=backend)
+    return {"torch_threads": torch.get_num_threads(), **{k: _stats(v) for k, v in times.items()}}
+
+
 LONG_DECODE = 2048  # tokens generated for mistral's speed and cache memory against length (8× its training context)
 
 
@@ -595,12 +633,34 @@ def table(results: dict) -> str:
             "",
             f"Checkpoint timed: `{rs['trained_by']}`.",
         ]
+    al = results.get("alignment")
+    if al:
+        names = {
+            "greedy_reply": "one greedy reply of `ppo` (torch, KV cache)",
+            "three_samples": "three sampled replies of `ppo`, decoded together",
+            "reward_torch": "the reward model's score of one reply, torch",
+            "reward_onnx": "the same, ONNX Runtime",
+            "logprobs_torch": "one reply's log-probabilities under `dpo` (DPO's side of a pair), torch",
+            "logprobs_onnx": "the same, ONNX Runtime",
+        }
+        lines += ["", "| the Alignment page's calls | p50 ms | p95 ms | calls |", "|---|---|---|---|"]
+        lines += [f"| {label} | {al[k]['p50']} | {al[k]['p95']} | {al[k]['n']} |" for k, label in names.items()]
     if results.get("kernels"):
         lines += _kernel_table(results["kernels"])
     return "\n".join(lines) + "\n"
 
 
-SECTIONS = ("latency", "ort_spinning", "decode", "generation", "speculative", "reasoning", "browser", "kernels")
+SECTIONS = (
+    "latency",
+    "ort_spinning",
+    "decode",
+    "generation",
+    "speculative",
+    "reasoning",
+    "alignment",
+    "browser",
+    "kernels",
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -623,6 +683,7 @@ def main(argv: list[str] | None = None) -> int:
         "generation": generation,
         "speculative": lambda: speculative(args.repeats),
         "reasoning": lambda: reasoning(args.repeats),
+        "alignment": lambda: alignment(args.repeats),
         "browser": lambda: browser(max(5, args.repeats // 3)),
         "kernels": lambda: kernels(max(3, args.repeats // 3)),
     }
