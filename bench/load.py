@@ -11,6 +11,10 @@ again — with the same widget values, so every rerun after the first finds the 
 ("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
 latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
 
+With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
+``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
+input is in a cache: the issue's "new-text rerun", the model's forward and every figure computed afresh.
+
 Reported per page and N: reruns per second (all sessions together), p50/p95/p99 latency, errors (a rerun that did
 not finish successfully, a dropped connection, a timeout), and the server processes' resident memory at the end.
 """
@@ -34,6 +38,11 @@ PAGES = ("", "attention", "gpt", "moe", "mamba")  # "" is home: the app shell wi
 SESSIONS = (8, 32, 128)
 OUT_JSON = ROOT / "bench" / "load.json"
 OUT_MD = ROOT / "bench" / "load.md"
+NEW_TEXT = {"gpt": "gpt_text", "moe": "moe_text"}  # the text box --new-text types into, by page
+WORDS = (
+    "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
+    "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"
+).split()
 TIMEOUT_S = 60.0  # one rerun that takes longer counts as an error
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -56,21 +65,33 @@ def cookies(base: str) -> dict[str, str]:
         return jar
 
 
-def rerun_message(page: str, cached: set[str]) -> bytes:
-    """A rerun of ``page`` with no widget changed, naming the messages this reader already holds (as a browser does,
-    so the server sends a reference instead of an unchanged element)."""
+def rerun_message(page: str, cached: set[str], text: tuple[str, str] | None = None) -> bytes:
+    """A rerun of ``page``, naming the messages this reader already holds (as a browser does, so the server sends a
+    reference instead of an unchanged element): with no widget changed, or with ``text`` = (widget id, value)."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
     msg.rerun_script.query_string = ""
     msg.rerun_script.page_name = page
     msg.rerun_script.widget_states.SetInParent()
+    if text is not None:
+        state = msg.rerun_script.widget_states.widgets.add()
+        state.id, state.string_value = text
     msg.rerun_script.cached_message_hashes.extend(sorted(cached))
     return msg.SerializeToString()
 
 
-async def reader(base: str, page: str, until: float, think: float, point: Point) -> None:
-    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency."""
+def fresh_text(rng, n: int) -> str:
+    """A line of ten words and a counter: a text no earlier rerun of any reader has typed."""
+    return " ".join(rng.choice(WORDS) for _ in range(10)) + f" {n}"
+
+
+async def reader(base: str, page: str, until: float, think: float, point: Point, new_text: bool = False) -> None:
+    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency; with
+    ``new_text``, typing a fresh text into the page's text box for every rerun after the first (whose latency, the
+    page's first draw, is not recorded)."""
+    import random
+
     import websockets
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -87,9 +108,15 @@ async def reader(base: str, page: str, until: float, think: float, point: Point)
             compression=None,
         ) as ws:
             cached: set[str] = set()
+            rng, box, typed = random.Random(id(point) ^ id(ws)), None, 0
+            key = NEW_TEXT.get(page) if new_text else None
             while time.monotonic() < until:
                 start = time.perf_counter()
-                await ws.send(rerun_message(page, cached))
+                text = None
+                if box is not None:
+                    typed += 1
+                    text = (box, fresh_text(rng, typed) + f" {id(ws) % 10_000}")
+                await ws.send(rerun_message(page, cached, text))
                 status = None
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
@@ -98,10 +125,19 @@ async def reader(base: str, page: str, until: float, think: float, point: Point)
                     msg = ForwardMsg.FromString(raw)
                     if msg.hash and msg.WhichOneof("type") == "delta":
                         cached.add(msg.hash)
+                    if key and msg.WhichOneof("type") == "delta":
+                        element = msg.delta.new_element
+                        for kind in ("text_area", "text_input"):
+                            if element.WhichOneof("type") == kind and getattr(element, kind).id.endswith(key):
+                                box = getattr(element, kind).id
                     if msg.WhichOneof("type") == "script_finished":
                         status = msg.script_finished
+                if key and box is None:
+                    point.errors.append(f"no text box {key} on {page}")
+                    return
                 if status == ForwardMsg.FINISHED_SUCCESSFULLY:
-                    point.latencies_ms.append((time.perf_counter() - start) * 1e3)
+                    if text is not None or not key:
+                        point.latencies_ms.append((time.perf_counter() - start) * 1e3)
                 else:
                     point.errors.append(f"script finished with status {status}")
                 await asyncio.sleep(think)
@@ -109,11 +145,13 @@ async def reader(base: str, page: str, until: float, think: float, point: Point)
         point.errors.append(f"{type(exc).__name__}: {exc}")
 
 
-async def measure(base: str, page: str, sessions: int, seconds: float, think: float) -> tuple[Point, float]:
+async def measure(
+    base: str, page: str, sessions: int, seconds: float, think: float, new_text: bool = False
+) -> tuple[Point, float]:
     point = Point()
     until = time.monotonic() + seconds
     start = time.monotonic()
-    await asyncio.gather(*(reader(base, page, until, think, point) for _ in range(sessions)))
+    await asyncio.gather(*(reader(base, page, until, think, point, new_text) for _ in range(sessions)))
     return point, time.monotonic() - start
 
 
@@ -150,7 +188,14 @@ def rss_mb(pids: list[int]) -> float:
     return round(sum(_rss_mb(p) for p in pids), 1)
 
 
-def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.5, processes: int = 0) -> dict:
+def run(
+    pages=PAGES,
+    sessions=SESSIONS,
+    seconds: float = 10.0,
+    think: float = 0.5,
+    processes: int = 0,
+    new_text: bool = False,
+) -> dict:
     """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
     page at each number of sessions."""
     from app.shared.services import SWITCH_INTERVAL_S
@@ -162,6 +207,7 @@ def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.
         "seconds_per_point": seconds,
         "think_s": think,
         "processes": processes or 1,
+        "new_text": new_text,
         "via": "nginx" if processes else "direct",
         "nodelay": os.environ.get("TE_NODELAY", "1") != "0",
         "switch_interval_ms": float(os.environ.get("TE_SWITCH_INTERVAL_MS", SWITCH_INTERVAL_S * 1e3)),
@@ -192,7 +238,7 @@ def run(pages=PAGES, sessions=SESSIONS, seconds: float = 10.0, think: float = 0.
         for page in pages:
             _in_own_loop(measure(base, page, max(1, processes), 0.1, 0.0))  # warm: each process runs the page once
             for n in sessions:
-                point, wall = _in_own_loop(measure(base, page, n, seconds, think))
+                point, wall = _in_own_loop(measure(base, page, n, seconds, think, new_text))
                 results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
                 print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)
         results["server_rss_mb"] = rss_mb(pids)
@@ -205,7 +251,9 @@ def table(results: dict) -> str:
     lines = [
         f"Measured on: {results['machine']} — {results['when']}; {results['processes']} Streamlit process(es), "
         f"{results['via']}; {results['seconds_per_point']:g} s per point, each session rerunning its page then "
-        f"waiting {results['think_s']:g} s; server RSS at the end {results.get('server_rss_mb')} MB; "
+        f"waiting {results['think_s']:g} s"
+        + ("; a new text typed for every rerun" if results.get("new_text") else "")
+        + f"; server RSS at the end {results.get('server_rss_mb')} MB; "
         f"TCP_NODELAY {'on' if results.get('nodelay', False) else 'off'}, switch interval "
         f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
@@ -228,13 +276,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--processes", type=int, default=0, help="serve through deploy/launch.py with this many")
     ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
     ap.add_argument("--nodelay", type=int, choices=(0, 1), default=1, help="0: keep Nagle on (Streamlit as it is)")
+    ap.add_argument("--new-text", action="store_true", help="type a fresh text each rerun (pages: gpt, moe)")
     ap.add_argument("--switch-interval-ms", type=float, default=None, help="the server's (default: the app's 1 ms)")
     args = ap.parse_args(argv)
     os.environ["TE_NODELAY"] = str(args.nodelay)  # read by deploy.serve in the server processes
     if args.switch_interval_ms is not None:
         os.environ["TE_SWITCH_INTERVAL_MS"] = str(args.switch_interval_ms)  # read by the app's entry point
     pages = ["" if p in ("", "home") else p for p in args.pages]
-    results = run(pages, args.sessions, args.seconds, args.think, args.processes)
+    if args.new_text and set(pages) - NEW_TEXT.keys():
+        ap.error(f"--new-text needs pages with a text box: {', '.join(NEW_TEXT)}")
+    results = run(pages, args.sessions, args.seconds, args.think, args.processes, args.new_text)
     text = table(results)
     if args.out is not None:
         args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")

@@ -25,3 +25,23 @@ def test_readers_rerun_a_page_without_errors(processes):
     assert point["reruns"] >= 3 and point["p50_ms"] > 0  # each reader ran the page at least once
     assert results["server_rss_mb"] > 0
     assert "| attention | 3 |" in load.table(results)
+
+
+def test_a_rerun_with_a_new_text_names_the_text_box():
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg.FromString(load.rerun_message("gpt", {"h1"}, ("$$ID-abc-gpt_text", "to be or not")))
+    (state,) = msg.rerun_script.widget_states.widgets
+    assert (state.id, state.string_value) == ("$$ID-abc-gpt_text", "to be or not")
+    assert msg.rerun_script.page_name == "gpt" and list(msg.rerun_script.cached_message_hashes) == ["h1"]
+    assert not BackMsg.FromString(load.rerun_message("gpt", set())).rerun_script.widget_states.widgets
+
+
+@pytest.mark.e2e
+def test_new_text_readers_type_into_the_gpt_page():
+    """With new_text, every recorded rerun typed a text of its own into GPT's box, and all finished."""
+    results = load.run(pages=("gpt",), sessions=(2,), seconds=4.0, think=0.2, new_text=True)
+    point = results["pages"]["gpt"]["2"]
+    assert point["errors"] == 0, point["first_error"]
+    assert point["reruns"] >= 2
+    assert "a new text typed for every rerun" in load.table(results)
