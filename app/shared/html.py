@@ -103,10 +103,18 @@ HISTORY_SCRIPT = """<script>
   window.__teHistory = true;
   const SHELL = SHELL_KEYS;
   const MERGE_MS = 1500;
+  const NEW_PATH_MS = 10000;  // a busy server may take seconds between clearing the old page and the new path
   const here = () => location.pathname + location.search;
   const own = (search) => [...new URLSearchParams(search).keys()].filter((k) => !SHELL.includes(k));
+  const ownOf = (search) => {  // the page's own parameters, as one comparable string
+    const p = new URLSearchParams(search);
+    SHELL.forEach((k) => p.delete(k));
+    p.sort();
+    return p.toString();
+  };
   let shown = here();
   let pageChange = 0;  // when the last write of a page change happened
+  let cleared = 0;  // when the old page's parameters were last cleared
   const replace = history.replaceState.bind(history);
   const push = history.pushState.bind(history);
   const write = (state, title, url) => {
@@ -117,8 +125,13 @@ HISTORY_SCRIPT = """<script>
       const now = Date.now();
       const newPage = next.pathname !== location.pathname;
       const clearing = !newPage && own(location.search).length > 0 && own(next.search).length === 0;
-      (now - pageChange < MERGE_MS ? replace : push)(state, title, url);
+      // the shell's parameters written back (same page, same own parameters) are never an entry of their own,
+      // however long the new page took to run; nor is the new path that follows a clearing
+      const shellOnly = !newPage && ownOf(location.search) === ownOf(next.search);
+      const merge = shellOnly || (newPage && now - cleared < NEW_PATH_MS) || now - pageChange < MERGE_MS;
+      (merge ? replace : push)(state, title, url);
       if (newPage || clearing) pageChange = now;
+      cleared = clearing ? now : newPage ? 0 : cleared;
     }
     shown = here();
   };
