@@ -55,10 +55,11 @@ STRINGS = {
     "alignment.verdict.score": ("rule's warmth {score}", "规则的温暖度 {score}"),
     "alignment.steps.title": ("1 · The steps, one prompt", "1 · 各步骤，同一个提示"),
     "alignment.steps.body": (
-        "Each model's greedy reply to the prompt above, in the order InstructGPT trains them. Each starts from the "
-        "one to its left; the reward model (step 2) starts from SFT and gives the score under each reply.",
-        "每个模型对上面提示的贪心回答，按 InstructGPT 的训练顺序排列。每个模型都从它左边那个开始；奖励模型（第 2 步）"
-        "从 SFT 开始，每个回答下的分数就是它打的。",
+        "Each model's greedy reply to the prompt above, in the order InstructGPT trains them. SFT starts from the "
+        "pre-trained GPT; the reward model (step 2), PPO and DPO all start from SFT. The score under each reply is "
+        "the reward model's.",
+        "每个模型对上面提示的贪心回答，按 InstructGPT 的训练顺序排列。SFT 从预训练 GPT 开始；奖励模型（第 2 步）、"
+        "PPO 和 DPO 都从 SFT 开始。每个回答下的分数是奖励模型打的。",
     ),
     "alignment.step.gpt": ("Pre-trained GPT", "预训练 GPT"),
     "alignment.step.gpt.how": ("next-token prediction on the plays", "在剧本上做下一个词预测"),
