@@ -81,9 +81,9 @@ def rerun_message(page: str, cached: set[str], text: tuple[str, str] | None = No
     return msg.SerializeToString()
 
 
-def fresh_text(rng, n: int) -> str:
-    """A line of ten words and a counter: a text no earlier rerun of any reader has typed."""
-    return " ".join(rng.choice(WORDS) for _ in range(10)) + f" {n}"
+def fresh_text(rng, n: int, reader: int) -> str:
+    """Ten words, this reader's number and its count of texts: a text no earlier rerun of any reader has typed."""
+    return " ".join(rng.choice(WORDS) for _ in range(10)) + f" {reader} {n}"
 
 
 async def reader(base: str, page: str, until: float, think: float, point: Point, new_text: bool = False) -> None:
@@ -115,7 +115,7 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
                 text = None
                 if box is not None:
                     typed += 1
-                    text = (box, fresh_text(rng, typed) + f" {id(ws) % 10_000}")
+                    text = (box, fresh_text(rng, typed, id(ws)))
                 await ws.send(rerun_message(page, cached, text))
                 status = None
                 while status is None:

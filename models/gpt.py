@@ -300,10 +300,14 @@ def decode_batch(
     return torch.stack(out, dim=1), torch.stack(logps, dim=1)
 
 
+def logprobs_of(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """log softmax(logits)[target] at every position: (N, T, V), (N, T) -> (N, T)."""
+    return torch.log_softmax(logits.float(), dim=-1).gather(-1, targets[..., None])[..., 0]
+
+
 def token_logprobs(model: GPT, ids: torch.Tensor) -> torch.Tensor:
     """log p(ids[:, t + 1] | ids[:, ≤ t]) at every position, (N, L) -> (N, L − 1); differentiable (policy gradients)."""
-    logits = model(ids[:, :-1])
-    return torch.log_softmax(logits.float(), dim=-1).gather(-1, ids[:, 1:, None])[..., 0]
+    return logprobs_of(model(ids[:, :-1]), ids[:, 1:])
 
 
 @torch.inference_mode()

@@ -56,11 +56,7 @@ def _tokenizer():
 @st.cache_data(show_spinner=False)
 def examples() -> tuple[tuple[str, str, str], ...]:
     """(previous speaker, line, speaker) of held-out prompts (validation plays), the page's examples."""
-    out = []
-    for e in instruct.examples("validation", 400, seed=1)[:40]:
-        head, line, _, instruction = e.prompt.rstrip("\n").split("\n")
-        out.append((head.removesuffix("."), line, e.speaker))
-    return tuple(out)
+    return tuple((e.previous, e.line, e.speaker) for e in instruct.examples("validation", 400, seed=1)[:40])
 
 
 def speaker_name(text: str, field: str) -> str:
@@ -163,7 +159,6 @@ def replies(previous: str, line: str, speaker: str, backend: str = "torch") -> R
 
 @dataclass(frozen=True)
 class Samples:
-    prompt: str
     by_model: tuple[tuple[Reply, ...], ...]  # per policy of POLICIES that is installed
     names: tuple[str, ...]
     backend: str
@@ -191,7 +186,7 @@ def samples(previous: str, line: str, speaker: str, n: int, seed: int, backend: 
         names.append(name)
         by_model.append(tuple(_judge(name, w, e, rw) for (w, e), rw in zip(texts, rewards)))
     return Samples(
-        text, tuple(by_model), tuple(names), backend, services.engine().device, (time.perf_counter() - start) * 1e3
+        tuple(by_model), tuple(names), backend, services.engine().device, (time.perf_counter() - start) * 1e3
     )
 
 
@@ -304,8 +299,6 @@ class Curves:
     kl: np.ndarray  # to sft, per reply
     peak: int  # the step where the rule's win rate was highest
     diverging: tuple[tuple[float, float], ...]  # (from, to) steps where the learned reward rose and the rule's fell
-    note: str
-    settings: dict
 
 
 def ppo_curves() -> Curves:
@@ -331,10 +324,4 @@ def ppo_curves() -> Curves:
         col("kl_to_sft"),
         int(steps[int(win.argmax())]),
         diverging,
-        c.get("curves_note", ""),
-        c.get("settings", {}),
     )
-
-
-def metric(name: str, key: str) -> float | None:
-    return card(name).get("metrics", {}).get(key)

@@ -22,6 +22,7 @@ Prompts come from speeches of the training plays (``split="train"``) or of the h
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -49,9 +50,15 @@ _WORD = re.compile(r"[a-z']+")
 
 @dataclass(frozen=True)
 class Example:
-    prompt: str  # ends with the instruction's newline; the reply follows
+    previous: str  # who spoke the line replied to
+    line: str  # that line, cut to MAX_PROMPT_CHARS
+    speaker: str  # who replies
     reply: str  # the play's line (a demonstration), without END
-    speaker: str
+
+    @property
+    def prompt(self) -> str:
+        """What the models read; ends with the instruction's newline, the reply follows."""
+        return prompt_for(self.previous, self.line, self.speaker)
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,8 @@ def speeches(play: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-def all_examples(split: str) -> list[Example]:
+@functools.cache
+def all_examples(split: str) -> tuple[Example, ...]:
     """Every reply of one speaker to the line just before it from another, in the plays of ``split``, whose first
     line is a well-formed reply (the demonstrations keep the format they teach)."""
     found = []
@@ -104,8 +112,8 @@ def all_examples(split: str) -> list[Example]:
         for (s1, lines1), (s2, lines2) in zip(found_in_play, found_in_play[1:]):
             reply = lines2[0]
             if s1 != s2 and judge(reply).well_formed:
-                found.append(Example(prompt_for(s1, lines1[-1], s2), reply, s2))
-    return found
+                found.append(Example(s1, lines1[-1][:MAX_PROMPT_CHARS], s2, reply))
+    return tuple(found)
 
 
 def examples(split: str, n: int, seed: int) -> list[Example]:

@@ -36,7 +36,7 @@ from tqdm import tqdm
 
 from models import alignment, gpt, metrics, rl, zoo
 from models.data import instruct
-from models.recipes.common import initial_model, source_tokenizer
+from models.recipes.common import decoder_recipe, initial_model, source_tokenizer
 from models.training import Trainer, fast_kernels, schedule
 from models.zoo import Recipe, Run, Trained
 
@@ -449,7 +449,7 @@ def train_ppo(run: Run) -> Trained:
             ids = padded([p + r for p, r in zip(prompts, replies)])
             mask = response_mask([len(p) for p in prompts], [len(r) for r in replies], ids.shape[1])
             logits, values_old = agent(ids[:, :-1])
-            logp_old = torch.log_softmax(logits.float(), -1).gather(-1, ids[:, 1:, None])[..., 0]
+            logp_old = gpt.logprobs_of(logits, ids[:, 1:])
             logp_ref = gpt.token_logprobs(ref, ids)
             score = last_rewards(rm, prompts, replies)
             rewards = -hp["kl_coef"] * (logp_old - logp_ref) * mask
@@ -465,7 +465,7 @@ def train_ppo(run: Run) -> Trained:
             for s in rng.permutation(len(prompts)).reshape(-1, hp["minibatch"]):
                 s = torch.from_numpy(s)
                 logits, values = agent(ids[s, :-1])
-                logp = torch.log_softmax(logits.float(), -1).gather(-1, ids[s, 1:, None])[..., 0]
+                logp = gpt.logprobs_of(logits, ids[s, 1:])
                 pl, vl, _ = rl.ppo_losses(
                     logp, logp_old[s], adv[s], values, values_old[s], returns[s], mask[s], clip=hp["clip"]
                 )
@@ -497,17 +497,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 def _policy(name: str, train, evaluate, bars: dict, defaults: dict) -> Recipe:
-    return Recipe(
-        name=name,
-        arch="gpt",
-        train=train,
-        evaluate=evaluate,
-        example_inputs=example_inputs,
-        bars=bars,
-        probes=("blocks.*.attn.pattern",),
-        dynamic_axes={"tokens": {0: "B", 1: "T"}},
-        defaults=defaults,
-    )
+    return decoder_recipe(name, "gpt", train, evaluate, example_inputs, bars, defaults)
 
 
 WIN = {"win_rate_vs_sft": {"min": 0.65}}

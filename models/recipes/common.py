@@ -14,6 +14,7 @@ from tokenizers import Tokenizer
 from torch import nn
 
 from models import zoo
+from models.zoo import Recipe
 
 
 def initial_model(
@@ -52,3 +53,27 @@ def windows(
             s = int(rng.integers(0, len(ids) - length - 1))
             rows.append(ids[s : s + length + 1])
         yield torch.from_numpy(np.stack(rows))
+
+
+def decoder_recipe(
+    name: str,
+    arch: str,
+    train: Callable,
+    evaluate: Callable,
+    example_inputs: Callable,
+    bars: dict,
+    defaults: dict[str, Any],
+) -> Recipe:
+    """A decoder's checkpoint whose ONNX export takes token ids of any batch and length and adds every layer's
+    attention pattern as probes (the reasoning and alignment policies)."""
+    return Recipe(
+        name=name,
+        arch=arch,
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars=bars,
+        probes=("blocks.*.attn.pattern",),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=defaults,
+    )

@@ -32,6 +32,7 @@ from torch import nn
 
 from models import gpt, llama, rl, zoo
 from models.data import chains
+from models.recipes.common import decoder_recipe
 from models.training import Trainer, fast_kernels, schedule
 from models.zoo import Recipe, Run, Trained
 
@@ -428,17 +429,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 def _recipe(name: str, train, evaluate, bars: dict, defaults: dict) -> Recipe:
-    return Recipe(
-        name=name,
-        arch="llama",
-        train=train,
-        evaluate=evaluate,
-        example_inputs=example_inputs,
-        bars=bars,
-        probes=("blocks.*.attn.pattern",),
-        dynamic_axes={"tokens": {0: "B", 1: "T"}},
-        defaults=defaults,
-    )
+    return decoder_recipe(name, "llama", train, evaluate, example_inputs, bars, defaults)
 
 
 RECIPES = [
