@@ -217,7 +217,10 @@ def curve_section(current: int | None) -> None:
 def grpo_section(text: str | None) -> None:
     s = svc.grpo_settings()
     st.header(t("reasoning.grpo.title"))
-    st.markdown(t("reasoning.grpo.caption", G=s["group"], T=s["temperature"]))
+    start = svc.start_settings()
+    st.markdown(
+        t("reasoning.grpo.caption", G=s["group"], T=s["temperature"], examples=start["examples"], share=start["direct_share"])
+    )
     c_p, c_g, c_s = st.columns([3, 3, 2], vertical_alignment="bottom")
     with c_p:
         policy = ui.choice(
@@ -321,6 +324,35 @@ def training_section() -> None:
     if "well_formed" in m:
         c3.metric(t("reasoning.m.well_formed"), f"{m['well_formed']:.1%}")
     c4.metric(t("reasoning.m.steps_trained"), f"{s['steps']:,}", help=t("reasoning.m.steps_trained.help", **s))
+    sharp = svc.sharpening(m)
+    if sharp is not None:
+        d1, d2, d3 = st.columns(3)
+        for col, key, (before, after) in (
+            (d1, "reasoning.m.writes_steps", sharp.steps),
+            (d2, "reasoning.m.maj", sharp.maj),
+            (d3, "reasoning.m.pass", sharp.passed),
+        ):
+            col.metric(
+                t(key, K=svc.PASS_K, k=svc.BAR_STEPS),
+                f"{after:.1%}",
+                f"{after - before:+.1%}",
+                help=t(f"{key}.help", K=svc.PASS_K, k=svc.BAR_STEPS, before=f"{before:.1%}"),
+            )
+        st.markdown(
+            t(
+                "reasoning.sharpen." + ("rerank" if sharp.mostly_reranking else "reach"),
+                K=svc.PASS_K,
+                k=svc.BAR_STEPS,
+                g0=f"{sharp.greedy[0]:.1%}",
+                g1=f"{sharp.greedy[1]:.1%}",
+                m0=f"{sharp.maj[0]:.1%}",
+                m1=f"{sharp.maj[1]:.1%}",
+                p0=f"{sharp.passed[0]:.1%}",
+                p1=f"{sharp.passed[1]:.1%}",
+                s0=f"{sharp.steps[0]:.0%}",
+                s1=f"{sharp.steps[1]:.0%}",
+            )
+        )
     if tr.by_steps is not None and tr.mix:
         ks, before, after = tr.by_steps
         by_steps_figure(

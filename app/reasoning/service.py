@@ -27,6 +27,7 @@ MAX_STEPS = chains.MAX_STEPS
 BAR_STEPS = recipe.BAR_STEPS
 CHANCE = 0.1  # every operation permutes the ten digits, so the answer is uniform: chance is 1/10 at every k
 EVAL_N = recipe.EVAL_N  # held-out problems per k: the ones the cards' curves are measured on
+PASS_K = recipe.PASS_K  # samples per problem behind the cards' pass@k and maj@k
 SINGLE = 10 * (9 + 9 + len(chains.MULTIPLIERS))  # one-operation problems: all trained, none held out
 DEFAULT_K = 3
 EXAMPLE_KS = (2, 4, BAR_STEPS, MAX_STEPS)  # one held-out example per difficulty (k = 1 holds none out)
@@ -35,7 +36,7 @@ MAX_GROUP = 16
 TEMPERATURE = recipe.GRPO["temperature"]  # sampling as during training
 SIGNS = {"×": "*", "−": "-", "–": "-", "x": "*", "X": "*"}  # what people type for the task's * and -
 PVH_ROWS = ("cot", "task", "model", "reward", "group", "updates", "kl", "lr")
-PVH_DEPARTURES = ("size", "task", "cot", "reward", "group", "updates", "length")
+PVH_DEPARTURES = ("size", "task", "cot", "start", "reward", "group", "updates", "length")
 
 
 def available(name: str) -> bool:
@@ -359,6 +360,31 @@ def training() -> Training:
     )
 
 
+@dataclass(frozen=True)
+class Sharpening:
+    """Before and after RL at BAR_STEPS operations, from the grpo card: greedy exact match, maj@K and pass@K of
+    PASS_K samples, and the share of greedy completions that write the steps. Each is (before, after)."""
+
+    greedy: tuple[float, float]
+    maj: tuple[float, float]
+    passed: tuple[float, float]
+    steps: tuple[float, float]
+
+    @property
+    def mostly_reranking(self) -> bool:
+        """pass@K rose by less than half as much as the greedy answer: RL mostly made a reachable answer come
+        first (DeepSeekMath §5.2.2's reading of its Figure 7)."""
+        return self.passed[1] - self.passed[0] < 0.5 * (self.greedy[1] - self.greedy[0])
+
+
+def sharpening(metrics: dict) -> Sharpening | None:
+    keys = ("exact_match", f"maj_at_{PASS_K}", f"pass_at_{PASS_K}", "writes_steps")
+    if not all(k in metrics and f"start_{k}" in metrics for k in keys):
+        return None
+    pairs = [(float(metrics[f"start_{k}"]), float(metrics[k])) for k in keys]
+    return Sharpening(*pairs)
+
+
 def first_last(values: list) -> tuple[float, float] | None:
     """The first and last recorded (non-null) values of a curve."""
     v = [x for x in values if x is not None]
@@ -368,6 +394,11 @@ def first_last(values: list) -> tuple[float, float] | None:
 def grpo_settings() -> dict:
     """GRPO's settings as trained (the grpo card's, else the recipe's defaults)."""
     return {**recipe.GRPO, **card(GRPO).get("settings", {})}
+
+
+def start_settings() -> dict:
+    """The settings ``grpo-start`` was trained with (its card's, else the recipe's defaults)."""
+    return {**recipe.COLD_START, **card(START).get("settings", {})}
 
 
 def params(name: str = COT) -> int | None:
@@ -392,6 +423,7 @@ def here() -> dict:
         "steps": s["steps"],
         "kmax": s["max_steps_in_question"],
         "bonus": chains.FORMAT_BONUS,
-        "examples": recipe.COLD_START["examples"],
+        "examples": start_settings()["examples"],
+        "share": start_settings()["direct_share"],
         "max": MAX_STEPS,
     }

@@ -150,13 +150,13 @@ STRINGS = {
         "update then makes the tokens of outputs that beat the group's mean more likely and the others less, through "
         "PPO's clipped ratio, with a KL penalty that keeps the policy near a reference model. Below, the problem "
         "above is sampled as in training (temperature {T}; G = {G} during training) and scored by the rule. "
-        "Before RL is `grpo-start`: `direct` fine-tuned on 2,048 worked examples (R1's cold start), so it writes "
-        "the steps but often wrongly; after RL is `grpo`.",
+        "Before RL is `grpo-start`: `cot` fine-tuned on {examples:,} formatted examples, {share:.0%} of them "
+        "answered directly, so it can work the steps but mostly writes the answer alone; after RL is `grpo`.",
         "GRPO（DeepSeekMath §4.1）对每个问题从当前策略采样一组 G 个输出 o₁ … o_G，逐个打分，并给输出 i 的每个词元"
         "同样的优势 Â_i = (r_i − mean r) / std r。随后的更新通过 PPO 的截断比率，让高于组平均的输出中的词元更可能"
         "出现，其余的更不可能出现，同时用 KL 惩罚让策略不偏离参考模型太远。下面按训练时的方式（温度 {T}；训练时 "
-        "G = {G}）对上面的题目采样，并用规则打分。RL 之前是 `grpo-start`：在 2,048 个带步骤的示例上微调过的 "
-        "`direct`（R1 的冷启动），会写步骤但常写错；RL 之后是 `grpo`。",
+        "G = {G}）对上面的题目采样，并用规则打分。RL 之前是 `grpo-start`：在 {examples:,} 个格式正确的示例上微调过的 "
+        "`cot`，其中 {share:.0%} 直接给出答案，所以它会逐步计算，却多半只写答案；RL 之后是 `grpo`。",
     ),
     "reasoning.policy": ("Policy", "策略"),
     "reasoning.policy.start": ("before RL (grpo-start)", "RL 之前（grpo-start）"),
@@ -212,19 +212,58 @@ STRINGS = {
     "reasoning.m.start_em": ("Held-out before RL", "RL 前留出集"),
     "reasoning.m.grpo_em": ("Held-out after RL", "RL 后留出集"),
     "reasoning.m.em.help": (
-        "Greedy exact match on held-out problems with 6 operations, one more than any worked example of the cold "
-        "start (where the cot bar is held too), from the grpo card. The figure below has every k.",
-        "在 6 个运算的留出题上的贪心完全匹配率（比冷启动的任何示例都多一步，cot 的门槛也在这里），取自 grpo 的模型卡。"
+        "Greedy exact match on held-out problems with 6 operations, one more than any of the start's examples "
+        "(where the cot bar is held too), from the grpo card. The figure below has every k.",
+        "在 6 个运算的留出题上的贪心完全匹配率（比起点模型的任何示例都多一步，cot 的门槛也在这里），取自 grpo 的模型卡。"
         "下图给出每个 k。",
     ),
     "reasoning.rl_curve.note": (
-        "Before and after RL, greedy, on {n} held-out problems per k. The cold start's worked examples have 1 to "
+        "Before and after RL, greedy, on {n} held-out problems per k. The start's examples have 1 to "
         "{easy} operations; GRPO's questions have 1 to {k}. On the mix of 1 to {k} operations: {start:.1%} before, "
         "{grpo:.1%} after ({gain:+.1%}).",
-        "RL 前后，贪心解码，每个 k 在 {n} 道留出题上测量。冷启动的示例有 1 到 {easy} 个运算；GRPO 的题目有 1 到 {k} "
+        "RL 前后，贪心解码，每个 k 在 {n} 道留出题上测量。起点模型的示例有 1 到 {easy} 个运算；GRPO 的题目有 1 到 {k} "
         "个。在 1 到 {k} 个运算的混合题上：RL 前 {start:.1%}，RL 后 {grpo:.1%}（{gain:+.1%}）。",
     ),
     "reasoning.m.well_formed": ("Well formed after RL", "RL 后格式正确率"),
+    "reasoning.m.writes_steps": ("Writes the steps, k = {k}", "写出步骤，k = {k}"),
+    "reasoning.m.writes_steps.help": (
+        "The share of greedy answers to held-out problems of {k} operations that work the steps before `=` rather "
+        "than give the answer at once; {before} before RL.",
+        "在 {k} 个运算的留出题上，贪心回答里先写出步骤再写 `=`、而不是直接给答案的比例；RL 之前为 {before}。",
+    ),
+    "reasoning.m.maj": ("maj@{K}, k = {k}", "maj@{K}，k = {k}"),
+    "reasoning.m.maj.help": (
+        "{K} answers sampled per held-out problem (temperature 1): right when the most frequent answer is; {before} "
+        "before RL.",
+        "每道留出题采样 {K} 个回答（温度 1）：出现最多的答案正确才算对；RL 之前为 {before}。",
+    ),
+    "reasoning.m.pass": ("pass@{K}, k = {k}", "pass@{K}，k = {k}"),
+    "reasoning.m.pass.help": (
+        "The same {K} samples: right when any of them is; {before} before RL.",
+        "同样的 {K} 个样本：只要有一个正确就算对；RL 之前为 {before}。",
+    ),
+    "reasoning.sharpen.rerank": (
+        "**Sharper, or more capable?** DeepSeekMath (§5.2.2, Figure 7) found that RL raised Maj@K but not Pass@K, "
+        "and read it as RL making a right answer the model could already reach come out first. Ours at k = {k}: "
+        "the greedy answer {g0} → {g1}, maj@{K} {m0} → {m1}, pass@{K} {p0} → {p1}. Most of the gain is in the first "
+        "answer, not in what {K} tries reach: the start could already work the steps (it wrote them in {s0} of its "
+        "greedy answers, {s1} after RL), and what RL taught it was to do so.",
+        "**更敏锐，还是更有能力？** DeepSeekMath（§5.2.2，图 7）发现 RL 提高了 Maj@K，却没有提高 Pass@K，并解读为："
+        "RL 让模型本来就能得到的正确答案排到了前面。我们在 k = {k} 上：贪心答案 {g0} → {g1}，maj@{K} {m0} → {m1}，"
+        "pass@{K} {p0} → {p1}。增益主要在第一个答案上，而不在 {K} 次尝试能覆盖到的范围上：起点模型本来就会逐步"
+        "计算（它在 {s0} 的贪心回答里写出了步骤，RL 之后是 {s1}），RL 教会它的是去这样做。",
+    ),
+    "reasoning.sharpen.reach": (
+        "**Sharper, or more capable?** DeepSeekMath (§5.2.2, Figure 7) found that RL raised Maj@K but not Pass@K, "
+        "and read it as RL making a right answer the model could already reach come out first. Ours at k = {k}: "
+        "the greedy answer {g0} → {g1}, maj@{K} {m0} → {m1}, pass@{K} {p0} → {p1}. Here pass@{K} rose about as "
+        "much as the first answer, so RL did more than re-rank what {K} tries of the start could reach (greedy "
+        "answers writing the steps: {s0} before, {s1} after).",
+        "**更敏锐，还是更有能力？** DeepSeekMath（§5.2.2，图 7）发现 RL 提高了 Maj@K，却没有提高 Pass@K，并解读为："
+        "RL 让模型本来就能得到的正确答案排到了前面。我们在 k = {k} 上：贪心答案 {g0} → {g1}，maj@{K} {m0} → {m1}，"
+        "pass@{K} {p0} → {p1}。这里 pass@{K} 的提高与第一个答案相当，所以 RL 做的不只是给起点模型 {K} 次尝试能"
+        "覆盖到的答案重新排序（写出步骤的贪心回答：之前 {s0}，之后 {s1}）。",
+    ),
     "reasoning.m.steps_trained": ("GRPO steps", "GRPO 步数"),
     "reasoning.m.steps_trained.help": (
         "{steps} steps × {questions} questions × G = {group} samples; {updates} optimiser updates per sampled batch; "
@@ -445,6 +484,16 @@ STRINGS = {
         "CoT 论文用带步骤的示例提示一个冻结的模型；小模型无法从提示中学会这一点，所以 `cot` 是在带步骤的解答上训练的，"
         "计算量与 `direct` 相同。",
     ),
+    "reasoning.pvh.departure.start": (
+        "R1-Zero started RL from a base model and R1 from a cold start of long worked solutions. Ours starts from "
+        "`cot` fine-tuned on {examples:,} examples, {share:.0%} of them answered directly, so it can work the steps "
+        "but mostly does not: what RL has to find is the choice to write them. A start that wrote steps it did not "
+        "know gained 3 points in 600 GRPO steps (docs/training/reasoning.md, run 17).",
+        "R1-Zero 从基座模型开始 RL，R1 则从长推理解答组成的冷启动数据开始。我们的起点是在 {examples:,} 个示例上微调"
+        "过的 `cot`，其中 {share:.0%} 直接给出答案，所以它会逐步计算却多半不这样做：RL 要找到的是“写出步骤”这个"
+        "选择。一个会写步骤、却不会算这些步骤的起点，在 600 步 GRPO 中只提高了 3 个百分点（docs/training/reasoning.md，"
+        "第 17 次训练）。",
+    ),
     "reasoning.pvh.departure.reward": (
         "GRPO runs here with R1's kind of reward, a rule (1 + {bonus} / {bonus} / 0), not DeepSeekMath's learned "
         "reward model.",
@@ -475,14 +524,15 @@ STRINGS = {
         "**What you see here.** The cards measure both models on the same held-out problems; whether writing the "
         "steps helps at k = {k} is read from them, not assumed. A GRPO group shows where the learning signal comes "
         "from: only groups whose rewards differ push anything, and each output's tokens move together. **Try** a "
-        "problem both models fail, then sample groups for it before and after RL.",
+        "problem `direct` fails, then sample groups for it before RL (the outputs that work the steps are the ones "
+        "pushed up) and after it.",
         "**这几篇论文改变了什么。** 思维链（2201.11903）给了模型计算的空间：每写下一步，下一步就能读回它，一道长题"
         "于是变成许多道短题。GRPO（2402.03300）用一组采样回答的平均奖励取代 PPO 的评论家，让语言模型上的 RL 变得"
         "更便宜。DeepSeek-R1（2501.12948）把 GRPO 和规则可检查的奖励结合起来，发现超大模型仅凭这个信号就能学会长篇"
         "推理，随后把它放进多阶段流程，并蒸馏到小模型中。**这里看到的。** 模型卡在同样的留出题上测量两个模型；"
         "在 k = {k} 时写出步骤是否有帮助，是从这些数字读出来的，而不是假定的。一个 GRPO 组展示了学习信号从哪里来："
-        "只有奖励有差别的组才会推动策略，而且同一个输出的词元一起移动。**试试** 找一道两个模型都答错的题，再分别在 "
-        "RL 前后为它采样几组。",
+        "只有奖励有差别的组才会推动策略，而且同一个输出的词元一起移动。**试试** 找一道 `direct` 答错的题，先在 RL "
+        "之前为它采样几组（被往上推的是写出步骤的输出），再在 RL 之后采样。",
     ),
     # errors
     "reasoning.error.empty": ("Type a problem such as 3+4*3-5.", "请输入一道题，例如 3+4*3-5。"),
@@ -523,11 +573,9 @@ STRINGS = {
         "cot 的模型卡还没有准确率曲线：请运行 python -m models.train cot。",
     ),
     "reasoning.error.no_training": (
-        "No GRPO checkpoint is installed, so there are no recorded curves: run python -m models.train grpo. (Our "
-        "last GRPO run moved held-out exact match at 6 operations from 16.5% to 19.5%, short of the +15 points asked "
-        "of it, so it is not shipped; docs/training/reasoning.md has every run.)",
-        "没有安装 GRPO 检查点，因此没有训练曲线：请运行 python -m models.train grpo。（我们最近一次 GRPO 训练把 6 个"
-        "运算的留出集完全匹配率从 16.5% 提到 19.5%，未达到要求的 +15 个百分点，所以没有发布；每次训练的记录见 "
-        "docs/training/reasoning.md。）",
+        "No GRPO checkpoint is installed, so there are no recorded curves: run python -m models.train grpo "
+        "(docs/training/reasoning.md has every run).",
+        "没有安装 GRPO 检查点，因此没有训练曲线：请运行 python -m models.train grpo（每次训练的记录见 "
+        "docs/training/reasoning.md）。",
     ),
 }

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -201,16 +202,22 @@ def decode(ids) -> str:
     return "".join(ALPHABET[i - 1] for i in ids if 0 < i <= len(ALPHABET))
 
 
-def batch(problems_: list[Problem], style: str, length: int = CONTEXT) -> tuple[np.ndarray, np.ndarray]:
+def batch(
+    problems_: list[Problem], style: str | Sequence[str], length: int = CONTEXT
+) -> tuple[np.ndarray, np.ndarray]:
     """Training rows for next-token prediction: ids (n, length + 1), prompt then completion then padding, and a mask
-    (n, length) of the positions whose next token is scored (the completion's tokens only, not the prompt)."""
+    (n, length) of the positions whose next token is scored (the completion's tokens only, not the prompt). ``style``
+    is one for every row, or one per row."""
+    styles = [style] * len(problems_) if isinstance(style, str) else list(style)
+    if len(styles) != len(problems_):
+        raise ValueError(f"{len(styles)} styles for {len(problems_)} problems")
     ids = np.zeros((len(problems_), length + 1), dtype=np.int64)
     mask = np.zeros((len(problems_), length), dtype=bool)
-    for r, p in enumerate(problems_):
-        prompt, completion = encode(p.prompt), encode(p.completion(style))
+    for r, (p, st) in enumerate(zip(problems_, styles)):
+        prompt, completion = encode(p.prompt), encode(p.completion(st))
         row = prompt + completion
         if len(row) > length + 1:
-            raise ValueError(f"{p.prompt}{p.completion(style)} is longer than {length + 1}")
+            raise ValueError(f"{p.prompt}{p.completion(st)} is longer than {length + 1}")
         ids[r, : len(row)] = row
         mask[r, len(prompt) - 1 : len(row) - 1] = True
     return ids, mask

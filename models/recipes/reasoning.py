@@ -8,19 +8,24 @@ after each operation and then the answer. Most training problems have 1 … 5 op
 past the bulk, at 6 operations: ``cot`` exact match ≥ ``direct``
 exact match + 0.2 on held-out problems.
 
-``grpo-start`` is the cold start of DeepSeek-R1 (2501.12948) at our scale: the ``direct`` model fine-tuned on a few
-thousand (``examples``) worked solutions of 1 … 5 operations, so it writes the format and knows part of the steps,
-and has never written six. ``grpo`` then trains it with GRPO (DeepSeekMath, 2402.03300) on questions of 1 … 6
-operations: for each question, a group of G sampled completions scored by the rule of ``chains.judge`` (right
-answer + well-formed), advantages normalised within the group, the clipped objective with a per-token KL penalty to
-the start model (models/rl.py). The bar is held where the cot bar is, one step past the examples: held-out exact
-match at 6 operations ≥ the start's + 0.15; the mix of 1 … 6 and every length are reported beside it.
+``grpo-start`` is a model that can work the steps but mostly does not: ``cot`` fine-tuned on a few thousand
+(``examples``) formatted examples of 1 … 5 operations, three quarters of them (``direct_share``) answered directly and
+the rest worked, so that on a new question it usually writes the answer alone. Both forms are well formed, so the
+reward rule does not prefer one; only the answer does. ``grpo`` then trains it with GRPO (DeepSeekMath, 2402.03300) on
+questions of 1 … 6 operations: for each question, a group of G sampled completions scored by the rule of
+``chains.judge`` (right answer + well-formed), advantages normalised within the group, the clipped objective with a
+per-token KL penalty to the start model (models/rl.py). What RL must find is a behaviour — writing the steps pays —
+which is what DeepSeek-R1-Zero (2501.12948) saw at scale as the response length grew. An earlier start that wrote the
+steps but did not know them (``direct`` fine-tuned on worked examples) gained 0.03 in 600 GRPO steps
+(docs/training/reasoning.md, runs 15–17). The bar: held-out exact match at 6 operations ≥ the start's + 0.15; the mix of
+1 … 6, every length and pass@8 (DeepSeekMath §5.2.2: RL raised Maj@K but not Pass@K) are reported beside it.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -60,20 +65,22 @@ SUPERVISED = {
     "table_share": 0.3,  # single operations: the table every step looks up
     "table_steps": 1000,  # a curriculum: the first steps train single operations only (docs/training/reasoning.md)
 }
-# The cold start: worked examples of 1 … easy_steps operations (a table_share of them single operations), cycled.
-# 32 examples for 150 steps taught neither the format nor the steps (run 15); 2,048 for 2,500 steps teach the format
-# and about two thirds of the single steps, and nothing about a sixth operation (run 16, docs/training/reasoning.md).
+# The start: formatted examples of 1 … easy_steps operations (a table_share of them single operations), a
+# direct_share of them answered directly and the rest worked, cycled, from ``cot``. On a new six-operation question it
+# then writes the answer alone most of the time (run 18, docs/training/reasoning.md). Runs 15–17 started from
+# ``direct`` fine-tuned on worked examples instead: it wrote steps it did not know, and GRPO gained 0.03.
 COLD_START = {
     "examples": 2048,
+    "direct_share": 0.75,
     "table_share": 0.3,
-    "steps": 2500,
+    "steps": 1500,
     "batch": 32,
-    "lr": 3e-3,
+    "lr": 1e-3,
     "warmup": 10,
     "weight_decay": 0.01,
 }
 GRPO = {
-    "steps": 600,
+    "steps": 200,
     "questions": 16,  # per step
     "group": 8,  # G completions per question
     "updates": 2,  # optimiser steps on each sampled batch (DeepSeekMath: 1)
@@ -85,10 +92,11 @@ GRPO = {
 }
 
 EVAL_N = 400  # held-out problems per number of operations
+PASS_K = 8  # samples per problem for pass@k and maj@k
 BAR_STEPS = 6  # where the cot-vs-direct bar is held
 GRPO_EVAL_STEPS = tuple(range(1, 7))  # the mix GRPO is judged on
 LOG_EVERY = 10
-SOURCES = {"grpo-start": "direct", "grpo": "grpo-start"}  # the checkpoint each starts from, unless --init-from
+SOURCES = {"grpo-start": "cot", "grpo": "grpo-start"}  # the checkpoint each starts from, unless --init-from
 
 
 # ---- data ------------------------------------------------------------------------------------------------------------
@@ -219,15 +227,46 @@ def grpo_eval_set() -> list[chains.Problem]:
     return [p for k in GRPO_EVAL_STEPS for p in held_out_set(k, EVAL_N // 2)]
 
 
+def writes_steps(completions: list[str]) -> float:
+    """The share of completions that write something (steps) before ``=``, rather than the answer at once."""
+    return float(np.mean([c.partition("=")[0] != "" for c in completions]))
+
+
+def sampled_at_k(model: llama.Llama, problems: list[chains.Problem], k: int = PASS_K) -> tuple[float, float]:
+    """(pass@k, maj@k) from ``k`` completions per problem sampled at temperature 1 (a fixed seed): the share of problems
+    with at least one right answer, and the share whose most frequent answer among the well-formed ones is right
+    (a tie goes to the answer sampled first)."""
+    s = decode(
+        model,
+        [p.prompt for p in problems for _ in range(k)],
+        temperature=1.0,
+        generator=torch.Generator().manual_seed(0),
+    )
+    judged = [chains.judge(c, problems[i // k]) for i, c in enumerate(s.completions)]
+    hits, majority = [], []
+    for q, p in enumerate(problems):
+        group = judged[q * k : (q + 1) * k]
+        hits.append(any(j.correct for j in group))
+        answers = Counter(j.answer for j in group if j.well_formed)
+        majority.append(bool(answers) and answers.most_common(1)[0][0] == p.answer)
+    return float(np.mean(hits)), float(np.mean(majority))
+
+
 def _start_or_grpo_metrics(model: llama.Llama) -> dict:
-    """Held out: exact match at BAR_STEPS operations (one past the cold start's examples, as the cot bar), on the
-    mix of 1 … BAR_STEPS, the well-formed share of the mix, and exact match by number of operations."""
+    """Held out: exact match at BAR_STEPS operations (one past the start's examples, as the cot bar), on the mix of
+    1 … BAR_STEPS, the well-formed share of the mix, exact match by number of operations; at BAR_STEPS, the share of
+    greedy completions that write steps, and pass@k and maj@k of sampled ones."""
     mix, formed = accuracy(model, grpo_eval_set())
     by_k = accuracy_by_steps(model)
+    bar_set = held_out_set(BAR_STEPS)
+    pass_k, maj_k = sampled_at_k(model, bar_set)
     return {
         "exact_match": by_k[str(BAR_STEPS)],
         "mix_exact_match": round(mix, 4),
         "well_formed": round(formed, 4),
+        "writes_steps": round(writes_steps(greedy_completions(model, bar_set)), 4),
+        f"pass_at_{PASS_K}": round(pass_k, 4),
+        f"maj_at_{PASS_K}": round(maj_k, 4),
         "accuracy_by_steps": by_k,
     }
 
@@ -244,6 +283,9 @@ def evaluate_grpo(model: llama.Llama, out: Path) -> dict:
         "exact_match_gain": round(ours["exact_match"] - start["exact_match"], 4),
         "start_mix_exact_match": start["mix_exact_match"],
         "mix_exact_match_gain": round(ours["mix_exact_match"] - start["mix_exact_match"], 4),
+        "start_writes_steps": start["writes_steps"],
+        f"start_pass_at_{PASS_K}": start[f"pass_at_{PASS_K}"],
+        f"start_maj_at_{PASS_K}": start[f"maj_at_{PASS_K}"],
         "start_accuracy_by_steps": start["accuracy_by_steps"],
     }
 
@@ -296,7 +338,7 @@ def start_from(run: Run, name: str) -> llama.Llama:
 
 
 def train_cold_start(run: Run) -> Trained:
-    """The direct model fine-tuned on a few worked (cot-style) examples, cycled."""
+    """``cot`` fine-tuned on a few formatted examples, most answered directly (``direct_share``), cycled."""
     hp = run.settings
     torch.manual_seed(run.seed)
     model = start_from(run, "grpo-start")
@@ -304,7 +346,8 @@ def train_cold_start(run: Run) -> Trained:
     examples = training_problems(
         rng, mixed_steps(rng, hp["examples"], SUPERVISED["easy_steps"], 0.0, hp["table_share"])
     )
-    ids, mask = (torch.from_numpy(a) for a in chains.batch(examples, "cot"))
+    styles = np.where(rng.random(len(examples)) < hp["direct_share"], "direct", "cot").tolist()
+    ids, mask = (torch.from_numpy(a) for a in chains.batch(examples, styles))
 
     def batches():
         while True:
@@ -319,15 +362,15 @@ def train_cold_start(run: Run) -> Trained:
     return Trained(
         model,
         asdict(CHAIN),
-        data=f"{hp['examples']} worked examples (cot style, 1 … {SUPERVISED['easy_steps']} operations, "
-        f"{hp['table_share']:.0%} of them single) from seed "
-        f"{run.seed}, starting from the {SOURCES['grpo-start']} checkpoint",
+        data=f"{hp['examples']} formatted examples (1 … {SUPERVISED['easy_steps']} operations, "
+        f"{hp['table_share']:.0%} of them single; {hp['direct_share']:.0%} answered directly, the rest worked) from "
+        f"seed {run.seed}, starting from the {SOURCES['grpo-start']} checkpoint",
         card={
-            **_task_card("cot"),
+            **_task_card("direct or cot"),
             "starts_from": SOURCES["grpo-start"],
-            "examples": [p.prompt + p.completion("cot") for p in examples],
+            "examples": [p.prompt + p.completion(st) for p, st in zip(examples, styles)],
         },
-        stages=[trainer.summary("cold start")],
+        stages=[trainer.summary("start")],
     )
 
 

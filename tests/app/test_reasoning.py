@@ -163,3 +163,22 @@ def test_the_try_this_box_quotes_the_accuracies_the_page_shows():
     assert f"k = {c.bar_steps}" in box
     metrics = svc.card(svc.COT)["metrics"]
     assert c.cot_at_bar == metrics["accuracy_by_steps"][str(svc.BAR_STEPS)]
+
+
+@needs_grpo
+def test_the_training_section_shows_what_rl_changed_from_the_card():
+    at = open_app("reasoning", lang=LANG)
+    metrics = svc.card(svc.GRPO)["metrics"]
+    sharp = svc.sharpening(metrics)
+    assert sharp is not None and sharp.steps == (metrics["start_writes_steps"], metrics["writes_steps"])
+    k, K = svc.BAR_STEPS, svc.PASS_K
+    assert m(at, "reasoning.m.writes_steps", k=k) == f"{metrics['writes_steps']:.1%}"
+    assert m(at, "reasoning.m.pass", K=K, k=k) == f"{metrics[f'pass_at_{K}']:.1%}"
+    assert m(at, "reasoning.m.maj", K=K, k=k) == f"{metrics[f'maj_at_{K}']:.1%}"
+    # the reading follows the numbers: pass@K rose less than half as much as the greedy answer
+    gains = {key: metrics[key] - metrics[f"start_{key}"] for key in ("exact_match", f"pass_at_{K}")}
+    assert sharp.mostly_reranking == (gains[f"pass_at_{K}"] < 0.5 * gains["exact_match"])
+    readings = {True: "Most of the gain is in the first answer", False: "did more than re-rank"}
+    note = next(md.value for md in at.markdown if "Pass@K" in md.value)
+    assert readings[sharp.mostly_reranking] in note and readings[not sharp.mostly_reranking] not in note
+    assert f"pass@{K} {sharp.passed[0]:.1%} → {sharp.passed[1]:.1%}" in note

@@ -94,6 +94,20 @@ def test_training_rows_score_only_the_completion():
     assert chains.encode(text) == ids[0, : len(text)].tolist()
 
 
+def test_a_batch_takes_one_style_per_row():
+    q = chains.parse("7-2")
+    ids, mask = chains.batch([P, q], ["direct", "cot"], length=30)
+    assert chains.decode(ids[0]) == P.prompt + "=6." and chains.decode(ids[1]) == q.prompt + "7,5=5."
+    assert mask.sum(1).tolist() == [3, 6]
+    with pytest.raises(ValueError):
+        chains.batch([P, q], ["cot"])
+
+
+def test_writes_steps_counts_completions_that_work_before_answering():
+    assert reasoning.writes_steps(["=6.", "3,7,1,6=6.", "3,7=1.", "=2."]) == 0.5
+    assert reasoning.writes_steps(["", "=1.", "3,7", "5"]) == 0.5  # steps with no answer still count
+
+
 def test_mixed_steps_keeps_its_share_of_hard_problems():
     k = reasoning.mixed_steps(np.random.default_rng(0), 20000, 5, 0.1, 0.3)
     assert k.min() == 1 and k.max() == 6
@@ -172,7 +186,8 @@ GOLDEN_PROBLEMS = ("3+4*3-5", "7-2", "1*9+6-3*7+2", "5+5-9*3+8*7")
 GOLDEN = {  # name -> greedy completions of GOLDEN_PROBLEMS, from the shipped checkpoints (true answers 6, 5, 6, 7)
     "cot": ["3,7,1,6=6.", "7,5=5.", "1,9,5,2,4,6=6.", "5,0,1,3,1,7=7."],
     "direct": ["=4.", "=5.", "=8.", "=7."],
-    "grpo-start": ["3,9,7,2=2.", "7,9=9.", "1,9,5,8,6,0=0.", "5,0,1,3,1,7=7."],
+    "grpo-start": ["=1.", "=3.", "=0.", "=6."],  # it can work the steps, but mostly answers at once
+    "grpo": ["3,7,1,6=6.", "7,5=5.", "1,9,5,2,4,6=6.", "5,0,1,3,1,7=7."],  # RL taught it to write them
 }
 
 
@@ -199,3 +214,22 @@ def test_grpo_card_records_its_curves():
     curves = card["grpo_curves"]
     assert len({len(v) for v in curves.values()}) == 1 and curves["step"][-1] == card["settings"]["steps"]
     assert curves["held_out_accuracy"][-1] > curves["held_out_accuracy"][0]
+
+
+@shipped("grpo-start", "grpo")
+def test_rl_taught_the_start_to_write_the_steps():
+    problems = reasoning.held_out_set(5, 40)
+    before = reasoning.greedy_completions(zoo.load("grpo-start"), problems)
+    after = reasoning.greedy_completions(zoo.load("grpo"), problems)
+    assert reasoning.writes_steps(before) < 0.5 and reasoning.writes_steps(after) == 1.0
+    assert sum(chains.judge(c, p).correct for c, p in zip(after, problems)) >= 38
+
+
+@shipped("grpo-start")
+def test_sampled_pass_and_majority_at_k():
+    problems = reasoning.held_out_set(6, 40)
+    passed, majority = reasoning.sampled_at_k(zoo.load("grpo-start"), problems, k=4)
+    # a right majority answer is a right answer among the samples; the start often answers directly and wrongly
+    assert 0 < majority < passed <= 1
+    assert (passed * 40).is_integer() and (majority * 40).is_integer()
+    assert reasoning.sampled_at_k(zoo.load("grpo-start"), problems, k=4) == (passed, majority)  # a fixed seed
