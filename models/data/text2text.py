@@ -215,9 +215,15 @@ def reverse_words(text: str) -> str:
 
 
 def examples(
-    task: str, lines: list[str] | dict[str, list[str]], rng: np.random.Generator, tok: Tokenizer
+    task: str,
+    lines: list[str] | dict[str, list[str]],
+    rng: np.random.Generator,
+    tok: Tokenizer,
+    types_share: float = 0.0,
 ) -> Iterator[Example]:
-    """Endless examples of ``task``: from ``lines`` (a list), or for ``which_play`` from {play: lines}."""
+    """Endless examples of ``task``: from ``lines`` (a list), or for ``which_play`` from {play: lines}. For
+    ``reverse_words``, a ``types_share`` of the examples are words drawn uniformly from the distinct words of
+    ``lines`` rather than a run of consecutive words, so that rare words are copied as often as common ones."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}")
     if task == "which_play":
@@ -225,6 +231,7 @@ def examples(
         play_words = {name: words_of(lines[name]) for name in names}
     else:
         words = words_of(lines)  # once: the corpus has ~800k words
+        types = sorted(set(words)) if task == "reverse_words" and types_share > 0 else []
     while True:
         if task == "which_play":
             name = names[int(rng.integers(len(names)))]
@@ -233,8 +240,11 @@ def examples(
         elif task in WORDS:
             lo, hi = WORDS[task]
             n = int(rng.integers(lo, hi + 1))
-            s = int(rng.integers(0, len(words) - n))
-            text = " ".join(words[s : s + n])
+            if types and rng.random() < types_share:
+                text = " ".join(types[i] for i in rng.integers(0, len(types), size=n))
+            else:
+                s = int(rng.integers(0, len(words) - n))
+                text = " ".join(words[s : s + n])
             answer = count_words(text) if task == "count_words" else reverse_words(text)
             yield text_example(tok, task, text, answer)
         else:  # fill

@@ -43,6 +43,9 @@ SETTINGS = {
     "rows_count_words": 6,
     "rows_reverse_words": 14,
     "rows_fill": 6,
+    # a share of the reversal rows made of words drawn uniformly from the corpus's distinct words (docs/training/t5.md:
+    # the shipped model's reversals fail at copying rare words); 0 draws every row from consecutive words
+    "reverse_types_share": 0.0,
 }
 EVAL = {"examples": 400, "seed": 12345, "max_new": 64}
 # What issue 17 asks of the structural task, not reached by the shipped checkpoint: shown beside the measured value.
@@ -107,9 +110,9 @@ def mixture(hp: dict) -> dict[str, int]:
     return rows
 
 
-def mixture_batches(tok, rng: np.random.Generator, rows: dict[str, int]):
+def mixture_batches(tok, rng: np.random.Generator, rows: dict[str, int], types_share: float = 0.0):
     lines = task_lines("train")
-    streams = {task: tt.examples(task, lines[task], rng, tok) for task in rows}
+    streams = {task: tt.examples(task, lines[task], rng, tok, types_share) for task in rows}
     while True:
         yield batch_of(
             [(e.source_ids, e.target_ids) for task, k in rows.items() for e in (next(streams[task]) for _ in range(k))]
@@ -137,7 +140,7 @@ def train(run: Run) -> Trained:
     stages = []
     for stage, steps, batches in (
         ("span corruption", hp["pretrain_steps"], span_batches(stream, hp, rng)),
-        ("multi-task", hp["finetune_steps"], mixture_batches(tok, rng, mixture(hp))),
+        ("multi-task", hp["finetune_steps"], mixture_batches(tok, rng, mixture(hp), hp["reverse_types_share"])),
     ):
         if not steps:  # a stage set to 0 steps (e.g. pre-training, when continuing with --init-from) is skipped
             continue
@@ -237,7 +240,7 @@ RECIPES = [
         train=train,
         evaluate=evaluate,
         example_inputs=example_inputs,
-        # Issue 17 also asks reverse_words_exact_match ≥ 0.95; the shipped run reaches 0.83 (docs/training/t5.md), so
+        # Issue 17 also asks reverse_words_exact_match ≥ 0.95; the shipped run reaches 0.9325 (docs/training/t5.md), so
         # that bar is reported as not met (ISSUE_BARS) rather than held here.
         bars={"which_play_accuracy": {"min": round(3 / len(tt.PLAYS), 4)}},
         probes=t5.PROBES,

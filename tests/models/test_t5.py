@@ -155,6 +155,23 @@ def test_batches_shift_the_target_behind_pad_and_ignore_padding():
     assert labels.tolist() == [[7, 8, 1], [9, 1, -100]]
 
 
+@shipped_only
+def test_reversal_rows_can_draw_words_by_type_so_rare_words_come_as_often_as_common_ones(shipped):
+    _, tok = shipped
+    lines = ["the the the the the the the the the lord"]  # "lord" is one word in ten, one type in two
+
+    def share_of_lord(types_share: float) -> float:
+        it = tt.examples("reverse_words", lines, np.random.default_rng(0), tok, types_share)
+        words = [w for _ in range(400) for w in next(it).source.split()[2:]]  # after "reverse words:"
+        return words.count("lord") / len(words)
+
+    assert share_of_lord(0.0) < 0.2 and 0.4 < share_of_lord(1.0) < 0.6
+    # with no share the stream is the one it always was (the shipped runs' data is unchanged)
+    a = tt.examples("reverse_words", lines, np.random.default_rng(1), tok)
+    b = tt.examples("reverse_words", lines, np.random.default_rng(1), tok, 0.0)
+    assert [next(a).source for _ in range(20)] == [next(b).source for _ in range(20)]
+
+
 # ---- the shipped checkpoint ------------------------------------------------------------------------------------------
 
 
@@ -171,11 +188,12 @@ def answer(shipped, task: str, text: str) -> str:
 
 # Greedy answers of the shipped checkpoint (torch, CPU): golden outputs, right or wrong; regenerate only when the
 # checkpoint is retrained. The wrong one is what the model does today: seven words, longer than the 2-5 it was taught
-# to reverse, and rare words copied badly (the card's reverse_words_exact_match is 0.83 against the issue's 0.95).
+# to reverse, with two words dropped and a rarer one garbled (the card's reverse_words_exact_match is 0.9325 on lines
+# of 2-5 words, against the issue's 0.95).
 GOLDEN = [
     ("reverse_words", "to be or not", "not or be to"),
     ("reverse_words", "my lord", "lord my"),
-    ("reverse_words", "the quality of mercy is not strained", "chasteed not is mercy of loose the"),
+    ("reverse_words", "the quality of mercy is not strained", "reeded is mercy of quality the"),
     ("reverse_words", "now is the winter", "winter the is now"),
     ("count_words", "the quality of mercy is not strained", "7"),
     (
