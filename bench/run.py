@@ -198,46 +198,53 @@ SPECULATIVE_BENCH = {"prompts": 12, "new_tokens": 64}
 
 
 def reasoning(repeats: int) -> dict:
-    """GRPO's sampling cost: one group of G completions of one held-out prompt from ``grpo-start`` at the training
-    temperature, with ``models.recipes.reasoning.decode`` (all G rows decoded together with the KV cache); one prompt
-    per repeat, k = 1 … the questions' longest, in turn. Milliseconds per group and tokens per completion. One torch
-    thread, as the GRPO runs recorded in the cards: with two threads on two cores a second busy process stretches
-    each step of this small model from milliseconds to hundreds of them."""
+    """GRPO's sampling cost: one group of G completions of one held-out prompt from each policy of the page
+    (``grpo-start`` before RL, ``grpo`` after) at the training temperature, with ``models.recipes.reasoning.decode``
+    (all G rows decoded together with the KV cache); one prompt per repeat, k = 1 … the questions' longest, in turn,
+    the same prompts for both. Milliseconds per group and tokens per completion: the start mostly answers at once,
+    ``grpo`` writes the steps, so its groups are longer. One torch thread, as the GRPO runs recorded in the cards:
+    with two threads on two cores a second busy process stretches each step of this small model from milliseconds
+    to hundreds of them."""
     from models.recipes import reasoning as recipe
 
-    if "grpo-start" not in zoo.available():
+    names = [n for n in ("grpo-start", "grpo") if n in zoo.available()]
+    if not names:
         return {}
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        return _reasoning(recipe, repeats)
+        return _reasoning(recipe, repeats, names)
     finally:
         torch.set_num_threads(threads)
 
 
-def _reasoning(recipe, repeats: int) -> dict:
-    model = zoo.load("grpo-start")
+def _reasoning(recipe, repeats: int, names: list[str]) -> dict:
     G, temperature, kmax = recipe.GRPO["group"], recipe.GRPO["temperature"], recipe.GRPO["max_steps_in_question"]
     n = max(kmax, repeats)
     sets = {k: recipe.held_out_set(k, n // kmax + 1) for k in range(1, kmax + 1)}
     prompts = [sets[1 + i % kmax][i // kmax].prompt for i in range(n)]
-    gen = torch.Generator().manual_seed(0)
-    recipe.decode(model, [prompts[0]] * G, temperature=temperature, generator=gen)  # warm-up
-    ms, tokens = [], []
-    for prompt in prompts:
-        start = time.perf_counter()
-        s = recipe.decode(model, [prompt] * G, temperature=temperature, generator=gen)
-        ms.append((time.perf_counter() - start) * 1e3)
-        tokens.append(float(s.mask.sum()) / G)
+    models = {}
+    for name in names:
+        model = zoo.load(name)
+        gen = torch.Generator().manual_seed(0)
+        recipe.decode(model, [prompts[0]] * G, temperature=temperature, generator=gen)  # warm-up
+        ms, tokens = [], []
+        for prompt in prompts:
+            start = time.perf_counter()
+            s = recipe.decode(model, [prompt] * G, temperature=temperature, generator=gen)
+            ms.append((time.perf_counter() - start) * 1e3)
+            tokens.append(float(s.mask.sum()) / G)
+        models[name] = {
+            "trained_by": zoo.read_card(name).get("command", ""),  # a pilot's timing differs from the shipped one's
+            "ms_per_group": _stats(ms),
+            "tokens_per_completion": round(float(np.mean(tokens)), 2),
+        }
     return {
-        "model": "grpo-start",
-        "trained_by": zoo.read_card("grpo-start").get("command", ""),  # a pilot's timing differs from the shipped one's
         "torch_threads": torch.get_num_threads(),
         "group": G,
         "temperature": temperature,
         "steps": f"1-{kmax}",
-        "ms_per_group": _stats(ms),
-        "tokens_per_completion": round(float(np.mean(tokens)), 2),
+        "models": models,
     }
 
 
@@ -621,18 +628,19 @@ def table(results: dict) -> str:
                 )
     rs = results.get("reasoning")
     if rs:
-        g = rs["ms_per_group"]
         lines += [
             "",
-            "| sampling one GRPO group (`grpo-start`) | p50 ms | p95 ms | prompts | tokens per completion |",
-            "|---|---|---|---|---|",
-            f"| G = {rs['group']} completions of one held-out prompt (k = {rs['steps']}), temperature "
-            f"{rs['temperature']}, batched KV-cached decode, {rs['torch_threads']} torch thread "
-            f"| {g['p50']} | {g['p95']} | {g['n']} "
-            f"| {rs['tokens_per_completion']} |",
+            f"Sampling one GRPO group: G = {rs['group']} completions of one held-out prompt (k = {rs['steps']}), "
+            f"temperature {rs['temperature']}, batched KV-cached decode, {rs['torch_threads']} torch thread.",
             "",
-            f"Checkpoint timed: `{rs['trained_by']}`.",
+            "| policy | p50 ms | p95 ms | prompts | tokens per completion | trained by |",
+            "|---|---|---|---|---|---|",
         ]
+        for name, r in rs["models"].items():
+            g = r["ms_per_group"]
+            lines.append(
+                f"| `{name}` | {g['p50']} | {g['p95']} | {g['n']} | {r['tokens_per_completion']} | `{r['trained_by']}` |"
+            )
     al = results.get("alignment")
     if al:
         names = {
