@@ -638,9 +638,8 @@ def table(results: dict) -> str:
         ]
         for name, r in rs["models"].items():
             g = r["ms_per_group"]
-            lines.append(
-                f"| `{name}` | {g['p50']} | {g['p95']} | {g['n']} | {r['tokens_per_completion']} | `{r['trained_by']}` |"
-            )
+            cells = (f"`{name}`", g["p50"], g["p95"], g["n"], r["tokens_per_completion"], f"`{r['trained_by']}`")
+            lines.append("| " + " | ".join(map(str, cells)) + " |")
     al = results.get("alignment")
     if al:
         names = {

@@ -219,7 +219,13 @@ def grpo_section(text: str | None) -> None:
     st.header(t("reasoning.grpo.title"))
     start = svc.start_settings()
     st.markdown(
-        t("reasoning.grpo.caption", G=s["group"], T=s["temperature"], examples=start["examples"], share=start["direct_share"])
+        t(
+            "reasoning.grpo.caption",
+            G=s["group"],
+            T=s["temperature"],
+            examples=start["examples"],
+            share=start["direct_share"],
+        )
     )
     c_p, c_g, c_s = st.columns([3, 3, 2], vertical_alignment="bottom")
     with c_p:
@@ -340,7 +346,7 @@ def training_section() -> None:
             )
         st.markdown(
             t(
-                "reasoning.sharpen." + ("rerank" if sharp.mostly_reranking else "reach"),
+                "reasoning.sharpen.rerank" if sharp.mostly_reranking else "reasoning.sharpen.reach",
                 K=svc.PASS_K,
                 k=svc.BAR_STEPS,
                 g0=f"{sharp.greedy[0]:.1%}",

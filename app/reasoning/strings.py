@@ -214,8 +214,8 @@ STRINGS = {
     "reasoning.m.em.help": (
         "Greedy exact match on held-out problems with 6 operations, one more than any of the start's examples "
         "(where the cot bar is held too), from the grpo card. The figure below has every k.",
-        "在 6 个运算的留出题上的贪心完全匹配率（比起点模型的任何示例都多一步，cot 的门槛也在这里），取自 grpo 的模型卡。"
-        "下图给出每个 k。",
+        "在 6 个运算的留出题上的贪心完全匹配率（比起点模型的任何示例都多一步，cot 的门槛也在这里），"
+        "取自 grpo 的模型卡。下图给出每个 k。",
     ),
     "reasoning.rl_curve.note": (
         "Before and after RL, greedy, on {n} held-out problems per k. The start's examples have 1 to "

@@ -202,9 +202,7 @@ def decode(ids) -> str:
     return "".join(ALPHABET[i - 1] for i in ids if 0 < i <= len(ALPHABET))
 
 
-def batch(
-    problems_: list[Problem], style: str | Sequence[str], length: int = CONTEXT
-) -> tuple[np.ndarray, np.ndarray]:
+def batch(problems_: list[Problem], style: str | Sequence[str], length: int = CONTEXT) -> tuple[np.ndarray, np.ndarray]:
     """Training rows for next-token prediction: ids (n, length + 1), prompt then completion then padding, and a mask
     (n, length) of the positions whose next token is scored (the completion's tokens only, not the prompt). ``style``
     is one for every row, or one per row."""
