@@ -396,8 +396,10 @@ def grpo_settings() -> dict:
     return {**recipe.GRPO, **card(GRPO).get("settings", {})}
 
 
+@st.cache_data(show_spinner=False, max_entries=1)
 def start_settings() -> dict:
-    """The settings ``grpo-start`` was trained with (its card's, else the recipe's defaults)."""
+    """The settings ``grpo-start`` was trained with (its card's, else the recipe's defaults). Cached: the card also
+    lists its 2,048 training examples, which the page never needs to parse on a rerun."""
     return {**recipe.COLD_START, **card(START).get("settings", {})}
 
 
@@ -411,7 +413,7 @@ def chains_bonus() -> float:
 
 def here() -> dict:
     """Our side of "in the paper vs here", for the strings: sizes and GRPO's settings as trained."""
-    s = grpo_settings()
+    s, start = grpo_settings(), start_settings()
     return {
         "params": f"{params(COT) or 0:,}",
         "group": s["group"],
@@ -423,7 +425,7 @@ def here() -> dict:
         "steps": s["steps"],
         "kmax": s["max_steps_in_question"],
         "bonus": chains.FORMAT_BONUS,
-        "examples": start_settings()["examples"],
-        "share": start_settings()["direct_share"],
+        "examples": start["examples"],
+        "share": start["direct_share"],
         "max": MAX_STEPS,
     }
