@@ -34,11 +34,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ("", "attention", "gpt", "moe", "mamba")  # "" is home: the app shell with the lightest page
+EMPTY = "empty"  # the app shell around an empty page, served only to this benchmark (TE_BENCH_EMPTY_PAGE=1)
+PAGES = (EMPTY, "", "attention", "gpt", "moe", "mamba")  # "" is home: the app shell with the lightest page
 SESSIONS = (8, 32, 128)
 OUT_JSON = ROOT / "bench" / "load.json"
 OUT_MD = ROOT / "bench" / "load.md"
 NEW_TEXT = {"gpt": "gpt_text", "moe": "moe_text"}  # the text box --new-text types into, by page
+# The slider each reader moves with --widget, by page, and the two values it alternates between: the control a
+# learner moves most on that page. A slider inside a fragment reruns only its fragment, and the reader asks for
+# exactly that (rerun_script.fragment_id), as a browser does.
+WIDGETS = {
+    "attention": ("attention_step", (1.0, 2.0)),
+    "gpt": ("gpt_temperature", (0.7, 0.8)),
+    "moe": ("moe_layer", (1.0, 0.0)),
+    "mamba": ("mamba_layer", (1.0, 0.0)),
+    # further pages (--pages): the layer or count a reader moves first
+    "bert": ("bert_k", (4.0, 5.0)),
+    "forward-pass": ("forward_pass_layer", (1.0, 0.0)),
+    "rope": ("rope_m", (11.0, 10.0)),
+    "vit": ("vit_layer", (0.0, 1.0)),
+    "alignment": ("alignment_n", (2.0, 3.0)),
+}
 WORDS = (
     "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
     "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"
@@ -53,6 +69,7 @@ class Point:
 
     latencies_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    moved: str = ""  # with --widget: the slider the readers moved, and whether it reran only its fragment
 
 
 def cookies(base: str) -> dict[str, str]:
@@ -65,9 +82,17 @@ def cookies(base: str) -> dict[str, str]:
         return jar
 
 
-def rerun_message(page: str, cached: set[str], text: tuple[str, str] | None = None) -> bytes:
+def rerun_message(
+    page: str,
+    cached: set[str],
+    text: tuple[str, str] | None = None,
+    slider: tuple[str, float] | None = None,
+    fragment: str = "",
+) -> bytes:
     """A rerun of ``page``, naming the messages this reader already holds (as a browser does, so the server sends a
-    reference instead of an unchanged element): with no widget changed, or with ``text`` = (widget id, value)."""
+    reference instead of an unchanged element): with no widget changed, with ``text`` = (widget id, value) typed
+    into a text box, or with ``slider`` = (widget id, value) moved; ``fragment``, the id of the fragment the moved
+    widget is in, asks for a rerun of that fragment alone."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
@@ -77,6 +102,11 @@ def rerun_message(page: str, cached: set[str], text: tuple[str, str] | None = No
     if text is not None:
         state = msg.rerun_script.widget_states.widgets.add()
         state.id, state.string_value = text
+    if slider is not None:
+        state = msg.rerun_script.widget_states.widgets.add()
+        state.id = slider[0]
+        state.double_array_value.data.append(slider[1])
+    msg.rerun_script.fragment_id = fragment
     msg.rerun_script.cached_message_hashes.extend(sorted(cached))
     return msg.SerializeToString()
 
@@ -86,15 +116,18 @@ def fresh_text(rng, n: int, reader: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(10)) + f" {reader} {n}"
 
 
-async def reader(base: str, page: str, until: float, think: float, point: Point, new_text: bool = False) -> None:
-    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency; with
-    ``new_text``, typing a fresh text into the page's text box for every rerun after the first (whose latency, the
-    page's first draw, is not recorded)."""
+async def reader(base: str, page: str, until: float, think: float, point: Point, mode: str = "cached") -> None:
+    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency. With
+    ``mode`` "new_text", every rerun after the first types a fresh text into the page's text box; with "widget",
+    every rerun after the first moves the page's slider (``WIDGETS``) to its other value, rerunning only the
+    fragment the slider is in, if it is in one. In both, the first rerun (the page's first draw, which also tells
+    the widget's id) is not recorded."""
     import random
 
     import websockets
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+    done = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
     try:
         jar = await asyncio.to_thread(cookies, base)
         token = jar.get("_streamlit_xsrf", "")
@@ -108,15 +141,20 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
             compression=None,
         ) as ws:
             cached: set[str] = set()
-            rng, box, typed = random.Random(id(point) ^ id(ws)), None, 0
-            key = NEW_TEXT.get(page) if new_text else None
+            rng, found, n = random.Random(id(point) ^ id(ws)), None, 0
+            key = {"new_text": NEW_TEXT, "widget": {p: w[0] for p, w in WIDGETS.items()}}.get(mode, {}).get(page)
+            kinds = ("text_area", "text_input") if mode == "new_text" else ("slider",)
             while time.monotonic() < until:
                 start = time.perf_counter()
-                text = None
-                if box is not None:
-                    typed += 1
-                    text = (box, fresh_text(rng, typed, id(ws)))
-                await ws.send(rerun_message(page, cached, text))
+                text = slider = None
+                fragment = ""
+                if found is not None:
+                    n += 1
+                    if mode == "new_text":
+                        text = (found[0], fresh_text(rng, n, id(ws)))
+                    else:
+                        slider, fragment = (found[0], WIDGETS[page][1][n % 2]), found[1]
+                await ws.send(rerun_message(page, cached, text, slider, fragment))
                 status = None
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
@@ -127,16 +165,18 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
                         cached.add(msg.hash)
                     if key and msg.WhichOneof("type") == "delta":
                         element = msg.delta.new_element
-                        for kind in ("text_area", "text_input"):
-                            if element.WhichOneof("type") == kind and getattr(element, kind).id.endswith(key):
-                                box = getattr(element, kind).id
+                        kind = element.WhichOneof("type")
+                        if kind in kinds and getattr(element, kind).id.endswith(key):
+                            found = (getattr(element, kind).id, msg.delta.fragment_id)
+                            if mode == "widget":
+                                point.moved = key + (" (fragment)" if found[1] else " (whole page)")
                     if msg.WhichOneof("type") == "script_finished":
                         status = msg.script_finished
-                if key and box is None:
-                    point.errors.append(f"no text box {key} on {page}")
+                if key and found is None:
+                    point.errors.append(f"no widget {key} on {page}")
                     return
-                if status == ForwardMsg.FINISHED_SUCCESSFULLY:
-                    if text is not None or not key:
+                if status in done:
+                    if n or not key:
                         point.latencies_ms.append((time.perf_counter() - start) * 1e3)
                 else:
                     point.errors.append(f"script finished with status {status}")
@@ -146,12 +186,12 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
 
 
 async def measure(
-    base: str, page: str, sessions: int, seconds: float, think: float, new_text: bool = False
+    base: str, page: str, sessions: int, seconds: float, think: float, mode: str = "cached"
 ) -> tuple[Point, float]:
     point = Point()
     until = time.monotonic() + seconds
     start = time.monotonic()
-    await asyncio.gather(*(reader(base, page, until, think, point, new_text) for _ in range(sessions)))
+    await asyncio.gather(*(reader(base, page, until, think, point, mode) for _ in range(sessions)))
     return point, time.monotonic() - start
 
 
@@ -174,6 +214,7 @@ def summary(point: Point, wall_s: float) -> dict:
     return {
         "reruns": len(lat),
         "reruns_per_s": round(len(lat) / wall_s, 1) if wall_s > 0 else 0.0,
+        "moved": point.moved,
         "p50_ms": round(statistics.median(lat), 1) if lat else None,
         "p95_ms": round(percentile(lat, 95), 1) if lat else None,
         "p99_ms": round(percentile(lat, 99), 1) if lat else None,
@@ -194,7 +235,7 @@ def run(
     seconds: float = 10.0,
     think: float = 0.5,
     processes: int = 0,
-    new_text: bool = False,
+    mode: str = "cached",
 ) -> dict:
     """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
     page at each number of sessions."""
@@ -207,7 +248,7 @@ def run(
         "seconds_per_point": seconds,
         "think_s": think,
         "processes": processes or 1,
-        "new_text": new_text,
+        "mode": mode,
         "via": "nginx" if processes else "direct",
         "nodelay": os.environ.get("TE_NODELAY", "1") != "0",
         "switch_interval_ms": float(os.environ.get("TE_SWITCH_INTERVAL_MS", SWITCH_INTERVAL_S * 1e3)),
@@ -216,6 +257,7 @@ def run(
     # Each page is warmed by the benchmark itself (one rerun per process before measuring); the app's background
     # warm-up of every model would otherwise still be loading during the first points.
     os.environ["TE_WARM_UP"] = "0"
+    os.environ["TE_BENCH_EMPTY_PAGE"] = "1"  # the shell around an empty page, the yardstick of a page's rerun
     if processes:
         from deploy import launch
 
@@ -236,9 +278,11 @@ def run(
         raise ValueError(f"bench.load runs on loopback only, not {base}")
     try:
         for page in pages:
-            _in_own_loop(measure(base, page, max(1, processes), 0.1, 0.0))  # warm: each process runs the page once
+            # warm: each process runs the page, and with --widget computes what each of the slider's values shows
+            warm = "widget" if mode == "widget" else "cached"
+            _in_own_loop(measure(base, page, max(1, processes), 3.0 if warm == "widget" else 0.1, 0.0, warm))
             for n in sessions:
-                point, wall = _in_own_loop(measure(base, page, n, seconds, think, new_text))
+                point, wall = _in_own_loop(measure(base, page, n, seconds, think, mode))
                 results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
                 print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)
         results["server_rss_mb"] = rss_mb(pids)
@@ -252,17 +296,23 @@ def table(results: dict) -> str:
         f"Measured on: {results['machine']} — {results['when']}; {results['processes']} Streamlit process(es), "
         f"{results['via']}; {results['seconds_per_point']:g} s per point, each session rerunning its page then "
         f"waiting {results['think_s']:g} s"
-        + ("; a new text typed for every rerun" if results.get("new_text") else "")
+        + ("; a new text typed for every rerun" if results.get("mode") == "new_text" or results.get("new_text") else "")
+        + (
+            "; each rerun after the first moves the page's slider (a page without one reruns whole)"
+            if results.get("mode") == "widget"
+            else ""
+        )
         + f"; server RSS at the end {results.get('server_rss_mb')} MB; "
         f"TCP_NODELAY {'on' if results.get('nodelay', False) else 'off'}, switch interval "
         f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
-        "| page | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors |",
-        "|---|---|---|---|---|---|---|",
+        "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for page, points in results["pages"].items():
         for n, s in points.items():
-            cells = (page, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"])
+            moved = s.get("moved") or "—"
+            cells = (page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"])
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -276,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--processes", type=int, default=0, help="serve through deploy/launch.py with this many")
     ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
     ap.add_argument("--nodelay", type=int, choices=(0, 1), default=1, help="0: keep Nagle on (Streamlit as it is)")
-    ap.add_argument("--new-text", action="store_true", help="type a fresh text each rerun (pages: gpt, moe)")
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument("--new-text", action="store_true", help="type a fresh text each rerun (pages: gpt, moe)")
+    how.add_argument("--widget", action="store_true", help="move each page's slider every rerun (WIDGETS)")
     ap.add_argument("--switch-interval-ms", type=float, default=None, help="the server's (default: the app's 1 ms)")
     args = ap.parse_args(argv)
     os.environ["TE_NODELAY"] = str(args.nodelay)  # read by deploy.serve in the server processes
@@ -285,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     pages = ["" if p in ("", "home") else p for p in args.pages]
     if args.new_text and set(pages) - NEW_TEXT.keys():
         ap.error(f"--new-text needs pages with a text box: {', '.join(NEW_TEXT)}")
-    results = run(pages, args.sessions, args.seconds, args.think, args.processes, args.new_text)
+    mode = "new_text" if args.new_text else "widget" if args.widget else "cached"
+    results = run(pages, args.sessions, args.seconds, args.think, args.processes, mode)
     text = table(results)
     if args.out is not None:
         args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")

@@ -213,35 +213,42 @@ else:
     )
     st.caption(t("alignment.ppo.note", n=svc.CURVE_PROMPTS))
 
-# ---- 5 · samples side by side ---------------------------------------------------------------------------------------
 
-st.subheader(t("alignment.samples.title"))
-s1, s2 = st.columns(2)
-n = s1.slider(t("alignment.samples.n"), 1, svc.MAX_SAMPLES, 3, key="alignment_n", bind="query-params")
-seed = s2.number_input(t("alignment.samples.seed"), 0, 9999, 0, key="alignment_seed", bind="query-params")
-try:
-    sm = svc.samples(previous, line, speaker, int(n), int(seed), backend)
-except InputError as e:
-    ui.input_error(e)
-else:
-    rows = [
-        {
-            t("alignment.samples.model"): t(f"alignment.step.{name}"),
-            t("alignment.samples.reply"): r.text + ("" if r.ended else " …"),
-            t("alignment.samples.score"): r.score,
-            t("alignment.reward"): None if r.reward is None else round(r.reward, 3),
-        }
-        for name, group in zip(sm.names, sm.by_model)
-        for r in group
-    ]
-    st.dataframe(ui.arrow(rows), hide_index=True, width="stretch")
-    means = {name: float(np.mean([r.score for r in g])) for name, g in zip(sm.names, sm.by_model)}
-    st.caption(
-        t("alignment.samples.means")
-        + " "
-        + " · ".join(f"{t(f'alignment.step.{k}')} {v:+.2f}" for k, v in means.items())
-    )
-    ui.readout(sm)
+@st.fragment
+def samples() -> None:
+    """Samples of every model side by side: their number and seed rerun this part of the page alone."""
+    # ---- 5 · samples side by side ------------------------------------------------------------------------------------
+
+    st.subheader(t("alignment.samples.title"))
+    s1, s2 = st.columns(2)
+    n = s1.slider(t("alignment.samples.n"), 1, svc.MAX_SAMPLES, 3, key="alignment_n", bind="query-params")
+    seed = s2.number_input(t("alignment.samples.seed"), 0, 9999, 0, key="alignment_seed", bind="query-params")
+    try:
+        sm = svc.samples(previous, line, speaker, int(n), int(seed), backend)
+    except InputError as e:
+        ui.input_error(e)
+    else:
+        rows = [
+            {
+                t("alignment.samples.model"): t(f"alignment.step.{name}"),
+                t("alignment.samples.reply"): r.text + ("" if r.ended else " …"),
+                t("alignment.samples.score"): r.score,
+                t("alignment.reward"): None if r.reward is None else round(r.reward, 3),
+            }
+            for name, group in zip(sm.names, sm.by_model)
+            for r in group
+        ]
+        st.dataframe(ui.arrow(rows), hide_index=True, width="stretch")
+        means = {name: float(np.mean([r.score for r in g])) for name, g in zip(sm.names, sm.by_model)}
+        st.caption(
+            t("alignment.samples.means")
+            + " "
+            + " · ".join(f"{t(f'alignment.step.{k}')} {v:+.2f}" for k, v in means.items())
+        )
+        ui.readout(sm)
+
+
+samples()
 
 # ---- the paper and ours ---------------------------------------------------------------------------------------------
 

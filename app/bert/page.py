@@ -208,174 +208,189 @@ else:
     st.caption(t("bert.pred.caption"))
 ui.readout(a)
 
-# ---- one view at a time -------------------------------------------------------------------------------------------
-view = ui.choice(
-    st.segmented_control,
-    t("bert.view"),
-    VIEWS,
-    key="bert_view",
-    default="example",
-    labels={v: t(f"bert.view.{v}") for v in VIEWS},
-    required=True,
-)
 
-if view == "example":
-    st.caption(t("bert.ex.caption"))
-    seed = st.number_input(t("bert.seed"), 0, 9999, 0, key="bert_seed", bind="query-params", help=t("bert.seed.help"))
-    ex = svc.training_example(text_a, text_b, int(seed))
-    e1, e2, e3, e4 = st.columns(4)
-    e1.metric(
-        t("bert.ex.m.chosen"),
-        f"{ex.chosen} / {len(ex.tokens.ids) - (3 if tokens.has_b else 2)}",
-        help=t("bert.ex.m.chosen.help"),
-    )
-    e2.metric(t("bert.ex.m.mask"), ex.count(1))
-    e3.metric(t("bert.ex.m.random"), ex.count(2))
-    e4.metric(t("bert.ex.m.keep"), ex.count(3))
-    action = np.array(ex.action, dtype=float)
-    strip = dict(vmin=0, vmax=3, colorscale=ACTION_COLOURS, fmt="{:.0f}")
-    ui.markup(token_strip(pieces, action, label=t("bert.ex.original"), **strip))
-    ui.markup(token_strip([vocab[i] for i in ex.inputs], action, label=t("bert.ex.inputs"), **strip))
-    ui.markup(token_strip([vocab[y] if y >= 0 else "·" for y in ex.labels], action, label=t("bert.ex.labels"), **strip))
-    ui.markup(
-        token_strip([t(f"bert.action.{name}") for name in ACTIONS], np.arange(4.0), label=t("bert.ex.legend"), **strip)
-    )
-    table = {
-        t("bert.col.pos"): list(range(len(pieces))),
-        t("bert.col.original"): pieces,
-        t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
-        t("bert.col.input"): [vocab[i] for i in ex.inputs],
-        t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels],
-    }
-    st.table(ui.arrow(table), hide_index=True, border="horizontal")
-    ui.download(
-        {
-            "tokens": pieces,
-            "action": [ACTIONS[x] for x in ex.action],
-            "inputs": list(ex.inputs),
-            "labels": list(ex.labels),
-        },
-        "bert-training-example",
-        key="bert_dl_example",
+@st.fragment
+def views() -> None:
+    """One view at a time: choosing a view, or a control inside one, reruns this part of the page alone."""
+    # ---- one view at a time ------------------------------------------------------------------------------------------
+    view = ui.choice(
+        st.segmented_control,
+        t("bert.view"),
+        VIEWS,
+        key="bert_view",
+        default="example",
+        labels={v: t(f"bert.view.{v}") for v in VIEWS},
+        required=True,
     )
 
-elif view == "nsp":
-    st.caption(t("bert.nsp.caption"))
-    st.pills(
-        t("bert.nsp.examples"),
-        list(svc.NSP_PAIRS),
-        key="bert_nsp_example",
-        on_change=_use_pair,
-        format_func=lambda k: (
-            t("bert.nsp.ex.next", play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"))
-            if svc.NSP_PAIRS[k]["is_next"]
-            else t(
-                "bert.nsp.ex.other",
-                play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"),
-                other=t(f"bert.play.{svc.NSP_PAIRS[k]['play_b']}"),
-            )
-        ),
-    )
-    if not tokens.has_b:
-        st.info(t("bert.nsp.need_b"), icon=":material/info:")
-    else:
-        swapped = svc.is_next(text_b, text_a, backend)
-        n1, n2 = st.columns(2)
-        n1.metric(t("bert.nsp.m.ab"), f"{svc.is_next(text_a, text_b, backend):.1%}", help=t("bert.nsp.m.ab.help"))
-        n2.metric(t("bert.nsp.m.ba"), f"{swapped:.1%}", help=t("bert.nsp.m.ba.help"))
+    if view == "example":
+        st.caption(t("bert.ex.caption"))
+        seed = st.number_input(
+            t("bert.seed"), 0, 9999, 0, key="bert_seed", bind="query-params", help=t("bert.seed.help")
+        )
+        ex = svc.training_example(text_a, text_b, int(seed))
+        e1, e2, e3, e4 = st.columns(4)
+        e1.metric(
+            t("bert.ex.m.chosen"),
+            f"{ex.chosen} / {len(ex.tokens.ids) - (3 if tokens.has_b else 2)}",
+            help=t("bert.ex.m.chosen.help"),
+        )
+        e2.metric(t("bert.ex.m.mask"), ex.count(1))
+        e3.metric(t("bert.ex.m.random"), ex.count(2))
+        e4.metric(t("bert.ex.m.keep"), ex.count(3))
+        action = np.array(ex.action, dtype=float)
+        strip = dict(vmin=0, vmax=3, colorscale=ACTION_COLOURS, fmt="{:.0f}")
+        ui.markup(token_strip(pieces, action, label=t("bert.ex.original"), **strip))
+        ui.markup(token_strip([vocab[i] for i in ex.inputs], action, label=t("bert.ex.inputs"), **strip))
+        ui.markup(
+            token_strip([vocab[y] if y >= 0 else "·" for y in ex.labels], action, label=t("bert.ex.labels"), **strip)
+        )
         ui.markup(
             token_strip(
-                pieces,
-                np.array(tokens.segments, dtype=float),
-                vmin=0,
-                vmax=1,
-                colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]],
-                fmt=t("bert.nsp.segment"),
-                label=t("bert.nsp.segments"),
+                [t(f"bert.action.{name}") for name in ACTIONS], np.arange(4.0), label=t("bert.ex.legend"), **strip
             )
         )
-    first = next(iter(svc.NSP_PAIRS.values()))
-    st.markdown(t("bert.nsp.honest", nsp=facts["nsp_accuracy"], swapped=svc.is_next(first["b"], first["a"], backend)))
+        table = {
+            t("bert.col.pos"): list(range(len(pieces))),
+            t("bert.col.original"): pieces,
+            t("bert.col.action"): [t(f"bert.action.{ACTIONS[x]}") for x in ex.action],
+            t("bert.col.input"): [vocab[i] for i in ex.inputs],
+            t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels],
+        }
+        st.table(ui.arrow(table), hide_index=True, border="horizontal")
+        ui.download(
+            {
+                "tokens": pieces,
+                "action": [ACTIONS[x] for x in ex.action],
+                "inputs": list(ex.inputs),
+                "labels": list(ex.labels),
+            },
+            "bert-training-example",
+            key="bert_dl_example",
+        )
 
-elif view == "embeddings":
-    st.caption(t("bert.emb.caption", dim=facts["dim"]))
-    total = a.token_emb + a.segment_emb + a.position_emb
-    titles = [t("bert.emb.token"), t("bert.emb.segment"), t("bert.emb.position"), t("bert.emb.sum")]
-    panels = [a.token_emb, a.segment_emb, a.position_emb, total]
-    norms = [float(np.linalg.norm(p, axis=-1).mean()) for p in panels]
-    cols = st.columns(4)
-    for col, title, norm in zip(cols, titles, norms):
-        col.metric(t("bert.emb.m.norm", name=title), f"{norm:.3f}")
-    ui.figure(
-        embedding_panels(panels, titles, seen, dim_title=t("bert.emb.dim"), value_title=t("bert.emb.value")),
-        {"tokens": seen, "token": a.token_emb, "segment": a.segment_emb, "position": a.position_emb},
-        "bert-embeddings",
-        key="bert_embeddings",
-    )
+    elif view == "nsp":
+        st.caption(t("bert.nsp.caption"))
+        st.pills(
+            t("bert.nsp.examples"),
+            list(svc.NSP_PAIRS),
+            key="bert_nsp_example",
+            on_change=_use_pair,
+            format_func=lambda k: (
+                t("bert.nsp.ex.next", play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"))
+                if svc.NSP_PAIRS[k]["is_next"]
+                else t(
+                    "bert.nsp.ex.other",
+                    play=t(f"bert.play.{svc.NSP_PAIRS[k]['play_a']}"),
+                    other=t(f"bert.play.{svc.NSP_PAIRS[k]['play_b']}"),
+                )
+            ),
+        )
+        if not tokens.has_b:
+            st.info(t("bert.nsp.need_b"), icon=":material/info:")
+        else:
+            swapped = svc.is_next(text_b, text_a, backend)
+            n1, n2 = st.columns(2)
+            n1.metric(t("bert.nsp.m.ab"), f"{svc.is_next(text_a, text_b, backend):.1%}", help=t("bert.nsp.m.ab.help"))
+            n2.metric(t("bert.nsp.m.ba"), f"{swapped:.1%}", help=t("bert.nsp.m.ba.help"))
+            ui.markup(
+                token_strip(
+                    pieces,
+                    np.array(tokens.segments, dtype=float),
+                    vmin=0,
+                    vmax=1,
+                    colorscale=[[0, "#dbe9f6"], [1, "#fde0c5"]],
+                    fmt=t("bert.nsp.segment"),
+                    label=t("bert.nsp.segments"),
+                )
+            )
+        first = next(iter(svc.NSP_PAIRS.values()))
+        st.markdown(
+            t("bert.nsp.honest", nsp=facts["nsp_accuracy"], swapped=svc.is_next(first["b"], first["a"], backend))
+        )
 
-else:
-    L, H = a.patterns.shape[:2]
-    c_layer, c_head = st.columns([1, 2])
-    layer = c_layer.segmented_control(
-        t("view.layer"),
-        list(range(L)),
-        default=0,
-        required=True,
-        key="bert_layer",
-        bind="query-params",
-        help=t("bert.index.help"),
-    )
-    head = c_head.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="bert_head", bind="query-params"
-    )
-    labels = [f"{i}:{visible(p)}" for i, p in enumerate(seen)]
-    pattern = a.patterns[layer, head]
-    T = len(labels)
-    later = float((pattern * np.triu(np.ones((T, T)), 1)).sum(-1).mean())
-    at1, at2 = st.columns(2)
-    at1.metric(t("bert.att.m.later"), f"{later:.0%}", help=t("bert.att.m.later.help"))
-    at2.metric(t("bert.att.m.later_all"), f"{a.later_attention:.0%}")
-    st.caption(t("bert.att.caption"))
-    keys = [visible(p) for p in seen]  # short column labels: two maps share the width
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"**{t('bert.att.title', lh=layer_head_label(layer, head))}**")
+    elif view == "embeddings":
+        st.caption(t("bert.emb.caption", dim=facts["dim"]))
+        total = a.token_emb + a.segment_emb + a.position_emb
+        titles = [t("bert.emb.token"), t("bert.emb.segment"), t("bert.emb.position"), t("bert.emb.sum")]
+        panels = [a.token_emb, a.segment_emb, a.position_emb, total]
+        norms = [float(np.linalg.norm(p, axis=-1).mean()) for p in panels]
+        cols = st.columns(4)
+        for col, title, norm in zip(cols, titles, norms):
+            col.metric(t("bert.emb.m.norm", name=title), f"{norm:.3f}")
         ui.figure(
-            attention_heatmap(
+            embedding_panels(panels, titles, seen, dim_title=t("bert.emb.dim"), value_title=t("bert.emb.value")),
+            {"tokens": seen, "token": a.token_emb, "segment": a.segment_emb, "position": a.position_emb},
+            "bert-embeddings",
+            key="bert_embeddings",
+        )
+
+    else:
+        L, H = a.patterns.shape[:2]
+        c_layer, c_head = st.columns([1, 2])
+        layer = c_layer.segmented_control(
+            t("view.layer"),
+            list(range(L)),
+            default=0,
+            required=True,
+            key="bert_layer",
+            bind="query-params",
+            help=t("bert.index.help"),
+        )
+        head = c_head.segmented_control(
+            t("view.head"), list(range(H)), default=0, required=True, key="bert_head", bind="query-params"
+        )
+        labels = [f"{i}:{visible(p)}" for i, p in enumerate(seen)]
+        pattern = a.patterns[layer, head]
+        T = len(labels)
+        later = float((pattern * np.triu(np.ones((T, T)), 1)).sum(-1).mean())
+        at1, at2 = st.columns(2)
+        at1.metric(t("bert.att.m.later"), f"{later:.0%}", help=t("bert.att.m.later.help"))
+        at2.metric(t("bert.att.m.later_all"), f"{a.later_attention:.0%}")
+        st.caption(t("bert.att.caption"))
+        keys = [visible(p) for p in seen]  # short column labels: two maps share the width
+        left, right = st.columns(2)
+        with left:
+            st.markdown(f"**{t('bert.att.title', lh=layer_head_label(layer, head))}**")
+            ui.figure(
+                attention_heatmap(
+                    pattern,
+                    labels,
+                    keys,
+                    zmax=1,
+                    query_title=t("view.query"),
+                    key_title=t("view.key"),
+                    value_title=t("view.weight"),
+                ),
                 pattern,
-                labels,
-                keys,
-                zmax=1,
-                query_title=t("view.query"),
-                key_title=t("view.key"),
-                value_title=t("view.weight"),
-            ),
-            pattern,
-            f"bert-attention-l{layer}h{head}",
-            key="bert_attention",
-            row_labels=labels,
-            col_labels=labels,
-        )
-    with right:
-        st.markdown(f"**{t('bert.att.causal')}**")
+                f"bert-attention-l{layer}h{head}",
+                key="bert_attention",
+                row_labels=labels,
+                col_labels=labels,
+            )
+        with right:
+            st.markdown(f"**{t('bert.att.causal')}**")
+            ui.plot(
+                attention_heatmap(
+                    svc.decoder_mask(T),
+                    labels,
+                    keys,
+                    zmax=1,
+                    colorscale="Greys",
+                    query_title=t("view.query"),
+                    key_title=t("view.key"),
+                    value_title=t("bert.att.allowed"),
+                ),
+                key="bert_causal",
+            )
+        st.caption(t("bert.att.grid"))
         ui.plot(
-            attention_heatmap(
-                svc.decoder_mask(T),
-                labels,
-                keys,
-                zmax=1,
-                colorscale="Greys",
-                query_title=t("view.query"),
-                key_title=t("view.key"),
-                value_title=t("bert.att.allowed"),
-            ),
-            key="bert_causal",
+            head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
+            key="bert_grid",
         )
-    st.caption(t("bert.att.grid"))
-    ui.plot(
-        head_grid(a.patterns, layer_title=t("view.layer"), head_title=t("view.head"), selected=(layer, head)),
-        key="bert_grid",
-    )
+
+
+views()
 
 metrics = svc.card()["metrics"]
 ui.explain(

@@ -53,217 +53,224 @@ except InputError as e:
     ui.input_error(e)
     st.stop()
 
-cfg = svc.config()
-L, H = cfg["n_layers"], cfg["n_heads"]
-if st.session_state.get("forward_pass_pos", 0) > n_tokens - 1:  # a shorter text than the last one
-    st.session_state["forward_pass_pos"] = n_tokens - 1
-c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
-pos = c_pos.slider(
-    t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, key="forward_pass_pos", bind="query-params",
-    help=t("forward_pass.pos.help"),
-)  # fmt: skip
-layer = c_layer.slider(t("view.layer"), 0, L - 1, 0, key="forward_pass_layer", bind="query-params")
-head = c_head.segmented_control(
-    t("view.head"), list(range(H)), default=0, required=True, key="forward_pass_head", bind="query-params"
-)
-temperature = c_temp.slider(
-    t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, key="forward_pass_temperature", bind="query-params",
-    help=t("forward_pass.temperature.help"),
-)  # fmt: skip
-try:
-    v = svc.analyse(text, pos, layer, head, temperature)
-except InputError as e:
-    ui.input_error(e)
-    st.stop()
 
-piece = visible(v.pieces[v.pos])
-lh = t("forward_pass.lh", layer=layer, head=head)
-m1, m2, m3, m4 = st.columns(4)
-m1.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
-m2.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
-m3.metric(t("forward_pass.m.predicted"), visible(v.predicted_piece))
-check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=m4)
-st.caption(t("forward_pass.m.check_logits.caption", numpy=f"{v.check_numpy:.1e}"))
+@st.fragment
+def walk() -> None:
+    """The position, layer, head and temperature, and every step of the forward pass they choose: moving one of
+    them reruns this part of the page alone, not the text box above."""
+    cfg = svc.config()
+    L, H = cfg["n_layers"], cfg["n_heads"]
+    if st.session_state.get("forward_pass_pos", 0) > n_tokens - 1:  # a shorter text than the last one
+        st.session_state["forward_pass_pos"] = n_tokens - 1
+    c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
+    pos = c_pos.slider(
+        t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, key="forward_pass_pos", bind="query-params",
+        help=t("forward_pass.pos.help"),
+    )  # fmt: skip
+    layer = c_layer.slider(t("view.layer"), 0, L - 1, 0, key="forward_pass_layer", bind="query-params")
+    head = c_head.segmented_control(
+        t("view.head"), list(range(H)), default=0, required=True, key="forward_pass_head", bind="query-params"
+    )
+    temperature = c_temp.slider(
+        t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, key="forward_pass_temperature", bind="query-params",
+        help=t("forward_pass.temperature.help"),
+    )  # fmt: skip
+    try:
+        v = svc.analyse(text, pos, layer, head, temperature)
+    except InputError as e:
+        ui.input_error(e)
+        st.stop()
 
-# ---- 1. tokens and embeddings ---------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s1.title"))
-marks = np.zeros(len(v.ids))
-marks[v.pos] = 1
-ui.markup(token_strip(list(v.pieces), marks, vmin=0, vmax=1, colorscale="Greens", fmt="{:.0f}",
-                      label=t("forward_pass.s1.strip")))  # fmt: skip
-e1, e2, e3 = st.columns(3)
-e1.metric(t("forward_pass.s1.m.id"), v.ids[v.pos])
-e2.metric("‖E[id]‖ · ‖P[t]‖", f"{np.linalg.norm(v.token_row):.2f} · {np.linalg.norm(v.position_row):.2f}")
-check(t("forward_pass.s1.m.check"), v.check_embed, col=e3)
-emb_labels = [f"E[{v.ids[v.pos]}]", f"P[{v.pos}]", "x₀ = E + P"]
-ui.figure(
-    vectors(np.stack([v.token_row, v.position_row, v.x0]), emb_labels, dim_title=t("forward_pass.dim")),
-    np.stack([v.token_row, v.position_row, v.x0]),
-    f"forward-pass-embedding-t{v.pos}",
-    key="forward_pass_embed",
-    row_labels=emb_labels,
-)
-st.markdown(t("forward_pass.s1.text", d=len(v.x0)))
+    piece = visible(v.pieces[v.pos])
+    lh = t("forward_pass.lh", layer=layer, head=head)
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
+    m2.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
+    m3.metric(t("forward_pass.m.predicted"), visible(v.predicted_piece))
+    check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=m4)
+    st.caption(t("forward_pass.m.check_logits.caption", numpy=f"{v.check_numpy:.1e}"))
 
-# ---- 2. LayerNorm ---------------------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s2.title", layer=layer))
-n1, n2, n3, n4 = st.columns(4)
-n1.metric(t("forward_pass.s2.m.mean"), f"{v.ln_mean:+.3f}")
-n2.metric(t("forward_pass.s2.m.std"), f"{v.ln_std:.3f}")
-n3.metric(t("forward_pass.s2.m.hat"), f"{round(v.ln_hat.mean(), 3) + 0.0:.3f} / {v.ln_hat.var():.3f}")
-check(t("forward_pass.s2.m.check"), v.check_ln, col=n4)
-ln_names = (t("forward_pass.s2.before"), t("forward_pass.s2.hat"), t("forward_pass.s2.after"))
-ui.figure(
-    layer_norm_lines(v.ln_x, v.ln_hat, v.ln_out, names=ln_names, dim_title=t("forward_pass.dim")),
-    np.stack([v.ln_x, v.ln_hat, v.ln_out]),
-    f"forward-pass-layernorm-l{layer}-t{v.pos}",
-    key="forward_pass_ln",
-    row_labels=["x", "x_hat", "LN(x)"],
-)
-st.markdown(t("forward_pass.s2.text"))
+    # ---- 1. tokens and embeddings ------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s1.title"))
+    marks = np.zeros(len(v.ids))
+    marks[v.pos] = 1
+    ui.markup(token_strip(list(v.pieces), marks, vmin=0, vmax=1, colorscale="Greens", fmt="{:.0f}",
+                          label=t("forward_pass.s1.strip")))  # fmt: skip
+    e1, e2, e3 = st.columns(3)
+    e1.metric(t("forward_pass.s1.m.id"), v.ids[v.pos])
+    e2.metric("‖E[id]‖ · ‖P[t]‖", f"{np.linalg.norm(v.token_row):.2f} · {np.linalg.norm(v.position_row):.2f}")
+    check(t("forward_pass.s1.m.check"), v.check_embed, col=e3)
+    emb_labels = [f"E[{v.ids[v.pos]}]", f"P[{v.pos}]", "x₀ = E + P"]
+    ui.figure(
+        vectors(np.stack([v.token_row, v.position_row, v.x0]), emb_labels, dim_title=t("forward_pass.dim")),
+        np.stack([v.token_row, v.position_row, v.x0]),
+        f"forward-pass-embedding-t{v.pos}",
+        key="forward_pass_embed",
+        row_labels=emb_labels,
+    )
+    st.markdown(t("forward_pass.s1.text", d=len(v.x0)))
 
-# ---- 3. Q, K, V -----------------------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s3.title", layer=layer))
-D = v.d_head
-q1, q2 = st.columns(2)
-q1.metric(t("forward_pass.s3.m.dhead"), f"{len(v.x0)} / {H} = {D}")
-check(t("forward_pass.s3.m.check"), v.check_qkv, col=q2)
-q_head = v.qkv[0, head * D : (head + 1) * D]
-ui.figure(
-    matrix_times_vector(
-        v.w_q_head, v.ln_out, q_head,
-        titles=(t("forward_pass.s3.w", head=head), "LN₁(x)", f"q (h={head})"), dim_title=t("forward_pass.dim"),
-    ),
-    {"W_Q_head": v.w_q_head, "ln_x": v.ln_out, "q_head": q_head},
-    f"forward-pass-wq-l{layer}h{head}",
-    key="forward_pass_wq",
-)  # fmt: skip
-ui.figure(
-    vectors(v.qkv, ["q", "k", "v"], dim_title=t("forward_pass.dim"), head_size=D, head=head),
-    v.qkv,
-    f"forward-pass-qkv-l{layer}-t{v.pos}",
-    key="forward_pass_qkv",
-    row_labels=["q", "k", "v"],
-)
-st.markdown(t("forward_pass.s3.text", h=H, d=D))
+    # ---- 2. LayerNorm ------------------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s2.title", layer=layer))
+    n1, n2, n3, n4 = st.columns(4)
+    n1.metric(t("forward_pass.s2.m.mean"), f"{v.ln_mean:+.3f}")
+    n2.metric(t("forward_pass.s2.m.std"), f"{v.ln_std:.3f}")
+    n3.metric(t("forward_pass.s2.m.hat"), f"{round(v.ln_hat.mean(), 3) + 0.0:.3f} / {v.ln_hat.var():.3f}")
+    check(t("forward_pass.s2.m.check"), v.check_ln, col=n4)
+    ln_names = (t("forward_pass.s2.before"), t("forward_pass.s2.hat"), t("forward_pass.s2.after"))
+    ui.figure(
+        layer_norm_lines(v.ln_x, v.ln_hat, v.ln_out, names=ln_names, dim_title=t("forward_pass.dim")),
+        np.stack([v.ln_x, v.ln_hat, v.ln_out]),
+        f"forward-pass-layernorm-l{layer}-t{v.pos}",
+        key="forward_pass_ln",
+        row_labels=["x", "x_hat", "LN(x)"],
+    )
+    st.markdown(t("forward_pass.s2.text"))
 
-# ---- 4. one head's attention ----------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s4.title", lh=lh))
-top_key = int(np.nanargmax(v.weights))
-a1, a2, a3 = st.columns(3)
-a1.metric(t("forward_pass.s4.m.top"), f"{top_key}: {visible(v.pieces[top_key])}", f"{v.weights[top_key]:.1%}",
-          delta_arrow="off", delta_color="off")  # fmt: skip
-check(t("forward_pass.s4.m.check"), v.check_pattern, col=a2)
-check(t("forward_pass.s4.m.check_v"), v.check_context, float(np.abs(v.context).max()), col=a3)
-ui.figure(
-    attention_steps(
-        list(v.pieces), v.scaled, v.weights, v.pattern,
-        titles=(t("forward_pass.s4.scores", d=D), t("forward_pass.s4.weights")), probe_name=t("forward_pass.probe"),
-        masked_name=t("forward_pass.s4.masked"), key_title=t("view.key"),
-    ),
-    {"token": list(v.pieces), "q_dot_k": v.dots, "scaled": v.scaled, "softmax": v.weights, "probe": v.pattern},
-    f"forward-pass-attention-l{layer}h{head}-t{v.pos}",
-    key="forward_pass_attention",
-)  # fmt: skip
-st.markdown(t("forward_pass.s4.text", d=D, t=v.pos))
+    # ---- 3. Q, K, V --------------------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s3.title", layer=layer))
+    D = v.d_head
+    q1, q2 = st.columns(2)
+    q1.metric(t("forward_pass.s3.m.dhead"), f"{len(v.x0)} / {H} = {D}")
+    check(t("forward_pass.s3.m.check"), v.check_qkv, col=q2)
+    q_head = v.qkv[0, head * D : (head + 1) * D]
+    ui.figure(
+        matrix_times_vector(
+            v.w_q_head, v.ln_out, q_head,
+            titles=(t("forward_pass.s3.w", head=head), "LN₁(x)", f"q (h={head})"), dim_title=t("forward_pass.dim"),
+        ),
+        {"W_Q_head": v.w_q_head, "ln_x": v.ln_out, "q_head": q_head},
+        f"forward-pass-wq-l{layer}h{head}",
+        key="forward_pass_wq",
+    )  # fmt: skip
+    ui.figure(
+        vectors(v.qkv, ["q", "k", "v"], dim_title=t("forward_pass.dim"), head_size=D, head=head),
+        v.qkv,
+        f"forward-pass-qkv-l{layer}-t{v.pos}",
+        key="forward_pass_qkv",
+        row_labels=["q", "k", "v"],
+    )
+    st.markdown(t("forward_pass.s3.text", h=H, d=D))
 
-# ---- 5. concatenate the heads, W_O, residual add --------------------------------------------------------------------
-st.subheader(t("forward_pass.s5.title", layer=layer))
-o1, o2, o3 = st.columns(3)
-check(t("forward_pass.s5.m.check_wo"), v.check_wo, float(np.abs(v.attn_out).max()), col=o1)
-check(t("forward_pass.s5.m.check_add"), v.check_add1, float(np.abs(v.mid).max()), col=o2)
-o3.metric("‖x‖ → ‖x + Attn‖", f"{np.linalg.norm(v.ln_x):.1f} → {np.linalg.norm(v.mid):.1f}")
-add_labels = [t("forward_pass.s5.concat"), "W_O · concat + b_O", "x", "x + Attn(LN₁(x))"]
-add_rows = np.stack([v.concat, v.attn_out, v.ln_x, v.mid])
-ui.figure(
-    vectors(add_rows, add_labels, dim_title=t("forward_pass.dim"), head_size=D, head=head, box_rows=1, height=250),
-    add_rows,
-    f"forward-pass-attn-out-l{layer}-t{v.pos}",
-    key="forward_pass_wo",
-    row_labels=add_labels,
-)
-st.markdown(t("forward_pass.s5.text", d=D))
+    # ---- 4. one head's attention -------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s4.title", lh=lh))
+    top_key = int(np.nanargmax(v.weights))
+    a1, a2, a3 = st.columns(3)
+    a1.metric(t("forward_pass.s4.m.top"), f"{top_key}: {visible(v.pieces[top_key])}", f"{v.weights[top_key]:.1%}",
+              delta_arrow="off", delta_color="off")  # fmt: skip
+    check(t("forward_pass.s4.m.check"), v.check_pattern, col=a2)
+    check(t("forward_pass.s4.m.check_v"), v.check_context, float(np.abs(v.context).max()), col=a3)
+    ui.figure(
+        attention_steps(
+            list(v.pieces), v.scaled, v.weights, v.pattern,
+            titles=(t("forward_pass.s4.scores", d=D), t("forward_pass.s4.weights")), probe_name=t("forward_pass.probe"),
+            masked_name=t("forward_pass.s4.masked"), key_title=t("view.key"),
+        ),
+        {"token": list(v.pieces), "q_dot_k": v.dots, "scaled": v.scaled, "softmax": v.weights, "probe": v.pattern},
+        f"forward-pass-attention-l{layer}h{head}-t{v.pos}",
+        key="forward_pass_attention",
+    )  # fmt: skip
+    st.markdown(t("forward_pass.s4.text", d=D, t=v.pos))
 
-# ---- 6. MLP ---------------------------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s6.title", layer=layer))
-p1, p2, p3, p4 = st.columns(4)
-p1.metric(t("forward_pass.s6.m.active"), f"{(v.mlp_pre > 0).mean():.0%}", help=t("forward_pass.s6.m.active.help"))
-check(t("forward_pass.s6.m.check_fc1"), v.check_fc1, float(np.abs(v.mlp_pre).max()), col=p2)
-check(t("forward_pass.s6.m.check_gelu"), v.check_gelu, col=p3)
-check(t("forward_pass.s6.m.check_fc2"), max(v.check_mlp, v.check_add2), float(np.abs(v.resid).max()), col=p4)
-ui.figure(
-    gelu_histogram(v.mlp_pre, count_title=t("forward_pass.s6.count"), gelu_name="GELU(u)",
-                   value_title=t("forward_pass.s6.pre")),
-    {"pre_activation": v.mlp_pre, "gelu": v.mlp_act},
-    f"forward-pass-mlp-l{layer}-t{v.pos}",
-    key="forward_pass_mlp",
-)  # fmt: skip
-mlp_labels = ["MLP(LN₂(x))", "x + MLP(LN₂(x))"]
-ui.figure(
-    vectors(np.stack([v.mlp_out, v.resid]), mlp_labels, dim_title=t("forward_pass.dim")),
-    np.stack([v.mlp_out, v.resid]),
-    f"forward-pass-mlp-out-l{layer}-t{v.pos}",
-    key="forward_pass_mlp_out",
-    row_labels=mlp_labels,
-)
-st.markdown(t("forward_pass.s6.text", f=len(v.mlp_pre)))
+    # ---- 5. concatenate the heads, W_O, residual add -----------------------------------------------------------------
+    st.subheader(t("forward_pass.s5.title", layer=layer))
+    o1, o2, o3 = st.columns(3)
+    check(t("forward_pass.s5.m.check_wo"), v.check_wo, float(np.abs(v.attn_out).max()), col=o1)
+    check(t("forward_pass.s5.m.check_add"), v.check_add1, float(np.abs(v.mid).max()), col=o2)
+    o3.metric("‖x‖ → ‖x + Attn‖", f"{np.linalg.norm(v.ln_x):.1f} → {np.linalg.norm(v.mid):.1f}")
+    add_labels = [t("forward_pass.s5.concat"), "W_O · concat + b_O", "x", "x + Attn(LN₁(x))"]
+    add_rows = np.stack([v.concat, v.attn_out, v.ln_x, v.mid])
+    ui.figure(
+        vectors(add_rows, add_labels, dim_title=t("forward_pass.dim"), head_size=D, head=head, box_rows=1, height=250),
+        add_rows,
+        f"forward-pass-attn-out-l{layer}-t{v.pos}",
+        key="forward_pass_wo",
+        row_labels=add_labels,
+    )
+    st.markdown(t("forward_pass.s5.text", d=D))
 
-# ---- 7. every layer -------------------------------------------------------------------------------------------------
-st.subheader(t("forward_pass.s7.title"))
-stage_labels = [
-    t("forward_pass.s7.embed") if kind == "embed" else t(f"forward_pass.s7.{kind}", layer=i) for kind, i in v.stages
-]
-st.metric(t("forward_pass.s7.m.norm", layer=layer), f"{np.linalg.norm(v.resid):.1f}")
-ui.figure(
-    stream_norms(stage_labels, v.stream_norms, v.write_norms, [1 + 2 * layer, 2 + 2 * layer],
-                 stream_name=t("forward_pass.s7.stream"), write_name=t("forward_pass.s7.write")),
-    {"step": stage_labels, "stream_norm": v.stream_norms, "write_norm": v.write_norms},
-    f"forward-pass-stream-t{v.pos}",
-    key="forward_pass_stream",
-)  # fmt: skip
-st.markdown(t("forward_pass.s7.text", layers=L))
+    # ---- 6. MLP ------------------------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s6.title", layer=layer))
+    p1, p2, p3, p4 = st.columns(4)
+    p1.metric(t("forward_pass.s6.m.active"), f"{(v.mlp_pre > 0).mean():.0%}", help=t("forward_pass.s6.m.active.help"))
+    check(t("forward_pass.s6.m.check_fc1"), v.check_fc1, float(np.abs(v.mlp_pre).max()), col=p2)
+    check(t("forward_pass.s6.m.check_gelu"), v.check_gelu, col=p3)
+    check(t("forward_pass.s6.m.check_fc2"), max(v.check_mlp, v.check_add2), float(np.abs(v.resid).max()), col=p4)
+    ui.figure(
+        gelu_histogram(v.mlp_pre, count_title=t("forward_pass.s6.count"), gelu_name="GELU(u)",
+                       value_title=t("forward_pass.s6.pre")),
+        {"pre_activation": v.mlp_pre, "gelu": v.mlp_act},
+        f"forward-pass-mlp-l{layer}-t{v.pos}",
+        key="forward_pass_mlp",
+    )  # fmt: skip
+    mlp_labels = ["MLP(LN₂(x))", "x + MLP(LN₂(x))"]
+    ui.figure(
+        vectors(np.stack([v.mlp_out, v.resid]), mlp_labels, dim_title=t("forward_pass.dim")),
+        np.stack([v.mlp_out, v.resid]),
+        f"forward-pass-mlp-out-l{layer}-t{v.pos}",
+        key="forward_pass_mlp_out",
+        row_labels=mlp_labels,
+    )
+    st.markdown(t("forward_pass.s6.text", f=len(v.mlp_pre)))
 
-# ---- 8. final LayerNorm, unembedding, softmax -----------------------------------------------------------------------
-st.subheader(t("forward_pass.s8.title"))
-f1, f2, f3 = st.columns(3)
-f1.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
-f2.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
-f3.metric(t("forward_pass.s8.m.next"), visible(v.next_piece) if v.next_piece else "—")
-ui.figure(
-    top_tokens(list(v.top_pieces), v.top_probs, value_title=t("forward_pass.s8.prob", tau=f"{temperature:.2f}")),
-    {"id": v.top_ids, "token": list(v.top_pieces), "probability": v.top_probs},
-    f"forward-pass-top-t{v.pos}",
-    key="forward_pass_top",
-)
-st.markdown(t("forward_pass.s8.text"))
+    # ---- 7. every layer ----------------------------------------------------------------------------------------------
+    st.subheader(t("forward_pass.s7.title"))
+    stage_labels = [
+        t("forward_pass.s7.embed") if kind == "embed" else t(f"forward_pass.s7.{kind}", layer=i) for kind, i in v.stages
+    ]
+    st.metric(t("forward_pass.s7.m.norm", layer=layer), f"{np.linalg.norm(v.resid):.1f}")
+    ui.figure(
+        stream_norms(stage_labels, v.stream_norms, v.write_norms, [1 + 2 * layer, 2 + 2 * layer],
+                     stream_name=t("forward_pass.s7.stream"), write_name=t("forward_pass.s7.write")),
+        {"step": stage_labels, "stream_norm": v.stream_norms, "write_norm": v.write_norms},
+        f"forward-pass-stream-t{v.pos}",
+        key="forward_pass_stream",
+    )  # fmt: skip
+    st.markdown(t("forward_pass.s7.text", layers=L))
 
-# ---- which parts made the prediction --------------------------------------------------------------------------------
-st.subheader(t("forward_pass.dla.title", token=visible(v.predicted_piece)))
+    # ---- 8. final LayerNorm, unembedding, softmax --------------------------------------------------------------------
+    st.subheader(t("forward_pass.s8.title"))
+    f1, f2, f3 = st.columns(3)
+    f1.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
+    f2.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
+    f3.metric(t("forward_pass.s8.m.next"), visible(v.next_piece) if v.next_piece else "—")
+    ui.figure(
+        top_tokens(list(v.top_pieces), v.top_probs, value_title=t("forward_pass.s8.prob", tau=f"{temperature:.2f}")),
+        {"id": v.top_ids, "token": list(v.top_pieces), "probability": v.top_probs},
+        f"forward-pass-top-t{v.pos}",
+        key="forward_pass_top",
+    )
+    st.markdown(t("forward_pass.s8.text"))
+
+    # ---- which parts made the prediction -----------------------------------------------------------------------------
+    st.subheader(t("forward_pass.dla.title", token=visible(v.predicted_piece)))
+
+    def part_label(kind: str, i: int, h: int) -> str:
+        if kind == "head":
+            return t("forward_pass.lh", layer=i, head=h)
+        if kind in ("bias", "mlp"):
+            return t(f"forward_pass.dla.{kind}", layer=i)
+        return t(f"forward_pass.dla.{kind}")
+
+    dla_labels = [part_label(*p) for p in v.dla_parts]
+    best = int(np.argmax(v.dla))
+    d1, d2, d3 = st.columns(3)
+    d1.metric(t("forward_pass.dla.m.best"), dla_labels[best], f"{v.dla[best]:+.2f}", delta_arrow="off")
+    d2.metric(t("forward_pass.dla.m.sum"), f"{v.dla.sum() + v.dla_bias:.4f}")
+    check(t("forward_pass.dla.m.check"), v.dla_check, float(abs(v.logits[v.predicted])), col=d3)
+    ui.figure(
+        attribution_waterfall(dla_labels, v.dla, v.dla_bias, bias_name=t("forward_pass.dla.ln_bias"),
+                              total_name=t("forward_pass.dla.total"), value_title=t("forward_pass.dla.value")),
+        {"part": [*dla_labels, "ln_f bias"], "contribution": [*v.dla.tolist(), v.dla_bias]},
+        f"forward-pass-dla-t{v.pos}",
+        key="forward_pass_dla",
+    )  # fmt: skip
+    st.markdown(t("forward_pass.dla.text"))
+
+    st.caption(t("forward_pass.readout"))
+    ui.readout(v)
 
 
-def part_label(kind: str, i: int, h: int) -> str:
-    if kind == "head":
-        return t("forward_pass.lh", layer=i, head=h)
-    if kind in ("bias", "mlp"):
-        return t(f"forward_pass.dla.{kind}", layer=i)
-    return t(f"forward_pass.dla.{kind}")
+walk()
 
-
-dla_labels = [part_label(*p) for p in v.dla_parts]
-best = int(np.argmax(v.dla))
-d1, d2, d3 = st.columns(3)
-d1.metric(t("forward_pass.dla.m.best"), dla_labels[best], f"{v.dla[best]:+.2f}", delta_arrow="off")
-d2.metric(t("forward_pass.dla.m.sum"), f"{v.dla.sum() + v.dla_bias:.4f}")
-check(t("forward_pass.dla.m.check"), v.dla_check, float(abs(v.logits[v.predicted])), col=d3)
-ui.figure(
-    attribution_waterfall(dla_labels, v.dla, v.dla_bias, bias_name=t("forward_pass.dla.ln_bias"),
-                          total_name=t("forward_pass.dla.total"), value_title=t("forward_pass.dla.value")),
-    {"part": [*dla_labels, "ln_f bias"], "contribution": [*v.dla.tolist(), v.dla_bias]},
-    f"forward-pass-dla-t{v.pos}",
-    key="forward_pass_dla",
-)  # fmt: skip
-st.markdown(t("forward_pass.dla.text"))
-
-st.caption(t("forward_pass.readout"))
-ui.readout(v)
 ui.explain(t("forward_pass.explain"))

@@ -100,127 +100,136 @@ ui.markup("".join(strips))
 st.caption(t("moe.strip.caption"))
 ui.readout(res)
 
-# ---- router probabilities and combine weights ----
-st.subheader(t("moe.h.router"))
-layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params")
-left, right = st.columns([3, 2])
-with left:
-    ui.figure(
-        views.router_heatmap(
-            res.probs[layer],
-            res.tokens,
-            res.index[layer, :, : res.top_k],
-            token_title=t("moe.token"),
-            expert_title=t("moe.expert"),
-            value_title=t("moe.probability"),
-        ),
-        res.probs[layer],
-        f"moe-router-layer{layer}",
-        key="moe_router",
-        row_labels=list(res.tokens),
-        col_labels=[f"expert {e}" for e in range(E)],
-    )
-with right:
-    rows = {t("moe.token"): list(res.tokens)}
-    for r in range(res.top_k):
-        rows[t("moe.col.expert", rank=r + 1)] = res.index[layer, :, r]
-        rows[t("moe.col.weight", rank=r + 1)] = np.round(res.combine[layer, :, r], 3)
-        rows[t("moe.col.dropped", rank=r + 1)] = res.dropped[layer, :, r]
-    st.dataframe(ui.arrow(rows), height=360, hide_index=True, key="moe_combine")
-    st.caption(t(f"moe.combine.caption.{res.top_k}"))
-ui.explain(t("moe.explain.routing"))
-
-# ---- capacity ----
-st.subheader(t("moe.h.capacity"))
-kept, routed = res.kept[layer], res.routed[layer]
-left, right = st.columns([3, 2])
-with left:
-    ui.figure(
-        views.load_bars(
-            kept,
-            routed - kept,
-            res.capacity if capacity_factor > 0 else int(routed.sum()),
-            expert_title=t("moe.expert"),
-            kept_title=t("moe.kept"),
-            dropped_title=t("moe.dropped"),
-            capacity_title=t("moe.capacity.line"),
-            count_title=t("moe.slots"),
-        ),
-        np.stack([kept, routed - kept]),
-        f"moe-load-layer{layer}",
-        key="moe_load",
-        row_labels=["kept", "dropped"],
-        col_labels=[f"expert {e}" for e in range(E)],
-    )
-with right:
-    st.metric(t("moe.metric.layer_dropped", layer=layer), int((routed - kept).sum()))
-    st.markdown(
-        t(
-            "moe.capacity.formula",
-            cf=capacity_factor,
-            n=T,
-            k=res.top_k,
-            E=E,
-            capacity=res.capacity if capacity_factor > 0 else "∞",
-        )
-    )
-ui.explain(t("moe.explain.capacity"))
-
-# ---- load-balancing loss ----
-st.subheader(t("moe.h.balance"))
-f, P = res.f[layer], res.P[layer]
-left, right = st.columns([3, 2])
-with left:
-    ui.figure(
-        views.balance_bars(f, P, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")),
-        np.stack([f, P]),
-        f"moe-balance-layer{layer}",
-        key="moe_balance",
-        row_labels=["f", "P"],
-        col_labels=[f"expert {e}" for e in range(E)],
-    )
-with right:
-    st.metric(t("moe.metric.aux_layer", layer=layer), f"{res.aux_loss[layer]:.3f}")
-    st.dataframe(
-        ui.arrow(
-            {
-                t("moe.expert"): np.arange(E),
-                "fᵢ": np.round(f, 3),
-                "Pᵢ": np.round(P, 3),
-                "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3),
-            }
-        ),
-        hide_index=True,
-        key="moe_balance_table",
-    )
-ui.explain(t("moe.explain.balance"))
-
-# ---- specialisation ----
-st.subheader(t("moe.h.special"))
 info = svc.card()
-try:
-    table = svc.specialisation(backend)
-except InputError as e:  # e.g. the Shakespeare corpus is not downloaded: the other sections still work
-    ui.input_error(e)
-else:
-    nmi = info["metrics"].get("domain_expert_nmi", [])
-    domain_names = [t(f"moe.sample.{d}") for d in svc.DOMAINS]
+
+
+@st.fragment
+def per_layer() -> None:
+    """The router, capacity, balance and specialisation of one layer: moving the layer slider reruns this part of
+    the page alone."""
+    # ---- router probabilities and combine weights ----
+    st.subheader(t("moe.h.router"))
+    layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params")
     left, right = st.columns([3, 2])
     with left:
-        st.markdown(t("moe.special.title", layer=layer))
         ui.figure(
-            views.domain_table(table[layer], domain_names, expert_title=t("moe.expert"), value_title="%"),
-            table[layer],
-            f"moe-specialisation-layer{layer}",
-            key="moe_special",
-            row_labels=list(svc.DOMAINS),
+            views.router_heatmap(
+                res.probs[layer],
+                res.tokens,
+                res.index[layer, :, : res.top_k],
+                token_title=t("moe.token"),
+                expert_title=t("moe.expert"),
+                value_title=t("moe.probability"),
+            ),
+            res.probs[layer],
+            f"moe-router-layer{layer}",
+            key="moe_router",
+            row_labels=list(res.tokens),
             col_labels=[f"expert {e}" for e in range(E)],
         )
     with right:
-        if layer < len(nmi):
-            st.metric(t("moe.metric.nmi", layer=layer), f"{nmi[layer]:.3f}", help=t("moe.metric.nmi.help"))
-        st.caption(t("moe.special.caption"))
-    ui.explain(t("moe.explain.special"))
+        rows = {t("moe.token"): list(res.tokens)}
+        for r in range(res.top_k):
+            rows[t("moe.col.expert", rank=r + 1)] = res.index[layer, :, r]
+            rows[t("moe.col.weight", rank=r + 1)] = np.round(res.combine[layer, :, r], 3)
+            rows[t("moe.col.dropped", rank=r + 1)] = res.dropped[layer, :, r]
+        st.dataframe(ui.arrow(rows), height=360, hide_index=True, key="moe_combine")
+        st.caption(t(f"moe.combine.caption.{res.top_k}"))
+    ui.explain(t("moe.explain.routing"))
+
+    # ---- capacity ----
+    st.subheader(t("moe.h.capacity"))
+    kept, routed = res.kept[layer], res.routed[layer]
+    left, right = st.columns([3, 2])
+    with left:
+        ui.figure(
+            views.load_bars(
+                kept,
+                routed - kept,
+                res.capacity if capacity_factor > 0 else int(routed.sum()),
+                expert_title=t("moe.expert"),
+                kept_title=t("moe.kept"),
+                dropped_title=t("moe.dropped"),
+                capacity_title=t("moe.capacity.line"),
+                count_title=t("moe.slots"),
+            ),
+            np.stack([kept, routed - kept]),
+            f"moe-load-layer{layer}",
+            key="moe_load",
+            row_labels=["kept", "dropped"],
+            col_labels=[f"expert {e}" for e in range(E)],
+        )
+    with right:
+        st.metric(t("moe.metric.layer_dropped", layer=layer), int((routed - kept).sum()))
+        st.markdown(
+            t(
+                "moe.capacity.formula",
+                cf=capacity_factor,
+                n=T,
+                k=res.top_k,
+                E=E,
+                capacity=res.capacity if capacity_factor > 0 else "∞",
+            )
+        )
+    ui.explain(t("moe.explain.capacity"))
+
+    # ---- load-balancing loss ----
+    st.subheader(t("moe.h.balance"))
+    f, P = res.f[layer], res.P[layer]
+    left, right = st.columns([3, 2])
+    with left:
+        ui.figure(
+            views.balance_bars(f, P, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")),
+            np.stack([f, P]),
+            f"moe-balance-layer{layer}",
+            key="moe_balance",
+            row_labels=["f", "P"],
+            col_labels=[f"expert {e}" for e in range(E)],
+        )
+    with right:
+        st.metric(t("moe.metric.aux_layer", layer=layer), f"{res.aux_loss[layer]:.3f}")
+        st.dataframe(
+            ui.arrow(
+                {
+                    t("moe.expert"): np.arange(E),
+                    "fᵢ": np.round(f, 3),
+                    "Pᵢ": np.round(P, 3),
+                    "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3),
+                }
+            ),
+            hide_index=True,
+            key="moe_balance_table",
+        )
+    ui.explain(t("moe.explain.balance"))
+
+    # ---- specialisation ----
+    st.subheader(t("moe.h.special"))
+    try:
+        table = svc.specialisation(backend)
+    except InputError as e:  # e.g. the Shakespeare corpus is not downloaded: the other sections still work
+        ui.input_error(e)
+    else:
+        nmi = info["metrics"].get("domain_expert_nmi", [])
+        domain_names = [t(f"moe.sample.{d}") for d in svc.DOMAINS]
+        left, right = st.columns([3, 2])
+        with left:
+            st.markdown(t("moe.special.title", layer=layer))
+            ui.figure(
+                views.domain_table(table[layer], domain_names, expert_title=t("moe.expert"), value_title="%"),
+                table[layer],
+                f"moe-specialisation-layer{layer}",
+                key="moe_special",
+                row_labels=list(svc.DOMAINS),
+                col_labels=[f"expert {e}" for e in range(E)],
+            )
+        with right:
+            if layer < len(nmi):
+                st.metric(t("moe.metric.nmi", layer=layer), f"{nmi[layer]:.3f}", help=t("moe.metric.nmi.help"))
+            st.caption(t("moe.special.caption"))
+        ui.explain(t("moe.explain.special"))
+
+
+per_layer()
 
 # ---- parameters ----
 st.subheader(t("moe.h.params"))

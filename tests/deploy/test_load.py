@@ -24,7 +24,7 @@ def test_readers_rerun_a_page_without_errors(processes):
     assert point["errors"] == 0, point["first_error"]
     assert point["reruns"] >= 3 and point["p50_ms"] > 0  # each reader ran the page at least once
     assert results["server_rss_mb"] > 0
-    assert "| attention | 3 |" in load.table(results)
+    assert "| attention | — | 3 |" in load.table(results)
 
 
 def test_a_rerun_with_a_new_text_names_the_text_box():
@@ -37,10 +37,33 @@ def test_a_rerun_with_a_new_text_names_the_text_box():
     assert not BackMsg.FromString(load.rerun_message("gpt", set())).rerun_script.widget_states.widgets
 
 
+def test_a_moved_slider_reruns_its_fragment():
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg.FromString(load.rerun_message("moe", set(), slider=("$$ID-abc-moe_layer", 1.0), fragment="f1"))
+    (state,) = msg.rerun_script.widget_states.widgets
+    assert (state.id, list(state.double_array_value.data)) == ("$$ID-abc-moe_layer", [1.0])
+    assert msg.rerun_script.fragment_id == "f1"
+
+
+@pytest.mark.e2e
+def test_widget_readers_move_each_pages_slider():
+    """With mode="widget", the shell around the empty page reruns whole and GPT's temperature reruns its fragment;
+    every rerun finishes."""
+    results = load.run(pages=(load.EMPTY, "gpt"), sessions=(2,), seconds=4.0, think=0.2, mode="widget")
+    for page in (load.EMPTY, "gpt"):
+        point = results["pages"][page]["2"]
+        assert point["errors"] == 0, point["first_error"]
+        assert point["reruns"] >= 2
+    assert results["pages"]["gpt"]["2"]["moved"] == "gpt_temperature (fragment)"
+    assert results["pages"][load.EMPTY]["2"]["moved"] == ""
+    assert "moves the page's slider" in load.table(results)
+
+
 @pytest.mark.e2e
 def test_new_text_readers_type_into_the_gpt_page():
     """With new_text, every recorded rerun typed a text of its own into GPT's box, and all finished."""
-    results = load.run(pages=("gpt",), sessions=(2,), seconds=4.0, think=0.2, new_text=True)
+    results = load.run(pages=("gpt",), sessions=(2,), seconds=4.0, think=0.2, mode="new_text")
     point = results["pages"]["gpt"]["2"]
     assert point["errors"] == 0, point["first_error"]
     assert point["reruns"] >= 2

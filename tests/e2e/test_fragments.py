@@ -1,0 +1,130 @@
+"""Moving a control reruns only the part of the page it changes (issue 27), over Streamlit's own websocket protocol
+against a real server, as a browser asks: the rerun names the fragment the widget is in, and the server answers with
+that fragment's elements alone. And where a view depends on two fragments (GPT's attention view of the generated
+tokens), moving a sampling control redraws both."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bench.load import _in_own_loop, cookies
+
+pytestmark = pytest.mark.e2e
+
+FRAGMENT_DONE, EARLY_FOR_RERUN = 3, 2  # ForwardMsg.ScriptFinishedStatus
+
+
+class Tab:
+    """One simulated browser tab on a page: the widgets it has seen (key -> (widget id, fragment id)) and the
+    values it sends back, as the browser does on every rerun."""
+
+    def __init__(self, ws, page: str):
+        self.ws, self.page = ws, page
+        self.widgets: dict[str, tuple[str, str]] = {}
+        self.states: dict[str, tuple[str, object]] = {}  # key -> (kind, value)
+
+    async def rerun(self, fragment_of: str | None = None) -> tuple[int, dict[str, str]]:
+        """Rerun the page, or the fragment the widget ``fragment_of`` is in; returns the finish status and the
+        elements drawn (key -> the element's serialised bytes, e.g. a chart's spec); follows a rerun the server
+        asked for itself (a keyed ``st.rerun`` from a callback) to its end."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        msg = BackMsg()
+        msg.rerun_script.page_name = self.page
+        msg.rerun_script.widget_states.SetInParent()
+        for key, (kind, value) in self.states.items():
+            state = msg.rerun_script.widget_states.widgets.add()
+            state.id = self.widgets[key][0]
+            if kind == "slider":
+                state.double_array_value.data.append(value)
+            else:
+                state.string_array_value.data.extend(value)
+        if fragment_of:
+            msg.rerun_script.fragment_id = self.widgets[fragment_of][1]
+        await self.ws.send(msg.SerializeToString())
+        drawn: dict[str, str] = {}
+        while True:
+            raw = await asyncio.wait_for(self.ws.recv(), 120)
+            if isinstance(raw, str):
+                continue
+            fm = ForwardMsg.FromString(raw)
+            kind = fm.WhichOneof("type")
+            if kind == "delta":
+                element = fm.delta.new_element
+                which = element.WhichOneof("type")
+                assert which != "exception", element.exception.message
+                inner = getattr(element, which) if which else None
+                element_id = getattr(inner, "id", "") if inner is not None else ""
+                if element_id.startswith("$$ID-"):
+                    key = element_id.split("-", 2)[2]
+                    self.widgets[key] = (element_id, fm.delta.fragment_id)
+                    drawn[key] = inner.SerializeToString()
+            elif kind == "script_finished":
+                if fm.script_finished != EARLY_FOR_RERUN:
+                    return fm.script_finished, drawn
+
+
+def run_tab(server: str, page: str, script) -> None:
+    """Open a tab on ``page`` and run the coroutine ``script(tab)``."""
+
+    async def main():
+        import websockets
+
+        jar = cookies(server)
+        token = jar.get("_streamlit_xsrf", "")
+        async with websockets.connect(
+            server.replace("http://", "ws://", 1) + "/_stcore/stream",
+            subprotocols=["streamlit", token] if token else ["streamlit"],
+            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())},
+            max_size=None,
+        ) as ws:
+            tab = Tab(ws, page)
+            status, drawn = await tab.rerun()
+            assert status == 0 and drawn
+            await script(tab)
+
+    _in_own_loop(main())
+
+
+@pytest.mark.parametrize(
+    ("page", "slider", "value", "inside", "outside"),
+    [
+        ("gpt", "gpt_temperature", 0.5, "gpt_sampling", "gpt_next"),
+        ("moe", "moe_layer", 1.0, "moe_router", "moe_text"),
+        ("attention", "attention_step", 1.0, "attention_layer", "attention_text"),
+    ],
+)
+def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
+    async def script(tab):
+        tab.states[slider] = ("slider", value)
+        status, drawn = await tab.rerun(fragment_of=slider)
+        assert status == FRAGMENT_DONE
+        assert inside in drawn and outside not in drawn
+
+    run_tab(server, page, script)
+
+
+def test_gpt_attention_view_follows_a_new_continuation(server):
+    """In the attention view with the generated tokens, a new temperature reruns the sampling part and the view
+    (their two fragments), and the view's heatmap changes with the continuation; in the tokens view it does not."""
+
+    async def script(tab):
+        tab.states["gpt_view"] = ("choice", ["Causal attention"])
+        status, drawn = await tab.rerun(fragment_of="gpt_view")
+        assert status == FRAGMENT_DONE and "gpt_attention" in drawn
+        before = drawn["gpt_attention"]
+        tab.states["gpt_temperature"] = ("slider", 1.5)
+        status, drawn = await tab.rerun(fragment_of="gpt_temperature")
+        assert status == FRAGMENT_DONE
+        assert "gpt_sampling" in drawn and "gpt_attention" in drawn and "gpt_next" not in drawn
+        assert drawn["gpt_attention"] != before
+        tab.states["gpt_view"] = ("choice", ["Tokenisation"])
+        await tab.rerun(fragment_of="gpt_view")
+        tab.states["gpt_temperature"] = ("slider", 1.0)
+        status, drawn = await tab.rerun(fragment_of="gpt_temperature")
+        assert status == FRAGMENT_DONE and "gpt_sampling" in drawn and "gpt_dl_tokens" not in drawn
+
+    run_tab(server, "gpt", script)
