@@ -46,6 +46,34 @@ def test_a_builder_runs_once_per_distinct_arguments():
     assert len(built) == 3
 
 
+def test_arguments_that_differ_in_type_shape_or_content_get_figures_of_their_own():
+    built.clear()
+    x = np.arange(4.0) + 100  # arrays no other test passes
+    figs = [
+        _bars(x, "t"),
+        _bars(x.astype(np.float32), "t"),  # same values, another dtype
+        _bars(x.reshape(2, 2), "t"),  # same bytes, another shape
+        _bars(x + np.array([0, 0, 0, 1e-9]), "t"),  # one value changed a little
+        _bars(x, title="t"),  # as a keyword
+    ]
+    assert len({id(f) for f in figs}) == len(figs) == len(built)
+    assert _bars(np.arange(4.0) + 100, "t") is figs[0] and len(built) == len(figs)  # equal arrays: the same figure
+    assert figures._key((1, 1.0, True)) != figures._key((True, 1, 1.0))
+    assert figures._key([float("nan")]) == figures._key([float("nan")])
+    assert figures._key(np.array(["a", None], dtype=object)) != figures._key(np.array(["a", "None"], dtype=object))
+
+
+def test_an_argument_of_another_type_is_keyed_by_streamlit():
+    with pytest.raises(figures._Unkeyed):
+        figures._key([range(3)])
+    assert _other(range(3)) is _other(range(3)) and _other(range(4)) is not _other(range(3))
+
+
+@figures.cached
+def _other(values) -> go.Figure:
+    return go.Figure(go.Bar(y=list(values)))
+
+
 def test_a_cached_builder_inside_another_does_not_share_its_figure():
     shared = _bars(np.arange(7.0), "inner")
     composed = _composed(np.arange(7.0))
