@@ -4,6 +4,7 @@ navigation only ever holds pages that work."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class Paper:
 
     @property
     def available(self) -> bool:
-        return (APP_DIR / self.script).exists()
+        return _exists(APP_DIR / self.script)
 
 
 PAPERS: tuple[Paper, ...] = tuple(
@@ -72,6 +73,13 @@ START_HERE: tuple[str, ...] = (
     "alignment",
     "reasoning",
 )
+
+
+@functools.cache
+def _exists(path: Path) -> bool:
+    """Whether a page's script exists, looked up once per process: the shell lists the pages on every rerun of
+    every reader, and the files do not change while the app runs."""
+    return path.exists()
 
 
 def available_papers() -> list[Paper]:

@@ -80,10 +80,11 @@ with st.sidebar:
 
 home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
 sections: dict[str, list] = {t("era.home"): [home]}
+papers = available_papers()
 for era in ERAS:
     pages = [
         st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
-        for p in available_papers()
+        for p in papers
         if p.era == era
     ]
     if pages:

@@ -3,6 +3,7 @@
     python -m bench.load                          # one process; pages × N = 8, 32, 128; 10 s per point
     python -m bench.load --processes 2            # the same through deploy/launch.py (nginx, 2 processes)
     python -m bench.load --sessions 2 --seconds 3 --pages attention   # a smoke run (the tests run this)
+    python -m bench.load --widget                 # each reader moves its page's slider (a fragment's rerun)
 
 Each simulated reader is what a browser tab is to the server: it fetches the page (for the XSRF cookie, and nginx's
 process cookie), opens ``/_stcore/stream`` with the ``streamlit`` subprotocol, and asks for a rerun of one page
@@ -14,6 +15,11 @@ latency of a rerun is from the request to ``script_finished``. Only loopback add
 With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
 ``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
 input is in a cache: the issue's "new-text rerun", the model's forward and every figure computed afresh.
+
+With ``--widget``, each rerun after the first moves the page's slider (``WIDGETS``) between two values, as a
+browser sends it: a slider inside a fragment reruns that fragment alone. The page ``empty`` (the shell around a page
+that draws nothing, served when the server has ``TE_BENCH_EMPTY_PAGE=1``, which this benchmark sets) reruns whole:
+the yardstick issue 27 measures the pages' reruns against.
 
 Reported per page and N: reruns per second (all sessions together), p50/p95/p99 latency, errors (a rerun that did
 not finish successfully, a dropped connection, a timeout), and the server processes' resident memory at the end.
@@ -39,6 +45,7 @@ PAGES = (EMPTY, "", "attention", "gpt", "moe", "mamba")  # "" is home: the app s
 SESSIONS = (8, 32, 128)
 OUT_JSON = ROOT / "bench" / "load.json"
 OUT_MD = ROOT / "bench" / "load.md"
+OUT_WIDGET = ROOT / "bench" / "load-widget.json"  # python -m bench.run --load writes the --widget table here too
 NEW_TEXT = {"gpt": "gpt_text", "moe": "moe_text"}  # the text box --new-text types into, by page
 # The slider each reader moves with --widget, by page, and the two values it alternates between: the control a
 # learner moves most on that page. A slider inside a fragment reruns only its fragment, and the reader asks for

@@ -676,13 +676,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--only", choices=SECTIONS, help="run one section; the others keep their results in results.json")
     ap.add_argument(
-        "--load", action="store_true", help="instead: many sessions against a real server (bench/load.py, its defaults)"
+        "--load",
+        action="store_true",
+        help="instead: many sessions against a real server (bench/load.py): its defaults, then with --widget",
     )
     args = ap.parse_args(argv)
     if args.load:
         from bench import load
 
-        return load.main(["--out", str(load.OUT_JSON)])
+        return load.main(["--out", str(load.OUT_JSON)]) or load.main(["--widget", "--out", str(load.OUT_WIDGET)])
     runs = {
         "latency": lambda: probe_latency(args.repeats),
         "ort_spinning": lambda: ort_spinning(args.repeats),
