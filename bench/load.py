@@ -12,6 +12,10 @@ again — with the same widget values, so every rerun after the first finds the 
 ("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
 latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
 
+A point's window opens once every reader has drawn its page (that first run of a session is set-up, not counted)
+and lasts ``--seconds``; each reader starts at a random moment within its first think time, so readers are not in
+step (in step, N readers' reruns arrive together and queue behind each other at any load).
+
 With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
 ``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
 input is in a cache: the issue's "new-text rerun", the model's forward and every figure computed afresh.
@@ -123,18 +127,42 @@ def fresh_text(rng, n: int, reader: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(10)) + f" {reader} {n}"
 
 
-async def reader(base: str, page: str, until: float, think: float, point: Point, mode: str = "cached") -> None:
-    """One simulated tab: rerun ``page`` until ``until`` (monotonic seconds), recording each rerun's latency. With
-    ``mode`` "new_text", every rerun after the first types a fresh text into the page's text box; with "widget",
-    every rerun after the first moves the page's slider (``WIDGETS``) to its other value, rerunning only the
-    fragment the slider is in, if it is in one. In both, the first rerun (the page's first draw, which also tells
-    the widget's id) is not recorded."""
+@dataclass
+class Window:
+    """The measured window of one point, shared by its readers. It opens when every reader has drawn its page once
+    (a session's first run, however long, is set-up, not a rerun: 128 first runs of a model page take longer than
+    a point lasts) and stays open ``seconds``."""
+
+    sessions: int
+    seconds: float
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    arrived: int = 0
+    opened: float = 0.0
+
+    def arrive(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.sessions:
+            self.opened = time.monotonic()
+            self.ready.set()
+
+    @property
+    def until(self) -> float:
+        return self.opened + self.seconds
+
+
+async def reader(base: str, page: str, window: Window, think: float, point: Point, mode: str = "cached") -> None:
+    """One simulated tab: draw ``page`` once, wait for the window to open and a random part of ``think`` (readers
+    are not in step, as people are not), then rerun it until the window closes, recording each rerun's latency and
+    thinking ``think`` seconds after each. With ``mode`` "new_text", every rerun types a fresh text into the page's
+    text box; with "widget", every rerun moves the page's slider (``WIDGETS``) to its other value, rerunning only
+    the fragment the slider is in, if it is in one; "cached" reruns with nothing changed."""
     import random
 
     import websockets
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     done = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+    arrived = False
     try:
         jar = await asyncio.to_thread(cookies, base)
         token = jar.get("_streamlit_xsrf", "")
@@ -151,12 +179,11 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
             rng, found, n = random.Random(id(point) ^ id(ws)), None, 0
             key = {"new_text": NEW_TEXT, "widget": {p: w[0] for p, w in WIDGETS.items()}}.get(mode, {}).get(page)
             kinds = ("text_area", "text_input") if mode == "new_text" else ("slider",)
-            while time.monotonic() < until:
+            while n == 0 or time.monotonic() < window.until:
                 start = time.perf_counter()
                 text = slider = None
                 fragment = ""
-                if found is not None:
-                    n += 1
+                if n and found is not None:
                     if mode == "new_text":
                         text = (found[0], fresh_text(rng, n, id(ws)))
                     else:
@@ -182,24 +209,34 @@ async def reader(base: str, page: str, until: float, think: float, point: Point,
                 if key and found is None:
                     point.errors.append(f"no widget {key} on {page}")
                     return
-                if status in done:
-                    if n or not key:
-                        point.latencies_ms.append((time.perf_counter() - start) * 1e3)
-                else:
+                if status not in done:
                     point.errors.append(f"script finished with status {status}")
-                await asyncio.sleep(think)
+                if n == 0:  # the page's first draw: set-up
+                    window.arrive()
+                    arrived = True
+                    await asyncio.wait_for(window.ready.wait(), TIMEOUT_S * 5)
+                    await asyncio.sleep(rng.uniform(0, think))
+                else:
+                    if status in done:
+                        point.latencies_ms.append((time.perf_counter() - start) * 1e3)
+                    await asyncio.sleep(think)
+                n += 1
     except Exception as exc:  # a dropped connection or a timeout is an error of this point, not of the benchmark
         point.errors.append(f"{type(exc).__name__}: {exc}")
+    finally:
+        if not arrived:  # the others need not wait for a reader that failed before its first draw
+            window.arrive()
 
 
 async def measure(
     base: str, page: str, sessions: int, seconds: float, think: float, mode: str = "cached"
 ) -> tuple[Point, float]:
+    """``sessions`` readers of ``page``; returns their reruns and how long the window was open (until the last
+    reader finished its last rerun)."""
     point = Point()
-    until = time.monotonic() + seconds
-    start = time.monotonic()
-    await asyncio.gather(*(reader(base, page, until, think, point, mode) for _ in range(sessions)))
-    return point, time.monotonic() - start
+    window = Window(sessions, seconds)
+    await asyncio.gather(*(reader(base, page, window, think, point, mode) for _ in range(sessions)))
+    return point, (time.monotonic() - window.opened) if window.opened else 0.0
 
 
 def _in_own_loop(coro):
@@ -313,13 +350,16 @@ def table(results: dict) -> str:
         f"TCP_NODELAY {'on' if results.get('nodelay', False) else 'off'}, switch interval "
         f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
-        "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors |",
-        "|---|---|---|---|---|---|---|---|",
+        "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors | p50 ÷ empty page's |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
+    empty = results["pages"].get(EMPTY, {})
     for page, points in results["pages"].items():
         for n, s in points.items():
             moved = s.get("moved") or "—"
-            cells = (page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"])
+            yardstick = (empty.get(n) or {}).get("p50_ms")
+            ratio = f"{s['p50_ms'] / yardstick:.2f}" if yardstick and s["p50_ms"] else "—"
+            cells = (page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"], ratio)
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -15,6 +15,19 @@ def test_percentiles_and_summary():
     assert s["p50_ms"] == 50.5 and s["p95_ms"] == 95.0 and s["p99_ms"] == 99.0
 
 
+def test_the_window_opens_when_every_reader_has_drawn_its_page():
+    import asyncio
+
+    async def check():
+        window = load.Window(sessions=2, seconds=5.0)
+        window.arrive()
+        assert not window.ready.is_set()
+        window.arrive()
+        assert window.ready.is_set() and window.until == window.opened + 5.0
+
+    asyncio.run(check())
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize("processes", [0, 2])
 def test_readers_rerun_a_page_without_errors(processes):
