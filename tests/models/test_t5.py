@@ -188,12 +188,12 @@ def answer(shipped, task: str, text: str) -> str:
 
 # Greedy answers of the shipped checkpoint (torch, CPU): golden outputs, right or wrong; regenerate only when the
 # checkpoint is retrained. The wrong one is what the model does today: seven words, longer than the 2-5 it was taught
-# to reverse, with two words dropped and a rarer one garbled (the card's reverse_words_exact_match is 0.9325 on lines
-# of 2-5 words, against the 0.95).
+# to reverse, with "not strained" garbled and "like" put in for "quality" (the card's reverse_words_exact_match is
+# 0.945 on lines of 2-5 words, against the 0.95).
 GOLDEN = [
     ("reverse_words", "to be or not", "not or be to"),
     ("reverse_words", "my lord", "lord my"),
-    ("reverse_words", "the quality of mercy is not strained", "reeded is mercy of quality the"),
+    ("reverse_words", "the quality of mercy is not strained", "soned have is mercy of like the"),
     ("reverse_words", "now is the winter", "winter the is now"),
     ("count_words", "the quality of mercy is not strained", "7"),
     (
