@@ -200,9 +200,9 @@ def sampling() -> None:
     )
 
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-    clicked = row.button(
-        t("gpt.generate"), key="gpt_generate", on_click=after_sampling, icon=":material/play_arrow:", type="primary"
-    )
+    # Generate streams the same tokens the views already show (same arguments, same seed), so the sampling part
+    # alone reruns
+    clicked = row.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
     cache = row.toggle(
         t("gpt.kv_cache"),
         True,
