@@ -59,10 +59,11 @@ def test_reset_brings_every_control_back_to_its_default(server, page):
     page.wait_for_url(f"{server}/attention?lang=zh&backend=onnx")
     wait_idle(page)
     expect(box).to_have_value("attention is all", timeout=60_000)
+    # the controls below the text box are drawn by a fragment, which may show a moment after the box
     layer = page.locator(".st-key-attention_layer button")
-    assert [b.get_attribute("aria-checked") for b in layer.all()][-1] == "true"  # the last layer, the default
+    expect(layer.last).to_have_attribute("aria-checked", "true", timeout=60_000)  # the last layer, the default
     view = page.locator(".st-key-attention_view button")
-    assert view.first.get_attribute("aria-checked") == "true"  # the head view, the default
+    expect(view.first).to_have_attribute("aria-checked", "true", timeout=60_000)  # the head view, the default
     assert page.get_by_role("combobox", name="推理后端").input_value() == "onnx" and exceptions(page) == 0
 
 
