@@ -447,10 +447,10 @@ STRINGS = {
     "t5.card.metric": ("measure (held-out text)", "指标（未训练过的文本）"),
     "t5.card.target": ("target (issue)", "目标（需求）"),
     "t5.reverse.weak": (
-        "Reversal is this model's weak task: {got:.0%} exact match on held-out lines of 2–5 words, against the "
+        "Reversal is this model's weak task: {got:.1%} exact match on held-out lines of 2–5 words, against the "
         "{target:.0%} we aimed for. It reverses short lines of common words and garbles rarer words while copying "
         "them (docs/training/t5.md says what was tried).",
-        "倒序是这个模型的弱项：在未训练过的 2–5 个单词的句子上完全正确率为 {got:.0%}，而我们的目标是 {target:.0%}。"
+        "倒序是这个模型的弱项：在未训练过的 2–5 个单词的句子上完全正确率为 {got:.1%}，而我们的目标是 {target:.0%}。"
         "它能倒序由常见词组成的短句，但在复制较生僻的词时会写错（docs/training/t5.md 记录了尝试过的做法）。",
     ),
     "t5.card.value": ("our model", "我们的模型"),
