@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import statistics
@@ -150,6 +151,24 @@ class Window:
         return self.opened + self.seconds
 
 
+@contextlib.asynccontextmanager
+async def stream(base: str):
+    """A websocket to the server's ``/_stcore/stream``, opened as a browser tab opens it: with the cookies the page
+    sets (XSRF, and nginx's process cookie) and the ``streamlit`` subprotocol."""
+    import websockets
+
+    jar = await asyncio.to_thread(cookies, base)
+    token = jar.get("_streamlit_xsrf", "")
+    async with websockets.connect(
+        base.replace("http://", "ws://", 1) + "/_stcore/stream",
+        subprotocols=["streamlit", token] if token else ["streamlit"],
+        additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())},
+        max_size=None,
+        compression=None,
+    ) as ws:
+        yield ws
+
+
 async def reader(base: str, page: str, window: Window, think: float, point: Point, mode: str = "cached") -> None:
     """One simulated tab: draw ``page`` once, wait for the window to open and a random part of ``think`` (readers
     are not in step, as people are not), then rerun it until the window closes, recording each rerun's latency and
@@ -158,23 +177,12 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
     the fragment the slider is in, if it is in one; "cached" reruns with nothing changed."""
     import random
 
-    import websockets
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     done = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
     arrived = False
     try:
-        jar = await asyncio.to_thread(cookies, base)
-        token = jar.get("_streamlit_xsrf", "")
-        url = base.replace("http://", "ws://", 1) + "/_stcore/stream"
-        header = "; ".join(f"{k}={v}" for k, v in jar.items())
-        async with websockets.connect(
-            url,
-            subprotocols=["streamlit", token] if token else ["streamlit"],
-            additional_headers={"Cookie": header},
-            max_size=None,
-            compression=None,
-        ) as ws:
+        async with stream(base) as ws:
             cached: set[str] = set()
             rng, found, n = random.Random(id(point) ^ id(ws)), None, 0
             key = {"new_text": NEW_TEXT, "widget": {p: w[0] for p, w in WIDGETS.items()}}.get(mode, {}).get(page)

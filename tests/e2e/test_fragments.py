@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from bench.load import _in_own_loop, cookies
+from bench.load import _in_own_loop, stream
 
 pytestmark = pytest.mark.e2e
 
@@ -71,16 +71,7 @@ def run_tab(server: str, page: str, script) -> None:
     """Open a tab on ``page`` and run the coroutine ``script(tab)``."""
 
     async def main():
-        import websockets
-
-        jar = cookies(server)
-        token = jar.get("_streamlit_xsrf", "")
-        async with websockets.connect(
-            server.replace("http://", "ws://", 1) + "/_stcore/stream",
-            subprotocols=["streamlit", token] if token else ["streamlit"],
-            additional_headers={"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())},
-            max_size=None,
-        ) as ws:
+        async with stream(server) as ws:
             tab = Tab(ws, page)
             status, drawn = await tab.rerun()
             assert status == 0 and drawn
