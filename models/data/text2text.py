@@ -220,10 +220,13 @@ def examples(
     rng: np.random.Generator,
     tok: Tokenizer,
     types_share: float = 0.0,
+    pieces_share: float = 0.0,
 ) -> Iterator[Example]:
     """Endless examples of ``task``: from ``lines`` (a list), or for ``which_play`` from {play: lines}. For
     ``reverse_words``, a ``types_share`` of the examples are words drawn uniformly from the distinct words of
-    ``lines`` rather than a run of consecutive words, so that rare words are copied as often as common ones."""
+    ``lines`` rather than a run of consecutive words, so that rare words are copied as often as common ones; and a
+    ``pieces_share`` are made-up words (``piece_word``), so that every piece of the vocabulary is copied, even those
+    that the training lines hardly use (the names of the held-out plays split into them)."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}")
     if task == "which_play":
@@ -232,6 +235,7 @@ def examples(
     else:
         words = words_of(lines)  # once: the corpus has ~800k words
         types = sorted(set(words)) if task == "reverse_words" and types_share > 0 else []
+        starts, inner = word_pieces(tok) if task == "reverse_words" and pieces_share > 0 else ([], [])
     while True:
         if task == "which_play":
             name = names[int(rng.integers(len(names)))]
@@ -240,8 +244,12 @@ def examples(
         elif task in WORDS:
             lo, hi = WORDS[task]
             n = int(rng.integers(lo, hi + 1))
-            if types and rng.random() < types_share:
+            # one draw decides the row's kind, only when a share is set (so that no share keeps the old stream)
+            kind = rng.random() if types or starts else 1.0
+            if kind < types_share:
                 text = " ".join(types[i] for i in rng.integers(0, len(types), size=n))
+            elif kind < types_share + pieces_share:
+                text = " ".join(piece_word(tok, starts, inner, rng) for _ in range(n))
             else:
                 s = int(rng.integers(0, len(words) - n))
                 text = " ".join(words[s : s + n])
@@ -251,6 +259,23 @@ def examples(
             s = int(rng.integers(0, len(words) - 2 * FILL_TOKENS))
             ids = encode(tok, " ".join(words[s : s + 2 * FILL_TOKENS]))[:FILL_TOKENS]
             yield fill_example(tok, ids, noise_mask(len(ids), SPAN["density"], SPAN["mean_span"], rng))
+
+
+def word_pieces(tok: Tokenizer) -> tuple[list[int], list[int]]:
+    """The vocabulary's ids that begin a word (``▁`` and more) and those that continue one; specials, and pieces
+    holding a line break (which no word of a line has), excluded."""
+    vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
+    pieces = [(p, i) for p, i in vocab if i >= len(SPECIALS) and not any(c.isspace() for c in p)]  # no "\n"
+    return [i for p, i in pieces if p.startswith("▁") and len(p) > 1], [i for p, i in pieces if "▁" not in p]
+
+
+def piece_word(tok: Tokenizer, starts: list[int], inner: list[int], rng: np.random.Generator) -> str:
+    """A made-up word: a piece that begins a word, then 0–3 pieces that continue it, each drawn uniformly."""
+    ids = [
+        starts[int(rng.integers(len(starts)))],
+        *(inner[i] for i in rng.integers(0, len(inner), size=rng.integers(0, 4))),
+    ]
+    return decode(tok, ids).strip()
 
 
 def fixed_examples(task: str, lines, n: int, seed: int, tok: Tokenizer) -> list[Example]:

@@ -172,6 +172,27 @@ def test_reversal_rows_can_draw_words_by_type_so_rare_words_come_as_often_as_com
     assert [next(a).source for _ in range(20)] == [next(b).source for _ in range(20)]
 
 
+@shipped_only
+def test_reversal_rows_can_be_made_up_words_of_vocabulary_pieces(shipped):
+    _, tok = shipped
+    starts, inner = tt.word_pieces(tok)
+    assert starts and inner and not set(starts) & set(inner)
+    assert all(tok.id_to_token(i).startswith("▁") for i in starts)
+    it = tt.examples("reverse_words", ["the lord"], np.random.default_rng(0), tok, 0.0, 1.0)
+    rows = [next(it) for _ in range(200)]
+    words = [w for e in rows for w in e.source.split()[2:]]
+    assert set(words) - {"the", "lord"}  # made-up words, not the lines' words
+    assert all(e.target == tt.reverse_words(e.source.split(":", 1)[1]) for e in rows)
+    lo, hi = tt.WORDS["reverse_words"]  # each made-up word stays one word: no piece holds a space or line break
+    assert all(lo <= len(e.source.split()) - 2 <= hi for e in rows)
+    pieces_seen = {i for e in rows for i in e.source_ids}
+    assert len(pieces_seen & set(inner)) > 100  # pieces that continue a word are drawn too
+    # with no share the stream is the one it always was
+    a = tt.examples("reverse_words", ["a b c d e f"], np.random.default_rng(1), tok, 0.5)
+    b = tt.examples("reverse_words", ["a b c d e f"], np.random.default_rng(1), tok, 0.5, 0.0)
+    assert [next(a).source for _ in range(20)] == [next(b).source for _ in range(20)]
+
+
 # ---- the shipped checkpoint ------------------------------------------------------------------------------------------
 
 
