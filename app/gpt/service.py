@@ -17,6 +17,7 @@ import numpy as np
 import streamlit as st
 
 from app.shared import assets
+from app.shared.figures import cached
 from app.shared.i18n import InputError
 from app.shared.numbers import entropy_bits, log_softmax, softmax
 from app.shared.services import engine, run, stack_layers
@@ -152,6 +153,7 @@ class Sampling:
     entropy_after: float  # bits
 
 
+@cached  # each sampling rerun asks again for the same distribution and controls
 def sampling_steps(logits: np.ndarray, temperature: float, top_k: int, top_p: float, shown: int = 20) -> Sampling:
     before = sampling.softmax(logits)
     tempered = sampling.softmax(logits, temperature)
@@ -234,7 +236,7 @@ def stream(
     stats.update(ids=tuple(new), ms=seconds * 1e3, tokens_per_s=len(new) / seconds if seconds else 0.0)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cached  # shared in the process, keyed by figures.cached's own hashing: a sampling rerun draws this each time
 def generate(
     text: str,
     n: int,

@@ -3,6 +3,7 @@ the scan check (parallel vs sequential vs recurrent) and the live decoding-cost 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -71,7 +72,7 @@ class Analysis:
         """(L, l) mean Δ over the channels."""
         return self.delta.mean(-1)
 
-    @property
+    @functools.cached_property  # the page reads it several times per rerun (py-spy: 7 % of a layer rerun)
     def delta_move(self) -> np.ndarray:
         """(L, l) how far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median_t Δ)|.
 

@@ -6,6 +6,9 @@ rerun's time (sampled with py-spy on the GPT page under load).
 
 - ``@cached`` on a figure builder memoises it by its arguments, in one process-wide cache (the figure is shared,
   not copied per reader): keyed by ``_key`` for the usual argument types, by ``st.cache_resource`` for others.
+  It serves as well for another pure function whose result nobody changes (an HTML strip, a service's frozen
+  dataclass), where ``st.cache_data`` would hash the arguments with Streamlit's slower hashing and copy the result
+  for every call (py-spy: 4–5 % of a GPT or Mamba fragment rerun).
   Builders are pure functions of their arguments, and nothing may change a figure a builder returned: pages pass
   it to ``ui.plot``/``ui.figure`` and nothing else.
 - ``for_chart(fig, dark)``, which ``ui.plot`` calls, keeps the dict of a cached figure for each theme on the figure
@@ -40,6 +43,13 @@ CHECK = os.environ.get("TE_CHECK_FIGURES") == "1"  # set by the tests: see for_c
 _building = threading.local()  # set while this thread runs a cached builder
 
 
+def _mark(value) -> None:
+    """A cached figure: ``for_chart`` may keep its dicts on it. Other values (a service's result) are left as they
+    are."""
+    if isinstance(value, go.Figure):
+        value._te_cached = True
+
+
 @st.cache_resource(show_spinner=False, max_entries=MAX_FIGURES)
 def _build(name: str, _builder: Callable[..., go.Figure], args: tuple, kwargs: dict) -> go.Figure:
     """One figure per (builder name, arguments); the arguments are hashed by value (arrays by their bytes)."""
@@ -48,7 +58,7 @@ def _build(name: str, _builder: Callable[..., go.Figure], args: tuple, kwargs: d
         fig = _builder(*args, **kwargs)
     finally:
         _building.active = False
-    fig._te_cached = True  # for_chart may keep its dicts on it
+    _mark(fig)
     return fig
 
 
@@ -96,7 +106,7 @@ def _build_keyed(key, builder: Callable[..., go.Figure], args: tuple, kwargs: di
         fig = builder(*args, **kwargs)
     finally:
         _building.active = False
-    fig._te_cached = True
+    _mark(fig)
     with _figures_lock:
         fig = _figures.setdefault(key, fig)  # two readers racing: both get the first one stored
         _figures.move_to_end(key)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 from plotly.colors import sample_colorscale
 
+from app.shared.figures import cached
 from app.shared.html import esc, span
 from app.shared.theme import var
 
@@ -28,7 +28,7 @@ def visible(token: str) -> str:
     return token.replace(" ", "·").replace("\n", "↵").replace("\t", "→") or "∅"
 
 
-@st.cache_data(show_spinner=False, max_entries=512)  # the same strip for every reader and rerun: built once
+@cached  # the same strip for every reader and rerun: built once (figures.cached keys the arrays itself)
 def token_strip(
     tokens: list[str],
     values: np.ndarray,

@@ -46,6 +46,20 @@ def test_a_builder_runs_once_per_distinct_arguments():
     assert len(built) == 3
 
 
+def test_other_values_are_shared_too_and_not_taken_for_figures():
+    calls: list[str] = []
+
+    @figures.cached
+    def strip(words: list[str], weights: np.ndarray) -> str:
+        calls.append("x")
+        return "".join(f"<b>{w}</b>{v:.1f}" for w, v in zip(words, weights))
+
+    a = strip(["to", "be"], np.array([0.5, 1.5]))
+    assert strip(["to", "be"], np.array([0.5, 1.5])) is a and len(calls) == 1
+    assert strip(["to", "be"], np.array([0.5, 2.5])) != a and len(calls) == 2
+    assert getattr(_bars(np.arange(3.0), "t"), "_te_cached", False)  # a figure is still marked for for_chart
+
+
 def test_arguments_that_differ_in_type_shape_or_content_get_figures_of_their_own():
     built.clear()
     x = np.arange(4.0) + 100  # arrays no other test passes
