@@ -103,13 +103,29 @@ ui.readout(res)
 info = svc.card()
 
 
-@st.fragment
-def per_layer() -> None:
-    """The router, capacity, balance and specialisation of one layer: moving the layer slider reruns this part of
-    the page alone."""
-    # ---- router probabilities and combine weights ----
-    st.subheader(t("moe.h.router"))
-    layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params")
+# The four per-layer sections are four fragments, their headings and explanations between them, outside: moving the
+# layer slider reruns the four (``rerun_layer_parts``) and nothing else, not even the text around them.
+LAYER_PARTS = ("moe_router_part", "moe_capacity_part", "moe_balance_part", "moe_special_part")
+drawn_parts = list(LAYER_PARTS[:3])  # and the last when the corpus is there (a rerun of an unknown key is an error)
+
+
+def rerun_layer_parts() -> None:
+    """``on_change`` of the layer slider: rerun every per-layer part, in page order, not the slider's part alone."""
+    st.rerun(drawn_parts)
+
+
+def current_layer() -> int:
+    """The layer the slider (drawn in the first part, before the others run) shows."""
+    return int(st.session_state.get("moe_layer", 0))
+
+
+# ---- router probabilities and combine weights ----
+st.subheader(t("moe.h.router"))
+
+
+@st.fragment(key=LAYER_PARTS[0])
+def router_part() -> None:
+    layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params", on_change=rerun_layer_parts)
     left, right = st.columns([3, 2])
     with left:
         ui.figure(
@@ -135,10 +151,18 @@ def per_layer() -> None:
             rows[t("moe.col.dropped", rank=r + 1)] = res.dropped[layer, :, r]
         st.dataframe(ui.arrow(rows), height=360, hide_index=True, key="moe_combine")
         st.caption(t(f"moe.combine.caption.{res.top_k}"))
-    ui.explain(t("moe.explain.routing"))
 
-    # ---- capacity ----
-    st.subheader(t("moe.h.capacity"))
+
+router_part()
+ui.explain(t("moe.explain.routing"))
+
+# ---- capacity ----
+st.subheader(t("moe.h.capacity"))
+
+
+@st.fragment(key=LAYER_PARTS[1])
+def capacity_part() -> None:
+    layer = current_layer()
     kept, routed = res.kept[layer], res.routed[layer]
     left, right = st.columns([3, 2])
     with left:
@@ -171,10 +195,18 @@ def per_layer() -> None:
                 capacity=res.capacity if capacity_factor > 0 else "∞",
             )
         )
-    ui.explain(t("moe.explain.capacity"))
 
-    # ---- load-balancing loss ----
-    st.subheader(t("moe.h.balance"))
+
+capacity_part()
+ui.explain(t("moe.explain.capacity"))
+
+# ---- load-balancing loss ----
+st.subheader(t("moe.h.balance"))
+
+
+@st.fragment(key=LAYER_PARTS[2])
+def balance_part() -> None:
+    layer = current_layer()
     f, P = res.f[layer], res.P[layer]
     left, right = st.columns([3, 2])
     with left:
@@ -200,15 +232,22 @@ def per_layer() -> None:
             hide_index=True,
             key="moe_balance_table",
         )
-    ui.explain(t("moe.explain.balance"))
 
-    # ---- specialisation ----
-    st.subheader(t("moe.h.special"))
-    try:
-        table = svc.specialisation(backend)
-    except InputError as e:  # e.g. the Shakespeare corpus is not downloaded: the other sections still work
-        ui.input_error(e)
-    else:
+
+balance_part()
+ui.explain(t("moe.explain.balance"))
+
+# ---- specialisation ----
+st.subheader(t("moe.h.special"))
+try:
+    table = svc.specialisation(backend)
+except InputError as e:  # e.g. the Shakespeare corpus is not downloaded: the other sections still work
+    ui.input_error(e)
+else:
+
+    @st.fragment(key=LAYER_PARTS[3])
+    def special_part() -> None:
+        layer = current_layer()
         nmi = info["metrics"].get("domain_expert_nmi", [])
         domain_names = [t(f"moe.sample.{d}") for d in svc.DOMAINS]
         left, right = st.columns([3, 2])
@@ -226,10 +265,10 @@ def per_layer() -> None:
             if layer < len(nmi):
                 st.metric(t("moe.metric.nmi", layer=layer), f"{nmi[layer]:.3f}", help=t("moe.metric.nmi.help"))
             st.caption(t("moe.special.caption"))
-        ui.explain(t("moe.explain.special"))
 
-
-per_layer()
+    special_part()
+    drawn_parts.append(LAYER_PARTS[3])
+    ui.explain(t("moe.explain.special"))
 
 # ---- parameters ----
 st.subheader(t("moe.h.params"))
