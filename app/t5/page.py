@@ -73,10 +73,6 @@ def text_to_text_section():
         st.code(a.expected if a.expected is not None else "–", language=None, wrap_lines=True)
     verdict = "–" if a.correct is None else t("t5.yes") if a.correct else t("t5.no")
     c_ok.metric(t("t5.m.correct"), verdict)
-    held_out = svc.card().get("metrics", {}).get(f"{task}_exact_match")
-    target = svc.ISSUE_BARS.get(f"{task}_exact_match", {}).get("min")
-    if held_out is not None and target is not None and held_out < target:  # a bar the shipped model misses
-        st.caption(t("t5.reverse.weak", got=held_out, target=target))
     ui.markup(token_strip(list(a.source), np.zeros(len(a.source)), vmin=0, vmax=1, label=t("t5.strip.source")))
     ui.markup(token_strip(list(a.output), a.probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.strip.output")))
     if a.label_probs is not None:
@@ -444,18 +440,17 @@ if metrics:
                     t("t5.card.metric"): [t(f"t5.card.{m}") for m, _ in rows],
                     t("t5.card.value"): [f"{metrics.get(m, float('nan')):.1%}" for m, _ in rows],
                     t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
-                    t("t5.card.target"): [
-                        f"≥ {bar['min']:.0%}" if (bar := {**svc.BARS, **svc.ISSUE_BARS}.get(m)) else "–"
-                        for m, _ in rows
-                    ],
+                    t("t5.card.target"): [f"≥ {bar['min']:.0%}" if (bar := svc.BARS.get(m)) else "–" for m, _ in rows],
                 }
             )
         )
         st.caption(
             t(
-                "t5.card.caption",
+                "t5.card.caption" if card.get("runs", 1) > 1 else "t5.card.caption.one",
                 params=card.get("params", 0),
-                minutes=card.get("wall_time_s", 0) / 60,
+                runs=card.get("runs", 1),
+                minutes=card.get("chain_wall_time_s", 0) / 60,
+                last=card.get("wall_time_s", 0) / 60,
                 hardware=card.get("hardware", ""),
             )
         )

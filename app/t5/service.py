@@ -33,9 +33,8 @@ PREFIX = tt.PREFIX
 LABELS = tuple(tt.PLAYS.values())  # the ``which play:`` classes
 MAX_CHARS = 400  # the task box
 MAX_SOURCE_TOKENS = 128  # the prefixed input, </s> included
-BARS = recipe.RECIPES[0].bars  # the bars the card holds (the issue's classification bar)
+BARS = recipe.RECIPES[0].bars  # the bars the card holds (issue 17's: classification and reversal)
 WORDS = tt.WORDS  # words per counting / reversing example in training (inclusive)
-ISSUE_BARS = recipe.ISSUE_BARS  # what issue 17 asks and the shipped model does not reach
 MAX_NEW = 64  # greedy steps (the recipe's evaluation decodes as many)
 SPAN_MAX_CHARS = 600
 SPAN_MAX_TOKENS = 128  # the pre-training windows' length
@@ -78,6 +77,14 @@ def config() -> dict:
     }
 
 
+def _chain(card: dict) -> list[dict]:
+    """The card's own run, then each run it was continued from (``--init-from``), newest first."""
+    runs = [card]
+    while isinstance(runs[-1].get("init_from"), dict):
+        runs.append(runs[-1]["init_from"])
+    return runs
+
+
 @st.cache_data(show_spinner=False)
 def card() -> dict:
     """The checkpoint's card: metrics measured by ``python -m models.evaluate t5``, params, wall time, stages."""
@@ -89,6 +96,9 @@ def card() -> dict:
         "metrics": c.get("metrics", {}),
         "params": c.get("params", 0),
         "wall_time_s": c.get("wall_time_s", 0.0),
+        # the runs this checkpoint continues (``init_from``, each holding the one before): the whole chain's time
+        "runs": len(chain := _chain(c)),
+        "chain_wall_time_s": sum(run.get("wall_time_s", 0.0) for run in chain),
         "hardware": c.get("hardware", ""),
         "stages": c.get("stages", []),
         "mixture": c.get("mixture", {}),

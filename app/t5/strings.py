@@ -62,9 +62,12 @@ STRINGS = {
         "训练用训练集剧本中连续 {lo} 到 {hi} 个单词的片段；示例取自从未训练过的剧。",
     ),
     "t5.task.reverse_words.help": (
-        "Prefix `{prefix}` — a line → the same words in reverse order. Trained on runs of {lo} to {hi} consecutive "
-        "words of the training works; the examples come from plays never trained on.",
-        "前缀 `{prefix}` —— 一行文字 → 同样的单词倒序排列。训练用训练集剧本中连续 {lo} 到 {hi} 个单词的片段；"
+        "Prefix `{prefix}` — a line → the same words in reverse order. Trained on {lo} to {hi} words: runs of "
+        "consecutive words of the training works, words drawn one by one from their distinct words, and made-up words "
+        "of vocabulary pieces (so that names it never saw split into pieces it has copied); the examples come from "
+        "plays never trained on.",
+        "前缀 `{prefix}` —— 一行文字 → 同样的单词倒序排列。训练用 {lo} 到 {hi} 个单词：训练集剧本中连续的单词、"
+        "从其不同单词中逐个抽取的单词，以及由词表片段拼成的假词（这样没见过的人名拆成的片段它也练习过复制）；"
         "示例取自从未训练过的剧。",
     ),
     "t5.task.fill.help": (
@@ -446,13 +449,6 @@ STRINGS = {
     "t5.card.title": ("What the shipped model scores (its card)", "所发布模型的成绩（模型卡）"),
     "t5.card.metric": ("measure (held-out text)", "指标（未训练过的文本）"),
     "t5.card.target": ("target (issue)", "目标（需求）"),
-    "t5.reverse.weak": (
-        "Reversal is this model's weak task: {got:.1%} exact match on held-out lines of 2–5 words, against the "
-        "{target:.0%} we aimed for. It reverses short lines of common words and garbles rarer words while copying "
-        "them (docs/training/t5.md says what was tried).",
-        "倒序是这个模型的弱项：在未训练过的 2–5 个单词的句子上完全正确率为 {got:.1%}，而我们的目标是 {target:.0%}。"
-        "它能倒序由常见词组成的短句，但在复制较生僻的词时会写错（docs/training/t5.md 记录了尝试过的做法）。",
-    ),
     "t5.card.value": ("our model", "我们的模型"),
     "t5.card.baseline": ("baseline", "基线"),
     "t5.card.which_play_accuracy": ("which play: accuracy (baseline: chance)", "哪部剧：准确率（基线：随机猜）"),
@@ -463,11 +459,17 @@ STRINGS = {
         "fill: span-token accuracy, teacher-forced (baseline: always the commonest token)",
         "填充：片段词元准确率，教师强制（基线：总猜最常见的词元）",
     ),
-    "t5.card.caption": (
+    "t5.card.caption.one": (
         "{params:,} parameters, trained in {minutes:.0f} minutes on {hardware}; measured by python -m "
         "models.evaluate t5 on 400 examples per task.",
         "{params:,} 个参数，在 {hardware} 上训练 {minutes:.0f} 分钟；由 python -m models.evaluate t5 "
         "在每个任务 400 个样例上测得。",
+    ),
+    "t5.card.caption": (
+        "{params:,} parameters, trained in {runs} runs, each continuing the one before, {minutes:.0f} minutes in all "
+        "(the last {last:.0f}) on {hardware}; measured by python -m models.evaluate t5 on 400 examples per task.",
+        "{params:,} 个参数，分 {runs} 次训练、每次接着上一次，共 {minutes:.0f} 分钟（最后一次 {last:.0f} 分钟），"
+        "硬件：{hardware}；由 python -m models.evaluate t5 在每个任务 400 个样例上测得。",
     ),
     "t5.explain": (
         "**Why text-to-text.** With every task written as text, one model, one loss and one decoding procedure "

@@ -208,13 +208,15 @@ def answer(shipped, task: str, text: str) -> str:
 
 
 # Greedy answers of the shipped checkpoint (torch, CPU): golden outputs, right or wrong; regenerate only when the
-# checkpoint is retrained. The wrong one is what the model does today: seven words, longer than the 2-5 it was taught
-# to reverse, with "not strained" garbled and "like" put in for "quality" (the card's reverse_words_exact_match is
-# 0.945 on lines of 2-5 words, against the issue's 0.95).
+# checkpoint is retrained. Names of the held-out Macbeth split into pieces the training lines hardly use, and are
+# copied right (what the made-up words of reverse_pieces_share taught); the wrong one is nine words, longer than the
+# 2-5 the model was taught to reverse: it drops "play".
 GOLDEN = [
     ("reverse_words", "to be or not", "not or be to"),
     ("reverse_words", "my lord", "lord my"),
-    ("reverse_words", "the quality of mercy is not strained", "soned have is mercy of like the"),
+    ("reverse_words", "the quality of mercy is not strained", "strained not is mercy of quality the"),
+    ("reverse_words", "Enter BANQUO and FLEANCE", "FLEANCE and BANQUO Enter"),
+    ("reverse_words", "If music be the food of love, play on", "on love, of food the be music If"),
     ("reverse_words", "now is the winter", "winter the is now"),
     ("count_words", "the quality of mercy is not strained", "7"),
     (
@@ -248,4 +250,4 @@ def test_card_measures_every_task_on_held_out_text():
     assert m["which_play_accuracy"] >= 3 * m["which_play_chance"]  # the issue's bar for the classification task
     assert m["span_token_accuracy"] > m["span_unigram_accuracy"]
     assert m["count_words_within_1"] > m["count_words_exact_match"] > 0
-    assert 0 <= m["reverse_words_exact_match"] <= 1  # the issue's 0.95 is reported beside it (recipe.ISSUE_BARS)
+    assert m["reverse_words_exact_match"] >= 0.95  # the issue's bar for the structural task
