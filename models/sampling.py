@@ -32,6 +32,21 @@ def _order(probs: np.ndarray) -> np.ndarray:
     return np.argsort(-probs, kind="stable")
 
 
+def _likeliest_holding(probs: np.ndarray, p: float, first: int = 64) -> np.ndarray:
+    """The start of ``_order(probs)`` that holds a mass of at least ``p``, or the whole order: what ``top_p_mask``
+    needs, without sorting a whole vocabulary at every decoding step when the nucleus is small. The candidates are
+    every id at least as likely as the ``first``-th likeliest (ties included), in ``_order``'s order; if their mass
+    reaches ``p``, no id after them can join the nucleus, and the prefix sums over them are the same numbers."""
+    if probs.size <= first:
+        return _order(probs)
+    threshold = np.partition(probs, probs.size - first)[probs.size - first]
+    candidates = np.flatnonzero(probs >= threshold)  # ascending ids, so a stable sort keeps ties in id order
+    ordered = candidates[np.argsort(-probs[candidates], kind="stable")]
+    if np.cumsum(probs[ordered])[-1] - probs[ordered[-1]] >= p:  # even the last candidate's mass before it is ≥ p
+        return ordered
+    return _order(probs)
+
+
 def top_k_mask(probs: np.ndarray, k: int) -> np.ndarray:
     """Boolean mask of the k most likely ids (k ≤ 0 or k ≥ vocabulary keeps all)."""
     keep = np.ones(probs.shape, dtype=bool)
@@ -45,7 +60,7 @@ def top_p_mask(probs: np.ndarray, p: float) -> np.ndarray:
     """Boolean mask of the nucleus: the smallest set of most likely ids whose total mass is ≥ p (p ≥ 1 keeps all)."""
     if p >= 1.0:
         return np.ones(probs.shape, dtype=bool)
-    order = _order(probs)
+    order = _likeliest_holding(probs, p)
     mass_before = np.cumsum(probs[order]) - probs[order]  # mass of the ids ranked above each one
     keep = np.zeros(probs.shape, dtype=bool)
     keep[order[mass_before < p]] = True  # an id joins while the set above it still falls short of p

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from app.shared.figures import cached
+from app.shared.figures import cached, from_dicts
 from app.shared.tokens import visible
 
 BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
@@ -15,24 +15,32 @@ BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
 
 @cached
 def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = "probability") -> go.Figure:
-    """Horizontal bars, most likely token on top."""
+    """Horizontal bars, most likely token on top. Built from dicts (``from_dicts``): a new text builds it anew."""
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
-    fig = go.Figure(
-        go.Bar(
-            x=probs,
-            y=labels,
-            orientation="h",
-            marker_color=AFTER,
-            text=[f"{p:.1%}" for p in probs],
-            textposition="outside",
-            cliponaxis=False,
-            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
-        )
+    bars = {
+        "type": "bar",
+        "x": probs,
+        "y": labels,
+        "orientation": "h",
+        "marker": {"color": AFTER},
+        "text": [f"{p:.1%}" for p in probs],
+        "textposition": "outside",
+        "cliponaxis": False,
+        "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
+    }
+    return from_dicts(
+        [bars],
+        {
+            "yaxis": {"autorange": "reversed", "type": "category"},
+            "xaxis": {
+                "title": {"text": value_title},
+                "rangemode": "tozero",
+                "range": [0, max(0.05, float(np.max(probs)) * 1.2)],
+            },
+            "margin": {"l": 10, "r": 30, "t": 20, "b": 40},
+            "height": int(90 + 24 * len(labels)),
+        },
     )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(title=value_title, rangemode="tozero", range=[0, max(0.05, float(np.max(probs)) * 1.2)])
-    fig.update_layout(height=int(90 + 24 * len(labels)), margin={"l": 10, "r": 30, "t": 20, "b": 40})
-    return fig
 
 
 @cached
@@ -50,49 +58,46 @@ def sampling_bars(
     value_title: str = "probability",
 ) -> go.Figure:
     """Bars before and after temperature/top-k/top-p for the most likely ids, the tempered cumulative mass as a
-    line, and the nucleus threshold p as a dashed line: ids whose bar vanished were cut."""
+    line, and the nucleus threshold p as a dashed line: ids whose bar vanished were cut. Built from dicts
+    (``from_dicts``): a new text or a new setting builds it anew."""
     labels = [f"{i + 1}. {visible(p)}" for i, p in enumerate(pieces)]
     cut = after <= 0
-    fig = go.Figure()
-    fig.add_bar(
-        x=labels,
-        y=before,
-        name=before_name,
-        marker_color=BEFORE,
-        hovertemplate="%{x}: %{y:.4f}<extra>" + before_name + "</extra>",
-    )
-    fig.add_bar(
-        x=labels,
-        y=after,
-        name=after_name,
-        marker_color=[CUT if c else AFTER for c in cut],
-        hovertemplate="%{x}: %{y:.4f}<extra>" + after_name + "</extra>",
-    )
-    fig.add_scatter(
-        x=labels,
-        y=cumulative,
-        name=cumulative_name,
-        mode="lines+markers",
-        yaxis="y2",
-        line={"color": "#444", "width": 1.5},
-        marker={"size": 5},
-        hovertemplate="%{x}: %{y:.3f}<extra>" + cumulative_name + "</extra>",
-    )
-    if top_p < 1:
-        fig.add_hline(
-            y=top_p,
-            yref="y2",
-            line={"dash": "dash", "color": CUT, "width": 1.5},
-            annotation_text=f"{cut_name} p = {top_p:.2f}",
-            annotation_position="top left",
-        )
-    fig.update_layout(
-        barmode="group",
-        height=380,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        legend={"orientation": "h", "y": 1.12, "x": 0},
-        yaxis={"title": value_title, "rangemode": "tozero"},
-        yaxis2={
+    traces = [
+        {
+            "type": "bar",
+            "x": labels,
+            "y": before,
+            "name": before_name,
+            "marker": {"color": BEFORE},
+            "hovertemplate": "%{x}: %{y:.4f}<extra>" + before_name + "</extra>",
+        },
+        {
+            "type": "bar",
+            "x": labels,
+            "y": after,
+            "name": after_name,
+            "marker": {"color": [CUT if c else AFTER for c in cut]},
+            "hovertemplate": "%{x}: %{y:.4f}<extra>" + after_name + "</extra>",
+        },
+        {
+            "type": "scatter",
+            "x": labels,
+            "y": cumulative,
+            "name": cumulative_name,
+            "mode": "lines+markers",
+            "yaxis": "y2",
+            "line": {"color": "#444", "width": 1.5},
+            "marker": {"size": 5},
+            "hovertemplate": "%{x}: %{y:.3f}<extra>" + cumulative_name + "</extra>",
+        },
+    ]
+    layout = {
+        "barmode": "group",
+        "height": 380,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "y": 1.12, "x": 0},
+        "yaxis": {"title": {"text": value_title}, "rangemode": "tozero"},
+        "yaxis2": {
             "overlaying": "y",
             "side": "right",
             "range": [0, 1.05],
@@ -100,9 +105,24 @@ def sampling_bars(
             "tickvals": [0, 0.25, 0.5, 0.75, 1.0],
             "tickformat": ".0%",
         },
-    )
-    fig.update_xaxes(tickangle=-45, type="category")
-    return fig
+        "xaxis": {"tickangle": -45, "type": "category"},
+    }
+    if top_p < 1:  # the nucleus line across the plot, at p on the cumulative axis, labelled at its left end
+        line = {"xref": "x domain", "x0": 0, "x1": 1, "yref": "y2", "y0": top_p, "y1": top_p}
+        layout["shapes"] = [{"type": "line", **line, "line": {"color": CUT, "dash": "dash", "width": 1.5}}]
+        layout["annotations"] = [
+            {
+                "text": f"{cut_name} p = {top_p:.2f}",
+                "showarrow": False,
+                "xref": "x domain",
+                "x": 0,
+                "xanchor": "left",
+                "yref": "y2",
+                "y": top_p,
+                "yanchor": "bottom",
+            }
+        ]
+    return from_dicts(traces, layout)
 
 
 @cached

@@ -7,6 +7,7 @@ The merges are learnt on the training split only. Id 0 is ``<|endoftext|>``, whi
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -35,7 +36,7 @@ def load(json_text: str) -> Tokenizer:
 
 def token_bytes(tok: Tokenizer, ids: Iterable[int]) -> list[bytes]:
     """The raw bytes each id stands for (a byte-level token may be part of one UTF-8 character)."""
-    table = {ch: b for b, ch in _byte_table().items()}
+    table = _char_bytes()
     out = []
     for i in ids:
         piece = tok.id_to_token(int(i))
@@ -44,6 +45,12 @@ def token_bytes(tok: Tokenizer, ids: Iterable[int]) -> list[bytes]:
         else:
             out.append(bytes(table[ch] for ch in piece))
     return out
+
+
+@functools.cache  # built once: the page asks for token bytes on every new text (0.5 ms a time)
+def _char_bytes() -> dict[str, int]:
+    """The byte value each stand-in character of ``_byte_table`` is written for."""
+    return {ch: b for b, ch in _byte_table().items()}
 
 
 def _byte_table() -> dict[int, str]:

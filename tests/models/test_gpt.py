@@ -485,6 +485,33 @@ def test_top_p_keeps_the_smallest_set_with_mass_at_least_p(p, kept):
     assert base[kept[:-1]].sum() < p  # one fewer would not reach p
 
 
+def test_top_p_on_a_large_vocabulary_keeps_exactly_what_a_full_sort_keeps():
+    """top_p_mask sorts only the likeliest ids when they hold the nucleus (a decoding step need not sort the whole
+    vocabulary): the mask is the full sort's, ties at the cut and distributions with many zeros included."""
+
+    def full_sort_mask(probs, p):
+        order = np.argsort(-probs, kind="stable")
+        mass_before = np.cumsum(probs[order]) - probs[order]
+        keep = np.zeros(probs.shape, dtype=bool)
+        keep[order[mass_before < p]] = True
+        keep[order[0]] = True
+        return keep
+
+    rng = np.random.default_rng(0)
+    cases = 0
+    for scale in (0.5, 2.0, 6.0, 12.0):  # flat (nucleus beyond 64 ids) to peaked (a handful)
+        for _ in range(30):
+            logits = rng.normal(size=5000) * scale
+            logits[rng.integers(0, 5000, 40)] = logits.max()  # ties among the likeliest
+            probs = sampling.softmax(logits)
+            for p in (0.1, 0.5, 0.9, 0.99):
+                assert np.array_equal(sampling.top_p_mask(probs, p), full_sort_mask(probs, p))
+                cases += 1
+            k_cut = sampling.filtered(logits, top_k=100)  # zeros after a top-k cut
+            assert np.array_equal(sampling.top_p_mask(k_cut, 0.9), full_sort_mask(k_cut, 0.9))
+    assert cases == 480
+
+
 def test_top_p_random_distributions_are_minimal():
     rng = np.random.default_rng(0)
     for _ in range(200):
