@@ -21,7 +21,7 @@ import streamlit as st  # noqa: E402
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
-from app.shared.services import BACKENDS, share_the_interpreter, warm_up  # noqa: E402
+from app.shared.services import BACKENDS, settle_heap, share_the_interpreter, warm_up  # noqa: E402
 
 
 def share_link() -> str | None:
@@ -99,6 +99,7 @@ if st.session_state["lang"] == "en":
 else:
     st.query_params["lang"] = st.session_state["lang"]
 page.run()
+settle_heap(page.url_path or HOME)  # once per page and process, after its first whole run: see services
 
 reset = reset_link()
 if reset:

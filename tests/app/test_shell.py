@@ -1,5 +1,6 @@
 """AppTest: the entry point and every page run without exception, in both languages."""
 
+import gc
 import random
 import string
 from pathlib import Path
@@ -147,6 +148,25 @@ def test_a_cached_timing_says_it_is_cached(lang):
     assert "ms" in readouts(second)[0] or "毫秒" in readouts(second)[0]
 
 
+def test_settling_the_heap_freezes_it_once_per_name():
+    """settle_heap collects and freezes the objects alive (gc.freeze) the first time it hears a name only: a full
+    collection is a pause for every reader, worth paying once per page and process."""
+    from app.shared import services
+
+    gc.unfreeze()
+    try:
+        services.settle_heap("test-page")
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        kept = [object() for _ in range(1000)]  # tracked objects created after
+        kept.append({"x": [1]})
+        services.settle_heap("test-page")  # the same name again: no new freeze
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        services._settled.discard("test-page")
+
+
 def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
     """Once per process, a background thread loads every installed checkpoint and its ONNX session into the shared
     engine, so a first visit does not wait for them (off in the test process unless asked for, as here)."""
@@ -164,8 +184,10 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
         models, sessions = services.engine().loaded()
         assert set(names) <= set(models)
         assert {n for n in names if (zoo.checkpoint_dir(n) / "model.onnx").exists()} <= set(sessions)
+        assert "warm-up" in services._settled and gc.get_freeze_count() > 0  # the loaded heap left out of collections
     finally:
         services.warm_up.clear()
+        gc.unfreeze()
     monkeypatch.setenv("TE_WARM_UP", "0")
     off = services.warm_up()
     assert off.finished and off.thread is None and off.total == 0
