@@ -12,9 +12,10 @@ again — with the same widget values, so every rerun after the first finds the 
 ("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
 latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
 
-A point's window opens once every reader has drawn its page (that first run of a session is set-up, not counted)
-and lasts ``--seconds``; each reader starts at a random moment within its first think time, so readers are not in
-step (in step, N readers' reruns arrive together and queue behind each other at any load).
+A point's window opens ``SETTLE_S`` (2 s) after every reader has drawn its page (that first run of a session is
+set-up, not counted; the readers rerun meanwhile, not counted either, while the server clears what 128 first runs
+left behind) and lasts ``--seconds``; each reader starts at a random moment within its first think time, so
+readers are not in step (in step, N readers' reruns arrive together and queue behind each other at any load).
 
 With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
 ``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
@@ -72,6 +73,7 @@ WORDS = (
     "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"
 ).split()
 TIMEOUT_S = 60.0  # one rerun that takes longer counts as an error
+SETTLE_S = 2.0  # after every reader's first draw, reruns not counted before a point's window opens (Window)
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -130,12 +132,14 @@ def fresh_text(rng, n: int, reader: int) -> str:
 
 @dataclass
 class Window:
-    """The measured window of one point, shared by its readers. It opens when every reader has drawn its page once
-    (a session's first run, however long, is set-up, not a rerun: 128 first runs of a model page take longer than
-    a point lasts) and stays open ``seconds``."""
+    """The measured window of one point, shared by its readers. Every reader draws its page once (a session's first
+    run, however long, is set-up, not a rerun: 128 first runs of a model page take longer than a point lasts); then
+    they rerun for ``settle`` seconds, not counted, while the server clears what the first runs left (their garbage,
+    the page's first collection); then the window opens and stays open ``seconds``."""
 
     sessions: int
     seconds: float
+    settle: float = 0.0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     arrived: int = 0
     opened: float = 0.0
@@ -143,7 +147,7 @@ class Window:
     def arrive(self) -> None:
         self.arrived += 1
         if self.arrived == self.sessions:
-            self.opened = time.monotonic()
+            self.opened = time.monotonic() + self.settle
             self.ready.set()
 
     @property
@@ -230,8 +234,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     await asyncio.wait_for(window.ready.wait(), TIMEOUT_S * 5)
                     await asyncio.sleep(rng.uniform(0, think))
                 else:
-                    if status in done:
-                        point.latencies_ms.append((time.perf_counter() - start) * 1e3)
+                    if status in done and time.monotonic() - (time.perf_counter() - start) >= window.opened:
+                        point.latencies_ms.append((time.perf_counter() - start) * 1e3)  # began in the window
                     await asyncio.sleep(think)
                 n += 1
     except Exception as exc:  # a dropped connection or a timeout is an error of this point, not of the benchmark
@@ -247,7 +251,7 @@ async def measure(
     """``sessions`` readers of ``page``; returns their reruns and how long the window was open (until the last
     reader finished its last rerun)."""
     point = Point()
-    window = Window(sessions, seconds)
+    window = Window(sessions, seconds, SETTLE_S)
     await asyncio.gather(*(reader(base, page, window, think, point, mode) for _ in range(sessions)))
     return point, (time.monotonic() - window.opened) if window.opened else 0.0
 

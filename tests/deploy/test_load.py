@@ -17,6 +17,7 @@ def test_percentiles_and_summary():
 
 def test_the_window_opens_when_every_reader_has_drawn_its_page():
     import asyncio
+    import time
 
     async def check():
         window = load.Window(sessions=2, seconds=5.0)
@@ -24,6 +25,10 @@ def test_the_window_opens_when_every_reader_has_drawn_its_page():
         assert not window.ready.is_set()
         window.arrive()
         assert window.ready.is_set() and window.until == window.opened + 5.0
+        settling = load.Window(sessions=1, seconds=5.0, settle=2.0)
+        before = time.monotonic()
+        settling.arrive()  # ready at once (readers rerun, not counted), the window two seconds later
+        assert settling.ready.is_set() and before + 2.0 <= settling.opened <= time.monotonic() + 2.0
 
     asyncio.run(check())
 
