@@ -290,6 +290,31 @@ def rss_mb(pids: list[int]) -> float:
     return round(sum(_rss_mb(p) for p in pids), 1)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time the processes have used so far (Linux ``/proc``; 0 where it cannot be read)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def until_quiet(pids: list[int], busy: float = 0.05, longest: float = 60.0) -> float:
+    """Wait until the server processes use less than ``busy`` of a core over half a second (they are done with the
+    previous point: 128 sessions closing, their reruns and garbage), at most ``longest`` seconds; returns the wait.
+    A point that began while the last one's 128 sessions were still being torn down measured that, not its page."""
+    start = time.monotonic()
+    while time.monotonic() - start < longest:
+        before = cpu_seconds(pids)
+        time.sleep(0.5)
+        if cpu_seconds(pids) - before < busy * 0.5:
+            break
+    return time.monotonic() - start
+
+
 def run(
     pages=PAGES,
     sessions=SESSIONS,
@@ -343,6 +368,7 @@ def run(
             warm = "widget" if mode == "widget" else "cached"
             _in_own_loop(measure(base, page, max(1, processes), 3.0 if warm == "widget" else 0.1, 0.0, warm))
             for n in sessions:
+                until_quiet(pids)
                 point, wall = _in_own_loop(measure(base, page, n, seconds, think, mode))
                 results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
                 print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)

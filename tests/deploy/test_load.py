@@ -86,3 +86,25 @@ def test_new_text_readers_type_into_the_gpt_page():
     assert point["errors"] == 0, point["first_error"]
     assert point["reruns"] >= 2
     assert "a new text typed for every rerun" in load.table(results)
+
+
+def test_points_wait_for_the_server_to_be_quiet():
+    """cpu_seconds reads a process's CPU time; until_quiet returns once the processes are idle, and not before."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    before = load.cpu_seconds([os.getpid()])
+    end = time.process_time() + 0.3
+    while time.process_time() < end:  # busy for 0.3 s of CPU
+        pass
+    assert load.cpu_seconds([os.getpid()]) - before >= 0.2
+    idle = subprocess.Popen(["sleep", "30"])
+    busy = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 2\nwhile time.time() < end: pass"])
+    try:
+        assert load.until_quiet([idle.pid]) < 1.5  # idle at once: one half-second look
+        assert load.until_quiet([busy.pid], longest=10.0) >= 1.0  # waits while it spins, then it exits (0 CPU after)
+    finally:
+        idle.kill()
+        busy.kill()
