@@ -12,6 +12,10 @@ the listener is re-wrapped with its protocol named, so asyncio sets ``TCP_NODELA
 ``bench.load --think 0`` measures the difference; the fix belongs upstream (``_bind_socket`` in
 ``streamlit/web/server/starlette/starlette_server.py``: ``socket.socket(family, socket.SOCK_STREAM,
 socket.IPPROTO_TCP)``).
+
+And the theme settings are read once: Streamlit builds a ``new_session`` message at the start of every script run,
+a fragment's included, and fills its theme part with six calls of ``config.get_options_for_section``, each a scan of
+every config option (``patch_theme_options``).
 """
 
 from __future__ import annotations
@@ -46,6 +50,37 @@ def patch_streamlit() -> None:
     starlette_server._bind_socket = bind_tcp
 
 
+def patch_theme_options() -> None:
+    """Remember ``config.get_options_for_section``'s answer per section (idempotent). Streamlit calls it six times a
+    script run for the theme part of the ``new_session`` message, each call a scan of every config option (py-spy,
+    MoE layer slider: 6% of the server's time holding the interpreter lock; one slider move is two script runs). The
+    answers are forgotten whenever an option is set or the config files are parsed again, the only ways the
+    options change; a caller gets its own copy of the dict."""
+    from streamlit import config
+
+    scan = config.get_options_for_section
+    if getattr(scan, "te_memo", False):
+        return
+    answers: dict[str, dict] = {}
+
+    def options_for_section(section: str) -> dict:
+        found = answers.get(section)
+        if found is None:
+            found = answers[section] = scan(section)
+        return dict(found)
+
+    set_option = config._set_option
+
+    def set_and_forget(key: str, value, where_defined: str) -> None:
+        answers.clear()
+        set_option(key, value, where_defined)
+
+    options_for_section.te_memo = True  # type: ignore[attr-defined]
+    config.get_options_for_section = options_for_section
+    config._set_option = set_and_forget
+    config.on_config_parsed(answers.clear, force_connect=True)
+
+
 def warm_first() -> float:
     """Load every checkpoint, its ONNX Runtime sessions and the corpus in this process before the server starts, so
     that ``/_stcore/health`` answering means ready (a Kubernetes readiness probe, the launcher's wait). The app's own
@@ -71,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if os.environ.get("TE_NODELAY", "1") != "0":  # TE_NODELAY=0: Streamlit as it is (bench.load --nodelay 0)
         patch_streamlit()
+    patch_theme_options()
     if os.environ.get("TE_WARM_FIRST") == "1" and os.environ.get("TE_WARM_UP", "1") != "0":
         warm_first()
     args = sys.argv[1:] if argv is None else argv

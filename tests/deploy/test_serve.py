@@ -75,3 +75,25 @@ def test_warm_first_loads_every_checkpoint_before_the_server_answers():
     n = len(zoo.available())
     assert f"deploy.serve: warmed {n} of {n} checkpoints" in log, log[-2000:]
     assert log.index("deploy.serve: warmed") < log.index(f":{port}")  # before Streamlit printed its address
+
+
+def test_theme_options_are_read_once_until_an_option_is_set():
+    """``patch_theme_options``: the theme sections' options come from a memo (Streamlit asks for them six times a
+    script run), equal to a fresh scan, a copy for each caller, and forgotten when an option is set."""
+    from streamlit import config
+
+    serve.patch_theme_options()
+    read = config.get_options_for_section
+    serve.patch_theme_options()  # idempotent: not wrapped twice
+    assert config.get_options_for_section is read
+    key, before = "theme.primaryColor", config.get_option("theme.primaryColor")
+    first = read("theme")
+    assert first == read("theme") and first is not read("theme")
+    first["primaryColor"] = "#000001"  # a caller's copy: changing it changes nothing
+    assert read("theme")["primaryColor"] == before
+    try:
+        config.set_option(key, "#123456")
+        assert read("theme")["primaryColor"] == "#123456"
+    finally:
+        config.set_option(key, before)
+    assert read("theme")["primaryColor"] == before
