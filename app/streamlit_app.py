@@ -78,21 +78,36 @@ with st.sidebar:
     if not warming.finished:
         st.caption(t("sidebar.warming", done=warming.done, total=warming.total or "…"))
 
-home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
-sections: dict[str, list] = {t("era.home"): [home]}
-papers = available_papers()
-for era in ERAS:
-    pages = [
-        st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
-        for p in papers
-        if p.era == era
-    ]
-    if pages:
-        sections[t(f"era.{era}")] = pages
+NAV = "_te_nav"  # this session's pages, built once per language: st.Page resolves its script's path (see below)
 
-if os.environ.get("TE_BENCH_EMPTY_PAGE") == "1":  # bench.load's yardstick: the shell around a page that draws nothing
-    sections[t("era.home")].append(st.Page(ROOT / "bench" / "empty_page.py", title="empty", url_path="empty"))
 
+def navigation_sections() -> dict[str, list]:
+    """The sidebar's sections and their pages, in the session's language. Built once per session and language and
+    kept in its state: constructing the twenty-odd ``st.Page`` objects (each resolving its script's path) was 14% of
+    the server's locked time in a rerun of the shell around an empty page. Not shared between sessions: running a
+    page flips a flag on its ``st.Page``."""
+    papers = available_papers()
+    wanted = (st.session_state["lang"], tuple(p.key for p in papers), os.environ.get("TE_BENCH_EMPTY_PAGE") == "1")
+    held = st.session_state.get(NAV)
+    if held is not None and held[0] == wanted:
+        return held[1]
+    home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
+    sections: dict[str, list] = {t("era.home"): [home]}
+    for era in ERAS:
+        pages = [
+            st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
+            for p in papers
+            if p.era == era
+        ]
+        if pages:
+            sections[t(f"era.{era}")] = pages
+    if wanted[2]:  # bench.load's yardstick: the shell around a page that draws nothing
+        sections[t("era.home")].append(st.Page(ROOT / "bench" / "empty_page.py", title="empty", url_path="empty"))
+    st.session_state[NAV] = (wanted, sections)
+    return sections
+
+
+sections = navigation_sections()
 page = st.navigation(sections)
 if st.session_state["lang"] == "en":
     st.query_params.pop("lang", None)

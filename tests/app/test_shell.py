@@ -192,3 +192,19 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
     off = services.warm_up()
     assert off.finished and off.thread is None and off.total == 0
     services.warm_up.clear()
+
+
+def test_the_pages_are_built_once_per_session_and_language():
+    """The shell keeps its ``st.Page`` objects between a session's runs (building them was 14% of the empty page's
+    rerun) and builds them again, with translated titles, when the reader switches language."""
+    from app.shared.i18n import translate
+
+    at = open_app(lang="en")
+    held = at.session_state["_te_nav"]
+    at.run()
+    assert not at.exception and at.session_state["_te_nav"] is held
+    assert translate("era.home", "en") in held[1]
+    at.sidebar.selectbox(key="lang").set_value("zh").run()
+    assert not at.exception
+    rebuilt = at.session_state["_te_nav"]
+    assert rebuilt is not held and translate("era.home", "zh") in rebuilt[1]
