@@ -216,8 +216,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                             found = (getattr(element, kind).id, msg.delta.fragment_id)
                             if mode == "widget":
                                 point.moved = key + (" (fragment)" if found[1] else " (whole page)")
-                    # a run that ended early for a rerun (a callback's st.rerun of several fragments, as the MoE
-                    # layer slider's) is followed by that rerun: the rerun's own end is what this one waits for
+                    # a run that ended early for a rerun (a callback's st.rerun of several fragments, as GPT's
+                    # sampling controls') is followed by that rerun: the rerun's own end is what this one waits for
                     if (
                         msg.WhichOneof("type") == "script_finished"
                         and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN

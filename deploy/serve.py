@@ -52,10 +52,10 @@ def patch_streamlit() -> None:
 
 def patch_theme_options() -> None:
     """Remember ``config.get_options_for_section``'s answer per section (idempotent). Streamlit calls it six times a
-    script run for the theme part of the ``new_session`` message, each call a scan of every config option (py-spy,
-    MoE layer slider: 6% of the server's time holding the interpreter lock; one slider move is two script runs). The
-    answers are forgotten whenever an option is set or the config files are parsed again, the only ways the
-    options change; a caller gets its own copy of the dict."""
+    script run for the theme part of the ``new_session`` message, each call a scan of every config option (py-spy:
+    6% of the server's time holding the interpreter lock when MoE's layer slider reran four fragments in two script
+    runs). The answers are forgotten whenever an option is set or the config files are parsed again, the only ways
+    the options change; a caller gets its own copy of the dict."""
     from streamlit import config
 
     scan = config.get_options_for_section

@@ -102,30 +102,17 @@ ui.readout(res)
 
 info = svc.card()
 
-
-# The four per-layer sections are four fragments, their headings and explanations between them, outside: moving the
-# layer slider reruns the four (``rerun_layer_parts``) and nothing else, not even the text around them.
-LAYER_PARTS = ("moe_router_part", "moe_capacity_part", "moe_balance_part", "moe_special_part")
-drawn_parts = list(LAYER_PARTS[:3])  # and the last when the corpus is there (a rerun of an unknown key is an error)
-
-
-def rerun_layer_parts() -> None:
-    """``on_change`` of the layer slider: rerun every per-layer part, in page order, not the slider's part alone."""
-    st.rerun(drawn_parts)
-
-
-def current_layer() -> int:
-    """The layer the slider (drawn in the first part, before the others run) shows."""
-    return int(st.session_state.get("moe_layer", 0))
-
+layer_titles = tuple(t("moe.strip.layer.short", layer=i) for i in range(L))
+experts = [f"expert {e}" for e in range(E)]
 
 # ---- router probabilities and combine weights ----
 st.subheader(t("moe.h.router"))
 
 
-@st.fragment(key=LAYER_PARTS[0])
+@st.fragment(key="moe_router_part")
 def router_part() -> None:
-    layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params", on_change=rerun_layer_parts)
+    """The one per-layer view (the sections below show every layer side by side): the layer slider reruns it alone."""
+    layer = st.slider(t("moe.layer"), 0, L - 1, 0, key="moe_layer", bind="query-params")
     left, right = st.columns([3, 2])
     with left:
         ui.figure(
@@ -141,7 +128,7 @@ def router_part() -> None:
             f"moe-router-layer{layer}",
             key="moe_router",
             row_labels=list(res.tokens),
-            col_labels=[f"expert {e}" for e in range(E)],
+            col_labels=experts,
         )
     with right:
         rows = {t("moe.token"): list(res.tokens)}
@@ -156,85 +143,76 @@ def router_part() -> None:
 router_part()
 ui.explain(t("moe.explain.routing"))
 
+
+def per_layer_rows(*names: str) -> list[str]:
+    """Row labels of a download that stacks one (E,) row per layer and name: 'layer 0 kept', 'layer 0 dropped', ..."""
+    return [f"layer {i} {n}" for i in range(L) for n in names]
+
+
 # ---- capacity ----
 st.subheader(t("moe.h.capacity"))
-
-
-@st.fragment(key=LAYER_PARTS[1])
-def capacity_part() -> None:
-    layer = current_layer()
-    kept, routed = res.kept[layer], res.routed[layer]
-    left, right = st.columns([3, 2])
-    with left:
-        ui.figure(
-            views.load_bars(
-                kept,
-                routed - kept,
-                res.capacity if capacity_factor > 0 else int(routed.sum()),
-                expert_title=t("moe.expert"),
-                kept_title=t("moe.kept"),
-                dropped_title=t("moe.dropped"),
-                capacity_title=t("moe.capacity.line"),
-                count_title=t("moe.slots"),
-            ),
-            np.stack([kept, routed - kept]),
-            f"moe-load-layer{layer}",
-            key="moe_load",
-            row_labels=["kept", "dropped"],
-            col_labels=[f"expert {e}" for e in range(E)],
-        )
-    with right:
-        st.metric(t("moe.metric.layer_dropped", layer=layer), int((routed - kept).sum()))
-        st.markdown(
-            t(
-                "moe.capacity.formula",
-                cf=capacity_factor,
-                n=T,
-                k=res.top_k,
-                E=E,
-                capacity=res.capacity if capacity_factor > 0 else "∞",
-            )
-        )
-
-
-capacity_part()
+dropped_slots = res.routed - res.kept  # (L, E)
+ui.figure(
+    views.load_bars(
+        res.kept,
+        dropped_slots,
+        res.capacity if capacity_factor > 0 else int(res.routed.sum(axis=1).max()),
+        layer_titles=layer_titles,
+        expert_title=t("moe.expert"),
+        kept_title=t("moe.kept"),
+        dropped_title=t("moe.dropped"),
+        capacity_title=t("moe.capacity.line"),
+        count_title=t("moe.slots"),
+    ),
+    np.stack([res.kept, dropped_slots], axis=1).reshape(2 * L, E),
+    "moe-load",
+    key="moe_load",
+    row_labels=per_layer_rows("kept", "dropped"),
+    col_labels=experts,
+)
+for i, col in enumerate(st.columns(L)):
+    col.metric(t("moe.metric.layer_dropped", layer=i), int(dropped_slots[i].sum()))
+st.markdown(
+    t(
+        "moe.capacity.formula",
+        cf=capacity_factor,
+        n=T,
+        k=res.top_k,
+        E=E,
+        capacity=res.capacity if capacity_factor > 0 else "∞",
+    )
+)
 ui.explain(t("moe.explain.capacity"))
 
 # ---- load-balancing loss ----
 st.subheader(t("moe.h.balance"))
-
-
-@st.fragment(key=LAYER_PARTS[2])
-def balance_part() -> None:
-    layer = current_layer()
-    f, P = res.f[layer], res.P[layer]
-    left, right = st.columns([3, 2])
-    with left:
-        ui.figure(
-            views.balance_bars(f, P, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")),
-            np.stack([f, P]),
-            f"moe-balance-layer{layer}",
-            key="moe_balance",
-            row_labels=["f", "P"],
-            col_labels=[f"expert {e}" for e in range(E)],
-        )
-    with right:
-        st.metric(t("moe.metric.aux_layer", layer=layer), f"{res.aux_loss[layer]:.3f}")
-        st.dataframe(
-            ui.arrow(
-                {
-                    t("moe.expert"): np.arange(E),
-                    "fᵢ": np.round(f, 3),
-                    "Pᵢ": np.round(P, 3),
-                    "E·fᵢ·Pᵢ": np.round(res.aux_terms[layer], 3),
-                }
-            ),
-            hide_index=True,
-            key="moe_balance_table",
-        )
-
-
-balance_part()
+ui.figure(
+    views.balance_bars(
+        res.f, res.P, layer_titles=layer_titles, expert_title=t("moe.expert"), f_title=t("moe.f"), p_title=t("moe.P")
+    ),
+    np.stack([res.f, res.P], axis=1).reshape(2 * L, E),
+    "moe-balance",
+    key="moe_balance",
+    row_labels=per_layer_rows("f", "P"),
+    col_labels=experts,
+)
+for i, col in enumerate(st.columns(L)):
+    col.metric(t("moe.metric.aux_layer", layer=i), f"{res.aux_loss[i]:.3f}")
+terms = {"fᵢ": res.f, "Pᵢ": res.P, "E·fᵢ·Pᵢ": res.aux_terms}
+st.dataframe(
+    ui.arrow(
+        {
+            t("moe.layer"): [i for i in range(L) for _ in terms],
+            t("moe.term"): [name for _ in range(L) for name in terms],
+            **{
+                f"{t('moe.expert')} {e}": [round(float(v[i, e]), 3) for i in range(L) for v in terms.values()]
+                for e in range(E)
+            },
+        }
+    ),
+    hide_index=True,
+    key="moe_balance_table",
+)
 ui.explain(t("moe.explain.balance"))
 
 # ---- specialisation ----
@@ -244,30 +222,26 @@ try:
 except InputError as e:  # e.g. the Shakespeare corpus is not downloaded: the other sections still work
     ui.input_error(e)
 else:
-
-    @st.fragment(key=LAYER_PARTS[3])
-    def special_part() -> None:
-        layer = current_layer()
-        nmi = info["metrics"].get("domain_expert_nmi", [])
-        domain_names = [t(f"moe.sample.{d}") for d in svc.DOMAINS]
-        left, right = st.columns([3, 2])
-        with left:
-            st.markdown(t("moe.special.title", layer=layer))
-            ui.figure(
-                views.domain_table(table[layer], domain_names, expert_title=t("moe.expert"), value_title="%"),
-                table[layer],
-                f"moe-specialisation-layer{layer}",
-                key="moe_special",
-                row_labels=list(svc.DOMAINS),
-                col_labels=[f"expert {e}" for e in range(E)],
-            )
-        with right:
-            if layer < len(nmi):
-                st.metric(t("moe.metric.nmi", layer=layer), f"{nmi[layer]:.3f}", help=t("moe.metric.nmi.help"))
-            st.caption(t("moe.special.caption"))
-
-    special_part()
-    drawn_parts.append(LAYER_PARTS[3])
+    nmi = info["metrics"].get("domain_expert_nmi", [])
+    st.markdown(t("moe.special.title"))
+    ui.figure(
+        views.domain_table(
+            table,
+            [t(f"moe.sample.{d}") for d in svc.DOMAINS],
+            layer_titles=layer_titles,
+            expert_title=t("moe.expert"),
+            value_title="%",
+        ),
+        table.reshape(-1, E),
+        "moe-specialisation",
+        key="moe_special",
+        row_labels=[f"layer {i} {d}" for i in range(L) for d in svc.DOMAINS],
+        col_labels=experts,
+    )
+    for i, col in enumerate(st.columns(L)):
+        if i < len(nmi):
+            col.metric(t("moe.metric.nmi", layer=i), f"{nmi[i]:.3f}", help=t("moe.metric.nmi.help"))
+    st.caption(t("moe.special.caption"))
     ui.explain(t("moe.explain.special"))
 
 # ---- parameters ----

@@ -161,6 +161,7 @@ STRINGS = {
     "moe.dropped": ("dropped", "被丢弃"),
     "moe.kept": ("kept", "保留"),
     "moe.strip.layer": ("Layer {layer} · {dropped} dropped", "层 {layer} · 丢弃 {dropped} 个"),
+    "moe.strip.layer.short": ("Layer {layer}", "层 {layer}"),
     "moe.strip.caption": (
         "Colour = first-choice expert. Struck-through, hatched tokens lost their first choice to the capacity limit "
         "and pass this layer unchanged (with k = 2 the count per layer also includes dropped second choices). "
@@ -228,6 +229,7 @@ STRINGS = {
     "moe.h.balance": ("Load-balancing loss", "负载均衡损失"),
     "moe.f": ("fᵢ: share of routed slots", "fᵢ：分到的槽位比例"),
     "moe.P": ("Pᵢ: mean router probability", "Pᵢ：平均路由概率"),
+    "moe.term": ("term", "项"),
     "moe.explain.balance": (
         "**The auxiliary loss.** Left alone, a router tends to collapse onto a few experts that then get better and "
         "attract even more tokens. Switch adds α · E · Σᵢ fᵢ · Pᵢ to the training loss (α = 0.01 here): fᵢ is the "
@@ -243,9 +245,9 @@ STRINGS = {
     # specialisation
     "moe.h.special": ("Specialisation by domain", "按领域的专业化"),
     "moe.special.title": (
-        "Share of each domain's tokens whose first choice is each expert, layer {layer}, on fixed held-out samples "
+        "Share of each domain's tokens whose first choice is each expert, in every layer, on fixed held-out samples "
         "(8 windows of 128 tokens per domain).",
-        "层 {layer}：在固定的留出样本上（每个领域 8 段、每段 128 个词元），各领域词元首选各专家的比例。",
+        "在固定的留出样本上（每个领域 8 段、每段 128 个词元），各层中各领域词元首选各专家的比例。",
     ),
     "moe.special.caption": (
         "Rows add up to 100%. A column that is dark in one row only is an expert that specialises in that domain.",

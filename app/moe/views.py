@@ -1,9 +1,11 @@
-"""Figures of the MoE page: tokens coloured by expert, router heatmap, expert load against capacity, fᵢ and Pᵢ."""
+"""Figures of the MoE page: tokens coloured by expert, router heatmap, and, for every layer side by side, expert load
+against capacity, fᵢ and Pᵢ, and the share of each domain's tokens per expert."""
 
 from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.html import span
@@ -103,61 +105,114 @@ def router_heatmap(
     return fig
 
 
+def _by_layer(layer_titles, **kwargs) -> go.Figure:
+    """One panel per layer, side by side, sharing the y axis."""
+    return make_subplots(
+        rows=1,
+        cols=len(layer_titles),
+        shared_yaxes=True,
+        subplot_titles=list(layer_titles),
+        horizontal_spacing=0.03,
+        **kwargs,
+    )
+
+
 @cached
 def load_bars(
     kept: np.ndarray,
     dropped: np.ndarray,
     capacity: int,
     *,
+    layer_titles: tuple[str, ...],
     expert_title: str,
     kept_title: str,
     dropped_title: str,
     capacity_title: str,
     count_title: str,
 ) -> go.Figure:
-    """Stacked bars per expert: kept slots, then dropped ones, with the capacity as a horizontal line."""
-    E = len(kept)
+    """Per layer, stacked bars per expert: kept slots, then dropped ones, with the capacity as a dashed line.
+
+    Args:
+        kept, dropped: (L, E) token slots; capacity: slots per expert (the same in every layer).
+    """
+    L, E = kept.shape
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = go.Figure(
-        [
-            go.Bar(x=x, y=kept, name=kept_title, marker_color=[expert_colour(e) for e in range(E)]),
-            go.Bar(x=x, y=dropped, name=dropped_title, marker_color="#bbbbbb", marker_pattern_shape="/"),
-        ]
-    )
-    fig.add_hline(
-        y=capacity,
-        line_dash="dash",
-        line_color="#e45756",
-        annotation_text=f"{capacity_title} = {capacity}",
-        annotation_position="top left",
-    )
+    fig = _by_layer(layer_titles)
+    for i in range(L):
+        first = i == 0
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=kept[i],
+                name=kept_title,
+                legendgroup="kept",
+                showlegend=first,
+                marker_color=[expert_colour(e) for e in range(E)],
+            ),
+            row=1,
+            col=i + 1,
+        )
+        fig.add_trace(
+            go.Bar(
+                x=x,
+                y=dropped[i],
+                name=dropped_title,
+                legendgroup="dropped",
+                showlegend=first,
+                marker_color="#bbbbbb",
+                marker_pattern_shape="/",
+            ),
+            row=1,
+            col=i + 1,
+        )
+        label = {"annotation_text": f"{capacity_title} = {capacity}", "annotation_position": "top left"}
+        fig.add_hline(y=capacity, line_dash="dash", line_color="#e45756", row=1, col=i + 1, **(label if first else {}))
     top = max(float(np.max(kept + dropped)), capacity) * 1.15 + 1
     fig.update_layout(
         barmode="stack",
-        height=300,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        yaxis={"title": count_title, "range": [0, top]},
+        height=320,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
         legend={"orientation": "h", "y": -0.2},
     )
+    fig.update_yaxes(range=[0, top])
+    fig.update_yaxes(title_text=count_title, row=1, col=1)
     return fig
 
 
 @cached
-def balance_bars(f: np.ndarray, P: np.ndarray, *, expert_title: str, f_title: str, p_title: str) -> go.Figure:
-    """Grouped bars of fᵢ (share of routed slots) and Pᵢ (mean router probability), with the uniform 1/E line."""
-    E = len(f)
+def balance_bars(
+    f: np.ndarray, P: np.ndarray, *, layer_titles: tuple[str, ...], expert_title: str, f_title: str, p_title: str
+) -> go.Figure:
+    """Per layer, grouped bars of fᵢ (share of routed slots) and Pᵢ (mean router probability), with the uniform 1/E
+    line.
+
+    Args:
+        f, P: (L, E).
+    """
+    L, E = f.shape
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = go.Figure(
-        [go.Bar(x=x, y=f, name=f_title, marker_color="#4c78a8"), go.Bar(x=x, y=P, name=p_title, marker_color="#f58518")]
-    )
-    fig.add_hline(y=1 / E, line_dash="dot", line_color="#555", annotation_text="1/E", annotation_position="top left")
+    fig = _by_layer(layer_titles)
+    for i in range(L):
+        first = i == 0
+        fig.add_trace(
+            go.Bar(x=x, y=f[i], name=f_title, legendgroup="f", showlegend=first, marker_color="#4c78a8"),
+            row=1,
+            col=i + 1,
+        )
+        fig.add_trace(
+            go.Bar(x=x, y=P[i], name=p_title, legendgroup="P", showlegend=first, marker_color="#f58518"),
+            row=1,
+            col=i + 1,
+        )
+        label = {"annotation_text": "1/E", "annotation_position": "top left"}
+        fig.add_hline(y=1 / E, line_dash="dot", line_color="#555", row=1, col=i + 1, **(label if first else {}))
     fig.update_layout(
         barmode="group",
-        height=280,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        yaxis={"range": [0, max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)]},
+        height=300,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
         legend={"orientation": "h", "y": -0.2},
     )
+    fig.update_yaxes(range=[0, max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)])
     return fig
 
 
@@ -184,27 +239,36 @@ def params_chart(
 
 
 @cached
-def domain_table(shares: np.ndarray, domains, *, expert_title: str, value_title: str) -> go.Figure:
-    """Domains × experts heatmap of shares (rows add up to 1), the percentage written in each cell."""
-    D, E = shares.shape
-    fig = go.Figure(
-        go.Heatmap(
-            z=shares * 100,
-            x=[f"{expert_title} {e}" for e in range(E)],
-            y=list(domains),
-            zmin=0,
-            zmax=100,
-            colorscale="Blues",
-            colorbar={"title": value_title},
-            text=[[f"{v * 100:.0f}%" for v in row] for row in shares],
-            texttemplate="%{text}",
-            hovertemplate="%{y}<br>%{x}<br>%{z:.1f}%<extra></extra>",
+def domain_table(
+    shares: np.ndarray, domains, *, layer_titles: tuple[str, ...], expert_title: str, value_title: str
+) -> go.Figure:
+    """Per layer, a domains × experts heatmap of shares (rows add up to 1), the percentage written in each cell; one
+    colour scale for all layers.
+
+    Args:
+        shares: (L, D, E).
+    """
+    L, D, E = shares.shape
+    fig = _by_layer(layer_titles)
+    for i in range(L):
+        fig.add_trace(
+            go.Heatmap(
+                z=shares[i] * 100,
+                x=[f"{expert_title} {e}" for e in range(E)],
+                y=list(domains),
+                coloraxis="coloraxis",
+                text=[[f"{v * 100:.0f}%" for v in row] for row in shares[i]],
+                texttemplate="%{text}",
+                hovertemplate=f"{layer_titles[i]}<br>%{{y}}<br>%{{x}}<br>%{{z:.1f}}%<extra></extra>",
+            ),
+            row=1,
+            col=i + 1,
         )
-    )
     fig.update_layout(
-        height=80 + 60 * D,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        yaxis={"autorange": "reversed"},
-        xaxis={"side": "top"},
+        height=110 + 60 * D,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        coloraxis={"colorscale": "Blues", "cmin": 0, "cmax": 100, "colorbar": {"title": value_title}},
     )
+    fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(tickangle=-45)
     return fig

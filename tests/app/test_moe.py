@@ -47,11 +47,15 @@ def test_samples_and_layer():
     assert at.text_area(key="moe_text").value.startswith("def parse")
     assert m("moe.metric.tokens") != tokens
 
+    # the capacity, balance and specialisation sections show every layer; the slider picks the router's layer
+    for layer in range(3):
+        m("moe.metric.aux_layer", layer=layer)
+        m("moe.metric.layer_dropped", layer=layer)
+    combine = at.dataframe[0].value
     at.slider(key="moe_layer").set_value(2)
     rerun(at, LANG)
     assert not at.exception
-    m("moe.metric.aux_layer", layer=2)
-    m("moe.metric.layer_dropped", layer=2)
+    assert not at.dataframe[0].value.equals(combine)  # the router's choices in layer 2, not layer 0
 
 
 def test_bad_input_gets_a_message():

@@ -66,14 +66,15 @@ def test_a_moved_slider_reruns_its_fragment():
 
 @pytest.mark.e2e
 def test_widget_readers_move_each_pages_slider():
-    """With mode="widget", the shell around the empty page reruns whole, GPT's temperature reruns its fragment and
-    MoE's layer slider its four (a callback's rerun, which first ends a run early); every rerun finishes."""
+    """With mode="widget", the shell around the empty page reruns whole, and GPT's temperature and MoE's layer slider
+    each rerun their fragment; every rerun finishes."""
     results = load.run(pages=(load.EMPTY, "gpt", "moe"), sessions=(2,), seconds=4.0, think=0.2, mode="widget")
     for page in (load.EMPTY, "gpt", "moe"):
         point = results["pages"][page]["2"]
         assert point["errors"] == 0, point["first_error"]
         assert point["reruns"] >= 2
     assert results["pages"]["gpt"]["2"]["moved"] == "gpt_temperature (fragment)"
+    assert results["pages"]["moe"]["2"]["moved"] == "moe_layer (fragment)"
     assert results["pages"][load.EMPTY]["2"]["moved"] == ""
     assert "moves the page's slider" in load.table(results)
 
