@@ -111,64 +111,90 @@ ui.readout(a)
 
 
 def after_sampling() -> None:
-    """``on_change`` of the sampling controls: when the attention view shows the generated tokens, rerun it after
-    the sampling part (both fragments, in page order), not the sampling part alone."""
+    """``on_change`` of the KV-cache toggle: when the attention view shows the generated tokens, rerun it after the
+    sampling part (both fragments, in page order), not the sampling part alone."""
     if st.session_state.get("_gpt_view_ids") is not None:
         st.rerun(["gpt_sampling_part", "gpt_views_part"])
 
 
-@st.fragment(key="gpt_sampling_part")
-def sampling() -> None:
-    """Sampling and generation: moving a sampling control reruns this part of the page alone (and the views, when
-    the attention view shows the generated tokens: ``after_sampling``)."""
-    # ---- sampling: what temperature, top-k and top-p do; then generate ----------------------------------------------
-    st.subheader(t("gpt.sampling.title"))
-    st.caption(t("gpt.sampling.caption"))
+def rerun_sampling() -> None:
+    """``on_change`` of the sampling controls: rerun the sampling part (and the attention view, when it shows the
+    generated tokens). The controls are a fragment of their own, so moving one does not send them all again."""
+    views_too = st.session_state.get("_gpt_view_ids") is not None
+    st.rerun(["gpt_sampling_part", "gpt_views_part"] if views_too else ["gpt_sampling_part"])
+
+
+# ---- sampling: what temperature, top-k and top-p do; then generate ---------------------------------------------------
+st.subheader(t("gpt.sampling.title"))
+st.caption(t("gpt.sampling.caption"))
+SAMPLING_DEFAULTS = {"gpt_temperature": 0.8, "gpt_top_k": 0, "gpt_top_p": 0.9, "gpt_seed": 0, "gpt_n": 32}
+
+
+@st.fragment(key="gpt_controls_part")
+def sampling_controls() -> None:
+    """Temperature, top-k, top-p, seed and length; each change reruns the sampling part (``rerun_sampling``)."""
     c1, c2, c3, c4, c5 = st.columns(5)
-    temperature = c1.slider(
+    c1.slider(
         t("gpt.temperature"),
         0.0,
         2.0,
-        0.8,
+        SAMPLING_DEFAULTS["gpt_temperature"],
         0.05,
         key="gpt_temperature",
-        on_change=after_sampling,
+        on_change=rerun_sampling,
         bind="query-params",
         help=t("gpt.temperature.help"),
     )
-    top_k = c2.slider(
+    c2.slider(
         t("gpt.top_k"),
         0,
         100,
-        0,
+        SAMPLING_DEFAULTS["gpt_top_k"],
         key="gpt_top_k",
-        on_change=after_sampling,
+        on_change=rerun_sampling,
         bind="query-params",
         help=t("gpt.top_k.help"),
     )
-    top_p = c3.slider(
+    c3.slider(
         t("gpt.top_p"),
         0.05,
         1.0,
-        0.9,
+        SAMPLING_DEFAULTS["gpt_top_p"],
         0.05,
         key="gpt_top_p",
-        on_change=after_sampling,
+        on_change=rerun_sampling,
         bind="query-params",
         help=t("gpt.top_p.help"),
     )
-    seed = c4.number_input(
+    c4.number_input(
         t("gpt.seed"),
         0,
         9999,
-        0,
+        SAMPLING_DEFAULTS["gpt_seed"],
         key="gpt_seed",
-        on_change=after_sampling,
+        on_change=rerun_sampling,
         bind="query-params",
         help=t("gpt.seed.help"),
     )
-    n_new = c5.slider(t("gpt.n"), 1, svc.MAX_NEW, 32, key="gpt_n", on_change=after_sampling, bind="query-params")
+    c5.slider(
+        t("gpt.n"),
+        1,
+        svc.MAX_NEW,
+        SAMPLING_DEFAULTS["gpt_n"],
+        key="gpt_n",
+        on_change=rerun_sampling,
+        bind="query-params",
+    )
 
+
+sampling_controls()
+
+
+@st.fragment(key="gpt_sampling_part")
+def sampling() -> None:
+    """What the sampling controls do to the next-token distribution, and the continuation they generate: reruns alone
+    when a control moves (``rerun_sampling``) or Generate is clicked."""
+    temperature, top_k, top_p, seed, n_new = (st.session_state.get(k, v) for k, v in SAMPLING_DEFAULTS.items())
     s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
     s1, s2, s3 = st.columns(3)
     s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=facts["vocab"]))

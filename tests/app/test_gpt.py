@@ -7,7 +7,15 @@ import pytest
 from app.shared.i18n import InputError, translate
 from tests.app.conftest import metric, open_app, rerun
 
-LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
+LANG = "en"
+
+
+def rerun_whole(at):
+    """Run after a sampling control changed. Its callback reruns the sampling part alone (the controls are a fragment
+    of their own), and AppTest's tree then holds only that part's elements; a plain run after it draws the whole page
+    again, with the controls the next step sets."""
+    rerun(at, LANG)
+    return rerun(at, LANG)  # page behaviour is tested in one language; test_shell visits every page in both
 
 
 def texts(at) -> list[str]:
@@ -31,24 +39,24 @@ def test_prompt_and_sampling_controls_change_the_metrics():
     kept_default = int(m("gpt.m.kept"))
 
     at.slider(key="gpt_temperature").set_value(0.0)
-    rerun(at, LANG)
+    rerun_whole(at)
     assert int(m("gpt.m.kept")) == 1
     assert float(m("gpt.m.entropy_after")) == 0.0
 
     at.slider(key="gpt_temperature").set_value(1.0)
     at.slider(key="gpt_top_p").set_value(1.0)
     at.slider(key="gpt_top_k").set_value(5)
-    rerun(at, LANG)
+    rerun_whole(at)
     assert int(m("gpt.m.kept")) == 5
     assert kept_default != 5
 
     before = texts(at)
     at.number_input(key="gpt_seed").set_value(1)
-    rerun(at, LANG)
+    rerun_whole(at)
     assert texts(at) != before  # another seed, another continuation
 
     at.slider(key="gpt_n").set_value(8)
-    rerun(at, LANG)
+    rerun_whole(at)
     assert int(m("gpt.m.generated")) == 8
 
 
