@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 from plotly.subplots import make_subplots
 
-from app.shared.figures import cached
+from app.shared.figures import cached, from_dicts
 from app.shared.html import span
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
+BLUES = get_colorscale("Blues")  # what graph_objects makes of colorscale="Blues"
 EXPERT_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#eeca3b", "#9d755d")
 
 
@@ -67,42 +69,41 @@ def router_heatmap(
     probs: np.ndarray, tokens, chosen: np.ndarray, *, token_title: str, expert_title: str, value_title: str
 ) -> go.Figure:
     """Tokens × experts heatmap of the router probabilities; the experts a token is sent to are marked with a dot.
+    Built from dicts (``from_dicts``): every new text and layer builds it anew.
 
     Args:
         probs: (T, E); chosen: (T, k) expert indices.
     """
     T, E = probs.shape
     labels = [f"{i}: {visible(t)}" for i, t in enumerate(tokens)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=probs,
-            x=[f"{expert_title} {e}" for e in range(E)],
-            y=labels,
-            zmin=0,
-            zmax=1,
-            colorscale="Blues",
-            colorbar={"title": value_title},
-            hovertemplate="%{y}<br>%{x}<br>" + value_title + " %{z:.3f}<extra></extra>",
-        )
-    )
     rows = np.repeat(np.arange(T), chosen.shape[1])
-    fig.add_trace(
-        go.Scatter(
-            x=[f"{expert_title} {int(e)}" for e in chosen.ravel()],
-            y=[labels[r] for r in rows],
-            mode="markers",
-            marker={"color": "#e45756", "size": 7, "symbol": "circle"},
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    )
-    fig.update_layout(
-        height=max(260, 16 * T + 80),
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        yaxis={"autorange": "reversed", "title": token_title, "type": "category"},
-        xaxis={"side": "top"},
-    )
-    return fig
+    heat = {
+        "type": "heatmap",
+        "z": probs,
+        "x": [f"{expert_title} {e}" for e in range(E)],
+        "y": labels,
+        "zmin": 0,
+        "zmax": 1,
+        "colorscale": BLUES,  # named scales differ between Plotly for Python and plotly.js: send the stops
+        "colorbar": {"title": {"text": value_title}},
+        "hovertemplate": "%{y}<br>%{x}<br>" + value_title + " %{z:.3f}<extra></extra>",
+    }
+    dots = {
+        "type": "scatter",
+        "x": [f"{expert_title} {int(e)}" for e in chosen.ravel()],
+        "y": [labels[r] for r in rows],
+        "mode": "markers",
+        "marker": {"color": "#e45756", "size": 7, "symbol": "circle"},
+        "hoverinfo": "skip",
+        "showlegend": False,
+    }
+    layout = {
+        "height": max(260, 16 * T + 80),
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "yaxis": {"autorange": "reversed", "title": {"text": token_title}, "type": "category"},
+        "xaxis": {"side": "top"},
+    }
+    return from_dicts([heat, dots], layout)
 
 
 def _by_layer(layer_titles, **kwargs) -> go.Figure:
@@ -115,6 +116,61 @@ def _by_layer(layer_titles, **kwargs) -> go.Figure:
         horizontal_spacing=0.03,
         **kwargs,
     )
+
+
+def _panels(layer_titles, *, y_range: list[float], y_title: str | None, layout: dict) -> dict:
+    """The layout of one panel per layer side by side, as ``make_subplots(rows=1, cols=L, shared_yaxes=True,
+    subplot_titles=..., horizontal_spacing=0.03)`` lays them out, as a plain dict: axes ``x``/``y`` for the first
+    panel, ``x2``/``y2`` ... for the next, the y axes matching the first, each panel's title above it."""
+    L, gap = len(layer_titles), 0.03
+    width = (1 - gap * (L - 1)) / L
+    out = dict(layout)
+    titles = []
+    for i in range(L):
+        n = "" if i == 0 else str(i + 1)
+        left = i * (width + gap)
+        out[f"xaxis{n}"] = {"domain": [left, left + width], "anchor": f"y{n}"}
+        y = {"anchor": f"x{n}", "range": y_range}
+        if i:
+            y.update(matches="y", showticklabels=False)
+        elif y_title:
+            y["title"] = {"text": y_title}
+        out[f"yaxis{n}"] = y
+        titles.append(
+            {
+                "text": layer_titles[i],
+                "x": left + width / 2,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 16},
+            }
+        )
+    out["annotations"] = titles + list(out.get("annotations", []))
+    return out
+
+
+def _level(i: int, y: float, line: dict) -> dict:
+    """A horizontal line across panel ``i`` at height ``y`` (what ``add_hline(row=1, col=i + 1)`` draws)."""
+    n = "" if i == 0 else str(i + 1)
+    return {"type": "line", "xref": f"x{n} domain", "x0": 0, "x1": 1, "yref": f"y{n}", "y0": y, "y1": y, "line": line}
+
+
+def _level_label(text: str, y: float) -> dict:
+    """The label of the first panel's line, at its top left."""
+    return {
+        "text": text,
+        "xref": "x domain",
+        "x": 0,
+        "xanchor": "left",
+        "yref": "y",
+        "y": y,
+        "yanchor": "bottom",
+        "showarrow": False,
+    }
 
 
 @cached
@@ -130,53 +186,52 @@ def load_bars(
     capacity_title: str,
     count_title: str,
 ) -> go.Figure:
-    """Per layer, stacked bars per expert: kept slots, then dropped ones, with the capacity as a dashed line.
+    """Per layer, stacked bars per expert: kept slots, then dropped ones, with the capacity as a dashed line. Built
+    from dicts (``from_dicts``; with ``make_subplots`` and ``graph_objects`` a new text's figure took ~100 ms).
 
     Args:
         kept, dropped: (L, E) token slots; capacity: slots per expert (the same in every layer).
     """
     L, E = kept.shape
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = _by_layer(layer_titles)
+    traces = []
     for i in range(L):
-        first = i == 0
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=kept[i],
-                name=kept_title,
-                legendgroup="kept",
-                showlegend=first,
-                marker_color=[expert_colour(e) for e in range(E)],
-            ),
-            row=1,
-            col=i + 1,
+        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
+        traces.append(
+            {
+                "type": "bar",
+                "x": x,
+                "y": kept[i],
+                "name": kept_title,
+                "legendgroup": "kept",
+                "showlegend": i == 0,
+                "marker": {"color": [expert_colour(e) for e in range(E)]},
+                **axes,
+            }
         )
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=dropped[i],
-                name=dropped_title,
-                legendgroup="dropped",
-                showlegend=first,
-                marker_color="#bbbbbb",
-                marker_pattern_shape="/",
-            ),
-            row=1,
-            col=i + 1,
+        traces.append(
+            {
+                "type": "bar",
+                "x": x,
+                "y": dropped[i],
+                "name": dropped_title,
+                "legendgroup": "dropped",
+                "showlegend": i == 0,
+                "marker": {"color": "#bbbbbb", "pattern": {"shape": "/"}},
+                **axes,
+            }
         )
-        label = {"annotation_text": f"{capacity_title} = {capacity}", "annotation_position": "top left"}
-        fig.add_hline(y=capacity, line_dash="dash", line_color="#e45756", row=1, col=i + 1, **(label if first else {}))
     top = max(float(np.max(kept + dropped)), capacity) * 1.15 + 1
-    fig.update_layout(
-        barmode="stack",
-        height=320,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2},
-    )
-    fig.update_yaxes(range=[0, top])
-    fig.update_yaxes(title_text=count_title, row=1, col=1)
-    return fig
+    line = {"dash": "dash", "color": "#e45756"}
+    layout = {
+        "barmode": "stack",
+        "height": 320,
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "legend": {"orientation": "h", "y": -0.2},
+        "shapes": [_level(i, capacity, line) for i in range(L)],
+        "annotations": [_level_label(f"{capacity_title} = {capacity}", capacity)],
+    }
+    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=count_title, layout=layout))
 
 
 @cached
@@ -184,36 +239,51 @@ def balance_bars(
     f: np.ndarray, P: np.ndarray, *, layer_titles: tuple[str, ...], expert_title: str, f_title: str, p_title: str
 ) -> go.Figure:
     """Per layer, grouped bars of fᵢ (share of routed slots) and Pᵢ (mean router probability), with the uniform 1/E
-    line.
+    line. Built from dicts, as ``load_bars``.
 
     Args:
         f, P: (L, E).
     """
     L, E = f.shape
     x = [f"{expert_title} {e}" for e in range(E)]
-    fig = _by_layer(layer_titles)
+    traces = []
     for i in range(L):
-        first = i == 0
-        fig.add_trace(
-            go.Bar(x=x, y=f[i], name=f_title, legendgroup="f", showlegend=first, marker_color="#4c78a8"),
-            row=1,
-            col=i + 1,
+        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
+        traces.append(
+            {
+                "type": "bar",
+                "x": x,
+                "y": f[i],
+                "name": f_title,
+                "legendgroup": "f",
+                "showlegend": i == 0,
+                "marker": {"color": "#4c78a8"},
+                **axes,
+            }
         )
-        fig.add_trace(
-            go.Bar(x=x, y=P[i], name=p_title, legendgroup="P", showlegend=first, marker_color="#f58518"),
-            row=1,
-            col=i + 1,
+        traces.append(
+            {
+                "type": "bar",
+                "x": x,
+                "y": P[i],
+                "name": p_title,
+                "legendgroup": "P",
+                "showlegend": i == 0,
+                "marker": {"color": "#f58518"},
+                **axes,
+            }
         )
-        label = {"annotation_text": "1/E", "annotation_position": "top left"}
-        fig.add_hline(y=1 / E, line_dash="dot", line_color="#555", row=1, col=i + 1, **(label if first else {}))
-    fig.update_layout(
-        barmode="group",
-        height=300,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.2},
-    )
-    fig.update_yaxes(range=[0, max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)])
-    return fig
+    line = {"dash": "dot", "color": "#555"}
+    layout = {
+        "barmode": "group",
+        "height": 300,
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "legend": {"orientation": "h", "y": -0.2},
+        "shapes": [_level(i, 1 / E, line) for i in range(L)],
+        "annotations": [_level_label("1/E", 1 / E)],
+    }
+    top = max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)
+    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=None, layout=layout))
 
 
 @cached

@@ -145,7 +145,23 @@ def from_dicts(data: list[dict], layout: dict) -> go.Figure:
     1 ms each from dicts). The app's default template is applied as usual. With ``TE_CHECK_FIGURES=1`` (the tests)
     the dicts are checked as ``go.Figure`` checks them, so a misspelt property fails a test instead of vanishing."""
     spec = {"data": data, "layout": layout}
-    return go.Figure(spec) if CHECK else go.Figure(spec, _validate=False)
+    if CHECK:
+        _no_named_scales(spec)
+        return go.Figure(spec)
+    return go.Figure(spec, _validate=False)
+
+
+def _no_named_scales(value) -> None:
+    """Raise on a colour scale given by name: ``graph_objects`` turns "Blues" into Plotly for Python's stops, but a
+    name sent as it is reaches plotly.js, whose scale of that name differs (its "Blues" runs dark to light)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "colorscale" and isinstance(item, str):
+                raise ValueError(f"colorscale={item!r}: pass its stops (plotly.colors.get_colorscale({item!r}))")
+            _no_named_scales(item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_named_scales(item)
 
 
 class _Ready(go.Figure):

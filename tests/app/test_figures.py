@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import plotly.io as pio
 import plotly.tools
@@ -134,3 +135,13 @@ def test_a_dark_reader_first_leaves_the_light_figures_as_built(paper, monkeypatc
     light = open_app(paper)
     assert not light.exception
     assert [c.proto.spec for c in light.get("plotly_chart")] != [c.proto.spec for c in dark.get("plotly_chart")]
+
+
+def test_a_figure_from_dicts_refuses_a_colour_scale_by_name():
+    """``from_dicts`` sends its dicts unchanged: a named scale would reach plotly.js, whose "Blues" runs the other way
+    from the "Blues" that graph_objects expands (the MoE router heatmap came out dark for 0 that way)."""
+    heat = {"type": "heatmap", "z": [[0.0, 1.0]], "colorscale": "Blues"}
+    with pytest.raises(ValueError, match="get_colorscale"):
+        figures.from_dicts([heat], {})
+    heat["colorscale"] = plotly.colors.get_colorscale("Blues")
+    assert figures.from_dicts([heat], {}).data[0].colorscale == go.Heatmap(colorscale="Blues").colorscale
