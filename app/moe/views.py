@@ -153,6 +153,42 @@ def _panels(layer_titles, *, y_range: list[float], y_title: str | None, layout: 
     return out
 
 
+def _layer_bars(x, *series) -> list[dict]:
+    """Bar traces for the panels of ``_panels``: per layer, one trace per series (values (L, E), name, marker), each
+    series in the legend once."""
+    traces = []
+    for i in range(len(series[0][0])):
+        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
+        for values, name, marker in series:
+            traces.append(
+                {
+                    "type": "bar",
+                    "x": x,
+                    "y": values[i],
+                    "name": name,
+                    "legendgroup": name,
+                    "showlegend": i == 0,
+                    "marker": marker,
+                    **axes,
+                }
+            )
+    return traces
+
+
+def _layer_figure(traces, layer_titles, *, barmode, height, top, level, level_text, line, y_title=None) -> go.Figure:
+    """``traces`` (``_layer_bars``) in one panel per layer, the y axis from 0 to ``top``, and a horizontal line at
+    ``level`` across every panel, labelled in the first."""
+    layout = {
+        "barmode": barmode,
+        "height": height,
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "legend": {"orientation": "h", "y": -0.2},
+        "shapes": [_level(i, level, line) for i in range(len(layer_titles))],
+        "annotations": [_level_label(level_text, level)],
+    }
+    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=y_title, layout=layout))
+
+
 def _level(i: int, y: float, line: dict) -> dict:
     """A horizontal line across panel ``i`` at height ``y`` (what ``add_hline(row=1, col=i + 1)`` draws)."""
     n = "" if i == 0 else str(i + 1)
@@ -192,46 +228,25 @@ def load_bars(
     Args:
         kept, dropped: (L, E) token slots; capacity: slots per expert (the same in every layer).
     """
-    L, E = kept.shape
+    E = kept.shape[1]
     x = [f"{expert_title} {e}" for e in range(E)]
-    traces = []
-    for i in range(L):
-        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
-        traces.append(
-            {
-                "type": "bar",
-                "x": x,
-                "y": kept[i],
-                "name": kept_title,
-                "legendgroup": "kept",
-                "showlegend": i == 0,
-                "marker": {"color": [expert_colour(e) for e in range(E)]},
-                **axes,
-            }
-        )
-        traces.append(
-            {
-                "type": "bar",
-                "x": x,
-                "y": dropped[i],
-                "name": dropped_title,
-                "legendgroup": "dropped",
-                "showlegend": i == 0,
-                "marker": {"color": "#bbbbbb", "pattern": {"shape": "/"}},
-                **axes,
-            }
-        )
+    traces = _layer_bars(
+        x,
+        (kept, kept_title, {"color": [expert_colour(e) for e in range(E)]}),
+        (dropped, dropped_title, {"color": "#bbbbbb", "pattern": {"shape": "/"}}),
+    )
     top = max(float(np.max(kept + dropped)), capacity) * 1.15 + 1
-    line = {"dash": "dash", "color": "#e45756"}
-    layout = {
-        "barmode": "stack",
-        "height": 320,
-        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-        "legend": {"orientation": "h", "y": -0.2},
-        "shapes": [_level(i, capacity, line) for i in range(L)],
-        "annotations": [_level_label(f"{capacity_title} = {capacity}", capacity)],
-    }
-    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=count_title, layout=layout))
+    return _layer_figure(
+        traces,
+        layer_titles,
+        barmode="stack",
+        height=320,
+        top=top,
+        y_title=count_title,
+        level=capacity,
+        level_text=f"{capacity_title} = {capacity}",
+        line={"dash": "dash", "color": "#e45756"},
+    )
 
 
 @cached
@@ -244,46 +259,20 @@ def balance_bars(
     Args:
         f, P: (L, E).
     """
-    L, E = f.shape
+    E = f.shape[1]
     x = [f"{expert_title} {e}" for e in range(E)]
-    traces = []
-    for i in range(L):
-        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
-        traces.append(
-            {
-                "type": "bar",
-                "x": x,
-                "y": f[i],
-                "name": f_title,
-                "legendgroup": "f",
-                "showlegend": i == 0,
-                "marker": {"color": "#4c78a8"},
-                **axes,
-            }
-        )
-        traces.append(
-            {
-                "type": "bar",
-                "x": x,
-                "y": P[i],
-                "name": p_title,
-                "legendgroup": "P",
-                "showlegend": i == 0,
-                "marker": {"color": "#f58518"},
-                **axes,
-            }
-        )
-    line = {"dash": "dot", "color": "#555"}
-    layout = {
-        "barmode": "group",
-        "height": 300,
-        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
-        "legend": {"orientation": "h", "y": -0.2},
-        "shapes": [_level(i, 1 / E, line) for i in range(L)],
-        "annotations": [_level_label("1/E", 1 / E)],
-    }
+    traces = _layer_bars(x, (f, f_title, {"color": "#4c78a8"}), (P, p_title, {"color": "#f58518"}))
     top = max(1.0 / E * 1.5, float(max(f.max(), P.max())) * 1.15)
-    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=None, layout=layout))
+    return _layer_figure(
+        traces,
+        layer_titles,
+        barmode="group",
+        height=300,
+        top=top,
+        level=1 / E,
+        level_text="1/E",
+        line={"dash": "dot", "color": "#555"},
+    )
 
 
 @cached
