@@ -144,6 +144,12 @@ router_part()
 ui.explain(t("moe.explain.routing"))
 
 
+def metric_per_layer(key: str, values, **kwargs) -> None:
+    """One ``st.metric`` per layer, side by side: label ``key`` with the layer, value ``values[layer]``."""
+    for i, (col, value) in enumerate(zip(st.columns(L), values)):
+        col.metric(t(key, layer=i), value, **kwargs)
+
+
 def per_layer_rows(*names: str) -> list[str]:
     """Row labels of a download that stacks one (E,) row per layer and name: 'layer 0 kept', 'layer 0 dropped', ..."""
     return [f"layer {i} {n}" for i in range(L) for n in names]
@@ -170,8 +176,7 @@ ui.figure(
     row_labels=per_layer_rows("kept", "dropped"),
     col_labels=experts,
 )
-for i, col in enumerate(st.columns(L)):
-    col.metric(t("moe.metric.layer_dropped", layer=i), int(dropped_slots[i].sum()))
+metric_per_layer("moe.metric.layer_dropped", [int(n) for n in dropped_slots.sum(axis=1)])
 st.markdown(
     t(
         "moe.capacity.formula",
@@ -196,8 +201,7 @@ ui.figure(
     row_labels=per_layer_rows("f", "P"),
     col_labels=experts,
 )
-for i, col in enumerate(st.columns(L)):
-    col.metric(t("moe.metric.aux_layer", layer=i), f"{res.aux_loss[i]:.3f}")
+metric_per_layer("moe.metric.aux_layer", [f"{v:.3f}" for v in res.aux_loss])
 terms = {"fᵢ": res.f, "Pᵢ": res.P, "E·fᵢ·Pᵢ": res.aux_terms}
 st.dataframe(
     ui.arrow(
@@ -238,9 +242,7 @@ else:
         row_labels=[f"layer {i} {d}" for i in range(L) for d in svc.DOMAINS],
         col_labels=experts,
     )
-    for i, col in enumerate(st.columns(L)):
-        if i < len(nmi):
-            col.metric(t("moe.metric.nmi", layer=i), f"{nmi[i]:.3f}", help=t("moe.metric.nmi.help"))
+    metric_per_layer("moe.metric.nmi", [f"{v:.3f}" for v in nmi], help=t("moe.metric.nmi.help"))
     st.caption(t("moe.special.caption"))
     ui.explain(t("moe.explain.special"))
 

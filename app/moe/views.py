@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
-from plotly.subplots import make_subplots
 
 from app.shared.figures import cached, from_dicts
 from app.shared.html import span
@@ -106,36 +105,30 @@ def router_heatmap(
     return from_dicts([heat, dots], layout)
 
 
-def _by_layer(layer_titles, **kwargs) -> go.Figure:
-    """One panel per layer, side by side, sharing the y axis."""
-    return make_subplots(
-        rows=1,
-        cols=len(layer_titles),
-        shared_yaxes=True,
-        subplot_titles=list(layer_titles),
-        horizontal_spacing=0.03,
-        **kwargs,
-    )
+def _axes(i: int) -> tuple[str, str]:
+    """The x and y axis names of panel ``i``: "x"/"y" for the first, "x2"/"y2" ... for the next."""
+    n = "" if i == 0 else str(i + 1)
+    return f"x{n}", f"y{n}"
 
 
-def _panels(layer_titles, *, y_range: list[float], y_title: str | None, layout: dict) -> dict:
+def _panels(layer_titles, *, layout: dict, y: dict, x: dict | None = None, y_title: str | None = None) -> dict:
     """The layout of one panel per layer side by side, as ``make_subplots(rows=1, cols=L, shared_yaxes=True,
-    subplot_titles=..., horizontal_spacing=0.03)`` lays them out, as a plain dict: axes ``x``/``y`` for the first
-    panel, ``x2``/``y2`` ... for the next, the y axes matching the first, each panel's title above it."""
+    subplot_titles=..., horizontal_spacing=0.03)`` lays them out, as a plain dict: the y axes matching the first
+    (``y``, ``x``: properties every panel's axes get), each panel's title above it."""
     L, gap = len(layer_titles), 0.03
     width = (1 - gap * (L - 1)) / L
     out = dict(layout)
     titles = []
     for i in range(L):
-        n = "" if i == 0 else str(i + 1)
+        xname, yname = _axes(i)
         left = i * (width + gap)
-        out[f"xaxis{n}"] = {"domain": [left, left + width], "anchor": f"y{n}"}
-        y = {"anchor": f"x{n}", "range": y_range}
+        out[xname.replace("x", "xaxis")] = {"domain": [left, left + width], "anchor": yname, **(x or {})}
+        yaxis = {"anchor": xname, **y}
         if i:
-            y.update(matches="y", showticklabels=False)
+            yaxis.update(matches="y", showticklabels=False)
         elif y_title:
-            y["title"] = {"text": y_title}
-        out[f"yaxis{n}"] = y
+            yaxis["title"] = {"text": y_title}
+        out[yname.replace("y", "yaxis")] = yaxis
         titles.append(
             {
                 "text": layer_titles[i],
@@ -158,7 +151,7 @@ def _layer_bars(x, *series) -> list[dict]:
     series in the legend once."""
     traces = []
     for i in range(len(series[0][0])):
-        axes = {"xaxis": "x" if i == 0 else f"x{i + 1}", "yaxis": "y" if i == 0 else f"y{i + 1}"}
+        xname, yname = _axes(i)
         for values, name, marker in series:
             traces.append(
                 {
@@ -169,7 +162,8 @@ def _layer_bars(x, *series) -> list[dict]:
                     "legendgroup": name,
                     "showlegend": i == 0,
                     "marker": marker,
-                    **axes,
+                    "xaxis": xname,
+                    "yaxis": yname,
                 }
             )
     return traces
@@ -186,13 +180,13 @@ def _layer_figure(traces, layer_titles, *, barmode, height, top, level, level_te
         "shapes": [_level(i, level, line) for i in range(len(layer_titles))],
         "annotations": [_level_label(level_text, level)],
     }
-    return from_dicts(traces, _panels(layer_titles, y_range=[0, top], y_title=y_title, layout=layout))
+    return from_dicts(traces, _panels(layer_titles, layout=layout, y={"range": [0, top]}, y_title=y_title))
 
 
 def _level(i: int, y: float, line: dict) -> dict:
     """A horizontal line across panel ``i`` at height ``y`` (what ``add_hline(row=1, col=i + 1)`` draws)."""
-    n = "" if i == 0 else str(i + 1)
-    return {"type": "line", "xref": f"x{n} domain", "x0": 0, "x1": 1, "yref": f"y{n}", "y0": y, "y1": y, "line": line}
+    xname, yname = _axes(i)
+    return {"type": "line", "xref": f"{xname} domain", "x0": 0, "x1": 1, "yref": yname, "y0": y, "y1": y, "line": line}
 
 
 def _level_label(text: str, y: float) -> dict:
@@ -302,32 +296,32 @@ def domain_table(
     shares: np.ndarray, domains, *, layer_titles: tuple[str, ...], expert_title: str, value_title: str
 ) -> go.Figure:
     """Per layer, a domains × experts heatmap of shares (rows add up to 1), the percentage written in each cell; one
-    colour scale for all layers.
+    colour scale for all layers. Built from dicts, as ``load_bars``.
 
     Args:
         shares: (L, D, E).
     """
     L, D, E = shares.shape
-    fig = _by_layer(layer_titles)
+    traces = []
     for i in range(L):
-        fig.add_trace(
-            go.Heatmap(
-                z=shares[i] * 100,
-                x=[f"{expert_title} {e}" for e in range(E)],
-                y=list(domains),
-                coloraxis="coloraxis",
-                text=[[f"{v * 100:.0f}%" for v in row] for row in shares[i]],
-                texttemplate="%{text}",
-                hovertemplate=f"{layer_titles[i]}<br>%{{y}}<br>%{{x}}<br>%{{z:.1f}}%<extra></extra>",
-            ),
-            row=1,
-            col=i + 1,
+        xname, yname = _axes(i)
+        traces.append(
+            {
+                "type": "heatmap",
+                "z": shares[i] * 100,
+                "x": [f"{expert_title} {e}" for e in range(E)],
+                "y": list(domains),
+                "coloraxis": "coloraxis",
+                "text": [[f"{v * 100:.0f}%" for v in row] for row in shares[i]],
+                "texttemplate": "%{text}",
+                "hovertemplate": f"{layer_titles[i]}<br>%{{y}}<br>%{{x}}<br>%{{z:.1f}}%<extra></extra>",
+                "xaxis": xname,
+                "yaxis": yname,
+            }
         )
-    fig.update_layout(
-        height=110 + 60 * D,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        coloraxis={"colorscale": "Blues", "cmin": 0, "cmax": 100, "colorbar": {"title": value_title}},
-    )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(tickangle=-45)
-    return fig
+    layout = {
+        "height": 110 + 60 * D,
+        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "coloraxis": {"colorscale": BLUES, "cmin": 0, "cmax": 100, "colorbar": {"title": {"text": value_title}}},
+    }
+    return from_dicts(traces, _panels(layer_titles, layout=layout, y={"autorange": "reversed"}, x={"tickangle": -45}))
