@@ -13,9 +13,10 @@ the listener is re-wrapped with its protocol named, so asyncio sets ``TCP_NODELA
 ``streamlit/web/server/starlette/starlette_server.py``: ``socket.socket(family, socket.SOCK_STREAM,
 socket.IPPROTO_TCP)``).
 
-And the theme settings are read once: Streamlit builds a ``new_session`` message at the start of every script run,
-a fragment's included, and fills its theme part with six calls of ``config.get_options_for_section``, each a scan of
-every config option (``patch_theme_options``).
+Two costs that grow with the readers a process serves are cut the same way, in this process only: config options
+are read from a memo between changes (``patch_config_reads``: Streamlit reads them under a lock for every message
+and scans every option six times a script run for the theme), and the media files no session references are swept
+at most once a second, not at the end of every script run (``patch_media_sweep``).
 """
 
 from __future__ import annotations
@@ -50,35 +51,106 @@ def patch_streamlit() -> None:
     starlette_server._bind_socket = bind_tcp
 
 
-def patch_theme_options() -> None:
-    """Remember ``config.get_options_for_section``'s answer per section (idempotent). Streamlit calls it six times a
-    script run for the theme part of the ``new_session`` message, each call a scan of every config option (py-spy:
-    6% of the server's time holding the interpreter lock when MoE's layer slider reran four fragments in two script
-    runs). The answers are forgotten whenever an option is set or the config files are parsed again, the only ways
-    the options change; a caller gets its own copy of the dict."""
+class _Remembered:
+    """Answers kept until ``forget``; an answer computed while something forgot them is not kept (a reader that began
+    before an option was set cannot store what it read before)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.answers: dict = {}
+        self.generation = 0
+        self.lock = threading.Lock()
+
+    def get(self, key, compute):
+        try:
+            return self.answers[key]
+        except KeyError:
+            pass
+        generation = self.generation
+        value = compute()
+        with self.lock:
+            if generation == self.generation:
+                self.answers[key] = value
+        return value
+
+    def forget(self, *_) -> None:
+        with self.lock:
+            self.generation += 1
+            self.answers.clear()
+
+
+def patch_config_reads() -> None:
+    """Remember Streamlit's reads of its config options between changes (idempotent). ``config.get_option`` takes the
+    config lock on every call, and Streamlit calls it for every message it sends (``populate_hash_if_needed`` reads
+    ``global.minCachedMessageSize``) and several times a script run; with 128 readers of GPT's sampling slider the
+    lock is contended and py-spy put ``get_option`` at 5% of the time the server held the interpreter lock.
+    ``config.get_options_for_section`` scans every option, six times a script run for the theme part of the
+    ``new_session`` message (6% of that time on MoE's layer slider). The answers are forgotten whenever an option is
+    set, deleted, or the config files are parsed again, the only ways the options change; a section's dict is the
+    caller's own copy."""
     from streamlit import config
 
-    scan = config.get_options_for_section
-    if getattr(scan, "te_memo", False):
+    if getattr(config.get_option, "te_memo", False):
         return
-    answers: dict[str, dict] = {}
+    memo = _Remembered()
+    read_option, scan = config.get_option, config.get_options_for_section
+
+    def get_option(key: str):
+        return memo.get(key, lambda: read_option(key))
 
     def options_for_section(section: str) -> dict:
-        found = answers.get(section)
-        if found is None:
-            found = answers[section] = scan(section)
-        return dict(found)
+        return dict(memo.get(("section", section), lambda: scan(section)))
 
-    set_option = config._set_option
+    set_option, delete_option = config._set_option, config._delete_option
 
     def set_and_forget(key: str, value, where_defined: str) -> None:
-        answers.clear()
         set_option(key, value, where_defined)
+        memo.forget()
 
-    options_for_section.te_memo = True  # type: ignore[attr-defined]
+    def delete_and_forget(key: str) -> None:
+        delete_option(key)
+        memo.forget()
+
+    get_option.te_memo = True  # type: ignore[attr-defined]
+    config.get_option = get_option
     config.get_options_for_section = options_for_section
     config._set_option = set_and_forget
-    config.on_config_parsed(answers.clear, force_connect=True)
+    config._delete_option = delete_and_forget
+    config.on_config_parsed(memo.forget, force_connect=True)
+
+
+SWEEP_EVERY_S = 1.0
+
+
+def patch_media_sweep(every_s: float = SWEEP_EVERY_S) -> None:
+    """Sweep Streamlit's media file manager at most once every ``every_s`` seconds per process (idempotent). Streamlit
+    sweeps it at the end of every script run, fragment runs included: under its lock, a scan of every session's files
+    for those no session references any more (download buttons' deferred payloads, images). Its cost grows with the
+    sessions a process holds; with 128 readers of GPT's sampling slider py-spy put it at 2.8% of the time the server
+    held the interpreter lock. An orphan now lives at most ``every_s`` longer, and a download marked for deletion gets
+    at least ``every_s`` of grace before it goes (Streamlit's own grace is one sweep, however soon that comes)."""
+    import threading
+    import time
+
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    sweep = MediaFileManager.remove_orphaned_files
+    if getattr(sweep, "te_every_s", None) is not None:
+        return
+    last = [float("-inf")]
+    lock = threading.Lock()
+
+    def remove_orphaned_files(self) -> None:
+        now = time.monotonic()
+        with lock:
+            if now - last[0] < every_s:
+                return
+            last[0] = now
+        sweep(self)
+
+    remove_orphaned_files.te_every_s = every_s  # type: ignore[attr-defined]
+    MediaFileManager.remove_orphaned_files = remove_orphaned_files
 
 
 def warm_first() -> float:
@@ -106,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if os.environ.get("TE_NODELAY", "1") != "0":  # TE_NODELAY=0: Streamlit as it is (bench.load --nodelay 0)
         patch_streamlit()
-    patch_theme_options()
+    patch_config_reads()
+    patch_media_sweep()
     if os.environ.get("TE_WARM_FIRST") == "1" and os.environ.get("TE_WARM_UP", "1") != "0":
         warm_first()
     args = sys.argv[1:] if argv is None else argv

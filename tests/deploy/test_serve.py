@@ -77,23 +77,61 @@ def test_warm_first_loads_every_checkpoint_before_the_server_answers():
     assert log.index("deploy.serve: warmed") < log.index(f":{port}")  # before Streamlit printed its address
 
 
-def test_theme_options_are_read_once_until_an_option_is_set():
-    """``patch_theme_options``: the theme sections' options come from a memo (Streamlit asks for them six times a
-    script run), equal to a fresh scan, a copy for each caller, and forgotten when an option is set."""
+def test_config_reads_are_remembered_until_an_option_is_set():
+    """``patch_config_reads``: an option and a section's options come from a memo, equal to a fresh read, a section's
+    dict a copy for each caller, and both forgotten when an option is set."""
     from streamlit import config
 
-    serve.patch_theme_options()
-    read = config.get_options_for_section
-    serve.patch_theme_options()  # idempotent: not wrapped twice
-    assert config.get_options_for_section is read
-    key, before = "theme.primaryColor", config.get_option("theme.primaryColor")
+    serve.patch_config_reads()
+    read, get = config.get_options_for_section, config.get_option
+    serve.patch_config_reads()  # idempotent: not wrapped twice
+    assert config.get_options_for_section is read and config.get_option is get
+    key, before = "theme.primaryColor", get("theme.primaryColor")
+    assert before == config.get_config_options()[key].value  # the memo's answer is the option's value
     first = read("theme")
     assert first == read("theme") and first is not read("theme")
     first["primaryColor"] = "#000001"  # a caller's copy: changing it changes nothing
     assert read("theme")["primaryColor"] == before
     try:
         config.set_option(key, "#123456")
-        assert read("theme")["primaryColor"] == "#123456"
+        assert read("theme")["primaryColor"] == "#123456" and get(key) == "#123456"
     finally:
         config.set_option(key, before)
-    assert read("theme")["primaryColor"] == before
+    assert read("theme")["primaryColor"] == before and get(key) == before
+
+
+def test_an_answer_read_while_an_option_changed_is_not_kept():
+    memo = serve._Remembered()
+
+    def stale():
+        memo.forget()  # an option was set while this read was under way
+        return "old"
+
+    assert memo.get("k", stale) == "old"
+    assert memo.get("k", lambda: "new") == "new"  # read again, not the stale answer
+    assert memo.get("k", lambda: "newer") == "new"  # now kept
+
+
+def test_the_media_sweep_runs_at_most_once_a_second(monkeypatch):
+    """``patch_media_sweep``: Streamlit's sweep of orphaned media files runs at the end of every script run; patched,
+    a second call within ``SWEEP_EVERY_S`` does nothing, and one after it sweeps."""
+    import time
+
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    swept = []
+    monkeypatch.setattr(MediaFileManager, "remove_orphaned_files", lambda self: swept.append(self))
+    clock = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])
+    serve.patch_media_sweep(1.0)
+    patched = MediaFileManager.remove_orphaned_files
+    serve.patch_media_sweep(1.0)  # idempotent: not wrapped twice
+    assert MediaFileManager.remove_orphaned_files is patched
+    manager = object.__new__(MediaFileManager)
+    manager.remove_orphaned_files()
+    clock[0] += 0.5
+    manager.remove_orphaned_files()
+    assert swept == [manager]
+    clock[0] += 0.6
+    manager.remove_orphaned_files()
+    assert swept == [manager, manager]
