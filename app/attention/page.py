@@ -145,7 +145,7 @@ def explore() -> None:
         required=True,
     )
     st.caption(t(f"attention.kind.{kind}.caption"))
-    c_layer, c_head, _ = st.columns([1, 2, 3])
+    c_layer = c_head = st.container(horizontal=True, gap="large")
     layer = c_layer.segmented_control(
         t("attention.layer"),
         list(range(L)),
@@ -168,7 +168,7 @@ def explore() -> None:
 
     cross_row = d.patterns["cross"][layer, head, step]  # (S,)
     peak = int(cross_row.argmax())
-    m1, m2, m3, m4 = st.columns(4)
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")
     m1.metric(t("attention.m.predicts", step=step), visible(d.output[step]))
     m2.metric(t("attention.m.looks_at", lh=lh), f"{peak}: {visible(d.source[peak])}")
     m3.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
@@ -179,9 +179,10 @@ def explore() -> None:
     )
 
     so_far = list(d.decoder_in[: step + 1]) + [d.output[step]]
-    ui.markup(token_strip(so_far, np.r_[np.full(step + 1, 0.3), 1.0], vmin=0, vmax=1, label=t("attention.progress")))
+    # the two strips are one element: a slider move sends each element again, and fewer elements is a cheaper rerun
     ui.markup(
-        token_strip(
+        token_strip(so_far, np.r_[np.full(step + 1, 0.3), 1.0], vmin=0, vmax=1, label=t("attention.progress"))
+        + token_strip(
             list(d.source),
             d.patterns["cross"][layer, :, step].mean(0),
             vmin=0,
@@ -220,9 +221,9 @@ def explore() -> None:
             st.info(t("attention.heads.none"))
         else:
             heads = sorted(heads)
-            ui.markup(head_legend(heads, t("view.head")))
             ui.markup(
-                head_view(
+                head_legend(heads, t("view.head"))
+                + head_view(
                     maps[layer, heads],
                     heads,
                     list(q_labels),

@@ -196,7 +196,7 @@ def sampling() -> None:
     when a control moves (``rerun_sampling``) or Generate is clicked."""
     temperature, top_k, top_p, seed, n_new = (st.session_state.get(k, v) for k, v in SAMPLING_DEFAULTS.items())
     s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
-    s1, s2, s3 = st.columns(3)
+    s1 = s2 = s3 = st.container(horizontal=True, gap="medium")
     s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=facts["vocab"]))
     s2.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
     s3.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
@@ -266,7 +266,7 @@ def sampling() -> None:
     measured = st.session_state.get("gpt_measured", {})
     other = measured.get(f"{backend}:{not cache}") if clicked else None
     faster = bool(other) and gen.tokens_per_s >= other
-    g1, g2, g3 = st.columns(3)
+    g1 = g2 = g3 = st.container(horizontal=True, gap="medium")
     g1.metric(t("gpt.m.generated"), len(gen.new_ids))
     g2.container(key="gpt_tps").metric(
         t("gpt.m.tps"),

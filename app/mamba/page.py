@@ -96,14 +96,37 @@ n_state = a.B.shape[-1]
 labels = list(a.labels)
 
 
+# ---- the input, and what the model answers (the same at every layer) -------------------------------------------------
+if source != "text":
+    st.caption(t(f"mamba.legend.{source}"))
+answers = st.container(horizontal=True, gap="medium")
+answers.metric(t("mamba.m.positions"), len(labels))
+if a.accuracy is not None:
+    answers.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
+else:
+    answers.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
+ui.readout(a)
+if a.accuracy is not None:
+    where = np.flatnonzero(a.mask)
+    st.markdown(f"**{t('mamba.h.outputs')}**")
+    st.dataframe(
+        ui.arrow(
+            {
+                t("mamba.col.position"): where,
+                t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
+                t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where],
+            }
+        ),
+        hide_index=True,
+        key="mamba_outputs",
+    )
+
+
 @st.fragment
 def per_layer_views() -> None:
-    """Everything that depends on the layer slider: moving it reruns only this part of the page."""
+    """Everything that depends on the layer slider: moving it reruns only this part of the page (the answers above
+    are the model's, the same at every layer, and are not sent again)."""
     layer = st.slider(t("mamba.layer"), 0, L - 1, 0, key="mamba_layer", bind="query-params") if L > 1 else 0
-
-    # ---- the input, and what the model answers -----------------------------------------------------------------------
-    if source != "text":
-        st.caption(t(f"mamba.legend.{source}"))
     move = a.delta_move[layer]
     shown_move = np.where(svc.settled(a), move, 0.0)
     ui.markup(
@@ -111,25 +134,20 @@ def per_layer_views() -> None:
             labels, shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta", k=a.d_conv - 1)
         )
     )
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("mamba.m.positions"), len(labels))
-    if a.accuracy is not None:
-        m2.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
-    else:
-        m2.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
+    row = st.container(horizontal=True, gap="medium")
     peak = svc.movement_peak(a, layer)
     letter = svc.letter_before(a, peak) if source == "copy" else None
     if letter is not None:
         # On selective copying the movement belongs to a letter (the convolution carries it into the next positions):
         # name the letter, so the metric never points at a noise token.
         where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak, v=move[peak])
-        m3.metric(
+        row.metric(
             t("mamba.m.delta_letter"),
             t("mamba.m.delta_letter.value", letter=labels[letter], t=letter),
             help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
         )
     else:
-        m3.metric(
+        row.metric(
             t("mamba.m.delta_max"),
             f"{move[peak]:.2f}",
             help=t("mamba.m.delta_max.at", token=labels[peak], t=peak)
@@ -138,25 +156,10 @@ def per_layer_views() -> None:
         )
     if source == "copy":
         share, positions = svc.share_near_letters(a, layer)
-        m4.metric(
+        row.metric(
             t("mamba.m.near"),
             f"{share:.0%}",
             help=t("mamba.m.near.help", k=a.d_conv - 1, positions=positions),
-        )
-    ui.readout(a)
-    if a.accuracy is not None:
-        where = np.flatnonzero(a.mask)
-        st.markdown(f"**{t('mamba.h.outputs')}**")
-        st.dataframe(
-            ui.arrow(
-                {
-                    t("mamba.col.position"): where,
-                    t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
-                    t("mamba.col.mamba"): [svc.output_label(source, int(a.pred[i])) for i in where],
-                }
-            ),
-            hide_index=True,
-            key="mamba_outputs",
         )
 
     # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take ~1 s.
@@ -291,7 +294,7 @@ def compare_views() -> None:
             else 0
         )
         data = (sel.ids >= 2) & ~sel.mask
-        m1, m2 = st.columns(2)
+        m1 = m2 = st.container(horizontal=True, gap="medium")
         held = svc.card_numbers()
         m1.metric(
             t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"])

@@ -16,9 +16,9 @@ STRINGS = {
     ),
     # guided experiment
     "mamba.try.do": (
-        "Keep *Selective copying* and layer 0, and look at the red strip under the controls: where is it dark? "
+        "Keep *Selective copying* and layer 0, and look at the red strip under the *Layer* slider: where is it dark? "
         "Change the *Instance* a few times, then scroll to the comparison with the LTI model.",
-        "保持“选择性复制”和层 0，看控件下方的红色条带：哪里颜色深？换几次“样例”，然后滚动到与 LTI 模型的对比部分。",
+        "保持“选择性复制”和层 0，看“层”滑块下方的红色条带：哪里颜色深？换几次“样例”，然后滚动到与 LTI 模型的对比部分。",
     ),
     "mamba.try.see": (
         "Δ moves at each letter and the {k} tokens after it, and stays still along the noise: the metric *Δ movement "
