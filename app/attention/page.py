@@ -28,6 +28,7 @@ def _pick_cell(shape: tuple[int, int, int, int]) -> None:
     if points:
         layer, head = grid_cell(points[0]["x"], points[0]["y"], shape)
         st.session_state["attention_layer"], st.session_state["attention_head"] = layer, head
+        rerun_views(controls_too=True)  # the layer and head controls show the picked cell
 
 
 ui.header("transformer")
@@ -114,10 +115,61 @@ m_expected.metric(t("attention.m.expected"), visible(d.expected))
 m_ok.metric(t("attention.m.correct"), t("attention.yes") if d.answer == d.expected else t("attention.no"))
 
 
-@st.fragment
+L, H = d.patterns["cross"].shape[:2]
+
+
+def rerun_views(controls_too: bool = False) -> None:
+    """``on_change`` of the controls: rerun the part of the page they choose for (``explore``), and the controls'
+    own fragment too when what it draws changes with the choice (the kind's caption, a cell picked in the grid)."""
+    st.rerun(["attention_controls", "attention_explore"] if controls_too else ["attention_explore"])
+
+
+@st.fragment(key="attention_controls")
+def controls() -> None:
+    """The kind of attention, the layer and the head: a fragment of their own, so that a move of the decoding step
+    below does not send them again; each change reruns the views (``rerun_views``)."""
+    kind = ui.choice(
+        st.segmented_control,
+        t("attention.kind"),
+        svc.KINDS,
+        key="attention_kind",
+        default="cross",
+        labels={k: t(f"attention.kind.{k}") for k in svc.KINDS},
+        required=True,
+        on_change=rerun_views,
+        args=(True,),
+    )
+    st.caption(t(f"attention.kind.{kind}.caption"))
+    row = st.container(horizontal=True, gap="large")
+    row.segmented_control(
+        t("attention.layer"),
+        list(range(L)),
+        default=L - 1,
+        required=True,
+        key="attention_layer",
+        bind="query-params",
+        help=t("attention.layer.help"),
+        on_change=rerun_views,
+    )
+    row.segmented_control(
+        t("attention.head"),
+        list(range(H)),
+        default=0,
+        required=True,
+        key="attention_head",
+        bind="query-params",
+        help=t("attention.head.help", d_model=cfg["d_model"], d_k=cfg["d_k"], heads=cfg["heads"]),
+        on_change=rerun_views,
+    )
+
+
+controls()
+
+
+@st.fragment(key="attention_explore")
 def explore() -> None:
-    """Everything the decoding step, the kind of attention, the layer, the head and the view choose: moving one of
-    them reruns this part of the page alone, not the text box above."""
+    """Everything the decoding step, the controls above and the view choose: moving the step (or a control) reruns
+    this part of the page alone, not the text box or the controls."""
     # ---- the decoding step and what the decoder sees -----------------------------------------------------------------
     last = d.steps - 1
     if st.session_state.get("attention_step", 0) > last:
@@ -133,37 +185,9 @@ def explore() -> None:
         disabled=last < 1,
     )
     step = min(step, last)
-
-    L, H = d.patterns["cross"].shape[:2]
-    kind = ui.choice(
-        st.segmented_control,
-        t("attention.kind"),
-        svc.KINDS,
-        key="attention_kind",
-        default="cross",
-        labels={k: t(f"attention.kind.{k}") for k in svc.KINDS},
-        required=True,
-    )
-    st.caption(t(f"attention.kind.{kind}.caption"))
-    c_layer = c_head = st.container(horizontal=True, gap="large")
-    layer = c_layer.segmented_control(
-        t("attention.layer"),
-        list(range(L)),
-        default=L - 1,
-        required=True,
-        key="attention_layer",
-        bind="query-params",
-        help=t("attention.layer.help"),
-    )
-    head = c_head.segmented_control(
-        t("attention.head"),
-        list(range(H)),
-        default=0,
-        required=True,
-        key="attention_head",
-        bind="query-params",
-        help=t("attention.head.help", d_model=cfg["d_model"], d_k=cfg["d_k"], heads=cfg["heads"]),
-    )
+    kind = st.session_state.get("attention_kind", "cross")
+    layer = st.session_state.get("attention_layer", L - 1)
+    head = st.session_state.get("attention_head", 0)
     lh = layer_head_label(layer, head)
 
     cross_row = d.patterns["cross"][layer, head, step]  # (S,)

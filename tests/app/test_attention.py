@@ -49,9 +49,10 @@ def test_input_step_layer_head_change_the_metrics():
     before = (peak(1, 0), weight())
 
     at.button_group(key="attention_head").set_value(1)
-    rerun(at, LANG)
+    rerun(at, LANG)  # the head's callback reruns the views alone: AppTest's tree then holds only their elements
     assert not at.exception
     after_head = (peak(1, 1), weight())
+    rerun(at, LANG)  # the whole page again, with the layer control
     at.button_group(key="attention_layer").set_value(0)
     rerun(at, LANG)
     assert not at.exception
