@@ -84,6 +84,7 @@ class Point:
     latencies_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     moved: str = ""  # with --widget: the slider the readers moved, and whether it reran only its fragment
+    cpu_s: float | None = None  # CPU time the server processes used while the window was open (None: not read)
 
 
 def cookies(base: str) -> dict[str, str]:
@@ -245,14 +246,30 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
             window.arrive()
 
 
+async def server_cpu(window: Window, pids: list[int], point: Point) -> None:
+    """The CPU time the server processes use while ``window`` is open, into ``point.cpu_s``."""
+    await window.ready.wait()
+    await asyncio.sleep(max(0.0, window.opened - time.monotonic()))
+    before = cpu_seconds(pids)
+    await asyncio.sleep(max(0.0, window.until - time.monotonic()))
+    point.cpu_s = cpu_seconds(pids) - before
+
+
 async def measure(
-    base: str, page: str, sessions: int, seconds: float, think: float, mode: str = "cached"
+    base: str,
+    page: str,
+    sessions: int,
+    seconds: float,
+    think: float,
+    mode: str = "cached",
+    pids: list[int] | None = None,
 ) -> tuple[Point, float]:
     """``sessions`` readers of ``page``; returns their reruns and how long the window was open (until the last
-    reader finished its last rerun)."""
+    reader finished its last rerun). With ``pids``, also the CPU time those server processes used in the window."""
     point = Point()
     window = Window(sessions, seconds, SETTLE_S)
-    await asyncio.gather(*(reader(base, page, window, think, point, mode) for _ in range(sessions)))
+    watch = [server_cpu(window, pids, point)] if pids else []
+    await asyncio.gather(*(reader(base, page, window, think, point, mode) for _ in range(sessions)), *watch)
     return point, (time.monotonic() - window.opened) if window.opened else 0.0
 
 
@@ -279,6 +296,9 @@ def summary(point: Point, wall_s: float) -> dict:
         "p50_ms": round(statistics.median(lat), 1) if lat else None,
         "p95_ms": round(percentile(lat, 95), 1) if lat else None,
         "p99_ms": round(percentile(lat, 99), 1) if lat else None,
+        # the server's CPU time per rerun of the window (at saturation, what one rerun costs the server; below it,
+        # idle work between reruns counts too)
+        "cpu_ms_per_rerun": round(point.cpu_s * 1e3 / len(lat), 1) if lat and point.cpu_s is not None else None,
         "errors": len(point.errors),
         "first_error": point.errors[0] if point.errors else None,
     }
@@ -369,7 +389,7 @@ def run(
             _in_own_loop(measure(base, page, max(1, processes), 3.0 if warm == "widget" else 0.1, 0.0, warm))
             for n in sessions:
                 until_quiet(pids)
-                point, wall = _in_own_loop(measure(base, page, n, seconds, think, mode))
+                point, wall = _in_own_loop(measure(base, page, n, seconds, think, mode, pids))
                 results["pages"].setdefault(page or "home", {})[str(n)] = summary(point, wall)
                 print(page or "home", n, results["pages"][page or "home"][str(n)], flush=True)
         results["server_rss_mb"] = rss_mb(pids)
@@ -393,16 +413,24 @@ def table(results: dict) -> str:
         f"TCP_NODELAY {'on' if results.get('nodelay', False) else 'off'}, switch interval "
         f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
-        "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors | p50 ÷ empty page's |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors | p50 ÷ empty page's "
+        "| server CPU ms per rerun | ÷ empty page's |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     empty = results["pages"].get(EMPTY, {})
+
+    def against(s: dict, n: str, key: str) -> str:
+        yardstick = (empty.get(n) or {}).get(key)
+        return f"{s[key] / yardstick:.2f}" if yardstick and s.get(key) else "—"
+
     for page, points in results["pages"].items():
         for n, s in points.items():
             moved = s.get("moved") or "—"
-            yardstick = (empty.get(n) or {}).get("p50_ms")
-            ratio = f"{s['p50_ms'] / yardstick:.2f}" if yardstick and s["p50_ms"] else "—"
-            cells = (page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"], ratio)
+            cpu = s.get("cpu_ms_per_rerun")
+            cells = (
+                *(page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"]),
+                *(against(s, n, "p50_ms"), "—" if cpu is None else cpu, against(s, n, "cpu_ms_per_rerun")),
+            )
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -13,6 +13,26 @@ def test_percentiles_and_summary():
     s = load.summary(point, wall_s=10.0)
     assert (s["reruns"], s["reruns_per_s"], s["errors"]) == (100, 10.0, 1)
     assert s["p50_ms"] == 50.5 and s["p95_ms"] == 95.0 and s["p99_ms"] == 99.0
+    assert s["cpu_ms_per_rerun"] is None  # the server's CPU time was not read
+    point.cpu_s = 1.5
+    assert load.summary(point, wall_s=10.0)["cpu_ms_per_rerun"] == 15.0
+
+
+def test_the_table_sets_each_page_against_the_empty_page():
+    point = {"reruns_per_s": 1.0, "p95_ms": 1.0, "p99_ms": 1.0, "errors": 0, "moved": ""}
+    results = {
+        "machine": "m",
+        "when": "w",
+        "seconds_per_point": 1,
+        "think_s": 0.5,
+        "processes": 1,
+        "via": "direct",
+        "pages": {
+            load.EMPTY: {"8": {**point, "p50_ms": 10.0, "cpu_ms_per_rerun": 4.0}},
+            "gpt": {"8": {**point, "p50_ms": 15.0, "cpu_ms_per_rerun": 5.0}},
+        },
+    }
+    assert "| gpt | — | 8 | 1.0 | 15.0 | 1.0 | 1.0 | 0 | 1.50 | 5.0 | 1.25 |" in load.table(results)
 
 
 def test_the_window_opens_when_every_reader_has_drawn_its_page():
@@ -41,6 +61,7 @@ def test_readers_rerun_a_page_without_errors(processes):
     point = results["pages"]["attention"]["3"]
     assert point["errors"] == 0, point["first_error"]
     assert point["reruns"] >= 3 and point["p50_ms"] > 0  # each reader ran the page at least once
+    assert point["cpu_ms_per_rerun"] > 0  # the server processes' CPU time in the window, per rerun
     assert results["server_rss_mb"] > 0
     assert "| attention | — | 3 |" in load.table(results)
 
