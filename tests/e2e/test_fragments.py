@@ -86,6 +86,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("gpt", "gpt_temperature", 0.5, "gpt_sampling", "gpt_next"),
         ("moe", "moe_layer", 1.0, "moe_router", "moe_text"),
         ("attention", "attention_step", 1.0, "attention_heads", "attention_layer"),  # the controls: a fragment
+        ("mamba", "mamba_layer", 1.0, "mamba_delta", "mamba_outputs"),  # the answers sit above the layer's fragment
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
