@@ -140,7 +140,7 @@ def controls() -> None:
         args=(True,),
     )
     st.caption(t(f"attention.kind.{kind}.caption"))
-    row = st.container(horizontal=True, gap="large")
+    row = ui.row("large")
     row.segmented_control(
         t("attention.layer"),
         list(range(L)),
@@ -192,11 +192,11 @@ def explore() -> None:
 
     cross_row = d.patterns["cross"][layer, head, step]  # (S,)
     peak = int(cross_row.argmax())
-    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")
-    m1.metric(t("attention.m.predicts", step=step), visible(d.output[step]))
-    m2.metric(t("attention.m.looks_at", lh=lh), f"{peak}: {visible(d.source[peak])}")
-    m3.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
-    m4.metric(
+    metrics = ui.row()
+    metrics.metric(t("attention.m.predicts", step=step), visible(d.output[step]))
+    metrics.metric(t("attention.m.looks_at", lh=lh), f"{peak}: {visible(d.source[peak])}")
+    metrics.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
+    metrics.metric(
         t("attention.m.agreement", lh=lh),
         f"{svc.alignment_agreement(d, layer, head):.0%}",
         help=t("attention.m.agreement.help"),

@@ -196,10 +196,10 @@ def sampling() -> None:
     when a control moves (``rerun_sampling``) or Generate is clicked."""
     temperature, top_k, top_p, seed, n_new = (st.session_state.get(k, v) for k, v in SAMPLING_DEFAULTS.items())
     s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
-    s1 = s2 = s3 = st.container(horizontal=True, gap="medium")
-    s1.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=facts["vocab"]))
-    s2.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
-    s3.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
+    effect = ui.row()
+    effect.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=facts["vocab"]))
+    effect.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
+    effect.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
     ui.figure(
         sampling_bars(
             [vocab[i] for i in s.order],
@@ -266,9 +266,9 @@ def sampling() -> None:
     measured = st.session_state.get("gpt_measured", {})
     other = measured.get(f"{backend}:{not cache}") if clicked else None
     faster = bool(other) and gen.tokens_per_s >= other
-    g1 = g2 = g3 = st.container(horizontal=True, gap="medium")
-    g1.metric(t("gpt.m.generated"), len(gen.new_ids))
-    g2.container(key="gpt_tps").metric(
+    speed = ui.row()
+    speed.metric(t("gpt.m.generated"), len(gen.new_ids))
+    speed.container(key="gpt_tps").metric(
         t("gpt.m.tps"),
         f"{gen.tokens_per_s:.0f}",
         # against the other way of decoding, as this reader measured it last on this backend
@@ -279,7 +279,7 @@ def sampling() -> None:
         delta_color="normal" if faster else "inverse",  # the text never starts with "-": inverse makes it red
         help=t("gpt.m.tps.help"),
     )
-    g3.metric(t("gpt.m.decoding"), t("gpt.kv_cache") if cache else t("gpt.no_cache"), help=t("gpt.m.decoding.help"))
+    speed.metric(t("gpt.m.decoding"), t("gpt.kv_cache") if cache else t("gpt.no_cache"), help=t("gpt.m.decoding.help"))
     ui.readout(gen)
     st.session_state["_gpt_new_ids"] = tuple(gen.new_ids)
 

@@ -99,7 +99,7 @@ labels = list(a.labels)
 # ---- the input, and what the model answers (the same at every layer) -------------------------------------------------
 if source != "text":
     st.caption(t(f"mamba.legend.{source}"))
-answers = st.container(horizontal=True, gap="medium")
+answers = ui.row()
 answers.metric(t("mamba.m.positions"), len(labels))
 if a.accuracy is not None:
     answers.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
@@ -134,7 +134,7 @@ def per_layer_views() -> None:
             labels, shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=t("mamba.strip.delta", k=a.d_conv - 1)
         )
     )
-    row = st.container(horizontal=True, gap="medium")
+    row = ui.row()
     peak = svc.movement_peak(a, layer)
     letter = svc.letter_before(a, peak) if source == "copy" else None
     if letter is not None:
@@ -294,12 +294,12 @@ def compare_views() -> None:
             else 0
         )
         data = (sel.ids >= 2) & ~sel.mask
-        m1 = m2 = st.container(horizontal=True, gap="medium")
+        accuracies = ui.row()
         held = svc.card_numbers()
-        m1.metric(
+        accuracies.metric(
             t("mamba.m.acc_mamba"), f"{sel.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["copy"]["accuracy"])
         )
-        m2.metric(
+        accuracies.metric(
             t("mamba.m.acc_lti"), f"{lti.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held["lti"]["accuracy"])
         )
         mamba_name, lti_name = t("mamba.col.mamba"), t("mamba.col.lti")

@@ -145,6 +145,13 @@ def figure(
     return event
 
 
+def row(gap: str = "medium"):
+    """A row of elements side by side (metrics, small controls): one horizontal container, which wraps on a narrow
+    screen. A fragment's rerun sends each of its elements again, and ``st.columns(n)`` is n + 1 blocks before any
+    content; this is one."""
+    return st.container(horizontal=True, gap=gap)
+
+
 def markup(fragment: str) -> None:
     """Render HTML built by ``app.shared.html`` (which escapes every piece of text)."""
     st.html(fragment)
