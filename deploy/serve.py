@@ -128,8 +128,10 @@ def patch_media_sweep(every_s: float = SWEEP_EVERY_S) -> None:
     sweeps it at the end of every script run, fragment runs included: under its lock, a scan of every session's files
     for those no session references any more (download buttons' deferred payloads, images). Its cost grows with the
     sessions a process holds; with 128 readers of GPT's sampling slider py-spy put it at 2.8% of the time the server
-    held the interpreter lock. An orphan now lives at most ``every_s`` longer, and a download marked for deletion gets
-    at least ``every_s`` of grace before it goes (Streamlit's own grace is one sweep, however soon that comes)."""
+    held the interpreter lock. A skipped sweep is not made up later: an orphan waits for the first script run (or
+    closed session) that ends ``every_s`` or more after the last sweep, so an idle process keeps its last orphans
+    until its next reader's run. A download marked for deletion gets at least ``every_s`` of grace before it goes
+    (Streamlit's own grace is one sweep, however soon that comes)."""
     import threading
     import time
 
