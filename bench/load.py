@@ -67,6 +67,14 @@ WIDGETS = {
     "rope": ("rope_m", (11.0, 10.0)),
     "vit": ("vit_layer", (0.0, 1.0)),
     "alignment": ("alignment_n", (2.0, 3.0)),
+    "t5": ("t5_density", (0.2, 0.15)),
+    "transformer-xl": ("txl_query", (3.0, 4.0)),
+    "flash-attention": ("flash_step", (2.0, 1.0)),
+    "llama": ("llama_token", (7.0, 8.0)),
+    "mistral": ("mistral_window", (31.0, 32.0)),
+    "mla": ("mla_token", (4.0, 5.0)),
+    "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
+    "reasoning": ("reasoning_k", (4.0, 3.0)),
 }
 WORDS = (
     "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
@@ -101,12 +109,13 @@ def rerun_message(
     page: str,
     cached: set[str],
     text: tuple[str, str] | None = None,
-    slider: tuple[str, float] | None = None,
+    slider: tuple[str, float | str] | None = None,
     fragment: str = "",
 ) -> bytes:
     """A rerun of ``page``, naming the messages this reader already holds (as a browser does, so the server sends a
     reference instead of an unchanged element): with no widget changed, with ``text`` = (widget id, value) typed
-    into a text box, or with ``slider`` = (widget id, value) moved; ``fragment``, the id of the fragment the moved
+    into a text box, or with ``slider`` = (widget id, value) moved (a select slider's value is the text of its option);
+    ``fragment``, the id of the fragment the moved
     widget is in, asks for a rerun of that fragment alone."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
@@ -120,7 +129,10 @@ def rerun_message(
     if slider is not None:
         state = msg.rerun_script.widget_states.widgets.add()
         state.id = slider[0]
-        state.double_array_value.data.append(slider[1])
+        if isinstance(slider[1], str):  # a select slider sends the option's text
+            state.string_array_value.data.append(slider[1])
+        else:
+            state.double_array_value.data.append(slider[1])
     msg.rerun_script.fragment_id = fragment
     msg.rerun_script.cached_message_hashes.extend(sorted(cached))
     return msg.SerializeToString()
@@ -200,7 +212,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     if mode == "new_text":
                         text = (found[0], fresh_text(rng, n, id(ws)))
                     else:
-                        slider, fragment = (found[0], WIDGETS[page][1][n % 2]), found[1]
+                        value = WIDGETS[page][1][n % 2]
+                        slider, fragment = (found[0], found[2][int(value)] if found[2] else value), found[1]
                 await ws.send(rerun_message(page, cached, text, slider, fragment))
                 status = None
                 while status is None:
@@ -214,7 +227,14 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                         element = msg.delta.new_element
                         kind = element.WhichOneof("type")
                         if kind in kinds and getattr(element, kind).id.endswith(key):
-                            found = (getattr(element, kind).id, msg.delta.fragment_id)
+                            widget = getattr(element, kind)
+                            # a select slider's options, as the text it sends back ('' for others)
+                            options = (
+                                tuple(widget.options)
+                                if kind == "slider" and widget.type == widget.SELECT_SLIDER
+                                else ()
+                            )
+                            found = (widget.id, msg.delta.fragment_id, options)
                             if mode == "widget":
                                 point.moved = key + (" (fragment)" if found[1] else " (whole page)")
                     # a run that ended early for a rerun (a callback's st.rerun of several fragments, as GPT's
