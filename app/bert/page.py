@@ -141,10 +141,10 @@ if masks == svc.DEFAULT_MASKS:
     st.query_params.pop("bert_masks", None)
 else:
     st.query_params["bert_masks"] = ",".join(map(str, masks))
-k = st.slider(t("bert.k"), 1, 10, 5, key="bert_k", bind="query-params")
+MAX_K = 10  # the k slider's end: the analysis ranks this many and the slider shows the first k of them
 
 try:
-    a = svc.analyse(text_a, text_b, masks, k, backend)
+    a = svc.analyse(text_a, text_b, masks, MAX_K, backend)  # the same for every k: moving k reruns only predictions()
 except InputError as e:
     ui.input_error(e)
     st.stop()
@@ -174,31 +174,40 @@ ui.markup(
         label=t("bert.pred.strip"),
     )
 )
-if not a.masked:
-    st.info(t("bert.pred.none"), icon=":material/touch_app:")
-else:
+
+
+@st.fragment
+def predictions() -> None:
+    """The k slider and the top-k predictions under it: moving k reruns this part alone. The analysis ranks the top
+    ``MAX_K`` once; the first k of that ranking are the top k."""
+    k = st.slider(t("bert.k"), 1, MAX_K, 5, key="bert_k", bind="query-params")
+    if not a.masked:
+        st.info(t("bert.pred.none"), icon=":material/touch_app:")
+        ui.readout(a)
+        return
+    top_ids, top_probs = a.top_ids[:, :k], a.top_probs[:, :k]
     titles = [f"{m}: {visible(pieces[m])}" for m in a.masked]
-    top_pieces = [[vocab[i] for i in row] for row in a.top_ids]
+    top_pieces = [[vocab[i] for i in row] for row in top_ids]
     originals = [pieces[m] if pieces[m] != "[MASK]" else None for m in a.masked]
     rows = []
     for j, m in enumerate(a.masked):
-        for r in range(a.top_ids.shape[1]):
+        for r in range(k):
             rows.append(
                 {
                     t("bert.col.pos"): m,
                     t("bert.col.original"): pieces[m],
                     t("bert.col.rank"): r + 1,
                     t("bert.col.prediction"): top_pieces[j][r],
-                    t("bert.col.prob"): round(float(a.top_probs[j, r]), 4),
+                    t("bert.col.prob"): round(float(top_probs[j, r]), 4),
                 }
             )
     ui.figure(
-        prediction_bars(titles, top_pieces, a.top_probs, originals, value_title=t("bert.probability")),
+        prediction_bars(titles, top_pieces, top_probs, originals, value_title=t("bert.probability")),
         {
             "positions": list(a.masked),
             "original": originals,
             "top_tokens": top_pieces,
-            "probabilities": a.top_probs,
+            "probabilities": top_probs,
             "probability_of_original": a.original_prob,
         },
         "bert-predictions",
@@ -206,7 +215,10 @@ else:
     )
     st.table(ui.arrow(rows), hide_index=True, border="horizontal")
     st.caption(t("bert.pred.caption"))
-ui.readout(a)
+    ui.readout(a)
+
+
+predictions()
 
 
 @st.fragment
