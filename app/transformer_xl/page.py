@@ -47,14 +47,32 @@ except InputError as e:
 
 
 # ---- 1 · segments and memory ----------------------------------------------------------------------------------------
-def memory_section(a: svc.Analysis) -> tuple[int, int, int, int]:
+CHOICE = "_txl_choice"  # (segment, query, layer, head) as the memory part last drew them, for the terms part
+
+
+def rerun_query_parts() -> None:
+    """``on_change`` of the segment, query, layer and head controls: rerun the two parts they drive (the memory part
+    and the four terms, in page order), not the whole page."""
+    st.rerun(["txl_memory_part", "txl_terms_part"])
+
+
+@st.fragment(key="txl_memory_part")
+def memory_section(a: svc.Analysis) -> None:
     st.subheader(t("txl.seg.title"))
     st.markdown(t("txl.seg.caption", L=L, M=M, n=len(a.segments), T=len(a.ids)))
     n_seg = len(a.segments)
     c_s, c_q, c_l, c_h = st.columns([2, 3, 2, 2])
     segment = n_seg - 1
     if n_seg > 1:
-        segment = c_s.slider(t("txl.segment"), 0, n_seg - 1, min(2, n_seg - 1), key="txl_segment", bind="query-params")
+        segment = c_s.slider(
+            t("txl.segment"),
+            0,
+            n_seg - 1,
+            min(2, n_seg - 1),
+            key="txl_segment",
+            bind="query-params",
+            on_change=rerun_query_parts,
+        )
     seg = a.segments[segment]
     T_seg = seg.pattern.shape[2]
     query = 0
@@ -66,13 +84,26 @@ def memory_section(a: svc.Analysis) -> tuple[int, int, int, int]:
             min(4, T_seg - 1),
             key="txl_query",
             bind="query-params",
+            on_change=rerun_query_parts,
             help=t("txl.query.help"),
         )
     layer = c_l.segmented_control(
-        t("view.layer"), list(range(N)), default=0, required=True, key="txl_layer", bind="query-params"
+        t("view.layer"),
+        list(range(N)),
+        default=0,
+        required=True,
+        key="txl_layer",
+        bind="query-params",
+        on_change=rerun_query_parts,
     )
     head = c_h.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="txl_head", bind="query-params"
+        t("view.head"),
+        list(range(H)),
+        default=0,
+        required=True,
+        key="txl_head",
+        bind="query-params",
+        on_change=rerun_query_parts,
     )
     p = seg.start + query
     ui.markup(
@@ -89,11 +120,11 @@ def memory_section(a: svc.Analysis) -> tuple[int, int, int, int]:
     weights = seg.pattern[layer, head, query, : seg.n_memory + query + 1]
     on_memory = float(weights[: seg.n_memory].sum())
     keys = list(a.pieces[seg.memory_start : p + 1])
-    m1, m2, m3 = st.columns(3)
-    m1.metric(t("txl.m.memory_keys"), f"{seg.n_memory} + {query + 1}", help=t("txl.m.memory_keys.help", M=M))
-    m2.metric(t("txl.m.on_memory"), f"{on_memory:.1%}", help=t("txl.m.on_memory.help"))
+    metric_row = ui.row()
+    metric_row.metric(t("txl.m.memory_keys"), f"{seg.n_memory} + {query + 1}", help=t("txl.m.memory_keys.help", M=M))
+    metric_row.metric(t("txl.m.on_memory"), f"{on_memory:.1%}", help=t("txl.m.on_memory.help"))
     all_heads = seg.pattern[layer, :, :, : seg.n_memory].sum(-1).mean()
-    m3.metric(
+    metric_row.metric(
         t("txl.m.on_memory_layer", layer=layer_head_label(layer)),
         f"{all_heads:.1%}",
         help=t("txl.m.on_memory_layer.help"),
@@ -113,7 +144,7 @@ def memory_section(a: svc.Analysis) -> tuple[int, int, int, int]:
         f"txl-attention-s{segment}-q{query}-l{layer}h{head}",
         key="txl_attention",
     )
-    return segment, query, layer, head
+    st.session_state[CHOICE] = (segment, query, layer, head)
 
 
 # ---- 2 · loss with and without memory -------------------------------------------------------------------------------
@@ -123,9 +154,9 @@ def loss_section(a: svc.Analysis) -> None:
     first = a.targets_in_segment < svc.FIRST
     later = ~first
     with_bpc, cleared_bpc = a.bpc(a.loss_memory), a.bpc(a.loss_cleared)
-    c1, c2, c3 = st.columns(3)
-    c1.metric(t("txl.m.bpc_memory"), f"{with_bpc:.3f}")
-    c2.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("txl.m.bpc_memory"), f"{with_bpc:.3f}")
+    metric_row.metric(
         t("txl.m.bpc_cleared"),
         f"{cleared_bpc:.3f}",
         f"{cleared_bpc - with_bpc:+.3f}",
@@ -135,7 +166,7 @@ def loss_section(a: svc.Analysis) -> None:
     )
     gain_first = a.bpc(a.loss_cleared, first) - a.bpc(a.loss_memory, first)
     gain_later = a.bpc(a.loss_cleared, later) - a.bpc(a.loss_memory, later)
-    c3.metric(
+    metric_row.metric(
         t("txl.m.gain_first", first=svc.FIRST),
         f"{gain_first:+.3f}",
         help=t("txl.m.gain_first.help", first=svc.FIRST, later=f"{gain_later:+.3f}"),
@@ -214,7 +245,10 @@ def reach_section(text: str) -> None:
 
 
 # ---- 4 · the four terms ---------------------------------------------------------------------------------------------
-def terms_section(text: str, segment: int, query: int, layer: int, head: int) -> None:
+@st.fragment(key="txl_terms_part")
+def terms_section(text: str) -> None:
+    """Reruns with the memory part when one of its controls moves (``rerun_query_parts``)."""
+    segment, query, layer, head = st.session_state[CHOICE]
     st.subheader(t("txl.terms.title"))
     st.markdown(t("txl.terms.caption"))
     s = svc.terms(text, backend, segment, query, layer, head)
@@ -320,10 +354,10 @@ def speed_section() -> None:
 
 
 if a is not None:
-    segment, query, layer, head = memory_section(a)
+    memory_section(a)
     loss_section(a)
     reach_section(text)
-    terms_section(text, segment, query, layer, head)
+    terms_section(text)
 collision_section()
 speed_section()
 

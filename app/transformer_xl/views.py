@@ -91,11 +91,11 @@ def attention_bars(
     return _layout(fig, height, top=30)
 
 
-def _cell(value: float, lo: float, hi: float, title: str) -> str:
-    colour = sample_colorscale("Reds", [float(np.clip((value - lo) / (hi - lo if hi > lo else 1.0), 0, 1))])[0]
+def _cell(colour: str, title: str) -> str:
     return span(" ", style=f"display:block;height:9px;background:{colour};margin-top:1px", title=title)
 
 
+@cached  # the same cells for every reader and rerun of a text; Plotly's colour sampling costs ~1 ms a call
 def loss_columns_html(
     pieces: list[str],
     with_memory: np.ndarray,
@@ -109,12 +109,17 @@ def loss_columns_html(
     """Each predicted token with two cells under it: its loss with the memory cleared (top) and with memory
     (bottom), on one colour scale; a bar before each segment's first token. ``pieces[1:]`` are the targets."""
     hi = float(np.percentile(np.concatenate([with_memory, cleared]), 98))
+    scaled = np.clip(np.stack([cleared, with_memory]) / (hi if hi > 0 else 1.0), 0, 1)  # (2, T) on [0, hi]
+    colours = sample_colorscale("Reds", [float(v) for v in scaled.ravel()])  # one call: every cell's colour
+    top_colours, bottom_colours = colours[: len(cleared)], colours[len(cleared) :]
     out = []
     for t, (w, c) in enumerate(zip(with_memory, cleared)):
         token = pieces[t + 1]
         edge = f"border-left:2px solid {var('ink')};padding-left:2px;" if t % L == 0 and t else ""
         top = span(visible(token), style=f"{TOKEN_BOX};padding:0 2px;margin:0", title=f"{t + 1}: {token!r}")
-        cells = _cell(c, 0.0, hi, f"{cleared_name}: {c:.2f} {unit}") + _cell(w, 0.0, hi, f"{with_name}: {w:.2f} {unit}")
+        cells = _cell(top_colours[t], f"{cleared_name}: {c:.2f} {unit}") + _cell(
+            bottom_colours[t], f"{with_name}: {w:.2f} {unit}"
+        )
         out.append(f'<span style="display:inline-block;vertical-align:top;margin:2px 1px;{edge}">{top}{cells}</span>')
     return f'<div style="line-height:1.2">{"".join(out)}</div>'
 
@@ -279,6 +284,7 @@ def speed_bars(
     return _layout(fig, height, top=40)
 
 
+@cached
 def sweep_line(memory: list[int], bpc: list[float], trained: int, *, x_title: str, value_title: str, trained_name: str):
     """Validation bits per character against the memory length used at evaluation."""
     fig = go.Figure(
