@@ -83,11 +83,11 @@ def walk() -> None:
 
     piece = visible(v.pieces[v.pos])
     lh = t("forward_pass.lh", layer=layer, head=head)
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
-    m2.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
-    m3.metric(t("forward_pass.m.predicted"), visible(v.predicted_piece))
-    check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=m4)
+    metrics = ui.row()
+    metrics.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
+    metrics.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
+    metrics.metric(t("forward_pass.m.predicted"), visible(v.predicted_piece))
+    check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=metrics)
     st.caption(t("forward_pass.m.check_logits.caption", numpy=f"{v.check_numpy:.1e}"))
 
     # ---- 1. tokens and embeddings ------------------------------------------------------------------------------------
@@ -96,10 +96,10 @@ def walk() -> None:
     marks[v.pos] = 1
     ui.markup(token_strip(list(v.pieces), marks, vmin=0, vmax=1, colorscale="Greens", fmt="{:.0f}",
                           label=t("forward_pass.s1.strip")))  # fmt: skip
-    e1, e2, e3 = st.columns(3)
-    e1.metric(t("forward_pass.s1.m.id"), v.ids[v.pos])
-    e2.metric("‖E[id]‖ · ‖P[t]‖", f"{np.linalg.norm(v.token_row):.2f} · {np.linalg.norm(v.position_row):.2f}")
-    check(t("forward_pass.s1.m.check"), v.check_embed, col=e3)
+    embed = ui.row()
+    embed.metric(t("forward_pass.s1.m.id"), v.ids[v.pos])
+    embed.metric("‖E[id]‖ · ‖P[t]‖", f"{np.linalg.norm(v.token_row):.2f} · {np.linalg.norm(v.position_row):.2f}")
+    check(t("forward_pass.s1.m.check"), v.check_embed, col=embed)
     emb_labels = [f"E[{v.ids[v.pos]}]", f"P[{v.pos}]", "x₀ = E + P"]
     ui.figure(
         vectors(np.stack([v.token_row, v.position_row, v.x0]), emb_labels, dim_title=t("forward_pass.dim")),
@@ -112,11 +112,11 @@ def walk() -> None:
 
     # ---- 2. LayerNorm ------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s2.title", layer=layer))
-    n1, n2, n3, n4 = st.columns(4)
-    n1.metric(t("forward_pass.s2.m.mean"), f"{v.ln_mean:+.3f}")
-    n2.metric(t("forward_pass.s2.m.std"), f"{v.ln_std:.3f}")
-    n3.metric(t("forward_pass.s2.m.hat"), f"{round(v.ln_hat.mean(), 3) + 0.0:.3f} / {v.ln_hat.var():.3f}")
-    check(t("forward_pass.s2.m.check"), v.check_ln, col=n4)
+    norms = ui.row()
+    norms.metric(t("forward_pass.s2.m.mean"), f"{v.ln_mean:+.3f}")
+    norms.metric(t("forward_pass.s2.m.std"), f"{v.ln_std:.3f}")
+    norms.metric(t("forward_pass.s2.m.hat"), f"{round(v.ln_hat.mean(), 3) + 0.0:.3f} / {v.ln_hat.var():.3f}")
+    check(t("forward_pass.s2.m.check"), v.check_ln, col=norms)
     ln_names = (t("forward_pass.s2.before"), t("forward_pass.s2.hat"), t("forward_pass.s2.after"))
     ui.figure(
         layer_norm_lines(v.ln_x, v.ln_hat, v.ln_out, names=ln_names, dim_title=t("forward_pass.dim")),
@@ -130,9 +130,9 @@ def walk() -> None:
     # ---- 3. Q, K, V --------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s3.title", layer=layer))
     D = v.d_head
-    q1, q2 = st.columns(2)
-    q1.metric(t("forward_pass.s3.m.dhead"), f"{len(v.x0)} / {H} = {D}")
-    check(t("forward_pass.s3.m.check"), v.check_qkv, col=q2)
+    qkv = ui.row()
+    qkv.metric(t("forward_pass.s3.m.dhead"), f"{len(v.x0)} / {H} = {D}")
+    check(t("forward_pass.s3.m.check"), v.check_qkv, col=qkv)
     q_head = v.qkv[0, head * D : (head + 1) * D]
     ui.figure(
         matrix_times_vector(
@@ -155,11 +155,11 @@ def walk() -> None:
     # ---- 4. one head's attention -------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s4.title", lh=lh))
     top_key = int(np.nanargmax(v.weights))
-    a1, a2, a3 = st.columns(3)
-    a1.metric(t("forward_pass.s4.m.top"), f"{top_key}: {visible(v.pieces[top_key])}", f"{v.weights[top_key]:.1%}",
+    head_row = ui.row()
+    head_row.metric(t("forward_pass.s4.m.top"), f"{top_key}: {visible(v.pieces[top_key])}", f"{v.weights[top_key]:.1%}",
               delta_arrow="off", delta_color="off")  # fmt: skip
-    check(t("forward_pass.s4.m.check"), v.check_pattern, col=a2)
-    check(t("forward_pass.s4.m.check_v"), v.check_context, float(np.abs(v.context).max()), col=a3)
+    check(t("forward_pass.s4.m.check"), v.check_pattern, col=head_row)
+    check(t("forward_pass.s4.m.check_v"), v.check_context, float(np.abs(v.context).max()), col=head_row)
     ui.figure(
         attention_steps(
             list(v.pieces), v.scaled, v.weights, v.pattern,
@@ -174,10 +174,10 @@ def walk() -> None:
 
     # ---- 5. concatenate the heads, W_O, residual add -----------------------------------------------------------------
     st.subheader(t("forward_pass.s5.title", layer=layer))
-    o1, o2, o3 = st.columns(3)
-    check(t("forward_pass.s5.m.check_wo"), v.check_wo, float(np.abs(v.attn_out).max()), col=o1)
-    check(t("forward_pass.s5.m.check_add"), v.check_add1, float(np.abs(v.mid).max()), col=o2)
-    o3.metric("‖x‖ → ‖x + Attn‖", f"{np.linalg.norm(v.ln_x):.1f} → {np.linalg.norm(v.mid):.1f}")
+    out = ui.row()
+    check(t("forward_pass.s5.m.check_wo"), v.check_wo, float(np.abs(v.attn_out).max()), col=out)
+    check(t("forward_pass.s5.m.check_add"), v.check_add1, float(np.abs(v.mid).max()), col=out)
+    out.metric("‖x‖ → ‖x + Attn‖", f"{np.linalg.norm(v.ln_x):.1f} → {np.linalg.norm(v.mid):.1f}")
     add_labels = [t("forward_pass.s5.concat"), "W_O · concat + b_O", "x", "x + Attn(LN₁(x))"]
     add_rows = np.stack([v.concat, v.attn_out, v.ln_x, v.mid])
     ui.figure(
@@ -191,11 +191,11 @@ def walk() -> None:
 
     # ---- 6. MLP ------------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s6.title", layer=layer))
-    p1, p2, p3, p4 = st.columns(4)
-    p1.metric(t("forward_pass.s6.m.active"), f"{(v.mlp_pre > 0).mean():.0%}", help=t("forward_pass.s6.m.active.help"))
-    check(t("forward_pass.s6.m.check_fc1"), v.check_fc1, float(np.abs(v.mlp_pre).max()), col=p2)
-    check(t("forward_pass.s6.m.check_gelu"), v.check_gelu, col=p3)
-    check(t("forward_pass.s6.m.check_fc2"), max(v.check_mlp, v.check_add2), float(np.abs(v.resid).max()), col=p4)
+    mlp = ui.row()
+    mlp.metric(t("forward_pass.s6.m.active"), f"{(v.mlp_pre > 0).mean():.0%}", help=t("forward_pass.s6.m.active.help"))
+    check(t("forward_pass.s6.m.check_fc1"), v.check_fc1, float(np.abs(v.mlp_pre).max()), col=mlp)
+    check(t("forward_pass.s6.m.check_gelu"), v.check_gelu, col=mlp)
+    check(t("forward_pass.s6.m.check_fc2"), max(v.check_mlp, v.check_add2), float(np.abs(v.resid).max()), col=mlp)
     ui.figure(
         gelu_histogram(v.mlp_pre, count_title=t("forward_pass.s6.count"), gelu_name="GELU(u)",
                        value_title=t("forward_pass.s6.pre")),
@@ -230,10 +230,10 @@ def walk() -> None:
 
     # ---- 8. final LayerNorm, unembedding, softmax --------------------------------------------------------------------
     st.subheader(t("forward_pass.s8.title"))
-    f1, f2, f3 = st.columns(3)
-    f1.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
-    f2.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
-    f3.metric(t("forward_pass.s8.m.next"), visible(v.next_piece) if v.next_piece else "—")
+    final = ui.row()
+    final.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
+    final.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
+    final.metric(t("forward_pass.s8.m.next"), visible(v.next_piece) if v.next_piece else "—")
     ui.figure(
         top_tokens(list(v.top_pieces), v.top_probs, value_title=t("forward_pass.s8.prob", tau=f"{temperature:.2f}")),
         {"id": v.top_ids, "token": list(v.top_pieces), "probability": v.top_probs},
@@ -254,10 +254,10 @@ def walk() -> None:
 
     dla_labels = [part_label(*p) for p in v.dla_parts]
     best = int(np.argmax(v.dla))
-    d1, d2, d3 = st.columns(3)
-    d1.metric(t("forward_pass.dla.m.best"), dla_labels[best], f"{v.dla[best]:+.2f}", delta_arrow="off")
-    d2.metric(t("forward_pass.dla.m.sum"), f"{v.dla.sum() + v.dla_bias:.4f}")
-    check(t("forward_pass.dla.m.check"), v.dla_check, float(abs(v.logits[v.predicted])), col=d3)
+    dla = ui.row()
+    dla.metric(t("forward_pass.dla.m.best"), dla_labels[best], f"{v.dla[best]:+.2f}", delta_arrow="off")
+    dla.metric(t("forward_pass.dla.m.sum"), f"{v.dla.sum() + v.dla_bias:.4f}")
+    check(t("forward_pass.dla.m.check"), v.dla_check, float(abs(v.logits[v.predicted])), col=dla)
     ui.figure(
         attribution_waterfall(dla_labels, v.dla, v.dla_bias, bias_name=t("forward_pass.dla.ln_bias"),
                               total_name=t("forward_pass.dla.total"), value_title=t("forward_pass.dla.value")),
