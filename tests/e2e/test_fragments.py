@@ -87,6 +87,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("moe", "moe_layer", 1.0, "moe_router", "moe_text"),
         ("attention", "attention_step", 1.0, "attention_heads", "attention_layer"),  # the controls: a fragment
         ("mamba", "mamba_layer", 1.0, "mamba_delta", "mamba_outputs"),  # the answers sit above the layer's fragment
+        ("bert", "bert_k", 3.0, "bert_pred_fig", "bert_masks"),  # k: the predictions alone, not the mask picker
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
@@ -135,3 +136,20 @@ def test_moe_layer_slider_reruns_the_router_view_and_nothing_else(server):
         assert not {"moe_text", "moe_load", "moe_balance", "moe_special", "moe_params"} & drawn.keys()
 
     run_tab(server, "moe", script)
+
+
+def test_transformer_xl_query_reruns_the_memory_and_terms_parts(server):
+    """Transformer-XL's query slider drives two parts apart in the page, the memory bars (1) and the four terms of
+    the relative score (4): its callback reruns both fragments, and the loss, reach and text box between and above
+    them are not sent again."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["txl_query"] = ("slider", 2.0)
+        status, drawn = await tab.rerun(fragment_of="txl_query")
+        assert status == FRAGMENT_DONE
+        assert drawn.get("txl_attention") not in (None, first["txl_attention"])  # redrawn, for the new query
+        assert drawn.get("txl_terms") not in (None, first["txl_terms"])
+        assert not {"txl_text", "txl_loss", "txl_reach"} & drawn.keys()
+
+    run_tab(server, "transformer-xl", script)
