@@ -20,7 +20,7 @@ import streamlit as st  # noqa: E402
 
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
-from app.shared.i18n import LANG_NAMES, LANGS, t  # noqa: E402
+from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
 from app.shared.services import BACKENDS, settle_heap, share_the_interpreter, warm_up  # noqa: E402
 
 
@@ -62,6 +62,7 @@ if "lang" not in st.session_state:
 
 with st.sidebar:
     st.selectbox("Language / 语言", LANGS, format_func=LANG_NAMES.get, key="lang")
+    remember_lang(st.session_state["lang"])  # every t() of this run and its fragments' reruns reads it from here
     st.selectbox(t("sidebar.backend"), BACKENDS, key="backend", bind="query-params", help=t("sidebar.backend.help"))
     c_reset, c_link = st.columns(2)
     reset_slot = c_reset.empty()

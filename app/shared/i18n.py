@@ -41,7 +41,33 @@ def translate(key: str, lang: str, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+# The language each session's last full run read (session id -> language), written by the shell right after its
+# language selector (``remember_lang``). A page calls ``t`` a hundred times a rerun, and each read of
+# ``st.session_state`` takes its lock and looks through the widget states (py-spy: 4-9% of a page's rerun); the
+# language changes only with the selector, which is outside every fragment, so a fragment's rerun reads the same.
+_SESSION_LANG: dict[str, str] = {}
+_SESSION_LANG_MAX = 20_000  # forgotten all at once past this many sessions (each then reads session state once more)
+
+
+def remember_lang(lang: str) -> None:
+    """The shell's note of this session's language for the rest of this run and its fragments' reruns."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    if len(_SESSION_LANG) >= _SESSION_LANG_MAX:
+        _SESSION_LANG.clear()
+    _SESSION_LANG[ctx.session_id] = lang if lang in LANGS else "en"
+
+
 def current_lang() -> str:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    lang = _SESSION_LANG.get(ctx.session_id) if ctx is not None else None
+    if lang is not None:
+        return lang
     import streamlit as st
 
     lang = st.session_state.get("lang", "en")

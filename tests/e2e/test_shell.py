@@ -3,7 +3,8 @@
 import pytest
 
 from app.catalog import available_papers
-from tests.e2e.conftest import SHOTS, exceptions, free_port, goto, start_server, wait_idle
+from app.shared.i18n import translate
+from tests.e2e.conftest import SHOTS, exceptions, free_port, goto, nudge, start_server, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -28,6 +29,21 @@ def test_switching_language_in_the_sidebar(server, page):
     # The link now opens the Chinese view for someone else.
     goto(page, page.url)
     assert page.get_by_role("heading", name="Transformer 探索器").count() == 1
+
+
+def test_a_fragment_speaks_the_language_just_chosen(server, page):
+    """A fragment's rerun (BERT's k slider) is in the language chosen in the sidebar since the page was opened, both
+    ways: the shell notes the language once a full run (``i18n.remember_lang``) and fragments read that note."""
+    goto(page, f"{server}/bert")
+    for i, (name, lang) in enumerate((("简体", "zh"), ("English", "en"))):
+        page.get_by_role("combobox", name="Language / 语言").fill(name)
+        page.keyboard.press("Enter")
+        wait_idle(page)
+        nudge(page, page.get_by_role("slider").first, i)  # reruns the predictions' fragment alone
+        caption = translate("bert.pred.caption", lang).split("。")[0].split(".")[0]
+        other = translate("bert.pred.caption", "en" if lang == "zh" else "zh").split("。")[0].split(".")[0]
+        assert page.get_by_text(caption).count() == 1 and page.get_by_text(other).count() == 0
+        assert exceptions(page) == 0
 
 
 def test_backend_choice_is_in_the_url(server, page):
