@@ -155,7 +155,8 @@ def cache_section() -> None:
                     t("mla.col.numbers"): [f"{r.numbers:,}" for r in rows],
                     t("mla.col.bytes"): [f"{r.bytes_measured:,} B" if r.bytes_measured else "—" for r in rows],
                 }
-            )
+            ),
+            hide_index=True,
         )
         st.table(
             ui.arrow(
@@ -166,7 +167,8 @@ def cache_section() -> None:
                     t("mla.col.bf16"): [size(p.bytes_per_token) for p in pub],
                     t("mla.col.context"): [size(p.context_bytes) for p in pub],
                 }
-            )
+            ),
+            hide_index=True,
         )
         st.caption(t("mla.cache.table_note", groups=svc.GQA_GROUPS))
 
@@ -244,7 +246,8 @@ def absorbed_section(a, token: int) -> None:
                 t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
                 t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
             }
-        )
+        ),
+        hide_index=True,
     )
 
 
@@ -601,7 +604,8 @@ def sizes_section() -> None:
                 t("mla.col.what"): [t(f"{k}.what", **f) for k, f in rows],
                 t("mla.col.saved"): [t(f"{k}.saved", **f) for k, f in rows],
             }
-        )
+        ),
+        hide_index=True,
     )
     st.caption(t("mla.sizes.note", tokens=p["training"]["tokens"] / 1e12, hours=p["training"]["gpu_hours"] / 1e6))
 

@@ -291,7 +291,8 @@ def grpo_section(text: str | None) -> None:
                 t("reasoning.col.length"): [str(int(n)) for n in g.lengths],
                 t("reasoning.col.weight"): [f"{w:+.4f}" for w in g.weights],
             }
-        )
+        ),
+        hide_index=True,
     )
     st.markdown(f"**{t('reasoning.push.title')}**")
     ui.markup(

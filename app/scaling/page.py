@@ -301,7 +301,8 @@ def isoflop_section() -> None:
                 t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
                 t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
             }
-        )
+        ),
+        hide_index=True,
     )
     st.caption(t("scaling.iso.compare", a=s.chinchilla.a, a_pub=svc.PUBLISHED_A))
 
@@ -357,7 +358,8 @@ def budget_section() -> None:
                     for o in found
                 ],
             }
-        )
+        ),
+        hide_index=True,
     )
     lines = svc.frontier(s)
     trained = [(m.name, m.flops, m.n) for m in svc.PUBLISHED_MODELS]
@@ -438,7 +440,8 @@ def megatron_section() -> None:
                 t("scaling.col.whole"): [f"{s.shape[0]:,} × {s.shape[1]:,}" for s in splits],
                 t("scaling.col.device"): [f"{s.per_device[0]:,} × {s.per_device[1]:,}" for s in splits],
             }
-        )
+        ),
+        hide_index=True,
     )
     heads_per = x.n_heads // degree
     mlp_per = x.mlp // degree
@@ -499,7 +502,8 @@ def recorded_run() -> None:
                 t("scaling.col.ring"): [size(r["ring_bytes_sent_per_device"]) for r in runs],
                 t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
             }
-        )
+        ),
+        hide_index=True,
     )
     B, T, C = rec["input_shape"]
     counted = {r["allreduce_bytes"] for r in runs}
@@ -563,7 +567,8 @@ def zero_section() -> None:
                 t("scaling.col.paper_gb"): [f"{paper:g}" for paper, _ in svc.figure1()],
                 t("scaling.col.computed_gb"): [f"{got:.3f}" for _, got in svc.figure1()],
             }
-        )
+        ),
+        hide_index=True,
     )
     measured()
 
@@ -591,7 +596,8 @@ def measured() -> None:
                 t("scaling.col.measured"): [f"{mp[name]:,}" for name, _, _ in rows],
                 t("scaling.col.per_psi"): [f"{mp[name] / psi:.5f}" for name, _, _ in rows],
             }
-        )
+        ),
+        hide_index=True,
     )
     extra = mp["adam_states_fp32"] - 8 * psi
     st.caption(t("scaling.meas.extra", extra=extra, total=sum(mp.values()) / psi))

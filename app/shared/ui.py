@@ -79,7 +79,8 @@ def paper_vs_here(rows: list[tuple[str, str, str]], departures: list[str] | None
                     t("view.pvh.paper"): [r[1] for r in rows],
                     t("view.pvh.here"): [r[2] for r in rows],
                 }
-            )
+            ),
+            hide_index=True,
         )
         if departures:
             st.markdown(f"**{t('view.pvh.departures')}**\n\n" + "\n".join(f"- {d}" for d in departures))

@@ -223,7 +223,8 @@ def span_section():
                     t("t5.span.col.top"): list(c.predicted),
                     t("t5.span.col.p_top"): [f"{p:.3f}" for p in c.predicted_probs],
                 }
-            )
+            ),
+            hide_index=True,
         )
     ui.readout(c)
 
@@ -442,7 +443,8 @@ if metrics:
                     t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
                     t("t5.card.target"): [f"≥ {bar['min']:.0%}" if (bar := svc.BARS.get(m)) else "–" for m, _ in rows],
                 }
-            )
+            ),
+            hide_index=True,
         )
         st.caption(
             t(

@@ -303,7 +303,8 @@ def collision_section() -> None:
                 t("txl.abs.absolute"): [str(r["absolute"]) for r in rows],
                 t("txl.abs.offset"): ["–" if r["offset"] is None else str(r["offset"]) for r in rows],
             }
-        )
+        ),
+        hide_index=True,
     )
     st.markdown(t("txl.abs.result", q=query, same=len(same), k=same[0] if same else "–", offset=tiny))
 
