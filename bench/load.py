@@ -52,6 +52,7 @@ SESSIONS = (8, 32, 128)
 OUT_JSON = ROOT / "bench" / "load.json"
 OUT_MD = ROOT / "bench" / "load.md"
 OUT_WIDGET = ROOT / "bench" / "load-widget.json"  # python -m bench.run --load writes the --widget table here too
+OUT_PAGES = ROOT / "bench" / "load-pages.json"  # ... and every model page's slider at 128 readers here (PAGES_ARGS)
 NEW_TEXT = {"gpt": "gpt_text", "moe": "moe_text"}  # the text box --new-text types into, by page
 # The slider each reader moves with --widget, by page, and the two values it alternates between: the control a
 # learner moves most on that page. A slider inside a fragment reruns only its fragment, and the reader asks for
@@ -76,6 +77,8 @@ WIDGETS = {
     "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
     "reasoning": ("reasoning_k", (4.0, 3.0)),
 }
+# Every model page's slider at 128 readers, against the empty page in the same run (python -m bench.run --load)
+PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
 WORDS = (
     "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
     "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"

@@ -678,13 +678,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--load",
         action="store_true",
-        help="instead: many sessions against a real server (bench/load.py): its defaults, then with --widget",
+        help="instead: many sessions against a real server (bench/load.py): its defaults, then with --widget, then "
+        "every model page's slider at 128 readers",
     )
     args = ap.parse_args(argv)
     if args.load:
         from bench import load
 
-        return load.main(["--out", str(load.OUT_JSON)]) or load.main(["--widget", "--out", str(load.OUT_WIDGET)])
+        return (
+            load.main(["--out", str(load.OUT_JSON)])
+            or load.main(["--widget", "--out", str(load.OUT_WIDGET)])
+            or load.main([*load.PAGES_ARGS, "--out", str(load.OUT_PAGES)])
+        )
     runs = {
         "latency": lambda: probe_latency(args.repeats),
         "ort_spinning": lambda: ort_spinning(args.repeats),

@@ -8,6 +8,30 @@ import pytest
 from bench import load
 
 
+def test_every_model_page_has_a_slider_to_move():
+    """The load benchmark moves a slider on every model page that exists (issue 27: "every model page"), and each
+    slider it names is drawn by that page with that key; a new page joins the table by an entry in WIDGETS."""
+    from pathlib import Path
+
+    from app.catalog import available_papers
+
+    papers = {p.page: p for p in available_papers()}
+    assert set(load.WIDGETS) == set(papers)
+    root = Path(load.__file__).resolve().parents[1] / "app"
+    for page, (key, values) in load.WIDGETS.items():
+        assert f'key="{key}"' in (root / papers[page].script).read_text(encoding="utf-8"), (page, key)
+        assert len(values) == 2 and values[0] != values[1]
+    assert load.PAGES_ARGS[load.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS]
+
+
+def test_a_select_slider_sends_its_options_text():
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg.FromString(load.rerun_message("scaling", set(), slider=("$$ID-abc-scaling_budget", "1e22 FLOPs")))
+    (state,) = msg.rerun_script.widget_states.widgets
+    assert state.WhichOneof("value") == "string_array_value" and list(state.string_array_value.data) == ["1e22 FLOPs"]
+
+
 def test_percentiles_and_summary():
     point = load.Point(latencies_ms=[float(v) for v in range(1, 101)], errors=["x"])
     s = load.summary(point, wall_s=10.0)
