@@ -93,23 +93,25 @@ def step_section(w: svc.Walk) -> None:
         s = st.slider(t("flash.step"), 1, S, 1, key="flash_step", bind="query-params", help=t("flash.step.help")) - 1
     j, i = int(w.j[s]), int(w.i[s])
     computed = ~w.skipped
-    m1, m2, m3 = st.columns(3)
-    m1.metric(
+    metric_row = ui.row()
+    metric_row.metric(
         t("flash.m.blocks"),
         f"{w.block_r} × {w.block_c} · {w.t_r} × {w.t_c}",
         help=t("flash.m.blocks.help", N=N, d=w.d),
     )
-    m2.metric(t("flash.m.step"), f"({j + 1}, {i + 1})", help=t("flash.m.step.help"))
-    m3.metric(
+    metric_row.metric(t("flash.m.step"), f"({j + 1}, {i + 1})", help=t("flash.m.step.help"))
+    metric_row.metric(
         t("flash.m.tiles"),
         f"{int(computed[: s + 1].sum())} / {int(computed.sum())}",
         help=t("flash.m.tiles.help", skipped=int(w.skipped.sum()), total=S),
     )
-    m4, m5, m6 = st.columns(3)
-    m4.metric(t("flash.m.rows"), f"{int(w.finished[s])} / {N}", help=t("flash.m.rows.help"))
+    metric_row = ui.row()
+    metric_row.metric(t("flash.m.rows"), f"{int(w.finished[s])} / {N}", help=t("flash.m.rows.help"))
     err = w.error[s]
-    m5.metric(t("flash.m.err"), "—" if np.isnan(err) else f"{err:.1e}", help=t("flash.m.err.help", scale=w.scale))
-    m6.metric(t("flash.m.final"), f"{w.final_error:.1e}", help=t("flash.m.final.help"))
+    metric_row.metric(
+        t("flash.m.err"), "—" if np.isnan(err) else f"{err:.1e}", help=t("flash.m.err.help", scale=w.scale)
+    )
+    metric_row.metric(t("flash.m.final"), f"{w.final_error:.1e}", help=t("flash.m.final.help"))
 
     state = np.zeros((w.t_r, w.t_c), dtype=int)
     state[w.i[computed[: s + 1].nonzero()[0]], w.j[computed[: s + 1].nonzero()[0]]] = 1
@@ -206,10 +208,10 @@ def io_section() -> None:
         ui.input_error(e)
         return
     here = over_n[svc.IO_NS.index(N)]
-    k1, k2, k3 = st.columns(3)
-    k1.metric(t("flash.io.m_standard", N=N), f"{here.standard:,}")
-    k2.metric(t("flash.io.m_flash", M=M), f"{here.flash:,}")
-    k3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("flash.io.m_standard", N=N), f"{here.standard:,}")
+    metric_row.metric(t("flash.io.m_flash", M=M), f"{here.flash:,}")
+    metric_row.metric(
         t("flash.io.m_ratio"),
         f"{here.standard / here.flash:.2f}×",
         help=t("flash.io.m_ratio.help", br=here.block_r, bc=here.block_c, d2=here.d**2),

@@ -71,11 +71,11 @@ def activations_section() -> None:
     st.subheader(t("llama.norm.title"))
     st.markdown(t("llama.norm.caption"))
     s = svc.norm_stats(a)
-    n1, n2, n3, n4 = st.columns(4)
-    n1.metric(t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help"))
-    n2.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
-    n3.metric(t("llama.m.change"), f"{s.change[block, token]:.1%}", help=t("llama.m.change.help"))
-    n4.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help"))
+    metric_row.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
+    metric_row.metric(t("llama.m.change"), f"{s.change[block, token]:.1%}", help=t("llama.m.change.help"))
+    metric_row.metric(
         t("llama.m.centred_loss"),
         f"{a.loss_centred:.3f}",
         f"{a.loss_centred - a.loss:+.3f}",
@@ -117,10 +117,10 @@ def activations_section() -> None:
             key="llama_mean_share",
         )
     cost = svc.norm_cost(text)
-    k1, k2, k3 = st.columns(3)
-    k1.metric(t("llama.m.norm_params"), f"{C} / {2 * C}", help=t("llama.m.norm_params.help"))
-    k2.metric(t("llama.m.norm_ops"), f"≈ {4 * C} / {7 * C}", help=t("llama.m.norm_ops.help", C=C))
-    k3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("llama.m.norm_params"), f"{C} / {2 * C}", help=t("llama.m.norm_params.help"))
+    metric_row.metric(t("llama.m.norm_ops"), f"≈ {4 * C} / {7 * C}", help=t("llama.m.norm_ops.help", C=C))
+    metric_row.metric(
         t("llama.m.norm_time"),
         f"{cost.rms_us:.0f} / {cost.ln_us:.0f} µs",
         help=t("llama.m.norm_time.help", n=cost.vectors, C=C, fused=cost.ln_fused_us),
@@ -131,15 +131,17 @@ def activations_section() -> None:
     st.subheader(t("llama.swiglu.title"))
     st.markdown(t("llama.swiglu.caption", C=C, F=F))
     g = svc.gating(a, block, token)
-    s1, s2, s3, s4 = st.columns(4)
-    s1.metric(t("llama.m.closed"), f"{g.closed:.0%}", help=t("llama.m.closed.help", share=f"{svc.CLOSED:.0%}", F=F))
-    s2.metric(t("llama.m.negative"), f"{g.negative:.0%}", help=t("llama.m.negative.help"))
-    s3.metric(
+    metric_row = ui.row()
+    metric_row.metric(
+        t("llama.m.closed"), f"{g.closed:.0%}", help=t("llama.m.closed.help", share=f"{svc.CLOSED:.0%}", F=F)
+    )
+    metric_row.metric(t("llama.m.negative"), f"{g.negative:.0%}", help=t("llama.m.negative.help"))
+    metric_row.metric(
         t("llama.m.top"),
         f"{g.top_energy:.0%}",
         help=t("llama.m.top.help", share=f"{svc.TOP_UNITS:.0%}", n=round(svc.TOP_UNITS * F)),
     )
-    s4.metric(t("llama.m.width"), f"{F}", help=t("llama.m.width.help", C=C, rule=round(2 / 3 * 4 * C, 1)))
+    metric_row.metric(t("llama.m.width"), f"{F}", help=t("llama.m.width.help", C=C, rule=round(2 / 3 * 4 * C, 1)))
     left, right = st.columns(2)
     names = (t("llama.gate"), t("llama.up"), t("llama.product"))
     with left:
@@ -421,8 +423,8 @@ def configs_section() -> None:
         return
     row = by_name[preset]
     same = all(values[k] == v for k, v in row.config.items())
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(
+    metric_row = ui.row()
+    metric_row.metric(
         t("llama.m.params"),
         billions(calc.params),
         f"{calc.params / row.published - 1:+.1%} {t('llama.vs_published', published=row.published_as)}"
@@ -432,9 +434,11 @@ def configs_section() -> None:
         delta_arrow="off",
         help=t("llama.m.params.help", embedding=billions(calc.embedding)),
     )
-    m2.metric(t("llama.m.kv_per_token"), kib(calc.kv_per_token), help=t("llama.m.kv_per_token.help", D=calc.head_dim))
-    m3.metric(t("llama.m.kv_context"), size(calc.kv_context), help=t("llama.m.kv_context.help"))
-    m4.metric(t("llama.m.ffn_ratio"), f"{calc.ffn_ratio:.2f}", help=t("llama.m.ffn_ratio.help"))
+    metric_row.metric(
+        t("llama.m.kv_per_token"), kib(calc.kv_per_token), help=t("llama.m.kv_per_token.help", D=calc.head_dim)
+    )
+    metric_row.metric(t("llama.m.kv_context"), size(calc.kv_context), help=t("llama.m.kv_context.help"))
+    metric_row.metric(t("llama.m.ffn_ratio"), f"{calc.ffn_ratio:.2f}", help=t("llama.m.ffn_ratio.help"))
     if same:
         st.caption(t("llama.calc.source", source=row.source))
     else:

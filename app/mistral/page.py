@@ -70,9 +70,9 @@ def band_section(a: svc.Analysis) -> None:
     mask = svc.band(T, window)
     causal = T * (T + 1) // 2
     outside_trained = float(a.outside(W).max())
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("mistral.m.keys"), min(window, T), help=t("mistral.m.keys.help"))
-    m2.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.keys"), min(window, T), help=t("mistral.m.keys.help"))
+    metric_row.metric(
         t("mistral.m.pairs"),
         f"{int(mask.sum()):,}",
         f"{mask.sum() / causal:.0%}",
@@ -80,12 +80,12 @@ def band_section(a: svc.Analysis) -> None:
         delta_arrow="off",
         help=t("mistral.m.pairs.help", causal=f"{causal:,}"),
     )
-    m3.metric(
+    metric_row.metric(
         t("mistral.m.outside_shown"),
         f"{a.outside_share(window)[layer, head]:.1%}",
         help=t("mistral.m.outside_shown.help", W=W),
     )
-    m4.metric(
+    metric_row.metric(
         t("mistral.m.outside_trained", W=W),
         "0" if outside_trained == 0 else f"{outside_trained:.1e}",
         help=t("mistral.m.outside_trained.help", L=L, H=H),
@@ -203,15 +203,15 @@ def rolling_section() -> None:
     box.markdown(f"**{t('mistral.roll.text')}**")
     box.text(prompt + g.text)
     P = len(g.prompt)
-    g1, g2, g3, g4 = st.columns(4)
-    g1.metric(t("mistral.m.generated"), len(g.new_ids), help=t("mistral.m.generated.help", P=P))
-    g2.metric(t("mistral.m.tps"), f"{g.tokens_per_s:.0f}")
-    g3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.generated"), len(g.new_ids), help=t("mistral.m.generated.help", P=P))
+    metric_row.metric(t("mistral.m.tps"), f"{g.tokens_per_s:.0f}")
+    metric_row.metric(
         t("mistral.m.memory"),
         f"{g.rolling_bytes[-1] / 1024:.0f} / {g.full_bytes[-1] / 1024:.0f} KiB",
         help=t("mistral.m.memory.help", ratio=g.full_bytes[-1] / g.rolling_bytes[-1]),
     )
-    g4.metric(
+    metric_row.metric(
         t("mistral.m.same"), t("mistral.yes") if g.same_tokens else t("mistral.no"), help=t("mistral.m.same.help")
     )
 
@@ -223,10 +223,10 @@ def rolling_section() -> None:
     slots = g.slots[step - 1]
     held = slots[slots >= 0]
     newest = int(g.lengths[step - 1]) - 1
-    s1, s2, s3 = st.columns(3)
-    s1.metric(t("mistral.m.filled"), f"{held.size} / {W}", help=t("mistral.m.filled.help"))
-    s2.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
-    s3.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.filled"), f"{held.size} / {W}", help=t("mistral.m.filled.help"))
+    metric_row.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
+    metric_row.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
     ui.markup(views.slots_html(slots, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty")))
     c_map, c_mem = st.columns([3, 2])
     with c_map:
@@ -281,10 +281,10 @@ def prefill_section(a: svc.Analysis, text: str) -> None:
     mask = p.masks[chunk]
     T_c, S = mask.shape
     n_cached = S - T_c
-    c1, c2, c3 = st.columns(3)
-    c1.metric(t("mistral.m.chunks"), n_chunks, help=t("mistral.m.chunks.help", W=W, T=len(a.ids)))
-    c2.metric(t("mistral.m.chunk_keys"), f"{n_cached} + {T_c}", help=t("mistral.m.chunk_keys.help", W=W))
-    c3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.chunks"), n_chunks, help=t("mistral.m.chunks.help", W=W, T=len(a.ids)))
+    metric_row.metric(t("mistral.m.chunk_keys"), f"{n_cached} + {T_c}", help=t("mistral.m.chunk_keys.help", W=W))
+    metric_row.metric(
         t("mistral.m.prefill_diff"),
         "0" if p.max_diff == 0 else f"{p.max_diff:.1e}",
         help=t("mistral.m.prefill_diff.help", scale=p.logit_scale),
@@ -322,15 +322,15 @@ if analysis is not None:
 with st.expander(t("mistral.card.title")):
     card = svc.card()
     metrics = card.get("metrics", {})
-    k1, k2, k3, k4 = st.columns(4)
-    k1.metric(t("mistral.card.params"), f"{shape.params / 1e6:.2f} M")
-    k2.metric(t("mistral.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
-    k3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.card.params"), f"{shape.params / 1e6:.2f} M")
+    metric_row.metric(t("mistral.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
+    metric_row.metric(
         t("mistral.card.llama_bpc"),
         f"{metrics.get('llama_val_bpc', float('nan')):.3f}",
         help=t("mistral.card.llama_bpc.help"),
     )
-    k4.metric(t("mistral.card.rolling"), f"{metrics.get('rolling_cache_max_diff', float('nan')):.1e}")
+    metric_row.metric(t("mistral.card.rolling"), f"{metrics.get('rolling_cache_max_diff', float('nan')):.1e}")
     st.caption(
         t(
             "mistral.card.caption",

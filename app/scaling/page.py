@@ -248,13 +248,15 @@ def isoflop_section() -> None:
         st.info(t("scaling.iso.empty"))
         return
     interior = [p for p in s.profiles if p.interior]
-    c1, c2, c3 = st.columns(3)
-    c1.metric(t("scaling.m.profiles"), f"{len(s.profiles)}", help=t("scaling.m.profiles.help"))
-    c2.metric(t("scaling.m.interior"), f"{len(interior)} / {len(s.profiles)}", help=t("scaling.m.interior.help"))
+    metric_row = ui.row()
+    metric_row.metric(t("scaling.m.profiles"), f"{len(s.profiles)}", help=t("scaling.m.profiles.help"))
+    metric_row.metric(
+        t("scaling.m.interior"), f"{len(interior)} / {len(s.profiles)}", help=t("scaling.m.interior.help")
+    )
     if "isoflop_a" in s.metrics:
-        c3.metric(t("scaling.m.iso_a"), f"{s.metrics['isoflop_a']:.2f}", help=t("scaling.m.iso_a.help"))
+        metric_row.metric(t("scaling.m.iso_a"), f"{s.metrics['isoflop_a']:.2f}", help=t("scaling.m.iso_a.help"))
     else:
-        c3.metric(t("scaling.m.iso_a"), "—", help=t("scaling.m.iso_a.none"))
+        metric_row.metric(t("scaling.m.iso_a"), "—", help=t("scaling.m.iso_a.none"))
     drawn = []
     for p in s.profiles:
         pn, pl = svc.parabola(p)
@@ -428,10 +430,12 @@ def megatron_section() -> None:
         return
     whole = sum(a * b for a, b in (s.shape for s in splits))
     each = sum(a * b for a, b in (s.per_device for s in splits))
-    m1, m2, m3 = st.columns(3)
-    m1.metric(t("scaling.m.weights_device"), count(each), help=t("scaling.m.weights_device.help", whole=count(whole)))
-    m2.metric(t("scaling.m.heads_device"), f"{x.n_heads // degree}", help=t("scaling.m.heads_device.help"))
-    m3.metric(t("scaling.m.allreduces"), "2 + 2", help=t("scaling.m.allreduces.help"))
+    metric_row = ui.row()
+    metric_row.metric(
+        t("scaling.m.weights_device"), count(each), help=t("scaling.m.weights_device.help", whole=count(whole))
+    )
+    metric_row.metric(t("scaling.m.heads_device"), f"{x.n_heads // degree}", help=t("scaling.m.heads_device.help"))
+    metric_row.metric(t("scaling.m.allreduces"), "2 + 2", help=t("scaling.m.allreduces.help"))
     st.table(
         ui.arrow(
             {
@@ -471,10 +475,10 @@ def megatron_section() -> None:
         required=True,
     )
     tr = svc.traffic(key, int(batch), int(tokens), dtype, degree)
-    n1, n2, n3 = st.columns(3)
-    n1.metric(t("scaling.m.allreduce"), size(tr.size), help=t("scaling.m.allreduce.help"))
-    n2.metric(t("scaling.m.ring"), size(tr.ring_sent), help=t("scaling.m.ring.help", t=degree))
-    n3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("scaling.m.allreduce"), size(tr.size), help=t("scaling.m.allreduce.help"))
+    metric_row.metric(t("scaling.m.ring"), size(tr.ring_sent), help=t("scaling.m.ring.help", t=degree))
+    metric_row.metric(
         t("scaling.m.model_step"),
         size(tr.ring_sent * tr.per_layer_step * x.n_layers),
         help=t("scaling.m.model_step.help", L=x.n_layers),

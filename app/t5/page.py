@@ -154,12 +154,12 @@ def span_section():
         ui.input_error(e)
         return
     n, k = len(c.tokens), int(c.dropped.sum())
-    m1, m2, m3, m4, m5 = st.columns(5)
-    m1.metric(t("t5.span.m.tokens"), f"{n}")
-    m2.metric(t("t5.span.m.dropped"), f"{k} ({k / n:.0%})", help=t("t5.span.m.dropped.help"))
-    m3.metric(t("t5.span.m.spans"), f"{c.n_spans}", help=t("t5.span.m.spans.help", mean=k / c.n_spans))
-    m4.metric(t("t5.span.m.lengths"), f"{len(c.input)} / {len(c.target)}", help=t("t5.span.m.lengths.help"))
-    m5.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("t5.span.m.tokens"), f"{n}")
+    metric_row.metric(t("t5.span.m.dropped"), f"{k} ({k / n:.0%})", help=t("t5.span.m.dropped.help"))
+    metric_row.metric(t("t5.span.m.spans"), f"{c.n_spans}", help=t("t5.span.m.spans.help", mean=k / c.n_spans))
+    metric_row.metric(t("t5.span.m.lengths"), f"{len(c.input)} / {len(c.target)}", help=t("t5.span.m.lengths.help"))
+    metric_row.metric(
         t("t5.span.m.reassembled"),
         t("t5.yes") if c.reassembled else t("t5.no"),
         help=t("t5.span.m.reassembled.help"),
@@ -210,9 +210,9 @@ def span_section():
         )
     )
     right = int((c.filled_ok & c.dropped).sum())
-    a1, a2 = st.columns(2)
-    a1.metric(t("t5.span.m.filled"), f"{right} / {k}", help=t("t5.span.m.filled.help"))
-    a2.metric(t("t5.span.m.accuracy"), f"{c.span_accuracy:.0%}", help=t("t5.span.m.accuracy.help"))
+    metric_row = ui.row()
+    metric_row.metric(t("t5.span.m.filled"), f"{right} / {k}", help=t("t5.span.m.filled.help"))
+    metric_row.metric(t("t5.span.m.accuracy"), f"{c.span_accuracy:.0%}", help=t("t5.span.m.accuracy.help"))
     with st.expander(t("t5.span.table"), expanded=False):
         st.table(
             ui.arrow(
@@ -293,10 +293,14 @@ def buckets_section(a, cfg: dict) -> None:
         key="t5_buckets",
     )
     widths = svc.offsets_per_bucket(b.bidirectional[np.abs(b.offsets) <= b.max_distance])
-    k1, k2, k3 = st.columns(3)
-    k1.metric(t("t5.buckets.m.exact"), f"{b.exact_bidirectional} / {b.exact_causal}", help=t("t5.buckets.m.exact.help"))
-    k2.metric(t("t5.buckets.m.widest"), f"{int(widths.max())}", help=t("t5.buckets.m.widest.help", max=b.max_distance))
-    k3.metric(
+    metric_row = ui.row()
+    metric_row.metric(
+        t("t5.buckets.m.exact"), f"{b.exact_bidirectional} / {b.exact_causal}", help=t("t5.buckets.m.exact.help")
+    )
+    metric_row.metric(
+        t("t5.buckets.m.widest"), f"{int(widths.max())}", help=t("t5.buckets.m.widest.help", max=b.max_distance)
+    )
+    metric_row.metric(
         t("t5.buckets.m.beyond"),
         f"{b.bidirectional[0]} / {b.bidirectional[-1]} / {b.causal[0]}",
         help=t("t5.buckets.m.beyond.help", max=b.max_distance),
