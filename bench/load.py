@@ -117,9 +117,8 @@ def rerun_message(
 ) -> bytes:
     """A rerun of ``page``, naming the messages this reader already holds (as a browser does, so the server sends a
     reference instead of an unchanged element): with no widget changed, with ``text`` = (widget id, value) typed
-    into a text box, or with ``slider`` = (widget id, value) moved (a select slider's value is the text of its option);
-    ``fragment``, the id of the fragment the moved
-    widget is in, asks for a rerun of that fragment alone."""
+    into a text box, or with ``slider`` = (widget id, value) moved (a select slider's value is the text of its
+    option); ``fragment``, the id of the fragment the moved widget is in, asks for a rerun of that fragment alone."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
@@ -231,7 +230,7 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                         kind = element.WhichOneof("type")
                         if kind in kinds and getattr(element, kind).id.endswith(key):
                             widget = getattr(element, kind)
-                            # a select slider's options, as the text it sends back ('' for others)
+                            # a select slider's options, as the text it sends back (none for other widgets)
                             options = (
                                 tuple(widget.options)
                                 if kind == "slider" and widget.type == widget.SELECT_SLIDER
