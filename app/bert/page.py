@@ -213,7 +213,7 @@ def predictions() -> None:
         "bert-predictions",
         key="bert_pred_fig",
     )
-    st.table(ui.arrow(rows), hide_index=True, border="horizontal")
+    ui.table(rows, border="horizontal")
     st.caption(t("bert.pred.caption"))
     ui.readout(a)
 
@@ -269,7 +269,7 @@ def views() -> None:
             t("bert.col.input"): [vocab[i] for i in ex.inputs],
             t("bert.col.label"): [vocab[y] if y >= 0 else "—" for y in ex.labels],
         }
-        st.table(ui.arrow(table), hide_index=True, border="horizontal")
+        ui.table(table, border="horizontal")
         ui.download(
             {
                 "tokens": pieces,

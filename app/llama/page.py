@@ -378,7 +378,7 @@ def configs_section() -> None:
         table["diff"].append(f"{c.params / r.published - 1:+.1%}")
         table["kv"].append(size(c.kv_per_token))
         table["kv_ctx"].append(size(c.kv_context))
-    st.table(ui.arrow({t(f"llama.col.{k}"): v for k, v in table.items()}), hide_index=True)
+    ui.table({t(f"llama.col.{k}"): v for k, v in table.items()})
     st.caption(t("llama.configs.note"))
 
     st.markdown(f"**{t('llama.calc.title')}**")

@@ -147,28 +147,22 @@ def cache_section() -> None:
     if missing:
         st.caption(t("mla.missing", names=", ".join(missing)))
     with st.expander(t("mla.cache.table")):
-        st.table(
-            ui.arrow(
-                {
-                    t("mla.col.model"): [f"{r.name} ({r.kind})" for r in rows],
-                    t("mla.col.formula"): [r.formula for r in rows],
-                    t("mla.col.numbers"): [f"{r.numbers:,}" for r in rows],
-                    t("mla.col.bytes"): [f"{r.bytes_measured:,} B" if r.bytes_measured else "—" for r in rows],
-                }
-            ),
-            hide_index=True,
+        ui.table(
+            {
+                t("mla.col.model"): [f"{r.name} ({r.kind})" for r in rows],
+                t("mla.col.formula"): [r.formula for r in rows],
+                t("mla.col.numbers"): [f"{r.numbers:,}" for r in rows],
+                t("mla.col.bytes"): [f"{r.bytes_measured:,} B" if r.bytes_measured else "—" for r in rows],
+            }
         )
-        st.table(
-            ui.arrow(
-                {
-                    t("mla.col.design"): [t(f"mla.kind.{p.kind}") for p in pub],
-                    t("mla.col.formula"): [p.formula for p in pub],
-                    t("mla.col.numbers"): [f"{p.numbers:,}" for p in pub],
-                    t("mla.col.bf16"): [size(p.bytes_per_token) for p in pub],
-                    t("mla.col.context"): [size(p.context_bytes) for p in pub],
-                }
-            ),
-            hide_index=True,
+        ui.table(
+            {
+                t("mla.col.design"): [t(f"mla.kind.{p.kind}") for p in pub],
+                t("mla.col.formula"): [p.formula for p in pub],
+                t("mla.col.numbers"): [f"{p.numbers:,}" for p in pub],
+                t("mla.col.bf16"): [size(p.bytes_per_token) for p in pub],
+                t("mla.col.context"): [size(p.context_bytes) for p in pub],
+            }
         )
         st.caption(t("mla.cache.table_note", groups=svc.GQA_GROUPS))
 
@@ -239,15 +233,12 @@ def absorbed_section(a, token: int) -> None:
     m3.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
     m4.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
     st.caption(t("mla.absorb.next", token=token, piece=visible(a.pieces[token])))
-    st.table(
-        ui.arrow(
-            {
-                t("mla.col.rank"): [str(i + 1) for i in range(len(naive.pieces))],
-                t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
-                t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("mla.col.rank"): [str(i + 1) for i in range(len(naive.pieces))],
+            t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
+            t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
+        }
     )
 
 
@@ -597,15 +588,12 @@ def sizes_section() -> None:
             },
         ),
     ]
-    st.table(
-        ui.arrow(
-            {
-                t("mla.col.part"): [t(f"{k}.part") for k, _ in rows],
-                t("mla.col.what"): [t(f"{k}.what", **f) for k, f in rows],
-                t("mla.col.saved"): [t(f"{k}.saved", **f) for k, f in rows],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("mla.col.part"): [t(f"{k}.part") for k, _ in rows],
+            t("mla.col.what"): [t(f"{k}.what", **f) for k, f in rows],
+            t("mla.col.saved"): [t(f"{k}.saved", **f) for k, f in rows],
+        }
     )
     st.caption(t("mla.sizes.note", tokens=p["training"]["tokens"] / 1e12, hours=p["training"]["gpu_hours"] / 1e6))
 

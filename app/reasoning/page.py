@@ -279,20 +279,17 @@ def grpo_section(text: str | None) -> None:
         f"reasoning-group-{g.policy}-G{G}-seed{seed}",
         key="reasoning_group_bars",
     )
-    st.table(
-        ui.arrow(
-            {
-                t("reasoning.col.output"): labels,
-                t("reasoning.col.completion"): [c or "∅" for c in g.completions],
-                t("reasoning.col.answer"): ["—" if x is None else str(x) for x in g.answers],
-                t("reasoning.col.right"): ["✓" if c else "✗" for c in g.correct],
-                t("reasoning.col.reward"): [f"{r:.1f}" for r in g.rewards],
-                t("reasoning.col.advantage"): [f"{a:+.3f}" for a in g.advantages],
-                t("reasoning.col.length"): [str(int(n)) for n in g.lengths],
-                t("reasoning.col.weight"): [f"{w:+.4f}" for w in g.weights],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("reasoning.col.output"): labels,
+            t("reasoning.col.completion"): [c or "∅" for c in g.completions],
+            t("reasoning.col.answer"): ["—" if x is None else str(x) for x in g.answers],
+            t("reasoning.col.right"): ["✓" if c else "✗" for c in g.correct],
+            t("reasoning.col.reward"): [f"{r:.1f}" for r in g.rewards],
+            t("reasoning.col.advantage"): [f"{a:+.3f}" for a in g.advantages],
+            t("reasoning.col.length"): [str(int(n)) for n in g.lengths],
+            t("reasoning.col.weight"): [f"{w:+.4f}" for w in g.weights],
+        }
     )
     st.markdown(f"**{t('reasoning.push.title')}**")
     ui.markup(

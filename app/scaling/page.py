@@ -295,16 +295,13 @@ def isoflop_section() -> None:
         "scaling-isoflop",
         key="scaling_isoflop",
     )
-    st.table(
-        ui.arrow(
-            {
-                t("scaling.col.flops"): [flops(p.flops) for p in s.profiles],
-                t("scaling.col.sizes"): [", ".join(count(n) for n in p.n) for p in s.profiles],
-                t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
-                t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("scaling.col.flops"): [flops(p.flops) for p in s.profiles],
+            t("scaling.col.sizes"): [", ".join(count(n) for n in p.n) for p in s.profiles],
+            t("scaling.col.n_opt"): [count(p.n_opt) for p in s.profiles],
+            t("scaling.col.interior"): [t(f"scaling.iso.kind.{p.kind}") for p in s.profiles],
+        }
     )
     st.caption(t("scaling.iso.compare", a=s.chinchilla.a, a_pub=svc.PUBLISHED_A))
 
@@ -349,19 +346,16 @@ def budget_section() -> None:
             )
         else:
             st.caption(t("scaling.budget.inside", lo=flops(lo), hi=flops(hi)))
-    st.table(
-        ui.arrow(
-            {
-                t("scaling.col.law"): [names[o.law] for o in found],
-                t("scaling.col.n"): [count(o.n) for o in found],
-                t("scaling.col.d"): [count(o.d) for o in found],
-                t("scaling.col.ratio"): [
-                    f"{o.tokens_per_param:,.3g}" if o.tokens_per_param < 1e4 else scientific(o.tokens_per_param)
-                    for o in found
-                ],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("scaling.col.law"): [names[o.law] for o in found],
+            t("scaling.col.n"): [count(o.n) for o in found],
+            t("scaling.col.d"): [count(o.d) for o in found],
+            t("scaling.col.ratio"): [
+                f"{o.tokens_per_param:,.3g}" if o.tokens_per_param < 1e4 else scientific(o.tokens_per_param)
+                for o in found
+            ],
+        }
     )
     lines = svc.frontier(s)
     trained = [(m.name, m.flops, m.n) for m in svc.PUBLISHED_MODELS]
@@ -436,16 +430,13 @@ def megatron_section() -> None:
     )
     metric_row.metric(t("scaling.m.heads_device"), f"{x.n_heads // degree}", help=t("scaling.m.heads_device.help"))
     metric_row.metric(t("scaling.m.allreduces"), "2 + 2", help=t("scaling.m.allreduces.help"))
-    st.table(
-        ui.arrow(
-            {
-                t("scaling.col.matrix"): [s.name for s in splits],
-                t("scaling.col.split"): [t(f"scaling.split.{s.split}") for s in splits],
-                t("scaling.col.whole"): [f"{s.shape[0]:,} × {s.shape[1]:,}" for s in splits],
-                t("scaling.col.device"): [f"{s.per_device[0]:,} × {s.per_device[1]:,}" for s in splits],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("scaling.col.matrix"): [s.name for s in splits],
+            t("scaling.col.split"): [t(f"scaling.split.{s.split}") for s in splits],
+            t("scaling.col.whole"): [f"{s.shape[0]:,} × {s.shape[1]:,}" for s in splits],
+            t("scaling.col.device"): [f"{s.per_device[0]:,} × {s.per_device[1]:,}" for s in splits],
+        }
     )
     heads_per = x.n_heads // degree
     mlp_per = x.mlp // degree
@@ -496,18 +487,15 @@ def recorded_run() -> None:
     runs = rec["runs"]
     worst = max(max(r["mlp_max_abs_diff"], r["attention_max_abs_diff"]) / r["output_scale"] for r in runs)
     st.markdown(t("scaling.rec.caption", shape=" × ".join(map(str, rec["input_shape"])), layer=rec["layer"]))
-    st.table(
-        ui.arrow(
-            {
-                "t": [str(r["t"]) for r in runs],
-                t("scaling.col.mlp_diff"): [f"{r['mlp_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
-                t("scaling.col.attn_diff"): [f"{r['attention_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
-                t("scaling.col.allreduce"): [f"{r['allreduces_forward']} × {size(r['allreduce_bytes'])}" for r in runs],
-                t("scaling.col.ring"): [size(r["ring_bytes_sent_per_device"]) for r in runs],
-                t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            "t": [str(r["t"]) for r in runs],
+            t("scaling.col.mlp_diff"): [f"{r['mlp_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
+            t("scaling.col.attn_diff"): [f"{r['attention_max_abs_diff'] / r['output_scale']:.1e}" for r in runs],
+            t("scaling.col.allreduce"): [f"{r['allreduces_forward']} × {size(r['allreduce_bytes'])}" for r in runs],
+            t("scaling.col.ring"): [size(r["ring_bytes_sent_per_device"]) for r in runs],
+            t("scaling.col.ms"): [f"{r['rank0_ms']:.1f}" for r in runs],
+        }
     )
     B, T, C = rec["input_shape"]
     counted = {r["allreduce_bytes"] for r in runs}
@@ -564,15 +552,12 @@ def zero_section() -> None:
         col_labels=["parameters_fp16", "gradients_fp16", "optimizer_states"],
     )
     st.caption(t("scaling.fig1.title"))
-    st.table(
-        ui.arrow(
-            {
-                t("scaling.col.stage"): stages,
-                t("scaling.col.paper_gb"): [f"{paper:g}" for paper, _ in svc.figure1()],
-                t("scaling.col.computed_gb"): [f"{got:.3f}" for _, got in svc.figure1()],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("scaling.col.stage"): stages,
+            t("scaling.col.paper_gb"): [f"{paper:g}" for paper, _ in svc.figure1()],
+            t("scaling.col.computed_gb"): [f"{got:.3f}" for _, got in svc.figure1()],
+        }
     )
     measured()
 
@@ -592,16 +577,13 @@ def measured() -> None:
         ("adam_states_fp32", "scaling.meas.adam", 8),
     )
     st.markdown(t("scaling.meas.caption", psi=f"{psi:,}"))
-    st.table(
-        ui.arrow(
-            {
-                t("scaling.col.what"): [t(k) for _, k, _ in rows],
-                t("scaling.col.formula"): [f"{f}Ψ = {f * psi:,}" for _, _, f in rows],
-                t("scaling.col.measured"): [f"{mp[name]:,}" for name, _, _ in rows],
-                t("scaling.col.per_psi"): [f"{mp[name] / psi:.5f}" for name, _, _ in rows],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("scaling.col.what"): [t(k) for _, k, _ in rows],
+            t("scaling.col.formula"): [f"{f}Ψ = {f * psi:,}" for _, _, f in rows],
+            t("scaling.col.measured"): [f"{mp[name]:,}" for name, _, _ in rows],
+            t("scaling.col.per_psi"): [f"{mp[name] / psi:.5f}" for name, _, _ in rows],
+        }
     )
     extra = mp["adam_states_fp32"] - 8 * psi
     st.caption(t("scaling.meas.extra", extra=extra, total=sum(mp.values()) / psi))

@@ -68,19 +68,23 @@ def arrow(data):
     return data
 
 
+def table(data, **kwargs) -> None:
+    """A static table (``st.table``) of columns or row dicts, sent as Arrow (``arrow``), with no index column. The
+    index is hidden explicitly: left to decide, Streamlit converts the table to pandas on every call to see whether
+    its index is a plain range (7% of a whole rerun of the reasoning page)."""
+    st.table(arrow(data), hide_index=True, **kwargs)
+
+
 def paper_vs_here(rows: list[tuple[str, str, str]], departures: list[str] | None = None) -> None:
     """The paper's configuration and headline result beside our model's, and each departure, in a collapsed
     expander. ``rows``: (what, in the paper, here), already translated; ``departures``: one sentence each."""
     with st.expander(t("view.paper_vs_here")):
-        st.table(
-            arrow(
-                {
-                    t("view.pvh.what"): [r[0] for r in rows],
-                    t("view.pvh.paper"): [r[1] for r in rows],
-                    t("view.pvh.here"): [r[2] for r in rows],
-                }
-            ),
-            hide_index=True,
+        table(
+            {
+                t("view.pvh.what"): [r[0] for r in rows],
+                t("view.pvh.paper"): [r[1] for r in rows],
+                t("view.pvh.here"): [r[2] for r in rows],
+            }
         )
         if departures:
             st.markdown(f"**{t('view.pvh.departures')}**\n\n" + "\n".join(f"- {d}" for d in departures))

@@ -214,17 +214,14 @@ def span_section():
     metric_row.metric(t("t5.span.m.filled"), f"{right} / {k}", help=t("t5.span.m.filled.help"))
     metric_row.metric(t("t5.span.m.accuracy"), f"{c.span_accuracy:.0%}", help=t("t5.span.m.accuracy.help"))
     with st.expander(t("t5.span.table"), expanded=False):
-        st.table(
-            ui.arrow(
-                {
-                    t("t5.span.col.position"): list(range(len(c.target))),
-                    t("t5.span.col.target"): list(c.target),
-                    t("t5.span.col.p_target"): [f"{p:.3f}" for p in c.target_probs],
-                    t("t5.span.col.top"): list(c.predicted),
-                    t("t5.span.col.p_top"): [f"{p:.3f}" for p in c.predicted_probs],
-                }
-            ),
-            hide_index=True,
+        ui.table(
+            {
+                t("t5.span.col.position"): list(range(len(c.target))),
+                t("t5.span.col.target"): list(c.target),
+                t("t5.span.col.p_target"): [f"{p:.3f}" for p in c.target_probs],
+                t("t5.span.col.top"): list(c.predicted),
+                t("t5.span.col.p_top"): [f"{p:.3f}" for p in c.predicted_probs],
+            }
         )
     ui.readout(c)
 
@@ -439,16 +436,13 @@ if metrics:
             ("reverse_words_exact_match", None),
             ("span_token_accuracy", "span_unigram_accuracy"),
         ]
-        st.table(
-            ui.arrow(
-                {
-                    t("t5.card.metric"): [t(f"t5.card.{m}") for m, _ in rows],
-                    t("t5.card.value"): [f"{metrics.get(m, float('nan')):.1%}" for m, _ in rows],
-                    t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
-                    t("t5.card.target"): [f"≥ {bar['min']:.0%}" if (bar := svc.BARS.get(m)) else "–" for m, _ in rows],
-                }
-            ),
-            hide_index=True,
+        ui.table(
+            {
+                t("t5.card.metric"): [t(f"t5.card.{m}") for m, _ in rows],
+                t("t5.card.value"): [f"{metrics.get(m, float('nan')):.1%}" for m, _ in rows],
+                t("t5.card.baseline"): [f"{metrics.get(b, float('nan')):.1%}" if b else "–" for _, b in rows],
+                t("t5.card.target"): [f"≥ {bar['min']:.0%}" if (bar := svc.BARS.get(m)) else "–" for m, _ in rows],
+            }
         )
         st.caption(
             t(

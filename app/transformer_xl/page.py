@@ -294,17 +294,14 @@ def collision_section() -> None:
     query = st.slider(t("txl.abs.query"), 0, tiny - 1, 2, key="txl_abs_query", bind="query-params")
     rows = views.collision_rows(tiny, query)
     same = [r["key"] for r in rows if r["absolute"] == query and r["key"] != tiny + query]
-    st.table(
-        ui.arrow(
-            {
-                t("txl.abs.key"): [
-                    f"{t('txl.memory') if r['memory'] else t('txl.current')} · {r['absolute']}" for r in rows
-                ],
-                t("txl.abs.absolute"): [str(r["absolute"]) for r in rows],
-                t("txl.abs.offset"): ["–" if r["offset"] is None else str(r["offset"]) for r in rows],
-            }
-        ),
-        hide_index=True,
+    ui.table(
+        {
+            t("txl.abs.key"): [
+                f"{t('txl.memory') if r['memory'] else t('txl.current')} · {r['absolute']}" for r in rows
+            ],
+            t("txl.abs.absolute"): [str(r["absolute"]) for r in rows],
+            t("txl.abs.offset"): ["–" if r["offset"] is None else str(r["offset"]) for r in rows],
+        }
     )
     st.markdown(t("txl.abs.result", q=query, same=len(same), k=same[0] if same else "–", offset=tiny))
 
