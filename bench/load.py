@@ -96,6 +96,8 @@ class Point:
     errors: list[str] = field(default_factory=list)
     moved: str = ""  # with --widget: the slider the readers moved, and whether it reran only its fragment
     cpu_s: float | None = None  # CPU time the server processes used while the window was open (None: not read)
+    messages: list[int] = field(default_factory=list)  # per counted rerun: the page elements the server sent
+    kilobytes: list[float] = field(default_factory=list)  # ... and the bytes of every message it sent, in kB
 
 
 def cookies(base: str) -> dict[str, str]:
@@ -217,12 +219,14 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                         value = WIDGETS[page][1][n % 2]
                         slider, fragment = (found[0], found[2][int(value)] if found[2] else value), found[1]
                 await ws.send(rerun_message(page, cached, text, slider, fragment))
-                status = None
+                status, deltas, size = None, 0, 0
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
                     if isinstance(raw, str):
                         continue
                     msg = ForwardMsg.FromString(raw)
+                    size += len(raw)
+                    deltas += msg.WhichOneof("type") == "delta"
                     if msg.hash and msg.WhichOneof("type") == "delta":
                         cached.add(msg.hash)
                     if key and msg.WhichOneof("type") == "delta":
@@ -259,6 +263,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                 else:
                     if status in done and began >= window.opened:  # a rerun that began in the window
                         point.latencies_ms.append((time.perf_counter() - start) * 1e3)
+                        point.messages.append(deltas)
+                        point.kilobytes.append(size / 1e3)
                     await asyncio.sleep(think)
                 n += 1
     except Exception as exc:  # a dropped connection or a timeout is an error of this point, not of the benchmark
@@ -321,6 +327,9 @@ def summary(point: Point, wall_s: float) -> dict:
         # the server's CPU time per rerun of the window (at saturation, what one rerun costs the server; below it,
         # idle work between reruns counts too)
         "cpu_ms_per_rerun": round(point.cpu_s * 1e3 / len(lat), 1) if lat and point.cpu_s is not None else None,
+        # what one rerun sends: page elements (a fragment's rerun sends only its own), and all its messages' size
+        "messages_per_rerun": statistics.median(point.messages) if point.messages else None,
+        "kb_per_rerun": round(statistics.median(point.kilobytes), 1) if point.kilobytes else None,
         "errors": len(point.errors),
         "first_error": point.errors[0] if point.errors else None,
     }
@@ -436,8 +445,8 @@ def table(results: dict) -> str:
         f"{results.get('switch_interval_ms', 5.0):g} ms.",
         "",
         "| page | moved | sessions | reruns/s | p50 ms | p95 ms | p99 ms | errors | p50 ÷ empty page's "
-        "| server CPU ms per rerun | ÷ empty page's |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| server CPU ms per rerun | ÷ empty page's | elements sent per rerun | kB per rerun |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     empty = results["pages"].get(EMPTY, {})
 
@@ -452,6 +461,7 @@ def table(results: dict) -> str:
             cells = (
                 *(page, moved, n, s["reruns_per_s"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["errors"]),
                 *(against(s, n, "p50_ms"), "—" if cpu is None else cpu, against(s, n, "cpu_ms_per_rerun")),
+                *("—" if s.get(k) is None else s[k] for k in ("messages_per_rerun", "kb_per_rerun")),
             )
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"

@@ -38,8 +38,11 @@ def test_percentiles_and_summary():
     assert (s["reruns"], s["reruns_per_s"], s["errors"]) == (100, 10.0, 1)
     assert s["p50_ms"] == 50.5 and s["p95_ms"] == 95.0 and s["p99_ms"] == 99.0
     assert s["cpu_ms_per_rerun"] is None  # the server's CPU time was not read
+    assert s["messages_per_rerun"] is None and s["kb_per_rerun"] is None  # nothing counted
     point.cpu_s = 1.5
-    assert load.summary(point, wall_s=10.0)["cpu_ms_per_rerun"] == 15.0
+    point.messages, point.kilobytes = [18, 20, 97], [3.0, 4.04, 60.0]
+    s = load.summary(point, wall_s=10.0)
+    assert s["cpu_ms_per_rerun"] == 15.0 and s["messages_per_rerun"] == 20 and s["kb_per_rerun"] == 4.0
 
 
 def test_the_table_sets_each_page_against_the_empty_page():
@@ -53,10 +56,13 @@ def test_the_table_sets_each_page_against_the_empty_page():
         "via": "direct",
         "pages": {
             load.EMPTY: {"8": {**point, "p50_ms": 10.0, "cpu_ms_per_rerun": 4.0}},
-            "gpt": {"8": {**point, "p50_ms": 15.0, "cpu_ms_per_rerun": 5.0}},
+            "gpt": {
+                "8": {**point, "p50_ms": 15.0, "cpu_ms_per_rerun": 5.0, "messages_per_rerun": 9, "kb_per_rerun": 2.5}
+            },
         },
     }
-    assert "| gpt | — | 8 | 1.0 | 15.0 | 1.0 | 1.0 | 0 | 1.50 | 5.0 | 1.25 |" in load.table(results)
+    assert "| gpt | — | 8 | 1.0 | 15.0 | 1.0 | 1.0 | 0 | 1.50 | 5.0 | 1.25 | 9 | 2.5 |" in load.table(results)
+    assert "| 4.0 | 1.00 | — | — |" in load.table(results)  # the empty page: no elements counted
 
 
 def test_the_window_opens_when_every_reader_has_drawn_its_page():
@@ -121,6 +127,9 @@ def test_widget_readers_move_each_pages_slider():
     assert results["pages"]["gpt"]["2"]["moved"] == "gpt_temperature (fragment)"
     assert results["pages"]["moe"]["2"]["moved"] == "moe_layer (fragment)"
     assert results["pages"][load.EMPTY]["2"]["moved"] == ""
+    # what each rerun sent: the shell's elements, and GPT's temperature fragment (its own elements only)
+    sent = {page: results["pages"][page]["2"]["messages_per_rerun"] for page in (load.EMPTY, "gpt")}
+    assert sent[load.EMPTY] > 0 and sent["gpt"] > 0, sent
     assert "moves the page's slider" in load.table(results)
 
 
