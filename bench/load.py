@@ -27,7 +27,8 @@ that draws nothing, served when the server has ``TE_BENCH_EMPTY_PAGE=1``, which 
 the yardstick issue 27 measures the pages' reruns against.
 
 Reported per page and N: reruns per second (all sessions together), p50/p95/p99 latency, errors (a rerun that did
-not finish successfully, a dropped connection, a timeout), and the server processes' resident memory at the end.
+not finish successfully or drew an exception, a dropped connection, a timeout), and the server processes' resident
+memory at the end.
 """
 
 from __future__ import annotations
@@ -229,6 +230,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     deltas += msg.WhichOneof("type") == "delta"
                     if msg.hash and msg.WhichOneof("type") == "delta":
                         cached.add(msg.hash)
+                    if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
+                        point.errors.append(f"an exception drawn on {page}")  # the run finished, the page did not
                     if key and msg.WhichOneof("type") == "delta":
                         element = msg.delta.new_element
                         kind = element.WhichOneof("type")

@@ -54,35 +54,72 @@ except InputError as e:
     st.stop()
 
 
-@st.fragment
-def walk() -> None:
-    """The position, layer, head and temperature, and every step of the forward pass they choose: moving one of
-    them reruns this part of the page alone, not the text box above."""
+# Each part of the walk below is a fragment, and each control reruns only the parts that show what it changes: the
+# layer redraws steps 2–7, the head steps 3–5, the temperature step 8; the position changes every part.
+PARTS = {
+    "start": "forward_pass_part_start",  # the controls, the summary and step 1 (the token and its embedding)
+    "ln": "forward_pass_part_ln",  # step 2
+    "head": "forward_pass_part_head",  # steps 3–5
+    "mlp": "forward_pass_part_mlp",  # steps 6–7
+    "final": "forward_pass_part_final",  # step 8
+    "dla": "forward_pass_part_dla",  # which parts made the prediction
+}
+DRIVES = {
+    "forward_pass_pos": tuple(PARTS),
+    "forward_pass_layer": ("ln", "head", "mlp"),
+    "forward_pass_head": ("head",),
+    "forward_pass_temperature": ("final",),
+}
+
+
+CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: {key of the control: value}
+
+
+def rerun_parts(control: str) -> None:
+    """``on_change`` of a control: note its new value for the parts, and rerun the parts it drives (in page order)
+    and nothing else."""
+    st.session_state.setdefault(CHOICE, {})[control] = st.session_state[control]
+    st.rerun([PARTS[part] for part in DRIVES[control]])
+
+
+def chosen() -> tuple[svc.View, int, int, int, float]:
+    """The analysis at the controls' values, and those values: as the start part drew them, or as a control's
+    callback noted it since (a part rerun by a control's callback does not draw the other controls)."""
+    c = st.session_state[CHOICE]
+    pos, layer, head, temperature = (c[k] for k in DRIVES)
+    return svc.analyse(text, pos, layer, head, temperature), pos, layer, head, temperature
+
+
+@st.fragment(key=PARTS["start"])
+def start_part() -> None:
+    """The position, layer, head and temperature, the summary and step 1."""
     cfg = svc.config()
     L, H = cfg["n_layers"], cfg["n_heads"]
     if st.session_state.get("forward_pass_pos", 0) > n_tokens - 1:  # a shorter text than the last one
         st.session_state["forward_pass_pos"] = n_tokens - 1
     c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
-    pos = c_pos.slider(
+    c_pos.slider(
         t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, key="forward_pass_pos", bind="query-params",
-        help=t("forward_pass.pos.help"),
+        help=t("forward_pass.pos.help"), on_change=rerun_parts, args=("forward_pass_pos",),
     )  # fmt: skip
-    layer = c_layer.slider(t("view.layer"), 0, L - 1, 0, key="forward_pass_layer", bind="query-params")
-    head = c_head.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="forward_pass_head", bind="query-params"
-    )
-    temperature = c_temp.slider(
+    c_layer.slider(t("view.layer"), 0, L - 1, 0, key="forward_pass_layer", bind="query-params",
+                   on_change=rerun_parts, args=("forward_pass_layer",))  # fmt: skip
+    c_head.segmented_control(
+        t("view.head"), list(range(H)), default=0, required=True, key="forward_pass_head", bind="query-params",
+        on_change=rerun_parts, args=("forward_pass_head",),
+    )  # fmt: skip
+    c_temp.slider(
         t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, key="forward_pass_temperature", bind="query-params",
-        help=t("forward_pass.temperature.help"),
+        help=t("forward_pass.temperature.help"), on_change=rerun_parts, args=("forward_pass_temperature",),
     )  # fmt: skip
+    st.session_state[CHOICE] = {key: st.session_state[key] for key in DRIVES}
     try:
-        v = svc.analyse(text, pos, layer, head, temperature)
+        v, *_ = chosen()
     except InputError as e:
         ui.input_error(e)
         st.stop()
 
     piece = visible(v.pieces[v.pos])
-    lh = t("forward_pass.lh", layer=layer, head=head)
     metrics = ui.row()
     metrics.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
     metrics.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
@@ -110,6 +147,10 @@ def walk() -> None:
     )
     st.markdown(t("forward_pass.s1.text", d=len(v.x0)))
 
+
+@st.fragment(key=PARTS["ln"])
+def ln_part() -> None:
+    v, pos, layer, head, temperature = chosen()
     # ---- 2. LayerNorm ------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s2.title", layer=layer))
     norms = ui.row()
@@ -127,6 +168,12 @@ def walk() -> None:
     )
     st.markdown(t("forward_pass.s2.text"))
 
+
+@st.fragment(key=PARTS["head"])
+def head_part() -> None:
+    v, pos, layer, head, temperature = chosen()
+    H = svc.config()["n_heads"]
+    lh = t("forward_pass.lh", layer=layer, head=head)
     # ---- 3. Q, K, V --------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s3.title", layer=layer))
     D = v.d_head
@@ -189,6 +236,11 @@ def walk() -> None:
     )
     st.markdown(t("forward_pass.s5.text", d=D))
 
+
+@st.fragment(key=PARTS["mlp"])
+def mlp_part() -> None:
+    v, pos, layer, head, temperature = chosen()
+    L = svc.config()["n_layers"]
     # ---- 6. MLP ------------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s6.title", layer=layer))
     mlp = ui.row()
@@ -228,6 +280,10 @@ def walk() -> None:
     )  # fmt: skip
     st.markdown(t("forward_pass.s7.text", layers=L))
 
+
+@st.fragment(key=PARTS["final"])
+def final_part() -> None:
+    v, pos, layer, head, temperature = chosen()
     # ---- 8. final LayerNorm, unembedding, softmax --------------------------------------------------------------------
     st.subheader(t("forward_pass.s8.title"))
     final = ui.row()
@@ -242,6 +298,10 @@ def walk() -> None:
     )
     st.markdown(t("forward_pass.s8.text"))
 
+
+@st.fragment(key=PARTS["dla"])
+def dla_part() -> None:
+    v, *_ = chosen()
     # ---- which parts made the prediction -----------------------------------------------------------------------------
     st.subheader(t("forward_pass.dla.title", token=visible(v.predicted_piece)))
 
@@ -271,6 +331,11 @@ def walk() -> None:
     ui.readout(v)
 
 
-walk()
+start_part()  # stops the page, with the reason, where the text cannot be analysed
+ln_part()
+head_part()
+mlp_part()
+final_part()
+dla_part()
 
 ui.explain(t("forward_pass.explain"))

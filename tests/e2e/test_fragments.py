@@ -88,6 +88,10 @@ def run_tab(server: str, page: str, script) -> None:
         ("attention", "attention_step", 1.0, "attention_heads", "attention_layer"),  # the controls: a fragment
         ("mamba", "mamba_layer", 1.0, "mamba_delta", "mamba_outputs"),  # the answers sit above the layer's fragment
         ("bert", "bert_k", 3.0, "bert_pred_fig", "bert_masks"),  # k: the predictions alone, not the mask picker
+        # the forward pass's layer reruns steps 2–7 (three parts, by its callback), not step 1 or the output
+        ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_mlp", "forward_pass_embed"),
+        ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_ln", "forward_pass_top"),
+        ("forward-pass", "forward_pass_temperature", 0.5, "forward_pass_top", "forward_pass_dla"),  # step 8 alone
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
