@@ -53,11 +53,25 @@ def verdict(a) -> tuple[str, str]:
 
 
 # ---- the problem -----------------------------------------------------------------------------------------------------
+# The problem and everything that reads it (chain of thought, the accuracy curve's marker, the GRPO group) are two
+# fragments; the problem's controls rerun both, and the training curves and R1's pipeline further down stay as drawn.
+PARTS = ["reasoning_part_problem", "reasoning_part_group"]
+TEXT = "_reasoning_text"  # the problem as the problem part last read it, for the group part
+DRAWN = "_reasoning_drawn"  # a held-out problem a control drew, for the input box when the problem part next runs
+
+
+def rerun_parts() -> None:
+    """``on_change`` of the problem's controls: rerun the problem part and the group part, in page order."""
+    st.rerun(PARTS)
+
+
 def draw() -> None:
-    """on_change of the difficulty and number controls: put that held-out problem in the input box."""
+    """on_change of the difficulty and number controls: that held-out problem goes into the input box. (Through
+    ``DRAWN``: a value a button's callback writes into the box itself is lost on a keyed rerun, Streamlit 1.67.)"""
     k = int(st.session_state.get("reasoning_k", svc.DEFAULT_K))
     index = int(st.session_state.get("reasoning_index", 0))
-    st.session_state["reasoning_problem"] = svc.drawn(k, index)
+    st.session_state[DRAWN] = svc.drawn(k, index)
+    rerun_parts()
 
 
 def another() -> None:
@@ -66,52 +80,68 @@ def another() -> None:
     draw()
 
 
+def example() -> None:
+    """on_change of the examples: that problem in the input box."""
+    ui.use_example("reasoning_example", "reasoning_problem")
+    rerun_parts()
+
+
 st.header(t("reasoning.cot.title"))
 st.markdown(t("reasoning.cot.caption", max=svc.MAX_STEPS))
-text = st.text_input(
-    t("reasoning.problem"),
-    svc.default_problem(),
-    key="reasoning_problem",
-    bind="query-params",
-    max_chars=svc.MAX_CHARS,
-    help=t("reasoning.problem.help", max=svc.MAX_STEPS),
-)
-st.pills(
-    t("reasoning.examples"),
-    svc.examples(),
-    key="reasoning_example",
-    on_change=ui.use_example,
-    args=("reasoning_example", "reasoning_problem"),
-    format_func=svc.pretty,
-)
-c_k, c_i, c_b = st.columns([3, 2, 2], vertical_alignment="bottom")
-c_k.slider(
-    t("reasoning.k"),
-    1,
-    svc.MAX_STEPS,
-    svc.DEFAULT_K,
-    key="reasoning_k",
-    bind="query-params",
-    on_change=draw,
-    help=t("reasoning.k.help", n=svc.EVAL_N, single=svc.SINGLE),
-)
-c_i.number_input(
-    t("reasoning.index"),
-    0,
-    svc.EVAL_N - 1,
-    0,
-    key="reasoning_index",
-    bind="query-params",
-    on_change=draw,
-    help=t("reasoning.index.help", n=svc.EVAL_N),
-)
-c_b.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
 
-try:
-    problem = svc.problem(text)
-except InputError as e:
-    ui.input_error(e)
-    problem = None
+
+@st.fragment(key=PARTS[0])
+def problem_part() -> None:
+    """The problem's controls, chain of thought against a direct answer on it, and the curve marked at its k."""
+    if DRAWN in st.session_state:
+        st.session_state["reasoning_problem"] = st.session_state.pop(DRAWN)
+    text = st.text_input(
+        t("reasoning.problem"),
+        svc.default_problem(),
+        key="reasoning_problem",
+        bind="query-params",
+        max_chars=svc.MAX_CHARS,
+        help=t("reasoning.problem.help", max=svc.MAX_STEPS),
+        on_change=rerun_parts,
+    )
+    st.pills(
+        t("reasoning.examples"),
+        svc.examples(),
+        key="reasoning_example",
+        on_change=example,
+        format_func=svc.pretty,
+    )
+    c_k, c_i, c_b = st.columns([3, 2, 2], vertical_alignment="bottom")
+    c_k.slider(
+        t("reasoning.k"),
+        1,
+        svc.MAX_STEPS,
+        svc.DEFAULT_K,
+        key="reasoning_k",
+        bind="query-params",
+        on_change=draw,
+        help=t("reasoning.k.help", n=svc.EVAL_N, single=svc.SINGLE),
+    )
+    c_i.number_input(
+        t("reasoning.index"),
+        0,
+        svc.EVAL_N - 1,
+        0,
+        key="reasoning_index",
+        bind="query-params",
+        on_change=draw,
+        help=t("reasoning.index.help", n=svc.EVAL_N),
+    )
+    c_b.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
+    try:
+        problem = svc.problem(text)
+    except InputError as e:
+        ui.input_error(e)
+        problem = None
+    st.session_state[TEXT] = None if problem is None else text
+    if problem is not None:
+        cot_section(text)
+    curve_section(problem.k if problem is not None else None)
 
 
 # ---- 1 · chain of thought, live --------------------------------------------------------------------------------------
@@ -127,11 +157,11 @@ def cot_section(text: str) -> None:
         ui.input_error(e)
         return
     st.caption(t("reasoning.problem_is", prompt=a.prompt, k=a.k))
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("reasoning.m.truth"), a.answer, help=t("reasoning.m.truth.help"))
-    for col, ans, key in ((m2, a.direct, "reasoning.m.direct"), (m3, a.cot, "reasoning.m.cot")):
+    metrics = ui.row()
+    metrics.metric(t("reasoning.m.truth"), a.answer, help=t("reasoning.m.truth.help"))
+    for ans, key in ((a.direct, "reasoning.m.direct"), (a.cot, "reasoning.m.cot")):
         delta, colour = verdict(ans)
-        col.metric(
+        metrics.metric(
             t(key),
             "—" if ans.answer is None else ans.answer,
             delta,
@@ -140,7 +170,7 @@ def cot_section(text: str) -> None:
             help=t("reasoning.m.answer.help", completion=ans.completion),
         )
     right_steps = sum(w == v for w, v in zip(a.cot.steps, a.values))
-    m4.metric(t("reasoning.m.steps"), f"{right_steps} / {a.k}", help=t("reasoning.m.steps.help"))
+    metrics.metric(t("reasoning.m.steps"), f"{right_steps} / {a.k}", help=t("reasoning.m.steps.help"))
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('reasoning.direct')}**")
@@ -192,10 +222,12 @@ def curve_section(current: int | None) -> None:
         ui.input_error(curves_error)
         return
     c = curves
-    m1, m2, m3 = st.columns(3)
-    m1.metric(t("reasoning.m.direct_at_bar", k=c.bar_steps), f"{c.direct_at_bar:.0%}", help=t("reasoning.m.card.help"))
-    m2.metric(t("reasoning.m.cot_at_bar", k=c.bar_steps), f"{c.cot_at_bar:.0%}", help=t("reasoning.m.card.help"))
-    m3.metric(
+    metrics = ui.row()
+    metrics.metric(
+        t("reasoning.m.direct_at_bar", k=c.bar_steps), f"{c.direct_at_bar:.0%}", help=t("reasoning.m.card.help")
+    )
+    metrics.metric(t("reasoning.m.cot_at_bar", k=c.bar_steps), f"{c.cot_at_bar:.0%}", help=t("reasoning.m.card.help"))
+    metrics.metric(
         t("reasoning.m.gain"),
         f"{c.cot_at_bar - c.direct_at_bar:+.0%}",
         help=t("reasoning.m.gain.help", bar="—" if c.bar_gain is None else f"{c.bar_gain:+.0%}"),
@@ -213,8 +245,10 @@ def curve_section(current: int | None) -> None:
 
 
 # ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------
-@st.fragment
-def grpo_section(text: str | None) -> None:
+@st.fragment(key=PARTS[1])
+def grpo_section() -> None:
+    """A group sampled for the problem (None: the problem part found none); its own controls rerun it alone."""
+    text = st.session_state.get(TEXT)
     s = svc.grpo_settings()
     st.header(t("reasoning.grpo.title"))
     start = svc.start_settings()
@@ -251,11 +285,11 @@ def grpo_section(text: str | None) -> None:
         return
     G = len(g.completions)
     labels = [f"o{i + 1}" for i in range(G)]
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("reasoning.m.mean_reward"), f"{g.rewards.mean():.3f}", help=t("reasoning.m.mean_reward.help"))
-    m2.metric(t("reasoning.m.correct"), f"{int(g.correct.sum())} / {G}")
-    m3.metric(t("reasoning.m.formed"), f"{int(g.well_formed.sum())} / {G}")
-    m4.metric(t("reasoning.m.std"), f"{g.rewards.std():.3f}", help=t("reasoning.m.std.help"))
+    metrics = ui.row()
+    metrics.metric(t("reasoning.m.mean_reward"), f"{g.rewards.mean():.3f}", help=t("reasoning.m.mean_reward.help"))
+    metrics.metric(t("reasoning.m.correct"), f"{int(g.correct.sum())} / {G}")
+    metrics.metric(t("reasoning.m.formed"), f"{int(g.well_formed.sum())} / {G}")
+    metrics.metric(t("reasoning.m.std"), f"{g.rewards.std():.3f}", help=t("reasoning.m.std.help"))
     if np.ptp(g.rewards) == 0:
         st.warning(t("reasoning.grpo.flat"), icon=":material/horizontal_rule:")
     ui.figure(
@@ -436,10 +470,8 @@ def why_section() -> None:
     st.caption(t("reasoning.r1.note"))
 
 
-if problem is not None:
-    cot_section(text)
-curve_section(problem.k if problem is not None else None)
-grpo_section(text if problem is not None else None)
+problem_part()
+grpo_section()
 training_section()
 why_section()
 ours = svc.here()

@@ -92,6 +92,9 @@ def run_tab(server: str, page: str, script) -> None:
         ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_mlp", "forward_pass_embed"),
         ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_ln", "forward_pass_top"),
         ("forward-pass", "forward_pass_temperature", 0.5, "forward_pass_top", "forward_pass_dla"),  # step 8 alone
+        # reasoning's difficulty draws a new problem: the problem and group parts rerun, the training curves do not
+        ("reasoning", "reasoning_k", 5.0, "reasoning_group_bars", "reasoning_train_curves"),
+        ("reasoning", "reasoning_k", 5.0, "reasoning_curve", "reasoning_r1"),
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
