@@ -33,7 +33,21 @@ def billions(n: float) -> str:
 
 
 # ---- 1 · RMSNorm and 2 · SwiGLU, on one text ------------------------------------------------------------------------
-@st.fragment
+# The token and block controls rerun the two parts that show that token in that block (its metrics and figures), not
+# the text box, the headings and explanations, or the normalisation cost (which depends on the text alone).
+PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
+CHOICE = "_llama_choice"  # (token, block) as the controls part drew them or a control's callback noted them since
+
+
+def rerun_parts(control: str) -> None:
+    """``on_change`` of the token and block controls: note the new value and rerun the two parts."""
+    token, block = st.session_state[CHOICE]
+    st.session_state[CHOICE] = (
+        (st.session_state[control], block) if control == "llama_token" else (token, st.session_state[control])
+    )
+    st.rerun(list(PARTS.values()))
+
+
 def activations_section() -> None:
     shape = svc.shape()
     L, C, F = shape.n_layers, shape.dim, shape.hidden
@@ -52,70 +66,87 @@ def activations_section() -> None:
         ui.input_error(e)
         return
     T = len(a.ids)
-    c_tok, c_block = st.columns([3, 2])
-    token = c_tok.slider(
-        t("llama.token"), 0, T - 1, min(T - 1, 8), key="llama_token", bind="query-params", help=t("llama.token.help")
-    )
-    block = c_block.segmented_control(
-        t("llama.block"),
-        list(range(L)),
-        default=1,
-        required=True,
-        key="llama_block",
-        bind="query-params",
-        help=t("llama.block.help"),
-    )
-    st.caption(t("llama.chosen", token=token, piece=visible(a.pieces[token]), block=block))
 
-    # ---- 1 · RMSNorm ----
-    st.subheader(t("llama.norm.title"))
-    st.markdown(t("llama.norm.caption"))
-    s = svc.norm_stats(a)
-    metric_row = ui.row()
-    metric_row.metric(t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help"))
-    metric_row.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
-    metric_row.metric(t("llama.m.change"), f"{s.change[block, token]:.1%}", help=t("llama.m.change.help"))
-    metric_row.metric(
-        t("llama.m.centred_loss"),
-        f"{a.loss_centred:.3f}",
-        f"{a.loss_centred - a.loss:+.3f}",
-        delta_color="inverse",
-        help=t("llama.m.centred_loss.help", loss=a.loss),
-    )
-    points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
-    left, right = st.columns(2)
-    with left:
-        st.caption(t("llama.norm.channels", token=token, block=block))
-        x = a.stream[block, token]
-        ui.figure(
-            views.channels(
+    @st.fragment(key="llama_part_controls")
+    def controls_part() -> None:
+        c_tok, c_block = st.columns([3, 2])
+        token = c_tok.slider(
+            t("llama.token"), 0, T - 1, min(T - 1, 8), key="llama_token", bind="query-params",
+            help=t("llama.token.help"), on_change=rerun_parts, args=("llama_token",),
+        )  # fmt: skip
+        block = c_block.segmented_control(
+            t("llama.block"),
+            list(range(L)),
+            default=1,
+            required=True,
+            key="llama_block",
+            bind="query-params",
+            help=t("llama.block.help"),
+            on_change=rerun_parts,
+            args=("llama_block",),
+        )
+        st.session_state[CHOICE] = (token, block)
+
+    controls_part()
+
+    @st.fragment(key=PARTS["norm"])
+    def norm_part() -> None:
+        token, block = st.session_state[CHOICE]
+        st.caption(t("llama.chosen", token=token, piece=visible(a.pieces[token]), block=block))
+
+        # ---- 1 · RMSNorm ----
+        st.subheader(t("llama.norm.title"))
+        st.markdown(t("llama.norm.caption"))
+        s = svc.norm_stats(a)
+        metric_row = ui.row()
+        metric_row.metric(
+            t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help")
+        )
+        metric_row.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
+        metric_row.metric(t("llama.m.change"), f"{s.change[block, token]:.1%}", help=t("llama.m.change.help"))
+        metric_row.metric(
+            t("llama.m.centred_loss"),
+            f"{a.loss_centred:.3f}",
+            f"{a.loss_centred - a.loss:+.3f}",
+            delta_color="inverse",
+            help=t("llama.m.centred_loss.help", loss=a.loss),
+        )
+        points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
+        left, right = st.columns(2)
+        with left:
+            st.caption(t("llama.norm.channels", token=token, block=block))
+            x = a.stream[block, token]
+            ui.figure(
+                views.channels(
+                    x,
+                    channel_title=t("llama.channel"),
+                    value_title=t("llama.value"),
+                    mean_name=t("llama.mean"),
+                    rms_name=t("llama.rms"),
+                ),
                 x,
-                channel_title=t("llama.channel"),
-                value_title=t("llama.value"),
-                mean_name=t("llama.mean"),
-                rms_name=t("llama.rms"),
-            ),
-            x,
-            f"llama-stream-b{block}-t{token}",
-            key="llama_channels",
-        )
-    with right:
-        st.caption(t("llama.norm.points"))
-        ui.figure(
-            views.mean_share(
-                s.mean_share,
-                s.change,
-                (block, token),
-                point_names=points,
-                share_name=t("llama.m.mean_share"),
-                change_name=t("llama.m.change"),
-                token_name=t("llama.this_token"),
-                y_title=t("llama.percent"),
-            ),
-            {"points": points, "mean_share": s.mean_share, "change": s.change, "cosine": s.cosine},
-            "llama-mean-share",
-            key="llama_mean_share",
-        )
+                f"llama-stream-b{block}-t{token}",
+                key="llama_channels",
+            )
+        with right:
+            st.caption(t("llama.norm.points"))
+            ui.figure(
+                views.mean_share(
+                    s.mean_share,
+                    s.change,
+                    (block, token),
+                    point_names=points,
+                    share_name=t("llama.m.mean_share"),
+                    change_name=t("llama.m.change"),
+                    token_name=t("llama.this_token"),
+                    y_title=t("llama.percent"),
+                ),
+                {"points": points, "mean_share": s.mean_share, "change": s.change, "cosine": s.cosine},
+                "llama-mean-share",
+                key="llama_mean_share",
+            )
+
+    norm_part()
     cost = svc.norm_cost(text)
     metric_row = ui.row()
     metric_row.metric(t("llama.m.norm_params"), f"{C} / {2 * C}", help=t("llama.m.norm_params.help"))
@@ -130,45 +161,51 @@ def activations_section() -> None:
     # ---- 2 · SwiGLU ----
     st.subheader(t("llama.swiglu.title"))
     st.markdown(t("llama.swiglu.caption", C=C, F=F))
-    g = svc.gating(a, block, token)
-    metric_row = ui.row()
-    metric_row.metric(
-        t("llama.m.closed"), f"{g.closed:.0%}", help=t("llama.m.closed.help", share=f"{svc.CLOSED:.0%}", F=F)
-    )
-    metric_row.metric(t("llama.m.negative"), f"{g.negative:.0%}", help=t("llama.m.negative.help"))
-    metric_row.metric(
-        t("llama.m.top"),
-        f"{g.top_energy:.0%}",
-        help=t("llama.m.top.help", share=f"{svc.TOP_UNITS:.0%}", n=round(svc.TOP_UNITS * F)),
-    )
-    metric_row.metric(t("llama.m.width"), f"{F}", help=t("llama.m.width.help", C=C, rule=round(2 / 3 * 4 * C, 1)))
-    left, right = st.columns(2)
-    names = (t("llama.gate"), t("llama.up"), t("llama.product"))
-    with left:
-        st.caption(t("llama.swiglu.scatter"))
-        ui.figure(
-            views.gating(
-                g.gate,
-                g.up,
-                g.product,
-                svc.CLOSED * float(abs(g.gate).max()),
-                gate_title=names[0],
-                up_title=names[1],
-                product_title=names[2],
-                closed_name=t("llama.closed_band"),
-            ),
-            {"gate": g.gate, "up": g.up, "product": g.product},
-            f"llama-swiglu-b{block}-t{token}",
-            key="llama_gating",
+
+    @st.fragment(key=PARTS["swiglu"])
+    def swiglu_part() -> None:
+        token, block = st.session_state[CHOICE]
+        g = svc.gating(a, block, token)
+        metric_row = ui.row()
+        metric_row.metric(
+            t("llama.m.closed"), f"{g.closed:.0%}", help=t("llama.m.closed.help", share=f"{svc.CLOSED:.0%}", F=F)
         )
-    with right:
-        st.caption(t("llama.swiglu.sorted"))
-        ui.figure(
-            views.sorted_units(g.gate, g.up, g.product, names=names, unit_title=t("llama.unit_rank")),
-            {"gate": g.gate, "up": g.up, "product": g.product},
-            f"llama-swiglu-sorted-b{block}-t{token}",
-            key="llama_sorted",
+        metric_row.metric(t("llama.m.negative"), f"{g.negative:.0%}", help=t("llama.m.negative.help"))
+        metric_row.metric(
+            t("llama.m.top"),
+            f"{g.top_energy:.0%}",
+            help=t("llama.m.top.help", share=f"{svc.TOP_UNITS:.0%}", n=round(svc.TOP_UNITS * F)),
         )
+        metric_row.metric(t("llama.m.width"), f"{F}", help=t("llama.m.width.help", C=C, rule=round(2 / 3 * 4 * C, 1)))
+        left, right = st.columns(2)
+        names = (t("llama.gate"), t("llama.up"), t("llama.product"))
+        with left:
+            st.caption(t("llama.swiglu.scatter"))
+            ui.figure(
+                views.gating(
+                    g.gate,
+                    g.up,
+                    g.product,
+                    svc.CLOSED * float(abs(g.gate).max()),
+                    gate_title=names[0],
+                    up_title=names[1],
+                    product_title=names[2],
+                    closed_name=t("llama.closed_band"),
+                ),
+                {"gate": g.gate, "up": g.up, "product": g.product},
+                f"llama-swiglu-b{block}-t{token}",
+                key="llama_gating",
+            )
+        with right:
+            st.caption(t("llama.swiglu.sorted"))
+            ui.figure(
+                views.sorted_units(g.gate, g.up, g.product, names=names, unit_title=t("llama.unit_rank")),
+                {"gate": g.gate, "up": g.up, "product": g.product},
+                f"llama-swiglu-sorted-b{block}-t{token}",
+                key="llama_sorted",
+            )
+
+    swiglu_part()
     st.markdown(t("llama.swiglu.width", C=C, F=F, four=4 * C, params=3 * C * F, mlp=2 * C * 4 * C))
     ui.readout(a)
 
