@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import numpy as np
+import orjson
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
@@ -164,12 +165,26 @@ def _no_named_scales(value) -> None:
             _no_named_scales(item)
 
 
+class _Spec(dict):
+    """A figure's dict that also holds its JSON, written once: ``st.plotly_chart`` writes the dict it gets with
+    ``plotly.io.to_json``, whose orjson engine asks an object for ``to_plotly_json`` first and copies an
+    ``orjson.Fragment`` into its output as it is (py-spy: writing the same JSON again on every rerun was 5–6 % of
+    the Mistral page's). Plotly's other engine, or any other reader, sees the plain dict."""
+
+    def __init__(self, spec: dict):
+        super().__init__(spec)
+        self._fragment = orjson.Fragment(pio.to_json(spec, validate=False, engine="orjson"))
+
+    def to_plotly_json(self):
+        return self._fragment
+
+
 class _Ready(go.Figure):
     """An empty figure whose ``to_dict`` is a dict built once: what ``st.plotly_chart`` reads on every rerun."""
 
     def __init__(self, spec: dict):
         super().__init__()
-        self._te_spec = spec
+        self._te_spec = _Spec(spec)
 
     def to_dict(self) -> dict:
         return self._te_spec

@@ -104,6 +104,10 @@ def test_for_chart_sends_what_the_builder_drew_in_each_theme():
     assert _spec(light) == _spec(fresh)
     assert _spec(dark) == _spec(theme.for_dark(_bars.uncached(np.arange(6.0), "x")))
     assert _spec(dark) != _spec(light) and fig.layout.plot_bgcolor == "white"  # the shared figure stays light
+    for ready in (light, dark):  # the JSON written once with the dict is the JSON of the dict
+        spec = ready.to_dict()
+        assert pio.to_json(spec, validate=False) == pio.to_json(dict(spec), validate=False)
+        assert pio.to_json(spec, validate=False, engine="json") == pio.to_json(dict(spec), validate=False)
 
 
 def test_an_uncached_figure_goes_through():
