@@ -76,10 +76,8 @@ CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: 
 
 
 def rerun_parts(control: str) -> None:
-    """``on_change`` of a control: note its new value for the parts, and rerun the parts it drives (in page order)
-    and nothing else."""
-    st.session_state.setdefault(CHOICE, {})[control] = st.session_state[control]
-    st.rerun([PARTS[part] for part in DRIVES[control]])
+    """``on_change`` of a control: rerun the parts it drives, in page order, and nothing else."""
+    ui.rerun_parts(control, CHOICE, [PARTS[part] for part in DRIVES[control]])
 
 
 def chosen() -> tuple[svc.View, int, int, int, float]:
@@ -112,7 +110,7 @@ def start_part() -> None:
         t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, key="forward_pass_temperature", bind="query-params",
         help=t("forward_pass.temperature.help"), on_change=rerun_parts, args=("forward_pass_temperature",),
     )  # fmt: skip
-    st.session_state[CHOICE] = {key: st.session_state[key] for key in DRIVES}
+    ui.note_controls(CHOICE, DRIVES)
     try:
         v, *_ = chosen()
     except InputError as e:

@@ -36,16 +36,12 @@ def billions(n: float) -> str:
 # The token and block controls rerun the two parts that show that token in that block (its metrics and figures), not
 # the text box, the headings and explanations, or the normalisation cost (which depends on the text alone).
 PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
-CHOICE = "_llama_choice"  # (token, block) as the controls part drew them or a control's callback noted them since
+CHOICE = "_llama_choice"  # {control: value} as the controls part drew them or a control's callback noted them since
 
 
 def rerun_parts(control: str) -> None:
-    """``on_change`` of the token and block controls: note the new value and rerun the two parts."""
-    token, block = st.session_state[CHOICE]
-    st.session_state[CHOICE] = (
-        (st.session_state[control], block) if control == "llama_token" else (token, st.session_state[control])
-    )
-    st.rerun(list(PARTS.values()))
+    """``on_change`` of the token and block controls: rerun the two parts."""
+    ui.rerun_parts(control, CHOICE, PARTS.values())
 
 
 def activations_section() -> None:
@@ -70,11 +66,11 @@ def activations_section() -> None:
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
         c_tok, c_block = st.columns([3, 2])
-        token = c_tok.slider(
+        c_tok.slider(
             t("llama.token"), 0, T - 1, min(T - 1, 8), key="llama_token", bind="query-params",
             help=t("llama.token.help"), on_change=rerun_parts, args=("llama_token",),
         )  # fmt: skip
-        block = c_block.segmented_control(
+        c_block.segmented_control(
             t("llama.block"),
             list(range(L)),
             default=1,
@@ -85,13 +81,13 @@ def activations_section() -> None:
             on_change=rerun_parts,
             args=("llama_block",),
         )
-        st.session_state[CHOICE] = (token, block)
+        ui.note_controls(CHOICE, ("llama_token", "llama_block"))
 
     controls_part()
 
     @st.fragment(key=PARTS["norm"])
     def norm_part() -> None:
-        token, block = st.session_state[CHOICE]
+        token, block = (st.session_state[CHOICE][k] for k in ("llama_token", "llama_block"))
         st.caption(t("llama.chosen", token=token, piece=visible(a.pieces[token]), block=block))
 
         # ---- 1 · RMSNorm ----
@@ -164,7 +160,7 @@ def activations_section() -> None:
 
     @st.fragment(key=PARTS["swiglu"])
     def swiglu_part() -> None:
-        token, block = st.session_state[CHOICE]
+        token, block = (st.session_state[CHOICE][k] for k in ("llama_token", "llama_block"))
         g = svc.gating(a, block, token)
         metric_row = ui.row()
         metric_row.metric(

@@ -214,6 +214,22 @@ def use_example(picker: str, into: str, **reset) -> None:
     st.session_state[picker] = None
 
 
+def note_controls(choice: str, keys) -> dict:
+    """Note the values of the controls ``keys`` in ``st.session_state[choice]`` (a dict by key), for the parts of
+    the page that read them (``rerun_parts``); returns it. Called where the controls are drawn."""
+    st.session_state[choice] = {key: st.session_state[key] for key in keys}
+    return st.session_state[choice]
+
+
+def rerun_parts(control: str, choice: str, parts) -> None:
+    """``on_change`` of a control that drives parts of the page other than the one it sits in (keyed fragments):
+    note its new value in ``st.session_state[choice]``, then rerun those ``parts`` (fragment keys, in page order)
+    and nothing else. The parts read the controls from ``choice``, not from the widgets: a part rerun this way does
+    not draw the other controls, and a client need not send their values."""
+    st.session_state.setdefault(choice, {})[control] = st.session_state[control]
+    st.rerun(list(parts))
+
+
 def input_error(error: InputError) -> None:
     st.error(error.message(current_lang()), icon=":material/error:")
 
