@@ -47,25 +47,46 @@ except InputError as e:
 
 
 # ---- 1. the band ----------------------------------------------------------------------------------------------------
-@st.fragment
+BAND = ("mistral_window", "mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone
+BAND_CHOICE = "_mistral_band"  # {control: value}, read by the view (ui.rerun_parts)
+
+
 def band_section(a: svc.Analysis) -> None:
     st.subheader(t("mistral.band.title"))
     st.markdown(t("mistral.band.caption", W=W, L=L))
+    band_controls()
+    band_view(a)
+
+
+@st.fragment(key="mistral_part_band_controls")
+def band_controls() -> None:
+    rerun = {"on_change": ui.rerun_parts}
     c_w, c_l, c_h = st.columns([2, 1, 1])
-    window = c_w.slider(
+    c_w.slider(
         t("mistral.window"),
         *svc.DISPLAY_WINDOWS,
         W,
         key="mistral_window",
         bind="query-params",
         help=t("mistral.window.help", W=W),
+        **rerun,
+        args=("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
     )
-    layer = c_l.segmented_control(
-        t("view.layer"), list(range(L)), default=0, required=True, key="mistral_layer", bind="query-params"
-    )
-    head = c_h.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="mistral_head", bind="query-params"
-    )
+    c_l.segmented_control(
+        t("view.layer"), list(range(L)), default=0, required=True, key="mistral_layer", bind="query-params",
+        **rerun, args=("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
+    )  # fmt: skip
+    c_h.segmented_control(
+        t("view.head"), list(range(H)), default=0, required=True, key="mistral_head", bind="query-params",
+        **rerun, args=("mistral_head", BAND_CHOICE, ["mistral_part_band"]),
+    )  # fmt: skip
+    ui.note_controls(BAND_CHOICE, BAND)
+
+
+@st.fragment(key="mistral_part_band")
+def band_view(a: svc.Analysis) -> None:
+    """The band at the chosen window, and the chosen head's pattern against it."""
+    window, layer, head = (st.session_state[BAND_CHOICE][k] for k in BAND)
     T = len(a.ids)
     mask = svc.band(T, window)
     causal = T * (T + 1) // 2

@@ -98,6 +98,7 @@ def run_tab(server: str, page: str, script) -> None:
         # LLaMA's token: the norm and SwiGLU parts, not the text box or anything further down
         ("llama", "llama_token", 3.0, "llama_sorted", "llama_text"),
         ("llama", "llama_token", 3.0, "llama_channels", "llama_loss_kv"),
+        ("mistral", "mistral_window", 8.0, "mistral_band", "mistral_layer"),  # the band's view, not its controls
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
