@@ -120,34 +120,42 @@ def text_to_text_section():
 
 
 # ---- 2 · span corruption --------------------------------------------------------------------------------------------
-@st.fragment
+SPAN = ("t5_span_text", "t5_density", "t5_mean_span", "t5_seed")  # the span controls, which rerun its view alone
+SPAN_CHOICE = "_t5_span"  # {control: value}, read by the view (ui.rerun_parts)
+
+
 def span_section():
     st.subheader(t("t5.span.title"))
     st.markdown(t("t5.span.caption"))
-    text = st.text_area(
+    span_controls()
+    span_view()
+
+
+@st.fragment(key="t5_part_span_controls")
+def span_controls():
+    def rerun(key: str) -> dict:
+        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts,
+                "args": (key, SPAN_CHOICE, ["t5_part_span"])}  # fmt: skip
+
+    st.text_area(
         t("t5.span.text"),
         svc.DEFAULT_SPAN_TEXT,
-        key="t5_span_text",
-        bind="query-params",
         max_chars=svc.SPAN_MAX_CHARS,
         height=90,
         help=t("t5.span.text.help", chars=svc.SPAN_MAX_CHARS, tokens=svc.SPAN_MAX_TOKENS),
+        **rerun("t5_span_text"),
     )
     c_d, c_m, c_s = st.columns([2, 2, 1])
-    density = c_d.slider(
-        t("t5.span.density"),
-        0.05,
-        0.5,
-        0.15,
-        0.05,
-        key="t5_density",
-        bind="query-params",
-        help=t("t5.span.density.help"),
-    )
-    mean_span = c_m.slider(
-        t("t5.span.mean"), 1.0, 8.0, 3.0, 0.5, key="t5_mean_span", bind="query-params", help=t("t5.span.mean.help")
-    )
-    seed = c_s.number_input(t("t5.span.seed"), 0, 9999, 0, key="t5_seed", bind="query-params")
+    c_d.slider(t("t5.span.density"), 0.05, 0.5, 0.15, 0.05, help=t("t5.span.density.help"), **rerun("t5_density"))
+    c_m.slider(t("t5.span.mean"), 1.0, 8.0, 3.0, 0.5, help=t("t5.span.mean.help"), **rerun("t5_mean_span"))
+    c_s.number_input(t("t5.span.seed"), 0, 9999, 0, **rerun("t5_seed"))
+    ui.note_controls(SPAN_CHOICE, SPAN)
+
+
+@st.fragment(key="t5_part_span")
+def span_view():
+    """The corruption the span controls chose, what the model writes back, and the objectives' target lengths."""
+    text, density, mean_span, seed = (st.session_state[SPAN_CHOICE][k] for k in SPAN)
     try:
         c = svc.corruption(text, float(density), float(mean_span), int(seed), backend)
     except InputError as e:

@@ -72,9 +72,6 @@ def test_position_layer_and_head_change_the_figures():
     assert norm2 != norm
     assert figure_data(at, "forward_pass_mlp") != mlp
 
-    # the layer reran steps 2–7 alone (their fragments), and AppTest's tree holds only what that run drew; a run
-    # with nothing changed draws the whole page again, the controls included, at the values they had
-    rerun(at, LANG)
     assert at.slider(key="forward_pass_layer").value == 2 and m(at, "forward_pass.s7.m.norm", layer=2) == norm2
     top = m(at, "forward_pass.s4.m.top")
     weights = figure_data(at, "forward_pass_attention")

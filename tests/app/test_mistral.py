@@ -39,9 +39,6 @@ def test_window_slider_redraws_the_band_and_the_model_stays_inside_its_own():
     assert float(m(at, "mistral.m.outside_shown").rstrip("%")) > 0  # the model reads further back than 8
     assert m(at, "mistral.m.outside_trained", W=W) == "0"  # the real band does not move
 
-    # the window reran the band's view alone (a fragment), and AppTest's tree holds only what that run drew; a run
-    # with nothing changed draws the page again, the controls included, at the values they had
-    rerun(at, LANG)
     assert at.slider(key="mistral_window").value == 8 and m(at, "mistral.m.keys") == "8"
     at.button_group(key="mistral_layer").set_value(3)
     at.button_group(key="mistral_head").set_value(1)
