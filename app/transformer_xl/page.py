@@ -47,64 +47,53 @@ except InputError as e:
 
 
 # ---- 1 · segments and memory ----------------------------------------------------------------------------------------
-CHOICE = "_txl_choice"  # (segment, query, layer, head) as the memory part last drew them, for the terms part
+CHOICE = "_txl_choice"  # {control: value} as the controls last drew them or a callback noted them, for the parts
+VIEWS = ["txl_memory_part", "txl_terms_part"]  # what the query, layer and head drive: the memory bars and the terms
 
 
-def rerun_query_parts() -> None:
-    """``on_change`` of the segment, query, layer and head controls: rerun the two parts they drive (the memory part
-    and the four terms, in page order), not the whole page."""
-    st.rerun(["txl_memory_part", "txl_terms_part"])
-
-
-@st.fragment(key="txl_memory_part")
 def memory_section(a: svc.Analysis) -> None:
     st.subheader(t("txl.seg.title"))
     st.markdown(t("txl.seg.caption", L=L, M=M, n=len(a.segments), T=len(a.ids)))
+    memory_controls(a)
+    memory_view(a)
+
+
+@st.fragment(key="txl_controls_part")
+def memory_controls(a: svc.Analysis) -> None:
+    """The segment, query, layer and head. The segment reruns this part too (the query's range is that segment's
+    length); the others rerun the memory bars and the four terms alone (``ui.rerun_parts``)."""
     n_seg = len(a.segments)
     c_s, c_q, c_l, c_h = st.columns([2, 3, 2, 2])
+
+    def drives(key: str, parts: list[str] = VIEWS) -> dict:
+        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts, "args": (key, CHOICE, parts)}
+
     segment = n_seg - 1
     if n_seg > 1:
         segment = c_s.slider(
-            t("txl.segment"),
-            0,
-            n_seg - 1,
-            min(2, n_seg - 1),
-            key="txl_segment",
-            bind="query-params",
-            on_change=rerun_query_parts,
+            t("txl.segment"), 0, n_seg - 1, min(2, n_seg - 1), **drives("txl_segment", ["txl_controls_part", *VIEWS])
         )
-    seg = a.segments[segment]
-    T_seg = seg.pattern.shape[2]
+    T_seg = a.segments[segment].pattern.shape[2]
     query = 0
     if T_seg > 1:
-        query = c_q.slider(
-            t("txl.query"),
-            0,
-            T_seg - 1,
-            min(4, T_seg - 1),
-            key="txl_query",
-            bind="query-params",
-            on_change=rerun_query_parts,
-            help=t("txl.query.help"),
-        )
-    layer = c_l.segmented_control(
-        t("view.layer"),
-        list(range(N)),
-        default=0,
-        required=True,
-        key="txl_layer",
-        bind="query-params",
-        on_change=rerun_query_parts,
-    )
-    head = c_h.segmented_control(
-        t("view.head"),
-        list(range(H)),
-        default=0,
-        required=True,
-        key="txl_head",
-        bind="query-params",
-        on_change=rerun_query_parts,
-    )
+        query = c_q.slider(t("txl.query"), 0, T_seg - 1, min(4, T_seg - 1), help=t("txl.query.help"),
+                           **drives("txl_query"))  # fmt: skip
+    layer = c_l.segmented_control(t("view.layer"), list(range(N)), default=0, required=True, **drives("txl_layer"))
+    head = c_h.segmented_control(t("view.head"), list(range(H)), default=0, required=True, **drives("txl_head"))
+    st.session_state[CHOICE] = {"txl_segment": segment, "txl_query": query, "txl_layer": layer, "txl_head": head}
+
+
+def choice() -> tuple[int, int, int, int]:
+    """(segment, query, layer, head) as the controls chose them."""
+    c = st.session_state[CHOICE]
+    return c["txl_segment"], c["txl_query"], c["txl_layer"], c["txl_head"]
+
+
+@st.fragment(key="txl_memory_part")
+def memory_view(a: svc.Analysis) -> None:
+    """Where the chosen query sits among the segments, and its attention over memory and current keys."""
+    segment, query, layer, head = choice()
+    seg = a.segments[segment]
     p = seg.start + query
     ui.markup(
         views.segments_html(
@@ -144,7 +133,6 @@ def memory_section(a: svc.Analysis) -> None:
         f"txl-attention-s{segment}-q{query}-l{layer}h{head}",
         key="txl_attention",
     )
-    st.session_state[CHOICE] = (segment, query, layer, head)
 
 
 # ---- 2 · loss with and without memory -------------------------------------------------------------------------------
@@ -247,8 +235,8 @@ def reach_section(text: str) -> None:
 # ---- 4 · the four terms ---------------------------------------------------------------------------------------------
 @st.fragment(key="txl_terms_part")
 def terms_section(text: str) -> None:
-    """Reruns with the memory part when one of its controls moves (``rerun_query_parts``)."""
-    segment, query, layer, head = st.session_state[CHOICE]
+    """Reruns with the memory bars when the query, layer or head moves (``memory_controls``)."""
+    segment, query, layer, head = choice()
     st.subheader(t("txl.terms.title"))
     st.markdown(t("txl.terms.caption"))
     s = svc.terms(text, backend, segment, query, layer, head)
@@ -256,9 +244,9 @@ def terms_section(text: str) -> None:
     labels = list(a.pieces[s.keys[0] : s.keys[-1] + 1])
     names = {k: t(f"txl.term.{k}") for k in "abcd"}
     top = int(s.weights.argmax())
-    cols = st.columns(4)
-    for col, k in zip(cols, "abcd"):
-        col.metric(names[k], f"{getattr(s, k)[top]:+.2f}", help=t("txl.m.term.help", token=visible(labels[top])))
+    metric_row = ui.row()
+    for k in "abcd":
+        metric_row.metric(names[k], f"{getattr(s, k)[top]:+.2f}", help=t("txl.m.term.help", token=visible(labels[top])))
     st.caption(
         t(
             "txl.terms.shown",

@@ -152,8 +152,8 @@ def test_moe_layer_slider_reruns_the_router_view_and_nothing_else(server):
 
 def test_transformer_xl_query_reruns_the_memory_and_terms_parts(server):
     """Transformer-XL's query slider drives two parts apart in the page, the memory bars (1) and the four terms of
-    the relative score (4): its callback reruns both fragments, and the loss, reach and text box between and above
-    them are not sent again."""
+    the relative score (4): its callback reruns both fragments, and the loss, reach, controls and text box between
+    and above them are not sent again."""
 
     async def script(tab):
         _, first = await tab.rerun()
@@ -162,6 +162,6 @@ def test_transformer_xl_query_reruns_the_memory_and_terms_parts(server):
         assert status == FRAGMENT_DONE
         assert drawn.get("txl_attention") not in (None, first["txl_attention"])  # redrawn, for the new query
         assert drawn.get("txl_terms") not in (None, first["txl_terms"])
-        assert not {"txl_text", "txl_loss", "txl_reach"} & drawn.keys()
+        assert not {"txl_text", "txl_loss", "txl_reach", "txl_layer"} & drawn.keys()  # nor the controls
 
     run_tab(server, "transformer-xl", script)
