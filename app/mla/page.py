@@ -167,7 +167,10 @@ def cache_section() -> None:
         st.caption(t("mla.cache.table_note", groups=svc.GQA_GROUPS))
 
 
-@st.fragment
+LATENT = ("mla_token", "mla_layer")  # the latent view's controls, which rerun the view alone
+LATENT_CHOICE = "_mla_latent"  # {control: value}, read by the view (ui.rerun_parts)
+
+
 def latent_section(text: str) -> None:
     s = svc.shape()
     st.subheader(t("mla.latent.title"))
@@ -180,26 +183,42 @@ def latent_section(text: str) -> None:
     except InputError as e:
         ui.input_error(e)
         return
-    T = len(a.ids)
+    latent_controls(len(a.ids), s.n_layers)
+    latent_view(a)
+
+
+@st.fragment(key="mla_part_latent_controls")
+def latent_controls(T: int, n_layers: int) -> None:
+    def drives(key: str) -> dict:
+        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts,
+                "args": (key, LATENT_CHOICE, ["mla_part_latent"])}  # fmt: skip
+
     c_tok, c_layer = st.columns([3, 2])
-    token = c_tok.slider(
-        t("mla.token"), 0, T - 1, min(T - 1, 5), key="mla_token", bind="query-params", help=t("mla.token.help")
-    )
-    layer = c_layer.segmented_control(
-        t("mla.layer"), list(range(s.n_layers)), default=0, required=True, key="mla_layer", bind="query-params"
-    )
+    c_tok.slider(t("mla.token"), 0, T - 1, min(T - 1, 5), help=t("mla.token.help"), **drives("mla_token"))
+    c_layer.segmented_control(t("mla.layer"), list(range(n_layers)), default=0, required=True, **drives("mla_layer"))
+    ui.note_controls(LATENT_CHOICE, LATENT)
+
+
+@st.fragment(key="mla_part_latent")
+def latent_view(a) -> None:
+    """The chosen token's cached latent and rope key in the chosen layer, the keys rebuilt from them, and the
+    absorbed computation's next-token check at that token."""
+    s = svc.shape()
+    token, layer = (st.session_state[LATENT_CHOICE][k] for k in LATENT)
     st.caption(t("mla.chosen", token=token, piece=visible(a.pieces[token]), layer=layer))
     c_kv, k_rope, keys = a.c_kv[layer, token], a.k_rope[layer, token], a.keys[layer, token]
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("mla.m.latent_norm"), f"{float((c_kv**2).sum() ** 0.5):.3f}", help=t("mla.m.latent_norm.help"))
-    m2.metric(t("mla.m.rope_norm"), f"{float((k_rope**2).sum() ** 0.5):.3f}", help=t("mla.m.rope_norm.help"))
-    m3.metric(
+    metric_row = ui.row()
+    metric_row.metric(t("mla.m.latent_norm"), f"{float((c_kv**2).sum() ** 0.5):.3f}", help=t("mla.m.latent_norm.help"))
+    metric_row.metric(t("mla.m.rope_norm"), f"{float((k_rope**2).sum() ** 0.5):.3f}", help=t("mla.m.rope_norm.help"))
+    metric_row.metric(
         t("mla.m.cached_here"),
         f"{s.kv_latent + s.rope_dim} / {2 * s.n_heads * s.head_dim}",
         help=t("mla.m.cached_here.help", K=s.kv_latent, R=s.rope_dim, H=s.n_heads, D=s.head_dim),
     )
     norms = (keys**2).sum(-1) ** 0.5
-    m4.metric(t("mla.m.key_norms"), f"{norms.min():.2f}–{norms.max():.2f}", help=t("mla.m.key_norms.help", H=s.n_heads))
+    metric_row.metric(
+        t("mla.m.key_norms"), f"{norms.min():.2f}–{norms.max():.2f}", help=t("mla.m.key_norms.help", H=s.n_heads)
+    )
     left, right = st.columns(2)
     with left:
         st.caption(t("mla.latent.bars"))
@@ -227,11 +246,11 @@ def absorbed_section(a, token: int) -> None:
     st.subheader(t("mla.absorb.title"))
     st.markdown(t("mla.absorb.caption"))
     naive, absorbed = svc.next_tokens(a, token)
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("mla.m.max_diff"), f"{a.max_diff:.2e}", help=t("mla.m.max_diff.help", scale=a.scale))
-    m2.metric(t("mla.m.top1"), f"{a.top1_agree:.0%}", help=t("mla.m.top1.help", n=len(a.ids)))
-    m3.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
-    m4.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
+    metric_row = ui.row()
+    metric_row.metric(t("mla.m.max_diff"), f"{a.max_diff:.2e}", help=t("mla.m.max_diff.help", scale=a.scale))
+    metric_row.metric(t("mla.m.top1"), f"{a.top1_agree:.0%}", help=t("mla.m.top1.help", n=len(a.ids)))
+    metric_row.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
+    metric_row.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
     st.caption(t("mla.absorb.next", token=token, piece=visible(a.pieces[token])))
     ui.table(
         {
