@@ -194,16 +194,38 @@ ui.explain(t("vit.explain.embeddings", **card))
 
 
 # ---- attention ----
-@st.fragment
-def attention_section(res: svc.Analysis, key: bytes) -> None:
+ATTENTION = ["vit_part_attention"]  # what the layer drives: the [CLS] map, its metrics and the grid's marked cell
+ATTENTION_CHOICE = "_vit_attention"  # {control: value}, read by the view (ui.rerun_parts)
+
+
+def attention_section(res: svc.Analysis) -> None:
     L, H = res.patterns.shape[:2]
     st.subheader(t("vit.h.attention"))
+    attention_controls(L, H)
+    attention_view(res)
+    ui.explain(t("vit.explain.attention"))
+
+
+@st.fragment(key="vit_part_attention_controls")
+def attention_controls(L: int, H: int) -> None:
+    """The layer reruns the view alone; the head reruns this part too, which writes it into the link."""
     c1, c2 = st.columns(2)
-    layer = c1.slider(t("vit.layer"), 0, L - 1, L - 1, key="vit_layer", bind="query-params")
+    c1.slider(
+        t("vit.layer"), 0, L - 1, L - 1, key="vit_layer", bind="query-params",
+        on_change=ui.rerun_parts, args=("vit_layer", ATTENTION_CHOICE, ATTENTION),
+    )  # fmt: skip
     head_names = {-1: t("vit.head.mean"), **{h: str(h) for h in range(H)}}
-    head = ui.choice(
-        c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1, labels=head_names
-    )
+    ui.choice(
+        c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1, labels=head_names,
+        on_change=ui.rerun_parts, args=("vit_head", ATTENTION_CHOICE, ["vit_part_attention_controls", *ATTENTION]),
+    )  # fmt: skip
+    ui.note_controls(ATTENTION_CHOICE, ("vit_layer", "vit_head"))
+
+
+@st.fragment(key=ATTENTION[0])
+def attention_view(res: svc.Analysis) -> None:
+    L, H = res.patterns.shape[:2]
+    layer, head = (st.session_state[ATTENTION_CHOICE][k] for k in ("vit_layer", "vit_head"))
     head = -1 if head is None else int(head)
     head_name = t("vit.head.mean") if head == -1 else t("vit.cls.head", head=head)
     inked = svc.inked(res)
@@ -219,11 +241,10 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
             "vit-cls-attention",
             key="vit_cls",
         )
-        m1, m2 = st.columns(2)
-        m3 = st.container()
-        m1.metric(t("vit.metric.cls_peak"), f"{cls_map.max():.3f}")
-        m2.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}", help=t("vit.metric.cls_self.help"))
-        m3.metric(
+        metric_row = ui.row()
+        metric_row.metric(t("vit.metric.cls_peak"), f"{cls_map.max():.3f}")
+        metric_row.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}", help=t("vit.metric.cls_self.help"))
+        metric_row.metric(
             t("vit.metric.cls_ink"),
             f"{svc.ink_share(res, layer, None if head == -1 else head):.0%}",
             help=t("vit.metric.cls_ink.help", k=int(inked.sum()), n=inked.size, ink=svc.INK),
@@ -246,7 +267,6 @@ def attention_section(res: svc.Analysis, key: bytes) -> None:
             "vit-attention",
             key="vit_heads",
         )
-    ui.explain(t("vit.explain.attention"))
 
 
 @st.fragment
@@ -284,7 +304,7 @@ def rollout_section(res: svc.Analysis, key: bytes) -> None:
     ui.explain(t("vit.explain.rollout"))
 
 
-attention_section(res, key)
+attention_section(res)
 rollout_section(res, key)
 
 # ---- position embeddings ----

@@ -101,6 +101,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("mistral", "mistral_window", 8.0, "mistral_band", "mistral_layer"),  # the band's view, not its controls
         ("t5", "t5_density", 0.4, "t5_lengths", "t5_mean_span"),  # the corruption and lengths, not the controls
         ("mla", "mla_token", 2.0, "mla_keys", "mla_layer"),  # the latent view and the absorbed check, not controls
+        ("vit", "vit_layer", 0.0, "vit_cls", "vit_layer"),  # the [CLS] map and the grid, not the controls
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
