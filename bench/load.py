@@ -331,7 +331,7 @@ def summary(point: Point, wall_s: float) -> dict:
         # idle work between reruns counts too)
         "cpu_ms_per_rerun": round(point.cpu_s * 1e3 / len(lat), 1) if lat and point.cpu_s is not None else None,
         # what one rerun sends: page elements (a fragment's rerun sends only its own), and all its messages' size
-        "messages_per_rerun": statistics.median(point.messages) if point.messages else None,
+        "messages_per_rerun": statistics.median_low(point.messages) if point.messages else None,
         "kb_per_rerun": round(statistics.median(point.kilobytes), 1) if point.kilobytes else None,
         "errors": len(point.errors),
         "first_error": point.errors[0] if point.errors else None,
