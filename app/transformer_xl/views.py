@@ -30,6 +30,7 @@ def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
     return fig
 
 
+@cached
 def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int, query: int, segment_name: str) -> str:
     """The text as token boxes, one line label per segment; the chosen segment in blue, the memory it reads in
     yellow, the query token framed in red. Every piece of text is escaped."""

@@ -112,3 +112,20 @@ def test_theme_css_defines_every_palette_colour_for_both_themes():
     style = theme.svg_style({"text": ("fill", "ink")})
     assert f"text{{fill:{theme.PALETTE['ink'][0]}}}" in style
     assert f"@media (prefers-color-scheme: dark){{text{{fill:{theme.PALETTE['ink'][1]}}}}}" in style
+
+
+def test_markup_sends_the_html_as_a_string_would():
+    """ui.markup hands st.html the HTML through _repr_html_ (no dedent pass over a long strip on every rerun); what
+    reaches the page is what st.html makes of the same string: stripped, and nothing indented to remove."""
+    import textwrap
+
+    from app.shared import ui
+    from app.transformer_xl.views import segments_html
+
+    pieces = [f"tok{i} <&>" for i in range(300)]
+    for html in (
+        token_strip(pieces[:40], np.linspace(0, 1, 40), label="a <label>"),
+        segments_html(pieces, 64, segment=2, memory_start=64, query=130, segment_name="segment"),
+        "\n  <b>x</b>\n",
+    ):
+        assert ui._Markup(html)._repr_html_() == textwrap.dedent(html).strip()
