@@ -62,6 +62,7 @@ def activations_section() -> None:
         ui.input_error(e)
         return
     T = len(a.ids)
+    stats = svc.norm_stats(a)  # every token and block at once: once per text, not on each move
 
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
@@ -93,7 +94,7 @@ def activations_section() -> None:
         # ---- 1 · RMSNorm ----
         st.subheader(t("llama.norm.title"))
         st.markdown(t("llama.norm.caption"))
-        s = svc.norm_stats(a)
+        s = stats
         metric_row = ui.row()
         metric_row.metric(
             t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help")
