@@ -20,7 +20,7 @@ import torch
 from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax, softmax
-from app.shared.services import run, stack_layers
+from app.shared.services import read_only, run, stack_layers
 from models import zoo
 from models.data import text2text as tt
 from models.layers import t5_relative_position_bucket
@@ -345,7 +345,7 @@ def _span_numbers(mask: np.ndarray) -> np.ndarray:
     return np.where(mask, np.cumsum(starts) - 1, -1)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_resource(show_spinner=False, max_entries=64)  # shared as it is, not copied per call: services.read_only
 def corruption(text: str, density: float, mean_span: float, seed: int, backend: str = "torch") -> Corruption:
     """Span-corrupt ``text`` (``noise_mask`` with ``seed``), then ask the model for the target (``fill:`` prefix, as
     its fine-tuning and evaluation do): teacher-forced probabilities, and its own greedy reconstruction."""
@@ -380,26 +380,28 @@ def corruption(text: str, density: float, mean_span: float, seed: int, backend: 
         ok.append(g == i)
     tgt_arr = np.array(tgt)
     in_span = np.array([not tt.is_sentinel(i) and i != tt.EOS for i in tgt])
-    return Corruption(
-        tokens=pieces(ids),
-        dropped=mask,
-        span_of=span_of,
-        input=pieces(inp),
-        target=pieces(tgt),
-        target_probs=p[np.arange(len(tgt)), tgt_arr],
-        predicted=pieces(top),
-        predicted_probs=p.max(-1),
-        greedy=pieces(greedy),
-        greedy_probs=g_probs[np.arange(len(greedy)), greedy],
-        filled=tuple(filled),
-        filled_ok=np.array(ok),
-        reassembled=reassemble(inp, tgt) == ids,
-        n_spans=int(span_of.max() + 1),
-        span_accuracy=float((top[in_span] == tgt_arr[in_span]).mean()),
-        lengths=objective_lengths(len(ids), density, mean_span, seed),
-        backend=res.backend,
-        device=res.device,
-        ms=res.ms,
+    return read_only(
+        Corruption(
+            tokens=pieces(ids),
+            dropped=mask,
+            span_of=span_of,
+            input=pieces(inp),
+            target=pieces(tgt),
+            target_probs=p[np.arange(len(tgt)), tgt_arr],
+            predicted=pieces(top),
+            predicted_probs=p.max(-1),
+            greedy=pieces(greedy),
+            greedy_probs=g_probs[np.arange(len(greedy)), greedy],
+            filled=tuple(filled),
+            filled_ok=np.array(ok),
+            reassembled=reassemble(inp, tgt) == ids,
+            n_spans=int(span_of.max() + 1),
+            span_accuracy=float((top[in_span] == tgt_arr[in_span]).mean()),
+            lengths=objective_lengths(len(ids), density, mean_span, seed),
+            backend=res.backend,
+            device=res.device,
+            ms=res.ms,
+        )
     )
 
 
