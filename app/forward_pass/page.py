@@ -64,20 +64,15 @@ PARTS = {
     "final": "forward_pass_part_final",  # step 8
     "dla": "forward_pass_part_dla",  # which parts made the prediction
 }
-DRIVES = {
-    "forward_pass_pos": tuple(PARTS),
-    "forward_pass_layer": ("ln", "head", "mlp"),
-    "forward_pass_head": ("head",),
-    "forward_pass_temperature": ("final",),
+DRIVES = {  # each control: the parts it reruns
+    "forward_pass_pos": list(PARTS.values()),
+    "forward_pass_layer": [PARTS["ln"], PARTS["head"], PARTS["mlp"]],
+    "forward_pass_head": [PARTS["head"]],
+    "forward_pass_temperature": [PARTS["final"]],
 }
 
 
 CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: {key of the control: value}
-
-
-def rerun_parts(control: str) -> None:
-    """``on_change`` of a control: rerun the parts it drives, in page order, and nothing else."""
-    ui.rerun_parts(control, CHOICE, [PARTS[part] for part in DRIVES[control]])
 
 
 def chosen() -> tuple[svc.View, int, int, int, float]:
@@ -97,18 +92,19 @@ def start_part() -> None:
         st.session_state["forward_pass_pos"] = n_tokens - 1
     c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
     c_pos.slider(
-        t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, key="forward_pass_pos", bind="query-params",
-        help=t("forward_pass.pos.help"), on_change=rerun_parts, args=("forward_pass_pos",),
+        t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, help=t("forward_pass.pos.help"),
+        **ui.drives("forward_pass_pos", CHOICE, DRIVES["forward_pass_pos"]),
     )  # fmt: skip
-    c_layer.slider(t("view.layer"), 0, L - 1, 0, key="forward_pass_layer", bind="query-params",
-                   on_change=rerun_parts, args=("forward_pass_layer",))  # fmt: skip
+    c_layer.slider(
+        t("view.layer"), 0, L - 1, 0, **ui.drives("forward_pass_layer", CHOICE, DRIVES["forward_pass_layer"])
+    )
     c_head.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="forward_pass_head", bind="query-params",
-        on_change=rerun_parts, args=("forward_pass_head",),
+        t("view.head"), list(range(H)), default=0, required=True,
+        **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"]),
     )  # fmt: skip
     c_temp.slider(
-        t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, key="forward_pass_temperature", bind="query-params",
-        help=t("forward_pass.temperature.help"), on_change=rerun_parts, args=("forward_pass_temperature",),
+        t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, help=t("forward_pass.temperature.help"),
+        **ui.drives("forward_pass_temperature", CHOICE, DRIVES["forward_pass_temperature"]),
     )  # fmt: skip
     ui.note_controls(CHOICE, DRIVES)
     try:

@@ -39,11 +39,6 @@ PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
 CHOICE = "_llama_choice"  # {control: value} as the controls part drew them or a control's callback noted them since
 
 
-def rerun_parts(control: str) -> None:
-    """``on_change`` of the token and block controls: rerun the two parts."""
-    ui.rerun_parts(control, CHOICE, PARTS.values())
-
-
 def activations_section() -> None:
     shape = svc.shape()
     L, C, F = shape.n_layers, shape.dim, shape.hidden
@@ -62,25 +57,22 @@ def activations_section() -> None:
         ui.input_error(e)
         return
     T = len(a.ids)
-    stats = svc.norm_stats(a)  # every token and block at once: once per text, not on each move
+    s = svc.norm_stats(a)  # every token and block at once: once per text, not on each move
 
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
         c_tok, c_block = st.columns([3, 2])
         c_tok.slider(
-            t("llama.token"), 0, T - 1, min(T - 1, 8), key="llama_token", bind="query-params",
-            help=t("llama.token.help"), on_change=rerun_parts, args=("llama_token",),
+            t("llama.token"), 0, T - 1, min(T - 1, 8), help=t("llama.token.help"),
+            **ui.drives("llama_token", CHOICE, PARTS.values()),
         )  # fmt: skip
         c_block.segmented_control(
             t("llama.block"),
             list(range(L)),
             default=1,
             required=True,
-            key="llama_block",
-            bind="query-params",
             help=t("llama.block.help"),
-            on_change=rerun_parts,
-            args=("llama_block",),
+            **ui.drives("llama_block", CHOICE, PARTS.values()),
         )
         ui.note_controls(CHOICE, ("llama_token", "llama_block"))
 
@@ -94,7 +86,6 @@ def activations_section() -> None:
         # ---- 1 · RMSNorm ----
         st.subheader(t("llama.norm.title"))
         st.markdown(t("llama.norm.caption"))
-        s = stats
         metric_row = ui.row()
         metric_row.metric(
             t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help")

@@ -60,25 +60,21 @@ def band_section(a: svc.Analysis) -> None:
 
 @st.fragment(key="mistral_part_band_controls")
 def band_controls() -> None:
-    rerun = {"on_change": ui.rerun_parts}
     c_w, c_l, c_h = st.columns([2, 1, 1])
     c_w.slider(
         t("mistral.window"),
         *svc.DISPLAY_WINDOWS,
         W,
-        key="mistral_window",
-        bind="query-params",
         help=t("mistral.window.help", W=W),
-        **rerun,
-        args=("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
+        **ui.drives("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
     )
     c_l.segmented_control(
-        t("view.layer"), list(range(L)), default=0, required=True, key="mistral_layer", bind="query-params",
-        **rerun, args=("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
+        t("view.layer"), list(range(L)), default=0, required=True,
+        **ui.drives("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
     )  # fmt: skip
     c_h.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True, key="mistral_head", bind="query-params",
-        **rerun, args=("mistral_head", BAND_CHOICE, ["mistral_part_band"]),
+        t("view.head"), list(range(H)), default=0, required=True,
+        **ui.drives("mistral_head", BAND_CHOICE, ["mistral_part_band"]),
     )  # fmt: skip
     ui.note_controls(BAND_CHOICE, BAND)
 

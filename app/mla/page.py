@@ -189,13 +189,22 @@ def latent_section(text: str) -> None:
 
 @st.fragment(key="mla_part_latent_controls")
 def latent_controls(T: int, n_layers: int) -> None:
-    def drives(key: str) -> dict:
-        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts,
-                "args": (key, LATENT_CHOICE, ["mla_part_latent"])}  # fmt: skip
-
     c_tok, c_layer = st.columns([3, 2])
-    c_tok.slider(t("mla.token"), 0, T - 1, min(T - 1, 5), help=t("mla.token.help"), **drives("mla_token"))
-    c_layer.segmented_control(t("mla.layer"), list(range(n_layers)), default=0, required=True, **drives("mla_layer"))
+    c_tok.slider(
+        t("mla.token"),
+        0,
+        T - 1,
+        min(T - 1, 5),
+        help=t("mla.token.help"),
+        **ui.drives("mla_token", LATENT_CHOICE, ["mla_part_latent"]),
+    )
+    c_layer.segmented_control(
+        t("mla.layer"),
+        list(range(n_layers)),
+        default=0,
+        required=True,
+        **ui.drives("mla_layer", LATENT_CHOICE, ["mla_part_latent"]),
+    )
     ui.note_controls(LATENT_CHOICE, LATENT)
 
 

@@ -235,6 +235,13 @@ def note_controls(choice: str, keys) -> dict:
     return st.session_state[choice]
 
 
+def drives(key: str, choice: str, parts, *, bind: bool = True) -> dict:
+    """The keyword arguments of the control ``key`` whose moves rerun the keyed fragments ``parts`` alone
+    (``rerun_parts``, noting its value in ``choice``); with ``bind``, its value also goes into the link."""
+    kwargs = {"key": key, "on_change": rerun_parts, "args": (key, choice, list(parts))}
+    return {**kwargs, "bind": "query-params"} if bind else kwargs
+
+
 def rerun_parts(control: str, choice: str, parts) -> None:
     """``on_change`` of a control that drives parts of the page other than the one it sits in (keyed fragments):
     note its new value in ``st.session_state[choice]``, then rerun those ``parts`` (fragment keys, in page order)

@@ -134,8 +134,7 @@ def span_section():
 @st.fragment(key="t5_part_span_controls")
 def span_controls():
     def rerun(key: str) -> dict:
-        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts,
-                "args": (key, SPAN_CHOICE, ["t5_part_span"])}  # fmt: skip
+        return ui.drives(key, SPAN_CHOICE, ["t5_part_span"])
 
     st.text_area(
         t("t5.span.text"),

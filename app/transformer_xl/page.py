@@ -66,7 +66,7 @@ def memory_controls(a: svc.Analysis) -> None:
     c_s, c_q, c_l, c_h = st.columns([2, 3, 2, 2])
 
     def drives(key: str, parts: list[str] = VIEWS) -> dict:
-        return {"key": key, "bind": "query-params", "on_change": ui.rerun_parts, "args": (key, CHOICE, parts)}
+        return ui.drives(key, CHOICE, parts)
 
     segment = n_seg - 1
     if n_seg > 1:

@@ -211,13 +211,12 @@ def attention_controls(L: int, H: int) -> None:
     """The layer reruns the view alone; the head reruns this part too, which writes it into the link."""
     c1, c2 = st.columns(2)
     c1.slider(
-        t("vit.layer"), 0, L - 1, L - 1, key="vit_layer", bind="query-params",
-        on_change=ui.rerun_parts, args=("vit_layer", ATTENTION_CHOICE, ATTENTION),
+        t("vit.layer"), 0, L - 1, L - 1, **ui.drives("vit_layer", ATTENTION_CHOICE, ATTENTION)
     )  # fmt: skip
     head_names = {-1: t("vit.head.mean"), **{h: str(h) for h in range(H)}}
     ui.choice(
-        c2.segmented_control, t("vit.head"), list(head_names), key="vit_head", default=-1, labels=head_names,
-        on_change=ui.rerun_parts, args=("vit_head", ATTENTION_CHOICE, ["vit_part_attention_controls", *ATTENTION]),
+        c2.segmented_control, t("vit.head"), list(head_names), default=-1, labels=head_names,
+        **ui.drives("vit_head", ATTENTION_CHOICE, ["vit_part_attention_controls", *ATTENTION], bind=False),
     )  # fmt: skip
     ui.note_controls(ATTENTION_CHOICE, ("vit_layer", "vit_head"))
 
