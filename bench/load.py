@@ -78,6 +78,9 @@ WIDGETS = {
     "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
     "reasoning": ("reasoning_k", (4.0, 3.0)),
 }
+# What a reader's link opens, by page: where a page shows one part at a time, the part its slider changes most (the
+# forward pass's MLP step: the layer redraws it, and it is the step with the most elements)
+QUERY = {"forward-pass": "forward_pass_step=mlp"}
 # Every model page's slider at 128 readers, against the empty page in the same run (python -m bench.run --load)
 PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
 WORDS = (
@@ -117,15 +120,17 @@ def rerun_message(
     text: tuple[str, str] | None = None,
     slider: tuple[str, float | str] | None = None,
     fragment: str = "",
+    query: str = "",
 ) -> bytes:
     """A rerun of ``page``, naming the messages this reader already holds (as a browser does, so the server sends a
     reference instead of an unchanged element): with no widget changed, with ``text`` = (widget id, value) typed
     into a text box, or with ``slider`` = (widget id, value) moved (a select slider's value is the text of its
-    option); ``fragment``, the id of the fragment the moved widget is in, asks for a rerun of that fragment alone."""
+    option); ``fragment``, the id of the fragment the moved widget is in, asks for a rerun of that fragment alone;
+    ``query`` is the link's query string."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
-    msg.rerun_script.query_string = ""
+    msg.rerun_script.query_string = query
     msg.rerun_script.page_name = page
     msg.rerun_script.widget_states.SetInParent()
     if text is not None:
@@ -219,7 +224,7 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     else:
                         value = WIDGETS[page][1][n % 2]
                         slider, fragment = (found[0], found[2][int(value)] if found[2] else value), found[1]
-                await ws.send(rerun_message(page, cached, text, slider, fragment))
+                await ws.send(rerun_message(page, cached, text, slider, fragment, QUERY.get(page, "")))
                 status, deltas, size = None, 0, 0
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)

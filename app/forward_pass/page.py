@@ -54,22 +54,21 @@ except InputError as e:
     st.stop()
 
 
-# Each part of the walk below is a fragment, and each control reruns only the parts that show what it changes: the
-# layer redraws steps 2–7, the head steps 3–5, the temperature step 8; the position changes every part.
+# The controls and the summary are one fragment; the step picker and the picked step another. A control reruns the
+# steps part, the position the summary too: a layer move redraws one step, not the eight steps and the attribution
+# under each other it once did (49 elements; bench.load).
 PARTS = {
-    "start": "forward_pass_part_start",  # the controls, the summary and step 1 (the token and its embedding)
-    "ln": "forward_pass_part_ln",  # step 2
-    "head": "forward_pass_part_head",  # steps 3–5
-    "mlp": "forward_pass_part_mlp",  # steps 6–7
-    "final": "forward_pass_part_final",  # step 8
-    "dla": "forward_pass_part_dla",  # which parts made the prediction
+    "start": "forward_pass_part_start",  # the controls and the summary
+    "steps": "forward_pass_part_steps",  # the open step
 }
 DRIVES = {  # each control: the parts it reruns
     "forward_pass_pos": list(PARTS.values()),
-    "forward_pass_layer": [PARTS["ln"], PARTS["head"], PARTS["mlp"]],
-    "forward_pass_head": [PARTS["head"]],
-    "forward_pass_temperature": [PARTS["final"]],
+    "forward_pass_layer": [PARTS["steps"]],
+    "forward_pass_head": [PARTS["steps"]],
+    "forward_pass_temperature": [PARTS["steps"]],
 }
+STEPS = ("embed", "ln", "qkv", "attention", "out", "mlp", "layers", "predict", "dla")  # the picker's, in order
+STEP = "forward_pass_step"  # the picked step (its id in the link: ui.choice)
 
 
 CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: {key of the control: value}
@@ -85,7 +84,7 @@ def chosen() -> tuple[svc.View, int, int, int, float]:
 
 @st.fragment(key=PARTS["start"])
 def start_part() -> None:
-    """The position, layer, head and temperature, the summary and step 1."""
+    """The position, layer, head and temperature, and the summary."""
     cfg = svc.config()
     L, H = cfg["n_layers"], cfg["n_heads"]
     if st.session_state.get("forward_pass_pos", 0) > n_tokens - 1:  # a shorter text than the last one
@@ -121,6 +120,8 @@ def start_part() -> None:
     check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=metrics)
     st.caption(t("forward_pass.m.check_logits.caption", numpy=f"{v.check_numpy:.1e}"))
 
+
+def embed_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     # ---- 1. tokens and embeddings ------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s1.title"))
     marks = np.zeros(len(v.ids))
@@ -142,9 +143,7 @@ def start_part() -> None:
     st.markdown(t("forward_pass.s1.text", d=len(v.x0)))
 
 
-@st.fragment(key=PARTS["ln"])
-def ln_part() -> None:
-    v, pos, layer, head, temperature = chosen()
+def ln_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     # ---- 2. LayerNorm ------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s2.title", layer=layer))
     norms = ui.row()
@@ -163,11 +162,8 @@ def ln_part() -> None:
     st.markdown(t("forward_pass.s2.text"))
 
 
-@st.fragment(key=PARTS["head"])
-def head_part() -> None:
-    v, pos, layer, head, temperature = chosen()
+def qkv_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     H = svc.config()["n_heads"]
-    lh = t("forward_pass.lh", layer=layer, head=head)
     # ---- 3. Q, K, V --------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s3.title", layer=layer))
     D = v.d_head
@@ -193,6 +189,10 @@ def head_part() -> None:
     )
     st.markdown(t("forward_pass.s3.text", h=H, d=D))
 
+
+def attention_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
+    lh = t("forward_pass.lh", layer=layer, head=head)
+    D = v.d_head
     # ---- 4. one head's attention -------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s4.title", lh=lh))
     top_key = int(np.nanargmax(v.weights))
@@ -213,6 +213,9 @@ def head_part() -> None:
     )  # fmt: skip
     st.markdown(t("forward_pass.s4.text", d=D, t=v.pos))
 
+
+def out_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
+    D = v.d_head
     # ---- 5. concatenate the heads, W_O, residual add -----------------------------------------------------------------
     st.subheader(t("forward_pass.s5.title", layer=layer))
     out = ui.row()
@@ -231,10 +234,7 @@ def head_part() -> None:
     st.markdown(t("forward_pass.s5.text", d=D))
 
 
-@st.fragment(key=PARTS["mlp"])
-def mlp_part() -> None:
-    v, pos, layer, head, temperature = chosen()
-    L = svc.config()["n_layers"]
+def mlp_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     # ---- 6. MLP ------------------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s6.title", layer=layer))
     mlp = ui.row()
@@ -259,6 +259,9 @@ def mlp_part() -> None:
     )
     st.markdown(t("forward_pass.s6.text", f=len(v.mlp_pre)))
 
+
+def layers_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
+    L = svc.config()["n_layers"]
     # ---- 7. every layer ----------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s7.title"))
     stage_labels = [
@@ -275,9 +278,7 @@ def mlp_part() -> None:
     st.markdown(t("forward_pass.s7.text", layers=L))
 
 
-@st.fragment(key=PARTS["final"])
-def final_part() -> None:
-    v, pos, layer, head, temperature = chosen()
+def predict_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     # ---- 8. final LayerNorm, unembedding, softmax --------------------------------------------------------------------
     st.subheader(t("forward_pass.s8.title"))
     final = ui.row()
@@ -293,9 +294,7 @@ def final_part() -> None:
     st.markdown(t("forward_pass.s8.text"))
 
 
-@st.fragment(key=PARTS["dla"])
-def dla_part() -> None:
-    v, *_ = chosen()
+def dla_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     # ---- which parts made the prediction -----------------------------------------------------------------------------
     st.subheader(t("forward_pass.dla.title", token=visible(v.predicted_piece)))
 
@@ -325,11 +324,36 @@ def dla_part() -> None:
     ui.readout(v)
 
 
+DRAW = {
+    "embed": embed_step,
+    "ln": ln_step,
+    "qkv": qkv_step,
+    "attention": attention_step,
+    "out": out_step,
+    "mlp": mlp_step,
+    "layers": layers_step,
+    "predict": predict_step,
+    "dla": dla_step,
+}
+
+
+@st.fragment(key=PARTS["steps"])
+def steps_part() -> None:
+    """The step picker and the step it picks."""
+    v, pos, layer, head, temperature = chosen()
+    step = ui.choice(
+        st.segmented_control,
+        t("forward_pass.step"),
+        STEPS,
+        key=STEP,
+        labels={s: t(f"forward_pass.tab.{s}") for s in STEPS},
+        required=True,
+        label_visibility="collapsed",
+    )
+    DRAW[step](v, layer, head, temperature)
+
+
 start_part()  # stops the page, with the reason, where the text cannot be analysed
-ln_part()
-head_part()
-mlp_part()
-final_part()
-dla_part()
+steps_part()
 
 ui.explain(t("forward_pass.explain"))

@@ -8,8 +8,11 @@ Always on the torch backend: the exported ONNX graph carries only the probes of 
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 import streamlit as st
@@ -48,8 +51,10 @@ BLOCK_PROBES = ("attn_in", "attn_out", "mid", "mlp_in", "mlp_out", "resid", "mlp
 HEAD_PROBES = ("attn.q", "attn.k", "attn.v", "attn.pattern", "attn.context")
 
 
-def config() -> dict:
-    return zoo.read_config(NAME)
+@functools.cache
+def config() -> Mapping:
+    """The model's configuration, read from its checkpoint once per process (every move of the page reads it)."""
+    return MappingProxyType(zoo.read_config(NAME))
 
 
 def max_tokens() -> int:

@@ -157,10 +157,21 @@ STRINGS = {
     # 8
     "forward_pass.s8.title": ("8 · Final LayerNorm, unembedding, softmax", "8 · 最终层归一化、反嵌入与 softmax"),
     "forward_pass.try.do": (
-        "Scroll down the steps with the default text: beside each one, a “check” recomputes it by hand (numpy) from "
+        "Open the steps one by one with the default text: in each, a “check” recomputes it by hand (numpy) from "
         "the step before. Then, at step 8, drag τ from 1 to 0.5.",
-        "用默认文本往下看各个步骤：每一步旁边的“核对”都用 numpy 从上一步手算一遍。然后在第 8 步把 τ 从 1 拖到 0.5。",
+        "用默认文本逐个打开各个步骤：每一步里的“核对”都用 numpy 从上一步手算一遍。然后在第 8 步把 τ 从 1 拖到 0.5。",
     ),
+    # the step picker
+    "forward_pass.step": ("Step", "步骤"),
+    "forward_pass.tab.embed": ("1 · Embedding", "1 · 嵌入"),
+    "forward_pass.tab.ln": ("2 · LayerNorm", "2 · 层归一化"),
+    "forward_pass.tab.qkv": ("3 · q, k, v", "3 · q、k、v"),
+    "forward_pass.tab.attention": ("4 · Attention", "4 · 注意力"),
+    "forward_pass.tab.out": ("5 · W_O + residual", "5 · W_O 与残差"),
+    "forward_pass.tab.mlp": ("6 · MLP", "6 · MLP"),
+    "forward_pass.tab.layers": ("7 · Every layer", "7 · 每一层"),
+    "forward_pass.tab.predict": ("8 · Prediction", "8 · 预测"),
+    "forward_pass.tab.dla": ("Which parts?", "哪些部件？"),
     "forward_pass.try.see": (
         "Every check reads a difference below 1e-5, down to the logits: the arithmetic on the page is the "
         "model's own. τ keeps the ranking and sharpens it: “{token}” goes from {p1:.1%} to {p2:.1%}.",
@@ -219,14 +230,15 @@ STRINGS = {
         "embeddings), the design GPT-3 scales up ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)). Every "
         "vector is the trained model's own; every step is recomputed and checked.\n\n"
         "**Try.** Move t to a token whose next token is easy to guess (the second half of a repeated name) and see "
-        "which head carries the prediction in the last chart; step the layer and watch the stream grow.",
+        "which head carries the prediction in “Which parts?”; in “7 · Every layer”, step the layer and watch the "
+        "stream grow.",
         "**你看到的。** 一个词元在仅解码器 Transformer（Vaswani 等 2017，"
         "[arXiv:1706.03762](https://arxiv.org/abs/1706.03762)）中的路径，采用 GPT-2 的结构（Radford 等 2019，"
         "*Language Models are Unsupervised Multitask Learners*：前置层归一化、最终层归一化、字节级 BPE、共享嵌入），"
         "GPT-3 正是把这一设计放大（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）。每个向量都来自训练好的模型，"
         "每一步都重新计算并核对。\n\n"
-        "**试试。** 把 t 移到下一个词元容易猜的位置（重复名字的后半部分），在最后一张图里看是哪个头承担了预测；"
-        "逐层移动，观察残差流如何增长。",
+        "**试试。** 把 t 移到下一个词元容易猜的位置（重复名字的后半部分），在“哪些部件？”里看是哪个头承担了预测；"
+        "在“7 · 每一层”里逐层移动，观察残差流如何增长。",
     ),
     "forward_pass.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "forward_pass.error.too_long_chars": (

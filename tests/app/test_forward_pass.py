@@ -1,5 +1,5 @@
 """AppTest of the forward-pass page: the recomposed logits equal the model's, the attribution adds up to the logit,
-the position and layer controls change what is shown, and over-long text gets a message."""
+the position and layer controls change what is shown, one step at a time, and over-long text gets a message."""
 
 from __future__ import annotations
 
@@ -27,6 +27,15 @@ def figure_data(at, key: str) -> list:
     raise KeyError(key)
 
 
+STEPS = ("embed", "ln", "qkv", "attention", "out", "mlp", "layers", "predict", "dla")  # the step picker's
+
+
+def show(at, step: str, lang: str = LANG):
+    """Pick the step ``step`` (only the picked step is drawn)."""
+    at.session_state["forward_pass_step"] = step
+    return rerun(at, lang)
+
+
 def relative(value: str, scale: float) -> float:
     return float(value) / max(1.0, scale)
 
@@ -41,16 +50,33 @@ def test_recomposed_logits_and_attribution_match_the_model():
     assert relative(m(at, "forward_pass.m.check_logits"), scale) <= 1e-4
     assert v.check_logits <= 1e-4 * scale and v.check_numpy <= 1e-4 * scale
     assert abs(v.dla.sum() + v.dla_bias - v.logits[v.predicted]) <= 1e-4 * scale
+    show(at, "dla")
+    assert not at.exception
     assert float(m(at, "forward_pass.dla.m.check")) <= 1e-4 * scale
     assert m(at, "forward_pass.m.token").startswith(f"{len(v.ids) - 1}:")  # the last token by default
     for check in ("check_embed", "check_ln", "check_qkv", "check_pattern", "check_context", "check_gelu"):
         assert getattr(v, check) <= 1e-4, check
 
 
+def test_only_the_picked_step_is_drawn():
+    at = open_app("forward-pass", lang=LANG)
+    assert at.session_state["forward_pass_step"] == "embed"  # the first step by default
+    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {"forward_pass_embed"}
+    show(at, "mlp")
+    assert not at.exception
+    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {
+        "forward_pass_mlp",
+        "forward_pass_mlp_out",
+    }
+    with pytest.raises(KeyError):
+        m(at, "forward_pass.s1.m.id")  # step 1's metrics are gone with it
+
+
 def test_position_layer_and_head_change_the_figures():
     at = open_app("forward-pass", lang=LANG)
     token = m(at, "forward_pass.m.token")
     embed = figure_data(at, "forward_pass_embed")
+    show(at, "attention")
     attention = figure_data(at, "forward_pass_attention")
 
     at.slider(key="forward_pass_pos").set_value(5)
@@ -58,21 +84,28 @@ def test_position_layer_and_head_change_the_figures():
     assert not at.exception
     assert m(at, "forward_pass.m.token") != token
     assert m(at, "forward_pass.m.token").startswith("5:")
-    assert figure_data(at, "forward_pass_embed") != embed
     assert figure_data(at, "forward_pass_attention") != attention
+    show(at, "embed")
+    assert figure_data(at, "forward_pass_embed") != embed
 
+    show(at, "ln")
     ln = (m(at, "forward_pass.s2.m.mean"), m(at, "forward_pass.s2.m.std"))
+    show(at, "layers")
     norm = m(at, "forward_pass.s7.m.norm", layer=0)
+    show(at, "mlp")
     mlp = figure_data(at, "forward_pass_mlp")
     at.slider(key="forward_pass_layer").set_value(2)
     rerun(at, LANG)
     assert not at.exception
+    assert figure_data(at, "forward_pass_mlp") != mlp  # the picked step follows the layer
+    show(at, "ln")
     assert (m(at, "forward_pass.s2.m.mean"), m(at, "forward_pass.s2.m.std")) != ln
+    show(at, "layers")
     norm2 = m(at, "forward_pass.s7.m.norm", layer=2)
     assert norm2 != norm
-    assert figure_data(at, "forward_pass_mlp") != mlp
 
     assert at.slider(key="forward_pass_layer").value == 2 and m(at, "forward_pass.s7.m.norm", layer=2) == norm2
+    show(at, "attention")
     top = m(at, "forward_pass.s4.m.top")
     weights = figure_data(at, "forward_pass_attention")
     at.button_group(key="forward_pass_head").set_value(3)
@@ -83,6 +116,7 @@ def test_position_layer_and_head_change_the_figures():
 
 def test_temperature_changes_the_top_probability():
     at = open_app("forward-pass", lang=LANG)
+    show(at, "predict")
     p = m(at, "forward_pass.s8.m.p")
     at.slider(key="forward_pass_temperature").set_value(0.5)
     rerun(at, LANG)
@@ -117,6 +151,7 @@ def test_chinese_labels():
     at = open_app("forward-pass", lang="zh")
     assert not at.exception
     assert at.title[0].value == "一次前向传播的内部"
+    show(at, "attention", "zh")
     assert m(at, "forward_pass.s4.m.top", lang="zh")
     assert any("层 0 · 头 0" in h.value for h in at.subheader)
 
@@ -125,11 +160,16 @@ def test_the_guided_experiment_states_what_the_page_shows():
     """The "try this" box's claims, read off the page: every check is below 1e-5 and says it matches, and the top
     token's probabilities at τ = 1 and 0.5 are the ones the page then shows."""
     at = open_app("forward-pass", lang=LANG)
-    checks = [x for x in at.metric if "e-" in str(x.value) or "e+" in str(x.value)]
-    assert len(checks) >= 10
+    box = " ".join(x.value for x in at.markdown)
+    checks = []
+    for step in STEPS:
+        show(at, step)
+        assert not at.exception, step
+        checks += [x for x in at.metric if "e-" in str(x.value) or "e+" in str(x.value)]
+    assert len({x.label for x in checks}) >= 10
     assert all(float(x.value) < 1e-5 for x in checks)
     assert all(x.delta == translate("forward_pass.check.ok", LANG) for x in checks)
-    box = " ".join(x.value for x in at.markdown)
+    show(at, "predict")
     p1 = m(at, "forward_pass.s8.m.p")
     at.slider(key="forward_pass_temperature").set_value(0.5)
     rerun(at, LANG)

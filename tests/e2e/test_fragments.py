@@ -88,10 +88,9 @@ def run_tab(server: str, page: str, script) -> None:
         ("attention", "attention_step", 1.0, "attention_heads", "attention_layer"),  # the controls: a fragment
         ("mamba", "mamba_layer", 1.0, "mamba_delta", "mamba_outputs"),  # the answers sit above the layer's fragment
         ("bert", "bert_k", 3.0, "bert_pred_fig", "bert_masks"),  # k: the predictions alone, not the mask picker
-        # the forward pass's layer reruns steps 2–7 (three parts, by its callback), not step 1 or the output
-        ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_mlp", "forward_pass_embed"),
-        ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_ln", "forward_pass_top"),
-        ("forward-pass", "forward_pass_temperature", 0.5, "forward_pass_top", "forward_pass_dla"),  # step 8 alone
+        # the forward pass's layer and temperature rerun the picked step (by their callbacks), not the controls
+        ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_embed", "forward_pass_pos"),
+        ("forward-pass", "forward_pass_temperature", 0.5, "forward_pass_step", "forward_pass_layer"),
         # reasoning's difficulty draws a new problem: the problem and group parts rerun, the training curves do not
         ("reasoning", "reasoning_k", 5.0, "reasoning_group_bars", "reasoning_train_curves"),
         ("reasoning", "reasoning_k", 5.0, "reasoning_curve", "reasoning_r1"),
@@ -135,6 +134,25 @@ def test_gpt_attention_view_follows_a_new_continuation(server):
         assert status == FRAGMENT_DONE and "gpt_sampling" in drawn and "gpt_dl_tokens" not in drawn
 
     run_tab(server, "gpt", script)
+
+
+def test_forward_pass_draws_the_picked_step_alone(server):
+    """Picking a step draws that step and nothing else; the layer then redraws that step, not the controls."""
+
+    async def script(tab):
+        tab.states["forward_pass_step"] = ("choice", ["6 · MLP"])
+        status, drawn = await tab.rerun(fragment_of="forward_pass_step")
+        assert status == FRAGMENT_DONE
+        assert {"forward_pass_mlp", "forward_pass_mlp_out"} <= drawn.keys()
+        assert "forward_pass_embed" not in drawn and "forward_pass_layer" not in drawn
+        before = drawn["forward_pass_mlp"]
+        tab.states["forward_pass_layer"] = ("slider", 3.0)
+        status, drawn = await tab.rerun(fragment_of="forward_pass_layer")
+        assert status == FRAGMENT_DONE
+        assert "forward_pass_mlp" in drawn and "forward_pass_embed" not in drawn and "forward_pass_pos" not in drawn
+        assert drawn["forward_pass_mlp"] != before
+
+    run_tab(server, "forward-pass", script)
 
 
 def test_moe_layer_slider_reruns_the_router_view_and_nothing_else(server):
