@@ -55,7 +55,11 @@ def verdict(a) -> tuple[str, str]:
 # ---- the problem -----------------------------------------------------------------------------------------------------
 # The problem and everything that reads it (chain of thought, the accuracy curve's marker, the GRPO group) are two
 # fragments; the problem's controls rerun both, and the training curves and R1's pipeline further down stay as drawn.
+# The group's own controls sit in a third, above the group: they rerun the group alone, and a new problem does not
+# redraw them (ui.drives).
 PARTS = ["reasoning_part_problem", "reasoning_part_group"]
+GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
+GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
 TEXT = "_reasoning_text"  # the problem as the problem part last read it, for the group part
 DRAWN = "_reasoning_drawn"  # a held-out problem a control drew, for the input box when the problem part next runs
 
@@ -111,8 +115,8 @@ def problem_part() -> None:
         on_change=example,
         format_func=svc.pretty,
     )
-    c_k, c_i, c_b = st.columns([3, 2, 2], vertical_alignment="bottom")
-    c_k.slider(
+    row = ui.row(vertical_alignment="bottom")
+    row.slider(
         t("reasoning.k"),
         1,
         svc.MAX_STEPS,
@@ -122,7 +126,7 @@ def problem_part() -> None:
         on_change=draw,
         help=t("reasoning.k.help", n=svc.EVAL_N, single=svc.SINGLE),
     )
-    c_i.number_input(
+    row.number_input(
         t("reasoning.index"),
         0,
         svc.EVAL_N - 1,
@@ -132,7 +136,7 @@ def problem_part() -> None:
         on_change=draw,
         help=t("reasoning.index.help", n=svc.EVAL_N),
     )
-    c_b.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
+    row.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
     try:
         problem = svc.problem(text)
     except InputError as e:
@@ -245,36 +249,33 @@ def curve_section(current: int | None) -> None:
 
 
 # ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------
+@st.fragment(key="reasoning_part_group_controls")
+def group_controls() -> None:
+    """The group's policy, size and seed: each reruns the group part alone."""
+    row = ui.row(vertical_alignment="bottom")
+    ui.choice(
+        row.segmented_control,
+        t("reasoning.policy"),
+        svc.POLICIES,
+        key="reasoning_policy",
+        labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
+        required=True,
+        on_change=ui.rerun_parts,
+        args=("reasoning_policy", GROUP, [PARTS[1]]),
+    )
+    row.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, **ui.drives("reasoning_group", GROUP, [PARTS[1]]))
+    row.number_input(
+        t("reasoning.seed"), 0, 9999, 0, help=t("reasoning.seed.help"),
+        **ui.drives("reasoning_seed", GROUP, [PARTS[1]]),
+    )  # fmt: skip
+    ui.note_controls(GROUP, GROUP_CONTROLS)
+
+
 @st.fragment(key=PARTS[1])
 def grpo_section() -> None:
-    """A group sampled for the problem (None: the problem part found none); its own controls rerun it alone."""
+    """A group sampled for the problem (None: the problem part found none) by the group controls' policy."""
     text = st.session_state.get(TEXT)
-    s = svc.grpo_settings()
-    st.header(t("reasoning.grpo.title"))
-    start = svc.start_settings()
-    st.markdown(
-        t(
-            "reasoning.grpo.caption",
-            G=s["group"],
-            T=s["temperature"],
-            examples=start["examples"],
-            share=start["direct_share"],
-        )
-    )
-    c_p, c_g, c_s = st.columns([3, 3, 2], vertical_alignment="bottom")
-    with c_p:
-        policy = ui.choice(
-            st.segmented_control,
-            t("reasoning.policy"),
-            svc.POLICIES,
-            key="reasoning_policy",
-            labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
-            required=True,
-        )
-    size = c_g.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, key="reasoning_group", bind="query-params")
-    seed = c_s.number_input(
-        t("reasoning.seed"), 0, 9999, 0, key="reasoning_seed", bind="query-params", help=t("reasoning.seed.help")
-    )
+    policy, size, seed = (st.session_state[GROUP][k] for k in GROUP_CONTROLS)
     if text is None:
         st.info(t("reasoning.grpo.no_problem"), icon=":material/info:")
         return
@@ -471,6 +472,18 @@ def why_section() -> None:
 
 
 problem_part()
+_settings, _start = svc.grpo_settings(), svc.start_settings()
+st.header(t("reasoning.grpo.title"))
+st.markdown(
+    t(
+        "reasoning.grpo.caption",
+        G=_settings["group"],
+        T=_settings["temperature"],
+        examples=_start["examples"],
+        share=_start["direct_share"],
+    )
+)
+group_controls()
 grpo_section()
 training_section()
 why_section()

@@ -150,11 +150,12 @@ def figure(
     return event
 
 
-def row(gap: str = "medium"):
+def row(gap: str = "medium", vertical_alignment: str = "top"):
     """A row of elements side by side (metrics, small controls): one horizontal container, which wraps on a narrow
     screen. A fragment's rerun sends each of its elements again, and ``st.columns(n)`` is n + 1 blocks before any
-    content; this is one."""
-    return st.container(horizontal=True, gap=gap)
+    content; this is one. Controls of different heights (a slider beside a button) line up with
+    ``vertical_alignment="bottom"``."""
+    return st.container(horizontal=True, gap=gap, vertical_alignment=vertical_alignment)
 
 
 class _Markup:
