@@ -78,27 +78,21 @@ def activations_section() -> None:
 
     controls_part()
 
+    # ---- 1 · RMSNorm ----
+    # What the token and block do not change is drawn here, outside the parts they rerun.
+    st.subheader(t("llama.norm.title"))
+    st.markdown(t("llama.norm.caption"))
+
     @st.fragment(key=PARTS["norm"])
     def norm_part() -> None:
         token, block = (st.session_state[CHOICE][k] for k in ("llama_token", "llama_block"))
         st.caption(t("llama.chosen", token=token, piece=visible(a.pieces[token]), block=block))
-
-        # ---- 1 · RMSNorm ----
-        st.subheader(t("llama.norm.title"))
-        st.markdown(t("llama.norm.caption"))
         metric_row = ui.row()
         metric_row.metric(
             t("llama.m.mean_share"), f"{s.mean_share[block, token]:.1%}", help=t("llama.m.mean_share.help")
         )
         metric_row.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
         metric_row.metric(t("llama.m.change"), f"{s.change[block, token]:.1%}", help=t("llama.m.change.help"))
-        metric_row.metric(
-            t("llama.m.centred_loss"),
-            f"{a.loss_centred:.3f}",
-            f"{a.loss_centred - a.loss:+.3f}",
-            delta_color="inverse",
-            help=t("llama.m.centred_loss.help", loss=a.loss),
-        )
         points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
         left, right = st.columns(2)
         with left:
@@ -137,6 +131,13 @@ def activations_section() -> None:
     norm_part()
     cost = svc.norm_cost(text)
     metric_row = ui.row()
+    metric_row.metric(
+        t("llama.m.centred_loss"),
+        f"{a.loss_centred:.3f}",
+        f"{a.loss_centred - a.loss:+.3f}",
+        delta_color="inverse",
+        help=t("llama.m.centred_loss.help", loss=a.loss),
+    )
     metric_row.metric(t("llama.m.norm_params"), f"{C} / {2 * C}", help=t("llama.m.norm_params.help"))
     metric_row.metric(t("llama.m.norm_ops"), f"≈ {4 * C} / {7 * C}", help=t("llama.m.norm_ops.help", C=C))
     metric_row.metric(
@@ -148,7 +149,7 @@ def activations_section() -> None:
 
     # ---- 2 · SwiGLU ----
     st.subheader(t("llama.swiglu.title"))
-    st.markdown(t("llama.swiglu.caption", C=C, F=F))
+    st.markdown(t("llama.swiglu.caption", C=C, F=F))  # F's value; why ⅔ · 4C under the part (llama.swiglu.width)
 
     @st.fragment(key=PARTS["swiglu"])
     def swiglu_part() -> None:
@@ -164,7 +165,6 @@ def activations_section() -> None:
             f"{g.top_energy:.0%}",
             help=t("llama.m.top.help", share=f"{svc.TOP_UNITS:.0%}", n=round(svc.TOP_UNITS * F)),
         )
-        metric_row.metric(t("llama.m.width"), f"{F}", help=t("llama.m.width.help", C=C, rule=round(2 / 3 * 4 * C, 1)))
         left, right = st.columns(2)
         names = (t("llama.gate"), t("llama.up"), t("llama.product"))
         with left:

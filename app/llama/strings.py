@@ -157,11 +157,6 @@ STRINGS = {
         "Share of ‖SiLU(W₁x) ⊙ W₃x‖² carried by the {share} largest units ({n} of them).",
         "‖SiLU(W₁x) ⊙ W₃x‖² 中由最大的 {share} 单元（{n} 个）承载的比例。",
     ),
-    "llama.m.width": ("Hidden width F = ⅔ · 4C", "隐藏宽度 F = ⅔ · 4C"),
-    "llama.m.width.help": (
-        "⅔ · 4 · {C} = {rule}: three C × F matrices then cost what GPT's two C × 4C matrices cost.",
-        "⅔ · 4 · {C} = {rule}：这样三个 C × F 矩阵的开销等于 GPT 两个 C × 4C 矩阵的开销。",
-    ),
     "llama.gate": ("gate SiLU(W₁x)", "门 SiLU(W₁x)"),
     "llama.up": ("up W₃x", "上投影 W₃x"),
     "llama.product": ("product", "乘积"),
