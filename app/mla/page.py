@@ -167,7 +167,7 @@ def cache_section() -> None:
         st.caption(t("mla.cache.table_note", groups=svc.GQA_GROUPS))
 
 
-LATENT = ("mla_token", "mla_layer")  # the latent view's controls, which rerun the view alone
+LATENT = ("mla_token", "mla_layer")  # the latent view's controls (the token also reruns the next-token table)
 LATENT_CHOICE = "_mla_latent"  # {control: value}, read by the view (ui.rerun_parts)
 
 
@@ -185,6 +185,16 @@ def latent_section(text: str) -> None:
         return
     latent_controls(len(a.ids), s.n_layers)
     latent_view(a)
+    # ---- the absorbed path: what the token does not change is drawn here, its next-token table in a part
+    st.subheader(t("mla.absorb.title"))
+    st.markdown(t("mla.absorb.caption"))
+    metric_row = ui.row()
+    metric_row.metric(t("mla.m.max_diff"), f"{a.max_diff:.2e}", help=t("mla.m.max_diff.help", scale=a.scale))
+    metric_row.metric(t("mla.m.top1"), f"{a.top1_agree:.0%}", help=t("mla.m.top1.help", n=len(a.ids)))
+    metric_row.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
+    metric_row.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
+    absorbed_part(a)
+    ui.readout(a)
 
 
 @st.fragment(key="mla_part_latent_controls")
@@ -196,7 +206,7 @@ def latent_controls(T: int, n_layers: int) -> None:
         T - 1,
         min(T - 1, 5),
         help=t("mla.token.help"),
-        **ui.drives("mla_token", LATENT_CHOICE, ["mla_part_latent"]),
+        **ui.drives("mla_token", LATENT_CHOICE, ["mla_part_latent", "mla_part_absorbed"]),
     )
     c_layer.segmented_control(
         t("mla.layer"),
@@ -210,8 +220,7 @@ def latent_controls(T: int, n_layers: int) -> None:
 
 @st.fragment(key="mla_part_latent")
 def latent_view(a) -> None:
-    """The chosen token's cached latent and rope key in the chosen layer, the keys rebuilt from them, and the
-    absorbed computation's next-token check at that token."""
+    """The chosen token's cached latent and rope key in the chosen layer, and the keys rebuilt from them."""
     s = svc.shape()
     token, layer = (st.session_state[LATENT_CHOICE][k] for k in LATENT)
     st.caption(t("mla.chosen", token=token, piece=visible(a.pieces[token]), layer=layer))
@@ -247,19 +256,13 @@ def latent_view(a) -> None:
             key="mla_keys",
             row_labels=heads,
         )
-    absorbed_section(a, token)
-    ui.readout(a)
 
 
-def absorbed_section(a, token: int) -> None:
-    st.subheader(t("mla.absorb.title"))
-    st.markdown(t("mla.absorb.caption"))
+@st.fragment(key="mla_part_absorbed")
+def absorbed_part(a) -> None:
+    """The naive and the absorbed path's next tokens at the chosen token (the layer does not change them)."""
+    token = st.session_state[LATENT_CHOICE]["mla_token"]
     naive, absorbed = svc.next_tokens(a, token)
-    metric_row = ui.row()
-    metric_row.metric(t("mla.m.max_diff"), f"{a.max_diff:.2e}", help=t("mla.m.max_diff.help", scale=a.scale))
-    metric_row.metric(t("mla.m.top1"), f"{a.top1_agree:.0%}", help=t("mla.m.top1.help", n=len(a.ids)))
-    metric_row.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
-    metric_row.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
     st.caption(t("mla.absorb.next", token=token, piece=visible(a.pieces[token])))
     ui.table(
         {
