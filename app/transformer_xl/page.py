@@ -55,6 +55,7 @@ def memory_section(a: svc.Analysis) -> None:
     st.subheader(t("txl.seg.title"))
     st.markdown(t("txl.seg.caption", L=L, M=M, n=len(a.segments), T=len(a.ids)))
     memory_controls(a)
+    st.caption(t("txl.seg.legend"))  # the strip's legend, above it: the controls do not change it
     memory_view(a)
 
 
@@ -105,7 +106,6 @@ def memory_view(a: svc.Analysis) -> None:
             segment_name=t("txl.segment.short"),
         )
     )
-    st.caption(t("txl.seg.legend"))
     weights = seg.pattern[layer, head, query, : seg.n_memory + query + 1]
     on_memory = float(weights[: seg.n_memory].sum())
     keys = list(a.pieces[seg.memory_start : p + 1])
@@ -233,12 +233,16 @@ def reach_section(text: str) -> None:
 
 
 # ---- 4 · the four terms ---------------------------------------------------------------------------------------------
-@st.fragment(key="txl_terms_part")
 def terms_section(text: str) -> None:
-    """Reruns with the memory bars when the query, layer or head moves (``memory_controls``)."""
-    segment, query, layer, head = choice()
     st.subheader(t("txl.terms.title"))
     st.markdown(t("txl.terms.caption"))
+    terms_part(text)
+
+
+@st.fragment(key="txl_terms_part")
+def terms_part(text: str) -> None:
+    """Reruns with the memory bars when the query, layer or head moves (``memory_controls``)."""
+    segment, query, layer, head = choice()
     s = svc.terms(text, backend, segment, query, layer, head)
     seg = a.segments[segment]
     labels = list(a.pieces[s.keys[0] : s.keys[-1] + 1])
