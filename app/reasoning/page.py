@@ -249,6 +249,21 @@ def curve_section(current: int | None) -> None:
 
 
 # ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------
+def grpo_heading() -> None:
+    """The section's heading and what GRPO does, with the training's group size and temperature (drawn once)."""
+    s, start = svc.grpo_settings(), svc.start_settings()
+    st.header(t("reasoning.grpo.title"))
+    st.markdown(
+        t(
+            "reasoning.grpo.caption",
+            G=s["group"],
+            T=s["temperature"],
+            examples=start["examples"],
+            share=start["direct_share"],
+        )
+    )
+
+
 @st.fragment(key="reasoning_part_group_controls")
 def group_controls() -> None:
     """The group's policy, size and seed: each reruns the group part alone."""
@@ -472,17 +487,7 @@ def why_section() -> None:
 
 
 problem_part()
-_settings, _start = svc.grpo_settings(), svc.start_settings()
-st.header(t("reasoning.grpo.title"))
-st.markdown(
-    t(
-        "reasoning.grpo.caption",
-        G=_settings["group"],
-        T=_settings["temperature"],
-        examples=_start["examples"],
-        share=_start["direct_share"],
-    )
-)
+grpo_heading()
 group_controls()
 grpo_section()
 training_section()
