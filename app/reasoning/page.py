@@ -53,14 +53,16 @@ def verdict(a) -> tuple[str, str]:
 
 
 # ---- the problem -----------------------------------------------------------------------------------------------------
-# The problem and everything that reads it (chain of thought, the accuracy curve's marker, the GRPO group) are two
-# fragments; the problem's controls rerun both, and the training curves and R1's pipeline further down stay as drawn.
-# The group's own controls sit in a third, above the group: they rerun the group alone, and a new problem does not
-# redraw them (ui.drives).
-PARTS = ["reasoning_part_problem", "reasoning_part_group"]
+# The problem and what reads it (chain of thought, the accuracy curve's marker, the GRPO group) are three fragments;
+# the problem's controls rerun them all, and the curve's heading and metrics, the training curves and R1's pipeline
+# stay as drawn. The group's own controls sit in a fourth, above the group: they rerun the group alone, and a new
+# problem does not redraw them (ui.drives).
+PROBLEM, CURVE, GROUP_PART = "reasoning_part_problem", "reasoning_part_curve", "reasoning_part_group"
+PARTS = [PROBLEM, CURVE, GROUP_PART]  # in page order
 GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
 GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
 TEXT = "_reasoning_text"  # the problem as the problem part last read it, for the group part
+SHOWN_K = "_reasoning_k_shown"  # its number of operations, for the curve's marker (None: no problem)
 DRAWN = "_reasoning_drawn"  # a held-out problem a control drew, for the input box when the problem part next runs
 
 
@@ -94,7 +96,7 @@ st.header(t("reasoning.cot.title"))
 st.markdown(t("reasoning.cot.caption", max=svc.MAX_STEPS))
 
 
-@st.fragment(key=PARTS[0])
+@st.fragment(key=PROBLEM)
 def problem_part() -> None:
     """The problem's controls, chain of thought against a direct answer on it, and the curve marked at its k."""
     if DRAWN in st.session_state:
@@ -143,9 +145,9 @@ def problem_part() -> None:
         ui.input_error(e)
         problem = None
     st.session_state[TEXT] = None if problem is None else text
+    st.session_state[SHOWN_K] = None if problem is None else problem.k
     if problem is not None:
         cot_section(text)
-    curve_section(problem.k if problem is not None else None)
 
 
 # ---- 1 · chain of thought, live --------------------------------------------------------------------------------------
@@ -220,32 +222,45 @@ def by_steps_figure(ks, ours: tuple, baseline: tuple, *, bar: int, current: int 
     )
 
 
-def curve_section(current: int | None) -> None:
+def curve_section() -> None:
+    """Held-out accuracy against the number of operations, from the card; the figure's marker in a part of its own."""
     st.subheader(t("reasoning.curve.title"))
     if curves is None:
         ui.input_error(curves_error)
-        return
+    else:
+        c = curves
+        metrics = ui.row()
+        metrics.metric(
+            t("reasoning.m.direct_at_bar", k=c.bar_steps), f"{c.direct_at_bar:.0%}", help=t("reasoning.m.card.help")
+        )
+        metrics.metric(
+            t("reasoning.m.cot_at_bar", k=c.bar_steps), f"{c.cot_at_bar:.0%}", help=t("reasoning.m.card.help")
+        )
+        metrics.metric(
+            t("reasoning.m.gain"),
+            f"{c.cot_at_bar - c.direct_at_bar:+.0%}",
+            help=t("reasoning.m.gain.help", bar="—" if c.bar_gain is None else f"{c.bar_gain:+.0%}"),
+        )
+    curve_part()  # drawn either way: the problem's controls rerun it by its key
+    if curves is not None:
+        st.caption(t("reasoning.curve.note", n=svc.EVAL_N, k=curves.bar_steps, easy=curves.easy_steps))
+
+
+@st.fragment(key=CURVE)
+def curve_part() -> None:
+    """The curves, marked at the problem's number of operations (nothing without the card's curves)."""
     c = curves
-    metrics = ui.row()
-    metrics.metric(
-        t("reasoning.m.direct_at_bar", k=c.bar_steps), f"{c.direct_at_bar:.0%}", help=t("reasoning.m.card.help")
-    )
-    metrics.metric(t("reasoning.m.cot_at_bar", k=c.bar_steps), f"{c.cot_at_bar:.0%}", help=t("reasoning.m.card.help"))
-    metrics.metric(
-        t("reasoning.m.gain"),
-        f"{c.cot_at_bar - c.direct_at_bar:+.0%}",
-        help=t("reasoning.m.gain.help", bar="—" if c.bar_gain is None else f"{c.bar_gain:+.0%}"),
-    )
+    if c is None:
+        return
     by_steps_figure(
         c.ks,
         (c.cot, "cot", t("reasoning.cot")),
         (c.direct, "direct", t("reasoning.direct")),
         bar=c.bar_steps,
-        current=current,
+        current=st.session_state.get(SHOWN_K),
         name="reasoning-accuracy-by-steps",
         key="reasoning_curve",
     )
-    st.caption(t("reasoning.curve.note", n=svc.EVAL_N, k=c.bar_steps, easy=c.easy_steps))
 
 
 # ---- 2 · GRPO, live --------------------------------------------------------------------------------------------------
@@ -276,17 +291,17 @@ def group_controls() -> None:
         labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
         required=True,
         on_change=ui.rerun_parts,
-        args=("reasoning_policy", GROUP, [PARTS[1]]),
+        args=("reasoning_policy", GROUP, [GROUP_PART]),
     )
-    row.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, **ui.drives("reasoning_group", GROUP, [PARTS[1]]))
+    row.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, **ui.drives("reasoning_group", GROUP, [GROUP_PART]))
     row.number_input(
         t("reasoning.seed"), 0, 9999, 0, help=t("reasoning.seed.help"),
-        **ui.drives("reasoning_seed", GROUP, [PARTS[1]]),
+        **ui.drives("reasoning_seed", GROUP, [GROUP_PART]),
     )  # fmt: skip
     ui.note_controls(GROUP, GROUP_CONTROLS)
 
 
-@st.fragment(key=PARTS[1])
+@st.fragment(key=GROUP_PART)
 def grpo_section() -> None:
     """A group sampled for the problem (None: the problem part found none) by the group controls' policy."""
     text = st.session_state.get(TEXT)
@@ -487,6 +502,7 @@ def why_section() -> None:
 
 
 problem_part()
+curve_section()
 grpo_heading()
 group_controls()
 grpo_section()

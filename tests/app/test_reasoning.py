@@ -182,3 +182,23 @@ def test_the_training_section_shows_what_rl_changed_from_the_card():
     note = next(md.value for md in at.markdown if "Pass@K" in md.value)
     assert readings[sharp.mostly_reranking] in note and readings[not sharp.mostly_reranking] not in note
     assert f"pass@{K} {sharp.passed[0]:.1%} → {sharp.passed[1]:.1%}" in note
+
+
+def test_a_card_without_curves_gets_its_message_and_the_problem_still_moves(monkeypatch):
+    """Without the accuracy curves (a card written before they were measured) the curve section says so; the
+    problem's controls, which rerun the curve's part by its key, still work."""
+
+    def no_curves():
+        raise svc.InputError("reasoning.error.no_curve")
+
+    monkeypatch.setattr(svc, "accuracy_curves", no_curves)
+    at = open_app("reasoning", lang=LANG)
+    assert not at.exception
+    assert translate("reasoning.error.no_curve", LANG) in errors(at)
+    at.slider(key="reasoning_k").set_value(5)
+    at.session_state["lang"] = LANG
+    at.run()  # the parts' run alone (conftest.rerun would draw the page again after it)
+    assert not at.exception
+    rerun(at, LANG)
+    assert not at.exception
+    assert svc.problem(at.text_input(key="reasoning_problem").value).k == 5
