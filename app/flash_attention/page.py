@@ -83,40 +83,71 @@ def _walk() -> svc.Walk | None:
         return None
 
 
-@st.fragment
+STEP = "_flash_step_choice"  # {"flash_step": the step shown}, as the step parts read it (ui.drives)
+STEP_PARTS = ["flash_part_step_maps", "flash_part_step_tile"]
+
+
 def step_section(w: svc.Walk) -> None:
-    S, N = len(w.j), len(w.pieces)
-    s = 0
-    if S > 1:
-        if st.session_state.get("flash_step", 1) > S:  # fewer tiles than before: stay on the last one
-            st.session_state["flash_step"] = S
-        s = st.slider(t("flash.step"), 1, S, 1, key="flash_step", bind="query-params", help=t("flash.step.help")) - 1
-    j, i = int(w.j[s]), int(w.i[s])
-    computed = ~w.skipped
+    """The step slider, then what it changes in two parts it reruns alone; what it does not change (the block
+    sizes, the final error, the figures' titles and captions) is drawn once around them."""
+    N = len(w.pieces)
+    step_control(len(w.j))
     metric_row = ui.row()
     metric_row.metric(
         t("flash.m.blocks"),
         f"{w.block_r} × {w.block_c} · {w.t_r} × {w.t_c}",
         help=t("flash.m.blocks.help", N=N, d=w.d),
     )
+    metric_row.metric(t("flash.m.final"), f"{w.final_error:.1e}", help=t("flash.m.final.help"))
+    step_maps(w)
+    c_map, c_state = st.columns([1, 1])
+    c_map.caption(t("flash.tiles.caption"))
+    c_state.caption(t("flash.state.caption"))
+    st.markdown(f"**{t('flash.block.title')}**")
+    step_tile(w)
+
+
+@st.fragment(key="flash_part_step_control")
+def step_control(S: int) -> None:
+    step = 1
+    if S > 1:
+        if st.session_state.get("flash_step", 1) > S:  # fewer tiles than before: stay on the last one
+            st.session_state["flash_step"] = S
+        step = st.slider(
+            t("flash.step"), 1, S, 1, help=t("flash.step.help"), **ui.drives("flash_step", STEP, STEP_PARTS)
+        )
+    st.session_state[STEP] = {"flash_step": step}
+
+
+def shown_step(w: svc.Walk) -> int:
+    """The step the slider chose, 0-based, within this walk's steps."""
+    return min(int(st.session_state[STEP]["flash_step"]), len(w.j)) - 1
+
+
+@st.fragment(key=STEP_PARTS[0])
+def step_maps(w: svc.Walk) -> None:
+    """Where the step is: its tile on the score map, and the running max and sum per row after it."""
+    s = shown_step(w)
+    N = len(w.pieces)
+    j, i = int(w.j[s]), int(w.i[s])
+    computed = ~w.skipped
+    metric_row = ui.row()
     metric_row.metric(t("flash.m.step"), f"({j + 1}, {i + 1})", help=t("flash.m.step.help"))
     metric_row.metric(
         t("flash.m.tiles"),
         f"{int(computed[: s + 1].sum())} / {int(computed.sum())}",
-        help=t("flash.m.tiles.help", skipped=int(w.skipped.sum()), total=S),
+        help=t("flash.m.tiles.help", skipped=int(w.skipped.sum()), total=len(w.j)),
     )
-    metric_row = ui.row()
     metric_row.metric(t("flash.m.rows"), f"{int(w.finished[s])} / {N}", help=t("flash.m.rows.help"))
     err = w.error[s]
     metric_row.metric(
         t("flash.m.err"), "—" if np.isnan(err) else f"{err:.1e}", help=t("flash.m.err.help", scale=w.scale)
     )
-    metric_row.metric(t("flash.m.final"), f"{w.final_error:.1e}", help=t("flash.m.final.help"))
 
     state = np.zeros((w.t_r, w.t_c), dtype=int)
     state[w.i[computed[: s + 1].nonzero()[0]], w.j[computed[: s + 1].nonzero()[0]]] = 1
     state[w.i[w.skipped], w.j[w.skipped]] = 2
-    rows, cols = w.rows[i], w.cols[j]
+    rows = w.rows[i]
     labels = [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
 
     c_map, c_state = st.columns([1, 1])
@@ -139,7 +170,6 @@ def step_section(w: svc.Walk) -> None:
             row_labels=labels,
             col_labels=labels,
         )
-        st.caption(t("flash.tiles.caption"))
     with c_state:
         st.markdown(f"**{t('flash.state.title')}**")
         ui.figure(
@@ -157,29 +187,35 @@ def step_section(w: svc.Walk) -> None:
             f"flash-m-l-step{s + 1}",
             key="flash_state",
         )
-        st.caption(t("flash.state.caption"))
 
-    st.markdown(f"**{t('flash.block.title')}**")
+
+@st.fragment(key=STEP_PARTS[1])
+def step_tile(w: svc.Walk) -> None:
+    """Inside the step's tile: P̃ and the output rows before and after it."""
+    s = shown_step(w)
+    j, i = int(w.j[s]), int(w.i[s])
     if w.skipped[s]:
         st.info(t("flash.block.skipped", j=j + 1, i=i + 1))
-    else:
-        st.caption(t("flash.block.caption"))
-        ui.figure(
-            views.tile_update(
-                w.P[s],
-                w.O_before[s],
-                w.O_after[s],
-                w.kept[s],
-                labels[rows[0] : rows[1]],
-                [visible(x) for x in w.pieces[cols[0] : cols[1]]],
-                titles=(t("flash.block.P"), t("flash.block.before"), t("flash.block.after"), t("flash.block.kept")),
-                key_title=t("flash.block.key"),
-                dim_title=t("flash.block.dim"),
-            ),
-            {"P": w.P[s], "O_before": w.O_before[s], "O_after": w.O_after[s], "weight_of_old_O": w.kept[s]},
-            f"flash-tile-j{j + 1}-i{i + 1}",
-            key="flash_tile",
-        )
+        return
+    rows, cols = w.rows[i], w.cols[j]
+    labels = [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
+    st.caption(t("flash.block.caption"))
+    ui.figure(
+        views.tile_update(
+            w.P[s],
+            w.O_before[s],
+            w.O_after[s],
+            w.kept[s],
+            labels[rows[0] : rows[1]],
+            [visible(x) for x in w.pieces[cols[0] : cols[1]]],
+            titles=(t("flash.block.P"), t("flash.block.before"), t("flash.block.after"), t("flash.block.kept")),
+            key_title=t("flash.block.key"),
+            dim_title=t("flash.block.dim"),
+        ),
+        {"P": w.P[s], "O_before": w.O_before[s], "O_after": w.O_after[s], "weight_of_old_O": w.kept[s]},
+        f"flash-tile-j{j + 1}-i{i + 1}",
+        key="flash_tile",
+    )
 
 
 walk = _walk()
