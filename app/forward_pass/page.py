@@ -59,7 +59,7 @@ except InputError as e:
 # under each other it once did (49 elements; bench.load).
 PARTS = {
     "start": "forward_pass_part_start",  # the controls and the summary
-    "steps": "forward_pass_part_steps",  # the open step
+    "steps": "forward_pass_part_steps",  # the step picker and the picked step
 }
 DRIVES = {  # each control: the parts it reruns
     "forward_pass_pos": list(PARTS.values()),
