@@ -119,6 +119,11 @@ def step_control(S: int) -> None:
     st.session_state[STEP] = {"flash_step": step}
 
 
+def token_labels(w: svc.Walk) -> list[str]:
+    """Each position with its token, as the figures' axes show them."""
+    return [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
+
+
 def shown_step(w: svc.Walk) -> int:
     """The step the slider chose, 0-based, within this walk's steps."""
     return min(int(st.session_state[STEP]["flash_step"]), len(w.j)) - 1
@@ -148,7 +153,7 @@ def step_maps(w: svc.Walk) -> None:
     state[w.i[computed[: s + 1].nonzero()[0]], w.j[computed[: s + 1].nonzero()[0]]] = 1
     state[w.i[w.skipped], w.j[w.skipped]] = 2
     rows = w.rows[i]
-    labels = [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
+    labels = token_labels(w)
 
     c_map, c_state = st.columns([1, 1])
     with c_map:
@@ -198,7 +203,7 @@ def step_tile(w: svc.Walk) -> None:
         st.info(t("flash.block.skipped", j=j + 1, i=i + 1))
         return
     rows, cols = w.rows[i], w.cols[j]
-    labels = [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
+    labels = token_labels(w)
     st.caption(t("flash.block.caption"))
     ui.figure(
         views.tile_update(

@@ -61,8 +61,7 @@ PROBLEM, CURVE, GROUP_PART = "reasoning_part_problem", "reasoning_part_curve", "
 PARTS = [PROBLEM, CURVE, GROUP_PART]  # in page order
 GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
 GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
-TEXT = "_reasoning_text"  # the problem as the problem part last read it, for the group part
-SHOWN_K = "_reasoning_k_shown"  # its number of operations, for the curve's marker (None: no problem)
+TEXT = "_reasoning_text"  # the problem as the problem part last read it (None: none), for the curve and the group
 DRAWN = "_reasoning_drawn"  # a held-out problem a control drew, for the input box when the problem part next runs
 
 
@@ -98,7 +97,7 @@ st.markdown(t("reasoning.cot.caption", max=svc.MAX_STEPS))
 
 @st.fragment(key=PROBLEM)
 def problem_part() -> None:
-    """The problem's controls, chain of thought against a direct answer on it, and the curve marked at its k."""
+    """The problem's controls, and chain of thought against a direct answer on it."""
     if DRAWN in st.session_state:
         st.session_state["reasoning_problem"] = st.session_state.pop(DRAWN)
     text = st.text_input(
@@ -145,7 +144,6 @@ def problem_part() -> None:
         ui.input_error(e)
         problem = None
     st.session_state[TEXT] = None if problem is None else text
-    st.session_state[SHOWN_K] = None if problem is None else problem.k
     if problem is not None:
         cot_section(text)
 
@@ -249,7 +247,7 @@ def curve_section() -> None:
 @st.fragment(key=CURVE)
 def curve_part() -> None:
     """The curves, marked at the problem's number of operations (nothing without the card's curves)."""
-    c = curves
+    c, text = curves, st.session_state.get(TEXT)
     if c is None:
         return
     by_steps_figure(
@@ -257,7 +255,7 @@ def curve_part() -> None:
         (c.cot, "cot", t("reasoning.cot")),
         (c.direct, "direct", t("reasoning.direct")),
         bar=c.bar_steps,
-        current=st.session_state.get(SHOWN_K),
+        current=None if text is None else svc.problem(text).k,
         name="reasoning-accuracy-by-steps",
         key="reasoning_curve",
     )
@@ -287,11 +285,9 @@ def group_controls() -> None:
         row.segmented_control,
         t("reasoning.policy"),
         svc.POLICIES,
-        key="reasoning_policy",
         labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
         required=True,
-        on_change=ui.rerun_parts,
-        args=("reasoning_policy", GROUP, [GROUP_PART]),
+        **ui.drives("reasoning_policy", GROUP, [GROUP_PART], bind=False),  # ui.choice writes the link itself
     )
     row.slider(t("reasoning.group"), 2, svc.MAX_GROUP, svc.GROUP, **ui.drives("reasoning_group", GROUP, [GROUP_PART]))
     row.number_input(
