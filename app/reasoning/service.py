@@ -13,8 +13,9 @@ import streamlit as st
 import torch
 
 from app.shared import services
+from app.shared.figures import cached
 from app.shared.i18n import InputError
-from app.shared.services import run
+from app.shared.services import read_only, run
 from models import rl, zoo
 from models.data import chains
 from models.recipes import reasoning as recipe
@@ -100,7 +101,7 @@ def text_of(p: chains.Problem) -> str:
     return p.question
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@cached  # shared as it is (a tuple of strings): every problem move reads it, for the examples and the drawn problem
 def held_out(k: int) -> tuple[str, ...]:
     """The held-out problems of ``k`` operations that the cards' accuracies were measured on, in order."""
     if not 1 <= k <= MAX_STEPS:
@@ -197,26 +198,28 @@ def _answer(name: str, p: chains.Problem, backend: str) -> Answer:
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cached  # shared as it is, not copied per call (services.read_only): three parts of a problem move read it
 def answers(text: str, backend: str = "torch") -> Answers:
     """``direct`` and ``cot`` answer the problem greedily; the probabilities come from a forward pass of the whole
     sequence on the chosen backend."""
     p = problem(text)
     start = time.perf_counter()
     direct, cot = _answer(DIRECT, p, backend), _answer(COT, p, backend)
-    return Answers(
-        question=p.question,
-        prompt=p.prompt,
-        start=p.start,
-        k=p.k,
-        ops=tuple(shown(op, d) for op, d in p.ops),
-        values=tuple(p.values()),
-        answer=p.answer,
-        direct=direct,
-        cot=cot,
-        backend=cot.backend,
-        device=cot.device,
-        ms=(time.perf_counter() - start) * 1e3,
+    return read_only(
+        Answers(
+            question=p.question,
+            prompt=p.prompt,
+            start=p.start,
+            k=p.k,
+            ops=tuple(shown(op, d) for op, d in p.ops),
+            values=tuple(p.values()),
+            answer=p.answer,
+            direct=direct,
+            cot=cot,
+            backend=cot.backend,
+            device=cot.device,
+            ms=(time.perf_counter() - start) * 1e3,
+        )
     )
 
 
@@ -279,7 +282,7 @@ class Group:
     ms: float
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@cached  # shared as it is, not copied per call (services.read_only)
 def group(text: str, policy: str, size: int, seed: int) -> Group:
     """Sample ``size`` completions of the problem from ``policy`` (torch: sampling runs in the recipe's decoder)."""
     if policy not in POLICIES:
@@ -299,21 +302,23 @@ def group(text: str, policy: str, size: int, seed: int) -> Group:
     rewards = np.array([j.reward for j in judged])
     advantages = rl.group_advantages(rewards[None])[0]
     lengths = mask.sum(axis=1)
-    return Group(
-        policy=policy,
-        question=p.question,
-        completions=tuple(s.completions),
-        token_probs=tuple(np.exp(logp[i][mask[i]]) for i in range(size)),
-        well_formed=np.array([j.well_formed for j in judged]),
-        answers=tuple(j.answer for j in judged),
-        correct=np.array([j.correct for j in judged]),
-        rewards=rewards,
-        advantages=advantages,
-        lengths=lengths,
-        weights=rl.token_weights(advantages, lengths),
-        backend="torch",
-        device=str(next(model.parameters()).device),
-        ms=ms,
+    return read_only(
+        Group(
+            policy=policy,
+            question=p.question,
+            completions=tuple(s.completions),
+            token_probs=tuple(np.exp(logp[i][mask[i]]) for i in range(size)),
+            well_formed=np.array([j.well_formed for j in judged]),
+            answers=tuple(j.answer for j in judged),
+            correct=np.array([j.correct for j in judged]),
+            rewards=rewards,
+            advantages=advantages,
+            lengths=lengths,
+            weights=rl.token_weights(advantages, lengths),
+            backend="torch",
+            device=str(next(model.parameters()).device),
+            ms=ms,
+        )
     )
 
 

@@ -218,11 +218,20 @@ def needs_corpus(fn: F) -> F:
 
 
 def read_only(result):
-    """``result`` (a dataclass) with every numpy array it holds made read-only, for a result ``st.cache_resource``
-    shares between readers as it is. ``st.cache_data`` instead pickles a copy for every call: for the forward
-    pass's view, 7 % of a layer move's server time (py-spy), three parts each asking for it."""
-    for field in dataclasses.fields(result):
-        value = getattr(result, field.name)
+    """``result`` (a dataclass) with every numpy array it holds — in its fields, in tuples of them, in dataclasses
+    among them — made read-only, for a result ``st.cache_resource`` or ``figures.cached`` shares between readers as
+    it is. ``st.cache_data`` instead pickles a copy for every call: for the forward pass's view, 7 % of a layer
+    move's server time (py-spy), three parts each asking for it."""
+
+    def freeze(value) -> None:
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
+        elif isinstance(value, tuple):
+            for item in value:
+                freeze(item)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for field in dataclasses.fields(value):
+                freeze(getattr(value, field.name))
+
+    freeze(result)
     return result

@@ -202,3 +202,16 @@ def test_a_card_without_curves_gets_its_message_and_the_problem_still_moves(monk
     rerun(at, LANG)
     assert not at.exception
     assert svc.problem(at.text_input(key="reasoning_problem").value).k == 5
+
+
+@needs_start
+@needs_answers
+def test_the_shared_results_cannot_be_changed_by_a_reader():
+    """The answers and the group are shared by every reader of the process as they are (not copied per call):
+    every array in them, nested ones too, is read-only."""
+    text = svc.default_problem()
+    a, g = svc.answers(text), svc.group(text, svc.START, 4, 0)
+    assert svc.answers(text) is a and svc.group(text, svc.START, 4, 0) is g
+    for array in (a.cot.probs, a.direct.probs, g.rewards, g.advantages, g.token_probs[0]):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
