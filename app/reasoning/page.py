@@ -53,54 +53,77 @@ def verdict(a) -> tuple[str, str]:
 
 
 # ---- the problem -----------------------------------------------------------------------------------------------------
-# The problem and what reads it (chain of thought, the accuracy curve's marker, the GRPO group) are three fragments;
-# the problem's controls rerun them all, and the curve's heading and metrics, the training curves and R1's pipeline
-# stay as drawn. The group's own controls sit in a fourth, above the group: they rerun the group alone, and a new
-# problem does not redraw them (ui.drives).
+# The problem box, its pickers, and what reads the problem (chain of thought, the accuracy curve's marker, the GRPO
+# group) are keyed fragments. A new problem reruns what reads it, and the box only when a control put the problem
+# there; the pickers (examples, difficulty, number, another) rerun only when their own state changed, and the curve's
+# heading and metrics, the training curves and R1's pipeline stay as drawn. The group's own controls sit in a
+# fragment above the group: they rerun the group alone, and a new problem does not redraw them (ui.drives).
+BOX, PICKERS = "reasoning_part_box", "reasoning_part_pickers"
 PROBLEM, CURVE, GROUP_PART = "reasoning_part_problem", "reasoning_part_curve", "reasoning_part_group"
-PARTS = [PROBLEM, CURVE, GROUP_PART]  # in page order
+PARTS = [PROBLEM, CURVE, GROUP_PART]  # what reads the problem, in page order
 GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
 GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
 TEXT = "_reasoning_text"  # the problem as the problem part last read it (None: none), for the curve and the group
-DRAWN = "_reasoning_drawn"  # a held-out problem a control drew, for the input box when the problem part next runs
+# Values a callback sets for widgets of the parts it reruns by key, by widget key: each part sets its own widgets'
+# when it runs, before drawing them. (Written into a widget's state by the callback itself, a value is lost on a
+# keyed rerun — Streamlit 1.67 — and the browser's value comes back: "another problem" drew the same problem again.)
+PENDING = "_reasoning_pending"
+
+
+def set_for_part(**values) -> None:
+    """In a callback: set these widgets' values (by key) when the part that draws them next runs."""
+    st.session_state.setdefault(PENDING, {}).update(values)
+
+
+def take_pending(*keys: str) -> None:
+    """In a part, before drawing the widgets ``keys``: the values a callback set for them."""
+    pending = st.session_state.get(PENDING, {})
+    for key in keys:
+        if key in pending:
+            st.session_state[key] = pending.pop(key)
 
 
 def rerun_parts() -> None:
-    """``on_change`` of the problem's controls: rerun the problem part and the group part, in page order."""
+    """``on_change`` of the problem box: rerun what reads the problem (the box shows what was typed)."""
     st.rerun(PARTS)
 
 
-def draw() -> None:
-    """on_change of the difficulty and number controls: that held-out problem goes into the input box. (Through
-    ``DRAWN``: a value a button's callback writes into the box itself is lost on a keyed rerun, Streamlit 1.67.)"""
+def draw(index: int | None = None) -> None:
+    """on_change of the difficulty and number controls: that held-out problem goes into the input box, and the box
+    and what reads the problem rerun; with ``index`` (another problem), that number, shown in the pickers too."""
     k = int(st.session_state.get("reasoning_k", svc.DEFAULT_K))
-    index = int(st.session_state.get("reasoning_index", 0))
-    st.session_state[DRAWN] = svc.drawn(k, index)
-    rerun_parts()
+    if index is None:  # the number box shows its own value already
+        set_for_part(reasoning_problem=svc.drawn(k, int(st.session_state.get("reasoning_index", 0))))
+        st.rerun([BOX, *PARTS])
+    else:
+        set_for_part(reasoning_problem=svc.drawn(k, index), reasoning_index=index)
+        st.rerun([BOX, PICKERS, *PARTS])
 
 
 def another() -> None:
     """on_click of "another problem": the next held-out problem of the same difficulty."""
-    st.session_state["reasoning_index"] = (int(st.session_state.get("reasoning_index", 0)) + 1) % svc.EVAL_N
-    draw()
+    draw((int(st.session_state.get("reasoning_index", 0)) + 1) % svc.EVAL_N)
 
 
 def example() -> None:
-    """on_change of the examples: that problem in the input box."""
-    ui.use_example("reasoning_example", "reasoning_problem")
-    rerun_parts()
+    """on_change of the examples: that problem in the input box, and the examples cleared, so that the same one can
+    be picked again."""
+    picked = st.session_state.get("reasoning_example")
+    if picked:
+        set_for_part(reasoning_problem=picked)
+    set_for_part(reasoning_example=None)
+    st.rerun([BOX, PICKERS, *PARTS])
 
 
 st.header(t("reasoning.cot.title"))
 st.markdown(t("reasoning.cot.caption", max=svc.MAX_STEPS))
 
 
-@st.fragment(key=PROBLEM)
-def problem_part() -> None:
-    """The problem's controls, and chain of thought against a direct answer on it."""
-    if DRAWN in st.session_state:
-        st.session_state["reasoning_problem"] = st.session_state.pop(DRAWN)
-    text = st.text_input(
+@st.fragment(key=BOX)
+def box_part() -> None:
+    """The problem's input box."""
+    take_pending("reasoning_problem")
+    st.text_input(
         t("reasoning.problem"),
         svc.default_problem(),
         key="reasoning_problem",
@@ -109,6 +132,12 @@ def problem_part() -> None:
         help=t("reasoning.problem.help", max=svc.MAX_STEPS),
         on_change=rerun_parts,
     )
+
+
+@st.fragment(key=PICKERS)
+def pickers_part() -> None:
+    """What puts a problem in the box: the examples, a held-out problem's difficulty and number, another one."""
+    take_pending("reasoning_example", "reasoning_index")
     st.pills(
         t("reasoning.examples"),
         svc.examples(),
@@ -138,6 +167,12 @@ def problem_part() -> None:
         help=t("reasoning.index.help", n=svc.EVAL_N),
     )
     row.button(t("reasoning.another"), key="reasoning_another", on_click=another, icon=":material/casino:")
+
+
+@st.fragment(key=PROBLEM)
+def problem_part() -> None:
+    """Chain of thought against a direct answer on the problem in the box."""
+    text = st.session_state.get("reasoning_problem", svc.default_problem())
     try:
         problem = svc.problem(text)
     except InputError as e:
@@ -184,10 +219,10 @@ def cot_section(text: str) -> None:
         st.caption(t("reasoning.direct.note"))
     with right:
         st.markdown(f"**{t('reasoning.cot')}**")
-        ui.markup(
+        ui.markup(  # the strip and the chain's chips as one element: a new problem redraws both
             token_strip(list(a.cot.tokens), a.cot.probs, vmin=0, vmax=1, fmt="{:.3f}", label=t("reasoning.strip"))
+            + views.step_chips(a.ops, a.values, a.cot.steps, a.start)
         )
-        ui.markup(views.step_chips(a.ops, a.values, a.cot.steps, a.start))
         st.caption(t("reasoning.cot.note"))
     low = min(np.concatenate([a.direct.probs, a.cot.probs]), default=1.0)
     st.caption(t("reasoning.strip.note", low=f"{low:.2f}"))
@@ -497,6 +532,8 @@ def why_section() -> None:
     st.caption(t("reasoning.r1.note"))
 
 
+box_part()
+pickers_part()
 problem_part()
 curve_section()
 grpo_heading()

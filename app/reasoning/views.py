@@ -93,7 +93,7 @@ def step_chips(ops: tuple[str, ...], truth: tuple[int, ...], written: tuple[int 
         label = f"{op} → {'?' if got is None else got}"
         title = f"{op}: {want}" if got is None or got == want else f"{op}: {got} ≠ {want}"
         chips.append(span(label, style=f"background:{colour};color:#fff;{TOKEN_BOX}", title=title))
-    return f'<div style="line-height:2.1">{"".join(chips)}</div>'
+    return f'<div style="line-height:2.1;margin-top:0.75rem">{"".join(chips)}</div>'
 
 
 @cached

@@ -95,6 +95,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("reasoning", "reasoning_k", 5.0, "reasoning_group_bars", "reasoning_train_curves"),
         ("reasoning", "reasoning_k", 5.0, "reasoning_curve", "reasoning_r1"),
         ("reasoning", "reasoning_k", 5.0, "reasoning_group_bars", "reasoning_seed"),  # not the group's controls
+        ("reasoning", "reasoning_k", 5.0, "reasoning_problem", "reasoning_example"),  # the box, not the pickers
         ("reasoning", "reasoning_group", 4.0, "reasoning_group_bars", "reasoning_policy"),  # the group alone
         # LLaMA's token: the norm and SwiGLU parts, not the text box or anything further down
         ("llama", "llama_token", 3.0, "llama_sorted", "llama_text"),
