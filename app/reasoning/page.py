@@ -65,8 +65,9 @@ GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
 GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
 TEXT = "_reasoning_text"  # the problem as the problem part last read it (None: none), for the curve and the group
 # Values a callback sets for widgets of the parts it reruns by key, by widget key: each part sets its own widgets'
-# when it runs, before drawing them. (Written into a widget's state by the callback itself, a value is lost on a
-# keyed rerun — Streamlit 1.67 — and the browser's value comes back: "another problem" drew the same problem again.)
+# when it runs, before drawing them. (Written into the widgets' state by these callbacks themselves, the values were
+# lost on the keyed rerun — Streamlit 1.67 — and the browser's came back: "another problem" drew problem 1 on every
+# click, and the box kept its text. tests/e2e/test_reasoning.py clicks them in a browser.)
 PENDING = "_reasoning_pending"
 
 
