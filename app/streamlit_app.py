@@ -21,7 +21,14 @@ import streamlit as st  # noqa: E402
 from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
-from app.shared.services import BACKENDS, settle_heap, share_the_interpreter, warm_up  # noqa: E402
+from app.shared.services import (  # noqa: E402
+    BACKENDS,
+    WARM_UP_DELAY_S,
+    begin_warm_up,
+    settle_heap,
+    share_the_interpreter,
+    warm_up,
+)
 
 
 def share_link() -> str | None:
@@ -114,7 +121,10 @@ if st.session_state["lang"] == "en":
     st.query_params.pop("lang", None)
 else:
     st.query_params["lang"] = st.session_state["lang"]
-page.run()
+try:
+    page.run()
+finally:
+    begin_warm_up(WARM_UP_DELAY_S)  # after the first run has drawn its page, not beside it (services)
 settle_heap(page.url_path or HOME)  # once per page and process, after its first whole run: see services
 
 reset = reset_link()

@@ -158,14 +158,14 @@ def patch_media_sweep(every_s: float = SWEEP_EVERY_S) -> None:
 def warm_first() -> float:
     """Load every checkpoint, its ONNX Runtime sessions and the corpus in this process before the server starts, so
     that ``/_stcore/health`` answering means ready (a Kubernetes readiness probe, the launcher's wait). The app's own
-    warm-up object is filled (``services.warm_up`` is cached per process), so the first script run finds it done.
-    Returns the seconds it took."""
+    warm-up object is started here and filled (``services.warm_up`` is cached per process), so the first script run
+    finds it done. Returns the seconds it took."""
     import time
 
-    from app.shared.services import warm_up
+    from app.shared.services import begin_warm_up
 
     start = time.perf_counter()
-    state = warm_up()
+    state = begin_warm_up()
     if state.thread is not None:
         state.thread.join()
     seconds = time.perf_counter() - start

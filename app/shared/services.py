@@ -16,6 +16,7 @@ import gc
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -84,20 +85,26 @@ class WarmUp:
     done: int = 0
     finished: bool = False
     error: str = ""
-    thread: threading.Thread | None = None
+    thread: threading.Thread | None = None  # made by warm_up, started by begin_warm_up
+    started: bool = False
+    delay_s: float = 0.0  # how long the thread waits before it starts loading
+
+
+_warm_lock = threading.Lock()
 
 
 @st.cache_resource(show_spinner=False)
 def warm_up() -> WarmUp:
-    """Once per server process, in a background thread: import torch, load every installed checkpoint and its ONNX
-    Runtime session into the engine, and read the corpus — so a reader's first visit to a page does not wait for
-    them. The first script run starts it (Streamlit has no hook at server start) and returns at once; the entry
-    point shows the progress. ``TE_WARM_UP=0`` turns it off."""
+    """Once per server process, the state of a background thread that imports torch, loads every installed
+    checkpoint and its ONNX Runtime session into the engine, and reads the corpus — so a reader's first visit to a
+    page does not wait for them. ``begin_warm_up`` starts it; the entry point shows the progress. ``TE_WARM_UP=0``
+    turns it off."""
     state = WarmUp(finished=os.environ.get("TE_WARM_UP", "1") == "0")
     if state.finished:
         return state
 
     def work() -> None:
+        time.sleep(state.delay_s)
         try:
             from models import zoo
             from models.data import shakespeare
@@ -123,7 +130,23 @@ def warm_up() -> WarmUp:
             state.finished = True
 
     state.thread = threading.Thread(target=work, name="te-warm-up", daemon=True)
-    state.thread.start()
+    return state
+
+
+WARM_UP_DELAY_S = 2.0  # after the first script run, before loading: the first visitor's page is drawn first
+
+
+def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
+    """Start the warm-up thread of this process unless it has started (or is off), loading after ``delay_s``;
+    returns its state. The entry point calls it at the end of a script run with ``WARM_UP_DELAY_S`` (Streamlit has
+    no hook at server start): started at the beginning of the first run, the loading competed with drawing the first
+    visitor's page for the interpreter lock, and the home page was drawn 1.5–2 s later (``python -m bench.run --only
+    browser``, app start to home page rendered)."""
+    state = warm_up()
+    with _warm_lock:
+        if state.thread is not None and not state.started:
+            state.started, state.delay_s = True, delay_s
+            state.thread.start()
     return state
 
 

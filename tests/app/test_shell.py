@@ -176,7 +176,8 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
     services.warm_up.clear()
     try:
         state = services.warm_up()
-        assert state.thread is not None
+        assert state.thread is not None and not state.thread.is_alive()  # made, not started
+        assert services.begin_warm_up() is state and services.begin_warm_up() is state  # started once
         state.thread.join(timeout=600)
         assert state.finished and not state.error, state.error
         names = zoo.available()
@@ -189,7 +190,7 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
         services.warm_up.clear()
         gc.unfreeze()
     monkeypatch.setenv("TE_WARM_UP", "0")
-    off = services.warm_up()
+    off = services.begin_warm_up()
     assert off.finished and off.thread is None and off.total == 0
     services.warm_up.clear()
 
