@@ -24,7 +24,9 @@ input is in a cache: the issue's "new-text rerun", the model's forward and every
 With ``--widget``, each rerun after the first moves the page's slider (``WIDGETS``) between two values, as a
 browser sends it: a slider inside a fragment reruns that fragment alone. The page ``empty`` (the shell around a page
 that draws nothing, served when the server has ``TE_BENCH_EMPTY_PAGE=1``, which this benchmark sets) reruns whole:
-the yardstick issue 27 measures the pages' reruns against.
+the yardstick issue 27 measures the pages' reruns against. Opened as ``empty?bench_kind=KIND&bench_n=N`` it draws N
+elements of one kind (a metric, a caption, a download button, a cached Plotly figure ...), so the same run measures
+what one element of each kind adds to a rerun (``ELEMENTS_ARGS``, the last part of ``python -m bench.run --load``).
 
 Reported per page and N: reruns per second (all sessions together), p50/p95/p99 latency, errors (a rerun that did
 not finish successfully or drew an exception, a dropped connection, a timeout), and the server processes' resident
@@ -83,6 +85,18 @@ WIDGETS = {
 QUERY = {"forward-pass": "forward_pass_step=mlp"}
 # Every model page's slider at 128 readers, against the empty page in the same run (python -m bench.run --load)
 PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
+# What one element of each kind adds to a rerun: the empty page, then the empty page drawing ELEMENTS_N elements of one
+# kind (bench/empty_page.py reads the kind and the count from its link), at 128 readers in one run
+ELEMENTS_N = 40
+ELEMENT_KINDS = ("metric", "caption", "markdown", "download", "plotly", "container")
+ELEMENTS_ARGS = [
+    "--sessions",
+    "128",
+    "--pages",
+    EMPTY,
+    *(f"{EMPTY}?bench_kind={kind}&bench_n={ELEMENTS_N}" for kind in ELEMENT_KINDS),
+]
+OUT_ELEMENTS = ROOT / "bench" / "load-elements.json"
 WORDS = (
     "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
     "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"
@@ -102,6 +116,13 @@ class Point:
     cpu_s: float | None = None  # CPU time the server processes used while the window was open (None: not read)
     messages: list[int] = field(default_factory=list)  # per counted rerun: the page elements the server sent
     kilobytes: list[float] = field(default_factory=list)  # ... and the bytes of every message it sent, in kB
+
+
+def address(page: str) -> tuple[str, str]:
+    """The url path a reader of ``page`` opens and its link's query string: "empty?bench_kind=metric&bench_n=40" is
+    the empty page with that query (``ELEMENTS_ARGS``); a page named by its path alone gets ``QUERY``'s."""
+    path, _, query = page.partition("?")
+    return path, query or QUERY.get(path, "")
 
 
 def cookies(base: str) -> dict[str, str]:
@@ -212,7 +233,8 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
         async with stream(base) as ws:
             cached: set[str] = set()
             rng, found, n = random.Random(id(point) ^ id(ws)), None, 0
-            key = {"new_text": NEW_TEXT, "widget": {p: w[0] for p, w in WIDGETS.items()}}.get(mode, {}).get(page)
+            path, query = address(page)
+            key = {"new_text": NEW_TEXT, "widget": {p: w[0] for p, w in WIDGETS.items()}}.get(mode, {}).get(path)
             kinds = ("text_area", "text_input") if mode == "new_text" else ("slider",)
             while n == 0 or time.monotonic() < window.until:
                 start, began = time.perf_counter(), time.monotonic()
@@ -222,9 +244,9 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     if mode == "new_text":
                         text = (found[0], fresh_text(rng, n, id(ws)))
                     else:
-                        value = WIDGETS[page][1][n % 2]
+                        value = WIDGETS[path][1][n % 2]
                         slider, fragment = (found[0], found[2][int(value)] if found[2] else value), found[1]
-                await ws.send(rerun_message(page, cached, text, slider, fragment, QUERY.get(page, "")))
+                await ws.send(rerun_message(path, cached, text, slider, fragment, query))
                 status, deltas, size = None, 0, 0
                 while status is None:
                     raw = await asyncio.wait_for(ws.recv(), TIMEOUT_S)
@@ -472,7 +494,32 @@ def table(results: dict) -> str:
                 *("—" if s.get(k) is None else s[k] for k in ("messages_per_rerun", "kb_per_rerun")),
             )
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    per = per_element(results)
+    if per:
+        lines += [
+            "",
+            "One element more, server CPU per rerun (the page's minus the empty page's, divided by the elements it "
+            "added): " + "; ".join(f"{kind} {ms:.3f} ms ({n} readers)" for (kind, n), ms in per.items()) + ".",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def per_element(results: dict) -> dict[tuple[str, str], float]:
+    """(kind, readers) -> the server CPU ms per rerun one element of that kind adds, from the empty page and the
+    empty page drawing ``bench_n`` of them (``ELEMENTS_ARGS``) measured in the same run."""
+    empty = results["pages"].get(EMPTY, {})
+    out = {}
+    for page, points in results["pages"].items():
+        path, query = address(page)
+        q = urllib.parse.parse_qs(query)
+        if path != EMPTY or "bench_kind" not in q or not q.get("bench_n", [""])[0].isdigit():
+            continue
+        added = int(q["bench_n"][0])
+        for n, s in points.items():
+            base = (empty.get(n) or {}).get("cpu_ms_per_rerun")
+            if added and base is not None and s.get("cpu_ms_per_rerun") is not None:
+                out[q["bench_kind"][0], n] = (s["cpu_ms_per_rerun"] - base) / added
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

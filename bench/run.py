@@ -679,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
         "--load",
         action="store_true",
         help="instead: many sessions against a real server (bench/load.py): its defaults, then with --widget, then "
-        "every model page's slider at 128 readers",
+        "every model page's slider at 128 readers, then what one element of each kind adds to a rerun",
     )
     args = ap.parse_args(argv)
     if args.load:
@@ -689,6 +689,7 @@ def main(argv: list[str] | None = None) -> int:
             load.main(["--out", str(load.OUT_JSON)])
             or load.main(["--widget", "--out", str(load.OUT_WIDGET)])
             or load.main([*load.PAGES_ARGS, "--out", str(load.OUT_PAGES)])
+            or load.main([*load.ELEMENTS_ARGS, "--out", str(load.OUT_ELEMENTS)])
         )
     runs = {
         "latency": lambda: probe_latency(args.repeats),

@@ -45,22 +45,22 @@ def test_percentiles_and_summary():
     assert s["cpu_ms_per_rerun"] == 15.0 and s["messages_per_rerun"] == 20 and s["kb_per_rerun"] == 4.0
 
 
+def run_of(pages: dict) -> dict:
+    """A run's results as load.run returns them, with these pages' points."""
+    return {"machine": "m", "when": "w", "seconds_per_point": 1, "think_s": 0.5, "processes": 1, "via": "direct",
+            "pages": pages}  # fmt: skip
+
+
 def test_the_table_sets_each_page_against_the_empty_page():
     point = {"reruns_per_s": 1.0, "p95_ms": 1.0, "p99_ms": 1.0, "errors": 0, "moved": ""}
-    results = {
-        "machine": "m",
-        "when": "w",
-        "seconds_per_point": 1,
-        "think_s": 0.5,
-        "processes": 1,
-        "via": "direct",
-        "pages": {
+    results = run_of(
+        {
             load.EMPTY: {"8": {**point, "p50_ms": 10.0, "cpu_ms_per_rerun": 4.0}},
             "gpt": {
                 "8": {**point, "p50_ms": 15.0, "cpu_ms_per_rerun": 5.0, "messages_per_rerun": 9, "kb_per_rerun": 2.5}
             },
-        },
-    }
+        }
+    )
     assert "| gpt | — | 8 | 1.0 | 15.0 | 1.0 | 1.0 | 0 | 1.50 | 5.0 | 1.25 | 9 | 2.5 |" in load.table(results)
     assert "| 4.0 | 1.00 | — | — |" in load.table(results)  # the empty page: no elements counted
 
@@ -163,3 +163,37 @@ def test_points_wait_for_the_server_to_be_quiet():
     finally:
         idle.kill()
         busy.kill()
+
+
+def test_a_page_named_with_a_query_opens_that_link():
+    assert load.address("empty?bench_kind=metric&bench_n=40") == ("empty", "bench_kind=metric&bench_n=40")
+    assert load.address("forward-pass") == ("forward-pass", load.QUERY["forward-pass"])
+    assert load.address("gpt") == ("gpt", "")
+    pages = load.ELEMENTS_ARGS[load.ELEMENTS_ARGS.index("--pages") + 1 :]
+    assert pages[0] == load.EMPTY and len(pages) == 1 + len(load.ELEMENT_KINDS)
+
+
+def test_the_table_says_what_one_element_adds():
+    point = {"reruns_per_s": 1.0, "p50_ms": 1.0, "p95_ms": 1.0, "p99_ms": 1.0, "errors": 0, "moved": ""}
+    results = run_of(
+        {
+            load.EMPTY: {"128": {**point, "cpu_ms_per_rerun": 6.0}},
+            "empty?bench_kind=metric&bench_n=40": {"128": {**point, "cpu_ms_per_rerun": 18.0}},
+            "gpt": {"128": {**point, "cpu_ms_per_rerun": 9.0}},
+        }
+    )
+    assert load.per_element(results) == {("metric", "128"): 0.3}
+    assert "metric 0.300 ms (128 readers)" in load.table(results)
+
+
+@pytest.mark.e2e
+def test_the_empty_page_draws_the_elements_its_link_names():
+    """Opened with bench_kind and bench_n, the empty page sends that many more elements of that kind."""
+    pages = (load.EMPTY, "empty?bench_kind=metric&bench_n=5", "empty?bench_kind=download&bench_n=3")
+    results = load.run(pages=pages, sessions=(1,), seconds=2.0, think=0.2)
+    sent = {}
+    for page in pages:
+        point = results["pages"][page]["1"]
+        assert point["errors"] == 0, point["first_error"]
+        sent[page] = point["messages_per_rerun"]
+    assert sent[pages[1]] - sent[load.EMPTY] == 5 and sent[pages[2]] - sent[load.EMPTY] == 3, sent
