@@ -85,8 +85,7 @@ class WarmUp:
     done: int = 0
     finished: bool = False
     error: str = ""
-    thread: threading.Thread | None = None  # made by warm_up, started by begin_warm_up
-    started: bool = False
+    thread: threading.Thread | None = None  # made by warm_up, started by begin_warm_up (its ident set then)
     delay_s: float = 0.0  # how long the thread waits before it starts loading
 
 
@@ -144,8 +143,8 @@ def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
     6.1 s then, 5.3 s since)."""
     state = warm_up()
     with _warm_lock:
-        if state.thread is not None and not state.started:
-            state.started, state.delay_s = True, delay_s
+        if state.thread is not None and state.thread.ident is None:  # made, not started
+            state.delay_s = delay_s
             state.thread.start()
     return state
 
