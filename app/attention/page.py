@@ -172,9 +172,8 @@ def explore() -> None:
     this part of the page alone, not the text box or the controls."""
     # ---- the decoding step and what the decoder sees -----------------------------------------------------------------
     last = d.steps - 1
-    if st.session_state.get("attention_step", 0) > last:
-        st.session_state["attention_step"] = last
-    step = st.slider(
+    step = ui.slider(
+        st,
         t("attention.step"),
         0,
         max(last, 1),
@@ -294,8 +293,8 @@ def explore() -> None:
 
     elif view == "dot":
         if kind == "enc_self":
-            query = st.slider(
-                t("attention.dot.query"), 0, len(d.source) - 1, 0, key="attention_query", bind="query-params"
+            query = ui.slider(
+                st, t("attention.dot.query"), 0, len(d.source) - 1, 0, key="attention_query", bind="query-params"
             )
         else:
             query = step

@@ -87,11 +87,9 @@ def start_part() -> None:
     """The position, layer, head and temperature, and the summary."""
     cfg = svc.config()
     L, H = cfg["n_layers"], cfg["n_heads"]
-    if st.session_state.get("forward_pass_pos", 0) > n_tokens - 1:  # a shorter text than the last one
-        st.session_state["forward_pass_pos"] = n_tokens - 1
     c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
-    c_pos.slider(
-        t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, help=t("forward_pass.pos.help"),
+    ui.slider(
+        c_pos, t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, help=t("forward_pass.pos.help"),
         **ui.drives("forward_pass_pos", CHOICE, DRIVES["forward_pass_pos"]),
     )  # fmt: skip
     c_layer.slider(

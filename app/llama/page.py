@@ -62,8 +62,8 @@ def activations_section() -> None:
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
         c_tok, c_block = st.columns([3, 2])
-        c_tok.slider(
-            t("llama.token"), 0, T - 1, min(T - 1, 8), help=t("llama.token.help"),
+        ui.slider(
+            c_tok, t("llama.token"), 0, T - 1, min(T - 1, 8), help=t("llama.token.help"),
             **ui.drives("llama_token", CHOICE, PARTS.values()),
         )  # fmt: skip
         c_block.segmented_control(

@@ -145,7 +145,8 @@ def reach_section(a: svc.Analysis, text: str) -> None:
     st.subheader(t("mistral.reach.title"))
     st.markdown(t("mistral.reach.caption", W=W, W_1=W - 1, L=L, reach=L * (W - 1)))
     T = len(a.ids)
-    position = st.slider(
+    position = ui.slider(
+        st,
         t("mistral.position"),
         0,
         T - 1,
@@ -234,9 +235,7 @@ def rolling_section() -> None:
 
     st.markdown(f"**{t('mistral.roll.slots')}**")
     steps = len(g.new_ids)
-    step = steps
-    if steps > 1:
-        step = st.slider(t("mistral.step"), 1, steps, steps, key="mistral_step", bind="query-params")
+    step = ui.slider(st, t("mistral.step"), 1, steps, steps, key="mistral_step", bind="query-params")
     slots = g.slots[step - 1]
     held = slots[slots >= 0]
     newest = int(g.lengths[step - 1]) - 1
@@ -292,9 +291,7 @@ def prefill_section(a: svc.Analysis, text: str) -> None:
         ui.input_error(e)
         return
     n_chunks = len(p.masks)
-    chunk = 0
-    if n_chunks > 1:
-        chunk = st.slider(t("mistral.chunk"), 0, n_chunks - 1, 1, key="mistral_chunk", bind="query-params")
+    chunk = ui.slider(st, t("mistral.chunk"), 0, n_chunks - 1, 1, key="mistral_chunk", bind="query-params")
     mask = p.masks[chunk]
     T_c, S = mask.shape
     n_cached = S - T_c

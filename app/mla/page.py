@@ -200,7 +200,8 @@ def latent_section(text: str) -> None:
 @st.fragment(key="mla_part_latent_controls")
 def latent_controls(T: int, n_layers: int) -> None:
     c_tok, c_layer = st.columns([3, 2])
-    c_tok.slider(
+    ui.slider(
+        c_tok,
         t("mla.token"),
         0,
         T - 1,

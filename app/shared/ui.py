@@ -150,6 +150,21 @@ def figure(
     return event
 
 
+def slider(host, label: str, lo, hi, default, **kwargs):
+    """``host.slider(label, lo, hi, default, key=..., ...)`` for a slider whose range follows its input (a position
+    in the text, a token, a segment, a step of what was generated). A value remembered from a longer input — in the
+    session, or a link's parameter — is clamped into ``[lo, hi]`` before the slider is drawn: Streamlit raises on a
+    value above a slider's maximum, so typing a shorter text broke the whole page. A range of a single value draws
+    nothing and returns it (Streamlit refuses a slider whose minimum equals its maximum)."""
+    if hi <= lo:
+        return lo
+    key = kwargs["key"]
+    held = st.session_state.get(key)
+    if held is not None and not lo <= held <= hi:
+        st.session_state[key] = min(max(held, lo), hi)
+    return host.slider(label, lo, hi, min(max(default, lo), hi), **kwargs)
+
+
 def row(gap: str = "medium", vertical_alignment: str = "top"):
     """A row of elements side by side (metrics, small controls): one horizontal container, which wraps on a narrow
     screen. A fragment's rerun sends each of its elements again, and ``st.columns(n)`` is n + 1 blocks before any

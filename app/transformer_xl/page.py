@@ -69,16 +69,11 @@ def memory_controls(a: svc.Analysis) -> None:
     def drives(key: str, parts: list[str] = VIEWS) -> dict:
         return ui.drives(key, CHOICE, parts)
 
-    segment = n_seg - 1
-    if n_seg > 1:
-        segment = c_s.slider(
-            t("txl.segment"), 0, n_seg - 1, min(2, n_seg - 1), **drives("txl_segment", ["txl_controls_part", *VIEWS])
-        )
+    segment = ui.slider(
+        c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment", ["txl_controls_part", *VIEWS])
+    )
     T_seg = a.segments[segment].pattern.shape[2]
-    query = 0
-    if T_seg > 1:
-        query = c_q.slider(t("txl.query"), 0, T_seg - 1, min(4, T_seg - 1), help=t("txl.query.help"),
-                           **drives("txl_query"))  # fmt: skip
+    query = ui.slider(c_q, t("txl.query"), 0, T_seg - 1, 4, help=t("txl.query.help"), **drives("txl_query"))
     layer = c_l.segmented_control(t("view.layer"), list(range(N)), default=0, required=True, **drives("txl_layer"))
     head = c_h.segmented_control(t("view.head"), list(range(H)), default=0, required=True, **drives("txl_head"))
     st.session_state[CHOICE] = {"txl_segment": segment, "txl_query": query, "txl_layer": layer, "txl_head": head}
