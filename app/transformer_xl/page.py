@@ -69,9 +69,7 @@ def memory_controls(a: svc.Analysis) -> None:
     def drives(key: str, parts: list[str] = VIEWS) -> dict:
         return ui.drives(key, CHOICE, parts)
 
-    segment = ui.slider(
-        c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment", ["txl_controls_part", *VIEWS])
-    )
+    segment = ui.slider(c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment", ["txl_controls_part", *VIEWS]))
     T_seg = a.segments[segment].pattern.shape[2]
     query = ui.slider(c_q, t("txl.query"), 0, T_seg - 1, 4, help=t("txl.query.help"), **drives("txl_query"))
     layer = c_l.segmented_control(t("view.layer"), list(range(N)), default=0, required=True, **drives("txl_layer"))
