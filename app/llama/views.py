@@ -9,19 +9,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
+from app.shared.plots import legend_below
 
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
 GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"orientation": "h", "y": -0.18, "x": 0},
-    )
-    return fig
 
 
 @cached
@@ -53,7 +45,7 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
         )
     fig.update_xaxes(title=channel_title, range=[-0.5, len(x) - 0.5])
     fig.update_yaxes(title=value_title)
-    _layout(fig, 320, top=30)
+    legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
     return fig
 
@@ -111,7 +103,7 @@ def mean_share(
         )
     fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=point_names)
     fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
-    _layout(fig, 320, top=30)
+    legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
     return fig
 
@@ -160,7 +152,7 @@ def gating(
     fig.add_annotation(x=0, y=1, yref="paper", text=closed_name, showarrow=False, yanchor="bottom", font={"size": 11})
     fig.update_xaxes(title=gate_title, zeroline=True)
     fig.update_yaxes(title=up_title, zeroline=True)
-    return _layout(fig, 360, top=24)
+    return legend_below(fig, 360, top=24, y=-0.18)
 
 
 @cached
@@ -186,7 +178,7 @@ def sorted_units(
         )
     fig.update_xaxes(title=unit_title, row=3, col=1)
     fig.update_annotations(font={"size": 12})
-    return _layout(fig, 380, top=24)
+    return legend_below(fig, 380, top=24, y=-0.18)
 
 
 @cached
@@ -228,7 +220,7 @@ def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_n
     fig.update_xaxes(visible=False, range=[-0.7, n_heads - 0.3])
     fig.update_yaxes(visible=False, range=[-0.45, 1.45])
     fig.update_layout(showlegend=False, title={"text": title, "x": 0.5, "xanchor": "center", "font": {"size": 13}})
-    return _layout(fig, 190, top=36)
+    return legend_below(fig, 190, top=36, y=-0.18)
 
 
 @cached
@@ -272,9 +264,9 @@ def cache_growth(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, rangemode="tozero")
     fig.update_layout(hovermode="x unified")
-    return _layout(fig, 340)
+    return legend_below(fig, 340, 10, y=-0.18)
 
 
 def seed_layout(fig: go.Figure) -> go.Figure:
     """The page's layout for app.shared.seeds.two_seed_scatter."""
-    return _layout(fig, 320, top=24)
+    return legend_below(fig, 320, top=24, y=-0.18)

@@ -11,21 +11,13 @@ from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.html import span
 from app.shared.images import image_map
+from app.shared.plots import legend_below
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, visible
 
 EDGE, TRAINED = "#d62728", "#555"  # the displayed window's edge, the trained window's edge
 ROLLING, FULL = "#d62728", "#1f77b4"
 MAX_TICKS = 24  # token labels on an axis (more overlap once slanted)
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"orientation": "h", "y": -0.12, "x": 0},
-    )
-    return fig
 
 
 def staircase(T: int, window: int) -> tuple[list[float], list[float]]:
@@ -84,7 +76,7 @@ def band_map(
     if trained != window:
         _edge(fig, len(mask), trained, trained_name, TRAINED, "dot")
     _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return _layout(fig, height, top=90)
+    return legend_below(fig, height, top=90, y=-0.12)
 
 
 @cached
@@ -117,7 +109,7 @@ def pattern_map(
     if trained != window:
         _edge(fig, len(pattern), trained, trained_name, TRAINED, "dot")
     _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return _layout(fig, height, top=90)
+    return legend_below(fig, height, top=90, y=-0.12)
 
 
 @cached
@@ -164,7 +156,7 @@ def reach_map(
     fig.update_yaxes(
         autorange="reversed", tickmode="array", tickvals=list(range(L)), ticktext=layer_names, showgrid=False
     )
-    return _layout(fig, height)
+    return legend_below(fig, height, 10, y=-0.12)
 
 
 @cached
@@ -188,7 +180,7 @@ def slot_map(
     fig.add_shape(type="rect", x0=step - 0.5, x1=step + 0.5, y0=-0.5, y1=W - 0.5, line={"color": "#111", "width": 2})
     fig.update_xaxes(title=step_title)
     fig.update_yaxes(title=slot_title, autorange="reversed")
-    return _layout(fig, height)
+    return legend_below(fig, height, 10, y=-0.12)
 
 
 def slots_html(slots: np.ndarray, pieces: list[str], newest: int, *, slot_name: str, empty: str) -> str:
@@ -241,7 +233,7 @@ def memory_lines(
     )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, rangemode="tozero")
-    _layout(fig, height)
+    legend_below(fig, height, 10, y=-0.12)
     fig.update_layout(
         legend={"x": 0.99, "xanchor": "right", "y": 0.03, "yanchor": "bottom", "bgcolor": "rgba(255,255,255,0.8)"}
     )
@@ -280,4 +272,4 @@ def chunk_mask(
         fig.add_vline(x=n_cached - 0.5, line_color=EDGE, line_width=2)
     fig.update_xaxes(title=key_title, side="top", tickangle=-60, **ticks(key_labels, MAX_TICKS))
     fig.update_yaxes(title=query_title, autorange="reversed", **ticks(query_labels, MAX_TICKS))
-    return _layout(fig, height, top=90)
+    return legend_below(fig, height, top=90, y=-0.12)

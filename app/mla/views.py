@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.html import esc, span
+from app.shared.plots import legend_above
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
@@ -20,15 +21,6 @@ MODEL_COLOURS = ("#7f7f7f", "#d62728")  # switch, switch-auxfree
 LAYER_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b")
 EXPERT_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#eeca3b", "#9d755d")
 ACCEPTED, OWN, REFUSED = "#2ca02c", "#e8e8e8", "#d62728"
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-    )
-    return fig
 
 
 @cached
@@ -50,7 +42,7 @@ def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_titl
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=x_title, rangemode="tozero")
     fig.update_layout(title={"text": title, "x": 0, "font": {"size": 13}})
-    return _layout(fig, 230, top=34)
+    return legend_above(fig, 230, top=34, right=True)
 
 
 @cached
@@ -75,7 +67,7 @@ def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_
     fig.update_xaxes(title=f"{latent_name} 0 … {K - 1} · {rope_name} {K} … {K + R - 1}", range=[-0.5, K + R - 0.5])
     fig.update_yaxes(title=y_title)
     fig.update_layout(bargap=0.1)
-    return _layout(fig, 300, top=30)
+    return legend_above(fig, 300, top=30, right=True)
 
 
 @cached
@@ -95,7 +87,7 @@ def head_vectors(vectors: np.ndarray, *, head_labels: list[str], x_title: str, v
     )
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=x_title)
-    return _layout(fig, 230, top=10)
+    return legend_above(fig, 230, top=10, right=True)
 
 
 @cached
@@ -139,7 +131,7 @@ def scores_pair(
     fig.update_yaxes(tickvals=shown, tickfont={"size": 9}, autorange="reversed")
     fig.update_yaxes(title=query_title, row=1, col=1)
     fig.update_annotations(font={"size": 12})
-    return _layout(fig, 420, top=30)
+    return legend_above(fig, 420, top=30, right=True)
 
 
 @cached
@@ -162,7 +154,7 @@ def error_by_key(
         )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, rangemode="tozero")
-    return _layout(fig, 280, top=30)
+    return legend_above(fig, 280, top=30, right=True)
 
 
 @cached
@@ -264,7 +256,7 @@ def bias_map(bias: np.ndarray, *, layer_labels: list[str], expert_title: str, va
     )
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=expert_title, type="category")
-    return _layout(fig, 220)
+    return legend_above(fig, 220, 10, right=True)
 
 
 @cached
@@ -286,7 +278,7 @@ def expert_counts(counts: list[np.ndarray], names: list[str], *, expert_title: s
     fig.update_xaxes(title=expert_title, type="category")
     fig.update_yaxes(title=y_title, rangemode="tozero")
     fig.update_layout(barmode="group")
-    return _layout(fig, 260, top=30)
+    return legend_above(fig, 260, top=30, right=True)
 
 
 def expert_colour(e: int) -> str:
@@ -395,9 +387,9 @@ def mtp_losses(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, secondary_y=False)
     fig.update_yaxes(title="λ", secondary_y=True, rangemode="tozero")
-    return _layout(fig, 300, top=30)
+    return legend_above(fig, 300, top=30, right=True)
 
 
 def seed_layout(fig: go.Figure) -> go.Figure:
     """The page's layout for app.shared.seeds.two_seed_scatter."""
-    return _layout(fig, 320, top=30)
+    return legend_above(fig, 320, top=30, right=True)

@@ -8,16 +8,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
+from app.shared.plots import legend_below
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 HEIGHT = 340
-
-
-def _layout(fig: go.Figure, height: int = HEIGHT) -> go.Figure:
-    fig.update_layout(
-        height=height, margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.2, "x": 0}
-    )
-    return fig
 
 
 @cached
@@ -61,7 +55,7 @@ def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
         )
         fig.update_xaxes(range=[-1.25, 1.25], constrain="domain", zeroline=True, row=1, col=c)
         fig.update_yaxes(range=[-1.25, 1.25], scaleanchor=f"x{'' if c == 1 else c}", zeroline=True, row=1, col=c)
-    return _layout(fig)
+    return legend_below(fig, HEIGHT, 40, y=-0.2)
 
 
 @cached
@@ -97,7 +91,7 @@ def spectrum(
     )
     fig.update_xaxes(title=pair_title)
     fig.update_yaxes(title=wavelength_title, type="log")
-    return _layout(fig)
+    return legend_below(fig, HEIGHT, 40, y=-0.2)
 
 
 @cached
@@ -116,7 +110,7 @@ def score_matrix(
     )
     fig.update_xaxes(title=key_title, side="top")
     fig.update_yaxes(title=query_title, autorange="reversed", scaleanchor="x", constrain="domain")
-    return _layout(fig, height)
+    return legend_below(fig, height, 40, y=-0.2)
 
 
 @cached
@@ -150,7 +144,7 @@ def curves(
         )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
-    return _layout(fig, height)
+    return legend_below(fig, height, 40, y=-0.2)
 
 
 def smooth(values: np.ndarray, width: int) -> np.ndarray:

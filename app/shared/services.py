@@ -13,12 +13,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
+import json
 import os
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -31,7 +34,17 @@ if TYPE_CHECKING:
 
 BACKENDS = ("torch", "onnx")  # models.engine.BACKENDS, without importing torch
 
-__all__ = ["BACKENDS", "engine", "run", "available", "stack_layers", "needs_corpus", "InputError"]
+__all__ = [
+    "BACKENDS",
+    "Checkpoint",
+    "checkpoint",
+    "engine",
+    "run",
+    "available",
+    "stack_layers",
+    "needs_corpus",
+    "InputError",
+]
 
 F = TypeVar("F", bound=Callable)
 
@@ -151,30 +164,25 @@ def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
 
 def available(name: str) -> bool:
     """Whether the trained checkpoint ``name`` is installed."""
-    from models import zoo
-
-    return (zoo.checkpoint_dir(name) / "model.safetensors").exists()
+    return checkpoint(name).available
 
 
 def model_missing(name: str) -> InputError:
     """What a page shows when the checkpoint ``name`` is not installed (with the command that trains it)."""
-    return InputError("error.model_missing", name=name)
+    return checkpoint(name).missing()
 
 
 def trained(name: str):
     """The trained torch model ``name``, loaded once per process by the engine; ``model_missing(name)`` is raised
     (for the page to show) when its checkpoint is not installed."""
-    if not available(name):
-        raise model_missing(name)
-    return engine().model(name)
+    return checkpoint(name).model
 
 
 def sampling_model(name: str):
     """The trained torch model ``name`` on the CPU, for pages that sample with a seeded CPU ``torch.Generator``
     (which cannot draw on a GPU's tensors): the engine's shared model where it runs on the CPU, else a CPU copy
     loaded once per process (a few dozen tokens decode fast enough there)."""
-    model = trained(name)
-    return model if next(model.parameters()).device.type == "cpu" else _cpu_copy(name)
+    return checkpoint(name).sampling_model
 
 
 @st.cache_resource(show_spinner=False)
@@ -186,21 +194,124 @@ def _cpu_copy(name: str):
 
 def backend_for(name: str, backend: str) -> str:
     """The sidebar's backend where the model has it (ONNX needs model.onnx), else torch."""
-    from models import zoo
-
-    onnx = backend == "onnx" and (zoo.checkpoint_dir(name) / "model.onnx").exists()
-    return "onnx" if onnx else "torch"
+    return checkpoint(name).backend(backend)
 
 
 def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
     """``Engine.run`` with the failures a user can meet turned into translated messages."""
-    from models import zoo
+    return checkpoint(name).run(inputs, probes, backend)
 
-    if not available(name):
-        raise InputError("error.model_missing", name=name)
-    if backend == "onnx" and not (zoo.checkpoint_dir(name) / "model.onnx").exists():
-        raise InputError("error.onnx_missing", name=name)
-    return engine().run(name, inputs, probes, backend=backend if backend in BACKENDS else "torch")
+
+# ---- the model handle ------------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _read_json(path: str, stamp: int) -> MappingProxyType:
+    """A JSON file of a checkpoint folder, read once per version of the file (``stamp``: its mtime in ns)."""
+    return _frozen(json.loads(Path(path).read_text()))
+
+
+def _frozen(value):
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _json_of(path: Path) -> MappingProxyType:
+    try:
+        stamp = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return MappingProxyType({})
+    return _read_json(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _tokenizer(path: str, stamp: int):
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(path)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """One checkpoint as a page reaches it: whether it is installed (else the message to show, in the reader's
+    language), its model, tokenizer, card and config, and a runner on the reader's backend.
+
+    A page's service names its checkpoints once (``MODEL = checkpoint("llama")``) and asks the handle for everything
+    else, so a page of an architecture can be handed another checkpoint of it — another size, a sibling, a real
+    pretrained model converted into our classes — without changing. Cheap to make: nothing is read until asked, and
+    what is read is shared by every reader of the process (the engine's models, files read once per version).
+    Hashable, so a cached service function can take one as an argument."""
+
+    name: str
+
+    @property
+    def folder(self) -> Path:
+        from models import zoo
+
+        return zoo.checkpoint_dir(self.name)
+
+    @property
+    def available(self) -> bool:
+        return (self.folder / "model.safetensors").exists()
+
+    def missing(self) -> InputError:
+        """The translated message for a checkpoint that is not installed, with the command that makes it."""
+        return InputError("error.model_missing", name=self.name)
+
+    def require(self) -> None:
+        """Raise ``missing()`` (for the page to show) unless the checkpoint is installed."""
+        if not self.available:
+            raise self.missing()
+
+    @property
+    def model(self):
+        """The shared torch model, in eval mode on the engine's device; never mutate it."""
+        self.require()
+        return engine().model(self.name)
+
+    @property
+    def sampling_model(self):
+        """The torch model on the CPU, for seeded sampling with a CPU ``torch.Generator``: the shared model where
+        the engine runs on the CPU, else a CPU copy loaded once per process."""
+        model = self.model
+        return model if next(model.parameters()).device.type == "cpu" else _cpu_copy(self.name)
+
+    @property
+    def tokenizer(self):
+        """The checkpoint's ``tokenizer.json`` as a ``tokenizers.Tokenizer``, shared; never mutate it."""
+        self.require()
+        path = self.folder / "tokenizer.json"
+        return _tokenizer(str(path), path.stat().st_mtime_ns)
+
+    @property
+    def card(self) -> MappingProxyType:
+        """``card.json`` (read-only; empty when the checkpoint has none): data, command, metrics, bars, ..."""
+        return _json_of(self.folder / "card.json")
+
+    @property
+    def config(self) -> MappingProxyType:
+        """The model's Config fields from ``config.json`` (read-only)."""
+        return _json_of(self.folder / "config.json").get("config", MappingProxyType({}))
+
+    def backend(self, wanted: str) -> str:
+        """``wanted`` where the checkpoint has it (ONNX needs model.onnx), else torch."""
+        return "onnx" if wanted == "onnx" and (self.folder / "model.onnx").exists() else "torch"
+
+    def run(self, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
+        """A forward pass on the engine with the probes ``probes`` selects; a checkpoint or ONNX graph that is not
+        installed is a translated message, not a traceback."""
+        self.require()
+        if backend == "onnx" and not (self.folder / "model.onnx").exists():
+            raise InputError("error.onnx_missing", name=self.name)
+        return engine().run(self.name, inputs, probes, backend=backend if backend in BACKENDS else "torch")
+
+
+def checkpoint(name: str) -> Checkpoint:
+    """The handle of the checkpoint ``name`` (see ``Checkpoint``)."""
+    return Checkpoint(name)
 
 
 def stack_layers(probes: dict[str, np.ndarray], template: str, n: int | None = None) -> np.ndarray:

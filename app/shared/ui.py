@@ -165,6 +165,38 @@ def slider(host, label: str, lo, hi, default, **kwargs):
     return host.slider(label, lo, hi, min(max(default, lo), hi), **kwargs)
 
 
+def text_box(label: str, default: str, *, key: str, max_chars: int, height: int = 80, help: str | None = None, host=st):
+    """A page's text area, mirrored in the link, bounded to ``max_chars``: the opening most pages share."""
+    return host.text_area(label, default, key=key, bind="query-params", max_chars=max_chars, height=height, help=help)
+
+
+def page_link(page: str, label: str) -> None:
+    """A link to another page of the app by its url_path, with the page's icon; nothing when that page is not
+    installed."""
+    paper = next((p for p in PAPERS if p.page == page), None)
+    if paper is not None and paper.available:
+        st.page_link(paper.script, label=label, icon=paper.icon)
+
+
+# Values a callback sets for widgets that a part it reruns by key draws, by widget key. Written into a widget's state
+# by the callback itself, a value was lost on the keyed rerun (Streamlit 1.67) and the browser's came back; the part
+# that draws the widget sets it from here, before drawing it (``take_pending``).
+PENDING = "_te_pending"
+
+
+def set_for_part(**values) -> None:
+    """In a callback: set these widgets' values (by key) when the part that draws them next runs."""
+    st.session_state.setdefault(PENDING, {}).update(values)
+
+
+def take_pending(*keys: str) -> None:
+    """In a part, before drawing the widgets ``keys``: the values a callback set for them (``set_for_part``)."""
+    pending = st.session_state.get(PENDING, {})
+    for key in keys:
+        if key in pending:
+            st.session_state[key] = pending.pop(key)
+
+
 def row(gap: str = "medium", vertical_alignment: str = "top"):
     """A row of elements side by side (metrics, small controls): one horizontal container, which wraps on a narrow
     screen. A fragment's rerun sends each of its elements again, and ``st.columns(n)`` is n + 1 blocks before any

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
+from app.shared.plots import legend_above
 
 BIDIRECTIONAL, CAUSAL = "#1f77b4", "#d62728"
 HEADS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -20,15 +21,6 @@ MASK_COLOURS = ("#f4f4f4", "#6baed6", "#08519c", "#fd8d3c")
 def plot_text(label: str) -> str:
     """A token label as Plotly text: its "<" and ">" as entities, or Plotly reads </s> as a closing tag."""
     return label.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _layout(fig: go.Figure, height: int, top: int = 30) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-    )
-    return fig
 
 
 @cached
@@ -49,7 +41,7 @@ def label_shares(labels: list[str], shares: np.ndarray, chosen: str | None, *, v
         )
     )
     fig.update_xaxes(title=value_title, range=[0, 115], ticksuffix="%")
-    return _layout(fig, 300, top=10)
+    return legend_above(fig, 300, top=10, right=True)
 
 
 @cached
@@ -66,7 +58,7 @@ def objective_lengths(
     fig.update_traces(cliponaxis=False, hovertemplate="%{x}: %{y}<extra></extra>")
     fig.update_yaxes(title=axis_title, range=[0, 1.15 * max(*inputs, *targets, 1)])
     fig.update_layout(barmode="group")
-    return _layout(fig, 340)
+    return legend_above(fig, 340, 30, right=True)
 
 
 @cached
@@ -128,7 +120,7 @@ def bucket_chart(
         fig.add_annotation(x=x, y=top, text=text, showarrow=False, font={"size": 11, "color": "#555"}, yanchor="bottom")
     fig.update_xaxes(title=x_title, zeroline=False)
     fig.update_yaxes(title=y_title, range=[-1, top + 3])
-    return _layout(fig, 400, top=40)
+    return legend_above(fig, 400, top=40, right=True)
 
 
 @cached
@@ -161,7 +153,7 @@ def bias_curves(
     fig.update_xaxes(title=x_title, zeroline=False)
     fig.update_yaxes(title=y_title)
     fig.update_layout(title={"text": title, "x": 0, "font": {"size": 14}})
-    return _layout(fig, 340, top=70)
+    return legend_above(fig, 340, top=70, right=True)
 
 
 @cached

@@ -12,6 +12,7 @@ from plotly.colors import sample_colorscale
 from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.html import span
+from app.shared.plots import legend_above
 from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
@@ -19,15 +20,6 @@ MEMORY, CURRENT, QUERY = "#fdd835", "#90caf9", "#d62728"  # the memory keys, the
 WITH, WITHOUT = "#1f77b4", "#ff7f0e"  # loss with memory, with the memory cleared
 TERMS = {"a": "#1f77b4", "b": "#ff7f0e", "c": "#2ca02c", "d": "#9467bd"}
 MAX_TICKS = 40
-
-
-def _layout(fig: go.Figure, height: int, top: int = 10) -> go.Figure:
-    fig.update_layout(
-        height=height,
-        margin={"l": 10, "r": 10, "t": top, "b": 10},
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
-    )
-    return fig
 
 
 @cached
@@ -89,7 +81,7 @@ def attention_bars(
     )
     fig.update_xaxes(title=key_title, tickangle=-60, **ticks([visible(p) for p in labels], MAX_TICKS))
     fig.update_yaxes(title=value_title, rangemode="tozero")
-    return _layout(fig, height, top=30)
+    return legend_above(fig, height, top=30)
 
 
 def _cell(colour: str, title: str) -> str:
@@ -144,7 +136,7 @@ def place_lines(
     fig.update_traces(marker={"size": 4})
     fig.update_xaxes(title=place_title)
     fig.update_yaxes(title=value_title, rangemode="tozero")
-    return _layout(fig, height, top=30)
+    return legend_above(fig, height, top=30)
 
 
 @cached
@@ -178,7 +170,7 @@ def reach_bars(
     fig.update_traces(selector={"type": "bar"}, textposition="outside", cliponaxis=False)
     fig.update_layout(barmode="group")
     fig.update_yaxes(title=value_title, rangemode="tozero")
-    return _layout(fig, height, top=40)
+    return legend_above(fig, height, top=40)
 
 
 @cached
@@ -228,7 +220,7 @@ def terms_bars(
     fig.update_layout(barmode="relative", bargap=0.1)
     fig.update_xaxes(title=key_title, tickangle=-60, **ticks(shown, MAX_TICKS))
     fig.update_yaxes(title=value_title, zeroline=True, zerolinecolor="#666")
-    return _layout(fig, height, top=40)
+    return legend_above(fig, height, top=40)
 
 
 def collision_rows(L: int, query: int) -> list[dict]:
@@ -282,7 +274,7 @@ def speed_bars(
     fig.update_layout(barmode="group")
     fig.update_xaxes(title=x_title, type="category")
     fig.update_yaxes(title=value_title, type="log", dtick=1)  # decades only
-    return _layout(fig, height, top=40)
+    return legend_above(fig, height, top=40)
 
 
 @cached
@@ -303,4 +295,4 @@ def sweep_line(memory: list[int], bpc: list[float], trained: int, *, x_title: st
     fig.add_vline(x=trained, line={"color": QUERY, "dash": "dot"}, annotation_text=trained_name)
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=value_title)
-    return _layout(fig, 300, top=30)
+    return legend_above(fig, 300, top=30)
