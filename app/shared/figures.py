@@ -1,14 +1,14 @@
-"""Figures built once per input and shared by every reader of the process (issue 27).
+"""Figures built once per input and shared by every reader of the process.
 
 A page rerun used to rebuild each Plotly figure from its numbers — graph_objects validating every property on the
 way — and Streamlit then copied it into a dict (``Figure.to_dict``) to send it: together the largest share of a
-rerun's time (sampled with py-spy on the GPT page under load).
+rerun's time.
 
 - ``@cached`` on a figure builder memoises it by its arguments, in one process-wide cache (the figure is shared,
   not copied per reader): keyed by ``_key`` for the usual argument types, by ``st.cache_resource`` for others.
   It serves as well for another pure function whose result nobody changes (an HTML strip, a service's frozen
   dataclass), where ``st.cache_data`` would hash the arguments with Streamlit's slower hashing and copy the result
-  for every call (py-spy: 4–5 % of a GPT or Mamba fragment rerun).
+  for every call.
   Builders are pure functions of their arguments, and nothing may change a figure a builder returned: pages pass
   it to ``ui.plot``/``ui.figure`` and nothing else.
 - ``from_dicts(data, layout)`` builds a figure from plain dicts without Plotly's per-property validation, for
@@ -77,7 +77,7 @@ def _key(value):
     """A hashable key equal for equal arguments of the types figure builders take: numbers, strings, None, arrays
     (by dtype, shape and bytes), and lists, tuples and dicts of these; the type is part of the key (1, 1.0 and True
     differ). Several times faster than Streamlit's hashing of the same arguments, which a rerun pays for every
-    figure (py-spy: 11% of the MoE page's per-layer rerun)."""
+    figure."""
     if isinstance(value, _SCALARS):
         return (type(value).__name__, value.hex() if type(value) is float else value)  # NaN keys equal to NaN
     if isinstance(value, np.ndarray):
@@ -187,8 +187,8 @@ def compact(value):
 class _Spec(dict):
     """A figure's dict that also holds its JSON, written once: ``st.plotly_chart`` writes the dict it gets with
     ``plotly.io.to_json``, whose orjson engine asks an object for ``to_plotly_json`` first and copies an
-    ``orjson.Fragment`` into its output as it is (py-spy: writing the same JSON again on every rerun was 5–6 % of
-    the Mistral page's). Plotly's other engine, or any other reader, sees the plain dict. Its arrays are
+    ``orjson.Fragment`` into its output as it is, instead of writing the same JSON again on every rerun.
+    Plotly's other engine, or any other reader, sees the plain dict. Its arrays are
     ``compact``: the same numbers, half the bytes where float32 holds them."""
 
     def __init__(self, spec: dict):

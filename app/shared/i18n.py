@@ -43,7 +43,7 @@ def translate(key: str, lang: str, **fields: object) -> str:
 
 # The language each session's last full run read (session id -> language), written by the shell right after its
 # language selector (``remember_lang``). A page calls ``t`` a hundred times a rerun, and each read of
-# ``st.session_state`` takes its lock and looks through the widget states (py-spy: 4-9% of a page's rerun); the
+# ``st.session_state`` takes its lock and looks through the widget states, a visible share of a rerun; the
 # language changes only with the selector, which is outside every fragment, so a fragment's rerun reads the same.
 _SESSION_LANG: dict[str, str] = {}
 _SESSION_LANG_MAX = 20_000  # forgotten all at once past this many sessions (each then reads session state once more)

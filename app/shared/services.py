@@ -72,8 +72,8 @@ def settle_heap(what: str) -> None:
     """Once per ``what`` in this process (the warm-up, each page's first whole run): a full garbage collection,
     then ``gc.freeze()``, which moves every object alive now — modules, models, the corpus, cached results — out of
     the collector's reach. Python's full collections walk every tracked object; with the heap a server holds after
-    loading the models, each took 45–140 ms, several a second while pages were first drawn, and stopped every
-    reader's rerun (measured with ``gc.callbacks`` under 8 readers; none in 15 s after freezing). Objects frozen here
+    loading the models, each takes tens of milliseconds, several a second while pages are first drawn, and stops every
+    reader's rerun. Objects frozen here
     are still freed by reference counting; only cycles among them stay, and they are the long-lived ones."""
     with _settled_lock:
         if what in _settled:
@@ -152,8 +152,8 @@ def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
     """Start the warm-up thread of this process unless it has started (or is off), loading after ``delay_s``;
     returns its state. The entry point calls it at the end of a script run with ``WARM_UP_DELAY_S`` (Streamlit has
     no hook at server start): started at the beginning of the first run, the loading competed with drawing the first
-    visitor's page for the interpreter lock (app start to home page rendered, ``python -m bench.run --only browser``:
-    6.1 s then, 5.3 s since)."""
+    visitor's page for the interpreter lock (``python -m bench.run --only browser`` measures app start to home page
+    rendered)."""
     state = warm_up()
     with _warm_lock:
         if state.thread is not None and state.thread.ident is None:  # made, not started
@@ -353,8 +353,8 @@ def needs_corpus(fn: F) -> F:
 def read_only(result):
     """``result`` (a dataclass) with every numpy array it holds — in its fields, in tuples of them, in dataclasses
     among them — made read-only, for a result ``st.cache_resource`` or ``figures.cached`` shares between readers as
-    it is. ``st.cache_data`` instead pickles a copy for every call: for the forward pass's view, 7 % of a layer
-    move's server time (py-spy), three parts each asking for it."""
+    it is. ``st.cache_data`` instead pickles a copy for every call, and a page's parts may each ask for the same
+    result."""
 
     def freeze(value) -> None:
         if isinstance(value, np.ndarray):

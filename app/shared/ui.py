@@ -207,7 +207,7 @@ def row(gap: str = "medium", vertical_alignment: str = "top"):
 
 class _Markup:
     """HTML that ``st.html`` takes as it is (its ``_repr_html_``): a plain string goes through ``textwrap.dedent``
-    first, about 1.5 ms for an 88 kB strip of tokens on every rerun (py-spy: 16 % of a Transformer-XL query move).
+    first, milliseconds for a long strip of tokens on every rerun.
     What ``app.shared.html`` builds has no indentation to remove, so the page is the same."""
 
     __slots__ = ("html",)
