@@ -116,7 +116,7 @@ def navigation_sections() -> dict[str, list]:
 
 
 sections = navigation_sections()
-page = st.navigation(sections)
+page = st.navigation(sections, expanded=True)  # every page one click away, none behind "View more"
 if st.session_state["lang"] == "en":
     st.query_params.pop("lang", None)
 else:
@@ -135,7 +135,7 @@ link = share_link()
 if link:  # after the page: its controls have written their values into the URL
     with link_slot.popover(t("sidebar.link"), icon=":material/link:"):
         st.caption(t("sidebar.link.help"))
-        st.code(link, language=None, wrap_lines=True)
+        ui.markup(html.share_link(link))
 
 if ui.LAST_READOUT in st.session_state:
     key, backend, device, ms = st.session_state[ui.LAST_READOUT]

@@ -52,6 +52,17 @@ def reset_link(href: str, label: object, title: object) -> str:
     return f'<a href="{esc(href)}" target="_self" title="{esc(title)}" style="{style}">⟲ {esc(label)}</a>'
 
 
+SHARE_LINK = "te-share-link"  # the class of the sidebar's link; the history script keeps its text current
+
+
+def share_link(href: str) -> str:
+    """The view's address as text to copy. Drawn by the server at the end of a whole run, it would go stale as soon
+    as a fragment's control wrote the URL (the sidebar does not rerun then); the history script sets its text to the
+    browser's address whenever that changes or the link is drawn."""
+    style = "white-space:pre-wrap;word-break:break-all;font-size:0.8rem"
+    return f'<code class="{SHARE_LINK}" style="{style}">{esc(href)}</code>'
+
+
 # Presenter mode (a projector in a workshop): larger type; the explanation blocks, the reference expanders and the
 # captions under figures are hidden, so the controls and figures fill the screen; the sidebar starts collapsed.
 PRESENTER_CSS = """<style>
@@ -134,9 +145,18 @@ HISTORY_SCRIPT = """<script>
       cleared = clearing ? now : newPage ? 0 : cleared;
     }
     shown = here();
+    syncLinks();
   };
   history.replaceState = write;
   history.pushState = write;
+  // The sidebar's link (SHARE_LINK) shows the address the reader would share: the one in the address bar now.
+  const syncLinks = () => {
+    const href = location.href;
+    document.querySelectorAll("code.te-share-link").forEach((c) => {
+      if (c.textContent !== href) c.textContent = href;
+    });
+  };
+  new MutationObserver(syncLinks).observe(document.body, { childList: true, subtree: true });
   window.addEventListener("popstate", (event) => {
     if (here() === shown) return;  // an in-page anchor
     event.stopImmediatePropagation();

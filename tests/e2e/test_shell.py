@@ -63,6 +63,29 @@ def test_the_link_in_the_sidebar_is_this_views_address(server, page):
     assert exceptions(page) == 0 and "bert_k=3" in page.url
 
 
+def test_the_link_follows_a_move_inside_a_fragment(server, page):
+    """A control inside a fragment writes the URL without rerunning the sidebar; the link shows that address, not
+    the one from before the move."""
+    from playwright.sync_api import expect
+
+    goto(page, f"{server}/attention")
+    nudge(page, page.locator('.st-key-attention_step input[type="range"]'), 0)
+    page.wait_for_url(lambda url: "attention_step=1" in url, timeout=60_000)
+    page.get_by_role("button", name="Link").click()
+    code = page.locator('[data-testid="stPopoverBody"] code')
+    expect(code).to_contain_text("attention_step=1", timeout=60_000)
+    assert code.inner_text().strip() == page.url
+
+
+def test_every_page_is_one_click_away_in_the_sidebar(server, page):
+    """The navigation lists every page, none folded behind a "View more" button."""
+    goto(page, server)
+    links = page.locator('[data-testid="stSidebarNav"] a')
+    assert links.count() == 1 + len(available_papers())
+    assert page.locator('[data-testid="stSidebarNavViewButton"]').count() == 0
+    assert page.get_by_text("View ").filter(has_text="more").count() == 0
+
+
 def test_reset_brings_every_control_back_to_its_default(server, page):
     """Issue 26: the sidebar's "Reset" reopens the page with only the language and backend, and every control shows
     its default again (the text box, a URL-bound layer, a view chosen in the session)."""
