@@ -1,4 +1,4 @@
-"""Many readers at once against a real server (issue 27), over Streamlit's own websocket protocol.
+"""Many readers at once against a real server, over Streamlit's own websocket protocol.
 
     python -m bench.load                          # one process; pages × N = 8, 32, 128; 10 s per point
     python -m bench.load --processes 2            # the same through deploy/launch.py (nginx, 2 processes)
@@ -9,7 +9,7 @@ Each simulated reader is what a browser tab is to the server: it fetches the pag
 process cookie), opens ``/_stcore/stream`` with the ``streamlit`` subprotocol, and asks for a rerun of one page
 (``BackMsg.rerun_script``), waits until the server says the script finished, thinks ``--think`` seconds, and asks
 again — with the same widget values, so every rerun after the first finds the page's inputs in the caches
-("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
+(cached inputs: the cost measured is the page's own rerun, not the model's forward). The
 latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
 
 A point's window opens ``SETTLE_S`` (2 s) after every reader has drawn its page (that first run of a session is
@@ -19,12 +19,12 @@ readers are not in step (in step, N readers' reruns arrive together and queue be
 
 With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
 ``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
-input is in a cache: the issue's "new-text rerun", the model's forward and every figure computed afresh.
+input is in a cache: a "new-text rerun", the model's forward and every figure computed afresh.
 
 With ``--widget``, each rerun after the first moves the page's slider (``WIDGETS``) between two values, as a
 browser sends it: a slider inside a fragment reruns that fragment alone. The page ``empty`` (the shell around a page
 that draws nothing, served when the server has ``TE_BENCH_EMPTY_PAGE=1``, which this benchmark sets) reruns whole:
-the yardstick issue 27 measures the pages' reruns against. Opened as ``empty?bench_kind=KIND&bench_n=N`` it draws N
+the yardstick the pages' reruns are measured against. Opened as ``empty?bench_kind=KIND&bench_n=N`` it draws N
 elements of one kind (a metric, a caption, a download button, a cached Plotly figure ...), so the same run measures
 what one element of each kind adds to a rerun (``ELEMENTS_ARGS``, the last part of ``python -m bench.run --load``).
 

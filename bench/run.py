@@ -1,11 +1,11 @@
-"""Benchmarks against DESIGN.md's budgets (not tests: these measure, they do not assert).
+"""Benchmarks against the budgets of docs/DESIGN.md (not tests: these measure, they do not assert).
 
     .venv/bin/python -m bench.run                 # everything, writes bench/results.json and bench/results.md
     .venv/bin/python -m bench.run --only kernels  # one section; the others keep their last results
 
 (a) probe-call latency per shipped model and backend, (b) widget change -> figure updated in headless Chromium per
-page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
-show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
+page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings the app chose,
+shown both ways: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
 peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``. (f) ``gpt``
 generation alone and with 4 readers at once in one process, with the KV cache and without, on both backends.
@@ -363,8 +363,8 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
         return out
 
     def beside_reruns(fn) -> list[float]:
-        """One reader generating while two threads build Plotly figures, as other readers' page reruns do (the
-        largest share of a rerun's time holding the interpreter lock, #27's profile)."""
+        """One reader generating while two threads build Plotly figures, as other readers' page reruns do (in a
+        profile of the server under load, what holds the interpreter lock longest in a rerun)."""
         import plotly.graph_objects as go
 
         stop = threading.Event()

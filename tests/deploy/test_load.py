@@ -9,7 +9,7 @@ from bench import common, load
 
 
 def test_every_model_page_has_a_slider_to_move():
-    """The load benchmark moves a slider on every model page that exists (issue 27: "every model page"), and each
+    """The load benchmark moves a slider on every model page that exists, and each
     slider it names is drawn by that page with that key; a new page joins the table by an entry in WIDGETS."""
     from pathlib import Path
 
