@@ -1,5 +1,5 @@
 """A page that draws nothing: with TE_BENCH_EMPTY_PAGE=1 the app serves it at /empty, and bench.load measures the
-app shell's own rerun around it, the yardstick of the other pages' reruns (issue 27).
+app shell's own rerun around it, the yardstick of the other pages' reruns.
 
 With ``bench_kind`` and ``bench_n`` in its link it draws ``bench_n`` elements of that kind (``KINDS``), as the pages
 draw them, so that bench.load can measure what one more element of each kind adds to a rerun in the same run

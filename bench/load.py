@@ -1,4 +1,4 @@
-"""Many readers at once against a real server (issue 27), over Streamlit's own websocket protocol.
+"""Many readers at once against a real server, over Streamlit's own websocket protocol.
 
     python -m bench.load                          # one process; pages × N = 8, 32, 128; 10 s per point
     python -m bench.load --processes 2            # the same through deploy/launch.py (nginx, 2 processes)
@@ -9,7 +9,7 @@ Each simulated reader is what a browser tab is to the server: it fetches the pag
 process cookie), opens ``/_stcore/stream`` with the ``streamlit`` subprotocol, and asks for a rerun of one page
 (``BackMsg.rerun_script``), waits until the server says the script finished, thinks ``--think`` seconds, and asks
 again — with the same widget values, so every rerun after the first finds the page's inputs in the caches
-("cached inputs" in the issue's words: the cost measured is the page's own rerun, not the model's forward). The
+(cached inputs: the cost measured is the page's own rerun, not the model's forward). The
 latency of a rerun is from the request to ``script_finished``. Only loopback addresses are accepted.
 
 A point's window opens ``SETTLE_S`` (2 s) after every reader has drawn its page (that first run of a session is
@@ -19,12 +19,12 @@ readers are not in step (in step, N readers' reruns arrive together and queue be
 
 With ``--new-text``, each rerun after the first types a text never seen before into the page's text box (GPT's
 ``gpt_text``, MoE's ``moe_text``; the widget's id is read from the page the server sent), so nothing of the page's
-input is in a cache: the issue's "new-text rerun", the model's forward and every figure computed afresh.
+input is in a cache: a "new-text rerun", the model's forward and every figure computed afresh.
 
 With ``--widget``, each rerun after the first moves the page's slider (``WIDGETS``) between two values, as a
 browser sends it: a slider inside a fragment reruns that fragment alone. The page ``empty`` (the shell around a page
 that draws nothing, served when the server has ``TE_BENCH_EMPTY_PAGE=1``, which this benchmark sets) reruns whole:
-the yardstick issue 27 measures the pages' reruns against. Opened as ``empty?bench_kind=KIND&bench_n=N`` it draws N
+the yardstick the pages' reruns are measured against. Opened as ``empty?bench_kind=KIND&bench_n=N`` it draws N
 elements of one kind (a metric, a caption, a download button, a cached Plotly figure ...), so the same run measures
 what one element of each kind adds to a rerun (``ELEMENTS_ARGS``, the last part of ``python -m bench.run --load``).
 
@@ -48,55 +48,14 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-EMPTY = "empty"  # the app shell around an empty page, served only to this benchmark (TE_BENCH_EMPTY_PAGE=1)
+from bench.common import EMPTY, WIDGETS, machine, now, process_rss_mb
+
 PAGES = (EMPTY, "", "attention", "gpt", "moe", "mamba")  # "" is home: the app shell with the lightest page
 SESSIONS = (8, 32, 128)
-OUT_JSON = ROOT / "bench" / "load.json"
-OUT_MD = ROOT / "bench" / "load.md"
-OUT_WIDGET = ROOT / "bench" / "load-widget.json"  # python -m bench.run --load writes the --widget table here too
-OUT_PAGES = ROOT / "bench" / "load-pages.json"  # ... and every model page's slider at 128 readers here (PAGES_ARGS)
 NEW_TEXT = {"gpt": "gpt_text", "moe": "moe_text"}  # the text box --new-text types into, by page
-# The slider each reader moves with --widget, by page, and the two values it alternates between: the control a
-# learner moves most on that page. A slider inside a fragment reruns only its fragment, and the reader asks for
-# exactly that (rerun_script.fragment_id), as a browser does.
-WIDGETS = {
-    "attention": ("attention_step", (1.0, 2.0)),
-    "gpt": ("gpt_temperature", (0.7, 0.8)),
-    "moe": ("moe_layer", (1.0, 0.0)),
-    "mamba": ("mamba_layer", (1.0, 0.0)),
-    # further pages (--pages): the layer or count a reader moves first
-    "bert": ("bert_k", (4.0, 5.0)),
-    "forward-pass": ("forward_pass_layer", (1.0, 0.0)),
-    "rope": ("rope_m", (11.0, 10.0)),
-    "vit": ("vit_layer", (0.0, 1.0)),
-    "alignment": ("alignment_n", (2.0, 3.0)),
-    "t5": ("t5_density", (0.2, 0.15)),
-    "transformer-xl": ("txl_query", (3.0, 4.0)),
-    "flash-attention": ("flash_step", (2.0, 1.0)),
-    "llama": ("llama_token", (7.0, 8.0)),
-    "mistral": ("mistral_window", (31.0, 32.0)),
-    "mla": ("mla_token", (4.0, 5.0)),
-    "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
-    "reasoning": ("reasoning_k", (4.0, 3.0)),
-}
 # What a reader's link opens, by page: where a page shows one part at a time, the part its slider changes most (the
 # forward pass's MLP step: the layer redraws it, and it is the step with the most elements)
 QUERY = {"forward-pass": "forward_pass_step=mlp"}
-# Every model page's slider at 128 readers, against the empty page in the same run (python -m bench.run --load)
-PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
-# What one element of each kind adds to a rerun: the empty page, then the empty page drawing ELEMENTS_N elements of one
-# kind (bench/empty_page.py reads the kind and the count from its link), at 128 readers in one run
-ELEMENTS_N = 40
-ELEMENT_KINDS = ("metric", "caption", "markdown", "download", "plotly", "container")
-ELEMENTS_ARGS = [
-    "--sessions",
-    "128",
-    "--pages",
-    EMPTY,
-    *(f"{EMPTY}?bench_kind={kind}&bench_n={ELEMENTS_N}" for kind in ELEMENT_KINDS),
-]
-OUT_ELEMENTS = ROOT / "bench" / "load-elements.json"
 WORDS = (
     "the king queen lord lady night day love death fair foul sword crown heart blood sweet gentle noble friend "
     "storm sea moon star grave honour fortune tongue eye hand word time world heaven earth fire"
@@ -366,9 +325,7 @@ def summary(point: Point, wall_s: float) -> dict:
 
 
 def rss_mb(pids: list[int]) -> float:
-    from bench.run import _rss_mb
-
-    return round(sum(_rss_mb(p) for p in pids), 1)
+    return round(sum(process_rss_mb(p) for p in pids), 1)
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -407,11 +364,10 @@ def run(
     """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
     page at each number of sessions."""
     from app.shared.services import SWITCH_INTERVAL_S
-    from bench.run import machine
 
     results: dict = {
         "machine": machine(),
-        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "when": now(),
         "seconds_per_point": seconds,
         "think_s": think,
         "processes": processes or 1,
@@ -431,7 +387,7 @@ def run(
         cluster = launch.start(processes, launch.free_port())
         base, pids, stop = cluster.url, [p.pid for p in cluster.procs[:-1]], cluster.stop
     else:
-        from tests.e2e.conftest import free_port, start_server
+        from bench.common import free_port, start_server
 
         port = free_port()
         proc = start_server(port)

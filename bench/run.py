@@ -1,11 +1,11 @@
-"""Benchmarks against DESIGN.md's budgets (not tests: these measure, they do not assert).
+"""Benchmarks against the budgets of docs/DESIGN.md (not tests: these measure, they do not assert).
 
     .venv/bin/python -m bench.run                 # everything, writes bench/results.json and bench/results.md
     .venv/bin/python -m bench.run --only kernels  # one section; the others keep their last results
 
 (a) probe-call latency per shipped model and backend, (b) widget change -> figure updated in headless Chromium per
-page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings DESIGN.md asks to
-show: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
+page, app start -> home rendered, (c) server RSS with every model loaded, and the two settings the app chose,
+shown both ways: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime thread spinning on/off next to torch.
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
 peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``. (f) ``gpt``
 generation alone and with 4 readers at once in one process, with the KV cache and without, on both backends.
@@ -15,39 +15,25 @@ Medians (and p95) of repeated runs, all measured in one run on one machine.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import os
-import platform
 import statistics
+import subprocess
+import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 
+from bench.common import LOAD_SUITE, ROOT, machine, now, process_rss_mb
 from models import zoo
 from models.engine import Engine, ort_session_options
 
-ROOT = Path(__file__).resolve().parents[1]
 OUT_JSON, OUT_MD = ROOT / "bench" / "results.json", ROOT / "bench" / "results.md"
 
 
 def _stats(samples: list[float]) -> dict:
     s = sorted(samples)
     return {"p50": round(statistics.median(s), 2), "p95": round(s[min(len(s) - 1, int(0.95 * len(s)))], 2), "n": len(s)}
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, torch {torch.__version__}, {platform.python_version()}"
 
 
 def shipped() -> list[str]:
@@ -323,26 +309,11 @@ def memory_decode_profile(model, length: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _interactions() -> dict:
+    """Each available page's interaction (bench/interactions.py), by url path."""
     from app.catalog import available_papers
+    from bench.interactions import INTERACTIONS
 
-    found = {}
-    for paper in available_papers():
-        module_name = f"tests.e2e.test_{paper.module}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        fn = getattr(module, "interact", None)
-        if fn is not None:
-            found[paper.page] = fn
-    return found
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return round(int(line.split()[1]) / 1024, 1)
-    return float("nan")
+    return {p.page: INTERACTIONS[p.page] for p in available_papers() if p.page in INTERACTIONS}
 
 
 def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
@@ -392,8 +363,8 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
         return out
 
     def beside_reruns(fn) -> list[float]:
-        """One reader generating while two threads build Plotly figures, as other readers' page reruns do (the
-        largest share of a rerun's time holding the interpreter lock, #27's profile)."""
+        """One reader generating while two threads build Plotly figures, as other readers' page reruns do (in a
+        profile of the server under load, what holds the interpreter lock longest in a rerun)."""
         import plotly.graph_objects as go
 
         stop = threading.Event()
@@ -414,8 +385,6 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
             stop.set()
             for th in others:
                 th.join()
-
-    import sys
 
     from app.shared.services import SWITCH_INTERVAL_S
 
@@ -452,13 +421,15 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
 def browser(repeats: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, free_port, goto, start_server
+    from bench.common import CHROMIUM_ARGS, find_chromium, free_port, goto, start_server
 
-    (ROOT / "artifacts").mkdir(exist_ok=True)
+    chromium = find_chromium()
+    if chromium is None:
+        raise RuntimeError("Debian's chromium is not installed (apt-get install chromium)")
     interactions = _interactions()
     result: dict = {"pages": {}}
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         for gc_on in (False, True):
             port = free_port()
             start = time.perf_counter()
@@ -478,7 +449,7 @@ def browser(repeats: int) -> dict:
                 result["pages"].setdefault(name, {})[label] = _stats(samples)
             if not gc_on:
                 result["start_to_home_ms"] = round(started, 0)
-                result["server_rss_mb"] = _rss_mb(proc.pid)
+                result["server_rss_mb"] = process_rss_mb(proc.pid)
                 result["pages_visited"] = sorted(interactions)
             page.close()
             proc.terminate()
@@ -506,7 +477,7 @@ def kernels(repeats: int, d: int = 64) -> dict:
             ratio.setdefault(device, {})[str(n)] = round(timings["eager"].ms / timings["sdpa"].ms, 2)
     return {
         "machine": machine(),
-        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "when": now(),
         "d": d,
         "heads": 1,
         "causal": True,
@@ -682,15 +653,12 @@ def main(argv: list[str] | None = None) -> int:
         "every model page's slider at 128 readers, then what one element of each kind adds to a rerun",
     )
     args = ap.parse_args(argv)
-    if args.load:
-        from bench import load
-
-        return (
-            load.main(["--out", str(load.OUT_JSON)])
-            or load.main(["--widget", "--out", str(load.OUT_WIDGET)])
-            or load.main([*load.PAGES_ARGS, "--out", str(load.OUT_PAGES)])
-            or load.main([*load.ELEMENTS_ARGS, "--out", str(load.OUT_ELEMENTS)])
-        )
+    if args.load:  # each run of the load benchmark in a process of its own, stopping at the first that fails
+        for load_args, out in LOAD_SUITE:
+            rc = subprocess.call([sys.executable, "-m", "bench.load", *load_args, "--out", str(out)], cwd=ROOT)
+            if rc:
+                return rc
+        return 0
     runs = {
         "latency": lambda: probe_latency(args.repeats),
         "ort_spinning": lambda: ort_spinning(args.repeats),
@@ -705,15 +673,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         results = json.loads(OUT_JSON.read_text()) if OUT_JSON.exists() else {}
         results.setdefault("machine", machine())
-        results.setdefault("when", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        results.setdefault("when", now())
         results[args.only] = runs[args.only]()
         # a section rerun alone says where and when, since the header's machine may be another one
         results.setdefault("rerun", {})[args.only] = {
             "machine": machine(),
-            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "when": now(),
         }
     else:
-        results = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        results = {"machine": machine(), "when": now()}
         for section in SECTIONS:
             if section != "browser" or not args.no_browser:
                 results[section] = runs[section]()

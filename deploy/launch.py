@@ -4,11 +4,12 @@
     python -m deploy.launch --processes 4 --port 80 --address 0.0.0.0
 
 Why several processes: one Streamlit process serves every session from one Python interpreter, so it uses about one
-core however many readers wait (issue 27 measured it). Why nginx in front, with sticky sessions: a Streamlit session
-lives in the process that holds its websocket, and that process alone knows the session's uploaded files and media;
-so every request of one browser must reach the same process. Open-source nginx has no sticky-cookie directive, so the
-configuration below picks a process at random for a browser without the cookie (``split_clients``), remembers it in
-the ``te_process`` cookie, and routes by that cookie (``map``). Websockets are upgraded and kept open for a day.
+core however many readers wait (``python -m bench.load`` measures it). Why nginx in front, with sticky sessions: a
+Streamlit session lives in the process that holds its websocket, and that process alone knows the session's uploaded
+files and media; so every request of one browser must reach the same process. Open-source nginx has no sticky-cookie
+directive, so the configuration below picks a process at random for a browser without the cookie (``split_clients``),
+remembers it in the ``te_process`` cookie, and routes by that cookie (``map``). Websockets are upgraded and kept open
+for a day.
 
 The launcher writes the nginx configuration into a private folder (nginx's pid, logs and temporary files too), starts
 the Streamlit processes and nginx, waits until every process answers ``/_stcore/health`` through nginx, and stops

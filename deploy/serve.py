@@ -84,11 +84,10 @@ def patch_config_reads() -> None:
     """Remember Streamlit's reads of its config options between changes (idempotent). ``config.get_option`` takes the
     config lock on every call, and Streamlit calls it for every message it sends (``populate_hash_if_needed`` reads
     ``global.minCachedMessageSize``) and several times a script run; with 128 readers of GPT's sampling slider the
-    lock is contended and py-spy put ``get_option`` at 5% of the time the server held the interpreter lock.
-    ``config.get_options_for_section`` scans every option, six times a script run for the theme part of the
-    ``new_session`` message (6% of that time on MoE's layer slider). The answers are forgotten whenever an option is
-    set, deleted, or the config files are parsed again, the only ways the options change; a section's dict is the
-    caller's own copy."""
+    lock is contended (profiled under load: bench/NOTES.md). ``config.get_options_for_section`` scans every option,
+    six times a script run for the theme part of the ``new_session`` message. The answers are forgotten whenever an
+    option is set, deleted, or the config files are parsed again, the only ways the options change; a section's dict
+    is the caller's own copy."""
     from streamlit import config
 
     if getattr(config.get_option, "te_memo", False):
@@ -127,9 +126,9 @@ def patch_media_sweep(every_s: float = SWEEP_EVERY_S) -> None:
     """Sweep Streamlit's media file manager at most once every ``every_s`` seconds per process (idempotent). Streamlit
     sweeps it at the end of every script run, fragment runs included: under its lock, a scan of every session's files
     for those no session references any more (download buttons' deferred payloads, images). Its cost grows with the
-    sessions a process holds; with 128 readers of GPT's sampling slider py-spy put it at 2.8% of the time the server
-    held the interpreter lock. A skipped sweep is not made up later: an orphan waits for the first script run (or
-    closed session) that ends ``every_s`` or more after the last sweep, so an idle process keeps its last orphans
+    sessions a process holds; with 128 readers it is a measurable share of the time the server holds the
+    interpreter lock (bench/NOTES.md). A skipped sweep is not made up later: an orphan waits for the first script run
+    (or closed session) that ends ``every_s`` or more after the last sweep, so an idle process keeps its last orphans
     until its next reader's run. A download marked for deletion gets at least ``every_s`` of grace before it goes
     (Streamlit's own grace is one sweep, however soon that comes)."""
     import threading

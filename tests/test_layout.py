@@ -1,4 +1,4 @@
-"""The layering rules of DESIGN.md, checked on the source: models/ never imports Streamlit; app/ has one folder per
+"""The layering rules of docs/DESIGN.md, checked on the source: models/ never imports Streamlit; app/ has one folder per
 page (page.py, strings.py, and its service and views), shared parts in app/shared/; a page never imports torch or
 models/ (its service does) nor a service's private names; app/shared/ never imports a page; nothing loads a pickle."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from app.catalog import APP_DIR, SHARED, available_papers, page_folders
 
 ROOT = Path(__file__).resolve().parents[1]
-OLD_FOLDERS = ("page_scripts", "services", "views", "i18n")  # before one folder per page (issue 14)
+OLD_FOLDERS = ("page_scripts", "services", "views", "i18n")  # before one folder per page
 
 
 def _sources(folder: Path):

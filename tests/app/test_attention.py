@@ -128,7 +128,7 @@ def test_head_view_escapes_labels_and_draws_one_line_per_visible_weight():
 
 
 def test_head_view_draws_agreeing_heads_side_by_side():
-    """Issue 26: two heads with the same weights draw parallel lines a line-width apart, not one over the other."""
+    """Two heads with the same weights draw parallel lines a line-width apart, not one over the other."""
     same = np.array([[[1.0, 0.0]], [[1.0, 0.0]]])  # 2 heads, 1 query, 2 keys: both look at key 0
     html = head_view(same, [0, 1], ["q"], ["a", "b"])
     svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", html).group(1)).decode()
@@ -138,7 +138,7 @@ def test_head_view_draws_agreeing_heads_side_by_side():
 
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 4, 1, 17), (2, 4, 9, 9)])
 def test_click_targets_cover_every_map_and_stay_inside_it(shape):
-    """Issue 26: a click anywhere on a small map selects it (not only on one 14 px dot at its centre); one decoding
+    """A click anywhere on a small map selects it (not only on one 14 px dot at its centre); one decoding
     step's single query row is drawn half as tall as it is wide, not a strip."""
     L, H, T, S = shape
     grid = head_grid(np.random.default_rng(0).random(shape))
@@ -172,7 +172,7 @@ def test_onnx_backend_gives_the_same_answer():
 
 
 def test_what_the_model_cannot_read_is_dropped_with_a_note():
-    """Issue 26: the box takes no more characters than the model reads, and punctuation or digits are left out with a
+    """The box takes no more characters than the model reads, and punctuation or digits are left out with a
     note naming them, instead of an error."""
     at = open_app("attention", lang=LANG)
     box = at.text_input(key="attention_text")

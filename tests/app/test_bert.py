@@ -22,7 +22,7 @@ def test_masking_a_token_changes_the_predictions_table():
     m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
     assert int(m("bert.m.masked")) == 1
     first = predictions(at)
-    # the default is a showcase the model gets right: "not [MASK] be" -> "to" first (issue 26)
+    # the default is a showcase the model gets right: "not [MASK] be" -> "to" first
     assert len(first) == 5 and {row[1] for row in first} == {"to"} and first[0][3] == "to"
 
     at.pills(key="bert_masks").set_value([1, 6])  # mask the first "to" too
@@ -138,7 +138,7 @@ def test_bad_input_is_a_translated_message(a, b, key):
 
 
 def test_the_default_mask_does_not_carry_over_to_a_new_sentence():
-    """Issue 26: typing a sentence kept the default pick at position 7 ("Good morning, my lord." masked "my", and a
+    """Typing a sentence kept the default pick at position 7 ("Good morning, my lord." masked "my", and a
     typed [MASK] made two masks). The picks belong to the sentence they were made on."""
     at = open_app("bert", lang=LANG)
     m = lambda key: metric(at, translate(key, LANG))  # noqa: E731

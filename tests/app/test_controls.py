@@ -1,4 +1,4 @@
-"""Controls never lie (issue 26): after a run that stopped on an input error, every segmented control drawn again
+"""Controls never lie: after a run that stopped on an input error, every segmented control drawn again
 shows the option the page then shows, not an empty selection.
 
 The browser draws a control from what the server sends with it: the value when the server set one for this run

@@ -36,7 +36,7 @@ def test_input_error_speaks_both_languages():
 
 def test_formulas_are_written_as_math():
     """Sub- and superscripts in braces (``h_{t-1}``, ``e^{iθ}``) sit inside ``$…$``, which Streamlit's Markdown renders
-    as a formula (issue 26), or in code spans; Unicode subscripts (``hₜ``) serve labels that are not Markdown."""
+    as a formula, or in code spans; Unicode subscripts (``hₜ``) serve labels that are not Markdown."""
     for key, pair in table().items():
         for text in pair:
             outside = re.sub(r"\$[^$]+\$|`[^`]*`|<[^>]*>", "", text)  # math, code, tokens like <extra_id_{k}>

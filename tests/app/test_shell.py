@@ -115,7 +115,7 @@ def test_home_suggests_an_order_and_keeps_papers_without_a_page_apart():
 
 
 def test_presenter_mode_is_a_sidebar_toggle_kept_in_the_link():
-    """Issue 26: ?present=true turns presenter mode on (its style sheet is on the page: larger type, explanation
+    """?present=true turns presenter mode on (its style sheet is on the page: larger type, explanation
     blocks, expanders and captions hidden); the explanation blocks carry the keys that style sheet hides."""
     from app.shared.html import PRESENTER_CSS
 
@@ -196,8 +196,8 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
 
 
 def test_the_pages_are_built_once_per_session_and_language():
-    """The shell keeps its ``st.Page`` objects between a session's runs (building them was 14% of the empty page's
-    rerun) and builds them again, with translated titles, when the reader switches language."""
+    """The shell keeps its ``st.Page`` objects between a session's runs (building them was a large share of the empty
+    page's rerun) and builds them again, with translated titles, when the reader switches language."""
     from app.shared.i18n import translate
 
     at = open_app(lang="en")

@@ -136,7 +136,7 @@ def test_the_url_reproduces_the_view():
 
 
 def test_the_probability_says_what_label_smoothing_caps_it_at():
-    """Issue 26: every prediction reads about 91 % because the model was trained with label smoothing 0.1; the page
+    """Every prediction reads about 91 % because the model was trained with label smoothing 0.1; the page
     says so beside the number."""
     at = open_app("vit", lang=LANG)
     assert not at.exception

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from bench import load
+from bench import common, load
 
 
 def test_every_model_page_has_a_slider_to_move():
-    """The load benchmark moves a slider on every model page that exists (issue 27: "every model page"), and each
+    """The load benchmark moves a slider on every model page that exists, and each
     slider it names is drawn by that page with that key; a new page joins the table by an entry in WIDGETS."""
     from pathlib import Path
 
@@ -21,7 +21,7 @@ def test_every_model_page_has_a_slider_to_move():
     for page, (key, values) in load.WIDGETS.items():
         assert f'"{key}"' in (root / papers[page].script).read_text(encoding="utf-8"), (page, key)  # the key it draws
         assert len(values) == 2 and values[0] != values[1]
-    assert load.PAGES_ARGS[load.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS]
+    assert common.PAGES_ARGS[common.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS]
 
 
 def test_a_select_slider_sends_its_options_text():
@@ -169,8 +169,8 @@ def test_a_page_named_with_a_query_opens_that_link():
     assert load.address("empty?bench_kind=metric&bench_n=40") == ("empty", "bench_kind=metric&bench_n=40")
     assert load.address("forward-pass") == ("forward-pass", load.QUERY["forward-pass"])
     assert load.address("gpt") == ("gpt", "")
-    pages = load.ELEMENTS_ARGS[load.ELEMENTS_ARGS.index("--pages") + 1 :]
-    assert pages[0] == load.EMPTY and len(pages) == 1 + len(load.ELEMENT_KINDS)
+    pages = common.ELEMENTS_ARGS[common.ELEMENTS_ARGS.index("--pages") + 1 :]
+    assert pages[0] == load.EMPTY and len(pages) == 1 + len(common.ELEMENT_KINDS)
 
 
 def test_the_table_says_what_one_element_adds():

@@ -62,8 +62,8 @@ def test_streamlits_binding_is_patched_once_and_still_binds():
 
 
 def test_warm_first_loads_every_checkpoint_before_the_server_answers():
+    from bench.common import ROOT, free_port, start_server
     from models import zoo
-    from tests.e2e.conftest import ROOT, free_port, start_server
 
     port = free_port()
     proc = start_server(port, env={"TE_WARM_FIRST": "1", "TE_WARM_UP": "1"})

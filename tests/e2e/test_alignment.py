@@ -6,16 +6,13 @@ from __future__ import annotations
 import pytest
 
 from app.alignment import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-alignment_n input[type="range"]'  # replies sampled per model
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: the samples slider one step up on even calls, back down on odd ones (3 → 4 → 3 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["alignment"]
+interact = INTERACTIONS["alignment"]  # one widget change, as bench/ times it
 
 
 def test_alignment_page(server, page):

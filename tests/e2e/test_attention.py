@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the decoding-step slider one step (forward on even ``i``, back on odd ``i``, so that
-    repeated calls from bench/ always change it)."""
-    nudge(page, page.locator('.st-key-attention_step input[type="range"]'), i)
+interact = INTERACTIONS["attention"]  # one widget change, as bench/ times it
 
 
 def test_attention_page(server, page):

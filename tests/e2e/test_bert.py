@@ -3,27 +3,16 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from bench.interactions import INTERACTIONS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-
-# Pills of the default sentence that the interaction toggles, as labelled (piece + position): positions 1, 5, 9.
-TOGGLED = ("to¹", "not⁵", "that⁹")
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change for bench/: click one token pill of the default sentence, which masks it (or unmasks it
-    on the next round); the predictions are recomputed and redrawn."""
-    label = TOGGLED[i % len(TOGGLED)]
-    page.locator(".st-key-bert_masks button").filter(has_text=re.compile(f"^{label}$")).click()
-    wait_idle(page)
+interact = INTERACTIONS["bert"]  # one widget change, as bench/ times it
 
 
 def test_bert_page(server, page):

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-flash_step input[type="range"]'  # the step slider of Algorithm 1
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the step slider one iteration (right on even calls, left on odd ones: 1 → 2 → 1 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["flash-attention"]
+interact = INTERACTIONS["flash-attention"]  # one widget change, as bench/ times it
 
 
 def test_flash_attention_page(server, page):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.shared.i18n import translate
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS, pick_step
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
+interact = INTERACTIONS["forward-pass"]  # one widget change, as bench/ times it
 
 FIGURES = {  # each step's figures
     "embed": ("embed",),
@@ -23,21 +24,6 @@ FIGURES = {  # each step's figures
     "predict": ("top",),
     "dla": ("dla",),
 }
-
-
-def pick(page, step: str) -> None:
-    page.locator(".st-key-forward_pass_step button").filter(
-        has_text=translate(f"forward_pass.tab.{step}", LANG)
-    ).click()
-    wait_idle(page)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change for bench/: the layer slider one step up (even i) or back (odd i), with the MLP step picked
-    (the first call, not timed, picks it): the step a layer move redraws with the most elements (as bench.load)."""
-    if i == 0:
-        pick(page, "mlp")
-    nudge(page, page.locator('.st-key-forward_pass_layer input[type="range"]'), i)
 
 
 def test_forward_pass_page(server, page):
@@ -53,7 +39,7 @@ def test_forward_pass_page(server, page):
     assert "forward_pass_pos=0" in page.url
     n = 0
     for step, keys in FIGURES.items():
-        pick(page, step)
+        pick_step(page, step, LANG)
         assert exceptions(page) == 0, step
         if step != "embed":
             assert f"forward_pass_step={step}" in page.url  # the picked step goes into the link

@@ -1,4 +1,4 @@
-"""Moving a control reruns only the part of the page it changes (issue 27), over Streamlit's own websocket protocol
+"""Moving a control reruns only the part of the page it changes, over Streamlit's own websocket protocol
 against a real server, as a browser asks: the rerun names the fragment the widget is in, and the server answers with
 that fragment's elements alone. And where a view depends on two fragments (GPT's attention view of the generated
 tokens), moving a sampling control redraws both."""

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change for bench/: the temperature slider one step up (even i) or back (odd i); the sampling
-    figure redraws."""
-    nudge(page, page.locator('.st-key-gpt_temperature input[type="range"]'), i)
+interact = INTERACTIONS["gpt"]  # one widget change, as bench/ times it
 
 
 def generate(page) -> None:

@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.llama import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no llama checkpoint shipped")]
-SLIDER = '.st-key-llama_token input[type="range"]'  # the token sections 1 and 2 show (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the token one step (right on even calls, left on odd ones: 8 → 9 → 8 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["llama"]
+interact = INTERACTIONS["llama"]  # one widget change, as bench/ times it
 
 
 def test_llama_page(server, page):

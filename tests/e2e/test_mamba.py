@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-mamba_layer input[type="range"]'  # this Streamlit's slider: a react-aria range input
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the layer slider one step (right on even calls, left on odd ones: 0 → 1 → 0 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["mamba"]
+interact = INTERACTIONS["mamba"]  # one widget change, as bench/ times it
 
 
 def test_mamba_page(server, page):

@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.mistral import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no Mistral checkpoint shipped")]
-SLIDER = '.st-key-mistral_window input[type="range"]'  # the window drawn over the band (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the drawn window one step (left on even calls, right on odd ones: 32 → 31 → 32 ...)."""
-    nudge(page, page.locator(SLIDER), i, first="ArrowLeft")
+SLIDER = SLIDERS["mistral"]
+interact = INTERACTIONS["mistral"]  # one widget change, as bench/ times it
 
 
 def test_mistral_page(server, page):

@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.mla import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no mla checkpoint shipped")]
-SLIDER = '.st-key-mla_token input[type="range"]'  # the token whose latent section 1 shows (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the token one step (right on even calls, left on odd ones: 5 → 6 → 5 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["mla"]
+interact = INTERACTIONS["mla"]  # one widget change, as bench/ times it
 
 
 def test_mla_page(server, page):

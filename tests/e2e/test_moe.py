@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, capacity_thumb
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-
-
-def capacity_thumb(page):
-    """The capacity-factor slider's thumb (an <input type=range>)."""
-    page.locator(".st-key-moe_capacity").scroll_into_view_if_needed()
-    thumb = page.locator(".st-key-moe_capacity").get_by_role("slider")
-    thumb.wait_for(timeout=30_000)
-    return thumb
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: the capacity factor one step (0.05) down for even i, back up for odd i, so repeated calls
-    (bench/) always change something and the view stays near the default."""
-    nudge(page, capacity_thumb(page), i, first="ArrowLeft")
+interact = INTERACTIONS["moe"]  # one widget change, as bench/ times it
 
 
 def test_moe_page(server, page):

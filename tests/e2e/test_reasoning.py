@@ -7,18 +7,14 @@ import pytest
 from playwright.sync_api import expect
 
 from app.reasoning import service as svc
+from bench.interactions import INTERACTIONS, SLIDERS
 from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-reasoning_group input[type="range"]'  # G, the size of the sampled group (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: G one step up on even calls, back down on odd ones (8 → 9 → 8 ...); the GRPO section is a
-    fragment, so this samples and scores a new group without rerunning the rest of the page."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["reasoning"]
+interact = INTERACTIONS["reasoning"]  # one widget change, as bench/ times it
 
 
 def test_reasoning_page(server, page):

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-rope_m input[type="range"]'  # the position slider of the rotation section
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the position m one step (right on even calls, left on odd ones: 10 → 11 → 10 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["rope"]
+interact = INTERACTIONS["rope"]  # one widget change, as bench/ times it
 
 
 def test_rope_page(server, page):

@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.scaling import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-SLIDER = '.st-key-scaling_budget input[type="range"]'  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: the budget one power of ten up on even calls, down on odd ones (10²¹ → 10²² → 10²¹ ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["scaling"]
+interact = INTERACTIONS["scaling"]  # one widget change, as bench/ times it
 
 
 def test_scaling_page(server, page):

@@ -52,7 +52,7 @@ def test_backend_choice_is_in_the_url(server, page):
 
 
 def test_the_link_in_the_sidebar_is_this_views_address(server, page):
-    """Issue 26: the sidebar's "Link" shows the page's address with the controls the page wrote into the URL, and
+    """The sidebar's "Link" shows the page's address with the controls the page wrote into the URL, and
     opening it shows the same view."""
     goto(page, f"{server}/bert?lang=zh&bert_k=3")
     page.get_by_role("button", name="链接").click()
@@ -87,7 +87,7 @@ def test_every_page_is_one_click_away_in_the_sidebar(server, page):
 
 
 def test_reset_brings_every_control_back_to_its_default(server, page):
-    """Issue 26: the sidebar's "Reset" reopens the page with only the language and backend, and every control shows
+    """The sidebar's "Reset" reopens the page with only the language and backend, and every control shows
     its default again (the text box, a URL-bound layer, a view chosen in the session)."""
     from playwright.sync_api import expect
 
@@ -108,7 +108,7 @@ def test_reset_brings_every_control_back_to_its_default(server, page):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_back_and_forward_step_through_the_states(server, page, lang):
-    """Issue 26: each change of a control is a history entry; Back returns to the state before it (the URL and what
+    """Each change of a control is a history entry; Back returns to the state before it (the URL and what
     the controls show), through a change of page too (one entry, however many writes Streamlit makes), and Forward
     comes back."""
     from playwright.sync_api import expect
@@ -178,7 +178,7 @@ def test_a_fresh_servers_first_request_can_be_a_deep_link(page):
 
 @pytest.mark.parametrize("path", ["", "attention"])
 def test_phone_width(server, browser, path):
-    """Issue 26: at a 390 px phone width in 中文, the page is no wider than the screen (nothing scrolls sideways),
+    """At a 390 px phone width in 中文, the page is no wider than the screen (nothing scrolls sideways),
     and a help icon answers a tap, not only a hover."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone = context.new_page()
@@ -197,7 +197,7 @@ def test_phone_width(server, browser, path):
 
 
 def test_a_tap_on_a_token_shows_its_title(server, browser):
-    """Issue 26: phones have no hover, so a token's title (the MoE page's routing of each token) also shows on a tap,
+    """Phones have no hover, so a token's title (the MoE page's routing of each token) also shows on a tap,
     in a bar that fits the 390 px screen."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone = context.new_page()
@@ -216,7 +216,7 @@ def test_a_tap_on_a_token_shows_its_title(server, browser):
 
 
 def test_presenter_mode_steps_through_the_figures(server, page):
-    """Issue 26: in presenter mode, Page Down / Page Up (a clicker's keys) bring the next / previous figure to the
+    """In presenter mode, Page Down / Page Up (a clicker's keys) bring the next / previous figure to the
     middle of the screen, one at a time; without presenter mode the keys scroll as usual."""
     figures = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]')
 

@@ -6,18 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.t5 import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no t5 checkpoint shipped")]
-SLIDER = '.st-key-t5_density input[type="range"]'  # section 2's noise density (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the noise density one step (right on even calls, left on odd ones: 0.15 → 0.2 →
-    0.15 ...); the span-corruption section reruns alone (a fragment)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["t5"]
+interact = INTERACTIONS["t5"]  # one widget change, as bench/ times it
 
 
 def test_t5_page(server, page):

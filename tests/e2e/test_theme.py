@@ -1,4 +1,4 @@
-"""Issue 26: the app follows the reader's light or dark colour scheme, and what we draw ourselves stays readable.
+"""The app follows the reader's light or dark colour scheme, and what we draw ourselves stays readable.
 
 The browser is asked for a colour scheme (what a phone or laptop set to dark mode sends); Streamlit picks its theme
 from it, our HTML takes its colours from the CSS variables of ``app.shared.theme``, our Plotly figures are recoloured

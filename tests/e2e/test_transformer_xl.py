@@ -6,17 +6,14 @@ from __future__ import annotations
 import pytest
 
 from app.transformer_xl import service as svc
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from bench.interactions import INTERACTIONS, SLIDERS
+from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not svc.available(), reason="no Transformer-XL checkpoint shipped")]
-SLIDER = '.st-key-txl_query input[type="range"]'  # the query token in the segment (a react-aria range input)
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the query one token (right on even calls, left on odd ones: 4 → 5 → 4 ...)."""
-    nudge(page, page.locator(SLIDER), i)
+SLIDER = SLIDERS["transformer-xl"]
+interact = INTERACTIONS["transformer-xl"]  # one widget change, as bench/ times it
 
 
 def test_transformer_xl_page(server, page):

@@ -5,25 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge
+from bench.interactions import INTERACTIONS, layer_thumb
+from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-
-
-def layer_thumb(page):
-    """The attention layer slider's thumb; the slider sits below the fold, so scroll to it first."""
-    page.locator(".st-key-vit_layer").scroll_into_view_if_needed()
-    thumb = page.locator(".st-key-vit_layer").get_by_role("slider")  # an <input type=range>: implicit role
-    thumb.wait_for(timeout=30_000)
-    return thumb
-
-
-def interact(page, i: int = 0) -> None:
-    """One widget change: move the attention layer slider one layer down (even i) or back up (odd i), so that
-    repeated calls (bench/) always change something."""
-    nudge(page, layer_thumb(page), i, first="ArrowLeft")
+interact = INTERACTIONS["vit"]  # one widget change, as bench/ times it
 
 
 def test_vit_page(server, page):

@@ -124,7 +124,7 @@ SHIPPED = zoo.SHIPPED / "scaling"
 
 
 @pytest.mark.skipif(not (SHIPPED / "card.json").exists(), reason="no scaling sweep shipped")
-def test_shipped_sweep_spans_the_grid_the_issue_asks():
+def test_shipped_sweep_spans_the_grid_the_page_needs():
     runs = json.loads((SHIPPED / "runs.json").read_text())["runs"]
     sizes = sorted({r["params_non_embedding"] for r in runs})
     assert len(sizes) >= 6 and sizes[-1] / sizes[0] >= 30

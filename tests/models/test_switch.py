@@ -154,7 +154,7 @@ def test_golden_routing_of_the_shipped_checkpoint():
 
 
 @needs_checkpoint
-def test_card_holds_the_issue_metrics():
+def test_card_holds_the_moe_metrics():
     card = zoo.read_card("switch")
     for key in ("val_loss", "dense_val_loss", "load_cv_max", "domain_expert_nmi"):
         assert key in card["metrics"]

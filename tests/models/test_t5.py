@@ -247,7 +247,7 @@ def test_the_shipped_model_fills_spans_with_sentinels(shipped):
 @shipped_only
 def test_card_measures_every_task_on_held_out_text():
     m = zoo.read_card("t5")["metrics"]
-    assert m["which_play_accuracy"] >= 3 * m["which_play_chance"]  # the bar for the classification task
+    assert m["which_play_accuracy"] >= 3 * m["which_play_chance"]  # the bar for the classification task
     assert m["span_token_accuracy"] > m["span_unigram_accuracy"]
     assert m["count_words_within_1"] > m["count_words_exact_match"] > 0
-    assert m["reverse_words_exact_match"] >= 0.95  # the bar for the structural task
+    assert m["reverse_words_exact_match"] >= 0.95  # the bar for the structural task

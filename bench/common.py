@@ -1,0 +1,169 @@
+"""What bench/run.py and bench/load.py both use: a real server on a free port, the browser's waiting rule, the pages
+each benchmark visits, the machine a result was measured on, and where the load benchmark's tables go.
+
+bench/ imports nothing from tests/; the end-to-end tests take their server and their waiting rule from here, so a
+benchmark and a test start and wait for the app the same way.
+
+Waiting rule (from Streamlit's own e2e tests): after an action, wait until the app reports it is idle
+(``data-test-script-state="notRunning"``), never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from deploy.launch import free_port as free_port  # re-exported: the launcher's, for a server's port
+from deploy.launch import healthy, streamlit_command  # the launcher's: one way to start the app
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+
+
+# ---------------------------------------------------------------------------------------------------------- server
+
+
+def start_server(port: int, extra: list[str] | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start the app on 127.0.0.1:``port`` and return once /_stcore/health answers (or raise with the server's
+    output); ``extra`` are more ``streamlit run`` options, ``env`` adds to this process's environment. The server's
+    output goes to artifacts/server-<port>.log."""
+    # A clean checkout has no artifacts/, and the first caller to start a server may not be an e2e test.
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
+    proc = subprocess.Popen(
+        streamlit_command(port, extra),
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
+        if healthy(f"http://127.0.0.1:{port}"):
+            return proc
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("streamlit did not become healthy within 60 s")
+
+
+def machine() -> str:
+    """The CPU, its cores, torch's and Python's versions: the line every table says it was measured on."""
+    import torch
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, torch {torch.__version__}, {platform.python_version()}"
+
+
+def process_rss_mb(pid: int) -> float:
+    """A process's resident memory in MB (Linux ``/proc``; NaN where it cannot be read)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+
+
+# --------------------------------------------------------------------------------------------------------- browser
+
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+MAIN_ELEMENT = '[data-testid="stMain"] [data-testid="stElementContainer"]'
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def find_chromium() -> str | None:
+    """Debian's Chromium, or None where it is not installed."""
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    return path if os.path.exists(path) else None
+
+
+def wait_idle(page, timeout: float = 60_000) -> None:
+    """Wait for the rerun that an action started to finish."""
+    page.wait_for_timeout(100)  # let the frontend flip to "running" before we wait for "notRunning"
+    page.wait_for_selector(IDLE, timeout=timeout)
+
+
+def nudge(page, thumb, i: int, first: str = "ArrowRight") -> None:
+    """One step of a slider (a react-aria range input): ``first`` on even ``i``, the other way on odd ``i``, so
+    repeated calls always change the value and stay next to the default; returns after the rerun."""
+    thumb.focus()
+    thumb.press(first if i % 2 == 0 else {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}[first])
+    wait_idle(page)
+
+
+def goto(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector(MAIN_ELEMENT, timeout=60_000)
+    wait_idle(page)
+
+
+# ----------------------------------------------------------------------------------------------- the load's pages
+
+EMPTY = "empty"  # the app shell around an empty page, served only to the benchmarks (TE_BENCH_EMPTY_PAGE=1)
+# The slider each simulated reader moves with ``bench.load --widget``, by page (url path), and the two values it
+# alternates between: the control a learner moves most on that page. A slider inside a fragment reruns only its
+# fragment, and the reader asks for exactly that (rerun_script.fragment_id), as a browser does.
+WIDGETS = {
+    "attention": ("attention_step", (1.0, 2.0)),
+    "gpt": ("gpt_temperature", (0.7, 0.8)),
+    "moe": ("moe_layer", (1.0, 0.0)),
+    "mamba": ("mamba_layer", (1.0, 0.0)),
+    # further pages (--pages): the layer or count a reader moves first
+    "bert": ("bert_k", (4.0, 5.0)),
+    "forward-pass": ("forward_pass_layer", (1.0, 0.0)),
+    "rope": ("rope_m", (11.0, 10.0)),
+    "vit": ("vit_layer", (0.0, 1.0)),
+    "alignment": ("alignment_n", (2.0, 3.0)),
+    "t5": ("t5_density", (0.2, 0.15)),
+    "transformer-xl": ("txl_query", (3.0, 4.0)),
+    "flash-attention": ("flash_step", (2.0, 1.0)),
+    "llama": ("llama_token", (7.0, 8.0)),
+    "mistral": ("mistral_window", (31.0, 32.0)),
+    "mla": ("mla_token", (4.0, 5.0)),
+    "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
+    "reasoning": ("reasoning_k", (4.0, 3.0)),
+}
+# Every model page's slider at 128 readers, against the empty page in the same run
+PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
+# What one element of each kind adds to a rerun: the empty page, then the empty page drawing ELEMENTS_N elements of one
+# kind (bench/empty_page.py reads the kind and the count from its link), at 128 readers in one run
+ELEMENTS_N = 40
+ELEMENT_KINDS = ("metric", "caption", "markdown", "download", "plotly", "container")
+ELEMENTS_ARGS = [
+    "--sessions",
+    "128",
+    "--pages",
+    EMPTY,
+    *(f"{EMPTY}?bench_kind={kind}&bench_n={ELEMENTS_N}" for kind in ELEMENT_KINDS),
+]
+# ``python -m bench.run --load``: each run of ``python -m bench.load`` with its arguments, and the file its table goes
+# to (.json and .md): the defaults, the same with --widget, every model page's slider, what one element adds.
+LOAD_SUITE = (
+    ([], ROOT / "bench" / "load.json"),
+    (["--widget"], ROOT / "bench" / "load-widget.json"),
+    (PAGES_ARGS, ROOT / "bench" / "load-pages.json"),
+    (ELEMENTS_ARGS, ROOT / "bench" / "load-elements.json"),
+)

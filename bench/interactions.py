@@ -1,0 +1,110 @@
+"""One widget change per model page, as a reader makes it in a real browser (Playwright's sync API): what
+``python -m bench.run --only browser`` times from the change to the figure updated, and what each page's end-to-end
+test does once. ``interact(page, i)`` changes something on every call: even ``i`` one way, odd ``i`` back, so
+repeated calls stay next to the page's defaults.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bench.common import nudge, wait_idle
+
+
+def slider(key: str) -> str:
+    """The range input of the slider drawn with ``key`` (this Streamlit's slider: a react-aria range input)."""
+    return f'.st-key-{key} input[type="range"]'
+
+
+# The slider each page's interaction moves, by page (url path), where it is one a locator finds at once
+SLIDERS = {
+    "alignment": slider("alignment_n"),  # replies sampled per model
+    "attention": slider("attention_step"),  # the decoding step
+    "flash-attention": slider("flash_step"),  # the step of Algorithm 1
+    "forward-pass": slider("forward_pass_layer"),
+    "gpt": slider("gpt_temperature"),
+    "llama": slider("llama_token"),  # the token sections 1 and 2 show
+    "mamba": slider("mamba_layer"),
+    "mistral": slider("mistral_window"),  # the window drawn over the band
+    "mla": slider("mla_token"),  # the token whose latent section 1 shows
+    "reasoning": slider("reasoning_group"),  # G, the size of the sampled group
+    "rope": slider("rope_m"),  # the position of the rotation section
+    "scaling": slider("scaling_budget"),  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
+    "t5": slider("t5_density"),  # section 2's noise density
+    "transformer-xl": slider("txl_query"),  # the query token in the segment
+}
+# Where the first step of a page's slider goes left (the default sits at the slider's right end, or the left step is
+# the one the page redraws most)
+LEFT_FIRST = {"mistral"}
+# Pills of BERT's default sentence that its interaction toggles, as labelled (piece + position): positions 1, 5, 9
+BERT_TOGGLED = ("to¹", "not⁵", "that⁹")
+
+
+def capacity_thumb(page):
+    """MoE's capacity-factor slider's thumb (an <input type=range>)."""
+    page.locator(".st-key-moe_capacity").scroll_into_view_if_needed()
+    thumb = page.locator(".st-key-moe_capacity").get_by_role("slider")
+    thumb.wait_for(timeout=30_000)
+    return thumb
+
+
+def layer_thumb(page):
+    """ViT's attention layer slider's thumb; the slider sits below the fold, so scroll to it first."""
+    page.locator(".st-key-vit_layer").scroll_into_view_if_needed()
+    thumb = page.locator(".st-key-vit_layer").get_by_role("slider")  # an <input type=range>: implicit role
+    thumb.wait_for(timeout=30_000)
+    return thumb
+
+
+def pick_step(page, step: str, lang: str = "en") -> None:
+    """Pick one step of the forward pass (its button, labelled in ``lang``)."""
+    from app.shared.i18n import translate
+
+    page.locator(".st-key-forward_pass_step button").filter(
+        has_text=translate(f"forward_pass.tab.{step}", lang)
+    ).click()
+    wait_idle(page)
+
+
+def bert(page, i: int = 0) -> None:
+    """Click one token pill of the default sentence, which masks it (or unmasks it on the next round); the
+    predictions are recomputed and redrawn."""
+    label = BERT_TOGGLED[i % len(BERT_TOGGLED)]
+    page.locator(".st-key-bert_masks button").filter(has_text=re.compile(f"^{label}$")).click()
+    wait_idle(page)
+
+
+def forward_pass(page, i: int = 0) -> None:
+    """The layer slider one step up (even i) or back (odd i), with the MLP step picked (the first call, not timed,
+    picks it): the step a layer move redraws with the most elements (the one bench.load's readers open too)."""
+    if i == 0:
+        pick_step(page, "mlp")
+    nudge(page, page.locator(SLIDERS["forward-pass"]), i)
+
+
+def moe(page, i: int = 0) -> None:
+    """The capacity factor one step (0.05) down for even i, back up for odd i."""
+    nudge(page, capacity_thumb(page), i, first="ArrowLeft")
+
+
+def vit(page, i: int = 0) -> None:
+    """The attention layer slider one layer down (even i) or back up (odd i)."""
+    nudge(page, layer_thumb(page), i, first="ArrowLeft")
+
+
+def _move(name: str):
+    def interact(page, i: int = 0) -> None:
+        nudge(page, page.locator(SLIDERS[name]), i, first="ArrowLeft" if name in LEFT_FIRST else "ArrowRight")
+
+    interact.__doc__ = f"Move {name}'s slider ({SLIDERS[name]}) one step, and back on the next call."
+    return interact
+
+
+# page (url path) -> its interaction
+INTERACTIONS = {
+    **{name: _move(name) for name in SLIDERS if name != "forward-pass"},
+    "bert": bert,
+    "forward-pass": forward_pass,
+    "moe": moe,
+    "vit": vit,
+}
