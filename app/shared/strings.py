@@ -179,6 +179,10 @@ STRINGS = {
     "view.layer_head": ("L{layer} · H{head}", "层 {layer} · 头 {head}"),
     "view.layer_n": ("layer {layer}", "层 {layer}"),
     "view.head_n": ("head {head}", "头 {head}"),
+    "view.text.clipped": (
+        "The text had {n:,} characters; the box holds {max:,}, so the first {max:,} are kept.",
+        "文本共 {n:,} 个字符；输入框最多容纳 {max:,} 个，已保留前 {max:,} 个。",
+    ),
     "view.download": ("Numbers", "数据"),
     "view.download.help": (
         "Download the numbers this figure shows ({ext}), written when you click.",

@@ -166,8 +166,27 @@ def slider(host, label: str, lo, hi, default, **kwargs):
 
 
 def text_box(label: str, default: str, *, key: str, max_chars: int, height: int = 80, help: str | None = None, host=st):
-    """A page's text area, mirrored in the link, bounded to ``max_chars``: the opening most pages share."""
-    return host.text_area(label, default, key=key, bind="query-params", max_chars=max_chars, height=height, help=help)
+    """A page's text area, mirrored in the link, holding at most ``max_chars`` characters: the opening most pages
+    share. A longer text — typed, pasted, or from a link — is cut to the limit before the box is drawn, and a note
+    under the box says so and names the limit (the browser's own limit dropped a long paste without a word)."""
+    held = st.session_state.get(key)
+    if held is not None and len(held) > max_chars:
+        st.session_state[key] = held[:max_chars]
+        st.session_state[_CLIPPED] = (key, len(held))
+    value = host.text_area(label, default, key=key, bind="query-params", height=height, help=help)
+    if len(value) > max_chars and st.session_state.get(_CLIPPED) is None:
+        # A link's text: the bound widget took it from the URL in this run, after the check above. Run again, once:
+        # the check then finds it in the widget's state and cuts it.
+        st.session_state[_CLIPPED] = (key, len(value))
+        st.rerun()
+    clipped = st.session_state.get(_CLIPPED)
+    if clipped is not None and clipped[0] == key:
+        del st.session_state[_CLIPPED]
+        host.caption(t("view.text.clipped", n=clipped[1], max=max_chars))
+    return value[:max_chars]
+
+
+_CLIPPED = "_te_clipped"  # (key, length) of the text a text box cut in this run
 
 
 def page_link(page: str, label: str) -> None:
