@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,8 +16,8 @@ import torch
 from app.shared import services
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax
-from app.shared.services import run
-from models import metrics, rl, zoo
+from app.shared.services import checkpoint
+from models import rl
 from models.data import instruct
 from models.recipes import alignment as recipe
 
@@ -33,11 +34,13 @@ _SPEAKER = re.compile(r"[A-Za-z][A-Za-z' .-]*")
 
 
 def available(name: str) -> bool:
-    return services.available(name)
+    """Whether the checkpoint ``name`` (BASE, SFT, REWARD, PPO, DPO) is installed."""
+    return checkpoint(name).available
 
 
-def card(name: str) -> dict:
-    return zoo.read_card(name) if (zoo.checkpoint_dir(name) / "card.json").exists() else {}
+def card(name: str) -> Mapping:
+    """The checkpoint's card (read-only; empty when there is none)."""
+    return checkpoint(name).card
 
 
 # the shipped checkpoints' own settings (their cards), the recipe's defaults where a card is missing
@@ -45,9 +48,9 @@ BETA = card(DPO).get("settings", {}).get("beta", recipe.DPO["beta"])
 KL_COEF = card(PPO).get("settings", {}).get("kl_coef", recipe.PPO["kl_coef"])
 
 
-@st.cache_resource(show_spinner=False)
 def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(SFT if available(SFT) else BASE))
+    """The BPE every model of the page shares (sft's, else gpt's): loaded once per process by the handle."""
+    return checkpoint(SFT if available(SFT) else BASE).tokenizer
 
 
 # ---- the prompt -----------------------------------------------------------------------------------------------------
@@ -110,13 +113,12 @@ def _judge(name: str, text: str, ended: bool, reward: float | None) -> Reply:
 
 def _rewards(prompt_ids: list[int], replies: list[list[int]], backend: str) -> list[float | None]:
     """The reward model's score of each reply, read at its last token (one forward each, on the chosen backend)."""
-    if not available(REWARD):
+    model = checkpoint(REWARD)
+    if not model.available:
         return [None] * len(replies)
     out = []
     for r in replies:
-        res = run(
-            REWARD, {"tokens": np.array([prompt_ids + r], dtype=np.int64)}, (), services.backend_for(REWARD, backend)
-        )
+        res = model.run({"tokens": np.array([prompt_ids + r], dtype=np.int64)}, (), model.backend(backend))
         out.append(float(res.outputs["rewards"][0, -1]))
     return out
 
@@ -151,7 +153,7 @@ def replies(previous: str, line: str, speaker: str, backend: str = "torch") -> R
         prompt=text,
         replies=tuple(_judge(n, w, e, rw) for (n, _, w, e), rw in zip(found, rewards)),
         missing=tuple(missing),
-        backend=services.backend_for(REWARD, backend) if available(REWARD) else "torch",
+        backend=checkpoint(REWARD).backend(backend) if available(REWARD) else "torch",
         device=services.engine().device,
         ms=(time.perf_counter() - start) * 1e3,
     )
@@ -206,8 +208,7 @@ class Pair:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def pair(previous: str, line: str, speaker: str, a: str, b: str, backend: str = "torch") -> Pair:
-    if not available(REWARD):
-        raise services.model_missing(REWARD)
+    checkpoint(REWARD).require()
     ids = recipe.encode(_tokenizer(), prompt(previous, line, speaker))
     start = time.perf_counter()
     ra, rb = _rewards(ids, [reply_ids(a), reply_ids(b)], backend)
@@ -217,7 +218,7 @@ def pair(previous: str, line: str, speaker: str, a: str, b: str, backend: str = 
         jb,
         float(rl.preference_probability(ra, rb)),
         instruct.prefer(instruct.judge(ja.text), instruct.judge(jb.text)),
-        services.backend_for(REWARD, backend),
+        checkpoint(REWARD).backend(backend),
         services.engine().device,
         (time.perf_counter() - start) * 1e3,
     )
@@ -247,7 +248,8 @@ class Dpo:
 
 
 def _token_logps(name: str, prompt_ids: list[int], reply: list[int], backend: str) -> np.ndarray:
-    res = run(name, {"tokens": np.array([prompt_ids + reply], dtype=np.int64)}, (), services.backend_for(name, backend))
+    model = checkpoint(name)
+    res = model.run({"tokens": np.array([prompt_ids + reply], dtype=np.int64)}, (), model.backend(backend))
     logp = log_softmax(res.outputs["logits"][0].astype(np.float64))  # (T, V)
     p = len(prompt_ids)
     return np.array([logp[p - 1 + i, t] for i, t in enumerate(reply)])
@@ -257,8 +259,7 @@ def _token_logps(name: str, prompt_ids: list[int], reply: list[int], backend: st
 def dpo(previous: str, line: str, speaker: str, chosen: str, rejected: str, backend: str = "torch") -> Dpo:
     """The DPO loss of one pair: each reply's log-probability under ``dpo`` and under its reference ``sft``."""
     for name in (SFT, DPO):
-        if not available(name):
-            raise services.model_missing(name)
+        checkpoint(name).require()
     tok = _tokenizer()
     ids = recipe.encode(tok, prompt(previous, line, speaker))
     start = time.perf_counter()
@@ -281,7 +282,7 @@ def dpo(previous: str, line: str, speaker: str, chosen: str, rejected: str, back
         BETA,
         float(loss),
         float(np.log(2.0)),
-        services.backend_for(DPO, backend),
+        checkpoint(DPO).backend(backend),
         services.engine().device,
         (time.perf_counter() - start) * 1e3,
     )

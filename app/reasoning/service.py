@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 import torch
 
-from app.shared import services
 from app.shared.figures import cached
 from app.shared.i18n import InputError
-from app.shared.services import read_only, run
-from models import rl, zoo
+from app.shared.services import checkpoint, read_only
+from models import rl
 from models.data import chains
 from models.recipes import reasoning as recipe
 
@@ -41,15 +41,18 @@ PVH_DEPARTURES = ("size", "task", "cot", "start", "reward", "group", "updates", 
 
 
 def available(name: str) -> bool:
-    return services.available(name)
+    """Whether the checkpoint ``name`` (DIRECT, COT, START, GRPO) is installed."""
+    return checkpoint(name).available
 
 
-def model_missing(name: str) -> InputError:
-    return services.model_missing(name)
+def missing(*names: str) -> list[InputError]:
+    """What to show for each of the checkpoints ``names`` that is not installed (with the command that trains it)."""
+    return [checkpoint(name).missing() for name in names if not checkpoint(name).available]
 
 
-def card(name: str) -> dict:
-    return zoo.read_card(name) if (zoo.checkpoint_dir(name) / "card.json").exists() else {}
+def card(name: str) -> Mapping:
+    """The checkpoint's card (read-only; empty when there is none)."""
+    return checkpoint(name).card
 
 
 # ---- the problem -----------------------------------------------------------------------------------------------------
@@ -170,12 +173,11 @@ def written_steps(completion: str, k: int) -> tuple[int | None, ...]:
 
 
 def _answer(name: str, p: chains.Problem, backend: str) -> Answer:
-    if not available(name):
-        raise model_missing(name)
-    model = services.sampling_model(name)
+    ckpt = checkpoint(name)  # its missing message when it is not installed
+    model = ckpt.sampling_model
     completion = recipe.decode(model, [p.prompt]).completions[0]
     ids = np.array([chains.encode(p.prompt + completion)], dtype=np.int64)
-    res = run(name, {"tokens": ids}, (), services.backend_for(name, backend))
+    res = ckpt.run({"tokens": ids}, (), ckpt.backend(backend))
     logits = res.outputs["logits"][0].astype(np.float64)  # (T, V)
     z = logits - logits.max(-1, keepdims=True)
     logp = z - np.log(np.exp(z).sum(-1, keepdims=True))
@@ -234,7 +236,7 @@ class Curves:
     cot_at_bar: float
     direct_at_bar: float
     gain: float | None
-    bar_gain: float | None  # the issue's bar on the gain
+    bar_gain: float | None  # the least gain the card's bars ask for
     easy_steps: int  # most training problems have 1 … easy_steps operations
 
 
@@ -290,9 +292,7 @@ def group(text: str, policy: str, size: int, seed: int) -> Group:
     if not 2 <= size <= MAX_GROUP:
         raise InputError("reasoning.error.group", max=MAX_GROUP)
     p = problem(text)
-    if not available(policy):
-        raise model_missing(policy)
-    model = services.sampling_model(policy)
+    model = checkpoint(policy).sampling_model  # the checkpoint's missing message when it is not installed
     gen = torch.Generator().manual_seed(int(seed))
     start = time.perf_counter()
     s = recipe.decode(model, [p.prompt] * size, temperature=TEMPERATURE, generator=gen)
@@ -355,8 +355,8 @@ def training() -> Training:
     if {"mix_exact_match", "start_mix_exact_match", "mix_exact_match_gain"} <= m.keys():
         mix = {"start": m["start_mix_exact_match"], "grpo": m["mix_exact_match"], "gain": m["mix_exact_match_gain"]}
     return Training(
-        curves=c["grpo_curves"],
-        metrics=m,
+        curves={name: list(values) for name, values in c["grpo_curves"].items()},
+        metrics=dict(m),
         settings=settings,
         reward_rule=c.get("reward_rule", ""),
         full_length=float(np.mean([len(chains.Problem(0, (("+", 1),) * int(k)).completion("cot")) for k in ks])),

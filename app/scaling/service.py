@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,9 +18,11 @@ import numpy as np
 import streamlit as st
 
 from app.shared.i18n import InputError
-from models import parallel, scaling, zoo
+from app.shared.services import checkpoint
+from models import parallel, scaling
 
-FOLDER = "scaling"
+SWEEP = checkpoint("scaling")  # not a model: the folder of the sweep's runs, fits and the parallel runs
+GPT = checkpoint("gpt")  # the model whose layer Megatron splits and whose parameters ZeRO shards
 SWEEP_COMMAND = "python -m models.train scaling-sweep"
 PARALLEL_COMMAND = "python -m models.recipes.parallel"
 TRAIN_TOKENS = 1_637_882  # the training plays in the gpt checkpoint's BPE (its card): budgets above it repeat text
@@ -43,12 +46,25 @@ class Trained:
     def flops(self) -> float:
         return scaling.flops(self.n, self.d)
 
+    @property
+    def tokens_per_param(self) -> float:
+        return self.d / self.n
+
 
 PUBLISHED_MODELS = (
     Trained("GPT-3 175B", 175e9, 300e9, "2005.14165"),
     Trained("Gopher 280B", 280e9, 300e9, "2112.11446"),
     Trained("Chinchilla 70B", 70e9, 1.4e12, "2203.15556"),
 )
+
+
+def published(name: str) -> Trained:
+    """The published model ``name`` ("GPT-3 175B", "Gopher 280B", "Chinchilla 70B")."""
+    for model in PUBLISHED_MODELS:
+        if model.name == name:
+            return model
+    raise InputError("scaling.error.choice")
+
 
 GOPHER_FLOPS = 5.76e23  # Gopher's training compute, the budget Chinchilla was sized for (2203.15556)
 PUBLISHED_A = scaling.CHINCHILLA_PUBLISHED.a  # N_opt ∝ C^a by the published Approach-3 constants: β / (α + β)
@@ -65,10 +81,6 @@ GB = 1e9  # the ZeRO paper's GB
 
 def _mtime(path: Path) -> int:
     return path.stat().st_mtime_ns if path.exists() else 0
-
-
-def _folder() -> Path:
-    return zoo.checkpoint_dir(FOLDER)  # read at call time: TE_CHECKPOINTS may point elsewhere
 
 
 # ---- the sweep and its fits ------------------------------------------------------------------------------------------
@@ -139,7 +151,7 @@ class Sweep:
 
 def _files() -> tuple[str, int, str, int]:
     """runs.json and card.json with their modification times (0: missing): the key of every cached reader."""
-    folder = _folder()
+    folder = SWEEP.folder  # read at call time: TE_CHECKPOINTS may point elsewhere
     runs, card = folder / "runs.json", folder / "card.json"
     return str(runs), _mtime(runs), str(card), _mtime(card)
 
@@ -318,14 +330,12 @@ class Layer:
     degrees: tuple[int, ...]  # the t that divide its heads and MLP width (the picker's options)
 
 
-def _our_config() -> dict | None:
+def _our_config() -> Mapping | None:
     """The shipped gpt's config: from parallel.json when recorded, else from the gpt checkpoint."""
     rec = parallel_record()
     if rec is not None:
         return rec["config"]
-    if (zoo.checkpoint_dir("gpt") / "config.json").exists():
-        return zoo.read_config("gpt")
-    return None
+    return GPT.config or None
 
 
 def layers() -> tuple[Layer, ...]:
@@ -370,7 +380,7 @@ def traffic(key: str, batch: int, tokens: int, dtype_bytes: int, t: int) -> Traf
 
 def parallel_record() -> dict | None:
     """parallel.json as written by ``python -m models.recipes.parallel``, or None."""
-    path = _folder() / "parallel.json"
+    path = SWEEP.folder / "parallel.json"
     return _json(str(path), _mtime(path)) if path.exists() else None
 
 
@@ -396,8 +406,8 @@ def zero_models() -> dict[str, float]:
     rec = parallel_record()
     if rec is not None:
         out["ours"] = float(rec["params"])
-    elif (zoo.checkpoint_dir("gpt") / "card.json").exists():
-        out["ours"] = float(zoo.read_card("gpt")["params"])
+    elif "params" in GPT.card:
+        out["ours"] = float(GPT.card["params"])
     out["gpt3"] = GPT3["params"]
     out["paper"] = ZERO_PAPER_PSI
     return out

@@ -11,8 +11,8 @@ STRINGS = {
         "real run over gloo on this machine.",
         "语言模型变大（参数量 N）、读得更多（词元数 D）时，损失下降得有多快？Kaplan 等（2001.08361）发现损失是 N、D "
         "和计算量 C 的平滑幂律，部分趋势跨越七个以上数量级，而且更大的模型从每个词元中学到更多。Hoffmann 等"
-        "（2203.15556，Chinchilla）发现，在固定计算量 C ≈ 6·N·D 下，N 和 D 应按相同比例增长。下面先在本站训练的 "
-        "{runs} 个小型 GPT 上拟合这两条定律；然后看把一个模型的训练分摊到多台设备上的两种方法：Megatron-LM 的张量"
+        "（2203.15556，Chinchilla）发现，在固定计算量 C ≈ 6·N·D 下，N 和 D 应按相同比例增长。下面先在本站训练的"
+        "{runs}小型 GPT 上拟合这两条定律；然后看把一个模型的训练分摊到多台设备上的两种方法：Megatron-LM 的张量"
         "并行（1909.08053）和 ZeRO 的分片（1910.02054），两者都在本机上用 gloo 真实运行过。",
     ),
     "scaling.try.do": (
@@ -34,6 +34,8 @@ STRINGS = {
         "Hoffmann 等指出学习率调度是原因之一：Kaplan 等对所有模型使用相同的训练词元数和调度，较短的训练没有在它"
         "能达到的损失处被评估；Chinchilla 的余弦调度在每次训练结束时恰好走完，我们的扫描也是如此。",
     ),
+    "scaling.intro.runs": ("{n}", " {n} 个"),  # the sweep's runs, as many as were recorded
+    "scaling.intro.no_runs": ("a sweep of", "一组"),  # before the sweep has recorded a run
     "scaling.count_scales": ("1e12 T|1e9 B|1e6 M|1e3 k", "1e12 万亿|1e8 亿|1e4 万"),
     "scaling.error.no_sweep": (
         "No scaling sweep recorded yet. Run `{command}` (resumable: it writes runs.json run by run, then card.json "
