@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -206,25 +205,18 @@ def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), 
 
 
 @functools.lru_cache(maxsize=256)
-def _read_json(path: str, stamp: int) -> MappingProxyType:
+def _read_json(path: str, stamp: int) -> str:
     """A JSON file of a checkpoint folder, read once per version of the file (``stamp``: its mtime in ns)."""
-    return _frozen(json.loads(Path(path).read_text()))
+    return Path(path).read_text()
 
 
-def _frozen(value):
-    if isinstance(value, dict):
-        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
-def _json_of(path: Path) -> MappingProxyType:
+def _json_of(path: Path) -> dict:
+    """The file's contents as a fresh dict (the caller's to keep or change; a card is a few kB), {} when absent."""
     try:
         stamp = path.stat().st_mtime_ns
     except FileNotFoundError:
-        return MappingProxyType({})
-    return _read_json(str(path), stamp)
+        return {}
+    return json.loads(_read_json(str(path), stamp))
 
 
 @functools.lru_cache(maxsize=64)
@@ -287,14 +279,15 @@ class Checkpoint:
         return _tokenizer(str(path), path.stat().st_mtime_ns)
 
     @property
-    def card(self) -> MappingProxyType:
-        """``card.json`` (read-only; empty when the checkpoint has none): data, command, metrics, bars, ..."""
+    def card(self) -> dict:
+        """``card.json`` (empty when the checkpoint has none): data, command, metrics, bars, ... A fresh dict each
+        time, which ``st.cache_data`` can pickle."""
         return _json_of(self.folder / "card.json")
 
     @property
-    def config(self) -> MappingProxyType:
-        """The model's Config fields from ``config.json`` (read-only)."""
-        return _json_of(self.folder / "config.json").get("config", MappingProxyType({}))
+    def config(self) -> dict:
+        """The model's Config fields from ``config.json``, a fresh dict each time."""
+        return _json_of(self.folder / "config.json").get("config", {})
 
     def backend(self, wanted: str) -> str:
         """``wanted`` where the checkpoint has it (ONNX needs model.onnx), else torch."""
