@@ -74,7 +74,7 @@ class Analysis:
         """(L, l) mean Δ over the channels."""
         return self.delta.mean(-1)
 
-    @functools.cached_property  # the page reads it several times per rerun (py-spy: 7 % of a layer rerun)
+    @functools.cached_property  # the page reads it several times per rerun: computed once per analysis
     def delta_move(self) -> np.ndarray:
         """(L, l) how far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median_t Δ)|.
 
