@@ -11,8 +11,8 @@ import streamlit as st
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, run, stack_layers
-from models import mamba, metrics, zoo
+from app.shared.services import stack_layers
+from models import mamba, metrics
 from models.data import bpe, ssm_tasks
 from models.recipes import mamba as mamba_recipe
 
@@ -22,6 +22,8 @@ NAMES = {
     "induction": "mamba-induction",
     "text": "mamba-lm",
 }
+MODELS = {source: services.checkpoint(name) for source, name in NAMES.items()}  # the handle of each source's model
+GPT = services.checkpoint("gpt")  # the Transformer whose KV cache the decoding measurement sets against Mamba's state
 SOURCES = ("copy", "induction", "text")
 PROBES = (
     "layers.*.mixer.delta",
@@ -72,7 +74,7 @@ class Analysis:
         """(L, l) mean Δ over the channels."""
         return self.delta.mean(-1)
 
-    @functools.cached_property  # the page reads it several times per rerun (py-spy: 7 % of a layer rerun)
+    @functools.cached_property  # the page reads it several times per rerun: computed once per analysis
     def delta_move(self) -> np.ndarray:
         """(L, l) how far Δ leaves its resting value at each token: mean over channels of |log(Δ_t / median_t Δ)|.
 
@@ -159,7 +161,7 @@ def try_stats(backend: str = "torch") -> TryStats:
 
 
 def available(source: str) -> bool:
-    return services.available(NAMES[source])
+    return MODELS[source].available
 
 
 def sources() -> tuple[str, ...]:
@@ -189,19 +191,14 @@ def _instance(source: str, seed: int, length: int) -> ssm_tasks.Batch:
     return mamba_recipe.induction_batch(rng, 1, length)
 
 
-@st.cache_resource(show_spinner=False)
-def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAMES["text"]))
-
-
 def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
     if not text.strip():
         raise InputError("mamba.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("mamba.error.too_long_chars", max=MAX_CHARS)
-    tok = _tokenizer()
+    tok = MODELS["text"].tokenizer
     ids = metrics.encode_document(tok, text)
-    limit = engine().model(NAMES["text"]).config.max_len
+    limit = MODELS["text"].config["max_len"]
     if len(ids) > limit:
         raise InputError("mamba.error.too_long", n=len(ids) - 1, max=limit - 1)
     labels = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
@@ -211,8 +208,9 @@ def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
 def _analysis(
     name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.ndarray, mask: np.ndarray, backend: str
 ) -> Analysis:
-    res = run(name, {"tokens": ids[None]}, PROBES, backend)
-    model = engine().model(name)
+    handle = services.checkpoint(name)
+    res = handle.run({"tokens": ids[None]}, PROBES, backend)
+    model = handle.model
     L = model.config.n_layers
 
     def stack(probe: str) -> np.ndarray:
@@ -244,8 +242,7 @@ def analyse(source: str, seed: int, length: int, text: str, backend: str = "torc
     """Run the model of ``source`` (copy / induction / text) on its input, recording Δ, Ā, B, C and ‖h_t‖."""
     if source not in SOURCES:
         raise InputError("mamba.error.source")
-    if not available(source):
-        raise InputError("error.model_missing", name=NAMES[source])
+    MODELS[source].require()
     if source == "text":
         ids, labels = _encode_text(text)
         none = np.zeros(len(ids), dtype=np.int64)
@@ -259,8 +256,7 @@ def analyse(source: str, seed: int, length: int, text: str, backend: str = "torc
 @st.cache_data(show_spinner=False, max_entries=64)
 def analyse_lti(seed: int, backend: str = "torch") -> Analysis:
     """The LTI baseline on the same selective-copying instance."""
-    if not available("lti"):
-        raise InputError("error.model_missing", name=NAMES["lti"])
+    MODELS["lti"].require()
     batch = _instance("copy", int(seed), 0)
     ids = batch.tokens[0]
     return _analysis(
@@ -273,8 +269,7 @@ def output_label(source: str, i: int) -> str:
         return copy_label(i) if i < ssm_tasks.selective_copy_vocab(len(COPY_LETTERS)) else "?"
     if source == "induction":
         return induction_label(i)
-    tok = _tokenizer()
-    return bpe.token_bytes(tok, [i])[0].decode("utf-8", errors="replace")
+    return bpe.token_bytes(MODELS["text"].tokenizer, [i])[0].decode("utf-8", errors="replace")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -283,8 +278,9 @@ def scan_check(name: str, ids: tuple[int, ...]) -> dict[str, float]:
     logits' own scale (max |logit|), which the differences are small against."""
     import torch  # the service, not the page, touches torch
 
-    diff = mamba.scan_difference(engine().model(name), torch.tensor([ids]))
-    scale = float(np.abs(run(name, {"tokens": np.array([ids], dtype=np.int64)}).outputs["logits"]).max())
+    handle = services.checkpoint(name)
+    diff = mamba.scan_difference(handle.model, torch.tensor([ids]))
+    scale = float(np.abs(handle.run({"tokens": np.array([ids], dtype=np.int64)}).outputs["logits"]).max())
     return {**diff, "logit_scale": scale}
 
 
@@ -293,8 +289,8 @@ def _transformer():
     """The GPT checkpoint when it is shipped; else a GPT of the same shape with untrained weights (timing only)."""
     from models import gpt
 
-    if services.available("gpt"):
-        return engine().model("gpt"), True
+    if GPT.available:
+        return GPT.model, True
     return gpt.build(asdict(gpt.PRESETS["shipped"])).eval(), False
 
 
@@ -313,8 +309,8 @@ def measure_decode_costs(length: int = DECODE_LENGTH, progress=None) -> DecodeCo
     """Generate ``length`` tokens one at a time with Mamba's constant state and with GPT's growing KV cache, timing
     every step — now, for the reader who asked (not cached: a timing belongs to the moment it was measured).
     ``progress(fraction)`` is called as the steps go (every 8 of the 2 · length)."""
-    name = next(NAMES[s] for s in ("text", "copy", "induction") if available(s))
-    model = engine().model(name)
+    source = next(s for s in ("text", "copy", "induction") if available(s))
+    name, model = NAMES[source], MODELS[source].model
     transformer, trained = _transformer()
     length = min(length, transformer.config.max_len)
 
@@ -336,7 +332,7 @@ def measure_decode_costs(length: int = DECODE_LENGTH, progress=None) -> DecodeCo
     )
 
 
-def _tokens_seen(card: dict) -> int:
+def _tokens_seen(card) -> int:
     """Training tokens of a card's (first) stage: steps × batch × context."""
     training = card.get("training", {})
     return int(training.get("steps", 0) * training.get("batch", 0) * training.get("context", 0))
@@ -346,10 +342,9 @@ def _tokens_seen(card: dict) -> int:
 def card_numbers() -> dict:
     """Metrics, sizes and training tokens from the cards and configs, for the page's texts."""
     out = {}
-    for source, name in NAMES.items():
-        if available(source):
-            card = zoo.read_card(name)
-            c = zoo.read_config(name)
+    for source, model in MODELS.items():
+        if model.available:
+            card, c = model.card, model.config
             out[source] = {
                 "params": card["params"],
                 "tokens": _tokens_seen(card),
@@ -360,8 +355,8 @@ def card_numbers() -> dict:
                 "d_conv": c["d_conv"],
                 **card["metrics"],
             }
-    if services.available("gpt"):
-        card = zoo.read_card("gpt")
+    if GPT.available:
+        card = GPT.card
         out["gpt"] = {"params": card["params"], "tokens": _tokens_seen(card), **card.get("metrics", {})}
     return out
 

@@ -4,20 +4,21 @@ specialisation table on fixed held-out samples, and parameter counts (ours and t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import streamlit as st
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import needs_corpus, run, stack_layers
-from models import metrics, zoo
+from app.shared.services import needs_corpus, stack_layers
+from models import metrics
 from models.data import bpe, domains
 from models.recipes import switch
 
 NAME = "switch"
 DENSE = "switch-dense"
+MODEL = services.checkpoint(NAME)  # the Switch-style MoE language model the page routes text through
+DENSE_MODEL = services.checkpoint(DENSE)  # its dense twin, trained alike: only its parameter count is shown
 PROBES = (
     "blocks.*.moe.router_probs",
     "blocks.*.moe.expert_index",
@@ -117,13 +118,12 @@ class Routing:
         return self.aux_terms.sum(-1)
 
 
-@cache
 def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+    return MODEL.tokenizer
 
 
 def max_tokens() -> int:
-    return int(zoo.read_config(NAME)["max_len"])
+    return int(MODEL.config["max_len"])
 
 
 def token_labels(ids: list[int]) -> tuple[str, ...]:
@@ -131,15 +131,10 @@ def token_labels(ids: list[int]) -> tuple[str, ...]:
     return tuple(EOT_LABEL if i == 0 else p.decode("utf-8", errors="replace") for i, p in zip(ids, pieces))
 
 
-def _check_model() -> None:
-    if not services.available(NAME):
-        raise InputError("error.model_missing", name=NAME)
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Routing:
     """Route ``text`` through every MoE layer with ``top_k`` experts per token at ``capacity_factor``."""
-    _check_model()
+    MODEL.require()
     if not text.strip():
         raise InputError("moe.error.empty")
     if len(text) > MAX_CHARS:
@@ -152,8 +147,8 @@ def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Rout
         "capacity_factor": np.array([capacity_factor], dtype=np.float32),
         "top_k": np.array([top_k], dtype=np.int64),
     }
-    res = run(NAME, inputs, PROBES, backend)
-    L = int(zoo.read_config(NAME)["n_layers"])
+    res = MODEL.run(inputs, PROBES, backend)
+    L = int(MODEL.config["n_layers"])
     probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)
     index = stack_layers(res.probes, "blocks.{}.moe.expert_index", L).astype(np.int64)
     f, P, terms = load_balance(probs, index, top_k)
@@ -180,15 +175,15 @@ def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Rout
 def specialisation(backend: str, per_domain: int = 8) -> np.ndarray:
     """(L, domains, E): the share of each domain's tokens whose first choice is each expert, on fixed held-out
     windows (``per_domain`` windows of 128 tokens per domain), at the shipped capacity and k."""
-    _check_model()
+    MODEL.require()
     windows, labels = switch.validation_windows(_tokenizer(), per_domain=per_domain)
-    cfg = zoo.read_config(NAME)
+    cfg = MODEL.config
     inputs = {
         "tokens": windows[:, :-1].copy(),
         "capacity_factor": np.array([cfg["capacity_factor"]], dtype=np.float32),
         "top_k": np.array([cfg["top_k"]], dtype=np.int64),
     }
-    res = run(NAME, inputs, ("blocks.*.moe.expert_index",), backend)
+    res = MODEL.run(inputs, ("blocks.*.moe.expert_index",), backend)
     E = int(cfg["n_experts"])
     table = np.zeros((cfg["n_layers"], len(DOMAINS), E))
     for i in range(cfg["n_layers"]):
@@ -200,16 +195,16 @@ def specialisation(backend: str, per_domain: int = 8) -> np.ndarray:
 
 @st.cache_data(show_spinner=False)
 def card() -> dict:
-    """The switch card (metrics, params, active params) and the dense twin's parameter count."""
-    _check_model()
-    c = zoo.read_card(NAME)
-    dense = zoo.read_card(DENSE) if (zoo.checkpoint_dir(DENSE) / "card.json").exists() else {}
+    """The switch card (metrics, params, active params) and the dense twin's parameter count (None when the twin
+    is not installed). Plain dicts: the cache pickles what it returns, and the handle's mappings are read-only views."""
+    MODEL.require()
+    c = MODEL.card
     return {
         "params": c["params"],
         "active_params": c.get("active_params"),
-        "metrics": c.get("metrics", {}),
-        "dense_params": dense.get("params"),
-        "config": zoo.read_config(NAME),
+        "metrics": dict(c.get("metrics", {})),
+        "dense_params": DENSE_MODEL.card.get("params"),
+        "config": dict(MODEL.config),
     }
 
 
@@ -225,7 +220,7 @@ class Appended:
 
 
 def appended() -> Appended:
-    cfg = zoo.read_config(NAME)
+    cfg = MODEL.config
     k, cf = int(cfg["top_k"]), float(cfg["capacity_factor"])
     text = SAMPLES["mixed"] + "\n" + APPENDED
     alone = analyse(SAMPLES["mixed"], k, cf, "torch")
@@ -242,9 +237,9 @@ def appended() -> Appended:
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
     """The switch model's architecture, training and results from its config and cards, for the page's table."""
-    _check_model()
-    c = zoo.read_config(NAME)
-    card = zoo.read_card(NAME)
+    MODEL.require()
+    c = MODEL.config
+    card = MODEL.card
     training = card.get("training", {})
     metrics_ = card.get("metrics", {})
     return {

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
+from app.shared import services
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
-from app.shared.services import engine, run, stack_layers
-from models import vit, zoo
+from app.shared.services import stack_layers
+from models import vit
 from models.data import digits
 
 NAME = "vit"
+MODEL = services.checkpoint(NAME)  # the shipped ViT on handwritten digits
 PROBES = ("patch_embed.patches", "patch_embed.embeddings", "blocks.*.attn.pattern")
 FUSIONS = ("mean", "max", "min")  # "mean" is the ViT paper's (and Abnar & Zuidema's); max and min came later
 MAX_UPLOAD_BYTES = digits.MAX_UPLOAD_BYTES
@@ -137,8 +139,8 @@ def preprocess(data: bytes) -> Steps:
 def analyse(key: bytes, backend: str = "torch") -> Analysis:
     """Run the shipped ViT on one image (as ``image_key`` bytes), recording patches, embeddings and attention."""
     image = _image(key)
-    res = run(NAME, {"images": image[None]}, PROBES, backend)
-    c = engine().model(NAME).config
+    res = MODEL.run({"images": image[None]}, PROBES, backend)
+    c = MODEL.model.config
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", c.n_layers)
     return Analysis(
         image=image,
@@ -187,7 +189,7 @@ def embedding_pca(a: Analysis) -> tuple[np.ndarray, np.ndarray]:
 
 @st.cache_data(show_spinner=False)
 def weights() -> Weights:
-    model = engine().model(NAME)
+    model = MODEL.model
     c = model.config
     E = model.patch_embed.proj.weight.detach().float().cpu().numpy()  # (C, P²): one filter per output dimension
     centred = E - E.mean(0, keepdims=True)
@@ -246,8 +248,8 @@ def ink_attention() -> InkStats:
     """How much [CLS] reads from inked patches in the guided experiment's heads, on every held-out digit (one
     batched forward pass)."""
     split = _test_split()
-    c = engine().model(NAME).config
-    res = run(NAME, {"images": split.images}, ("blocks.*.attn.pattern",))
+    c = MODEL.model.config
+    res = MODEL.run({"images": split.images}, ("blocks.*.attn.pattern",))
     ink = vit.patchify(split.images, c.patch_size).mean(-1) >= INK  # (B, N)
 
     def shares(layer: int) -> np.ndarray:
@@ -268,8 +270,7 @@ def ink_attention() -> InkStats:
 def card_numbers() -> dict:
     """Training-set size, parameter count, held-out accuracy and the architecture, from the checkpoint's card and
     config (so the page's table stays true when the model is retrained)."""
-    card = zoo.read_card(NAME)
-    c = zoo.read_config(NAME)
+    card, c = MODEL.card, MODEL.config
     return {
         "train": card["split"]["train"],
         "test": card["split"]["test"],
@@ -293,5 +294,5 @@ def card_numbers() -> dict:
 def mistakes() -> tuple[int, ...]:
     """Held-out positions whose prediction is wrong (one batched forward pass)."""
     split = _test_split()
-    logits = run(NAME, {"images": split.images}, ()).outputs["logits"]
+    logits = MODEL.run({"images": split.images}, ()).outputs["logits"]
     return tuple(int(i) for i in np.flatnonzero(logits.argmax(-1) != split.labels))

@@ -1,0 +1,377 @@
+"""The Mamba page's sections, in the paper's order: what the model answers on the input; the selection mechanism
+layer by layer (Δ, Ā, B and C, the state's norm); Mamba against an LTI model on selective copying; the parallel scan
+against the recurrence, and the cost of decoding; the models behind the page."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from app.mamba import service as svc
+from app.mamba import views
+from app.shared import formats, ui
+from app.shared.i18n import InputError, t
+from app.shared.tokens import token_strip
+
+MAPS = ("delta", "abar", "bc", "hnorm")
+DECODE_COSTS = "mamba_decode_costs"  # the reader's own decoding measurement, once they ask for it
+MEASURE_REQUESTED = "mamba_measure_requested"  # set by the Measure button's callback
+
+
+def _outputs_table(source: str, a: svc.Analysis, key: str, **models: svc.Analysis) -> None:
+    """The scored positions: the target and what each model in ``models`` (column title -> its analysis) answers."""
+    where = np.flatnonzero(a.mask)
+    columns = {
+        t("mamba.col.position"): where,
+        t("mamba.col.target"): [svc.output_label(source, int(a.targets[i])) for i in where],
+    }
+    for title, res in models.items():
+        columns[title] = [svc.output_label(source, int(res.pred[i])) for i in where]
+    st.dataframe(ui.arrow(columns), hide_index=True, key=key)
+
+
+# ---- the input, and what the model answers (the same at every layer) -------------------------------------------------
+
+
+def answers(a: svc.Analysis, source: str) -> None:
+    if source != "text":
+        st.caption(t(f"mamba.legend.{source}"))
+    row = ui.row()
+    row.metric(t("mamba.m.positions"), len(a.labels))
+    if a.accuracy is not None:
+        row.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
+    else:
+        row.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
+    ui.readout(a)
+    if a.accuracy is not None:
+        st.markdown(f"**{t('mamba.h.outputs')}**")
+        _outputs_table(source, a, "mamba_outputs", **{t("mamba.col.mamba"): a})
+
+
+# ---- the selection mechanism, layer by layer -------------------------------------------------------------------------
+
+
+def _movement_metrics(a: svc.Analysis, source: str, layer: int) -> None:
+    """Where Δ moves most in ``layer`` and, on selective copying, how much of its movement sits near the letters."""
+    labels, move = a.labels, a.delta_move[layer]
+    row = ui.row()
+    peak = svc.movement_peak(a, layer)
+    letter = svc.letter_before(a, peak) if source == "copy" else None
+    if letter is not None:
+        # On selective copying the movement belongs to a letter (the convolution carries it into the next positions):
+        # name the letter, so the metric never points at a noise token.
+        where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak, v=move[peak])
+        row.metric(
+            t("mamba.m.delta_letter"),
+            t("mamba.m.delta_letter.value", letter=labels[letter], t=letter),
+            help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+        )
+    else:
+        row.metric(
+            t("mamba.m.delta_max"),
+            f"{move[peak]:.2f}",
+            help=t("mamba.m.delta_max.at", token=labels[peak], t=peak)
+            + " "
+            + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+        )
+    if source == "copy":
+        share, positions = svc.share_near_letters(a, layer)
+        row.metric(t("mamba.m.near"), f"{share:.0%}", help=t("mamba.m.near.help", k=a.d_conv - 1, positions=positions))
+
+
+def _delta_map(a: svc.Analysis, layer: int) -> None:
+    st.subheader(t("mamba.h.delta"))
+    title = t("mamba.delta.title", layer=layer)
+    fig = views.time_map(
+        a.delta[layer].T,
+        list(a.labels),
+        row_title=t("mamba.channel"),
+        value_title="Δ",
+        colorscale="Reds",
+        zmin=0.0,
+        title=title,
+    )
+    ui.figure(fig, a.delta[layer], "mamba-delta", key="mamba_delta", row_labels=list(a.labels))
+    ui.explain(t("mamba.explain.delta"))
+
+
+def _abar_map(a: svc.Analysis, layer: int) -> None:
+    st.subheader(t("mamba.h.abar"))
+    left, right = st.columns([4, 1])
+    with left:
+        ui.plot(
+            views.time_map(
+                a.A_bar[layer].T,
+                list(a.labels),
+                row_title=t("mamba.channel"),
+                value_title="Ā",
+                colorscale="Blues_r",
+                zmin=0.0,
+                zmax=1.0,
+                title=t("mamba.abar.title", layer=layer, n=a.B.shape[-1]),
+            ),
+            key="mamba_abar",
+        )
+    with right:
+        st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
+        st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
+    ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=list(a.labels))
+    ui.explain(t("mamba.explain.abar"))
+
+
+def _bc_maps(a: svc.Analysis, layer: int) -> None:
+    st.subheader(t("mamba.h.bc"))
+    bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
+    left, right = st.columns(2)
+    for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
+        with col:
+            ui.figure(
+                views.time_map(
+                    arr.T,
+                    list(a.labels),
+                    row_title=t("mamba.state_index"),
+                    value_title=name.upper(),
+                    colorscale="RdBu",
+                    zmin=-bound,
+                    zmax=bound,
+                    height=300,
+                    max_ticks=36,
+                    title=t(f"mamba.{name}.title", layer=layer),
+                ),
+                arr,
+                f"mamba-{name}",
+                key=f"mamba_{name}",
+                row_labels=list(a.labels),
+            )
+    ui.explain(t("mamba.explain.bc"))
+
+
+def _state_norm(a: svc.Analysis, source: str) -> None:
+    st.subheader(t("mamba.h.hnorm"))
+    n_layers = a.delta.shape[0]
+    ui.figure(
+        views.per_token_lines(
+            {t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(n_layers)},
+            list(a.labels),
+            value_title=t("mamba.hnorm.y"),
+            marks=a.mask if a.mask.any() else None,
+            mark_title=t("mamba.col.target"),
+            log=True,
+        ),
+        a.h_norm.T,
+        "mamba-h-norm",
+        key="mamba_hnorm",
+        row_labels=list(a.labels),
+        col_labels=[f"layer{i}" for i in range(n_layers)],
+    )
+    text = t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2])
+    if source == "copy":
+        text += " " + t("mamba.explain.hnorm.copy")
+    ui.explain(text)
+
+
+@st.fragment
+def selection(a: svc.Analysis, source: str) -> None:
+    """Everything that depends on the layer slider: moving it reruns only this part of the page (the answers above
+    are the model's, the same at every layer, and are not sent again)."""
+    n_layers = a.delta.shape[0]
+    layer = (
+        st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_layer", bind="query-params") if n_layers > 1 else 0
+    )
+    shown_move = np.where(svc.settled(a), a.delta_move[layer], 0.0)
+    label = t("mamba.strip.delta", k=a.d_conv - 1)
+    ui.markup(token_strip(list(a.labels), shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=label))
+    _movement_metrics(a, source, layer)
+    # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take about a second.
+    labels = {m: t(f"mamba.map.{m}") for m in MAPS}
+    shown = ui.choice(st.segmented_control, t("mamba.map"), MAPS, key="mamba_map", labels=labels, required=True)
+    if shown == "delta":
+        _delta_map(a, layer)
+    elif shown == "abar":
+        _abar_map(a, layer)
+    elif shown == "bc":
+        _bc_maps(a, layer)
+    elif shown == "hnorm":
+        _state_norm(a, source)
+
+
+# ---- Mamba against the LTI baseline on selective copying -------------------------------------------------------------
+
+
+@st.fragment
+def compare(a: svc.Analysis, source: str, seed: int, backend: str) -> None:
+    """Mamba against the LTI baseline on one selective-copying instance, with its own layer control, so that a change
+    of the layer above does not redraw it (and the reverse)."""
+    st.subheader(t("mamba.h.compare"))
+    if not (svc.available("copy") and svc.available("lti")):
+        st.info(t("mamba.compare.missing"))
+        return
+    try:
+        sel = a if source == "copy" else svc.analyse("copy", seed, 0, "", backend)
+        lti = svc.analyse_lti(seed, backend)
+    except InputError as e:
+        ui.input_error(e)
+        st.stop()
+    st.caption(t("mamba.compare.caption", seed=seed) + " " + t("mamba.legend.copy"))
+    copy_labels = list(sel.labels)
+    n_layers = sel.delta.shape[0]
+    layer = (
+        st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_compare_layer", bind="query-params")
+        if n_layers > 1
+        else 0
+    )
+    accuracies = ui.row()
+    held = svc.card_numbers()
+    for key, res, name in (("mamba.m.acc_mamba", sel, "copy"), ("mamba.m.acc_lti", lti, "lti")):
+        accuracies.metric(t(key), f"{res.accuracy:.0%}", help=t("mamba.m.acc_heldout", acc=held[name]["accuracy"]))
+    mamba_name, lti_name = t("mamba.col.mamba"), t("mamba.col.lti")
+    ui.figure(
+        views.per_token_lines(
+            {mamba_name: sel.delta_move[layer], lti_name: lti.delta_move[layer]},
+            copy_labels,
+            value_title=t("mamba.compare.y", layer=layer),
+            marks=(sel.ids >= 2) & ~sel.mask,
+            mark_title=t("mamba.compare.marks"),
+            colours={mamba_name: views.MAMBA_COLOUR, lti_name: views.LTI_COLOUR},
+        ),
+        np.stack(
+            [sel.delta_move[layer], lti.delta_move[layer], sel.delta_per_token[layer], lti.delta_per_token[layer]],
+            axis=1,
+        ),
+        "mamba-vs-lti-delta",
+        key="mamba_compare",
+        row_labels=copy_labels,
+        col_labels=["mamba_move", "lti_move", "mamba_mean_delta", "lti_mean_delta"],
+    )
+    settled = svc.settled(sel)  # the padded start is left blank, as in the strip above
+    top = float(sel.delta_move[layer][settled].max())
+    for model_key, res in (("mamba", sel), ("lti", lti)):  # one colour scale for both strips
+        move = np.where(settled, res.delta_move[layer], 0.0)
+        label = t(f"mamba.strip.{model_key}")
+        ui.markup(token_strip(copy_labels, move, colorscale="Reds", vmin=0.0, vmax=top, fmt="{:.3f}", label=label))
+    _outputs_table("copy", sel, "mamba_compare_table", **{mamba_name: sel, lti_name: lti})
+    ui.explain(t("mamba.explain.compare"))
+
+
+# ---- recurrent vs parallel, and decoding cost ------------------------------------------------------------------------
+
+
+def modes(a: svc.Analysis) -> None:
+    st.subheader(t("mamba.h.modes"))
+    diff = svc.scan_check(a.name, tuple(int(i) for i in a.ids))
+    m1, m2 = st.columns(2)
+    m1.metric(t("mamba.m.diff_seq"), f"{diff['parallel_vs_sequential']:.1e}")
+    m2.metric(t("mamba.m.diff_rec"), f"{diff['parallel_vs_recurrent']:.1e}")
+    st.caption(t("mamba.modes.caption"))
+    _decoding()
+    ui.explain(t("mamba.explain.modes"))
+
+
+def _measured_costs():
+    """The reader's decoding measurement: taken now when they asked for it (with a progress bar), else the one kept in
+    the session, else None."""
+    if not st.session_state.pop(MEASURE_REQUESTED, False):
+        return st.session_state.get(DECODE_COSTS)
+    label = t("mamba.decode.progress", n=svc.DECODE_LENGTH)
+    bar = st.progress(0.0, text=label)
+    costs = svc.measure_decode_costs(progress=lambda f: bar.progress(f, text=label))
+    bar.empty()
+    st.session_state[DECODE_COSTS] = costs
+    return costs
+
+
+@st.fragment
+def _decoding() -> None:
+    st.markdown(f"**{t('mamba.h.decode')}**")
+    # Timed on request, for this reader (a first visit does not wait for it), and kept in the session. The click's
+    # callback runs before this code, so the button is already drawn as "Measure again" while it measures.
+    first = st.session_state.get(DECODE_COSTS) is None and not st.session_state.get(MEASURE_REQUESTED, False)
+    st.button(
+        t("mamba.decode.measure" if first else "mamba.decode.again"),
+        key="mamba_measure",
+        icon=":material/timer:",
+        type="primary" if first else "secondary",
+        on_click=st.session_state.__setitem__,
+        args=(MEASURE_REQUESTED, True),
+    )
+    costs = _measured_costs()
+    if costs is None:
+        st.caption(t("mamba.decode.ask", n=svc.DECODE_LENGTH))
+        return
+    gpt_name = "GPT"
+    colours = {"Mamba": views.MAMBA_COLOUR, gpt_name: views.GPT_COLOUR}
+    n = len(costs.position)
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric(t("mamba.m.state_kb"), formats.kib(costs.mamba_bytes[-1]))
+    c2.metric(t("mamba.m.cache_kb", n=n), formats.kib(costs.gpt_bytes[-1]))
+    for col, key, ms in ((c3, "mamba.m.ms_mamba", costs.mamba_ms), (c4, "mamba.m.ms_gpt", costs.gpt_ms)):
+        col.metric(t(key), f"{np.median(ms[:32]):.2f} → {np.median(ms[-32:]):.2f}", help=t("mamba.m.ms.help"))
+    left, right = st.columns(2)
+    x_title = t("mamba.decode.x")
+    with left:
+        ms = {"Mamba": costs.mamba_ms, gpt_name: costs.gpt_ms}
+        fig = views.decode_costs(
+            costs.position, ms, x_title=x_title, y_title=t("mamba.decode.ms"), colours=colours, smooth=9
+        )
+        ui.plot(fig, key="mamba_decode_ms")
+    with right:
+        kib = {"Mamba": costs.mamba_bytes / 1024, gpt_name: costs.gpt_bytes / 1024}
+        fig = views.decode_costs(costs.position, kib, x_title=x_title, y_title=t("mamba.decode.kb"), colours=colours)
+        ui.plot(fig, key="mamba_decode_kb")
+    ui.download(
+        np.stack([costs.mamba_ms, costs.gpt_ms, costs.mamba_bytes, costs.gpt_bytes], axis=1),
+        "mamba-decode-costs",
+        key="mamba_dl_decode",
+        row_labels=[str(p) for p in costs.position],
+        col_labels=["mamba_ms", "gpt_ms", "mamba_bytes", "gpt_kv_bytes"],
+    )
+    gpt_words = t("mamba.decode.gpt_trained" if costs.gpt_trained else "mamba.decode.gpt_untrained")
+    st.caption(t("mamba.decode.caption", n=n, mamba=costs.mamba_name, gpt=gpt_words))
+
+
+# ---- about the models ------------------------------------------------------------------------------------------------
+
+
+def models(cards: dict) -> None:
+    if {"copy", "lti", "induction"} <= cards.keys():
+        c = cards["copy"]
+        ui.explain(
+            t(
+                "mamba.explain.data",
+                copy=c["accuracy"],
+                lti=cards["lti"]["accuracy"],
+                ind=cards["induction"]["accuracy"],
+                ind4=cards["induction"]["accuracy_4x"],
+                layers=c["layers"],
+                d_model=c["d_model"],
+                d_in=c["d_in"],
+                d_state=c["d_state"],
+            )
+        )
+    if "text" not in cards:
+        return
+    lm = cards["text"]
+    gpt = cards.get("gpt", {})
+    if gpt.get("val_bpc"):
+        gpt_words = t(
+            "mamba.explain.lm.gpt",
+            bpc=gpt["val_bpc"],
+            params=gpt["params"],
+            tokens=gpt["tokens"] / 1e6,
+            ratio_p=gpt["params"] / lm["params"],
+            ratio_t=gpt["tokens"] / max(lm["tokens"], 1),
+        )
+    else:
+        gpt_words = t("mamba.explain.lm.nogpt")
+    ui.explain(
+        t(
+            "mamba.explain.lm",
+            bpc=lm["val_bpc"],
+            layers=lm["layers"],
+            d_model=lm["d_model"],
+            params=lm["params"],
+            tokens=lm["tokens"] / 1e6,
+            gpt=gpt_words,
+        )
+    )
+    ui.reading_numbers()
