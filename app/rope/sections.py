@@ -286,19 +286,17 @@ def _model_card() -> None:
                 command=card.get("command", ""),
             )
         )
-        ext_card = metrics.get("extrapolation")
-        if ext_card:
-            x = np.array(ext_card["bucket_start"]) + ext_card["bucket"] / 2
-            T_card = ext_card["train_context"]
-            st.caption(t("rope.card.ext", n=ext_card["windows"], length=ext_card["length"]))
+        ext = svc.card_extrapolation()
+        if ext is not None:
+            st.caption(t("rope.card.ext", n=ext.windows, length=ext.length))
             ui.plot(
                 views.curves(
-                    x,
-                    {t(f"rope.ext.{s}"): np.array(ext_card[s]) for s in svc.SCHEMES if s in ext_card},
+                    ext.x,
+                    {t(f"rope.ext.{s}"): v for s, v in ext.losses.items()},
                     x_title=t("rope.position"),
                     y_title=t("rope.ext.loss"),
-                    vline=T_card,
-                    vline_name=t("rope.context", T=T_card),
+                    vline=ext.context,
+                    vline_name=t("rope.context", T=ext.context),
                 ),
                 key="rope_card_ext",
             )

@@ -234,6 +234,31 @@ def card() -> Mapping:
     return MODEL.card
 
 
+@dataclass(frozen=True)
+class CardExtrapolation:
+    """What the card measured past the training context: the mean loss per bucket of positions, per scheme."""
+
+    x: np.ndarray  # (B,) the centre of each bucket of positions
+    losses: dict[str, np.ndarray]  # scheme -> (B,) mean loss (nats), for the schemes the card has
+    context: int  # the training context T it was measured against
+    windows: int  # held-out windows averaged
+    length: int  # tokens in each window
+
+
+def card_extrapolation() -> CardExtrapolation | None:
+    """The card's extrapolation measurement, or None when it has none."""
+    ext = MODEL.card.get("metrics", {}).get("extrapolation")
+    if not ext:
+        return None
+    return CardExtrapolation(
+        x=np.array(ext["bucket_start"]) + ext["bucket"] / 2,
+        losses={s: np.array(ext[s]) for s in SCHEMES if s in ext},
+        context=ext["train_context"],
+        windows=ext["windows"],
+        length=ext["length"],
+    )
+
+
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
     """The llama model's architecture, training and results from its config and card, for the page's texts."""
