@@ -15,12 +15,11 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import run
-from models import metrics, zoo
+from models import metrics
 from models.data import bpe
 from models.layers import flash
 
-MODEL = "gpt"
+MODEL = services.checkpoint("gpt")  # the trained model whose heads Algorithm 1 walks through
 MAX_CHARS = 200
 MAX_TOKENS = 128  # N for the step-through, <|endoftext|> included (the model's context is 256)
 DEFAULT_TEXT = assets.lines("examples/flash_attention.txt")[0]  # the text box's default (the model reads English)
@@ -33,18 +32,14 @@ KERNEL_NS = (128, 256, 512, 1024, 2048)
 
 
 def available() -> bool:
-    return services.available(MODEL)
-
-
-@st.cache_resource(show_spinner=False)
-def tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(MODEL))
+    return MODEL.available
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def shape() -> tuple[int, int, int]:
     """(layers, heads, head width d) of the GPT checkpoint."""
-    cfg = zoo.read_config(MODEL)
+    MODEL.require()
+    cfg = MODEL.config
     return cfg["n_layers"], cfg["n_heads"], cfg["dim"] // cfg["n_heads"]
 
 
@@ -75,7 +70,7 @@ class Heads:
 
 
 def _pieces(ids: np.ndarray) -> tuple[str, ...]:
-    raw = bpe.token_bytes(tokenizer(), ids)
+    raw = bpe.token_bytes(MODEL.tokenizer, ids)
     return tuple(bpe.EOT if i == 0 else b.decode("utf-8", errors="replace") for i, b in zip(ids, raw))
 
 
@@ -89,11 +84,11 @@ def heads(text: str, layer: int, head: int) -> Heads:
     n_layers, n_heads, _ = shape()
     if not (0 <= layer < n_layers and 0 <= head < n_heads):
         raise InputError("flash.error.choice")
-    ids = metrics.encode_document(tokenizer(), text)
+    ids = metrics.encode_document(MODEL.tokenizer, text)
     if len(ids) > MAX_TOKENS:
         raise InputError("flash.error.tokens", n=len(ids), max=MAX_TOKENS)
     names = tuple(f"blocks.{layer}.attn.{x}" for x in "qkv")
-    res = run(MODEL, {"tokens": ids[None]}, names, backend="torch")
+    res = MODEL.run({"tokens": ids[None]}, names, backend="torch")
     q, k, v = (np.asarray(res.probes[n][0, head], dtype=np.float32) for n in names)  # (N, d) each
     return Heads(_pieces(ids), q, k, v, res.backend, res.device, res.ms)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import statistics
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -18,14 +19,14 @@ from torch import nn
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, run, stack_layers
-from models import llama, metrics, sampling, zoo
+from app.shared.services import engine, stack_layers
+from models import llama, metrics, sampling
 from models.data import bpe
 from models.layers import RMSNorm, cache_bytes
 from models.recipes.llama import SIBLINGS as SIBLING_KV_HEADS
 from models.recipes.llama import kv_cache_bytes_per_token
 
-MODEL = "llama"  # the probed model (GQA: 4 query heads share 2 key/value heads)
+MODEL = services.checkpoint("llama")  # the probed model (GQA: 4 query heads share 2 key/value heads)
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # ordered by key/value heads: 4, 2, 1
 MAX_CHARS = 400  # the text box
 MAX_PROMPT_CHARS = 200  # the generation prompt
@@ -39,20 +40,17 @@ _EXAMPLES = assets.lines("examples/llama.txt")
 DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
 
 
-def available(name: str = MODEL) -> bool:
-    return services.available(name)
+def available(name: str = MODEL.name) -> bool:
+    return services.checkpoint(name).available
 
 
-def model_missing(name: str = MODEL) -> InputError:
-    return services.model_missing(name)
+def model_missing(name: str = MODEL.name) -> InputError:
+    return services.checkpoint(name).missing()
 
 
-def _model(name: str = MODEL) -> llama.Llama:
-    return services.trained(name)
-
-
-def card(name: str = MODEL) -> dict:
-    return zoo.read_card(name) if (zoo.checkpoint_dir(name) / "card.json").exists() else {}
+def card(name: str = MODEL.name) -> Mapping:
+    """The checkpoint's card (read-only; empty when it has none)."""
+    return services.checkpoint(name).card
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ class Shape:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def shape() -> Shape:
-    c = llama.Config(**zoo.read_config(MODEL))
+    c = llama.Config(**MODEL.config)
     return Shape(
         c.n_layers,
         c.dim,
@@ -86,14 +84,9 @@ def shape() -> Shape:
     )
 
 
-@st.cache_resource(show_spinner=False)
-def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(MODEL))
-
-
 def _pieces(ids) -> tuple[str, ...]:
     """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(_tokenizer(), ids))
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(MODEL.tokenizer, ids))
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
@@ -103,9 +96,8 @@ def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
         raise InputError("llama.error.empty")
     if len(text) > max_chars:
         raise InputError("llama.error.chars", n=len(text), max=max_chars)
-    if not available():
-        raise model_missing()
-    ids = metrics.encode_document(_tokenizer(), text)
+    MODEL.require()
+    ids = metrics.encode_document(MODEL.tokenizer, text)
     if len(ids) > shape().max_len:
         raise InputError("llama.error.tokens", n=len(ids), max=shape().max_len)
     return ids
@@ -115,18 +107,18 @@ def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
 
 
 @st.cache_resource(show_spinner=False)
-def _centred_model() -> llama.Llama:
-    """A private copy of ``llama`` whose every RMSNorm is a LayerNorm without bias (the same gains, the same ε): the
-    trained model with the mean subtracted before each normalisation, nothing retrained. The shared model is never
-    touched."""
-    model = copy.deepcopy(_model())
+def _centred_model(name: str) -> llama.Llama:
+    """A private copy of the checkpoint ``name`` whose every RMSNorm is a LayerNorm without bias (the same gains, the
+    same ε): the trained model with the mean subtracted before each normalisation, nothing retrained. The shared model
+    is never touched."""
+    model = copy.deepcopy(services.checkpoint(name).model)
     for parent in list(model.modules()):
-        for name, child in list(parent.named_children()):
+        for attr, child in list(parent.named_children()):
             if isinstance(child, RMSNorm):
                 ln = nn.LayerNorm(child.weight.numel(), eps=child.eps, bias=False).to(child.weight.device)
                 with torch.no_grad():
                     ln.weight.copy_(child.weight)
-                setattr(parent, name, ln)
+                setattr(parent, attr, ln)
     return model.eval()
 
 
@@ -164,8 +156,8 @@ def _text_loss(model: nn.Module, ids: np.ndarray) -> float:
 def analyse(text: str) -> Analysis:
     """torch only: the stream and SwiGLU probes are not outputs of the exported graph."""
     ids = encode(text)
-    res = run(MODEL, {"tokens": ids[None]}, PROBES, "torch")
-    model = _model()
+    res = MODEL.run({"tokens": ids[None]}, PROBES, "torch")
+    model = MODEL.model
     with torch.inference_mode():
         x0 = model.embed(torch.as_tensor(ids, device=model.embed.weight.device)).float().cpu().numpy()  # (T, C)
     stream = np.concatenate([x0[None], stack_layers(res.probes, "blocks.{}.resid")])  # (L + 1, T, C)
@@ -177,7 +169,7 @@ def analyse(text: str) -> Analysis:
         gate=stack_layers(res.probes, "blocks.{}.mlp.gate"),
         up=stack_layers(res.probes, "blocks.{}.mlp.up"),
         loss=_text_loss(model, ids),
-        loss_centred=_text_loss(_centred_model(), ids),
+        loss_centred=_text_loss(_centred_model(MODEL.name), ids),
         backend=res.backend,
         device=res.device,
         ms=res.ms,
@@ -291,13 +283,14 @@ def gating(a: Analysis, block: int, token: int) -> Gating:
 
 
 def kv_heads(name: str) -> int:
-    return {**SIBLING_KV_HEADS, MODEL: llama.PRESETS["shipped"].n_kv_heads}[name]
+    return {**SIBLING_KV_HEADS, MODEL.name: llama.PRESETS["shipped"].n_kv_heads}[name]
 
 
 def _config(name: str) -> llama.Config:
-    if available(name):
-        return llama.Config(**zoo.read_config(name))
-    return replace(llama.Config(**zoo.read_config(MODEL)), n_kv_heads=kv_heads(name))
+    sibling = services.checkpoint(name)
+    if sibling.available:
+        return llama.Config(**sibling.config)
+    return replace(llama.Config(**MODEL.config), n_kv_heads=kv_heads(name))
 
 
 @dataclass(frozen=True)
@@ -362,7 +355,7 @@ def _family(installed: tuple[bool, ...]) -> tuple[Sibling, ...]:
                 val_bpc=metrics_.get("val_bpc"),
                 other_seed_bpc=next(iter(others.values()), None),
                 shipped_bpc=shipped,
-                kv_measured=kv_cache_bytes_per_token(_model(name)) if present else None,
+                kv_measured=kv_cache_bytes_per_token(services.checkpoint(name).model) if present else None,
                 kv_formula=llama.kv_bytes_per_token(c, CACHE_BYTES),
             )
         )
@@ -393,7 +386,8 @@ class Growth:
 
 
 def _write(name: str, prompt: np.ndarray, n: int) -> Writing:
-    model = _model(name)
+    sibling = services.checkpoint(name)
+    model = sibling.model
     device = model.embed.weight.device
     cache = model.new_cache()
     per_token = llama.kv_bytes_per_token(model.config, CACHE_BYTES)
@@ -414,7 +408,7 @@ def _write(name: str, prompt: np.ndarray, n: int) -> Writing:
     pos = np.array(positions)
     return Writing(
         name=name,
-        text=_tokenizer().decode(new),
+        text=sibling.tokenizer.decode(new),
         positions=pos,
         measured=np.array(measured),
         formula=pos * per_token,
@@ -484,6 +478,11 @@ def published() -> tuple[Published, ...]:
         )
         for r in data["models"]
     )
+
+
+def preset(name: str) -> Published:
+    """The published configuration called ``name``."""
+    return next(r for r in published() if r.name == name)
 
 
 def published_rule() -> str:

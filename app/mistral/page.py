@@ -1,358 +1,41 @@
 """Mistral 7B (2310.06825): the sliding-window band of every layer, its reach through depth measured with gradients,
-the rolling buffer cache while the model writes, and the pre-fill in chunks of W."""
+the rolling buffer cache while the model writes, and the pre-fill in chunks of W.
+
+The page in the paper's order; the sections live in ``app/mistral/sections.py``."""
 
 import streamlit as st
 
-from app.catalog import PAPERS
+from app.mistral import sections
 from app.mistral import service as svc
-from app.mistral import views
 from app.shared import ui
-from app.shared.i18n import InputError, t
-from app.shared.tokens import visible
+from app.shared.i18n import t
 
 ui.header("mistral")
 st.markdown(t("mistral.intro"))
 ui.try_this(t("mistral.try.do"), t("mistral.try.see"), t("mistral.try.why"))
 backend = st.session_state.get("backend", "torch")
 
-
-def explanation() -> None:
-    ui.explain(t("mistral.explain"))
-    moe = next(p for p in PAPERS if p.page == "moe")
-    if moe.available:
-        st.page_link(moe.script, label=t("mistral.moe_link"), icon=moe.icon)
-
-
 if not svc.available():
     ui.input_error(svc.model_missing())
-    explanation()
+    sections.explanation()
     st.stop()
 
-shape = svc.shape()
-W, L, H = shape.window, shape.n_layers, shape.n_heads
-text = st.text_area(
+text = ui.text_box(
     t("mistral.text"),
     svc.DEFAULT_TEXT,
     key="mistral_text",
-    bind="query-params",
     max_chars=svc.MAX_CHARS,
     height=110,
-    help=t("mistral.text.help", chars=svc.MAX_CHARS, tokens=shape.max_len),
+    help=t("mistral.text.help", chars=svc.MAX_CHARS, tokens=svc.shape().max_len),
 )
-try:
-    analysis = svc.analyse(text, backend)
-except InputError as e:
-    ui.input_error(e)
-    analysis = None
-
-
-# ---- 1. the band ----------------------------------------------------------------------------------------------------
-BAND = ("mistral_window", "mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone
-BAND_CHOICE = "_mistral_band"  # {control: value}, read by the view (ui.rerun_parts)
-
-
-def band_section(a: svc.Analysis) -> None:
-    st.subheader(t("mistral.band.title"))
-    st.markdown(t("mistral.band.caption", W=W, L=L))
-    band_controls()
-    band_view(a)
-
-
-@st.fragment(key="mistral_part_band_controls")
-def band_controls() -> None:
-    c_w, c_l, c_h = st.columns([2, 1, 1])
-    c_w.slider(
-        t("mistral.window"),
-        *svc.DISPLAY_WINDOWS,
-        W,
-        help=t("mistral.window.help", W=W),
-        **ui.drives("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
-    )
-    c_l.segmented_control(
-        t("view.layer"), list(range(L)), default=0, required=True,
-        **ui.drives("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
-    )  # fmt: skip
-    c_h.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True,
-        **ui.drives("mistral_head", BAND_CHOICE, ["mistral_part_band"]),
-    )  # fmt: skip
-    ui.note_controls(BAND_CHOICE, BAND)
-
-
-@st.fragment(key="mistral_part_band")
-def band_view(a: svc.Analysis) -> None:
-    """The band at the chosen window, and the chosen head's pattern against it."""
-    window, layer, head = (st.session_state[BAND_CHOICE][k] for k in BAND)
-    T = len(a.ids)
-    mask = svc.band(T, window)
-    causal = T * (T + 1) // 2
-    outside_trained = float(a.outside(W).max())
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.m.keys"), min(window, T), help=t("mistral.m.keys.help"))
-    metric_row.metric(
-        t("mistral.m.pairs"),
-        f"{int(mask.sum()):,}",
-        f"{mask.sum() / causal:.0%}",
-        delta_color="off",
-        delta_arrow="off",
-        help=t("mistral.m.pairs.help", causal=f"{causal:,}"),
-    )
-    metric_row.metric(
-        t("mistral.m.outside_shown"),
-        f"{a.outside_share(window)[layer, head]:.1%}",
-        help=t("mistral.m.outside_shown.help", W=W),
-    )
-    metric_row.metric(
-        t("mistral.m.outside_trained", W=W),
-        "0" if outside_trained == 0 else f"{outside_trained:.1e}",
-        help=t("mistral.m.outside_trained.help", L=L, H=H),
-    )
-    names = {
-        "query_title": t("view.query"),
-        "key_title": t("view.key"),
-        "window_name": t("mistral.edge", w=window),
-        "trained_name": t("mistral.edge.trained", W=W),
-    }
-    labels = list(a.pieces)
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"**{t('mistral.band.mask', w=window)}**")
-        ui.figure(
-            views.band_map(mask, labels, window=window, trained=W, value_title=t("mistral.band.may"), **names),
-            mask.astype(int),
-            f"mistral-band-w{window}",
-            key="mistral_band",
-            row_labels=labels,
-            col_labels=labels,
-        )
-    with right:
-        st.markdown(f"**{t('mistral.band.pattern', layer=layer, head=head)}**")
-        pattern = a.patterns[layer, head]
-        ui.figure(
-            views.pattern_map(pattern, labels, window=window, trained=W, value_title=t("view.weight"), **names),
-            pattern,
-            f"mistral-attention-l{layer}h{head}",
-            key="mistral_pattern",
-            row_labels=labels,
-            col_labels=labels,
-        )
-    ui.readout(a)
-
-
-# ---- 2. reach through depth -----------------------------------------------------------------------------------------
-@st.fragment
-def reach_section(a: svc.Analysis, text: str) -> None:
-    st.subheader(t("mistral.reach.title"))
-    st.markdown(t("mistral.reach.caption", W=W, W_1=W - 1, L=L, reach=L * (W - 1)))
-    T = len(a.ids)
-    position = ui.slider(
-        st,
-        t("mistral.position"),
-        0,
-        T - 1,
-        T - 1,
-        key="mistral_position",
-        bind="query-params",
-        help=t("mistral.position.help"),
-    )
-    try:
-        with st.spinner(t("mistral.reach.spinner")):
-            r = svc.reach(text, position)
-    except InputError as e:
-        ui.input_error(e)
-        return
-    cols = st.columns(L + 1)
-    for layer, col in enumerate(cols[:L]):
-        col.metric(
-            t("mistral.m.farthest", layer=layer),
-            f"{r.farthest[layer]} / {r.bound[layer]}",
-            help=t("mistral.m.farthest.help", bound=r.bound[layer], layer=layer, W=W),
-        )
-    beyond = float(r.beyond.max())
-    cols[L].metric(t("mistral.m.beyond"), "0" if beyond == 0 else f"{beyond:.1e}", help=t("mistral.m.beyond.help"))
-    labels = list(a.pieces[: position + 1])
-    layer_names = [t("mistral.reach.after", layer=layer) for layer in range(L)]
-    st.caption(t("mistral.reach.map", position=position, token=visible(a.pieces[position])))
-    ui.figure(
-        views.reach_map(
-            r.influence,
-            labels,
-            r.bound,
-            layer_names=layer_names,
-            value_title=t("mistral.reach.log"),
-            position_title=t("mistral.reach.input"),
-            bound_name=t("mistral.reach.bound"),
-        ),
-        r.influence,
-        f"mistral-influence-p{position}",
-        key="mistral_reach",
-        row_labels=layer_names,
-        col_labels=labels,
-    )
-    ui.readout(r)
-
-
-# ---- 3. the rolling buffer ------------------------------------------------------------------------------------------
-@st.fragment
-def rolling_section() -> None:
-    st.subheader(t("mistral.roll.title"))
-    st.markdown(t("mistral.roll.caption", W=W))
-    c_p, c_n = st.columns([3, 1])
-    prompt = c_p.text_input(
-        t("mistral.prompt"),
-        svc.DEFAULT_PROMPT,
-        key="mistral_prompt",
-        bind="query-params",
-        max_chars=svc.MAX_PROMPT_CHARS,
-    )
-    n = c_n.slider(t("mistral.n"), 1, svc.MAX_NEW, 64, key="mistral_n", bind="query-params", help=t("mistral.n.help"))
-    if st.button(t("mistral.generate"), key="mistral_generate", icon=":material/play_arrow:", type="primary"):
-        st.session_state["_mistral_generated"] = True
-    if not st.session_state.get("_mistral_generated"):
-        st.caption(t("mistral.roll.press"))
-        return
-    try:
-        with st.spinner(t("mistral.roll.spinner")):
-            g = svc.generate(prompt, n)
-    except InputError as e:
-        ui.input_error(e)
-        return
-    box = st.container(border=True)
-    box.markdown(f"**{t('mistral.roll.text')}**")
-    box.text(prompt + g.text)
-    P = len(g.prompt)
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.m.generated"), len(g.new_ids), help=t("mistral.m.generated.help", P=P))
-    metric_row.metric(t("mistral.m.tps"), f"{g.tokens_per_s:.0f}")
-    metric_row.metric(
-        t("mistral.m.memory"),
-        f"{g.rolling_bytes[-1] / 1024:.0f} / {g.full_bytes[-1] / 1024:.0f} KiB",
-        help=t("mistral.m.memory.help", ratio=g.full_bytes[-1] / g.rolling_bytes[-1]),
-    )
-    metric_row.metric(
-        t("mistral.m.same"), t("mistral.yes") if g.same_tokens else t("mistral.no"), help=t("mistral.m.same.help")
-    )
-
-    st.markdown(f"**{t('mistral.roll.slots')}**")
-    steps = len(g.new_ids)
-    step = ui.slider(st, t("mistral.step"), 1, steps, steps, key="mistral_step", bind="query-params")
-    slots = g.slots[step - 1]
-    held = slots[slots >= 0]
-    newest = int(g.lengths[step - 1]) - 1
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.m.filled"), f"{held.size} / {W}", help=t("mistral.m.filled.help"))
-    metric_row.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
-    metric_row.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
-    ui.markup(views.slots_html(slots, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty")))
-    c_map, c_mem = st.columns([3, 2])
-    with c_map:
-        st.caption(t("mistral.roll.map"))
-        ui.figure(
-            views.slot_map(
-                g.slots,
-                step,
-                slot_title=t("mistral.slot"),
-                step_title=t("mistral.step.short"),
-                value_title=t("mistral.position.short"),
-            ),
-            g.slots,
-            "mistral-rolling-slots",
-            key="mistral_slots",
-            row_labels=[str(s) for s in range(1, steps + 1)],
-            col_labels=[str(i) for i in range(W)],
-        )
-    with c_mem:
-        st.caption(t("mistral.roll.memory"))
-        kib = {t("mistral.cache.rolling"): g.rolling_bytes / 1024, t("mistral.cache.full"): g.full_bytes / 1024}
-        ui.figure(
-            views.memory_lines(
-                g.lengths,
-                kib,
-                x_title=t("mistral.cached_positions"),
-                y_title=t("mistral.kib"),
-                window=W,
-                window_name=f"W = {W}",
-            ),
-            {"positions": g.lengths, "rolling_bytes": g.rolling_bytes, "full_bytes": g.full_bytes},
-            "mistral-cache-memory",
-            key="mistral_memory",
-        )
-    ui.readout(g)
-
-
-# ---- 4. pre-fill in chunks of W -------------------------------------------------------------------------------------
-@st.fragment
-def prefill_section(a: svc.Analysis, text: str) -> None:
-    st.subheader(t("mistral.prefill.title"))
-    st.markdown(t("mistral.prefill.caption", W=W))
-    try:
-        p = svc.prefill(text)
-    except InputError as e:
-        ui.input_error(e)
-        return
-    n_chunks = len(p.masks)
-    chunk = ui.slider(st, t("mistral.chunk"), 0, n_chunks - 1, 1, key="mistral_chunk", bind="query-params")
-    mask = p.masks[chunk]
-    T_c, S = mask.shape
-    n_cached = S - T_c
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.m.chunks"), n_chunks, help=t("mistral.m.chunks.help", W=W, T=len(a.ids)))
-    metric_row.metric(t("mistral.m.chunk_keys"), f"{n_cached} + {T_c}", help=t("mistral.m.chunk_keys.help", W=W))
-    metric_row.metric(
-        t("mistral.m.prefill_diff"),
-        "0" if p.max_diff == 0 else f"{p.max_diff:.1e}",
-        help=t("mistral.m.prefill_diff.help", scale=p.logit_scale),
-    )
-    pieces = a.pieces
-    start, first = p.starts[chunk], p.first_key[chunk]
-    q_labels = [f"{i}: {visible(pieces[i])}" for i in range(start, start + T_c)]
-    k_labels = [f"{i}: {visible(pieces[i])}" for i in range(first, first + S)]
-    st.caption(t("mistral.prefill.map", c=chunk, start=start, end=start + T_c - 1))
-    ui.figure(
-        views.chunk_mask(
-            mask,
-            q_labels,
-            k_labels,
-            query_title=t("view.query"),
-            key_title=t("view.key"),
-            n_cached=n_cached,
-        ),
-        mask.astype(int),
-        f"mistral-prefill-chunk{chunk}",
-        key="mistral_prefill",
-        row_labels=q_labels,
-        col_labels=k_labels,
-    )
-    ui.readout(p)
-
-
+analysis = sections.analysed(text, backend)
 if analysis is not None:
-    band_section(analysis)
-    reach_section(analysis, text)
-rolling_section()
+    sections.band(analysis)  # 1 · the band mask: W keys back, in every layer
+    sections.reach(analysis, text)  # 2 · reach through depth, measured: L · (W − 1) tokens
+sections.rolling()  # 3 · the rolling buffer cache while the model writes
 if analysis is not None:
-    prefill_section(analysis, text)
+    sections.prefill(analysis, text)  # 4 · pre-fill in chunks of W
 
-with st.expander(t("mistral.card.title")):
-    card = svc.card()
-    metrics = card.get("metrics", {})
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.card.params"), f"{shape.params / 1e6:.2f} M")
-    metric_row.metric(t("mistral.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
-    metric_row.metric(
-        t("mistral.card.llama_bpc"),
-        f"{metrics.get('llama_val_bpc', float('nan')):.3f}",
-        help=t("mistral.card.llama_bpc.help"),
-    )
-    metric_row.metric(t("mistral.card.rolling"), f"{metrics.get('rolling_cache_max_diff', float('nan')):.1e}")
-    st.caption(
-        t(
-            "mistral.card.caption",
-            data=card.get("data", ""),
-            minutes=card.get("wall_time_s", 0) / 60,
-            command=card.get("command", ""),
-        )
-    )
+sections.model_card()
 ui.reading_numbers()
-
-explanation()
+sections.explanation()

@@ -5,6 +5,7 @@ writes, and the pre-fill in chunks of W checked against one full forward pass.""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,11 +14,12 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, run, stack_layers
+from app.shared.services import engine, stack_layers
 from models import metrics, mistral, zoo
 from models.data import bpe
 
 NAME = "mistral"
+MODEL = services.checkpoint(NAME)
 MAX_CHARS = 600  # the text box
 MAX_PROMPT_CHARS = 200  # the generation prompt
 MAX_NEW = 128  # tokens one generation may add
@@ -28,15 +30,11 @@ DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
 
 
 def available() -> bool:
-    return services.available(NAME)
+    return MODEL.available
 
 
 def model_missing() -> InputError:
-    return services.model_missing(NAME)
-
-
-def _model() -> mistral.Mistral:
-    return services.trained(NAME)
+    return MODEL.missing()
 
 
 @dataclass(frozen=True)
@@ -54,18 +52,14 @@ class Shape:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def shape() -> Shape:
-    c = _model().config
-    return Shape(c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(_model()))
-
-
-@st.cache_resource(show_spinner=False)
-def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+    model = MODEL.model
+    c = model.config
+    return Shape(c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(model))
 
 
 def _pieces(ids: np.ndarray) -> tuple[str, ...]:
     """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(_tokenizer(), ids))
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(MODEL.tokenizer, ids))
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
@@ -75,9 +69,8 @@ def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
         raise InputError("mistral.error.empty")
     if len(text) > max_chars:
         raise InputError("mistral.error.chars", n=len(text), max=max_chars)
-    if not available():
-        raise model_missing()
-    ids = metrics.encode_document(_tokenizer(), text)
+    MODEL.require()
+    ids = metrics.encode_document(MODEL.tokenizer, text)
     limit = shape().max_len
     if len(ids) > limit:
         raise InputError("mistral.error.tokens", n=len(ids), max=limit)
@@ -106,7 +99,7 @@ class Analysis:
     device: str
     ms: float
     # (measure, window) -> (L, H), computed once per analysis: a window move on the page asks again for the same
-    # few windows, each a pass over every pattern (2.5 ms of a move for a 188-token text)
+    # few windows, and each is a pass over every layer's and head's pattern
     memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def outside(self, window: int) -> np.ndarray:
@@ -128,7 +121,7 @@ class Analysis:
 @st.cache_data(show_spinner=False, max_entries=64)
 def analyse(text: str, backend: str) -> Analysis:
     ids = encode(text)
-    res = run(NAME, {"tokens": ids[None]}, PROBES, backend)
+    res = MODEL.run({"tokens": ids[None]}, PROBES, backend)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
     return Analysis(ids, _pieces(ids), patterns, shape().window, res.backend, res.device, res.ms)
 
@@ -155,7 +148,7 @@ def reach(text: str, position: int) -> Reach:
     ids = encode(text)
     if not 0 <= position < len(ids):
         raise InputError("mistral.error.position", max=len(ids) - 1)
-    model, s = _model(), shape()
+    model, s = MODEL.model, shape()
     start = time.perf_counter()
     with torch.enable_grad():  # gradients with respect to a detached copy of the embeddings, never the weights
         inf = mistral.influence(
@@ -211,13 +204,13 @@ def generate(prompt: str, n: int) -> Rolling:
         raise InputError("mistral.error.n", max=MAX_NEW)
     if len(ids) + n > shape().max_len:
         raise InputError("mistral.error.room", n=len(ids), new=n, max=shape().max_len)
-    model = _model()
+    model = MODEL.model
     start = time.perf_counter()
     new, roll = _decode(model, ids.tolist(), n, rolling=True)
     seconds = time.perf_counter() - start
     full_ids, full = _decode(model, ids.tolist(), n, rolling=False)
     all_ids = np.array([*ids, *new])
-    text = _tokenizer().decode(new)
+    text = MODEL.tokenizer.decode(new)
     return Rolling(
         prompt=ids,
         new_ids=np.array(new),
@@ -256,7 +249,7 @@ class Prefill:
 @st.cache_data(show_spinner=False, max_entries=64)
 def prefill(text: str) -> Prefill:
     ids = encode(text)
-    model, W = _model(), shape().window
+    model, W = MODEL.model, shape().window
     start = time.perf_counter()
     last, _, masks = mistral.prefill(model, ids.tolist(), W)
     ms = (time.perf_counter() - start) * 1e3
@@ -277,5 +270,6 @@ def prefill(text: str) -> Prefill:
     )
 
 
-def card() -> dict:
-    return zoo.read_card(NAME) if (zoo.checkpoint_dir(NAME) / "card.json").exists() else {}
+def card() -> Mapping:
+    """The checkpoint's card (read-only; empty when it has none)."""
+    return MODEL.card

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,8 +15,8 @@ import torch
 
 from app.shared import services
 from app.shared.i18n import InputError
-from app.shared.services import engine, needs_corpus, run
-from models import llama, metrics, zoo
+from app.shared.services import engine, needs_corpus
+from models import llama, metrics
 from models.data import shakespeare
 from models.layers import (
     RotaryEmbedding,
@@ -27,7 +28,8 @@ from models.layers import (
     t5_relative_position_bucket,
 )
 
-MODEL = "llama"
+MODEL = services.checkpoint("llama")  # the LLaMA-style model the page measures and extrapolates
+GPT = services.checkpoint("gpt")  # its learned absolute positions, one of the schemes compared
 BASES = (100, 500, 1_000, 10_000, 100_000, 1_000_000)
 DIMS = (8, 16, 32, 48, 64, 128)
 MAX_POSITION = 256  # rotation slider
@@ -45,7 +47,7 @@ PVH_DEPARTURES = ("llama", "tied", "baseline")
 
 
 def available() -> bool:
-    return services.available(MODEL)
+    return MODEL.available
 
 
 def _check(d: int, base: float) -> None:
@@ -129,8 +131,8 @@ def schemes(d: int, base: float) -> dict[str, np.ndarray]:
     width = 192  # the GPT checkpoint's model width, for the two absolute schemes
     pe = sinusoidal_table(SCHEME_OFFSETS, width).double()
     curves = {"sinusoidal": (pe[-1] * pe.flip(0)).sum(-1)}  # PE_m · PE_(m−Δ), m the last position
-    if services.available("gpt"):
-        p = torch.nn.functional.normalize(engine().model("gpt").pos.weight.detach().double(), dim=-1)
+    if GPT.available:
+        p = torch.nn.functional.normalize(GPT.model.pos.weight.detach().double(), dim=-1)
         n = min(len(p), SCHEME_OFFSETS)  # cosine of p_m and p_(m−Δ), averaged over m
         curves["learned"] = torch.stack([(p[o:n] * p[: n - o]).sum(-1).mean() for o in range(n)])
     curves["t5"] = -t5_relative_position_bucket(-offsets, bidirectional=False).double()  # one learned value a step
@@ -144,17 +146,13 @@ def schemes(d: int, base: float) -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner=False)
-def tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(MODEL))
-
-
-@st.cache_resource(show_spinner=False)
 def _held_out(play: str) -> np.ndarray:
-    return metrics.encode_document(tokenizer(), shakespeare.plays("validation")[play])
+    return metrics.encode_document(MODEL.tokenizer, shakespeare.plays("validation")[play])
 
 
 def context() -> int:
-    return int(zoo.read_config(MODEL)["max_len"])
+    """The model's training context T (the shipped configuration's while no checkpoint is installed)."""
+    return int(MODEL.config.get("max_len", llama.PRESETS["shipped"].max_len))
 
 
 @dataclass(frozen=True)
@@ -174,7 +172,7 @@ def measured_decay(backend: str) -> Measured:
     ids = np.concatenate([_held_out(p) for p in PLAYS])
     starts = np.linspace(0, len(ids) - T - 1, MEASURE_WINDOWS).astype(int)
     tokens = np.stack([ids[s : s + T] for s in starts])
-    res = run(MODEL, {"tokens": tokens}, ("blocks.*.attn.q", "blocks.*.attn.k"), backend)
+    res = MODEL.run({"tokens": tokens}, ("blocks.*.attn.q", "blocks.*.attn.k"), backend)
     L = len([n for n in res.probes if n.endswith(".q")])
     out = []
     for layer in range(L):
@@ -202,7 +200,7 @@ def source_ids(source: str, start: float, text: str) -> np.ndarray:
     if source == "custom":
         if len(text) > MAX_CHARS:
             raise InputError("rope.error.long", n=MAX_CHARS)
-        ids = metrics.encode_document(tokenizer(), text)[:length]
+        ids = metrics.encode_document(MODEL.tokenizer, text)[:length]
         if len(ids) < T + 32:
             raise InputError("rope.error.short", n=len(ids) - 1, need=T + 32)
         return ids
@@ -219,7 +217,7 @@ def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...])
     """Per-position loss beyond the training context, for each chosen scheme (torch: the scaling is a forward
     argument, not an input of the exported graph)."""
     ids = source_ids(source, start, text)
-    model = engine().model(MODEL)
+    model = MODEL.model
     scale = (len(ids) - 1) / context()
     t0 = time.perf_counter()
     losses = {
@@ -231,15 +229,41 @@ def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...])
     return Extrapolation(losses, context(), len(ids) - 1, "torch", engine().device, ms)
 
 
-def card() -> dict:
-    return zoo.read_card(MODEL)
+def card() -> Mapping:
+    """The model's card (read-only; empty when it has none)."""
+    return MODEL.card
+
+
+@dataclass(frozen=True)
+class CardExtrapolation:
+    """What the card measured past the training context: the mean loss per bucket of positions, per scheme."""
+
+    x: np.ndarray  # (B,) the centre of each bucket of positions
+    losses: dict[str, np.ndarray]  # scheme -> (B,) mean loss (nats), for the schemes the card has
+    context: int  # the training context T it was measured against
+    windows: int  # held-out windows averaged
+    length: int  # tokens in each window
+
+
+def card_extrapolation() -> CardExtrapolation | None:
+    """The card's extrapolation measurement, or None when it has none."""
+    ext = MODEL.card.get("metrics", {}).get("extrapolation")
+    if not ext:
+        return None
+    return CardExtrapolation(
+        x=np.array(ext["bucket_start"]) + ext["bucket"] / 2,
+        losses={s: np.array(ext[s]) for s in SCHEMES if s in ext},
+        context=ext["train_context"],
+        windows=ext["windows"],
+        length=ext["length"],
+    )
 
 
 @st.cache_data(show_spinner=False)
 def card_numbers() -> dict:
     """The llama model's architecture, training and results from its config and card, for the page's texts."""
-    c = zoo.read_config(MODEL)
-    card = zoo.read_card(MODEL)
+    c = MODEL.config
+    card = MODEL.card
     m = card.get("metrics", {})
     ext = m.get("extrapolation", {})
     out = {

@@ -1,0 +1,345 @@
+"""The sections of the Mistral page, in the paper's order: 1 · the sliding-window band of every layer, 2 · its reach
+through depth (measured with gradients), 3 · the rolling buffer cache while the model writes, 4 · the pre-fill in
+chunks of W; then the model's card and the explanation."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.mistral import service as svc
+from app.mistral import views
+from app.shared import ui
+from app.shared.formats import millions_or_billions, percent
+from app.shared.i18n import InputError, t
+from app.shared.tokens import visible
+
+BAND = ("mistral_window", "mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone
+BAND_CHOICE = "_mistral_band"  # {control: value}, read by the view (ui.rerun_parts)
+GENERATED = "_mistral_generated"  # set once the reader has pressed Generate: the writing follows the prompt from then
+
+
+def small(x: float) -> str:
+    """A difference that should be zero: "0" when it is, else in scientific notation (3.2e-07)."""
+    return "0" if x == 0 else f"{x:.1e}"
+
+
+def analysed(text: str, backend: str) -> svc.Analysis | None:
+    """The forward pass of ``text`` with its attention patterns, or None after showing why it cannot run."""
+    try:
+        return svc.analyse(text, backend)
+    except InputError as e:
+        ui.input_error(e)
+        return None
+
+
+# ---- 1 · the band ---------------------------------------------------------------------------------------------------
+def band(a: svc.Analysis) -> None:
+    s = svc.shape()
+    st.subheader(t("mistral.band.title"))
+    st.markdown(t("mistral.band.caption", W=s.window, L=s.n_layers))
+    band_controls()
+    band_view(a)
+
+
+@st.fragment(key="mistral_part_band_controls")
+def band_controls() -> None:
+    s = svc.shape()
+    c_w, c_l, c_h = st.columns([2, 1, 1])
+    c_w.slider(
+        t("mistral.window"),
+        *svc.DISPLAY_WINDOWS,
+        s.window,
+        help=t("mistral.window.help", W=s.window),
+        **ui.drives("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
+    )
+    c_l.segmented_control(
+        t("view.layer"), list(range(s.n_layers)), default=0, required=True,
+        **ui.drives("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
+    )  # fmt: skip
+    c_h.segmented_control(
+        t("view.head"), list(range(s.n_heads)), default=0, required=True,
+        **ui.drives("mistral_head", BAND_CHOICE, ["mistral_part_band"]),
+    )  # fmt: skip
+    ui.note_controls(BAND_CHOICE, BAND)
+
+
+@st.fragment(key="mistral_part_band")
+def band_view(a: svc.Analysis) -> None:
+    """The band at the chosen window, and the chosen head's pattern against it."""
+    s = svc.shape()
+    W, L, H = s.window, s.n_layers, s.n_heads
+    window, layer, head = (st.session_state[BAND_CHOICE][k] for k in BAND)
+    T = len(a.ids)
+    mask = svc.band(T, window)
+    causal = T * (T + 1) // 2
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.keys"), min(window, T), help=t("mistral.m.keys.help"))
+    metric_row.metric(
+        t("mistral.m.pairs"),
+        f"{int(mask.sum()):,}",
+        percent(mask.sum() / causal, 0),
+        delta_color="off",
+        delta_arrow="off",
+        help=t("mistral.m.pairs.help", causal=f"{causal:,}"),
+    )
+    metric_row.metric(
+        t("mistral.m.outside_shown"),
+        percent(a.outside_share(window)[layer, head]),
+        help=t("mistral.m.outside_shown.help", W=W),
+    )
+    metric_row.metric(
+        t("mistral.m.outside_trained", W=W),
+        small(float(a.outside(W).max())),
+        help=t("mistral.m.outside_trained.help", L=L, H=H),
+    )
+    names = {
+        "query_title": t("view.query"),
+        "key_title": t("view.key"),
+        "window_name": t("mistral.edge", w=window),
+        "trained_name": t("mistral.edge.trained", W=W),
+    }
+    labels = list(a.pieces)
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('mistral.band.mask', w=window)}**")
+        ui.figure(
+            views.band_map(mask, labels, window=window, trained=W, value_title=t("mistral.band.may"), **names),
+            mask.astype(int),
+            f"mistral-band-w{window}",
+            key="mistral_band",
+            row_labels=labels,
+            col_labels=labels,
+        )
+    with right:
+        st.markdown(f"**{t('mistral.band.pattern', layer=layer, head=head)}**")
+        pattern = a.patterns[layer, head]
+        ui.figure(
+            views.pattern_map(pattern, labels, window=window, trained=W, value_title=t("view.weight"), **names),
+            pattern,
+            f"mistral-attention-l{layer}h{head}",
+            key="mistral_pattern",
+            row_labels=labels,
+            col_labels=labels,
+        )
+    ui.readout(a)
+
+
+# ---- 2 · reach through depth ----------------------------------------------------------------------------------------
+@st.fragment
+def reach(a: svc.Analysis, text: str) -> None:
+    s = svc.shape()
+    W, L = s.window, s.n_layers
+    st.subheader(t("mistral.reach.title"))
+    st.markdown(t("mistral.reach.caption", W=W, W_1=W - 1, L=L, reach=L * (W - 1)))
+    T = len(a.ids)
+    position = ui.slider(
+        st,
+        t("mistral.position"),
+        0,
+        T - 1,
+        T - 1,
+        key="mistral_position",
+        bind="query-params",
+        help=t("mistral.position.help"),
+    )
+    try:
+        with st.spinner(t("mistral.reach.spinner")):
+            r = svc.reach(text, position)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    cols = st.columns(L + 1)
+    for layer, col in enumerate(cols[:L]):
+        col.metric(
+            t("mistral.m.farthest", layer=layer),
+            f"{r.farthest[layer]} / {r.bound[layer]}",
+            help=t("mistral.m.farthest.help", bound=r.bound[layer], layer=layer, W=W),
+        )
+    cols[L].metric(t("mistral.m.beyond"), small(float(r.beyond.max())), help=t("mistral.m.beyond.help"))
+    labels = list(a.pieces[: position + 1])
+    layer_names = [t("mistral.reach.after", layer=layer) for layer in range(L)]
+    st.caption(t("mistral.reach.map", position=position, token=visible(a.pieces[position])))
+    ui.figure(
+        views.reach_map(
+            r.influence,
+            labels,
+            r.bound,
+            layer_names=layer_names,
+            value_title=t("mistral.reach.log"),
+            position_title=t("mistral.reach.input"),
+            bound_name=t("mistral.reach.bound"),
+        ),
+        r.influence,
+        f"mistral-influence-p{position}",
+        key="mistral_reach",
+        row_labels=layer_names,
+        col_labels=labels,
+    )
+    ui.readout(r)
+
+
+# ---- 3 · the rolling buffer -----------------------------------------------------------------------------------------
+@st.fragment
+def rolling() -> None:
+    W = svc.shape().window
+    st.subheader(t("mistral.roll.title"))
+    st.markdown(t("mistral.roll.caption", W=W))
+    c_p, c_n = st.columns([3, 1])
+    prompt = c_p.text_input(
+        t("mistral.prompt"),
+        svc.DEFAULT_PROMPT,
+        key="mistral_prompt",
+        bind="query-params",
+        max_chars=svc.MAX_PROMPT_CHARS,
+    )
+    n = c_n.slider(t("mistral.n"), 1, svc.MAX_NEW, 64, key="mistral_n", bind="query-params", help=t("mistral.n.help"))
+    if st.button(t("mistral.generate"), key="mistral_generate", icon=":material/play_arrow:", type="primary"):
+        st.session_state[GENERATED] = True
+    if not st.session_state.get(GENERATED):
+        st.caption(t("mistral.roll.press"))
+        return
+    try:
+        with st.spinner(t("mistral.roll.spinner")):
+            g = svc.generate(prompt, n)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    box = st.container(border=True)
+    box.markdown(f"**{t('mistral.roll.text')}**")
+    box.text(prompt + g.text)
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.generated"), len(g.new_ids), help=t("mistral.m.generated.help", P=len(g.prompt)))
+    metric_row.metric(t("mistral.m.tps"), f"{g.tokens_per_s:.0f}")
+    metric_row.metric(
+        t("mistral.m.memory"),
+        f"{g.rolling_bytes[-1] / 1024:.0f} / {g.full_bytes[-1] / 1024:.0f} KiB",
+        help=t("mistral.m.memory.help", ratio=g.full_bytes[-1] / g.rolling_bytes[-1]),
+    )
+    metric_row.metric(
+        t("mistral.m.same"), t("mistral.yes") if g.same_tokens else t("mistral.no"), help=t("mistral.m.same.help")
+    )
+    _slots(g)
+    ui.readout(g)
+
+
+def _slots(g: svc.Rolling) -> None:
+    """What the buffer's W slots hold after the chosen step, and its memory against a full cache."""
+    W = svc.shape().window
+    st.markdown(f"**{t('mistral.roll.slots')}**")
+    steps = len(g.new_ids)
+    step = ui.slider(st, t("mistral.step"), 1, steps, steps, key="mistral_step", bind="query-params")
+    slots = g.slots[step - 1]
+    held = slots[slots >= 0]
+    newest = int(g.lengths[step - 1]) - 1
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.filled"), f"{held.size} / {W}", help=t("mistral.m.filled.help"))
+    metric_row.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
+    metric_row.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
+    ui.markup(views.slots_html(slots, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty")))
+    c_map, c_mem = st.columns([3, 2])
+    with c_map:
+        st.caption(t("mistral.roll.map"))
+        ui.figure(
+            views.slot_map(
+                g.slots,
+                step,
+                slot_title=t("mistral.slot"),
+                step_title=t("mistral.step.short"),
+                value_title=t("mistral.position.short"),
+            ),
+            g.slots,
+            "mistral-rolling-slots",
+            key="mistral_slots",
+            row_labels=[str(s) for s in range(1, steps + 1)],
+            col_labels=[str(i) for i in range(W)],
+        )
+    with c_mem:
+        st.caption(t("mistral.roll.memory"))
+        kib = {t("mistral.cache.rolling"): g.rolling_bytes / 1024, t("mistral.cache.full"): g.full_bytes / 1024}
+        ui.figure(
+            views.memory_lines(
+                g.lengths,
+                kib,
+                x_title=t("mistral.cached_positions"),
+                y_title=t("mistral.kib"),
+                window=W,
+                window_name=f"W = {W}",
+            ),
+            {"positions": g.lengths, "rolling_bytes": g.rolling_bytes, "full_bytes": g.full_bytes},
+            "mistral-cache-memory",
+            key="mistral_memory",
+        )
+
+
+# ---- 4 · pre-fill in chunks of W ------------------------------------------------------------------------------------
+@st.fragment
+def prefill(a: svc.Analysis, text: str) -> None:
+    W = svc.shape().window
+    st.subheader(t("mistral.prefill.title"))
+    st.markdown(t("mistral.prefill.caption", W=W))
+    try:
+        p = svc.prefill(text)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    n_chunks = len(p.masks)
+    chunk = ui.slider(st, t("mistral.chunk"), 0, n_chunks - 1, 1, key="mistral_chunk", bind="query-params")
+    mask = p.masks[chunk]
+    T_c, S = mask.shape
+    n_cached = S - T_c
+    metric_row = ui.row()
+    metric_row.metric(t("mistral.m.chunks"), n_chunks, help=t("mistral.m.chunks.help", W=W, T=len(a.ids)))
+    metric_row.metric(t("mistral.m.chunk_keys"), f"{n_cached} + {T_c}", help=t("mistral.m.chunk_keys.help", W=W))
+    metric_row.metric(
+        t("mistral.m.prefill_diff"), small(p.max_diff), help=t("mistral.m.prefill_diff.help", scale=p.logit_scale)
+    )
+    pieces = a.pieces
+    start, first = p.starts[chunk], p.first_key[chunk]
+    q_labels = [f"{i}: {visible(pieces[i])}" for i in range(start, start + T_c)]
+    k_labels = [f"{i}: {visible(pieces[i])}" for i in range(first, first + S)]
+    st.caption(t("mistral.prefill.map", c=chunk, start=start, end=start + T_c - 1))
+    ui.figure(
+        views.chunk_mask(
+            mask,
+            q_labels,
+            k_labels,
+            query_title=t("view.query"),
+            key_title=t("view.key"),
+            n_cached=n_cached,
+        ),
+        mask.astype(int),
+        f"mistral-prefill-chunk{chunk}",
+        key="mistral_prefill",
+        row_labels=q_labels,
+        col_labels=k_labels,
+    )
+    ui.readout(p)
+
+
+# ---- the model, and what the paper changed ---------------------------------------------------------------------------
+def model_card() -> None:
+    with st.expander(t("mistral.card.title")):
+        card = svc.card()
+        metrics = card.get("metrics", {})
+        metric_row = ui.row()
+        metric_row.metric(t("mistral.card.params"), millions_or_billions(svc.shape().params))
+        metric_row.metric(t("mistral.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
+        metric_row.metric(
+            t("mistral.card.llama_bpc"),
+            f"{metrics.get('llama_val_bpc', float('nan')):.3f}",
+            help=t("mistral.card.llama_bpc.help"),
+        )
+        metric_row.metric(t("mistral.card.rolling"), f"{metrics.get('rolling_cache_max_diff', float('nan')):.1e}")
+        st.caption(
+            t(
+                "mistral.card.caption",
+                data=card.get("data", ""),
+                minutes=card.get("wall_time_s", 0) / 60,
+                command=card.get("command", ""),
+            )
+        )
+
+
+def explanation() -> None:
+    ui.explain(t("mistral.explain"))
+    ui.page_link("moe", t("mistral.moe_link"))

@@ -1,0 +1,302 @@
+"""The sections of the RoPE page, in the paper's order: the rotation of each pair and the spectrum of their
+frequencies, the relative property, long-term decay (RoFormer's bound and the model's own scores), five position
+schemes on one chart, and extrapolation past the training context (plain, position interpolation, NTK, YaRN)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from app.rope import service as svc
+from app.rope import views
+from app.shared import ui
+from app.shared.formats import millions_or_billions
+from app.shared.i18n import InputError, t
+
+SMOOTHING = 32  # tokens in the moving average of the extrapolation losses
+
+
+# ---- rotating pairs -------------------------------------------------------------------------------------------------
+@st.fragment
+def rotation(d: int, base: int, theta: np.ndarray) -> None:
+    """The fastest and the slowest pair of a query rotated to positions 0 … m."""
+    st.subheader(t("rope.rot.title"))
+    st.markdown(t("rope.rot.caption"))
+    m = st.slider(t("rope.m"), 0, svc.MAX_POSITION, 10, key="rope_m", bind="query-params")
+    slow = len(theta) - 1
+    pairs = [svc.rotation(d, base, m, 0), svc.rotation(d, base, m, slow)]
+    r1, r2, r3 = st.columns(3)
+    r1.metric(t("rope.m.fast_angle"), f"{np.degrees(m * theta[0]) % 360:.0f}°", help=t("rope.m.angle.help"))
+    r2.metric(t("rope.m.slow_angle"), f"{np.degrees(m * theta[slow]) % 360:.1f}°", help=t("rope.m.angle.help"))
+    r3.metric(
+        t("rope.m.turns"),
+        f"{m * theta[0] / (2 * np.pi):.1f} / {m * theta[slow] / (2 * np.pi):.4f}",
+        help=t("rope.m.turns.help"),
+    )
+    titles = [t("rope.rot.pair", i=0, theta=f"{theta[0]:.3g}"), t("rope.rot.pair", i=slow, theta=f"{theta[slow]:.3g}")]
+    ui.figure(
+        views.rotation(pairs, titles),
+        {"position": list(range(m + 1)), "fast_pair": pairs[0], "slow_pair": pairs[1]},
+        "rope-rotation",
+        key="rope_rotation",
+    )
+
+
+def spectrum(theta: np.ndarray) -> None:
+    """Each pair's wavelength against the training context."""
+    st.subheader(t("rope.spec.title"))
+    st.caption(t("rope.spec.caption"))
+    T = svc.context()
+    ui.figure(
+        views.spectrum(
+            theta,
+            T,
+            pair_title=t("rope.pair"),
+            wavelength_title=t("rope.wavelength"),
+            context_name=t("rope.context", T=T),
+        ),
+        {"pair": list(range(len(theta))), "theta": theta, "wavelength": 2 * np.pi / theta},
+        "rope-spectrum",
+        key="rope_spectrum",
+    )
+
+
+# ---- the relative property ------------------------------------------------------------------------------------------
+def relative(d: int, base: int) -> None:
+    """One random query and key at every position: with RoPE the scores depend on m − n alone (a Toeplitz matrix),
+    with the sinusoidal table added they do not."""
+    st.subheader(t("rope.rel.title"))
+    st.markdown(t("rope.rel.caption"))
+    e0, e1, e2 = st.columns([1, 2, 2])
+    seed = e0.number_input(t("rope.seed"), 0, 9999, 0, key="rope_seed", bind="query-params")
+    rel = svc.relative(d, base, int(seed))
+    e1.metric(t("rope.m.toeplitz"), f"{rel.rope_deviation:.1e}", help=t("rope.m.toeplitz.help"))
+    e2.metric(t("rope.m.toeplitz_abs"), f"{rel.absolute_deviation:.2f}", help=t("rope.m.toeplitz_abs.help"))
+    labels = [str(i) for i in range(svc.SCORE_POSITIONS)]
+    for col, (name, scores) in zip(st.columns(2), (("rope", rel.rope), ("abs", rel.absolute))):
+        with col:
+            st.markdown(f"**{t(f'rope.rel.{name}')}**")
+            ui.figure(
+                views.score_matrix(
+                    scores, query_title=t("rope.rel.m"), key_title=t("rope.rel.n"), value_title=t("rope.score")
+                ),
+                scores,
+                f"rope-{name}-scores",
+                key=f"rope_{name}_map",
+                row_labels=labels,
+                col_labels=labels,
+            )
+
+
+# ---- long-term decay ------------------------------------------------------------------------------------------------
+def decay(d: int, base: int, backend: str) -> None:
+    """RoFormer's upper bound by distance, beside the mean score the trained model's own q and k give."""
+    st.subheader(t("rope.decay.title"))
+    st.markdown(t("rope.decay.caption"))
+    bound = svc.decay_bound(d, base)
+    far = svc.DECAY_DISTANCES - 1
+    k1, k2 = st.columns(2)
+    k1.metric(t("rope.m.half"), svc.half_distance(bound), help=t("rope.m.half.help"))
+    k2.metric(t("rope.m.far", r=far), f"{bound[far] / bound[0]:.3f}", help=t("rope.m.far.help"))
+    distances = np.arange(svc.DECAY_DISTANCES)
+    b1, b2 = st.columns(2)
+    with b1:
+        st.caption(t("rope.decay.bound", d=d, base=f"{base:,}"))
+        ui.figure(
+            views.curves(
+                distances,
+                {t("rope.decay.bound.name"): bound},
+                x_title=t("rope.distance"),
+                y_title=t("rope.decay.bound.y"),
+            ),
+            {"distance": distances, "bound": bound},
+            "rope-decay-bound",
+            key="rope_bound",
+        )
+    with b2:
+        _measured_decay(backend)
+
+
+def _measured_decay(backend: str) -> None:
+    try:
+        meas = svc.measured_decay(backend) if svc.available() else None
+    except InputError as e:  # the held-out plays are not downloaded
+        meas = None
+        ui.input_error(e)
+    if meas is not None:
+        L, H, _ = meas.scores.shape
+        layer = st.segmented_control(
+            t("view.layer"), list(range(L)), default=0, required=True, key="rope_layer", bind="query-params"
+        )
+        st.caption(t("rope.decay.measured", T=meas.scores.shape[-1]))
+        series = {t("rope.head", h=h): meas.scores[layer, h] for h in range(H)}
+        ui.figure(
+            views.curves(
+                np.arange(meas.scores.shape[-1]), series, x_title=t("rope.distance"), y_title=t("rope.decay.measured.y")
+            ),
+            meas.scores[layer],
+            f"rope-measured-decay-l{layer}",
+            key="rope_measured",
+            row_labels=[t("rope.head", h=h) for h in range(H)],
+        )
+        ui.readout(meas)
+    elif not svc.available():
+        st.info(t("rope.no_model"))
+
+
+# ---- position schemes on one chart ----------------------------------------------------------------------------------
+def schemes(d: int, base: int) -> None:
+    """Sinusoidal, learned, T5's buckets, ALiBi and RoPE: what each adds to a score by offset, on one scale."""
+    st.subheader(t("rope.schemes.title"))
+    st.caption(t("rope.schemes.caption"))
+    curves = svc.schemes(d, base)
+    names = {k: t(f"rope.scheme.{k}") for k in curves}
+    ui.figure(
+        views.curves(
+            np.arange(svc.SCHEME_OFFSETS),
+            {names[k]: v for k, v in curves.items()},
+            x_title=t("rope.offset"),
+            y_title=t("rope.schemes.y"),
+            height=380,
+        ),
+        dict(curves),
+        "rope-schemes",
+        key="rope_schemes",
+    )
+    st.markdown("\n".join(f"- **{names[k]}** — {t(f'rope.scheme.{k}.note')}" for k in curves))
+
+
+# ---- extrapolation --------------------------------------------------------------------------------------------------
+def extrapolation() -> None:
+    """The trained model read past its context with each scaling, what its card measured, and the card itself."""
+    st.subheader(t("rope.ext.title"))
+    st.markdown(t("rope.ext.caption", T=svc.context(), x=svc.EXTRAPOLATE))
+    if not svc.available():
+        st.info(t("rope.no_model"))
+        return
+    _extrapolation_part()
+    card = svc.card_numbers()
+    beyond = sorted(svc.SCHEMES, key=lambda s: card[f"{s}_beyond"])
+    st.markdown(
+        t(
+            "rope.ext.measured",
+            ranking=t("rope.ext.ranking.sep").join(f"{t(f'rope.ext.{s}')} {card[f'{s}_beyond']:.2f}" for s in beyond),
+            **card,
+        )
+    )
+    ui.reading_numbers()
+    _model_card()
+
+
+@st.fragment
+def _extrapolation_part() -> None:
+    """The source, the schemes shown, and the loss at every position: a fragment, its controls rerun it alone."""
+    c_src, c_start = st.columns([2, 1])
+    source = ui.choice(
+        c_src.selectbox,
+        t("rope.ext.source"),
+        svc.SOURCES,
+        key="rope_source",
+        labels={s: t(f"rope.ext.source.{s}") for s in svc.SOURCES},
+    )
+    start = c_start.slider(
+        t("rope.ext.start"), 0.0, 1.0, 0.5, 0.05, key="rope_start", bind="query-params", disabled=source == "custom"
+    )
+    text = ""
+    if source == "custom":
+        text = st.text_area(  # not ui.text_box: this one has a placeholder
+            t("rope.ext.text", n=svc.EXTRAPOLATE * svc.context()),
+            "",
+            key="rope_text",
+            bind="query-params",
+            max_chars=svc.MAX_CHARS,
+            height=120,
+            placeholder=t("rope.ext.text.placeholder", T=svc.context()),
+        )
+        if not text.strip():
+            st.info(t("rope.ext.text.empty"), icon=":material/edit_note:")
+            return
+    cols = st.columns(len(svc.SCHEMES))
+    chosen = tuple(
+        s
+        for s, c in zip(svc.SCHEMES, cols)
+        if c.toggle(t(f"rope.ext.{s}"), True, key=f"rope_show_{s}", bind="query-params")
+    )
+    if not chosen:
+        st.info(t("rope.ext.none"))
+        return
+    try:
+        ext = svc.extrapolation(source, float(start), text, chosen)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    T = ext.context
+    cols = st.columns(len(svc.SCHEMES))
+    for s, c in zip(svc.SCHEMES, cols):
+        if s in ext.losses:
+            loss = ext.losses[s]
+            c.metric(
+                t(f"rope.ext.m.{s}"),
+                f"{loss[T:].mean():.2f}",
+                f"{loss[T:].mean() - loss[:T].mean():+.2f}",
+                delta_color="inverse",
+                help=t("rope.ext.m.help", T=T),
+            )
+    series = {t(f"rope.ext.{s}"): views.smooth(v, SMOOTHING) for s, v in ext.losses.items()}
+    st.caption(t("rope.ext.plot", n=ext.n_tokens, w=SMOOTHING))
+    ui.figure(
+        views.curves(
+            np.arange(1, ext.n_tokens + 1),
+            series,
+            x_title=t("rope.position"),
+            y_title=t("rope.ext.loss"),
+            vline=T,
+            vline_name=t("rope.context", T=T),
+        ),
+        dict(ext.losses),
+        "rope-extrapolation",
+        key="rope_extrapolation",
+    )
+    ui.readout(ext)
+
+
+def _model_card() -> None:
+    with st.expander(t("rope.card.title")):
+        card = svc.card()
+        metrics = card.get("metrics", {})
+        base_card = card.get("baseline", {})
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric(t("rope.card.params"), millions_or_billions(card.get("params", 0)))
+        c2.metric(t("rope.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
+        c3.metric(
+            t("rope.card.baseline"),
+            f"{metrics.get('baseline_val_bpc', float('nan')):.3f}",
+            help=t("rope.card.baseline.help", params=base_card.get("params", 0) / 1e6),
+        )
+        c4.metric(
+            t("rope.card.steps"),
+            f"{card.get('steps', 0)} / {base_card.get('steps', 0)}",
+            help=t("rope.card.steps.help"),
+        )
+        st.caption(
+            t(
+                "rope.card.caption",
+                data=card.get("data", ""),
+                minutes=card.get("wall_time_s", 0) / 60,
+                command=card.get("command", ""),
+            )
+        )
+        ext = svc.card_extrapolation()
+        if ext is not None:
+            st.caption(t("rope.card.ext", n=ext.windows, length=ext.length))
+            ui.plot(
+                views.curves(
+                    ext.x,
+                    {t(f"rope.ext.{s}"): v for s, v in ext.losses.items()},
+                    x_title=t("rope.position"),
+                    y_title=t("rope.ext.loss"),
+                    vline=ext.context,
+                    vline_name=t("rope.context", T=ext.context),
+                ),
+                key="rope_card_ext",
+            )
