@@ -21,6 +21,7 @@ from app.attention.views import (
     similarity_heatmap,
 )
 from app.shared import ui
+from app.shared.formats import percent
 from app.shared.heatmaps import attention_heatmap, grid_cell
 from app.shared.i18n import layer_head_label, t
 from app.shared.numbers import entropy_bits
@@ -190,7 +191,7 @@ def decoding_step(d: svc.Decoding) -> Focus:
     metrics.metric(t("attention.m.weight"), f"{cross_row[peak]:.3f}")
     metrics.metric(
         t("attention.m.agreement", lh=f.lh),
-        f"{svc.alignment_agreement(d, layer, head):.0%}",
+        percent(svc.alignment_agreement(d, layer, head), 0),
         help=t("attention.m.agreement.help"),
     )
 
