@@ -17,14 +17,13 @@ import streamlit as st
 from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
-from app.shared.services import run, stack_layers
-from models import zoo
+from app.shared.services import checkpoint, stack_layers
 from models.data import seq2seq
 from models.layers import sinusoidal_table
 from models.recipes.transformer import LONG_LENGTHS, SETTINGS, TRAIN_LENGTHS
 from models.transformer import greedy_steps
 
-NAME = "transformer"
+MODEL = checkpoint("transformer")  # the trained reversal model
 MAX_CHARS = LONG_LENGTHS[1]  # 1.25 × the longest training input
 TRAINED_CHARS = TRAIN_LENGTHS[1]
 KINDS = ("enc_self", "dec_self", "cross")  # encoder self-, decoder masked self-, cross-attention
@@ -88,11 +87,11 @@ def decode(text: str, backend: str = "torch") -> Decoding:
     src = seq2seq.source_ids(text)  # (1, S)
     start = time.perf_counter()
     out_ids = greedy_steps(
-        lambda s, t: run(NAME, {"src": s, "tgt": t}, (), backend).outputs["logits"], src, max_new=len(text) + 4
+        lambda s, t: MODEL.run({"src": s, "tgt": t}, (), backend).outputs["logits"], src, max_new=len(text) + 4
     )
     decode_ms = (time.perf_counter() - start) * 1e3
     tgt = np.array([[seq2seq.BOS, *out_ids[:-1]]], dtype=np.int64)  # (1, T): what the decoder read at each step
-    res = run(NAME, {"src": src, "tgt": tgt}, PROBES, backend)
+    res = MODEL.run({"src": src, "tgt": tgt}, PROBES, backend)
     arrays = {
         what: {kind: stack_layers(res.probes, f"{_PROBE_PREFIX[kind]}.{what}") for kind in KINDS}
         for what in ("pattern", "scores", "q", "k", "v")
@@ -191,17 +190,15 @@ def dot_product(d: Decoding, kind: str, layer: int, head: int, query: int) -> Do
     )
 
 
-@st.cache_data(show_spinner=False)
 def card() -> dict:
     """The checkpoint's card: metrics measured by ``python -m models.evaluate transformer``, params."""
-    c = zoo.read_card(NAME)
+    c = MODEL.card
     return {**c["metrics"], "params": c["params"], "wall_time_s": c["wall_time_s"]}
 
 
-@st.cache_data(show_spinner=False)
 def config() -> dict:
     """The shipped model's sizes, read from its config (so the page's text and table follow the checkpoint)."""
-    c = zoo.read_config(NAME)
+    c = MODEL.config
     return {
         "enc_layers": c["n_enc_layers"],
         "dec_layers": c["n_dec_layers"],

@@ -1,11 +1,12 @@
 """The BERT page's bridge to ``models.bert``: tokenise a sentence or a pair, fill in masked positions, read the NSP
 head, build a training example with the paper's masking recipe, and collect the three embeddings and the attention.
 
-Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime).
+Every model call goes through the checkpoint's handle, ``MODEL.run`` (torch or ONNX Runtime).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,13 +15,14 @@ import streamlit as st
 from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
-from app.shared.services import run, stack_layers
+from app.shared.services import checkpoint, stack_layers
 from models import zoo
 from models.data import wordpiece
 from models.layers import causal_mask
 from models.recipes import bert
 
 NAME = "bert"
+MODEL = checkpoint(NAME)
 MAX_CHARS = 200  # per sentence box
 PROBES = ("token_embedding", "segment_embedding", "position_embedding", "blocks.*.attn.pattern")
 SPECIAL_IDS = (wordpiece.PAD, wordpiece.CLS, wordpiece.SEP)
@@ -49,7 +51,7 @@ def vocabulary() -> tuple[str, ...]:
 
 
 def max_len() -> int:
-    return int(zoo.read_config(NAME)["max_len"])
+    return int(MODEL.config["max_len"])
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "
     masked = tuple(int(i) for i in np.flatnonzero(inputs == wordpiece.MASK))
     if masked and len(masked) == len(inputs) - (3 if tokens.has_b else 2):
         raise InputError("bert.error.all_masked")
-    res = run(NAME, {"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES, backend)
+    res = MODEL.run({"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES, backend)
     probs = softmax(res.outputs["mlm_logits"][0])  # (T, V)
     order = np.argsort(-probs[list(masked)], axis=-1, kind="stable")[:, :k] if masked else np.zeros((0, k), int)
     top = np.take_along_axis(probs[list(masked)], order, -1) if masked else np.zeros((0, k))
@@ -164,7 +166,7 @@ def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "
 def is_next(a: str, b: str, backend: str = "torch") -> float:
     """P(IsNext) of the NSP head for ``[CLS] a [SEP] b [SEP]``, nothing masked."""
     tokens = tokenize(a, b)
-    res = run(NAME, {"tokens": np.array([tokens.ids]), "segments": np.array([tokens.segments])}, (), backend)
+    res = MODEL.run({"tokens": np.array([tokens.ids]), "segments": np.array([tokens.segments])}, (), backend)
     return float(softmax(res.outputs["nsp_logits"][0])[0])
 
 
@@ -203,15 +205,16 @@ def decoder_mask(T: int) -> np.ndarray:
     return causal_mask(T).numpy().astype(float)
 
 
-def card() -> dict:
-    return zoo.read_card(NAME)
+def card() -> Mapping:
+    """The checkpoint's card (read-only): metrics, params, wall time, hardware, settings."""
+    return MODEL.card
 
 
 @st.cache_data(show_spinner=False)
 def facts() -> dict:
     """The shipped model's sizes, norm placement and training, read from its config and card (the page's text and
     its paper-vs-here table state these, so they follow the checkpoint)."""
-    cfg, c = zoo.read_config(NAME), card()
+    cfg, c = MODEL.config, card()
     hp = c.get("settings", c.get("training", {}))  # the recipe's settings (older cards called them "training")
     return {
         "layers": cfg["n_layers"],

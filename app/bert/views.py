@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
+from app.shared.formats import percent
 from app.shared.tokens import visible
 
 BAR = "#1f77b4"
@@ -48,7 +49,7 @@ def prediction_bars(
                 orientation="h",
                 marker_color=colours,
                 showlegend=False,
-                text=[f"{p:.0%}" for p in probs[m]],
+                text=[percent(p, 0) for p in probs[m]],
                 textposition="outside",
                 cliponaxis=False,
                 hovertemplate="%{y}: %{x:.4f}<extra></extra>",

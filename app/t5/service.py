@@ -11,23 +11,24 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 import torch
 
-from app.shared import assets, services
+from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax, softmax
-from app.shared.services import read_only, run, stack_layers
-from models import zoo
+from app.shared.services import checkpoint, read_only, stack_layers
 from models.data import text2text as tt
 from models.layers import t5_relative_position_bucket
 from models.recipes import t5 as recipe
 from models.transformer import greedy_steps
 
 NAME = "t5"
+MODEL = checkpoint(NAME)
 TASKS = tt.TASKS
 PREFIX = tt.PREFIX
 LABELS = tuple(tt.PLAYS.values())  # the ``which play:`` classes
@@ -49,22 +50,12 @@ _KNOWN = {task: {e["text"]: e["answer"] for e in _EXAMPLES[task] if isinstance(e
 
 
 def available() -> bool:
-    return services.available(NAME)
+    return MODEL.available
 
 
-def model_missing() -> InputError:
-    return services.model_missing(NAME)
-
-
-@st.cache_resource(show_spinner=False)
-def _tokenizer():
-    return tt.load((zoo.checkpoint_dir(NAME) / "tokenizer.json").read_text())
-
-
-@st.cache_data(show_spinner=False)
 def config() -> dict:
     """The shipped model's sizes, from its config (so the page's text follows the checkpoint)."""
-    c = zoo.read_config(NAME)
+    c = MODEL.config
     return {
         "enc_layers": c["n_enc_layers"],
         "dec_layers": c["n_dec_layers"],
@@ -77,21 +68,20 @@ def config() -> dict:
     }
 
 
-def _chain(card: dict) -> list[dict]:
+def _chain(card: Mapping) -> list[Mapping]:
     """The card's own run, then each run it was continued from (``--init-from``), newest first."""
     runs = [card]
-    while isinstance(runs[-1].get("init_from"), dict):
+    while isinstance(runs[-1].get("init_from"), Mapping):
         runs.append(runs[-1]["init_from"])
     return runs
 
 
-@st.cache_data(show_spinner=False)
 def card() -> dict:
-    """The checkpoint's card: metrics measured by ``python -m models.evaluate t5``, params, wall time, stages."""
-    path = zoo.checkpoint_dir(NAME) / "card.json"
-    if not path.exists():
+    """The checkpoint's card: metrics measured by ``python -m models.evaluate t5``, params, wall time, stages (empty
+    without the checkpoint's card)."""
+    c = MODEL.card
+    if not c:
         return {}
-    c = zoo.read_card(NAME)
     return {
         "metrics": c.get("metrics", {}),
         "params": c.get("params", 0),
@@ -117,7 +107,7 @@ def piece(i: int) -> str:
     """What one id reads as: a sentinel as ⟨k⟩, the other specials as themselves, a piece with its ▁."""
     if tt.is_sentinel(i):
         return f"⟨{i - tt.SENTINEL_0}⟩"
-    return _tokenizer().id_to_token(int(i))
+    return MODEL.tokenizer.id_to_token(int(i))
 
 
 def pieces(ids) -> tuple[str, ...]:
@@ -128,7 +118,7 @@ def encode(text: str, *, sentinels: bool = True) -> list[int]:
     """Ids of ``text`` (no </s>): each ``<extra_id_k>`` becomes sentinel k and the text between them is encoded on its
     own, as the words after a dropped span were in training. Raises ``InputError`` for characters the vocabulary
     lacks (they would read as <unk>) and for sentinels where none are allowed or beyond the 64 there are."""
-    tok = _tokenizer()
+    tok = MODEL.tokenizer
     ids: list[int] = []
     unknown: list[str] = []
     at = 0
@@ -159,8 +149,7 @@ def _check_text(text: str, max_chars: int) -> str:
         raise InputError("t5.error.empty")
     if len(text) > max_chars:
         raise InputError("t5.error.too_long", n=len(text), max=max_chars)
-    if not available():
-        raise model_missing()
+    MODEL.require()
     return text
 
 
@@ -182,7 +171,7 @@ def expected(task: str, text: str) -> str | None:
 
 
 def _logits_fn(backend: str):
-    return lambda src, tgt: run(NAME, {"src": src, "tgt": tgt}, (), backend).outputs["logits"]
+    return lambda src, tgt: MODEL.run({"src": src, "tgt": tgt}, (), backend).outputs["logits"]
 
 
 def _greedy(src: np.ndarray, max_new: int, backend: str) -> list[int]:
@@ -191,7 +180,7 @@ def _greedy(src: np.ndarray, max_new: int, backend: str) -> list[int]:
 
 def text_of(ids) -> str:
     """The text of output ids up to </s>: sentinels written as <extra_id_k>, the text between them decoded."""
-    tok, parts, run_ids = _tokenizer(), [], []
+    tok, parts, run_ids = MODEL.tokenizer, [], []
     for i in [*(int(i) for i in ids), tt.EOS]:
         if i == tt.EOS or tt.is_sentinel(i):
             if run_ids:
@@ -236,7 +225,7 @@ def _label_shares(src: np.ndarray, backend: str) -> np.ndarray:
     rows = [[*encode(label, sentinels=False), tt.EOS] for label in LABELS]
     width = max(len(r) for r in rows)
     tgt_in = np.array([[tt.PAD, *r[:-1]] + [tt.PAD] * (width - len(r)) for r in rows], dtype=np.int64)
-    logits = run(NAME, {"src": np.repeat(src, len(rows), 0), "tgt": tgt_in}, (), backend).outputs["logits"]
+    logits = MODEL.run({"src": np.repeat(src, len(rows), 0), "tgt": tgt_in}, (), backend).outputs["logits"]
     logp = log_softmax(logits)  # (labels, width, V)
     scores = np.array([sum(logp[i, t, tok] for t, tok in enumerate(r)) for i, r in enumerate(rows)])
     return softmax(scores)
@@ -253,7 +242,7 @@ def answer(task: str, text: str, backend: str = "torch") -> Answer:
     out = _greedy(src, MAX_NEW, backend)
     decode_ms = (time.perf_counter() - start) * 1e3
     tgt = np.array([[tt.PAD, *out[:-1]]], dtype=np.int64)  # (1, T): what the decoder read at each step
-    res = run(NAME, {"src": src, "tgt": tgt}, _ANSWER_PROBES, backend)
+    res = MODEL.run({"src": src, "tgt": tgt}, _ANSWER_PROBES, backend)
     probs = softmax(res.outputs["logits"][0])[np.arange(len(out)), out]
     want = expected(task, text)
     correct = None if want is None else " ".join(text_of(out).split()) == " ".join(want.split())
@@ -359,12 +348,12 @@ def corruption(text: str, density: float, mean_span: float, seed: int, backend: 
     inp, tgt = tt.corrupt(ids, mask)
     src = np.array([[*encode(PREFIX["fill"], sentinels=False), *inp]], dtype=np.int64)
     tgt_in = np.array([[tt.PAD, *tgt[:-1]]], dtype=np.int64)
-    res = run(NAME, {"src": src, "tgt": tgt_in}, (), backend)
+    res = MODEL.run({"src": src, "tgt": tgt_in}, (), backend)
     p = softmax(res.outputs["logits"][0])  # (T, V)
     top = p.argmax(-1)
     greedy = _greedy(src, len(tgt) + 8, backend)
     g_in = np.array([[tt.PAD, *greedy[:-1]]], dtype=np.int64)
-    g_probs = softmax(run(NAME, {"src": src, "tgt": g_in}, (), backend).outputs["logits"][0])
+    g_probs = softmax(MODEL.run({"src": src, "tgt": g_in}, (), backend).outputs["logits"][0])
     span_of = _span_numbers(mask)
     guessed = tt.spans_of(greedy)
     filled, ok = [], []
@@ -457,14 +446,13 @@ class TrainedBias:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def trained_bias(backend: str = "torch") -> TrainedBias:
-    if not available():
-        raise model_missing()
+    MODEL.require()
     reach = int(-OFFSETS[0])
     filler = encode("the", sentinels=False)[0]  # any ordinary token: the biases do not depend on the tokens
     src = np.full((1, 2 * reach + 1), filler, dtype=np.int64)
     tgt = np.full((1, reach + 1), filler, dtype=np.int64)
     tgt[0, 0] = tt.PAD
-    res = run(NAME, {"src": src, "tgt": tgt}, ("encoder.bias", "decoder.bias"), backend)
+    res = MODEL.run({"src": src, "tgt": tgt}, ("encoder.bias", "decoder.bias"), backend)
     enc, dec = res.probes["encoder.bias"], res.probes["decoder.bias"]  # (H, S, S), (H, T, T)
     return TrainedBias(
         offsets=OFFSETS,

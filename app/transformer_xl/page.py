@@ -1,43 +1,37 @@
 """Transformer-XL (1901.02860): the text cut into segments, a query's attention over the memory and its own segment,
 the loss with and without the memory, the reach growing with depth, the four terms of a relative score, why absolute
-positions collide across segments, and the measured evaluation speed."""
+positions collide across segments, and the measured evaluation speed.
+
+The page's outline; each section is a function of ``app.transformer_xl.sections``."""
 
 import streamlit as st
 
 from app.shared import ui
-from app.shared.i18n import InputError, layer_head_label, t
-from app.shared.tokens import visible
+from app.shared.i18n import InputError, t
+from app.transformer_xl import sections
 from app.transformer_xl import service as svc
-from app.transformer_xl import views
 
 ui.header("transformer_xl")
 st.markdown(t("txl.intro"))
 ui.try_this(t("txl.try.do"), t("txl.try.see"), t("txl.try.why"))
 backend = st.session_state.get("backend", "torch")
 
-
-def explanation() -> None:
-    ui.explain(t("txl.explain"))
-
-
 if not svc.available():
-    ui.input_error(svc.model_missing())
-    explanation()
+    ui.input_error(svc.MODEL.missing())
+    ui.explain(t("txl.explain"))
     st.stop()
 
 shape = svc.shape()
-L, M, N, H = shape.segment, shape.memory, shape.n_layers, shape.n_heads
 card = svc.card()
 found = card.get("metrics", {})
 
-text = st.text_area(
+text = ui.text_box(
     t("txl.text"),
     svc.DEFAULT_TEXT,
     key="txl_text",
-    bind="query-params",
     max_chars=svc.MAX_CHARS,
     height=140,
-    help=t("txl.text.help", chars=svc.MAX_CHARS, tokens=svc.MAX_SEGMENTS * L, L=L),
+    help=t("txl.text.help", chars=svc.MAX_CHARS, tokens=svc.MAX_SEGMENTS * shape.segment, L=shape.segment),
 )
 try:
     a = svc.analyse(text, backend)
@@ -45,353 +39,16 @@ except InputError as e:
     ui.input_error(e)
     a = None
 
-
-# ---- 1 · segments and memory ----------------------------------------------------------------------------------------
-CHOICE = "_txl_choice"  # {control: value} as the controls last drew them or a callback noted them, for the parts
-VIEWS = ["txl_memory_part", "txl_terms_part"]  # what the query, layer and head drive: the memory bars and the terms
-
-
-def memory_section(a: svc.Analysis) -> None:
-    st.subheader(t("txl.seg.title"))
-    st.markdown(t("txl.seg.caption", L=L, M=M, n=len(a.segments), T=len(a.ids)))
-    memory_controls(a)
-    st.caption(t("txl.seg.legend"))  # the strip's legend, above it: the controls do not change it
-    memory_view(a)
-
-
-@st.fragment(key="txl_controls_part")
-def memory_controls(a: svc.Analysis) -> None:
-    """The segment, query, layer and head. The segment reruns this part too (the query's range is that segment's
-    length); the others rerun the memory bars and the four terms alone (``ui.rerun_parts``)."""
-    n_seg = len(a.segments)
-    c_s, c_q, c_l, c_h = st.columns([2, 3, 2, 2])
-
-    def drives(key: str, parts: list[str] = VIEWS) -> dict:
-        return ui.drives(key, CHOICE, parts)
-
-    segment = ui.slider(c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment", ["txl_controls_part", *VIEWS]))
-    T_seg = a.segments[segment].pattern.shape[2]
-    query = ui.slider(c_q, t("txl.query"), 0, T_seg - 1, 4, help=t("txl.query.help"), **drives("txl_query"))
-    layer = c_l.segmented_control(t("view.layer"), list(range(N)), default=0, required=True, **drives("txl_layer"))
-    head = c_h.segmented_control(t("view.head"), list(range(H)), default=0, required=True, **drives("txl_head"))
-    st.session_state[CHOICE] = {"txl_segment": segment, "txl_query": query, "txl_layer": layer, "txl_head": head}
-
-
-def choice() -> tuple[int, int, int, int]:
-    """(segment, query, layer, head) as the controls chose them."""
-    c = st.session_state[CHOICE]
-    return c["txl_segment"], c["txl_query"], c["txl_layer"], c["txl_head"]
-
-
-@st.fragment(key="txl_memory_part")
-def memory_view(a: svc.Analysis) -> None:
-    """Where the chosen query sits among the segments, and its attention over memory and current keys."""
-    segment, query, layer, head = choice()
-    seg = a.segments[segment]
-    p = seg.start + query
-    ui.markup(
-        views.segments_html(
-            list(a.pieces),
-            L,
-            segment=segment,
-            memory_start=seg.memory_start,
-            query=p,
-            segment_name=t("txl.segment.short"),
-        )
-    )
-    weights = seg.pattern[layer, head, query, : seg.n_memory + query + 1]
-    on_memory = float(weights[: seg.n_memory].sum())
-    keys = list(a.pieces[seg.memory_start : p + 1])
-    metric_row = ui.row()
-    metric_row.metric(t("txl.m.memory_keys"), f"{seg.n_memory} + {query + 1}", help=t("txl.m.memory_keys.help", M=M))
-    metric_row.metric(t("txl.m.on_memory"), f"{on_memory:.1%}", help=t("txl.m.on_memory.help"))
-    all_heads = seg.pattern[layer, :, :, : seg.n_memory].sum(-1).mean()
-    metric_row.metric(
-        t("txl.m.on_memory_layer", layer=layer_head_label(layer)),
-        f"{all_heads:.1%}",
-        help=t("txl.m.on_memory_layer.help"),
-    )
-    st.caption(t("txl.seg.bars", token=visible(a.pieces[p]), p=p, lh=layer_head_label(layer, head)))
-    ui.figure(
-        views.attention_bars(
-            weights,
-            keys,
-            seg.n_memory,
-            key_title=t("view.key"),
-            value_title=t("view.weight"),
-            memory_name=t("txl.memory"),
-            current_name=t("txl.current"),
-        ),
-        {"keys": keys, "positions": list(range(seg.memory_start, p + 1)), "weights": weights, "memory": seg.n_memory},
-        f"txl-attention-s{segment}-q{query}-l{layer}h{head}",
-        key="txl_attention",
-    )
-
-
-# ---- 2 · loss with and without memory -------------------------------------------------------------------------------
-def loss_section(a: svc.Analysis) -> None:
-    st.subheader(t("txl.loss.title"))
-    st.markdown(t("txl.loss.caption", L=L, first=svc.FIRST))
-    first = a.targets_in_segment < svc.FIRST
-    later = ~first
-    with_bpc, cleared_bpc = a.bpc(a.loss_memory), a.bpc(a.loss_cleared)
-    metric_row = ui.row()
-    metric_row.metric(t("txl.m.bpc_memory"), f"{with_bpc:.3f}")
-    metric_row.metric(
-        t("txl.m.bpc_cleared"),
-        f"{cleared_bpc:.3f}",
-        f"{cleared_bpc - with_bpc:+.3f}",
-        delta_color="off",
-        delta_arrow="off",
-        help=t("txl.m.bpc_cleared.help"),
-    )
-    gain_first = a.bpc(a.loss_cleared, first) - a.bpc(a.loss_memory, first)
-    gain_later = a.bpc(a.loss_cleared, later) - a.bpc(a.loss_memory, later)
-    metric_row.metric(
-        t("txl.m.gain_first", first=svc.FIRST),
-        f"{gain_first:+.3f}",
-        help=t("txl.m.gain_first.help", first=svc.FIRST, later=f"{gain_later:+.3f}"),
-    )
-    st.caption(t("txl.loss.cells"))
-    ui.markup(
-        views.loss_columns_html(
-            list(a.pieces),
-            a.loss_memory,
-            a.loss_cleared,
-            L,
-            with_name=t("txl.with"),
-            cleared_name=t("txl.cleared"),
-            unit=t("txl.nats"),
-        )
-    )
-    places, with_mean, cleared_mean = a.by_place()
-    st.caption(t("txl.loss.places", n=len(a.segments) - 1))
-    ui.figure(
-        views.place_lines(
-            with_mean,
-            cleared_mean,
-            with_name=t("txl.with"),
-            cleared_name=t("txl.cleared"),
-            place_title=t("txl.place"),
-            value_title=t("txl.loss_nats"),
-        ),
-        {"place": places, "loss_with_memory": with_mean, "loss_memory_cleared": cleared_mean},
-        "txl-loss-by-place",
-        key="txl_loss",
-    )
-    ui.reading_numbers()
-    ui.readout(a)
-
-
-# ---- 3 · reach through depth ----------------------------------------------------------------------------------------
-@st.fragment
-def reach_section(text: str) -> None:
-    st.subheader(t("txl.reach.title"))
-    st.markdown(t("txl.reach.caption", L=L, M=M, N=N, direct=M + L - 1, top=N * M + L - 1))
-    threshold = st.select_slider(
-        t("txl.threshold"),
-        svc.THRESHOLDS,
-        value=0.01,
-        format_func=lambda x: f"{x:.1%}",
-        key="txl_threshold",
-        bind="query-params",
-        help=t("txl.threshold.help"),
-    )
-    r = svc.reach(text, backend, threshold)
-    cols = st.columns(N)
-    for n, col in enumerate(cols):
-        col.metric(
-            t("txl.m.reach", layer=layer_head_label(n)),
-            f"{r.chained[n]} / {r.bound_chained[n]}",
-            help=t("txl.m.reach.help", direct=r.direct[n], bound=r.bound_chained[n], n=n + 1, M=M, L=L),
-        )
-    names = [layer_head_label(n) for n in range(N)]
-    ui.figure(
-        views.reach_bars(
-            r.direct,
-            r.chained,
-            r.bound_chained,
-            layer_names=names,
-            direct_name=t("txl.reach.direct"),
-            chained_name=t("txl.reach.chained"),
-            bound_name=t("txl.reach.bound"),
-            value_title=t("txl.reach.offset"),
-        ),
-        {"layer": list(range(N)), "direct": r.direct, "chained": r.chained, "bound": r.bound_chained},
-        f"txl-reach-{threshold}",
-        key="txl_reach",
-    )
-    if len(a.ids) <= N * M + L - 1:
-        st.caption(t("txl.reach.short", T=len(a.ids), need=N * M + L))
-
-
-# ---- 4 · the four terms ---------------------------------------------------------------------------------------------
-def terms_section(text: str) -> None:
-    st.subheader(t("txl.terms.title"))
-    st.markdown(t("txl.terms.caption"))
-    terms_part(text)
-
-
-@st.fragment(key="txl_terms_part")
-def terms_part(text: str) -> None:
-    """Reruns with the memory bars when the query, layer or head moves (``memory_controls``)."""
-    segment, query, layer, head = choice()
-    s = svc.terms(text, backend, segment, query, layer, head)
-    seg = a.segments[segment]
-    labels = list(a.pieces[s.keys[0] : s.keys[-1] + 1])
-    names = {k: t(f"txl.term.{k}") for k in "abcd"}
-    top = int(s.weights.argmax())
-    metric_row = ui.row()
-    for k in "abcd":
-        metric_row.metric(names[k], f"{getattr(s, k)[top]:+.2f}", help=t("txl.m.term.help", token=visible(labels[top])))
-    st.caption(
-        t(
-            "txl.terms.shown",
-            token=visible(a.pieces[seg.start + query]),
-            lh=layer_head_label(layer, head),
-            top=visible(labels[top]),
-            w=s.weights[top],
-        )
-    )
-    ui.figure(
-        views.terms_bars(
-            {k: getattr(s, k) for k in "abcd"},
-            s.total,
-            labels,
-            seg.n_memory,
-            names=names,
-            total_name=t("txl.term.total"),
-            key_title=t("view.key"),
-            value_title=t("txl.terms.score"),
-            memory_name=t("txl.memory"),
-        ),
-        {"keys": labels, "positions": s.keys, **{k: getattr(s, k) for k in "abcd"}, "weights": s.weights},
-        f"txl-terms-s{segment}-q{query}-l{layer}h{head}",
-        key="txl_terms",
-    )
-
-
-# ---- 5 · why absolute positions break -------------------------------------------------------------------------------
-def collision_section() -> None:
-    st.subheader(t("txl.abs.title"))
-    st.markdown(t("txl.abs.caption"))
-    tiny = 4
-    query = st.slider(t("txl.abs.query"), 0, tiny - 1, 2, key="txl_abs_query", bind="query-params")
-    rows = views.collision_rows(tiny, query)
-    same = [r["key"] for r in rows if r["absolute"] == query and r["key"] != tiny + query]
-    ui.table(
-        {
-            t("txl.abs.key"): [
-                f"{t('txl.memory') if r['memory'] else t('txl.current')} · {r['absolute']}" for r in rows
-            ],
-            t("txl.abs.absolute"): [str(r["absolute"]) for r in rows],
-            t("txl.abs.offset"): ["–" if r["offset"] is None else str(r["offset"]) for r in rows],
-        }
-    )
-    st.markdown(t("txl.abs.result", q=query, same=len(same), k=same[0] if same else "–", offset=tiny))
-
-
-# ---- 6 · evaluation speed -------------------------------------------------------------------------------------------
-def speed_section() -> None:
-    st.subheader(t("txl.speed.title"))
-    speed = found.get("eval_speed")
-    if not speed:
-        st.caption(t("txl.card.missing"))
-        return
-    st.markdown(t("txl.speed.caption", n=speed["passage_tokens"], L=speed["segment"]))
-    k1, k2 = st.columns(2)
-    k1.metric(t("txl.m.speedup", A=L + M), f"{found.get('eval_speedup', 0):.0f}×", help=t("txl.m.speedup.help"))
-    k2.metric(t("txl.m.speedup_max", A=speed["attention"][-1]), f"{speed['speedup'][-1]:.0f}×")
-    ui.figure(
-        views.speed_bars(
-            speed["attention"],
-            speed["xl_ms_per_token"],
-            speed["vanilla_ms_per_token"],
-            speed["speedup"],
-            xl_name=t("txl.speed.xl"),
-            vanilla_name=t("txl.speed.vanilla"),
-            x_title=t("txl.speed.attention"),
-            value_title=t("txl.speed.ms"),
-            speedup_label=t("txl.speed.label"),
-        ),
-        speed,
-        "txl-eval-speed",
-        key="txl_speed",
-    )
-    sweep = found.get("memory_sweep")
-    if sweep:
-        st.markdown(t("txl.sweep.caption", M=M))
-        ui.figure(
-            views.sweep_line(
-                sweep["memory"],
-                sweep["val_bpc"],
-                M,
-                x_title=t("txl.sweep.memory"),
-                value_title=t("txl.sweep.bpc"),
-                trained_name=t("txl.sweep.trained", M=M),
-            ),
-            sweep,
-            "txl-memory-sweep",
-            key="txl_sweep",
-        )
-
-
 if a is not None:
-    memory_section(a)
-    loss_section(a)
-    reach_section(text)
-    terms_section(text)
-collision_section()
-speed_section()
+    # §3.2 segment-level recurrence with state reuse
+    sections.segments_and_memory(a, shape)  # 1 · the segments and the memory a query reads
+    sections.loss_with_and_without_memory(a, shape)  # 2 · what the memory is worth
+    sections.reach_through_depth(a, text, backend, shape)  # 3 · the reach grows with every layer
+    # §3.3 relative positional encodings
+    sections.four_terms(a, text, backend)  # 4 · the four terms of a relative score
+sections.absolute_positions_collide()  # 5 · why absolute positions break across segments
+sections.evaluation_speed(found, shape)  # 6 · evaluation speed, measured (§4)
 
-ui.paper_vs_here(
-    [
-        (
-            t("txl.pvh.size"),
-            t("txl.pvh.size.paper"),
-            t("txl.pvh.size.here", N=N, C=shape.dim, H=H, p=shape.params / 1e6),
-        ),
-        (t("txl.pvh.context"), t("txl.pvh.context.paper"), t("txl.pvh.context.here", L=L, M=M)),
-        (t("txl.pvh.data"), t("txl.pvh.data.paper"), t("txl.pvh.data.here")),
-        (
-            t("txl.pvh.result"),
-            t("txl.pvh.result.paper"),
-            t(
-                "txl.pvh.result.here",
-                bpc=found.get("val_bpc", float("nan")),
-                cleared=found.get("val_bpc_no_memory", float("nan")),
-                base=found.get("baseline_val_bpc_fragmented", float("nan")),
-            ),
-        ),
-        (
-            t("txl.pvh.speed"),
-            t("txl.pvh.speed.paper"),
-            t("txl.pvh.speed.here", s=found.get("eval_speedup", 0), A=L + M),
-        ),
-        (t("txl.pvh.reach"), t("txl.pvh.reach.paper"), t("txl.pvh.reach.here")),
-    ],
-    [t("txl.pvh.dep.dropout"), t("txl.pvh.dep.baseline"), t("txl.pvh.dep.vanilla"), t("txl.pvh.dep.eval")],
-)
-
-with st.expander(t("txl.card.title")):
-    k1, k2, k3, k4 = st.columns(4)
-    k1.metric(t("txl.card.val_bpc"), f"{found.get('val_bpc', float('nan')):.3f}")
-    k2.metric(t("txl.card.no_memory"), f"{found.get('val_bpc_no_memory', float('nan')):.3f}")
-    k3.metric(
-        t("txl.card.baseline"),
-        f"{found.get('baseline_val_bpc_fragmented', float('nan')):.3f}",
-        help=t("txl.card.baseline.help", sliding=found.get("baseline_val_bpc_sliding", float("nan"))),
-    )
-    k4.metric(t("txl.card.first"), f"{found.get('first_tokens_bpc_gain', float('nan')):+.3f}")
-    st.caption(
-        t(
-            "txl.card.caption",
-            data=card.get("data", ""),
-            minutes=card.get("wall_time_s", 0) / 60,
-            command=card.get("command", ""),
-            steps=card.get("steps", "–"),
-            base_steps=card.get("baseline", {}).get("steps", "–"),
-        )
-    )
-
-explanation()
+sections.paper_vs_here(shape, found)
+sections.model_card(card)
+ui.explain(t("txl.explain"))

@@ -5,20 +5,22 @@ terms of one query, the reach of the attention through the layers, and the card'
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 import torch
 
-from app.shared import assets, services
+from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax
-from app.shared.services import run
+from app.shared.services import checkpoint
 from models import metrics, transformer_xl, zoo
 from models.data import bpe
 
 NAME = "transformer-xl"
+MODEL = checkpoint(NAME)
 MAX_CHARS = 2400  # the text box
 MAX_SEGMENTS = 10  # tokens: at most this many segments of L
 PROBES = ("blocks.*.attn.pattern", "blocks.*.attn.q", "blocks.*.attn.k", "blocks.*.attn.r")
@@ -28,15 +30,7 @@ DEFAULT_TEXT = assets.text("examples/transformer_xl.txt").strip()
 
 
 def available() -> bool:
-    return services.available(NAME)
-
-
-def model_missing() -> InputError:
-    return services.model_missing(NAME)
-
-
-def _model() -> transformer_xl.TransformerXL:
-    return services.trained(NAME)
+    return MODEL.available
 
 
 @dataclass(frozen=True)
@@ -53,18 +47,14 @@ class Shape:
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def shape() -> Shape:
-    c = _model().config
-    return Shape(c.segment, c.memory, c.n_layers, c.n_heads, c.dim, zoo.parameter_count(_model()))
-
-
-@st.cache_resource(show_spinner=False)
-def _tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
+    c = MODEL.config
+    params = zoo.parameter_count(MODEL.model)
+    return Shape(c["segment"], c["memory"], c["n_layers"], c["n_heads"], c["dim"], params)
 
 
 def _pieces(ids: np.ndarray) -> tuple[str, ...]:
     """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(_tokenizer(), ids))
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(MODEL.tokenizer, ids))
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
@@ -75,9 +65,8 @@ def encode(text: str) -> np.ndarray:
         raise InputError("txl.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("txl.error.chars", n=len(text), max=MAX_CHARS)
-    if not available():
-        raise model_missing()
-    ids = metrics.encode_document(_tokenizer(), text)
+    MODEL.require()
+    ids = metrics.encode_document(MODEL.tokenizer, text)
     limit = MAX_SEGMENTS * shape().segment
     if len(ids) > limit:
         raise InputError("txl.error.tokens", n=len(ids), max=limit)
@@ -157,8 +146,8 @@ def analyse(text: str, backend: str) -> Analysis:
     res = None
     for start in range(0, T, L):
         x = ids[None, start : start + L]
-        res = run(NAME, {"tokens": x, "memory": memory}, PROBES, backend)
-        plain = run(NAME, {"tokens": x, "memory": empty}, (), backend)
+        res = MODEL.run({"tokens": x, "memory": memory}, PROBES, backend)
+        plain = MODEL.run({"tokens": x, "memory": empty}, (), backend)
         ms += res.ms + plain.ms
         pick = {
             p: np.stack([res.probes[f"blocks.{n}.attn.{p}"][0] for n in range(s.n_layers)])
@@ -198,7 +187,7 @@ class Terms:
 @st.cache_data(show_spinner=False, max_entries=64)
 def terms(text: str, backend: str, segment: int, query: int, layer: int, head: int) -> Terms:
     seg = analyse(text, backend).segments[segment]
-    model = _model()
+    model = MODEL.model
     with torch.no_grad():
         split = transformer_xl.score_terms(
             *(torch.from_numpy(x[layer]) for x in (seg.q, seg.k, seg.r)), model.u.cpu(), model.v.cpu()
@@ -254,5 +243,15 @@ def reach(text: str, backend: str, threshold: float) -> Reach:
     return Reach(threshold, direct, chained, s.memory + s.segment - 1, bound, np.stack(rows))
 
 
+def _plain(value):
+    """A read-only card as plain dicts and lists, as the page's figures and downloads take them."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def card() -> dict:
-    return zoo.read_card(NAME) if (zoo.checkpoint_dir(NAME) / "card.json").exists() else {}
+    """The checkpoint's card ({} without one): metrics (the evaluation speed, the memory sweep), data, steps."""
+    return _plain(MODEL.card)
