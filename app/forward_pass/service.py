@@ -8,23 +8,22 @@ Always on the torch backend: the exported ONNX graph carries only the probes of 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 import numpy as np
 import streamlit as st
 
-from app.gpt.service import tokenizer, vocabulary  # the same checkpoint's tokenizer and display pieces
-from app.shared import assets
+from app.gpt.service import vocabulary  # the display pieces of a checkpoint's tokens (GPT's page builds them)
+from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
-from app.shared.services import engine, read_only, run, stack_layers
-from models import metrics, zoo
+from app.shared.services import read_only, stack_layers
+from models import metrics
 
 NAME = "gpt"
+MODEL = services.checkpoint(NAME)  # the checkpoint this page traces; every function reads it through the handle
 BACKEND = "torch"
 MAX_CHARS = 600  # what the text box accepts
 DEFAULT_TEXT = assets.text("examples/forward_pass.txt").rstrip("\n")
@@ -51,10 +50,9 @@ BLOCK_PROBES = ("attn_in", "attn_out", "mid", "mlp_in", "mlp_out", "resid", "mlp
 HEAD_PROBES = ("attn.q", "attn.k", "attn.v", "attn.pattern", "attn.context")
 
 
-@functools.cache
 def config() -> Mapping:
-    """The model's configuration, read from its checkpoint once per process (every move of the page reads it)."""
-    return MappingProxyType(zoo.read_config(NAME))
+    """The model's configuration (read-only; the handle reads the file once per version of it)."""
+    return MODEL.config
 
 
 def max_tokens() -> int:
@@ -65,7 +63,7 @@ def max_tokens() -> int:
 @st.cache_resource(show_spinner=False)
 def weights() -> dict[str, np.ndarray]:
     """Every parameter of the shipped model as a float64 array (a copy: the shared model is never touched)."""
-    model = engine().model(NAME)
+    model = MODEL.model
     return {k: v.detach().double().cpu().numpy().copy() for k, v in model.state_dict().items()}
 
 
@@ -88,7 +86,7 @@ def tokenize(text: str) -> tuple[int, ...]:
         raise InputError("forward_pass.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("forward_pass.error.too_long_chars", n=len(text), max=MAX_CHARS)
-    ids = metrics.encode_document(tokenizer(), text)
+    ids = metrics.encode_document(MODEL.tokenizer, text)
     if len(ids) > max_tokens():
         raise InputError("forward_pass.error.too_long_tokens", n=len(ids), max=max_tokens())
     return tuple(int(i) for i in ids)
@@ -136,13 +134,13 @@ def _numpy_forward(ids: tuple[int, ...], c: dict) -> np.ndarray:
 def forward(text: str) -> Pass:
     """The text through the shipped GPT with every probe this page shows."""
     ids = tokenize(text)
-    res = run(NAME, {"tokens": np.array([ids], dtype=np.int64)}, PROBES, BACKEND)
+    res = MODEL.run({"tokens": np.array([ids], dtype=np.int64)}, PROBES, BACKEND)
     c = config()
     L = c["n_layers"]
     probes = {n: res.probes[n][0] for n in ("token_embedding", "embedded", "final_norm")}
     for n in BLOCK_PROBES + HEAD_PROBES:
         probes[n] = stack_layers(res.probes, "blocks.{}." + n, L)
-    vocab = vocabulary()
+    vocab = vocabulary(NAME)
     return Pass(
         ids=ids,
         pieces=tuple(vocab[i] for i in ids),
@@ -326,7 +324,7 @@ def analyse(text: str, pos: int, layer: int, head: int, temperature: float = 1.0
 
     probs = softmax(logits / temperature)
     top = np.argsort(-probs, kind="stable")[:TOP]
-    vocab = vocabulary()
+    vocab = vocabulary(NAME)
     return read_only(
         View(
             ids=f.ids,

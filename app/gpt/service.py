@@ -1,10 +1,10 @@
 """The GPT page's bridge to ``models.gpt``: tokenise, next-token distribution, sampling, generation, logit lens,
 and the in-context-learning (induction) demo.
 
-Every model call goes through ``app.shared.services.run`` (torch or ONNX Runtime) except generation, which runs the
-engine's one-call decoding step (``models.gpt.CachedStep``: traced on torch, ``decode.onnx`` on ONNX Runtime) with the
-KV cache or re-reading the whole sequence, as the reader chooses: the same tokens either way, and the tokens-per-second
-readout compares the two as this reader measured them.
+Every model call goes through the checkpoint's handle (``MODEL.run``: torch or ONNX Runtime) except generation,
+which runs the engine's one-call decoding step (``models.gpt.CachedStep``: traced on torch, ``decode.onnx`` on ONNX
+Runtime) with the KV cache or re-reading the whole sequence, as the reader chooses: the same tokens either way, and the
+tokens-per-second readout compares the two as this reader measured them.
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from app.shared import assets
+from app.shared import assets, services
 from app.shared.figures import cached
 from app.shared.i18n import InputError
 from app.shared.numbers import entropy_bits, log_softmax, softmax
-from app.shared.services import engine, run, stack_layers
-from models import gpt, metrics, sampling, zoo
+from app.shared.services import engine, stack_layers
+from models import gpt, metrics, sampling
 from models.data import bpe
 
 NAME = "gpt"
+MODEL = services.checkpoint(NAME)  # every function of this page reads this checkpoint through its handle
 MAX_CHARS = 600  # what the prompt box accepts
 MAX_PROMPT_TOKENS = 160  # prompt tokens (with <|endoftext|>); leaves room for generation in the 256 context
 MAX_NEW = 64  # tokens one generation may add
@@ -37,11 +38,6 @@ EXAMPLES: tuple[str, ...] = tuple(_EXAMPLES["prompts"])  # the prompt box's defa
 FEW_SHOT: dict[str, tuple[str, str]] = {k: (v["prompt"], v["expected"]) for k, v in _EXAMPLES["few_shot"].items()}
 
 
-@st.cache_resource(show_spinner=False)
-def tokenizer():
-    return metrics.tokenizer(zoo.checkpoint_dir(NAME))
-
-
 def piece_text(raw: bytes) -> str:
     """A token's bytes as text; bytes that are only part of a UTF-8 character are shown as ‹hex›."""
     try:
@@ -51,9 +47,9 @@ def piece_text(raw: bytes) -> str:
 
 
 @st.cache_resource(show_spinner=False)
-def vocabulary() -> tuple[str, ...]:
-    """The display text of every id (``<|endoftext|>`` for id 0)."""
-    tok = tokenizer()
+def vocabulary(name: str = NAME) -> tuple[str, ...]:
+    """The display text of every id of checkpoint ``name``'s tokenizer (``<|endoftext|>`` for id 0)."""
+    tok = services.checkpoint(name).tokenizer
     raw = bpe.token_bytes(tok, range(tok.get_vocab_size()))
     return (bpe.EOT, *(piece_text(b) for b in raw[1:]))
 
@@ -67,7 +63,7 @@ class Tokens:
 
 
 def _tokens(ids: list[int]) -> Tokens:
-    raw = bpe.token_bytes(tokenizer(), ids)
+    raw = bpe.token_bytes(MODEL.tokenizer, ids)
     vocab = vocabulary()
     return Tokens(
         ids=tuple(int(i) for i in ids),
@@ -83,7 +79,7 @@ def tokenize(text: str) -> Tokens:
         raise InputError("gpt.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("gpt.error.too_long_chars", n=len(text), max=MAX_CHARS)
-    ids = [0, *tokenizer().encode(text).ids]
+    ids = [0, *MODEL.tokenizer.encode(text).ids]
     if len(ids) > MAX_PROMPT_TOKENS:
         raise InputError("gpt.error.too_long_tokens", n=len(ids), max=MAX_PROMPT_TOKENS)
     return _tokens(ids)
@@ -106,11 +102,11 @@ class Analysis:
 
 
 def forward(tokens: Tokens, backend: str) -> Analysis:
-    res = run(NAME, {"tokens": np.array([tokens.ids], dtype=np.int64)}, PROBES, backend)
-    n_layers = zoo.read_config(NAME)["n_layers"]
+    res = MODEL.run({"tokens": np.array([tokens.ids], dtype=np.int64)}, PROBES, backend)
+    n_layers = MODEL.config["n_layers"]
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", n_layers)
     resid = np.concatenate([res.probes["embedded"][:1], stack_layers(res.probes, "blocks.{}.resid", n_layers)])
-    lens = softmax(gpt.logit_lens(engine().model(NAME), resid))  # (L + 1, T, V)
+    lens = softmax(gpt.logit_lens(MODEL.model, resid))  # (L + 1, T, V)
     logits = res.outputs["logits"][0, -1].astype(np.float64)
     final_top = int(logits.argmax())
     return Analysis(
@@ -186,7 +182,8 @@ class Generation:
 
 def _decode_step(backend: str):
     """The engine's one-call decoding step (traced on torch — once per process — or ``decode.onnx``)."""
-    if backend == "onnx" and not (zoo.checkpoint_dir(NAME) / "decode.onnx").exists():
+    MODEL.require()
+    if backend == "onnx" and not (MODEL.folder / "decode.onnx").exists():
         raise InputError("error.onnx_missing", name=NAME)
     return engine().decode_step(NAME, backend)
 
@@ -194,6 +191,61 @@ def _decode_step(backend: str):
 def _check_n(n: int) -> None:
     if not 1 <= n <= MAX_NEW:
         raise InputError("gpt.error.n", max=MAX_NEW)
+
+
+class Stream:
+    """A continuation as it is decoded: iterating it yields the text as tokens arrive (for ``st.write_stream``);
+    once it is spent, ``generation`` is the whole of it, timed."""
+
+    def __init__(
+        self, text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str, cache: bool
+    ):
+        self.prompt = tokenize(text)
+        _check_n(n)
+        self._args = (n, temperature, top_k, top_p, seed, backend, cache)
+        self._generation: Generation | None = None
+
+    @property
+    def generation(self) -> Generation:
+        if self._generation is None:
+            raise RuntimeError("read Stream.generation after iterating the stream")
+        return self._generation
+
+    def __iter__(self) -> Iterator[str]:
+        n, temperature, top_k, top_p, seed, backend, cache = self._args
+        tok = MODEL.tokenizer
+        step = _decode_step(backend)  # before the clock starts: the first call in a process traces it
+        steps = gpt.decode(
+            step,
+            list(self.prompt.ids),
+            n,
+            max_len=MODEL.config["max_len"],
+            cache=cache,
+            temperature=temperature,
+            top_k=top_k,
+            top_p=top_p,
+            seed=seed,
+        )
+        new: list[int] = []
+        shown = ""
+        start = time.perf_counter()
+        for nxt in steps:
+            new.append(nxt)
+            decoded = tok.decode(new)
+            if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
+                yield decoded[len(shown) :]
+                shown = decoded
+        seconds = time.perf_counter() - start
+        self._generation = Generation(
+            prompt=self.prompt,
+            new_ids=tuple(new),
+            text=tok.decode(new),
+            ms=seconds * 1e3,
+            tokens_per_s=len(new) / seconds if seconds else 0.0,
+            backend=backend,
+            device=device(backend),
+            cache=cache,
+        )
 
 
 def stream(
@@ -204,36 +256,11 @@ def stream(
     top_p: float,
     seed: int,
     backend: str,
-    stats: dict,
     cache: bool = True,
-) -> Iterator[str]:
-    """Yield the continuation's text as tokens arrive (for ``st.write_stream``); fills ``stats`` at the end."""
-    prompt = tokenize(text)
-    _check_n(n)
-    tok = tokenizer()
-    step = _decode_step(backend)  # before the clock starts: the first call in a process traces it
-    steps = gpt.decode(
-        step,
-        list(prompt.ids),
-        n,
-        max_len=zoo.read_config(NAME)["max_len"],
-        cache=cache,
-        temperature=temperature,
-        top_k=top_k,
-        top_p=top_p,
-        seed=seed,
-    )
-    new: list[int] = []
-    shown = ""
-    start = time.perf_counter()
-    for nxt in steps:
-        new.append(nxt)
-        decoded = tok.decode(new)
-        if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
-            yield decoded[len(shown) :]
-            shown = decoded
-    seconds = time.perf_counter() - start
-    stats.update(ids=tuple(new), ms=seconds * 1e3, tokens_per_s=len(new) / seconds if seconds else 0.0)
+) -> Stream:
+    """The continuation to stream live (``st.write_stream(s)``, then ``s.generation``); ``InputError`` at once for a
+    bad prompt or length."""
+    return Stream(text, n, temperature, top_k, top_p, seed, backend, cache)
 
 
 @cached  # shared in the process, keyed by figures.cached's own hashing: a sampling rerun draws this each time
@@ -248,24 +275,16 @@ def generate(
     cache: bool = True,
 ) -> Generation:
     """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
-    stats: dict = {}
-    for _ in stream(text, n, temperature, top_k, top_p, seed, backend, stats, cache):
+    s = stream(text, n, temperature, top_k, top_p, seed, backend, cache)
+    for _ in s:
         pass
-    return Generation(
-        prompt=tokenize(text),
-        new_ids=stats["ids"],
-        text=tokenizer().decode(list(stats["ids"])),
-        ms=stats["ms"],
-        tokens_per_s=stats["tokens_per_s"],
-        backend=backend,
-        device=device(backend),
-        cache=cache,
-    )
+    return s.generation
 
 
 def device(backend: str) -> str:
     """Where ``backend`` runs this model (the ONNX session may fall back to the CPU)."""
     if backend == "onnx":
+        MODEL.require()
         providers = engine().session(NAME).get_providers()
         return "cuda" if providers[0] == "CUDAExecutionProvider" else "cpu"
     return engine().device
@@ -301,9 +320,9 @@ class Induction:
 def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     if not 4 <= length <= 100:
         raise InputError("gpt.error.length", min=4, max=100)
-    vocab = zoo.read_config(NAME)["vocab"]
+    vocab = MODEL.config["vocab"]
     ids = metrics.induction_batch(vocab, n=1, length=length, seed=seed)[0]
-    res = run(NAME, {"tokens": ids[None]}, ("blocks.*.attn.pattern",), backend)
+    res = MODEL.run({"tokens": ids[None]}, ("blocks.*.attn.pattern",), backend)
     logp = log_softmax(res.outputs["logits"][0])  # (T, V)
     loss = -logp[np.arange(len(ids) - 1), ids[1:]]  # (2·length,)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")  # (L, H, T, T)
@@ -326,15 +345,16 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     )
 
 
-def card() -> dict:
-    return zoo.read_card(NAME)
+def card():
+    """The checkpoint's card (read-only mapping; empty when it has none)."""
+    return MODEL.card
 
 
 @st.cache_data(show_spinner=False)
 def facts() -> dict:
     """The shipped model's sizes and training, read from its config and card (the intro, the explanation and the
     paper-vs-here table state these, so they follow the checkpoint)."""
-    cfg, c = zoo.read_config(NAME), card()
+    cfg, c = MODEL.config, MODEL.card
     stages = c.get("stages", [])
     hp = c.get("training", {})
     return {
@@ -342,6 +362,7 @@ def facts() -> dict:
         "heads": cfg["n_heads"],
         "dim": cfg["dim"],
         "vocab": cfg["vocab"],
+        "uniform_nats": float(np.log(cfg["vocab"])),  # the loss of a uniform guess over the vocabulary
         "context": cfg["max_len"],
         "params": c["params"],
         "stage1_minutes": stages[0]["wall_time_s"] / 60 if stages else float("nan"),

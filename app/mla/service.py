@@ -7,7 +7,6 @@ from __future__ import annotations
 import time
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import streamlit as st
@@ -15,14 +14,15 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, run, stack_layers
-from models import metrics, mla, mtp, zoo
+from app.shared.services import engine, stack_layers
+from models import metrics, mla, mtp
 from models.data import bpe
 from models.layers import causal_mask
 from models.recipes.llama import kv_cache_bytes_per_token
 
 MLA = "mla"
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # 4, 2 and 1 key/value heads for 4 query heads
+KV_HEADS = dict(zip(SIBLINGS, (4, 2, 1)))  # what an absent sibling's row is drawn with (an installed one's config)
 SWITCH, AUXFREE = "switch", "switch-auxfree"
 MTP = "mtp"
 MAX_CHARS = 300
@@ -37,18 +37,18 @@ EOT = "⟨eot⟩"
 PUBLISHED = assets.data("deepseek_v3.json")
 PVH_ROWS = ("model", "attention", "balance", "mtp")  # the rows of "In the paper vs here"
 PVH_DEPARTURES = ("latent", "scaling", "router", "mtp")
+MODEL = services.checkpoint(MLA)  # the latent attention and the absorbed path
+MTP_MODEL = services.checkpoint(MTP)  # the main head and the module that drafts one token ahead
 
 
 def available(name: str = MLA) -> bool:
-    return services.available(name)
+    """Whether checkpoint ``name`` is installed (the tests skip on it)."""
+    return services.checkpoint(name).available
 
 
-def model_missing(name: str = MLA) -> InputError:
-    return services.model_missing(name)
-
-
-def card(name: str) -> dict:
-    return zoo.read_card(name) if (zoo.checkpoint_dir(name) / "card.json").exists() else {}
+def card(name: str):
+    """Checkpoint ``name``'s card, read-only; empty when it has none."""
+    return services.checkpoint(name).card
 
 
 # ---- text ----------------------------------------------------------------------------------------------------------
@@ -65,24 +65,18 @@ def check_text(text: str) -> None:
         raise InputError("mla.error.characters", code=f"U+{ord(bad[0]):04X}")
 
 
-@cache
-def _tokenizer(name: str):
-    return metrics.tokenizer(zoo.checkpoint_dir(name))
-
-
 def _pieces(name: str, ids) -> tuple[str, ...]:
     """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    raw = bpe.token_bytes(_tokenizer(name), ids)
+    raw = bpe.token_bytes(services.checkpoint(name).tokenizer, ids)
     return tuple(EOT if i == 0 else b.decode("utf-8", errors="replace") for i, b in zip(ids, raw))
 
 
 def encode(name: str, text: str) -> np.ndarray:
     """<|endoftext|> then the ids of ``text`` in the tokenizer of checkpoint ``name``, within its context: (T,)."""
     check_text(text)
-    if not available(name):
-        raise model_missing(name)
-    ids = metrics.encode_document(_tokenizer(name), text)
-    context = int(zoo.read_config(name)["max_len"])
+    model = services.checkpoint(name)
+    ids = metrics.encode_document(model.tokenizer, text)  # the tokenizer raises model.missing() when not installed
+    context = int(model.config["max_len"])
     if len(ids) > context:
         raise InputError("mla.error.tokens", name=name, n=len(ids), max=context)
     return ids
@@ -107,7 +101,7 @@ class Shape:
 
 @st.cache_data(show_spinner=False, max_entries=2)
 def shape() -> Shape:
-    c = mla.Config(**zoo.read_config(MLA))
+    c = mla.Config(**MODEL.config)
     return Shape(c.n_layers, c.n_heads, c.head_dim, c.kv_latent, c.q_latent, c.rope_dim, c.dim, c.max_len)
 
 
@@ -151,7 +145,7 @@ def _trained_caches(present: tuple[bool, ...]) -> tuple[Trained, ...]:
     L, D = s.n_layers, s.head_dim
     out = []
     for name, here in zip(SIBLINGS, present):
-        G = int(zoo.read_config(name)["n_kv_heads"]) if here else {"llama-mha": 4, "llama": 2, "llama-mqa": 1}[name]
+        G = int(services.checkpoint(name).config["n_kv_heads"]) if here else KV_HEADS[name]
         kind = "MHA" if G == s.n_heads else "MQA" if G == 1 else "GQA"
         bpc, other = _sibling_bpc(name) if here else (None, None)
         out.append(
@@ -161,7 +155,7 @@ def _trained_caches(present: tuple[bool, ...]) -> tuple[Trained, ...]:
                 present=here,
                 formula=f"2·G·d_h·L = 2·{G}·{D}·{L}",
                 numbers=2 * G * D * L,
-                bytes_measured=kv_cache_bytes_per_token(services.trained(name)) if here else None,
+                bytes_measured=kv_cache_bytes_per_token(services.checkpoint(name).model) if here else None,
                 val_bpc=bpc,
                 other_seed_bpc=other,
             )
@@ -174,8 +168,8 @@ def _trained_caches(present: tuple[bool, ...]) -> tuple[Trained, ...]:
             kind="MLA",
             present=here,
             formula=f"(d_c + d_h^R)·L = ({s.kv_latent} + {s.rope_dim})·{L}",
-            numbers=mla.cache_numbers_per_token(mla.Config(**zoo.read_config(MLA))),
-            bytes_measured=kv_cache_bytes_per_token(services.trained(MLA)) if here else None,
+            numbers=mla.cache_numbers_per_token(mla.Config(**MODEL.config)),
+            bytes_measured=kv_cache_bytes_per_token(MODEL.model) if here else None,
             val_bpc=c.get("metrics", {}).get("val_bpc"),
             other_seed_bpc=next(iter(c.get("other_seeds_val_bpc", {}).values()), None),
         )
@@ -229,16 +223,12 @@ class Latent:
     ms: float
 
 
-def _model():
-    return services.trained(MLA)
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def latent(text: str) -> Latent:
     """torch only: the absorbed path is a keyword of the torch forward, not a graph of its own."""
     ids = encode(MLA, text)
-    res = run(MLA, {"tokens": ids[None]}, PROBES, "torch")
-    model = _model()
+    res = MODEL.run({"tokens": ids[None]}, PROBES, "torch")
+    model = MODEL.model
     device = model.embed.weight.device
     x = torch.as_tensor(ids, device=device)[None]
     start = time.perf_counter()
@@ -319,7 +309,7 @@ def rope_check(text: str, layer: int) -> RopeCheck:
     """``models.mla.content_scores`` (held by tests/models/test_mla.py) on the trained weights of ``layer`` and the
     hidden states of the text (after the block's attention RMSNorm)."""
     a = latent(text)
-    model = _model()
+    model = MODEL.model
     if not 0 <= layer < len(model.blocks):
         raise InputError("mla.error.choice")
     device = model.embed.weight.device
@@ -385,7 +375,7 @@ def balance() -> Balance:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _balance(auxfree_here: bool, switch_here: bool) -> Balance:
     if not auxfree_here:
-        raise model_missing(AUXFREE)
+        raise services.checkpoint(AUXFREE).missing()
     c = card(AUXFREE)
     record = c["load_over_training"]
     curve = np.array(record["load_cv"], dtype=float)
@@ -396,7 +386,7 @@ def _balance(auxfree_here: bool, switch_here: bool) -> Balance:
     switch_curve = np.array(s_record["load_cv"], dtype=float) if "load_cv" in s_record else None
     settings = c["settings"]
     N = int(settings["batch"]) * int(settings["context"])
-    config = zoo.read_config(AUXFREE)
+    config = services.checkpoint(AUXFREE).config
     E, k = int(config["n_experts"]), int(config["top_k"])
     p = 1 / E
     held, worst, loss = {}, {}, {}
@@ -458,17 +448,18 @@ def route(text: str, backend: str) -> Routing:
 def _route(text: str, backend: str, switch_here: bool, auxfree_here: bool) -> Routing:
     names = [n for n, here in ((SWITCH, switch_here), (AUXFREE, auxfree_here)) if here]
     if not names:
-        raise model_missing(AUXFREE)
+        raise services.checkpoint(AUXFREE).missing()
     out, used = [], None
     for name in names:
         ids = encode(name, text)
-        config = zoo.read_config(name)
+        model = services.checkpoint(name)
+        config = model.config
         inputs = {
             "tokens": ids[None],
             "capacity_factor": np.array([config["capacity_factor"]], dtype=np.float32),
             "top_k": np.array([config["top_k"]], dtype=np.int64),
         }
-        res = run(name, inputs, MOE_PROBES, backend)
+        res = model.run(inputs, MOE_PROBES, backend)
         used = res
         L, E = int(config["n_layers"]), int(config["n_experts"])
         probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)  # (L, T, E)
@@ -516,7 +507,7 @@ class Heads:
 @st.cache_data(show_spinner=False, max_entries=64)
 def heads(text: str, backend: str) -> Heads:
     ids = encode(MTP, text)
-    res = run(MTP, {"tokens": ids[None]}, (), backend)
+    res = MTP_MODEL.run({"tokens": ids[None]}, (), backend)
     main, ahead = res.outputs["logits"][0], res.outputs["mtp_logits"][0]  # (T, V) each
     return Heads(
         pieces=_pieces(MTP, ids),
@@ -560,7 +551,7 @@ def _prompt(text: str, n: int) -> list[int]:
     ids = encode(MTP, text)
     if not 1 <= n <= MAX_NEW:
         raise InputError("mla.error.n", max=MAX_NEW)
-    context = int(zoo.read_config(MTP)["max_len"])
+    context = int(MTP_MODEL.config["max_len"])
     if len(ids) + n > context:  # within the context, every forward sees the whole sequence: exactly plain greedy
         raise InputError("mla.error.room", n=len(ids), new=n, max=context)
     return ids.tolist()
@@ -570,7 +561,7 @@ def _forward(backend: str, clock: list[float]):
     """``speculative_greedy``'s forward: ids -> (main (T, V), MTP (T, V)) through the engine; adds its ms to clock."""
 
     def forward(ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        res = run(MTP, {"tokens": np.array([ids], dtype=np.int64)}, (), backend)
+        res = MTP_MODEL.run({"tokens": np.array([ids], dtype=np.int64)}, (), backend)
         clock[0] += res.ms
         clock[1:] = [res.backend, res.device]
         return res.outputs["logits"][0], res.outputs["mtp_logits"][0]
@@ -582,7 +573,7 @@ def _forward(backend: str, clock: list[float]):
 def speculate(text: str, n: int, backend: str) -> Speculated:
     prompt = _prompt(text, n)
     clock: list = [0.0, backend, engine().device]
-    s = mtp.speculative_greedy(_forward(backend, clock), prompt, n, int(zoo.read_config(MTP)["max_len"]))
+    s = mtp.speculative_greedy(_forward(backend, clock), prompt, n, int(MTP_MODEL.config["max_len"]))
     pieces = _pieces(MTP, s.tokens)
     refused = tuple((pos, _pieces(MTP, [draft])[0]) for pos, draft, ok in s.proposals if not ok)
     return Speculated(
@@ -594,7 +585,7 @@ def speculate(text: str, n: int, backend: str) -> Speculated:
         proposals=len(s.proposals),
         accepted=sum(ok for *_, ok in s.proposals),
         forwards=s.forwards,
-        text=_tokenizer(MTP).decode(s.tokens),
+        text=MTP_MODEL.tokenizer.decode(s.tokens),
         backend=clock[1],
         device=clock[2],
         ms=clock[0],
@@ -615,11 +606,16 @@ def greedy(text: str, n: int, backend: str) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class MTPCard:
     metrics: dict
-    curves: dict | None  # step, main_loss, mtp_loss, lambda
+    curves: dict | None  # step, main_loss, mtp_loss, lambda: lists, as the figure's download writes them
     control_bpc: dict | None  # llama's config trained the same way without the module, by seed
 
 
 def mtp_card() -> MTPCard:
-    c = card(MTP)
+    c = MTP_MODEL.card
     beside = next(iter(c.get("beside", {}).values()), {})
-    return MTPCard(c.get("metrics", {}), c.get("loss_curves"), beside.get("val_bpc"))
+    curves = c.get("loss_curves")
+    return MTPCard(
+        dict(c.get("metrics", {})),
+        None if curves is None else {k: list(v) for k, v in curves.items()},
+        None if beside.get("val_bpc") is None else dict(beside["val_bpc"]),
+    )

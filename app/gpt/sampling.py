@@ -1,0 +1,140 @@
+"""Sampling: what temperature, top-k and top-p do to the next-token distribution, and the continuation they generate
+(streamed live on Generate, with or without the KV cache)."""
+
+import streamlit as st
+
+from app.gpt import service as svc
+from app.gpt.views import sampling_bars
+from app.shared import ui
+from app.shared.i18n import InputError, t
+
+DEFAULTS = {"gpt_temperature": 0.8, "gpt_top_k": 0, "gpt_top_p": 0.9, "gpt_seed": 0, "gpt_n": 32}
+CONTROLS_PART, PART = "gpt_controls_part", "gpt_sampling_part"
+VIEWS_PART = "gpt_views_part"  # the views' part (probes.py), rerun after this one when it draws the continuation
+NEW_IDS = "_gpt_new_ids"  # the continuation's ids, which the attention view can draw after the prompt's
+VIEW_IDS = "_gpt_view_ids"  # the generated ids the views' part draws now (None: none), written by that part
+
+
+def section(text: str, a, backend: str) -> None:
+    """The heading, the controls (a part of their own, so moving one does not send them all again) and the part
+    they drive."""
+    st.subheader(t("gpt.sampling.title"))
+    st.caption(t("gpt.sampling.caption"))
+    _controls()
+    _sampling(text, a, backend)
+
+
+def _rerun() -> None:
+    """``on_change`` of the sampling controls and the KV-cache toggle: rerun the sampling part, and the views' part
+    after it when that draws the generated tokens."""
+    views_too = st.session_state.get(VIEW_IDS) is not None
+    st.rerun([PART, VIEWS_PART] if views_too else [PART])
+
+
+@st.fragment(key=CONTROLS_PART)
+def _controls() -> None:
+    """Temperature, top-k, top-p, seed and length."""
+    c1, c2, c3, c4, c5 = st.columns(5)
+    bound = {"on_change": _rerun, "bind": "query-params"}
+    c1.slider(
+        t("gpt.temperature"),
+        0.0,
+        2.0,
+        DEFAULTS["gpt_temperature"],
+        0.05,
+        key="gpt_temperature",
+        help=t("gpt.temperature.help"),
+        **bound,
+    )
+    c2.slider(t("gpt.top_k"), 0, 100, DEFAULTS["gpt_top_k"], key="gpt_top_k", help=t("gpt.top_k.help"), **bound)
+    c3.slider(
+        t("gpt.top_p"), 0.05, 1.0, DEFAULTS["gpt_top_p"], 0.05, key="gpt_top_p", help=t("gpt.top_p.help"), **bound
+    )
+    c4.number_input(t("gpt.seed"), 0, 9999, DEFAULTS["gpt_seed"], key="gpt_seed", help=t("gpt.seed.help"), **bound)
+    c5.slider(t("gpt.n"), 1, svc.MAX_NEW, DEFAULTS["gpt_n"], key="gpt_n", **bound)
+
+
+@st.fragment(key=PART)
+def _sampling(text: str, a, backend: str) -> None:
+    """What the sampling controls do to the next-token distribution, and the continuation they generate: reruns alone
+    when a control moves or Generate is clicked."""
+    temperature, top_k, top_p, seed, n_new = (st.session_state.get(k, v) for k, v in DEFAULTS.items())
+    vocab = svc.vocabulary()
+    s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
+    effect = ui.row()
+    effect.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=svc.facts()["vocab"]))
+    effect.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
+    effect.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
+    ui.figure(
+        sampling_bars(
+            [vocab[i] for i in s.order],
+            s.before,
+            s.after,
+            s.cumulative,
+            top_p,
+            before_name=t("gpt.before"),
+            after_name=t("gpt.after"),
+            cumulative_name=t("gpt.cumulative"),
+            cut_name=t("gpt.nucleus"),
+            value_title=t("gpt.probability"),
+        ),
+        {
+            "id": s.order,
+            "token": [vocab[i] for i in s.order],
+            "before": s.before,
+            "tempered": s.tempered,
+            "after": s.after,
+            "cumulative_tempered": s.cumulative,
+        },
+        "gpt-sampling",
+        key="gpt_sampling",
+    )
+
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    # Generate streams the same tokens the views already show (same arguments, same seed), so the sampling part
+    # alone reruns
+    clicked = row.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
+    cache = row.toggle(
+        t("gpt.kv_cache"), True, key="gpt_cache", on_change=_rerun, bind="query-params", help=t("gpt.cache.help")
+    )
+    box = st.container(border=True)
+    box.markdown(f"**{t('gpt.prompt.short')}**")
+    box.text(text)
+    box.markdown(f"**{t('gpt.continuation')}**")
+    try:
+        if clicked:  # stream the tokens live as they are decoded
+            live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
+            box.write_stream(live)
+            gen = live.generation
+            # this reader's own measurements, one per backend and decoding, to compare cache and no cache
+            st.session_state.setdefault("gpt_measured", {})[f"{backend}:{cache}"] = gen.tokens_per_s
+        else:  # the same continuation (same seed), from the cache
+            gen = svc.generate(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
+            box.text(gen.text)
+    except InputError as e:
+        ui.input_error(e)
+        st.stop()
+    _speed(gen, cache, clicked, backend)
+    st.session_state[NEW_IDS] = tuple(gen.new_ids)
+
+
+def _speed(gen, cache: bool, clicked: bool, backend: str) -> None:
+    """Tokens generated, tokens per second (after Generate, against the other decoding as this reader measured it
+    last on this backend), and which decoding ran."""
+    measured = st.session_state.get("gpt_measured", {})
+    other = measured.get(f"{backend}:{not cache}") if clicked else None
+    faster = bool(other) and gen.tokens_per_s >= other
+    speed = ui.row()
+    speed.metric(t("gpt.m.generated"), len(gen.new_ids))
+    speed.container(key="gpt_tps").metric(
+        t("gpt.m.tps"),
+        f"{gen.tokens_per_s:.0f}",
+        delta=t("gpt.m.tps.vs", ratio=gen.tokens_per_s / other, other=t("gpt.no_cache" if cache else "gpt.kv_cache"))
+        if other
+        else None,
+        delta_arrow="up" if faster else "down",
+        delta_color="normal" if faster else "inverse",  # the text never starts with "-": inverse makes it red
+        help=t("gpt.m.tps.help"),
+    )
+    speed.metric(t("gpt.m.decoding"), t("gpt.kv_cache") if cache else t("gpt.no_cache"), help=t("gpt.m.decoding.help"))
+    ui.readout(gen)

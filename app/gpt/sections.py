@@ -1,0 +1,108 @@
+"""The GPT page's sections around the sampling part and the views: the paper against our model, the next-token
+distribution, the model's card and the closing explanation."""
+
+import numpy as np
+import streamlit as st
+
+from app.gpt import service as svc
+from app.gpt.views import next_token_bars
+from app.shared import ui
+from app.shared.i18n import t
+from app.shared.numbers import entropy_bits
+from app.shared.tokens import visible
+
+SHOWN = 12  # bars in the next-token chart
+
+
+def paper_vs_here(facts: dict) -> None:
+    ui.paper_vs_here(
+        [
+            (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
+            (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
+            (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
+            (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
+            (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
+            (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+            (t("gpt.pvh.data"), t("gpt.pvh.data.paper"), t("gpt.pvh.data.here", tokens=facts["stage1_tokens"] / 1e6)),
+            (
+                t("gpt.pvh.result"),
+                t("gpt.pvh.result.paper"),
+                t(
+                    "gpt.pvh.result.here",
+                    bpc=facts["val_bpc"],
+                    bigram=facts["bigram_bpc"],
+                    ratio=facts["induction_ratio"],
+                ),
+            ),
+        ],
+        [
+            t("gpt.pvh.dep.norm"),
+            t("gpt.pvh.dep.dense"),
+            t("gpt.pvh.dep.gelu"),
+            t(
+                "gpt.pvh.dep.size",
+                layers=facts["layers"],
+                dim=facts["dim"],
+                vocab=facts["vocab"],
+                context=facts["context"],
+            ),
+            t("gpt.pvh.dep.dropout"),
+            t("gpt.pvh.dep.stage2"),
+        ],
+    )
+
+
+def next_token(a) -> None:
+    """The prompt's size and the model's next-token distribution: the top token, its probability, the entropy and
+    the likeliest tokens."""
+    vocab = svc.vocabulary()
+    top = int(a.probs.argmax())
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("gpt.m.tokens"), len(a.tokens.ids) - 1, help=t("gpt.m.tokens.help"))
+    m2.metric(t("gpt.m.top"), visible(vocab[top]))
+    m3.metric(t("gpt.m.top_p"), f"{a.probs[top]:.1%}")
+    m4.metric(t("gpt.m.entropy"), f"{entropy_bits(a.probs):.2f}", help=t("gpt.m.entropy.help"))
+    st.subheader(t("gpt.next.title"))
+    order = np.argsort(-a.probs, kind="stable")[:SHOWN]
+    ui.figure(
+        next_token_bars([vocab[i] for i in order], a.probs[order], value_title=t("gpt.probability")),
+        {"id": order, "token": [vocab[i] for i in order], "probability": a.probs[order]},
+        "gpt-next-token",
+        key="gpt_next",
+    )
+    ui.readout(a)
+
+
+def model_card() -> None:
+    """The shipped model's card (collapsed): size, held-out loss against the bigram baseline, induction."""
+    with st.expander(t("gpt.card.title")):
+        card = svc.card()
+        metrics = card.get("metrics", {})
+        k1, k2, k3, k4 = st.columns(4)
+        k1.metric(t("gpt.card.params"), f"{card.get('params', 0) / 1e6:.2f} M")
+        k2.metric(t("gpt.card.val_bpc"), f"{metrics.get('val_bpc', float('nan')):.3f}")
+        k3.metric(t("gpt.card.bigram"), f"{metrics.get('bigram_val_bpc', float('nan')):.3f}")
+        k4.metric(t("gpt.card.induction"), f"{metrics.get('induction_loss_ratio', float('nan')):.3f}")
+        minutes, command = svc.training_summary(card)
+        st.caption(t("gpt.card.caption", data=card.get("data", ""), minutes=minutes, command=command))
+    ui.reading_numbers()
+
+
+def explanation(facts: dict, induction_head: str) -> None:
+    ui.explain(
+        t(
+            "gpt.explain",
+            layers=facts["layers"],
+            heads=facts["heads"],
+            dim=facts["dim"],
+            vocab=facts["vocab"],
+            context=facts["context"],
+            m1=facts["stage1_minutes"],
+            m2=facts["stage2_minutes"],
+            tokens=facts["stage1_tokens"] / 1e6,
+            bpc=facts["val_bpc"],
+            bigram=facts["bigram_bpc"],
+            lh=induction_head,
+            ratio=facts["induction_ratio"],
+        )
+    )
