@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from models import recipes as registry
 from models import zoo
 from models.engine import Engine, ort_session_options
 
@@ -58,7 +59,7 @@ def probe_latency(repeats: int) -> dict:
     engine = Engine()
     out = {}
     for name in shipped():
-        recipe = zoo.recipe(name)
+        recipe = registry.recipe(name)
         inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
         for backend in ("torch", "onnx"):
             for _ in range(5):
@@ -77,7 +78,7 @@ def ort_spinning(repeats: int) -> dict:
     import onnxruntime as ort
 
     name = max(shipped(), key=lambda n: zoo.parameter_count(zoo.load(n)))
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
     model = zoo.load(name)
     tensors = {k: torch.from_numpy(v) for k, v in inputs.items()}

@@ -176,9 +176,17 @@ class CachedStep(nn.Module):
     token), which is what made the KV cache look slower than re-reading in a busy server (bench --only generation).
     """
 
+    INPUTS, OUTPUTS, AXES = STEP_INPUTS, STEP_OUTPUTS, STEP_AXES  # the exported graph's names and dynamic axes
+
     def __init__(self, model: GPT):
         super().__init__()
         self.model = model
+
+    @staticmethod
+    def prepare(tokens: np.ndarray, start: int) -> tuple[np.ndarray, ...]:
+        """The inputs before the cache for ``tokens`` (B, T) after ``start`` cached positions: (tokens, positions,
+        mask), in numpy (``step_positions``). ``models.engine`` feeds them, then the past keys and values."""
+        return (tokens, *step_positions(tokens.shape[1], start))
 
     def forward(
         self,

@@ -5,7 +5,7 @@ reads a training setting from the environment (settings are ``--set`` flags reco
 import re
 from pathlib import Path
 
-from models import zoo
+from models import recipes as registry
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
@@ -41,7 +41,7 @@ def test_architecture_files_hold_no_training_code():
 
 
 def test_every_recipe_builds_from_an_architecture_file():
-    for name, recipe in zoo.recipes().items():
+    for name, recipe in registry.recipes().items():
         assert (MODELS / f"{recipe.arch}.py") in ARCHITECTURES, name
 
 

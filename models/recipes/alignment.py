@@ -36,9 +36,9 @@ from tqdm import tqdm
 
 from models import alignment, gpt, metrics, rl, zoo
 from models.data import instruct
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import decoder_recipe, initial_model, source_tokenizer
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained
 
 SOURCES = {"sft": "gpt", "reward": "sft", "ppo": "sft", "dpo": "sft"}  # each starts from, unless --init-from
 MAX_NEW = 24  # tokens a reply may take (the longest demonstration is 27 tokens with END; 95% take 20)

@@ -25,7 +25,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import bert, zoo
+from models import bert
+from models import recipes as registry
 from models.data import shakespeare, wordpiece
 from models.data.wordpiece import CLS, MASK, PAD, SEP, SPECIALS
 from models.recipes.common import initial_model, source_tokenizer
@@ -250,7 +251,7 @@ def _logged(batches: Iterator, model: bert.BERT, probe: tuple, every: int) -> It
         yield batch
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     torch.manual_seed(run.seed)
     rng = np.random.default_rng(run.seed)
@@ -276,7 +277,7 @@ def train(run: zoo.Run) -> zoo.Trained:
             log_every=50,
         )
     held_out = ", ".join(shakespeare.VALIDATION_PLAYS + shakespeare.TEST_PLAYS)
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=(
@@ -313,7 +314,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="bert",
         arch="bert",
         train=train,

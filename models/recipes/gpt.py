@@ -35,9 +35,9 @@ from torch import nn
 
 from models import gpt, metrics
 from models.data import bpe, shakespeare
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import initial_model, source_tokenizer, windows
 from models.training import Trainer, fast_kernels, fit, schedule
-from models.zoo import Recipe, Run, Trained
 
 # ---- data -----------------------------------------------------------------------------------------------------------
 

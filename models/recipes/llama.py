@@ -25,10 +25,11 @@ from torch import nn
 
 from models import gpt, llama, metrics
 from models.layers import cache_bytes
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained, parameter_count
+from models.zoo import parameter_count
 
 # The GPT-2-style baseline: models.gpt.GPT at the same context, sized to a similar parameter count.
 BASELINE = gpt.Config(vocab=2048, dim=192, n_heads=6, n_layers=4, max_len=128, mlp_ratio=4)

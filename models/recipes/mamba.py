@@ -23,10 +23,10 @@ import torch.nn.functional as F
 
 from models import mamba, metrics, zoo
 from models.data import shakespeare, ssm_tasks
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import next_token_loss, train_tokenizer
 from models.training import fast_kernels, fit, schedule
-from models.zoo import Recipe, Run, Trained
 
 # The tasks the checkpoints are trained and evaluated on (evaluation and pages depend on them: not settings).
 COPY_TASK = {"length": 64, "n_memorize": 8, "n_values": 8}

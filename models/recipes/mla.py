@@ -17,6 +17,7 @@ from pathlib import Path
 import torch
 
 from models import metrics, mla, zoo
+from models.recipes import Recipe, Run, Trained
 from models.recipes.gpt import example_inputs, shakespeare_data, train_tokenizer
 from models.recipes.llama import (
     SIBLING_SETTINGS,
@@ -25,7 +26,6 @@ from models.recipes.llama import (
     seed_bpc,
     train_like_siblings,
 )
-from models.zoo import Recipe, Run, Trained
 
 # The siblings' settings as they are: 612 steps, batch 32, context 128, lr 3e-3, 50 warm-up steps, one extra seed.
 SETTINGS = SIBLING_SETTINGS

@@ -37,9 +37,9 @@ from torch import nn
 
 from models import gpt, llama, rl, zoo
 from models.data import chains
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import decoder_recipe
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained
 
 # The decoder both styles train: the LLaMA block (models/llama.py: RMSNorm, SwiGLU, rotary positions; full
 # multi-head attention here), character ids, context for the longest scratchpad. Rotary positions because a step is

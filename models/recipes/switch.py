@@ -30,6 +30,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from models import recipes as registry
 from models import switch, zoo
 from models.data import bpe, domains
 from models.metrics import encode_document, tokenizer
@@ -178,7 +179,7 @@ def evaluate(model: switch.SwitchLM, out: Path) -> dict:
 # ---- training ----------------------------------------------------------------------------------------------
 
 
-def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
+def train(run: registry.Run, config: switch.Config, name: str) -> registry.Trained:
     hp = run.settings
     tok = source_tokenizer(run) or bpe.load(_trained_tokenizer_json(config.vocab, hp["tokenizer_chars"]))
     streams = [stream(tok, d, "train") for d in DOMAINS]
@@ -194,7 +195,7 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     else:
         trainer = fit(model, batches, loss, **schedule(hp), desc=name, log_every=100)
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config_dict,
         data=(
@@ -263,7 +264,7 @@ def fit_recording_load(model: switch.SwitchLM, batches, hp: dict) -> tuple[Train
     return trainer, record
 
 
-def train_twin(run: zoo.Run, tok, streams, config: switch.Config) -> dict:
+def train_twin(run: registry.Run, tok, streams, config: switch.Config) -> dict:
     """The ``switch`` recipe run again inside ``switch-auxfree``'s command (the same seed, initialisation and batches,
     the auxiliary loss instead of the bias), for its load over training beside the bias's. Its weights are not kept:
     its held-out numbers are recorded beside those of the shipped ``switch``."""
@@ -302,7 +303,7 @@ SHIPPED = switch.PRESETS["shipped"]
 AUXFREE = replace(SHIPPED, aux_weight=0.0, balance="bias", bias_update=1e-3)
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="switch",
         arch="switch",
         train=functools.partial(train, config=SHIPPED, name="switch"),
@@ -319,7 +320,7 @@ RECIPES = [
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
     ),
-    zoo.Recipe(
+    registry.Recipe(
         name="switch-dense",
         arch="switch",
         train=functools.partial(train, config=switch.dense_twin(SHIPPED), name="switch-dense"),
@@ -330,7 +331,7 @@ RECIPES = [
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
     ),
-    zoo.Recipe(
+    registry.Recipe(
         name="switch-auxfree",
         arch="switch",
         train=functools.partial(train, config=AUXFREE, name="switch-auxfree"),

@@ -15,8 +15,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from models import recipes as registry
 from models import transformer as tr
-from models import zoo
 from models.data import seq2seq
 from models.probe import trace
 from models.recipes.common import initial_model
@@ -46,7 +46,7 @@ def loss(model: tr.Transformer, batch: seq2seq.Batch, offsets: tuple[int, int] =
     return F.cross_entropy(logits.flatten(0, 1), torch.from_numpy(batch.tgt_out).flatten(), ignore_index=seq2seq.PAD)
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     config = asdict(
         replace(tr.PRESETS["shipped"], vocab=seq2seq.VOCAB, pad_id=seq2seq.PAD, bos_id=seq2seq.BOS, eos_id=seq2seq.EOS)
@@ -68,7 +68,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         desc="transformer",
     )
     lo, hi = TRAIN_LENGTHS
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=f"random lowercase strings (a–z and space), lengths {lo}–{hi}, generated from the seed; "
@@ -149,7 +149,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="transformer",
         arch="transformer",
         train=train,

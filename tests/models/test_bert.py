@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from models import bert, zoo
+from models import recipes as registry
 from models.data import wordpiece
 from models.data.wordpiece import CLS, MASK, PAD, SEP
 from models.engine import Engine
@@ -252,7 +253,7 @@ def test_onnx_parity_outputs_and_probes(tok):
     pad = len(ids) - len(short)
     tokens = np.array([ids, short + [PAD] * pad])  # B = 2, padding, and a T unlike the export's example
     segments = np.array([segs, short_segs + [0] * pad])
-    probes = zoo.recipe("bert").probes
+    probes = registry.recipe("bert").probes
     ref = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="torch")
     got = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="onnx")
     for name in ("mlm_logits", "nsp_logits"):

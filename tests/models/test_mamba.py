@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from models import mamba, zoo
+from models import recipes as registry
 from models.data import ssm_tasks
 from models.engine import Engine
 from models.probe import trace
@@ -187,7 +188,7 @@ def engine():
 
 @pytest.mark.parametrize("name", [n for n in SHIPPED if n in GOLDEN])
 def test_golden_outputs_of_the_shipped_task_models(engine, name):
-    inputs = zoo.recipe(name).example_inputs(zoo.checkpoint_dir(name))
+    inputs = registry.recipe(name).example_inputs(zoo.checkpoint_dir(name))
     logits = engine.run(name, inputs).outputs["logits"][0]
     rng = np.random.default_rng(7)
     batch = recipe.copy_batch(rng, 1) if "copy" in name else recipe.induction_batch(rng, 1)
@@ -200,7 +201,7 @@ def test_golden_outputs_of_the_shipped_task_models(engine, name):
 
 @pytest.mark.skipif("mamba-lm" not in SHIPPED, reason="mamba-lm is not shipped")
 def test_golden_next_tokens_of_the_language_model(engine):
-    inputs = zoo.recipe("mamba-lm").example_inputs(zoo.checkpoint_dir("mamba-lm"))
+    inputs = registry.recipe("mamba-lm").example_inputs(zoo.checkpoint_dir("mamba-lm"))
     assert inputs["tokens"].tolist() == [[0, 1206, 293, 867, 556, 422, 290, 259, 1836, 1675, 326, 716, 31]]
     pred = engine.run("mamba-lm", inputs).outputs["logits"][0].argmax(-1).tolist()
     assert pred == [614, 293, 306, 76, 268, 12, 268, 264, 1675, 326, 288, 14, 199]
@@ -209,7 +210,7 @@ def test_golden_next_tokens_of_the_language_model(engine):
 @pytest.mark.parametrize("name", SHIPPED)
 def test_card_reaches_its_bars(name):
     card = zoo.read_card(name)
-    assert not zoo.bars_missed(card["metrics"], zoo.recipe(name).bars)
+    assert not zoo.bars_missed(card["metrics"], registry.recipe(name).bars)
     assert card["params"] == zoo.parameter_count(zoo.load(name))
 
 
@@ -226,7 +227,7 @@ def page_shapes(name: str) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_onnx_parity_on_the_pages_shapes(engine, name):
-    probes = zoo.recipe(name).probes
+    probes = registry.recipe(name).probes
     for tokens in page_shapes(name):
         a = engine.run(name, {"tokens": tokens}, probes, backend="torch")
         o = engine.run(name, {"tokens": tokens}, probes, backend="onnx")
