@@ -44,6 +44,9 @@ from torch import nn
 from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryEmbedding, SwiGLU, causal_mask, gpt2_init
 from models.probe import Probe, name_probes
 
+# The siblings of the ``llama`` checkpoint that differ only in how many key/value heads its 4 query heads share
+# (GQA, 2305.13245): checkpoint name -> key/value heads (``llama`` itself: the shipped preset's).
+SIBLING_KV_HEADS = {"llama-mha": 4, "llama-mqa": 1}
 EXTRAPOLATE = 4  # forward accepts up to this many times the training context (RoPE has no table to run out of)
 
 

@@ -29,6 +29,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.data import bpe, shakespeare
+from models.layers import cache_bytes
 from models.probe import trace
 
 # ---- text ---------------------------------------------------------------------------------------------------------
@@ -167,3 +168,15 @@ def induction_ratio_after_text(
     )
     first, second = copy_losses(token_losses(model, tokens), length, context)
     return second / first
+
+
+# ---- decoding ------------------------------------------------------------------------------------------------------
+
+
+def kv_cache_bytes_per_token(model: nn.Module, n: int = 8) -> int:
+    """Bytes the cache grows by per token, measured from the cache tensors after a cached forward of ``n`` tokens
+    (any decoder with ``new_cache()`` and ``forward(tokens, cache)``: llama and its siblings, mla)."""
+    cache = model.new_cache()
+    with torch.inference_mode():
+        model(torch.zeros(1, n, dtype=torch.long, device=next(model.parameters()).device), cache)
+    return cache_bytes(cache) // n

@@ -22,6 +22,7 @@ INFRASTRUCTURE = {
     "metrics",
     "scaling",  # scaling-law fits (numpy, scipy): no model
     "rl",  # GRPO's objective and advantages on arrays: no model
+    "reasoning",  # completing the chain task's problems with a decoder, its held-out sets: no model of its own
 }
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
 FORBIDDEN = re.compile(

@@ -11,7 +11,7 @@ from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.tokens import token_strip, visible
 
 VIEWS = ("example", "nsp", "embeddings", "attention")
-ACTIONS = ("none", "mask", "random", "keep")  # models.bert.NOT_CHOSEN, MASKED, RANDOM, KEPT
+ACTIONS = ("none", "mask", "random", "keep")  # models.data.masking.NOT_CHOSEN, MASKED, RANDOM, KEPT
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")  # a pill shows its position: be² and be⁷ differ
 
 

@@ -14,7 +14,6 @@ from app.shared.i18n import InputError
 from app.shared.services import engine, run, stack_layers
 from models import mamba, metrics, zoo
 from models.data import bpe, ssm_tasks
-from models.recipes import mamba as mamba_recipe
 
 NAMES = {
     "copy": "mamba-selective-copy",
@@ -183,10 +182,10 @@ def _instance(source: str, seed: int, length: int) -> ssm_tasks.Batch:
         raise InputError("mamba.error.seed", max=MAX_SEED)
     rng = np.random.default_rng(seed)
     if source == "copy":
-        return mamba_recipe.copy_batch(rng, 1)
+        return ssm_tasks.copy_batch(rng, 1)
     if length not in INDUCTION_LENGTHS:
         raise InputError("mamba.error.length", lengths=", ".join(map(str, INDUCTION_LENGTHS)))
-    return mamba_recipe.induction_batch(rng, 1, length)
+    return ssm_tasks.induction_batch(rng, 1, length)
 
 
 @st.cache_resource(show_spinner=False)

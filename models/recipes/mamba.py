@@ -23,31 +23,17 @@ import torch.nn.functional as F
 
 from models import mamba, metrics, zoo
 from models.data import shakespeare, ssm_tasks
+from models.data.ssm_tasks import COPY_TASK, INDUCTION_TASK, copy_batch, induction_batch
 from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import next_token_loss, train_tokenizer
 from models.training import fast_kernels, fit, schedule
 
-# The tasks the checkpoints are trained and evaluated on (evaluation and pages depend on them: not settings).
-COPY_TASK = {"length": 64, "n_memorize": 8, "n_values": 8}
-INDUCTION_TASK = {"length": 64, "n_values": 16}
 EVAL_SEED = 12345  # held-out instances come from this seed; training draws from the run's seed
 EVAL_COUNT = 1000
 
 TASK_SETTINGS = {"steps": 2000, "batch": 32, "lr": 3e-3, "warmup": 100, "weight_decay": 0.01}
 LM_SETTINGS = {"steps": 1000, "batch": 16, "context": 128, "lr": 3e-3, "warmup": 50, "weight_decay": 0.01}
-
-
-# ---- the synthetic tasks --------------------------------------------------------------------------------------------
-
-
-def copy_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    task = dict(COPY_TASK, **({"length": length} if length else {}))
-    return ssm_tasks.selective_copy(rng, batch, **task)
-
-
-def induction_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    return ssm_tasks.induction(rng, batch, length or INDUCTION_TASK["length"], INDUCTION_TASK["n_values"])
 
 
 def masked_loss(model: mamba.Mamba, batch: ssm_tasks.Batch) -> torch.Tensor:

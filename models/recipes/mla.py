@@ -17,12 +17,12 @@ from pathlib import Path
 import torch
 
 from models import metrics, mla, zoo
+from models.metrics import kv_cache_bytes_per_token
 from models.recipes import Recipe, Run, Trained
 from models.recipes.gpt import example_inputs, shakespeare_data, train_tokenizer
 from models.recipes.llama import (
     SIBLING_SETTINGS,
     held_out_windows,
-    kv_cache_bytes_per_token,
     seed_bpc,
     train_like_siblings,
 )

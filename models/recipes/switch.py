@@ -33,6 +33,7 @@ from tqdm import tqdm
 from models import recipes as registry
 from models import switch, zoo
 from models.data import bpe, domains
+from models.data.domains import stream, validation_windows
 from models.metrics import encode_document, tokenizer
 from models.probe import trace
 from models.recipes.common import initial_model, source_tokenizer, windows
@@ -65,30 +66,6 @@ def _trained_tokenizer_json(vocab: int, chars: int) -> str:
             if budget <= 0:
                 break
     return bpe.train_bpe(texts, vocab).to_str()
-
-
-@functools.cache
-def _stream(tok_json: str, domain: str, split: str) -> np.ndarray:
-    tok = bpe.load(tok_json)
-    return np.concatenate([encode_document(tok, d) for d in domains.documents(domain, split)])
-
-
-def stream(tok, domain: str, split: str) -> np.ndarray:
-    """One domain's split as one id stream, each document after <|endoftext|>."""
-    return _stream(tok.to_str(), domain, split)
-
-
-def validation_windows(tok, per_domain: int = 32, length: int = 128) -> tuple[np.ndarray, np.ndarray]:
-    """Evenly spaced held-out windows (3·per_domain, length + 1) and their domain index (3·per_domain,), interleaved
-    so that every 3 consecutive rows hold one window of each domain."""
-    rows, labels = [], []
-    per = [stream(tok, d, "validation") for d in DOMAINS]
-    for j in range(per_domain):
-        for d, ids in enumerate(per):
-            s = (len(ids) - length - 1) * j // per_domain
-            rows.append(ids[s : s + length + 1])
-            labels.append(d)
-    return np.stack(rows), np.array(labels)
 
 
 def loss(model: switch.SwitchLM, chunk: torch.Tensor) -> torch.Tensor:

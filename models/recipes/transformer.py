@@ -23,8 +23,8 @@ from models.recipes.common import initial_model
 from models.training import fit, schedule
 
 # The task: lengths seen in training, and the longer ones the checkpoint is tested on (1.25×).
-TRAIN_LENGTHS = (1, 16)
-LONG_LENGTHS = (17, 20)
+TRAIN_LENGTHS = seq2seq.TRAIN_LENGTHS
+LONG_LENGTHS = seq2seq.LONG_LENGTHS
 
 SETTINGS = {
     "steps": 4000,
@@ -32,10 +32,8 @@ SETTINGS = {
     "lr": 2e-3,
     "warmup": 300,
     "weight_decay": 0.0,
-    # Each batch starts the source and the target positions at random rows 0..position_shift of the sinusoidal
-    # table (independently), so the model cannot tie "where to look" to absolute positions; it has to use relative
-    # ones, which is what lets it handle lengths it never saw. At inference both start at row 0, as in the paper.
-    "position_shift": 8,
+    # random start rows of the source and target positions in each batch (models/data/seq2seq.py: why)
+    "position_shift": seq2seq.POSITION_SHIFT,
 }
 
 
