@@ -323,7 +323,7 @@ def measure_decode_costs(length: int = DECODE_LENGTH, progress=None) -> DecodeCo
         return lambda t: progress((offset + t + 1) / (2 * length)) if (t + 1) % 8 == 0 else None
 
     m_ms, m_bytes = mamba.decode_profile(model, length, reporter(0))
-    g_ms, g_bytes = mamba.kv_decode_profile(transformer, length, reporter(length))
+    g_ms, g_bytes = metrics.kv_decode_profile(transformer, length, reporter(length))
     return DecodeCosts(
         position=np.arange(1, length + 1),
         mamba_ms=m_ms,

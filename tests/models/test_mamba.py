@@ -77,7 +77,8 @@ def test_step_over_a_sequence_equals_the_full_forward(lti):
     torch.testing.assert_close(mamba.recurrent_logits(model, tokens), full, atol=1e-5, rtol=1e-4)
     diff = mamba.scan_difference(model, tokens)
     assert diff["parallel_vs_sequential"] < 1e-5 and diff["parallel_vs_recurrent"] < 1e-5
-    assert model.layers[0].mixer.parallel  # scan_difference never switches the shared model
+    with torch.no_grad():  # scan_difference never switches the shared model: its forward is the parallel one still
+        assert torch.equal(model(tokens), full)
 
 
 def test_the_state_has_a_constant_size():
@@ -133,16 +134,19 @@ def test_lti_delta_b_c_do_not_depend_on_the_input():
     assert runs[0]["layers.0.mixer.delta"].std(dim=1).max() == 0  # the same Δ at every position
 
 
-def test_training_kernels_switch_to_the_sequential_scan_and_back():
+def test_training_asks_for_the_sequential_scan_by_argument_and_the_model_is_never_switched():
     model = tiny()
     tokens = torch.randint(0, model.config.vocab, (2, 13))
     with torch.no_grad():
         parallel = model(tokens)
-        with fast_kernels(model):
-            assert not any(layer.mixer.parallel for layer in model.layers)
-            sequential = model(tokens)
-    assert all(layer.mixer.parallel for layer in model.layers)
+        with fast_kernels(model):  # the training kernels leave Mamba's scan to its forward's argument
+            sequential = model(tokens, scan="sequential")
+            assert torch.equal(model(tokens), parallel)
+        assert torch.equal(model(tokens), parallel)
+    assert not any(hasattr(m, "parallel") for m in model.modules())  # no mode flag on the modules
     torch.testing.assert_close(sequential, parallel, atol=1e-5, rtol=1e-4)
+    with pytest.raises(ValueError, match="scan"):
+        model(tokens, scan="fast")
 
 
 def test_the_task_presets_fit_the_tasks_vocabularies():
