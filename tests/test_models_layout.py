@@ -53,3 +53,14 @@ def test_no_module_reads_training_settings_from_the_environment():
         for name in re.findall(r"os\.environ(?:\.get)?[\[(]\s*[\"'](\w+)|getenv\(\s*[\"'](\w+)", path.read_text()):
             assert set(name) - {""} <= allowed, (path, name)
         assert not re.search(r"os\.environ(?![\[.(]|\.get)", path.read_text()), path
+
+
+def test_only_the_zoo_the_engine_and_the_data_read_the_environment():
+    """Locations only, in the modules that resolve them: a model, a recipe or a metric takes its settings as
+    arguments."""
+    readers = {
+        str(path.relative_to(MODELS))
+        for path in MODELS.rglob("*.py")
+        if re.search(r"\bos\.environ\b|\bgetenv\(", path.read_text())
+    }
+    assert {r for r in readers if r not in ("zoo.py", "engine.py") and not r.startswith("data/")} == set()
