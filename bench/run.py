@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from bench.common import LOAD_SUITE, ROOT, machine, now, process_rss_mb
+from models import recipes as registry
 from models import zoo
 from models.engine import Engine, ort_session_options
 
@@ -44,7 +45,7 @@ def probe_latency(repeats: int) -> dict:
     engine = Engine()
     out = {}
     for name in shipped():
-        recipe = zoo.recipe(name)
+        recipe = registry.recipe(name)
         inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
         for backend in ("torch", "onnx"):
             for _ in range(5):
@@ -63,7 +64,7 @@ def ort_spinning(repeats: int) -> dict:
     import onnxruntime as ort
 
     name = max(shipped(), key=lambda n: zoo.parameter_count(zoo.load(n)))
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
     model = zoo.load(name)
     tensors = {k: torch.from_numpy(v) for k, v in inputs.items()}
@@ -97,7 +98,7 @@ def decode_cost(length: int = 256) -> dict:
     """Per-token generation cost against position: Mamba's constant state vs GPT's growing KV cache, the LLaMA
     siblings' caches with 4, 2 and 1 key/value heads, and Mistral's rolling buffer (W slots) vs a full cache, also to
     LONG_DECODE tokens."""
-    from models import mamba
+    from models import mamba, metrics
 
     out = {}
     available = zoo.available()
@@ -105,14 +106,14 @@ def decode_cost(length: int = 256) -> dict:
     if "mamba-lm" in available:
         runs.append(("mamba-lm", lambda: mamba.decode_profile(zoo.load("mamba-lm"), length)))
     if "gpt" in available:
-        runs.append(("gpt", lambda: mamba.kv_decode_profile(zoo.load("gpt"), length)))
+        runs.append(("gpt", lambda: metrics.kv_decode_profile(zoo.load("gpt"), length)))
     for name, label in LLAMA_FAMILY.items():  # the same model with 4, 2 and 1 key/value heads
         if name in available:
-            runs.append((label, lambda name=name: mamba.kv_decode_profile(zoo.load(name), length)))
+            runs.append((label, lambda name=name: metrics.kv_decode_profile(zoo.load(name), length)))
     if "mla" in available:  # the latent cache: c_KV and the shared rotary key, read by either path
         for absorbed in (False, True):
             label = f"mla (latent cache, {'absorbed' if absorbed else 'naive'})"
-            runs.append((label, lambda a=absorbed: mamba.kv_decode_profile(zoo.load("mla"), length, absorbed=a)))
+            runs.append((label, lambda a=absorbed: metrics.kv_decode_profile(zoo.load("mla"), length, absorbed=a)))
     if "mistral" in available:
         for rolling in (True, False):
             label = "mistral (rolling buffer, W = 32)" if rolling else "mistral (full KV cache)"

@@ -28,6 +28,13 @@ from torch import nn
 from models import gpt
 from models.probe import Probe, name_probes
 
+# The KL coefficients the shipped policies were trained with (the recipe's defaults; the ppo and dpo cards record
+# them). PPO: β of the per-token KL penalty (InstructGPT: 0.02); 0.05 and 0.3 collapsed (docs/training/alignment.md).
+PPO_KL_COEF = 1.0
+# DPO: at the DPO paper's usual 0.1, KL to sft was 7.9 nats and greedy replies repeated "good my lord" to the 12-word
+# limit; at 0.5 KL is 1.8, as PPO's (docs/training/alignment.md).
+DPO_BETA = 0.5
+
 
 class ScalarHead(nn.Module):
     """LN_f(x_L) -> one number per position, (B, T, C) -> (B, T)."""
@@ -82,3 +89,36 @@ def reward_from_policy(policy: gpt.GPT) -> RewardModel:
     rm = RewardModel(gpt.Config(**asdict(policy.config)))
     rm.gpt.load_state_dict(policy.state_dict())
     return rm
+
+
+# ---- replies ---------------------------------------------------------------------------------------------------------
+
+MAX_NEW = 24  # tokens a reply may take (the longest demonstration is 27 tokens with END; 95% take 20)
+
+
+def by_length(prompt_ids: list[list[int]]) -> dict[int, list[int]]:
+    groups: dict[int, list[int]] = {}
+    for i, p in enumerate(prompt_ids):
+        groups.setdefault(len(p), []).append(i)
+    return groups
+
+
+@torch.inference_mode()
+def complete(
+    model: gpt.GPT,
+    prompt_ids: list[list[int]],
+    *,
+    temperature: float = 0.0,
+    generator: torch.Generator | None = None,
+    chunk: int = 64,
+) -> list[list[int]]:
+    """Each prompt's reply ids (up to END included, at most MAX_NEW), prompts of one length decoded together."""
+    out: list[list[int]] = [[] for _ in prompt_ids]
+    for idx in by_length(prompt_ids).values():
+        for s in range(0, len(idx), chunk):
+            part = idx[s : s + chunk]
+            x = torch.tensor([prompt_ids[i] for i in part])
+            ids, _ = gpt.decode_batch(model, x, 0, temperature=temperature, generator=generator, max_new=MAX_NEW)
+            for i, row in zip(part, ids.tolist()):
+                out[i] = row[: row.index(0) + 1] if 0 in row else row
+    return out

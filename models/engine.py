@@ -26,7 +26,7 @@ BACKENDS = ("torch", "onnx")
 
 @dataclass(frozen=True)
 class Result:
-    outputs: dict[str, np.ndarray]  # the recipe's output names -> arrays
+    outputs: dict[str, np.ndarray]  # the output names of the checkpoint's config.json -> arrays
     probes: dict[str, np.ndarray]  # probe name -> array
     backend: str
     device: str
@@ -72,6 +72,7 @@ class Engine:
         self._models: dict[str, torch.nn.Module] = {}
         self._sessions: dict[str, object] = {}
         self._steps: dict[str, tuple] = {}  # name -> (traced decoding step, its empty cache)
+        self._specs: dict[str, dict] = {}  # name -> its config.json
         self._lock = threading.Lock()
 
     def model(self, name: str) -> torch.nn.Module:
@@ -88,7 +89,7 @@ class Engine:
 
     def session(self, name: str, graph: str = "model"):
         """The shared ONNX Runtime session of ``name``'s ``graph``: ``model`` (the forward with probes) or, where the
-        recipe has a decoding step, ``decode`` (``models.export`` writes both)."""
+        checkpoint has a decoding step, ``decode`` (``models.export`` writes both)."""
         import onnxruntime as ort
 
         key = name if graph == "model" else f"{name}:{graph}"
@@ -102,31 +103,45 @@ class Engine:
                 )
             return self._sessions[key]
 
+    def spec(self, name: str) -> dict:
+        """``name``'s config.json (arch, outputs, step, config), read once per engine."""
+        with self._lock:
+            if name not in self._specs:
+                self._specs[name] = zoo.read_spec(name)
+            return self._specs[name]
+
+    def has_step(self, name: str) -> bool:
+        """Whether ``name``'s config.json names a decoding step (``decode_step`` serves it)."""
+        return self.spec(name).get("step") is not None
+
     def decode_step(self, name: str, backend: str = "torch"):
         """A step function for ``gpt.decode``: ``step(tokens (1, T), start, past) -> (logits (V,), present)``, one
-        call of the recipe's decoding step per token — traced once per engine on torch, the exported ``decode.onnx``
-        on ONNX Runtime. Either way one call crosses the interpreter lock once, not once per operation."""
-        from models.gpt import step_positions
+        call of the checkpoint's decoding step per token — traced once per engine on torch, the exported
+        ``decode.onnx`` on ONNX Runtime. Either way one call crosses the interpreter lock once, not once per
+        operation.
 
-        recipe = zoo.recipe(name)
-        if recipe.step is None:
+        The step is the class of the architecture module that config.json names (``"step"``): built around the model,
+        it takes ``prepare(tokens, start)`` (numpy) then the past keys and values, and returns the logits at the last
+        new position and the present keys and values."""
+        spec = self.spec(name)
+        if spec.get("step") is None:
             raise ValueError(f"{name} has no decoding step")
+        step_class = getattr(zoo.arch_module(spec), spec["step"])
         if backend == "onnx":
             session = self.session(name, "decode")
-            empty = recipe.step(self.model(name)).empty_cache().cpu().numpy()
+            empty = step_class(self.model(name)).empty_cache().cpu().numpy()
+            names = list(step_class.INPUTS)
 
             def onnx_step(tokens: np.ndarray, start: int, past):
-                positions, mask = step_positions(tokens.shape[1], start)
                 k, v = past if past is not None else (empty, empty)
-                feed = {"tokens": tokens, "positions": positions, "mask": mask, "past_k": k, "past_v": v}
-                logits, k, v = session.run(None, feed)
+                logits, k, v = session.run(None, dict(zip(names, (*step_class.prepare(tokens, start), k, v))))
                 return logits[0], (k, v)
 
             return onnx_step
         with self._lock:
             traced = self._steps.get(name)
         if traced is None:
-            step = recipe.step(self.model(name))
+            step = step_class(self.model(name))
             with torch.no_grad(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the tracer's notes on shapes it reads; the graph is checked by tests
                 module = torch.jit.trace(step, step.example(), check_trace=False)
@@ -140,8 +155,7 @@ class Engine:
         on_cpu = self.device == "cpu"
 
         def torch_step(tokens: np.ndarray, start: int, past):
-            positions, mask = step_positions(tokens.shape[1], start)
-            args = [torch.from_numpy(a) for a in (tokens, positions, mask)]
+            args = [torch.from_numpy(a) for a in step_class.prepare(tokens, start)]
             if not on_cpu:
                 args = [a.to(self.device) for a in args]
             k, v = past if past is not None else (empty_t, empty_t)
@@ -171,7 +185,7 @@ class Engine:
             torch.cuda.synchronize()
         ms = (time.perf_counter() - start) * 1e3
         outs = out if isinstance(out, tuple) else (out,)
-        names = zoo.recipe(name).output_names
+        names = self.spec(name)["outputs"]
         return Result(
             outputs={n: o.float().cpu().numpy() for n, o in zip(names, outs)},
             probes={n: p.float().cpu().numpy() for n, p in t.items()},
@@ -182,7 +196,7 @@ class Engine:
 
     def _run_onnx(self, name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...]) -> Result:
         session = self.session(name)
-        out_names = zoo.recipe(name).output_names
+        out_names = self.spec(name)["outputs"]
         wanted = [
             o.name for o in session.get_outputs() if o.name in out_names or any(matches(o.name, p) for p in probes)
         ]

@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 
+from models import recipes as registry
 from models import zoo
 
 
@@ -22,12 +23,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("name")
     ap.add_argument("--write", action="store_true", help="replace the card's metrics with the recomputed ones")
     args = ap.parse_args(argv)
-    sweep = zoo.sweeps().get(args.name) or zoo.sweep_for_folder(args.name)
+    sweep = registry.sweeps().get(args.name) or registry.sweep_for_folder(args.name)
     if sweep:  # a sweep: its metrics from its table of runs
         recipe, name = sweep, sweep.folder
         metrics = sweep.evaluate(zoo.checkpoint_dir(name))
     else:
-        recipe, name = zoo.recipe(args.name), args.name
+        recipe, name = registry.recipe(args.name), args.name
         metrics = recipe.evaluate(zoo.load(name), zoo.checkpoint_dir(name))
     print(json.dumps(metrics))
     if args.write:

@@ -4,8 +4,8 @@
 
 Writes ``model.onnx`` beside the weights. Outputs: the recipe's ``output_names`` (``logits``, ...), then one output
 per probe that the recipe's patterns select, named by the probe (``blocks.0.attn.pattern``). Every axis of every
-output is dynamic. Where the recipe has a decoding step with the KV cache as inputs and outputs (``Recipe.step``:
-GPT's), it also writes ``decode.onnx``.
+output is dynamic. Where the checkpoint's config.json names a decoding step with the KV cache as inputs and outputs
+(``step``: GPT's ``CachedStep``), it also writes ``decode.onnx``.
 
 We use PyTorch's TorchScript-based exporter (``dynamo=False``): it traces one forward pass, so the probes —
 ordinary Python side effects inside ``trace()`` — become graph outputs without special support, and it takes
@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from models import recipes as registry
 from models import zoo
 from models.probe import trace
 
@@ -49,7 +50,7 @@ def to_tensor(a: np.ndarray) -> torch.Tensor:
 
 
 def export(name: str) -> Path:
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     ckpt = zoo.checkpoint_dir(name)
     model = zoo.load(name)
     inputs = recipe.example_inputs(ckpt)
@@ -62,17 +63,16 @@ def export(name: str) -> Path:
     for out_name, tensor in zip(output_names, sample):
         dynamic[out_name] = {i: f"{out_name}.{i}" for i in range(tensor.dim())}
     path = _write(wrapper, args, ckpt / "model.onnx", list(inputs), output_names, dynamic)
-    if recipe.step is not None:
-        export_step(recipe.step(model), ckpt / "decode.onnx")
+    spec = zoo.read_spec(name)
+    if spec["step"] is not None:
+        export_step(getattr(zoo.arch_module(spec), spec["step"])(model), ckpt / "decode.onnx")
     return path
 
 
 def export_step(step: nn.Module, path: Path) -> Path:
     """The decoding step with the KV cache as inputs and outputs (gpt.CachedStep) as its own graph: one ONNX Runtime
-    call per generated token, every length axis dynamic."""
-    from models.gpt import STEP_AXES, STEP_INPUTS, STEP_OUTPUTS
-
-    return _write(step, step.example(), path, list(STEP_INPUTS), list(STEP_OUTPUTS), STEP_AXES)
+    call per generated token, every length axis dynamic (the step class names its inputs, outputs and axes)."""
+    return _write(step, step.example(), path, list(step.INPUTS), list(step.OUTPUTS), step.AXES)
 
 
 def _write(module: nn.Module, args: tuple, path: Path, input_names: list, output_names: list, axes: dict) -> Path:

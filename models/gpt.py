@@ -119,7 +119,6 @@ def build(config: dict) -> GPT:
 # ---- sampling and generation -------------------------------------------------------------------------------
 
 
-@torch.inference_mode()
 def generate(
     model: GPT,
     prompt: list[int],
@@ -132,18 +131,34 @@ def generate(
 ) -> Iterator[int]:
     """Yield up to ``n`` new ids one at a time, decoding with the KV cache (one row per step, not the square).
 
-    Stops early at the context length. temperature 0 is greedy decoding.
+    Stops early at the context length. temperature 0 is greedy decoding. Any decoder of this package called as
+    ``model(tokens, cache)`` with ``new_cache()`` and ``config.max_len`` serves (``decode`` over ``eager_step``).
     """
-    rng = np.random.default_rng(seed)
-    device = model.embed.weight.device
-    cache = model.new_cache()
-    n = min(n, model.config.max_len - len(prompt))
-    x = torch.tensor([prompt], dtype=torch.long, device=device)
-    for _ in range(max(n, 0)):
-        logits = model(x, cache)[0, -1].double().cpu().numpy()
-        nxt = choose(logits, temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
-        yield nxt
-        x = torch.tensor([[nxt]], dtype=torch.long, device=device)
+    yield from decode(
+        eager_step(model),
+        prompt,
+        n,
+        max_len=model.config.max_len,
+        temperature=temperature,
+        top_k=top_k,
+        top_p=top_p,
+        seed=seed,
+    )
+
+
+def eager_step(model: nn.Module, cache: bool = True):
+    """``model`` as a step function for ``decode``, in eager torch: ``past`` is its list of KVCache (None: a fresh
+    one; without ``cache``, none is kept and each call reads the whole sequence), the logits come back as float64
+    numpy."""
+    device = next(model.parameters()).device
+
+    def step(tokens: np.ndarray, start: int, past: list[KVCache] | None):
+        kept = (model.new_cache() if past is None else past) if cache else None
+        with torch.inference_mode():
+            logits = model(torch.from_numpy(tokens).to(device), kept)[0, -1]
+        return logits.double().cpu().numpy(), kept
+
+    return step
 
 
 # ---- decoding with the cache as tensors: one call per token (traced on torch, exported for ONNX Runtime) ---------
@@ -176,9 +191,17 @@ class CachedStep(nn.Module):
     token), which is what made the KV cache look slower than re-reading in a busy server (bench --only generation).
     """
 
+    INPUTS, OUTPUTS, AXES = STEP_INPUTS, STEP_OUTPUTS, STEP_AXES  # the exported graph's names and dynamic axes
+
     def __init__(self, model: GPT):
         super().__init__()
         self.model = model
+
+    @staticmethod
+    def prepare(tokens: np.ndarray, start: int) -> tuple[np.ndarray, ...]:
+        """The inputs before the cache for ``tokens`` (B, T) after ``start`` cached positions: (tokens, positions,
+        mask), in numpy (``step_positions``). ``models.engine`` feeds them, then the past keys and values."""
+        return (tokens, *step_positions(tokens.shape[1], start))
 
     def forward(
         self,
@@ -220,6 +243,26 @@ def step_positions(n_new: int, start: int) -> tuple[np.ndarray, np.ndarray]:
     return positions, np.arange(start + n_new)[None, :] <= positions[:, None]
 
 
+def decoding_loop(feed, n: int, pick, stop=None) -> Iterator:
+    """The one decoding loop of the zoo: feed the prompt, then each chosen token, and yield each choice.
+
+    ``feed(new, past) -> (logits, past)``: ``new`` is None for the prompt (whatever ``feed`` holds), then the token(s)
+    just chosen; ``past`` what the previous call returned (None at first). ``pick(logits)`` chooses (greedy or
+    sampled, one sequence or a batch). At most ``n`` choices; after one, ``stop(choice)`` true ends the loop early.
+    Every variant (``generate``, ``decode`` with or without the cache, ``decode_batch``) is this loop with its own
+    ``feed`` and ``pick``.
+    """
+    if n <= 0:
+        return
+    logits, past = feed(None, None)
+    for i in range(n):
+        choice = pick(logits)
+        yield choice
+        if i + 1 == n or (stop is not None and stop(choice)):
+            return
+        logits, past = feed(choice, past)
+
+
 def decode(
     step,
     prompt: list[int],
@@ -241,16 +284,22 @@ def decode(
     """
     rng = np.random.default_rng(seed)
     seq = list(prompt)
-    past, fed = None, 0
-    for _ in range(max(min(n, max_len - len(prompt)), 0)):
-        if cache:
-            logits, past = step(np.array([seq[fed:]], dtype=np.int64), fed, past)
-            fed = len(seq)
-        else:
-            logits, _ = step(np.array([seq], dtype=np.int64), 0, None)
-        nxt = choose(np.asarray(logits, dtype=np.float64), temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
-        seq.append(nxt)
-        yield nxt
+    fed = 0  # how many ids of seq the cache holds
+
+    def feed(new, past):
+        nonlocal fed
+        if new is not None:
+            seq.append(new)
+        if not cache:
+            return step(np.array([seq], dtype=np.int64), 0, None)[0], None
+        logits, past = step(np.array([seq[fed:]], dtype=np.int64), fed, past)
+        fed = len(seq)
+        return logits, past
+
+    def pick(logits):
+        return choose(np.asarray(logits, dtype=np.float64), temperature=temperature, top_k=top_k, top_p=top_p, rng=rng)
+
+    yield from decoding_loop(feed, min(n, max_len - len(prompt)), pick)
 
 
 def choose(logits: np.ndarray, *, temperature: float, top_k: int, top_p: float, rng: np.random.Generator) -> int:
@@ -281,22 +330,26 @@ def decode_batch(
     """
     n, p_len = prompts.shape
     cache = model.new_cache()
-    out, logps = [], []
     alive = torch.ones(n, dtype=torch.bool, device=prompts.device)
-    logits = model(prompts, cache)[:, -1]
-    for _ in range(min(model.config.max_len - p_len, max_new or model.config.max_len)):
+    logps = []
+
+    def feed(new, past):
+        return model(prompts if new is None else new[:, None], cache)[:, -1], None
+
+    def pick(logits):
+        nonlocal alive
         logprobs = torch.log_softmax(logits.float(), dim=-1)
         if temperature <= 0:
             nxt = logprobs.argmax(-1)
         else:
             nxt = torch.multinomial(torch.softmax(logits.float() / temperature, -1), 1, generator=generator)[:, 0]
         nxt = torch.where(alive, nxt, torch.zeros_like(nxt))
-        out.append(nxt)
         logps.append(torch.where(alive, logprobs.gather(-1, nxt[:, None])[:, 0], torch.zeros_like(logprobs[:, 0])))
-        alive &= nxt != end
-        if not alive.any() or p_len + len(out) >= model.config.max_len or len(out) == max_new:
-            break
-        logits = model(nxt[:, None], cache)[:, -1]
+        alive = alive & (nxt != end)
+        return nxt
+
+    budget = min(model.config.max_len - p_len, max_new or model.config.max_len)
+    out = list(decoding_loop(feed, budget, pick, stop=lambda _: not alive.any()))
     return torch.stack(out, dim=1), torch.stack(logps, dim=1)
 
 
@@ -314,14 +367,8 @@ def token_logprobs(model: GPT, ids: torch.Tensor) -> torch.Tensor:
 def tokens_per_second(model: GPT, prompt: list[int], n: int = 64, *, cache: bool = True) -> float:
     """Greedy decoding speed: with the KV cache (one new row per token) or re-reading the whole sequence."""
     start = time.perf_counter()
-    if cache:
-        produced = len(list(generate(model, prompt, n, temperature=0.0)))
-    else:
-        seq = list(prompt)
-        device = model.embed.weight.device
-        for _ in range(min(n, model.config.max_len - len(prompt))):
-            seq.append(int(model(torch.tensor([seq], device=device))[0, -1].argmax()))
-        produced = len(seq) - len(prompt)
+    step = eager_step(model, cache)
+    produced = len(list(decode(step, prompt, n, max_len=model.config.max_len, cache=cache, temperature=0.0)))
     return produced / (time.perf_counter() - start)
 
 

@@ -35,15 +35,17 @@ equal step time.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryEmbedding, SwiGLU, causal_mask, gpt2_init
-from models.probe import Probe, name_probes
+from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryDecoder, SwiGLU, causal_mask
+from models.probe import Probe
 
+# The siblings of the ``llama`` checkpoint that differ only in how many key/value heads its 4 query heads share
+# (GQA, 2305.13245): checkpoint name -> key/value heads (``llama`` itself: the shipped preset's).
+SIBLING_KV_HEADS = {"llama-mha": 4, "llama-mqa": 1}
 EXTRAPOLATE = 4  # forward accepts up to this many times the training context (RoPE has no table to run out of)
 
 
@@ -84,19 +86,9 @@ class Block(nn.Module):
         return self.resid(x + self.mlp(self.ffn_norm(x)))  # (B, T, C)
 
 
-class Llama(nn.Module):
+class Llama(RotaryDecoder):
     def __init__(self, c: Config):
-        super().__init__()
-        self.config = c
-        self.embed = nn.Embedding(c.vocab, c.dim)
-        self.rope = RotaryEmbedding(c.dim // c.n_heads, c.rope_base)
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
-        self.norm = RMSNorm(c.dim)
-        self.apply(gpt2_init)
-        for block in self.blocks:  # as GPT-2: the projections into the residual stream start at 0.02/√(2L)
-            for proj in (block.attn.wo, block.mlp.w2):
-                nn.init.normal_(proj.weight, std=0.02 / math.sqrt(2 * c.n_layers))
-        name_probes(self)
+        super().__init__(c, Block, rope_dim=c.dim // c.n_heads)  # embedding, RoPE, blocks, final RMSNorm, init
 
     def forward(
         self,

@@ -23,9 +23,9 @@ Glossary (code name -> paper symbol), after mamba-minimal:
 The scan. ``selective_scan_ref`` is the plain loop over t, the reference. ``selective_scan`` is the parallel
 (log-depth) form: a Hillis–Steele prefix scan of the pairs (Ā_t, B̄_t x_t) under the associative operator
 (a₁, b₁) ∘ (a₂, b₂) = (a₁a₂, a₂b₁ + b₂), ⌈log₂ l⌉ vectorised steps instead of l sequential ones. On one CPU thread
-the loop does less arithmetic (O(l) against O(l log l)), so training uses the loop (``Mixer.parallel = False``,
-set by ``models.training.fast_kernels`` as it sets GPT's fused attention); the model's forward uses the parallel
-form, and a test holds the two equal. ``step()`` is the recurrent mode: one token in, a state of constant size
+the loop does less arithmetic (O(l) against O(l log l)), so training asks for the loop (``model(tokens,
+scan="sequential")``, models/recipes/mamba.py); the forward's default is the parallel form, and a test holds the two
+equal. ``step()`` is the recurrent mode: one token in, a state of constant size
 (conv window + h) carried.
 
 ONNX (``python -m models.export``): the parallel form is traced with the number of doubling steps fixed by
@@ -43,7 +43,6 @@ same model with ``lti=True``, same budget), ``mamba-induction`` (trained at leng
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Callable
@@ -54,7 +53,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models.layers import RMSNorm, cache_bytes
+from models.layers import RMSNorm
 from models.probe import Probe, name_probes
 
 
@@ -166,13 +165,14 @@ def selective_scan(
     return y, h
 
 
+SCANS = ("parallel", "sequential")  # the two forms of the scan a forward may run (the same function)
+
+
 # ---- modules --------------------------------------------------------------------------------------------------------
 
 
 class Mixer(nn.Module):
     """The selective SSM with its projections, convolution and gate (paper Figure 3, right)."""
-
-    parallel = True  # which scan forward uses; training sets False on the instance (the loop is cheaper on a CPU)
 
     def __init__(self, c: Config):
         super().__init__()
@@ -212,8 +212,9 @@ class Mixer(nn.Module):
         dt, B, C = self.x_proj(u).split([self.c.rank, n, n], dim=-1)
         return F.softplus(self.dt_proj(dt)), B, C
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """x (b, l, d) -> (b, l, d). Paper Algorithm 2 inside the gated block of Figure 3."""
+    def forward(self, x: torch.Tensor, scan: str = "parallel") -> torch.Tensor:
+        """x (b, l, d) -> (b, l, d). Paper Algorithm 2 inside the gated block of Figure 3. ``scan``: ``parallel``
+        (``selective_scan``) or ``sequential`` (``selective_scan_ref``, cheaper on one CPU thread: training's)."""
         l = x.shape[1]
         u, z = self.in_proj(x).chunk(2, dim=-1)  # (b, l, d_in) each
         u = F.silu(self.conv1d(u.transpose(1, 2))[..., :l].transpose(1, 2))  # causal: drop the look-ahead tail
@@ -222,7 +223,9 @@ class Mixer(nn.Module):
         self.B(B)
         self.C(C)
         A = self.A
-        if self.parallel:
+        if scan not in SCANS:
+            raise ValueError(f"scan must be one of {SCANS}, not {scan!r}")
+        if scan == "parallel":
             steps = doubling_steps(self.c.max_len) if torch.jit.is_tracing() else None
             y, H = selective_scan(u, delta, A, B, C, self.D, steps=steps)
         else:
@@ -261,8 +264,8 @@ class Layer(nn.Module):
         self.norm = RMSNorm(c.d_model)
         self.mixer = Mixer(c)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return x + self.mixer(self.norm(x))
+    def forward(self, x: torch.Tensor, scan: str = "parallel") -> torch.Tensor:
+        return x + self.mixer(self.norm(x), scan)
 
 
 class Mamba(nn.Module):
@@ -275,11 +278,12 @@ class Mamba(nn.Module):
         nn.init.normal_(self.embed.weight, std=0.02)
         name_probes(self)
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """tokens (b, l) -> logits (b, l, V); the output projection is tied to the embedding."""
+    def forward(self, tokens: torch.Tensor, scan: str = "parallel") -> torch.Tensor:
+        """tokens (b, l) -> logits (b, l, V); the output projection is tied to the embedding. ``scan``: which form of
+        the scan every layer runs (``SCANS``; the same function either way)."""
         x = self.embed(tokens)
         for layer in self.layers:
-            x = layer(x)
+            x = layer(x, scan)
         return self.norm_f(x) @ self.embed.weight.T
 
     def new_state(self, batch: int = 1) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -320,28 +324,13 @@ def recurrent_logits(model: Mamba, tokens: torch.Tensor) -> torch.Tensor:
 @torch.inference_mode()
 def scan_difference(model: Mamba, tokens: torch.Tensor) -> dict[str, float]:
     """Max |difference| of the logits: parallel scan vs sequential reference vs step-by-step recurrence."""
-    parallel = _with_scan(model, parallel=True)(tokens)
-    sequential = _with_scan(model, parallel=False)(tokens)
+    parallel = model(tokens, scan="parallel")
+    sequential = model(tokens, scan="sequential")
     recurrent = recurrent_logits(model, tokens)
     return {
         "parallel_vs_sequential": float((parallel - sequential).abs().max()),
         "parallel_vs_recurrent": float((parallel - recurrent).abs().max()),
     }
-
-
-def _with_scan(model: Mamba, parallel: bool) -> Mamba:
-    """A copy of ``model`` sharing its parameters, whose mixers use the given scan (the original is not touched)."""
-    clone = copy.copy(model)
-    clone._modules = dict(model._modules)
-    clone.layers = nn.ModuleList()
-    for layer in model.layers:
-        new_layer = copy.copy(layer)
-        new_layer._modules = dict(layer._modules)
-        mixer = copy.copy(layer.mixer)
-        mixer.parallel = parallel
-        new_layer._modules["mixer"] = mixer
-        clone.layers.append(new_layer)
-    return clone
 
 
 @torch.inference_mode()
@@ -361,23 +350,3 @@ def decode_profile(
         if on_step is not None:
             on_step(t)
     return ms, np.full(length, state_bytes(model), dtype=np.int64)
-
-
-@torch.inference_mode()
-def kv_decode_profile(
-    model: nn.Module, length: int, on_step: Callable[[int], None] | None = None, **forward: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """The same for a Transformer decoder with a KV cache (``model(tokens, cache, **forward)``, ``model.new_cache()``,
-    as models.gpt): milliseconds of each one-token step, and the bytes of keys and values cached after it."""
-    cache = model.new_cache()
-    token = torch.zeros(1, 1, dtype=torch.long, device=next(model.parameters()).device)
-    ms, held = np.zeros(length), np.zeros(length, dtype=np.int64)
-    for t in range(length):
-        start = time.perf_counter()
-        logits = model(token, cache, **forward)
-        token = logits[:, -1:].argmax(-1)
-        ms[t] = (time.perf_counter() - start) * 1e3
-        held[t] = cache_bytes(cache)
-        if on_step is not None:
-            on_step(t)
-    return ms, held

@@ -21,6 +21,8 @@ Every model here takes ``tokens (n, T)`` and returns logits ``(n, T, V)``; forwa
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from models.data import bpe, shakespeare
+from models.layers import cache_bytes
 from models.probe import trace
 
 # ---- text ---------------------------------------------------------------------------------------------------------
@@ -167,3 +170,37 @@ def induction_ratio_after_text(
     )
     first, second = copy_losses(token_losses(model, tokens), length, context)
     return second / first
+
+
+# ---- decoding ------------------------------------------------------------------------------------------------------
+
+
+def kv_cache_bytes_per_token(model: nn.Module, n: int = 8) -> int:
+    """Bytes the cache grows by per token, measured from the cache tensors after a cached forward of ``n`` tokens
+    (any decoder with ``new_cache()`` and ``forward(tokens, cache)``: llama and its siblings, mla)."""
+    cache = model.new_cache()
+    with torch.inference_mode():
+        model(torch.zeros(1, n, dtype=torch.long, device=next(model.parameters()).device), cache)
+    return cache_bytes(cache) // n
+
+
+@torch.inference_mode()
+def kv_decode_profile(
+    model: nn.Module, length: int, on_step: Callable[[int], None] | None = None, **forward: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy decoding of ``length`` positions by a Transformer decoder with a KV cache (``model(tokens, cache,
+    **forward)``, ``model.new_cache()``, as models.gpt): milliseconds of each one-token step, and the bytes of keys and
+    values cached after it. ``on_step(t)`` is called after step t, outside the timed part (a progress bar). Beside
+    ``models.mamba.decode_profile``, whose state does not grow."""
+    cache = model.new_cache()
+    token = torch.zeros(1, 1, dtype=torch.long, device=next(model.parameters()).device)
+    ms, held = np.zeros(length), np.zeros(length, dtype=np.int64)
+    for t in range(length):
+        start = time.perf_counter()
+        logits = model(token, cache, **forward)
+        token = logits[:, -1:].argmax(-1)
+        ms[t] = (time.perf_counter() - start) * 1e3
+        held[t] = cache_bytes(cache)
+        if on_step is not None:
+            on_step(t)
+    return ms, held

@@ -40,22 +40,18 @@ budget as ``llama``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import torch
-from torch import nn
 
 from models import sampling
 from models.layers import (  # cache_bytes: what a page and bench/ measure the caches with
     KVCache,
-    RMSNorm,
     RollingKVCache,
-    RotaryEmbedding,
+    RotaryDecoder,
     cache_bytes,  # noqa: F401
-    gpt2_init,
     sliding_window_mask,
 )
 from models.llama import Block  # the LLaMA block fits exactly: the window lives only in the mask it is given
@@ -97,19 +93,10 @@ def window_mask(T: int, window: int, cache: Cache | None = None, device=None) ->
     return sliding_window_mask(T, window, past + T, device=device)
 
 
-class Mistral(nn.Module):
+class Mistral(RotaryDecoder):
     def __init__(self, c: Config):
-        super().__init__()
-        self.config = c
-        self.embed = nn.Embedding(c.vocab, c.dim)
+        super().__init__(c, Block, rope_dim=c.dim // c.n_heads)  # LLaMA's top level (models/layers/decoder.py)
         self.embedded = Probe()
-        self.rope = RotaryEmbedding(c.dim // c.n_heads, c.rope_base)
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
-        self.norm = RMSNorm(c.dim)
-        self.apply(gpt2_init)
-        for block in self.blocks:  # as GPT-2: the projections into the residual stream start at 0.02/√(2L)
-            for proj in (block.attn.wo, block.mlp.w2):
-                nn.init.normal_(proj.weight, std=0.02 / math.sqrt(2 * c.n_layers))
         name_probes(self)
 
     def forward(self, tokens: torch.Tensor, cache: list[Cache] | None = None) -> torch.Tensor:

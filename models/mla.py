@@ -52,8 +52,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from models.layers import RMSNorm, RotaryEmbedding, SwiGLU, apply_rope, causal_mask, gpt2_init, tensor_bytes
-from models.probe import Probe, name_probes
+from models.layers import RMSNorm, RotaryDecoder, RotaryEmbedding, SwiGLU, apply_rope, causal_mask, tensor_bytes
+from models.probe import Probe
 
 
 @dataclass
@@ -205,19 +205,9 @@ class Block(nn.Module):
         return self.resid(x + self.mlp(self.ffn_norm(x)))  # (B, T, C)
 
 
-class MLA(nn.Module):
+class MLA(RotaryDecoder):
     def __init__(self, c: Config):
-        super().__init__()
-        self.config = c
-        self.embed = nn.Embedding(c.vocab, c.dim)
-        self.rope = RotaryEmbedding(c.rope_dim, c.rope_base)
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layers))
-        self.norm = RMSNorm(c.dim)
-        self.apply(gpt2_init)
-        for block in self.blocks:  # as GPT-2: the projections into the residual stream start at 0.02/√(2L)
-            for proj in (block.attn.wo, block.mlp.w2):
-                nn.init.normal_(proj.weight, std=0.02 / math.sqrt(2 * c.n_layers))
-        name_probes(self)
+        super().__init__(c, Block, rope_dim=c.rope_dim)  # LLaMA's top level (models/layers/decoder.py); RoPE on R dims
 
     def forward(
         self, tokens: torch.Tensor, cache: list[LatentCache] | None = None, *, absorbed: bool = False

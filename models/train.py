@@ -26,6 +26,7 @@ from typing import Any
 
 import torch
 
+from models import recipes as registry
 from models import training, zoo
 
 
@@ -45,7 +46,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return key, value
 
 
-def settings_for(recipe: zoo.Recipe | zoo.Sweep, overrides: list[str]) -> dict[str, Any]:
+def settings_for(recipe: registry.Recipe | registry.Sweep, overrides: list[str]) -> dict[str, Any]:
     settings = json.loads(json.dumps(recipe.defaults))  # a deep copy
     for text in overrides:
         key, value = parse_setting(text)
@@ -75,7 +76,7 @@ def init_record(path: Path, arg: str) -> dict[str, Any]:
     }
 
 
-def run_sweep(sweep: zoo.Sweep, seed: int, overrides: list[str]) -> int:
+def run_sweep(sweep: registry.Sweep, seed: int, overrides: list[str]) -> int:
     """A sweep: its runs into ``checkpoints/<folder>/runs.json`` (resuming), then its card with the fits."""
     settings = settings_for(sweep, overrides)
     folder = zoo.checkpoint_dir(sweep.folder)
@@ -112,7 +113,9 @@ def run_sweep(sweep: zoo.Sweep, seed: int, overrides: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.splitlines()[0])
-    ap.add_argument("name", help="checkpoint or sweep name, e.g. " + ", ".join(sorted([*zoo.recipes(), *zoo.sweeps()])))
+    ap.add_argument(
+        "name", help="checkpoint or sweep name, e.g. " + ", ".join(sorted([*registry.recipes(), *registry.sweeps()]))
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(
         "--set",
@@ -125,13 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init-from", metavar="CHECKPOINT", help="start from this checkpoint's weights")
     ap.add_argument("--device", default="cpu", choices=("cpu", "cuda"), help="where the optimiser steps run")
     args = ap.parse_args(argv)
-    if args.name in zoo.sweeps():
+    if args.name in registry.sweeps():
         try:
-            return run_sweep(zoo.sweeps()[args.name], args.seed, args.overrides)
+            return run_sweep(registry.sweeps()[args.name], args.seed, args.overrides)
         except ValueError as e:
             ap.error(str(e))
     try:
-        recipe = zoo.recipe(args.name)
+        recipe = registry.recipe(args.name)
         settings = settings_for(recipe, args.overrides)
         start_from = init_dir(args.init_from) if args.init_from else None
         training.use_device(args.device)
@@ -142,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     start = time.perf_counter()
-    trained = recipe.train(zoo.Run(seed=args.seed, out=out, settings=settings, init_from=start_from))
+    trained = recipe.train(registry.Run(seed=args.seed, out=out, settings=settings, init_from=start_from))
     wall = time.perf_counter() - start
     trained.model.cpu()  # saved, evaluated and exported on the CPU wherever it trained
 
@@ -173,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "stages": trained.stages,
         **trained.card,
     }
-    zoo.save(args.name, trained.model, trained.config, card, trained.files)
+    zoo.save(args.name, trained.model, trained.config, card, trained.files, serving=recipe.serving())
     metrics = recipe.evaluate(zoo.load(args.name), out)
     card.update(metrics=metrics, bars=recipe.bars)
     zoo.write_card(args.name, card)

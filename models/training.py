@@ -155,18 +155,15 @@ def fit(
 
 @contextlib.contextmanager
 def fast_kernels(*models: nn.Module):
-    """Within the block, the models run their training kernels: fused attention (SDPA) instead of the eager path,
-    and Mamba's sequential scan instead of the parallel one (less arithmetic on one CPU thread). Training never
-    probes, and both pairs compute the same function (tests hold them equal). Back to the eager paths after."""
+    """Within the block, the models run their training kernel: fused attention (SDPA) instead of the eager path.
+    Training never probes, and both compute the same function (tests hold them equal). Back to the eager path after.
+    (Mamba's training scan is an argument of its forward, ``scan="sequential"``: models/recipes/mamba.py.)"""
     saved: list[tuple[nn.Module, str, bool]] = []
     for model in models:
         for module in model.modules():
             if isinstance(module, MultiHeadAttention):
                 saved.append((module, "fused", module.fused))
                 module.fused = True
-            elif hasattr(module, "parallel"):
-                saved.append((module, "parallel", module.parallel))
-                module.parallel = False
     try:
         yield
     finally:

@@ -1,16 +1,18 @@
-"""The registry of trained models, and checkpoint files.
+"""Checkpoint files: where they live, how they are written, and how a trained model is loaded for serving.
 
-An architecture file (``models/<arch>.py``) holds the model only. How each checkpoint is trained and evaluated lives
-in ``models/recipes/<arch>.py``, whose ``RECIPES`` list the checkpoints it makes; a ``Recipe`` names the
-architecture module that builds the model and says how to train, evaluate and export one. A checkpoint lives in
-``models/checkpoints/<name>/``:
+An architecture file (``models/<arch>.py``) holds the model only; how each checkpoint is trained and evaluated lives
+in ``models/recipes/`` (``Recipe``, ``recipes()``), which this module never imports: a checkpoint says itself what
+serving needs. A checkpoint lives in ``models/checkpoints/<name>/``:
 
-    config.json        {"recipe": name, "config": {...Config fields...}}
+    config.json        {"recipe": name, "arch": module, "outputs": [...], "step": class or null, "config": {...}}
+                       arch: the module ``models.<arch>`` whose ``build(config)`` makes the model; outputs: the names
+                       of the forward's outputs, in order; step: the class of that module that wraps the model into
+                       its decoding step with the KV cache as tensors (``gpt.CachedStep``), or null
     model.safetensors  weights (safetensors only: nothing here loads a pickle)
     card.json          written by ``python -m models.train``: data, command, seed, settings, params, wall time,
                        hardware, stages, metrics, bars (+ the recipe's own fields)
     tokenizer.json     HF tokenizers file, where the model has one
-    model.onnx         written by ``python -m models.export NAME``
+    model.onnx         written by ``python -m models.export NAME`` (and decode.onnx where there is a step)
 
 ``TE_CHECKPOINTS`` (environment; a location, not a training setting) points the whole zoo at another folder, which
 is how tests train into a temporary directory without touching the shipped checkpoints.
@@ -22,93 +24,14 @@ import dataclasses
 import importlib
 import json
 import os
-import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import numpy as np
 import safetensors.torch
 from torch import nn
 
-import models.recipes
-
 SHIPPED = Path(__file__).resolve().parent / "checkpoints"
-
-
-@dataclass(frozen=True)
-class Run:
-    """One training run, as ``python -m models.train`` starts it."""
-
-    seed: int
-    out: Path  # the checkpoint folder being written (a tokenizer may be saved there early)
-    settings: dict[str, Any]  # the recipe's ``defaults``, updated by ``--set key=value``
-    init_from: Path | None = None  # ``--init-from``: a checkpoint folder whose weights (and tokenizer) to start from
-
-
-@dataclass(frozen=True)
-class Trained:
-    """What a recipe's ``train`` hands back to ``models.train``."""
-
-    model: nn.Module
-    config: dict[str, Any]
-    data: str  # what it was trained on, in words
-    card: dict[str, Any] = field(default_factory=dict)  # the recipe's own card fields (task, tokenizer, ...)
-    files: dict[str, str] = field(default_factory=dict)  # extra files to write: name -> text (tokenizer.json)
-    stages: list[dict[str, Any]] = field(default_factory=list)  # per stage: name, steps, wall_time_s, final loss
-
-
-@dataclass(frozen=True)
-class Recipe:
-    name: str
-    arch: str  # the architecture module under models/ whose ``build(config)`` makes the model
-    train: Callable[[Run], Trained]
-    evaluate: Callable[[nn.Module, Path], dict[str, Any]]  # (model, checkpoint dir) -> metrics
-    example_inputs: Callable[[Path], dict[str, np.ndarray]]  # inputs for export and parity checks
-    bars: dict[str, dict[str, float | str]]  # metric -> {"min": x} or {"max": x}; x may name another metric
-    output_names: tuple[str, ...] = ("logits",)
-    probes: tuple[str, ...] = ()  # probe patterns exported as extra ONNX outputs
-    dynamic_axes: dict[str, dict[int, str]] = field(default_factory=dict)  # input -> {axis: name}
-    defaults: dict[str, Any] = field(default_factory=dict)  # training settings; each one a ``--set`` flag
-    # metrics that are wall-clock timings: recomputed and held to their bars, but never equal to the card's numbers
-    timed: tuple[str, ...] = ()
-    # the model's decoding step with the KV cache as tensors (gpt.CachedStep): traced by the engine, and exported by
-    # models.export as decode.onnx beside model.onnx
-    step: Callable[[nn.Module], nn.Module] | None = None
-
-    def build(self, config: dict[str, Any]) -> nn.Module:
-        """The untrained model for a config dict."""
-        return importlib.import_module(f"models.{self.arch}").build(config)
-
-
-@dataclass(frozen=True)
-class Sweep:
-    """Many small training runs whose product is a table, not one model (the scaling sweep): ``python -m models.train
-    NAME`` runs it into ``checkpoints/<folder>/`` (runs.json, card.json; no weights), ``python -m models.evaluate NAME``
-    recomputes its metrics from that table."""
-
-    name: str
-    folder: str
-    run: Callable[[dict[str, Any], int, Path], dict[str, Any]]  # (settings, seed, folder) -> the card's own fields
-    evaluate: Callable[[Path], dict[str, Any]]  # folder -> metrics
-    extra: Callable[[Path], dict[str, Any]]  # folder -> the card's ``fits`` (what the page draws)
-    data: Callable[[], str]
-    bars: dict[str, dict[str, float | str]]
-    defaults: dict[str, Any] = field(default_factory=dict)
-
-
-def sweeps() -> dict[str, Sweep]:
-    """Every sweep of ``models/recipes/``, by name."""
-    found: dict[str, Sweep] = {}
-    for info in pkgutil.iter_modules(models.recipes.__path__):
-        module = importlib.import_module(f"models.recipes.{info.name}")
-        found |= {s.name: s for s in getattr(module, "SWEEPS", ())}
-    return found
-
-
-def sweep_for_folder(folder: str) -> Sweep | None:
-    return next((s for s in sweeps().values() if s.folder == folder), None)
 
 
 def checkpoints_root() -> Path:
@@ -117,25 +40,6 @@ def checkpoints_root() -> Path:
 
 def checkpoint_dir(name: str) -> Path:
     return checkpoints_root() / name
-
-
-def recipes() -> dict[str, Recipe]:
-    """Every recipe of every module of ``models/recipes/``, by checkpoint name."""
-    found: dict[str, Recipe] = {}
-    for info in pkgutil.iter_modules(models.recipes.__path__):
-        module = importlib.import_module(f"models.recipes.{info.name}")
-        for recipe in getattr(module, "RECIPES", ()):
-            if recipe.name in found:
-                raise KeyError(f"two recipes are named {recipe.name!r}")
-            found[recipe.name] = recipe
-    return found
-
-
-def recipe(name: str) -> Recipe:
-    found = recipes()
-    if name not in found:
-        raise KeyError(f"unknown model {name!r}; known: {', '.join(sorted(found))}")
-    return found[name]
 
 
 def available() -> list[str]:
@@ -149,12 +53,23 @@ def config_dict(config: Any) -> dict[str, Any]:
 
 
 def save(
-    name: str, model: nn.Module, config: dict[str, Any], card: dict[str, Any], files: dict[str, str] | None = None
+    name: str,
+    model: nn.Module,
+    config: dict[str, Any],
+    card: dict[str, Any],
+    files: dict[str, str] | None = None,
+    *,
+    serving: dict[str, Any],
 ) -> Path:
+    """Write a checkpoint. ``serving``: config.json's ``arch``, ``outputs`` and ``step`` (``Recipe.serving()``)."""
+    missing = {"arch", "outputs", "step"} - set(serving)
+    if missing:
+        raise ValueError(f"config.json of {name} needs {sorted(missing)}")
     out = checkpoint_dir(name)
     out.mkdir(parents=True, exist_ok=True)
     safetensors.torch.save_model(model, str(out / "model.safetensors"))
-    (out / "config.json").write_text(json.dumps({"recipe": name, "config": config}, indent=2) + "\n")
+    spec = {"recipe": name, **serving, "config": config}
+    (out / "config.json").write_text(json.dumps(spec, indent=2) + "\n")
     write_card(name, card)
     for fname, text in (files or {}).items():
         (out / fname).write_text(text)
@@ -169,13 +84,28 @@ def read_card(name: str) -> dict[str, Any]:
     return json.loads((checkpoint_dir(name) / "card.json").read_text())
 
 
+def read_spec(name: str) -> dict[str, Any]:
+    """The whole config.json: recipe, arch, outputs, step and config."""
+    return json.loads((checkpoint_dir(name) / "config.json").read_text())
+
+
 def read_config(name: str) -> dict[str, Any]:
-    return json.loads((checkpoint_dir(name) / "config.json").read_text())["config"]
+    return read_spec(name)["config"]
+
+
+def arch_module(spec: dict[str, Any]) -> ModuleType:
+    """The architecture module a checkpoint's config.json names (``models.<arch>``)."""
+    arch = spec["arch"]
+    if not arch.isidentifier():
+        raise ValueError(f"config.json names no architecture module: {arch!r}")
+    return importlib.import_module(f"models.{arch}")
 
 
 def load(name: str) -> nn.Module:
-    """The trained model, in eval mode, on the CPU."""
-    model = recipe(name).build(read_config(name))
+    """The trained model, in eval mode, on the CPU: built by the architecture module its config.json names (no
+    recipe is imported)."""
+    spec = read_spec(name)
+    model = arch_module(spec).build(spec["config"])
     safetensors.torch.load_model(model, str(checkpoint_dir(name) / "model.safetensors"), strict=True)
     return model.eval()
 

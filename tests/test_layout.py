@@ -4,7 +4,11 @@ models/ (its service does) nor a service's private names; app/shared/ never impo
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from app.catalog import APP_DIR, SHARED, available_papers, page_folders
 
@@ -131,3 +135,30 @@ def test_checkpoints_are_safetensors_only():
     ckpts = ROOT / "models" / "checkpoints"
     suffixes = {p.suffix for p in ckpts.rglob("*") if p.is_file()}
     assert suffixes <= {".json", ".safetensors", ".onnx"}, suffixes
+
+
+def test_the_app_never_imports_a_recipe():
+    """Recipes are training code (data generators, optimisers, torch.distributed): a service reads what it needs from
+    the architecture modules, models/metrics.py, models/data/ or the checkpoint's card, never from models/recipes/."""
+    bad = []
+    for path, source in _sources(APP_DIR):
+        for module, names in _imports(ast.parse(source)):
+            if (
+                module == "models.recipes"
+                or module.startswith("models.recipes.")
+                or (module == "models" and "recipes" in names)
+            ):
+                bad.append((str(path.relative_to(ROOT)), module, names))
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("name", ["gpt", "mamba-lm", "llama"])
+def test_loading_a_checkpoint_imports_no_recipe(name):
+    """zoo.load builds the model from the module its config.json names: a fresh interpreter that loads a checkpoint
+    has imported nothing of models/recipes/."""
+    if not (ROOT / "models" / "checkpoints" / name / "model.safetensors").exists():
+        pytest.skip(f"{name} is not shipped here")
+    code = f"import models.zoo as z; z.load({name!r}); import sys; print([m for m in sys.modules if 'recipes' in m])"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

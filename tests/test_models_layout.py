@@ -5,7 +5,7 @@ reads a training setting from the environment (settings are ``--set`` flags reco
 import re
 from pathlib import Path
 
-from models import zoo
+from models import recipes as registry
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "models"
@@ -22,6 +22,7 @@ INFRASTRUCTURE = {
     "metrics",
     "scaling",  # scaling-law fits (numpy, scipy): no model
     "rl",  # GRPO's objective and advantages on arrays: no model
+    "reasoning",  # completing the chain task's problems with a decoder, its held-out sets: no model of its own
 }
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
 FORBIDDEN = re.compile(
@@ -41,7 +42,7 @@ def test_architecture_files_hold_no_training_code():
 
 
 def test_every_recipe_builds_from_an_architecture_file():
-    for name, recipe in zoo.recipes().items():
+    for name, recipe in registry.recipes().items():
         assert (MODELS / f"{recipe.arch}.py") in ARCHITECTURES, name
 
 
@@ -52,3 +53,14 @@ def test_no_module_reads_training_settings_from_the_environment():
         for name in re.findall(r"os\.environ(?:\.get)?[\[(]\s*[\"'](\w+)|getenv\(\s*[\"'](\w+)", path.read_text()):
             assert set(name) - {""} <= allowed, (path, name)
         assert not re.search(r"os\.environ(?![\[.(]|\.get)", path.read_text()), path
+
+
+def test_only_the_zoo_the_engine_and_the_data_read_the_environment():
+    """Locations only, in the modules that resolve them: a model, a recipe or a metric takes its settings as
+    arguments."""
+    readers = {
+        str(path.relative_to(MODELS))
+        for path in MODELS.rglob("*.py")
+        if re.search(r"\bos\.environ\b|\bgetenv\(", path.read_text())
+    }
+    assert {r for r in readers if r not in ("zoo.py", "engine.py") and not r.startswith("data/")} == set()

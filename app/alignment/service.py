@@ -17,9 +17,8 @@ from app.shared import services
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax
 from app.shared.services import checkpoint
-from models import rl
+from models import alignment, rl
 from models.data import instruct
-from models.recipes import alignment as recipe
 
 BASE, SFT, REWARD, PPO, DPO = "gpt", "sft", "reward", "ppo", "dpo"
 POLICIES = (SFT, PPO, DPO)
@@ -29,7 +28,7 @@ MAX_REPLY = 120
 MAX_SAMPLES = 6
 MAX_WORDS = instruct.MAX_WORDS
 KIND, HARSH = sorted(instruct.KIND), sorted(instruct.HARSH)
-CURVE_PROMPTS = recipe.CURVE_PROMPTS
+CURVE_PROMPTS = instruct.CURVE_PROMPTS
 _SPEAKER = re.compile(r"[A-Za-z][A-Za-z' .-]*")
 
 
@@ -43,9 +42,9 @@ def card(name: str) -> Mapping:
     return checkpoint(name).card
 
 
-# the shipped checkpoints' own settings (their cards), the recipe's defaults where a card is missing
-BETA = card(DPO).get("settings", {}).get("beta", recipe.DPO["beta"])
-KL_COEF = card(PPO).get("settings", {}).get("kl_coef", recipe.PPO["kl_coef"])
+# the shipped checkpoints' own settings (their cards), the training defaults where a card is missing
+BETA = card(DPO).get("settings", {}).get("beta", alignment.DPO_BETA)
+KL_COEF = card(PPO).get("settings", {}).get("kl_coef", alignment.PPO_KL_COEF)
 
 
 def _tokenizer():
@@ -88,7 +87,7 @@ def reply_ids(text: str) -> list[int]:
         raise InputError("alignment.error.empty_reply")
     if len(text) > MAX_REPLY:
         raise InputError("alignment.error.reply_long", n=len(text), max=MAX_REPLY)
-    return recipe.encode(_tokenizer(), text) + [recipe.end_id(_tokenizer())]
+    return instruct.encode(_tokenizer(), text) + [instruct.end_id(_tokenizer())]
 
 
 # ---- replies --------------------------------------------------------------------------------------------------------
@@ -98,7 +97,7 @@ def reply_ids(text: str) -> list[int]:
 class Reply:
     name: str
     text: str
-    ended: bool  # wrote END within recipe.MAX_NEW tokens
+    ended: bool  # wrote END within alignment.MAX_NEW tokens
     well_formed: bool
     kind: tuple[str, ...]
     harsh: tuple[str, ...]
@@ -138,15 +137,15 @@ def replies(previous: str, line: str, speaker: str, backend: str = "torch") -> R
     """Each installed model's greedy reply to the prompt, judged by the rule and scored by the reward model."""
     text = prompt(previous, line, speaker)
     tok = _tokenizer()
-    ids = recipe.encode(tok, text)
+    ids = instruct.encode(tok, text)
     start = time.perf_counter()
     found, missing = [], []
     for name in (BASE, *POLICIES):
         if not available(name):
             missing.append(name)
             continue
-        r = recipe.complete(services.sampling_model(name), [ids])[0]
-        words, ended = recipe.reply_text(tok, r)
+        r = alignment.complete(services.sampling_model(name), [ids])[0]
+        words, ended = instruct.reply_text(tok, r)
         found.append((name, r, words, ended))
     rewards = _rewards(ids, [r for _, r, _, _ in found], backend)
     return Replies(
@@ -175,15 +174,15 @@ def samples(previous: str, line: str, speaker: str, n: int, seed: int, backend: 
         raise InputError("alignment.error.samples", max=MAX_SAMPLES)
     text = prompt(previous, line, speaker)
     tok = _tokenizer()
-    ids = recipe.encode(tok, text)
+    ids = instruct.encode(tok, text)
     start = time.perf_counter()
     names, by_model = [], []
     for name in POLICIES:
         if not available(name):
             continue
         gen = torch.Generator().manual_seed(int(seed))
-        rs = recipe.complete(services.sampling_model(name), [ids] * n, temperature=1.0, generator=gen)
-        texts = [recipe.reply_text(tok, r) for r in rs]
+        rs = alignment.complete(services.sampling_model(name), [ids] * n, temperature=1.0, generator=gen)
+        texts = [instruct.reply_text(tok, r) for r in rs]
         rewards = _rewards(ids, rs, backend)
         names.append(name)
         by_model.append(tuple(_judge(name, w, e, rw) for (w, e), rw in zip(texts, rewards)))
@@ -209,7 +208,7 @@ class Pair:
 @st.cache_data(show_spinner=False, max_entries=64)
 def pair(previous: str, line: str, speaker: str, a: str, b: str, backend: str = "torch") -> Pair:
     checkpoint(REWARD).require()
-    ids = recipe.encode(_tokenizer(), prompt(previous, line, speaker))
+    ids = instruct.encode(_tokenizer(), prompt(previous, line, speaker))
     start = time.perf_counter()
     ra, rb = _rewards(ids, [reply_ids(a), reply_ids(b)], backend)
     ja, jb = _judge("a", " ".join(a.split()), True, ra), _judge("b", " ".join(b.split()), True, rb)
@@ -261,7 +260,7 @@ def dpo(previous: str, line: str, speaker: str, chosen: str, rejected: str, back
     for name in (SFT, DPO):
         checkpoint(name).require()
     tok = _tokenizer()
-    ids = recipe.encode(tok, prompt(previous, line, speaker))
+    ids = instruct.encode(tok, prompt(previous, line, speaker))
     start = time.perf_counter()
     sides = []
     for text in (chosen, rejected):

@@ -20,12 +20,11 @@ from app.shared.numbers import softmax
 from app.shared.services import checkpoint, stack_layers
 from models.data import seq2seq
 from models.layers import sinusoidal_table
-from models.recipes.transformer import LONG_LENGTHS, SETTINGS, TRAIN_LENGTHS
 from models.transformer import greedy_steps
 
 MODEL = checkpoint("transformer")  # the trained reversal model
-MAX_CHARS = LONG_LENGTHS[1]  # 1.25 × the longest training input
-TRAINED_CHARS = TRAIN_LENGTHS[1]
+MAX_CHARS = seq2seq.LONG_LENGTHS[1]  # 1.25 × the longest training input
+TRAINED_CHARS = seq2seq.TRAIN_LENGTHS[1]
 KINDS = ("enc_self", "dec_self", "cross")  # encoder self-, decoder masked self-, cross-attention
 _PROBE_PREFIX = {
     "enc_self": "encoder.layers.{}.self_attn",
@@ -207,7 +206,7 @@ def config() -> dict:
         "d_k": c["dim"] // c["n_heads"],
         "d_ff": c["ffn_dim"],
         "vocab": c["vocab"],
-        "position_shift": SETTINGS["position_shift"],  # the recipe's training-only shift of the position rows
+        "position_shift": seq2seq.POSITION_SHIFT,  # the training-only shift of the position rows
     }
 
 

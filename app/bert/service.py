@@ -17,9 +17,8 @@ from app.shared.i18n import InputError
 from app.shared.numbers import softmax
 from app.shared.services import checkpoint, stack_layers
 from models import zoo
-from models.data import wordpiece
+from models.data import masking, wordpiece
 from models.layers import causal_mask
-from models.recipes import bert
 
 NAME = "bert"
 MODEL = checkpoint(NAME)
@@ -41,7 +40,7 @@ NSP_PAIRS: dict[str, dict] = _DEFAULTS["nsp"]
 
 @st.cache_resource(show_spinner=False)
 def tokenizer():
-    return bert.tokenizer(zoo.checkpoint_dir(NAME))
+    return wordpiece.load((zoo.checkpoint_dir(NAME) / "tokenizer.json").read_text())
 
 
 @st.cache_resource(show_spinner=False)
@@ -175,23 +174,23 @@ class Example:
     """The input to one pre-training step, made from the user's text with the paper's recipe and a seed."""
 
     tokens: Tokens
-    action: tuple[int, ...]  # per position: bert.NOT_CHOSEN, MASKED, RANDOM or KEPT
+    action: tuple[int, ...]  # per position: masking.NOT_CHOSEN, MASKED, RANDOM or KEPT
     inputs: tuple[int, ...]  # what the model reads
-    labels: tuple[int, ...]  # what the loss compares with (bert.IGNORE where it looks away)
+    labels: tuple[int, ...]  # what the loss compares with (masking.IGNORE where it looks away)
 
     def count(self, action: int) -> int:
         return sum(1 for x in self.action if x == action)
 
     @property
     def chosen(self) -> int:
-        return sum(1 for x in self.action if x != bert.NOT_CHOSEN)
+        return sum(1 for x in self.action if x != masking.NOT_CHOSEN)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def training_example(a: str, b: str, seed: int) -> Example:
     tokens = tokenize(a, b)
     rng = np.random.default_rng(seed)
-    inputs, labels, action = bert.mask_tokens(np.array(tokens.ids, dtype=np.int64), rng, len(vocabulary()))
+    inputs, labels, action = masking.mask_tokens(np.array(tokens.ids, dtype=np.int64), rng, len(vocabulary()))
     return Example(
         tokens=tokens,
         action=tuple(int(x) for x in action),

@@ -300,7 +300,6 @@ class Induction:
     loss_first: float  # mean over targets 2..length of the first copy
     loss_second: float  # mean over targets 2..length of the second copy
     scores: np.ndarray  # (L, H) induction score: mean attention from a repeated token to the one after its first copy
-    prev_scores: np.ndarray  # (L, H) previous-token score: mean attention to the position just before
     patterns: np.ndarray  # (L, H, T, T)
     backend: str
     device: str
@@ -327,9 +326,7 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
     loss = -logp[np.arange(len(ids) - 1), ids[1:]]  # (2·length,)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")  # (L, H, T, T)
     first, second = metrics.copy_losses(loss, length)
-    q = np.arange(length + 1, 2 * length)  # queries in the second copy whose next token is known from the first
     scores = metrics.induction_scores(patterns, length)
-    prev = patterns[:, :, q, q - 1].mean(-1)
     return Induction(
         tokens=_tokens(list(ids)),
         length=length,
@@ -337,7 +334,6 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
         loss_first=first,
         loss_second=second,
         scores=scores,
-        prev_scores=prev,
         patterns=patterns,
         backend=res.backend,
         device=res.device,

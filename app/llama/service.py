@@ -23,8 +23,6 @@ from app.shared.services import engine, stack_layers
 from models import llama, metrics, sampling
 from models.data import bpe
 from models.layers import RMSNorm, cache_bytes
-from models.recipes.llama import SIBLINGS as SIBLING_KV_HEADS
-from models.recipes.llama import kv_cache_bytes_per_token
 
 MODEL = services.checkpoint("llama")  # the probed model (GQA: 4 query heads share 2 key/value heads)
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # ordered by key/value heads: 4, 2, 1
@@ -283,7 +281,7 @@ def gating(a: Analysis, block: int, token: int) -> Gating:
 
 
 def kv_heads(name: str) -> int:
-    return {**SIBLING_KV_HEADS, MODEL.name: llama.PRESETS["shipped"].n_kv_heads}[name]
+    return {**llama.SIBLING_KV_HEADS, MODEL.name: llama.PRESETS["shipped"].n_kv_heads}[name]
 
 
 def _config(name: str) -> llama.Config:
@@ -355,7 +353,7 @@ def _family(installed: tuple[bool, ...]) -> tuple[Sibling, ...]:
                 val_bpc=metrics_.get("val_bpc"),
                 other_seed_bpc=next(iter(others.values()), None),
                 shipped_bpc=shipped,
-                kv_measured=kv_cache_bytes_per_token(services.checkpoint(name).model) if present else None,
+                kv_measured=metrics.kv_cache_bytes_per_token(services.checkpoint(name).model) if present else None,
                 kv_formula=llama.kv_bytes_per_token(c, CACHE_BYTES),
             )
         )

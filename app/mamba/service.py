@@ -14,7 +14,6 @@ from app.shared.i18n import InputError
 from app.shared.services import stack_layers
 from models import mamba, metrics
 from models.data import bpe, ssm_tasks
-from models.recipes import mamba as mamba_recipe
 
 NAMES = {
     "copy": "mamba-selective-copy",
@@ -185,10 +184,10 @@ def _instance(source: str, seed: int, length: int) -> ssm_tasks.Batch:
         raise InputError("mamba.error.seed", max=MAX_SEED)
     rng = np.random.default_rng(seed)
     if source == "copy":
-        return mamba_recipe.copy_batch(rng, 1)
+        return ssm_tasks.copy_batch(rng, 1)
     if length not in INDUCTION_LENGTHS:
         raise InputError("mamba.error.length", lengths=", ".join(map(str, INDUCTION_LENGTHS)))
-    return mamba_recipe.induction_batch(rng, 1, length)
+    return ssm_tasks.induction_batch(rng, 1, length)
 
 
 def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
@@ -320,7 +319,7 @@ def measure_decode_costs(length: int = DECODE_LENGTH, progress=None) -> DecodeCo
         return lambda t: progress((offset + t + 1) / (2 * length)) if (t + 1) % 8 == 0 else None
 
     m_ms, m_bytes = mamba.decode_profile(model, length, reporter(0))
-    g_ms, g_bytes = mamba.kv_decode_profile(transformer, length, reporter(length))
+    g_ms, g_bytes = metrics.kv_decode_profile(transformer, length, reporter(length))
     return DecodeCosts(
         position=np.arange(1, length + 1),
         mamba_ms=m_ms,

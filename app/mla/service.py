@@ -18,7 +18,6 @@ from app.shared.services import engine, stack_layers
 from models import metrics, mla, mtp
 from models.data import bpe
 from models.layers import causal_mask
-from models.recipes.llama import kv_cache_bytes_per_token
 
 MLA = "mla"
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # 4, 2 and 1 key/value heads for 4 query heads
@@ -155,7 +154,7 @@ def _trained_caches(present: tuple[bool, ...]) -> tuple[Trained, ...]:
                 present=here,
                 formula=f"2·G·d_h·L = 2·{G}·{D}·{L}",
                 numbers=2 * G * D * L,
-                bytes_measured=kv_cache_bytes_per_token(services.checkpoint(name).model) if here else None,
+                bytes_measured=metrics.kv_cache_bytes_per_token(services.checkpoint(name).model) if here else None,
                 val_bpc=bpc,
                 other_seed_bpc=other,
             )
@@ -169,7 +168,7 @@ def _trained_caches(present: tuple[bool, ...]) -> tuple[Trained, ...]:
             present=here,
             formula=f"(d_c + d_h^R)·L = ({s.kv_latent} + {s.rope_dim})·{L}",
             numbers=mla.cache_numbers_per_token(mla.Config(**MODEL.config)),
-            bytes_measured=kv_cache_bytes_per_token(MODEL.model) if here else None,
+            bytes_measured=metrics.kv_cache_bytes_per_token(MODEL.model) if here else None,
             val_bpc=c.get("metrics", {}).get("val_bpc"),
             other_seed_bpc=next(iter(c.get("other_seeds_val_bpc", {}).values()), None),
         )

@@ -13,7 +13,6 @@ from app.shared.i18n import InputError
 from app.shared.services import needs_corpus, stack_layers
 from models import metrics
 from models.data import bpe, domains
-from models.recipes import switch
 
 NAME = "switch"
 DENSE = "switch-dense"
@@ -176,7 +175,7 @@ def specialisation(backend: str, per_domain: int = 8) -> np.ndarray:
     """(L, domains, E): the share of each domain's tokens whose first choice is each expert, on fixed held-out
     windows (``per_domain`` windows of 128 tokens per domain), at the shipped capacity and k."""
     MODEL.require()
-    windows, labels = switch.validation_windows(_tokenizer(), per_domain=per_domain)
+    windows, labels = domains.validation_windows(_tokenizer(), per_domain=per_domain)
     cfg = MODEL.config
     inputs = {
         "tokens": windows[:, :-1].copy(),

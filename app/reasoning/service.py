@@ -16,25 +16,24 @@ import torch
 from app.shared.figures import cached
 from app.shared.i18n import InputError
 from app.shared.services import checkpoint, read_only
-from models import rl
+from models import reasoning, rl
 from models.data import chains
-from models.recipes import reasoning as recipe
 
 DIRECT, COT = "direct", "cot"
 START, GRPO = "grpo-start", "grpo"
 POLICIES = (START, GRPO)  # before RL, after RL
 MAX_CHARS = 40  # a start digit and MAX_STEPS operations, with room for spaces
 MAX_STEPS = chains.MAX_STEPS
-BAR_STEPS = recipe.BAR_STEPS
+BAR_STEPS = reasoning.BAR_STEPS
 CHANCE = 0.1  # every operation permutes the ten digits, so the answer is uniform: chance is 1/10 at every k
-EVAL_N = recipe.EVAL_N  # held-out problems per k: the ones the cards' curves are measured on
-PASS_K = recipe.PASS_K  # samples per problem behind the cards' pass@k and maj@k
+EVAL_N = reasoning.EVAL_N  # held-out problems per k: the ones the cards' curves are measured on
+PASS_K = reasoning.PASS_K  # samples per problem behind the cards' pass@k and maj@k
 SINGLE = 10 * (9 + 9 + len(chains.MULTIPLIERS))  # one-operation problems: all trained, none held out
 DEFAULT_K = 3
 EXAMPLE_KS = (2, 4, BAR_STEPS, MAX_STEPS)  # one held-out example per difficulty (k = 1 holds none out)
-GROUP = recipe.GRPO["group"]  # G during training, the group slider's default
+GROUP = reasoning.GRPO["group"]  # G during training, the group slider's default
 MAX_GROUP = 16
-TEMPERATURE = recipe.GRPO["temperature"]  # sampling as during training
+TEMPERATURE = reasoning.GRPO["temperature"]  # sampling as during training
 SIGNS = {"×": "*", "−": "-", "–": "-", "x": "*", "X": "*"}  # what people type for the task's * and -
 PVH_ROWS = ("cot", "task", "model", "reward", "group", "updates", "kl", "lr")
 PVH_DEPARTURES = ("size", "task", "cot", "start", "reward", "group", "updates", "length")
@@ -109,7 +108,7 @@ def held_out(k: int) -> tuple[str, ...]:
     """The held-out problems of ``k`` operations that the cards' accuracies were measured on, in order."""
     if not 1 <= k <= MAX_STEPS:
         raise InputError("reasoning.error.k", max=MAX_STEPS)
-    return tuple(text_of(p) for p in recipe.held_out_set(k, EVAL_N))
+    return tuple(text_of(p) for p in reasoning.held_out_set(k, EVAL_N))
 
 
 def drawn(k: int, index: int) -> str:
@@ -175,7 +174,7 @@ def written_steps(completion: str, k: int) -> tuple[int | None, ...]:
 def _answer(name: str, p: chains.Problem, backend: str) -> Answer:
     ckpt = checkpoint(name)  # its missing message when it is not installed
     model = ckpt.sampling_model
-    completion = recipe.decode(model, [p.prompt]).completions[0]
+    completion = reasoning.decode(model, [p.prompt]).completions[0]
     ids = np.array([chains.encode(p.prompt + completion)], dtype=np.int64)
     res = ckpt.run({"tokens": ids}, (), ckpt.backend(backend))
     logits = res.outputs["logits"][0].astype(np.float64)  # (T, V)
@@ -246,7 +245,7 @@ def accuracy_curves() -> Curves:
     if "accuracy_by_steps" not in m or "direct_accuracy_by_steps" not in m:
         raise InputError("reasoning.error.no_curve")
     ks = sorted(int(k) for k in m["accuracy_by_steps"])
-    settings = {**recipe.SUPERVISED, **c.get("settings", {})}
+    settings = {**reasoning.SUPERVISED, **c.get("settings", {})}
     return Curves(
         ks=np.array(ks),
         cot=np.array([m["accuracy_by_steps"][str(k)] for k in ks], dtype=float),
@@ -286,7 +285,7 @@ class Group:
 
 @cached  # shared as it is, not copied per call (services.read_only)
 def group(text: str, policy: str, size: int, seed: int) -> Group:
-    """Sample ``size`` completions of the problem from ``policy`` (torch: sampling runs in the recipe's decoder)."""
+    """Sample ``size`` completions of the problem from ``policy`` (torch: models.reasoning's decoder)."""
     if policy not in POLICIES:
         raise InputError("reasoning.error.policy")
     if not 2 <= size <= MAX_GROUP:
@@ -295,7 +294,7 @@ def group(text: str, policy: str, size: int, seed: int) -> Group:
     model = checkpoint(policy).sampling_model  # the checkpoint's missing message when it is not installed
     gen = torch.Generator().manual_seed(int(seed))
     start = time.perf_counter()
-    s = recipe.decode(model, [p.prompt] * size, temperature=TEMPERATURE, generator=gen)
+    s = reasoning.decode(model, [p.prompt] * size, temperature=TEMPERATURE, generator=gen)
     ms = (time.perf_counter() - start) * 1e3
     mask, logp = s.mask.numpy(), s.logp.numpy()
     judged = [chains.judge(c, p) for c in s.completions]
@@ -340,7 +339,7 @@ def training() -> Training:
     c = card(GRPO)
     if "grpo_curves" not in c:
         raise InputError("reasoning.error.no_training")
-    settings = {**recipe.GRPO, **c.get("settings", {})}
+    settings = {**reasoning.GRPO, **c.get("settings", {})}
     ks = np.arange(1, settings["max_steps_in_question"] + 1)
     m = c.get("metrics", {})
     by_steps = None
@@ -397,15 +396,15 @@ def first_last(values: list) -> tuple[float, float] | None:
 
 
 def grpo_settings() -> dict:
-    """GRPO's settings as trained (the grpo card's, else the recipe's defaults)."""
-    return {**recipe.GRPO, **card(GRPO).get("settings", {})}
+    """GRPO's settings as trained (the grpo card's, else the training defaults)."""
+    return {**reasoning.GRPO, **card(GRPO).get("settings", {})}
 
 
 @st.cache_data(show_spinner=False, max_entries=1)
 def start_settings() -> dict:
-    """The settings ``grpo-start`` was trained with (its card's, else the recipe's defaults). Cached: the card also
+    """The settings ``grpo-start`` was trained with (its card's, else the training defaults). Cached: the card also
     lists its 2,048 training examples, which the page never needs to parse on a rerun."""
-    return {**recipe.COLD_START, **card(START).get("settings", {})}
+    return {**reasoning.COLD_START, **card(START).get("settings", {})}
 
 
 def params(name: str = COT) -> int | None:

@@ -127,7 +127,7 @@ def warm_up() -> WarmUp:
                 shared.model(name)
                 if (zoo.checkpoint_dir(name) / "model.onnx").exists():
                     shared.session(name)
-                if zoo.recipe(name).step is not None:  # the traced decoding step, and its ONNX graph
+                if shared.has_step(name):  # config.json names a decoding step: trace it, and its ONNX graph
                     shared.decode_step(name, "torch")
                     if (zoo.checkpoint_dir(name) / "decode.onnx").exists():
                         shared.decode_step(name, "onnx")

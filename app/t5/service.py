@@ -24,7 +24,6 @@ from app.shared.numbers import log_softmax, softmax
 from app.shared.services import checkpoint, read_only, stack_layers
 from models.data import text2text as tt
 from models.layers import t5_relative_position_bucket
-from models.recipes import t5 as recipe
 from models.transformer import greedy_steps
 
 NAME = "t5"
@@ -34,7 +33,8 @@ PREFIX = tt.PREFIX
 LABELS = tuple(tt.PLAYS.values())  # the ``which play:`` classes
 MAX_CHARS = 400  # the task box
 MAX_SOURCE_TOKENS = 128  # the prefixed input, </s> included
-BARS = recipe.RECIPES[0].bars  # the bars the card holds (issue 17's: classification and reversal)
+# the bars the card holds (classification and reversal), none without the checkpoint
+BARS = MODEL.card.get("bars", {})
 WORDS = tt.WORDS  # words per counting / reversing example in training (inclusive)
 MAX_NEW = 64  # greedy steps (the recipe's evaluation decodes as many)
 SPAN_MAX_CHARS = 600

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.data import shakespeare
+from models.data import bpe, shakespeare
 
 DOMAINS = ("shakespeare", "python", "arithmetic")
 SPLITS = ("train", "validation")
@@ -98,3 +98,31 @@ def summary() -> str:
 
 if __name__ == "__main__":
     print(summary())
+
+
+# ---- token streams (a byte-level BPE of models/data/bpe.py) --------------------------------------------------------
+
+
+@functools.cache
+def _stream(tok_json: str, domain: str, split: str) -> np.ndarray:
+    tok = bpe.load(tok_json)
+    return np.concatenate([np.array([0, *tok.encode(d).ids], dtype=np.int64) for d in documents(domain, split)])
+
+
+def stream(tok, domain: str, split: str) -> np.ndarray:
+    """One domain's split as one id stream, each document after <|endoftext|> (id 0, as models.metrics encodes a
+    document)."""
+    return _stream(tok.to_str(), domain, split)
+
+
+def validation_windows(tok, per_domain: int = 32, length: int = 128) -> tuple[np.ndarray, np.ndarray]:
+    """Evenly spaced held-out windows (3·per_domain, length + 1) and their domain index (3·per_domain,), interleaved
+    so that every 3 consecutive rows hold one window of each domain."""
+    rows, labels = [], []
+    per = [stream(tok, d, "validation") for d in DOMAINS]
+    for j in range(per_domain):
+        for d, ids in enumerate(per):
+            s = (len(ids) - length - 1) * j // per_domain
+            rows.append(ids[s : s + length + 1])
+            labels.append(d)
+    return np.stack(rows), np.array(labels)

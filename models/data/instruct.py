@@ -34,6 +34,7 @@ END = "<|endoftext|>"
 INSTRUCTION = "Reply as {speaker}, in one line:\n"
 MAX_WORDS = 12  # a well-formed reply has 1 … MAX_WORDS words
 MAX_PROMPT_CHARS = 120  # the line replied to is cut to this many characters (prompts stay short)
+CURVE_PROMPTS = 128  # held-out prompts PPO's curves are measured on (the ppo card's)
 KIND = frozenset(
     "love loves loved lov'd loving sweet sweetly gentle gentler fair fairest kind kindly kindness good dear dearest "
     "grace gracious joy joys happy happiness bless blessed blessing heaven heavens noble honest true truth friend "
@@ -121,3 +122,21 @@ def examples(split: str, n: int, seed: int) -> list[Example]:
     pool = all_examples(split)
     idx = np.random.default_rng(seed).permutation(len(pool))[:n]
     return [pool[i] for i in sorted(idx)]
+
+
+# ---- a byte-level BPE's ids (models/data/bpe.py) --------------------------------------------------------------------
+
+
+def encode(tok, text: str) -> list[int]:
+    return tok.encode(text).ids
+
+
+def end_id(tok) -> int:
+    return tok.token_to_id(END)
+
+
+def reply_text(tok, ids: list[int]) -> tuple[str, bool]:
+    """A reply's ids (up to and including END, then padding) -> (its text before END, whether END was written)."""
+    end = end_id(tok)
+    ended = end in ids
+    return tok.decode(ids[: ids.index(end)] if ended else ids), ended

@@ -22,6 +22,14 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz "
 VOCAB = len(SPECIALS) + len(ALPHABET)
 _ID = {ch: i + len(SPECIALS) for i, ch in enumerate(ALPHABET)}
 
+# The shipped checkpoint's task: the lengths seen in training, and the longer ones it is tested on (1.25×).
+TRAIN_LENGTHS = (1, 16)
+LONG_LENGTHS = (17, 20)
+# Its training batches start the source and the target positions at random rows 0..POSITION_SHIFT of the sinusoidal
+# table (independently), so the model cannot tie "where to look" to absolute positions; it has to use relative ones,
+# which is what lets it handle lengths it never saw. At inference both start at row 0, as in the paper.
+POSITION_SHIFT = 8
+
 
 class UnknownSymbolError(ValueError):
     """The text holds characters outside ``ALPHABET``; ``symbols`` lists them, in order of first appearance."""

@@ -27,6 +27,10 @@ import numpy as np
 NOISE, MARKER, FIRST_VALUE = 0, 1, 2
 TRIGGER = 0
 
+# The tasks the shipped Mamba checkpoints are trained and evaluated on, and the Mamba page shows (not settings).
+COPY_TASK = {"length": 64, "n_memorize": 8, "n_values": 8}
+INDUCTION_TASK = {"length": 64, "n_values": 16}
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -75,3 +79,14 @@ def induction(rng: np.random.Generator, batch: int, length: int = 64, n_values: 
     mask = np.zeros_like(tokens, dtype=bool)
     mask[:, -1] = True
     return Batch(tokens.astype(np.int64), targets.astype(np.int64), mask)
+
+
+def copy_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> Batch:
+    """Selective copying as the shipped checkpoints learnt it (``COPY_TASK``), at another ``length`` if given."""
+    task = dict(COPY_TASK, **({"length": length} if length else {}))
+    return selective_copy(rng, batch, **task)
+
+
+def induction_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> Batch:
+    """Induction heads as the shipped checkpoint learnt it (``INDUCTION_TASK``), at another ``length`` if given."""
+    return induction(rng, batch, length or INDUCTION_TASK["length"], INDUCTION_TASK["n_values"])

@@ -2,6 +2,7 @@
 
 from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, cache_bytes, repeat_kv, tensor_bytes
 from models.layers.block import PostNormBlock, PreNormBlock, gpt2_init
+from models.layers.decoder import RotaryDecoder
 from models.layers.ffn import MLP, SwiGLU
 from models.layers.flash import (
     FlashResult,
@@ -41,6 +42,7 @@ __all__ = [
     "PostNormBlock",
     "PreNormBlock",
     "gpt2_init",
+    "RotaryDecoder",
     "repeat_kv",
     "MLP",
     "SwiGLU",

@@ -35,20 +35,20 @@ from torch import nn
 from tqdm import tqdm
 
 from models import alignment, gpt, metrics, rl, zoo
+from models.alignment import complete
 from models.data import instruct
+from models.data.instruct import CURVE_PROMPTS, encode, end_id, reply_text
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import decoder_recipe, initial_model, source_tokenizer
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained
 
 SOURCES = {"sft": "gpt", "reward": "sft", "ppo": "sft", "dpo": "sft"}  # each starts from, unless --init-from
-MAX_NEW = 24  # tokens a reply may take (the longest demonstration is 27 tokens with END; 95% take 20)
 TASK = (
     "the prompt gives a speaker's line and asks for a reply in another speaker's voice, in one line; a "
     f"demonstration is the reply the play gives, then {instruct.END}; well formed: one line of 1 … "
     f"{instruct.MAX_WORDS} words, then {instruct.END}"
 )
 EVAL_PROMPTS = 400  # held-out prompts for the format and the win rate
-CURVE_PROMPTS = 128  # held-out prompts PPO's curves are measured on
 
 SFT = {"steps": 600, "batch": 32, "lr": 1e-3, "warmup": 50, "weight_decay": 0.01}
 # replies sampled per prompt, for this many training prompts; a pair is two of them that the rule tells apart
@@ -60,7 +60,7 @@ PPO = {
     "epochs": 2,  # passes over each sampled batch
     "minibatch": 32,
     "lr": 5e-5,
-    "kl_coef": 1.0,  # β of the per-token KL penalty (InstructGPT: 0.02); 0.05 and 0.3 collapsed (docs)
+    "kl_coef": alignment.PPO_KL_COEF,
     "clip": 0.2,
     "gamma": 1.0,
     "lam": 0.95,
@@ -68,9 +68,7 @@ PPO = {
     "temperature": 1.0,
     "log_every": 10,
 }
-# β 0.5: at the DPO paper's usual 0.1, KL to sft was 7.9 nats and greedy replies repeated "good my lord" to the
-# 12-word limit; at 0.5 KL is 1.8, as PPO's (docs/training/alignment.md)
-DPO = {"epochs": 2, "batch": 32, "lr": 1e-4, "warmup": 20, "weight_decay": 0.0, "beta": 0.5, **PAIRS}
+DPO = {"epochs": 2, "batch": 32, "lr": 1e-4, "warmup": 20, "weight_decay": 0.0, "beta": alignment.DPO_BETA, **PAIRS}
 
 
 # ---- tokens ---------------------------------------------------------------------------------------------------------
@@ -80,21 +78,6 @@ def source(run: Run, name: str) -> Path:
     return run.init_from or zoo.checkpoint_dir(SOURCES[name])
 
 
-def encode(tok, text: str) -> list[int]:
-    return tok.encode(text).ids
-
-
-def end_id(tok) -> int:
-    return tok.token_to_id(instruct.END)
-
-
-def reply_text(tok, ids: list[int]) -> tuple[str, bool]:
-    """A reply's ids (up to and including END, then padding) -> (its text before END, whether END was written)."""
-    end = end_id(tok)
-    ended = end in ids
-    return tok.decode(ids[: ids.index(end)] if ended else ids), ended
-
-
 def padded(rows: list[list[int]]) -> torch.Tensor:
     """Right-padded with END (id 0 is END: padding after it is never read by a causal model)."""
     width = max(len(r) for r in rows)
@@ -102,34 +85,6 @@ def padded(rows: list[list[int]]) -> torch.Tensor:
 
 
 # ---- decoding -------------------------------------------------------------------------------------------------------
-
-
-def by_length(prompt_ids: list[list[int]]) -> dict[int, list[int]]:
-    groups: dict[int, list[int]] = {}
-    for i, p in enumerate(prompt_ids):
-        groups.setdefault(len(p), []).append(i)
-    return groups
-
-
-@torch.inference_mode()
-def complete(
-    model: gpt.GPT,
-    prompt_ids: list[list[int]],
-    *,
-    temperature: float = 0.0,
-    generator: torch.Generator | None = None,
-    chunk: int = 64,
-) -> list[list[int]]:
-    """Each prompt's reply ids (up to END included, at most MAX_NEW), prompts of one length decoded together."""
-    out: list[list[int]] = [[] for _ in prompt_ids]
-    for idx in by_length(prompt_ids).values():
-        for s in range(0, len(idx), chunk):
-            part = idx[s : s + chunk]
-            x = torch.tensor([prompt_ids[i] for i in part])
-            ids, _ = gpt.decode_batch(model, x, 0, temperature=temperature, generator=generator, max_new=MAX_NEW)
-            for i, row in zip(part, ids.tolist()):
-                out[i] = row[: row.index(0) + 1] if 0 in row else row
-    return out
 
 
 def response_mask(prompt_lens: list[int], reply_lens: list[int], width: int) -> torch.Tensor:

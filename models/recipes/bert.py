@@ -25,15 +25,13 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import bert, zoo
+from models import bert
+from models import recipes as registry
 from models.data import shakespeare, wordpiece
-from models.data.wordpiece import CLS, MASK, PAD, SEP, SPECIALS
+from models.data.masking import IGNORE, P_CHOSEN, P_MASK, P_RANDOM, choose_positions, mask_tokens
+from models.data.wordpiece import MASK, PAD
 from models.recipes.common import initial_model, source_tokenizer
 from models.training import fast_kernels, fit, schedule
-
-P_CHOSEN, P_MASK, P_RANDOM = 0.15, 0.8, 0.1  # the rest of the chosen (10%) stay unchanged
-IGNORE = -100  # label of a position the loss does not see
-NOT_CHOSEN, MASKED, RANDOM, KEPT = range(4)  # what happened to each position of a training example
 
 SETTINGS = {
     "steps": 30000,
@@ -45,37 +43,6 @@ SETTINGS = {
     "nsp_weight": 1.0,  # loss = MLM + nsp_weight · NSP
     "log_every": 500,  # print held-out scores on 512 pairs every this many steps (0: never)
 }
-
-
-# ---- the masking recipe ------------------------------------------------------------------------------------
-
-
-def choose_positions(ids: np.ndarray, rng: np.random.Generator, p: float = P_CHOSEN) -> np.ndarray:
-    """Bool array like ``ids``: each position except [CLS], [SEP] and [PAD] is chosen with probability p."""
-    return (rng.random(ids.shape) < p) & ~np.isin(ids, (PAD, CLS, SEP))
-
-
-def mask_tokens(
-    ids: np.ndarray, rng: np.random.Generator, vocab: int, p: float = P_CHOSEN
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The paper's corruption of a training example.
-
-    Returns:
-        inputs: ids with the chosen positions replaced: 80% by [MASK], 10% by a random non-special id,
-            10% left as they are;
-        labels: the original id at the chosen positions, IGNORE elsewhere (the loss sees only these);
-        action: NOT_CHOSEN, MASKED, RANDOM or KEPT at each position.
-    """
-    chosen = choose_positions(ids, rng, p)
-    roll = rng.random(ids.shape)
-    action = np.where(roll < P_MASK, MASKED, np.where(roll < P_MASK + P_RANDOM, RANDOM, KEPT))
-    action = np.where(chosen, action, NOT_CHOSEN)
-    inputs = ids.copy()
-    inputs[action == MASKED] = MASK
-    random_ids = rng.integers(len(SPECIALS), vocab, size=ids.shape)
-    inputs[action == RANDOM] = random_ids[action == RANDOM]
-    labels = np.where(chosen, ids, IGNORE)
-    return inputs, labels, action
 
 
 # ---- data: sentence pairs from the plays -------------------------------------------------------------------
@@ -250,7 +217,7 @@ def _logged(batches: Iterator, model: bert.BERT, probe: tuple, every: int) -> It
         yield batch
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     torch.manual_seed(run.seed)
     rng = np.random.default_rng(run.seed)
@@ -276,7 +243,7 @@ def train(run: zoo.Run) -> zoo.Trained:
             log_every=50,
         )
     held_out = ", ".join(shakespeare.VALIDATION_PLAYS + shakespeare.TEST_PLAYS)
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=(
@@ -313,7 +280,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="bert",
         arch="bert",
         train=train,

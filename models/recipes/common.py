@@ -13,12 +13,12 @@ import torch
 from tokenizers import Tokenizer
 from torch import nn
 
-from models import zoo
-from models.zoo import Recipe
+from models import recipes as registry
+from models.recipes import Recipe
 
 
 def initial_model(
-    run: zoo.Run, build: Callable[[dict[str, Any]], nn.Module], config: dict[str, Any]
+    run: registry.Run, build: Callable[[dict[str, Any]], nn.Module], config: dict[str, Any]
 ) -> tuple[nn.Module, dict[str, Any]]:
     """The model a run starts from and its config: ``build(config)`` fresh, or, with ``--init-from``, the source
     checkpoint's config and weights."""
@@ -30,7 +30,7 @@ def initial_model(
     return model, config
 
 
-def source_tokenizer(run: zoo.Run) -> Tokenizer | None:
+def source_tokenizer(run: registry.Run) -> Tokenizer | None:
     """With ``--init-from``, the source checkpoint's tokenizer: its weights are tied to those ids."""
     if run.init_from is None:
         return None

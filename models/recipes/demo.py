@@ -12,7 +12,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import demo, zoo
+from models import demo
+from models import recipes as registry
 from models.data.synthetic import lag_copy
 from models.recipes.common import initial_model
 from models.training import fit, schedule
@@ -27,7 +28,7 @@ def loss(model: demo.DemoModel, tokens: torch.Tensor) -> torch.Tensor:
     return F.cross_entropy(logits[:, lag:].flatten(0, 1), tokens[:, :-lag].flatten())
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     torch.manual_seed(run.seed)
     model, config = initial_model(run, demo.build, asdict(demo.PRESETS["shipped"]))
@@ -45,7 +46,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         **schedule(hp),
         desc="demo",
     )
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=f"lag-{c.lag} copy of random tokens (vocab {c.vocab}, length {c.max_len})",
@@ -67,7 +68,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="demo",
         arch="demo",
         train=train,

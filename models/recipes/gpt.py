@@ -35,9 +35,9 @@ from torch import nn
 
 from models import gpt, metrics
 from models.data import bpe, shakespeare
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import initial_model, source_tokenizer, windows
 from models.training import Trainer, fast_kernels, fit, schedule
-from models.zoo import Recipe, Run, Trained
 
 # ---- data -----------------------------------------------------------------------------------------------------------
 
@@ -137,10 +137,13 @@ def repeated_random(
 # ---- losses ---------------------------------------------------------------------------------------------------------
 
 
-def next_token_loss(model: nn.Module, batch: torch.Tensor | tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-    """Mean next-token cross-entropy; ``batch`` is a chunk (B, T + 1) or (chunk, keep) with keep (B, T) per target."""
+def next_token_loss(
+    model: nn.Module, batch: torch.Tensor | tuple[torch.Tensor, torch.Tensor], **forward
+) -> torch.Tensor:
+    """Mean next-token cross-entropy; ``batch`` is a chunk (B, T + 1) or (chunk, keep) with keep (B, T) per target.
+    ``forward``: keyword arguments of the model's forward (Mamba's ``scan``)."""
     chunk, keep = batch if isinstance(batch, tuple) else (batch, None)
-    logits = model(chunk[:, :-1])
+    logits = model(chunk[:, :-1], **forward)
     targets = chunk[:, 1:]
     if keep is not None:
         targets = targets.masked_fill(~keep, -100)  # ignored by cross_entropy

@@ -24,11 +24,12 @@ import torch
 from torch import nn
 
 from models import gpt, llama, metrics
-from models.layers import cache_bytes
+from models.metrics import kv_cache_bytes_per_token
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained, parameter_count
+from models.zoo import parameter_count
 
 # The GPT-2-style baseline: models.gpt.GPT at the same context, sized to a similar parameter count.
 BASELINE = gpt.Config(vocab=2048, dim=192, n_heads=6, n_layers=4, max_len=128, mlp_ratio=4)
@@ -171,8 +172,7 @@ def evaluate(model: llama.Llama, out: Path) -> dict:
     }
 
 
-# The siblings of ``llama`` that differ only in how many key/value heads the 4 query heads share (GQA, 2305.13245).
-SIBLINGS = {"llama-mha": 4, "llama-mqa": 1}
+SIBLINGS = llama.SIBLING_KV_HEADS
 
 
 # The shipped ``llama`` took 612 optimiser steps in its 960 s budget (card: ``steps``). Measured alone, a sibling
@@ -236,15 +236,6 @@ def train_sibling(run: Run) -> Trained:
         files={"tokenizer.json": tok.to_str()},
         stages=[trainer.summary("model")],
     )
-
-
-def kv_cache_bytes_per_token(model: nn.Module, n: int = 8) -> int:
-    """Bytes the cache grows by per token, measured from the cache tensors after a cached forward of ``n`` tokens
-    (any decoder with ``new_cache()`` and ``forward(tokens, cache)``: llama and its siblings, mla)."""
-    cache = model.new_cache()
-    with torch.inference_mode():
-        model(torch.zeros(1, n, dtype=torch.long, device=next(model.parameters()).device), cache)
-    return cache_bytes(cache) // n
 
 
 def evaluate_sibling(model: llama.Llama, out: Path) -> dict:

@@ -6,13 +6,14 @@
 - ``mamba-lm``: next-token prediction on the Shakespeare training plays, with the gpt checkpoint's tokenizer, trained
   as the gpt recipe's stage 1 (same windows and loss); val_bpc computed as for gpt.
 
-Fresh task instances every step from the run's seed; held-out instances from ``EVAL_SEED``. Training uses the
-sequential scan (``models.training.fast_kernels``) and flushes subnormal floats to zero: decayed states reach
-them, and they are many times slower on a CPU. Each run takes 10–18 min on 2 CPU cores.
+Fresh task instances every step from the run's seed; held-out instances from ``EVAL_SEED``. Training runs the
+sequential scan (``model(tokens, scan="sequential")``: less arithmetic on one CPU thread) and flushes subnormal floats
+to zero: decayed states reach them, and they are many times slower on a CPU. Each run takes 10–18 min on 2 CPU cores.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -23,14 +24,12 @@ import torch.nn.functional as F
 
 from models import mamba, metrics, zoo
 from models.data import shakespeare, ssm_tasks
+from models.data.ssm_tasks import COPY_TASK, INDUCTION_TASK, copy_batch, induction_batch
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import next_token_loss, train_tokenizer
-from models.training import fast_kernels, fit, schedule
-from models.zoo import Recipe, Run, Trained
+from models.training import fit, schedule
 
-# The tasks the checkpoints are trained and evaluated on (evaluation and pages depend on them: not settings).
-COPY_TASK = {"length": 64, "n_memorize": 8, "n_values": 8}
-INDUCTION_TASK = {"length": 64, "n_values": 16}
 EVAL_SEED = 12345  # held-out instances come from this seed; training draws from the run's seed
 EVAL_COUNT = 1000
 
@@ -41,18 +40,9 @@ LM_SETTINGS = {"steps": 1000, "batch": 16, "context": 128, "lr": 3e-3, "warmup":
 # ---- the synthetic tasks --------------------------------------------------------------------------------------------
 
 
-def copy_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    task = dict(COPY_TASK, **({"length": length} if length else {}))
-    return ssm_tasks.selective_copy(rng, batch, **task)
-
-
-def induction_batch(rng: np.random.Generator, batch: int, length: int | None = None) -> ssm_tasks.Batch:
-    return ssm_tasks.induction(rng, batch, length or INDUCTION_TASK["length"], INDUCTION_TASK["n_values"])
-
-
 def masked_loss(model: mamba.Mamba, batch: ssm_tasks.Batch) -> torch.Tensor:
-    """Cross-entropy on the scored positions only."""
-    logits = model(torch.from_numpy(batch.tokens))
+    """Cross-entropy on the scored positions only (training's: the sequential scan)."""
+    logits = model(torch.from_numpy(batch.tokens), scan="sequential")
     mask = torch.from_numpy(batch.mask)
     return F.cross_entropy(logits[mask], torch.from_numpy(batch.targets)[mask])
 
@@ -81,15 +71,7 @@ def train_task(preset: mamba.Config, make_batch: Callable, run: Run) -> tuple[ma
         while True:
             yield make_batch(rng, hp["batch"])
 
-    with fast_kernels(model):
-        trainer = fit(
-            model,
-            batches(),
-            masked_loss,
-            **schedule(hp),
-            desc="mamba",
-            log_every=50,
-        )
+    trainer = fit(model, batches(), masked_loss, **schedule(hp), desc="mamba", log_every=50)
     return model, [trainer.summary("task")]
 
 
@@ -181,15 +163,8 @@ def train_lm(run: Run) -> Trained:
     torch.set_flush_denormal(True)
     model = mamba.build(asdict(c))
     batches = windows(ids, hp["batch"], hp["context"], np.random.default_rng(run.seed))
-    with fast_kernels(model):
-        trainer = fit(
-            model,
-            batches,
-            next_token_loss,
-            **schedule(hp),
-            desc="mamba-lm",
-            log_every=50,
-        )
+    loss = functools.partial(next_token_loss, scan="sequential")
+    trainer = fit(model, batches, loss, **schedule(hp), desc="mamba-lm", log_every=50)
     gpt_card = zoo.checkpoint_dir("gpt") / "card.json"
     extra = {"gpt_val_bpc": zoo.read_card("gpt")["metrics"].get("val_bpc")} if gpt_card.exists() else {}
     shared = (zoo.checkpoint_dir("gpt") / "tokenizer.json").exists()

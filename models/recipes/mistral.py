@@ -28,11 +28,11 @@ import torch
 from models import metrics, mistral, zoo
 from models.layers import sliding_window_mask
 from models.probe import trace
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import initial_model, windows
 from models.recipes.gpt import example_inputs, next_token_loss, shakespeare_data, train_tokenizer
 from models.recipes.llama import held_out_windows
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained
 
 # llama's settings, at twice the context and half the batch (the same 4,096 tokens per step).
 TRAIN_SETTINGS = {"budget_s": 960.0, "batch": 16, "context": 256, "lr": 3e-3, "warmup": 50, "weight_decay": 0.01}

@@ -17,15 +17,15 @@ from pathlib import Path
 import torch
 
 from models import metrics, mla, zoo
+from models.metrics import kv_cache_bytes_per_token
+from models.recipes import Recipe, Run, Trained
 from models.recipes.gpt import example_inputs, shakespeare_data, train_tokenizer
 from models.recipes.llama import (
     SIBLING_SETTINGS,
     held_out_windows,
-    kv_cache_bytes_per_token,
     seed_bpc,
     train_like_siblings,
 )
-from models.zoo import Recipe, Run, Trained
 
 # The siblings' settings as they are: 612 steps, batch 32, context 128, lr 3e-3, 50 warm-up steps, one extra seed.
 SETTINGS = SIBLING_SETTINGS

@@ -22,11 +22,11 @@ import torch.nn.functional as F
 from torch import nn
 
 from models import metrics, mtp, zoo
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import windows
 from models.recipes.gpt import example_inputs, shakespeare_data, train_tokenizer
 from models.recipes.llama import SIBLING_SETTINGS, held_out_windows
 from models.training import Trainer, fast_kernels, schedule
-from models.zoo import Recipe, Run, Trained
 
 SETTINGS = {k: v for k, v in SIBLING_SETTINGS.items() if k != "extra_seeds"}
 

@@ -31,6 +31,7 @@ import numpy as np
 import torch
 
 from models import gpt, metrics, scaling, zoo
+from models import recipes as registry
 from models.data import shakespeare
 from models.recipes.common import windows
 from models.recipes.gpt import next_token_loss
@@ -203,7 +204,7 @@ def data() -> str:
 
 
 SWEEPS = [
-    zoo.Sweep(
+    registry.Sweep(
         name="scaling-sweep",
         folder=FOLDER,
         run=sweep,

@@ -30,8 +30,10 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from models import recipes as registry
 from models import switch, zoo
 from models.data import bpe, domains
+from models.data.domains import stream, validation_windows
 from models.metrics import encode_document, tokenizer
 from models.probe import trace
 from models.recipes.common import initial_model, source_tokenizer, windows
@@ -64,30 +66,6 @@ def _trained_tokenizer_json(vocab: int, chars: int) -> str:
             if budget <= 0:
                 break
     return bpe.train_bpe(texts, vocab).to_str()
-
-
-@functools.cache
-def _stream(tok_json: str, domain: str, split: str) -> np.ndarray:
-    tok = bpe.load(tok_json)
-    return np.concatenate([encode_document(tok, d) for d in domains.documents(domain, split)])
-
-
-def stream(tok, domain: str, split: str) -> np.ndarray:
-    """One domain's split as one id stream, each document after <|endoftext|>."""
-    return _stream(tok.to_str(), domain, split)
-
-
-def validation_windows(tok, per_domain: int = 32, length: int = 128) -> tuple[np.ndarray, np.ndarray]:
-    """Evenly spaced held-out windows (3·per_domain, length + 1) and their domain index (3·per_domain,), interleaved
-    so that every 3 consecutive rows hold one window of each domain."""
-    rows, labels = [], []
-    per = [stream(tok, d, "validation") for d in DOMAINS]
-    for j in range(per_domain):
-        for d, ids in enumerate(per):
-            s = (len(ids) - length - 1) * j // per_domain
-            rows.append(ids[s : s + length + 1])
-            labels.append(d)
-    return np.stack(rows), np.array(labels)
 
 
 def loss(model: switch.SwitchLM, chunk: torch.Tensor) -> torch.Tensor:
@@ -178,7 +156,7 @@ def evaluate(model: switch.SwitchLM, out: Path) -> dict:
 # ---- training ----------------------------------------------------------------------------------------------
 
 
-def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
+def train(run: registry.Run, config: switch.Config, name: str) -> registry.Trained:
     hp = run.settings
     tok = source_tokenizer(run) or bpe.load(_trained_tokenizer_json(config.vocab, hp["tokenizer_chars"]))
     streams = [stream(tok, d, "train") for d in DOMAINS]
@@ -194,7 +172,7 @@ def train(run: zoo.Run, config: switch.Config, name: str) -> zoo.Trained:
     else:
         trainer = fit(model, batches, loss, **schedule(hp), desc=name, log_every=100)
     sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config_dict,
         data=(
@@ -263,7 +241,7 @@ def fit_recording_load(model: switch.SwitchLM, batches, hp: dict) -> tuple[Train
     return trainer, record
 
 
-def train_twin(run: zoo.Run, tok, streams, config: switch.Config) -> dict:
+def train_twin(run: registry.Run, tok, streams, config: switch.Config) -> dict:
     """The ``switch`` recipe run again inside ``switch-auxfree``'s command (the same seed, initialisation and batches,
     the auxiliary loss instead of the bias), for its load over training beside the bias's. Its weights are not kept:
     its held-out numbers are recorded beside those of the shipped ``switch``."""
@@ -302,7 +280,7 @@ SHIPPED = switch.PRESETS["shipped"]
 AUXFREE = replace(SHIPPED, aux_weight=0.0, balance="bias", bias_update=1e-3)
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="switch",
         arch="switch",
         train=functools.partial(train, config=SHIPPED, name="switch"),
@@ -319,7 +297,7 @@ RECIPES = [
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
     ),
-    zoo.Recipe(
+    registry.Recipe(
         name="switch-dense",
         arch="switch",
         train=functools.partial(train, config=switch.dense_twin(SHIPPED), name="switch-dense"),
@@ -330,7 +308,7 @@ RECIPES = [
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
     ),
-    zoo.Recipe(
+    registry.Recipe(
         name="switch-auxfree",
         arch="switch",
         train=functools.partial(train, config=AUXFREE, name="switch-auxfree"),

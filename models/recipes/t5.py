@@ -26,9 +26,9 @@ import torch.nn.functional as F
 from models import t5
 from models.data import shakespeare
 from models.data import text2text as tt
+from models.recipes import Recipe, Run, Trained
 from models.recipes.common import initial_model, source_tokenizer
 from models.training import Trainer, fast_kernels
-from models.zoo import Recipe, Run, Trained
 
 SETTINGS = {
     "pretrain_steps": 500,

@@ -15,16 +15,16 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from models import recipes as registry
 from models import transformer as tr
-from models import zoo
 from models.data import seq2seq
 from models.probe import trace
 from models.recipes.common import initial_model
 from models.training import fit, schedule
 
 # The task: lengths seen in training, and the longer ones the checkpoint is tested on (1.25×).
-TRAIN_LENGTHS = (1, 16)
-LONG_LENGTHS = (17, 20)
+TRAIN_LENGTHS = seq2seq.TRAIN_LENGTHS
+LONG_LENGTHS = seq2seq.LONG_LENGTHS
 
 SETTINGS = {
     "steps": 4000,
@@ -32,10 +32,8 @@ SETTINGS = {
     "lr": 2e-3,
     "warmup": 300,
     "weight_decay": 0.0,
-    # Each batch starts the source and the target positions at random rows 0..position_shift of the sinusoidal
-    # table (independently), so the model cannot tie "where to look" to absolute positions; it has to use relative
-    # ones, which is what lets it handle lengths it never saw. At inference both start at row 0, as in the paper.
-    "position_shift": 8,
+    # random start rows of the source and target positions in each batch (models/data/seq2seq.py: why)
+    "position_shift": seq2seq.POSITION_SHIFT,
 }
 
 
@@ -46,7 +44,7 @@ def loss(model: tr.Transformer, batch: seq2seq.Batch, offsets: tuple[int, int] =
     return F.cross_entropy(logits.flatten(0, 1), torch.from_numpy(batch.tgt_out).flatten(), ignore_index=seq2seq.PAD)
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     config = asdict(
         replace(tr.PRESETS["shipped"], vocab=seq2seq.VOCAB, pad_id=seq2seq.PAD, bos_id=seq2seq.BOS, eos_id=seq2seq.EOS)
@@ -68,7 +66,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         desc="transformer",
     )
     lo, hi = TRAIN_LENGTHS
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=f"random lowercase strings (a–z and space), lengths {lo}–{hi}, generated from the seed; "
@@ -149,7 +147,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="transformer",
         arch="transformer",
         train=train,

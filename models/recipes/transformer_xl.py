@@ -42,10 +42,11 @@ from torch import nn
 
 from models import gpt, metrics, transformer_xl
 from models.data import bpe, shakespeare
+from models.recipes import Recipe, Run, Trained
 from models.recipes.gpt import shakespeare_data, train_tokenizer
 from models.recipes.llama import race
 from models.training import fast_kernels
-from models.zoo import Recipe, Run, Trained, parameter_count
+from models.zoo import parameter_count
 
 C = transformer_xl.PRESETS["shipped"]
 

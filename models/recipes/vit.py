@@ -13,7 +13,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import vit, zoo
+from models import recipes as registry
+from models import vit
 from models.data import digits
 from models.recipes.common import initial_model
 from models.training import fit, schedule
@@ -51,7 +52,7 @@ def augment(
     return F.grid_sample(images[:, None], grid, align_corners=False, padding_mode="zeros")[:, 0]
 
 
-def train(run: zoo.Run) -> zoo.Trained:
+def train(run: registry.Run) -> registry.Trained:
     hp = run.settings
     torch.manual_seed(run.seed)
     model, config = initial_model(run, vit.build, asdict(vit.PRESETS["shipped"]))
@@ -76,7 +77,7 @@ def train(run: zoo.Run) -> zoo.Trained:
         **schedule(hp),
         desc="vit",
     )
-    return zoo.Trained(
+    return registry.Trained(
         model,
         config,
         data=digits.split_description() + "; upsampled bilinearly to 16×16",
@@ -105,7 +106,7 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
 
 
 RECIPES = [
-    zoo.Recipe(
+    registry.Recipe(
         name="vit",
         arch="vit",
         train=train,

@@ -10,7 +10,8 @@ import pytest
 import torch
 
 from models import bert, zoo
-from models.data import wordpiece
+from models import recipes as registry
+from models.data import masking, wordpiece
 from models.data.wordpiece import CLS, MASK, PAD, SEP
 from models.engine import Engine
 from models.probe import trace
@@ -152,28 +153,28 @@ def test_masking_recipe_proportions_over_many_draws():
     ids = rng.integers(5, 1024, size=(4000, 64))
     ids[:, 0], ids[:, 30], ids[:, -1] = CLS, SEP, SEP
     ids[:100, 40:] = PAD
-    inputs, labels, action = recipe.mask_tokens(ids, rng, 1024)
+    inputs, labels, action = masking.mask_tokens(ids, rng, 1024)
     eligible = ~np.isin(ids, (PAD, CLS, SEP))
-    chosen = action != recipe.NOT_CHOSEN
+    chosen = action != masking.NOT_CHOSEN
     assert not chosen[~eligible].any()  # [CLS], [SEP], [PAD] are never chosen
     assert chosen[eligible].mean() == pytest.approx(0.15, abs=0.003)  # ~38k chosen of 250k: sd ≈ 0.0007
     n = chosen.sum()
-    assert (action == recipe.MASKED).sum() / n == pytest.approx(0.8, abs=0.01)
-    assert (action == recipe.RANDOM).sum() / n == pytest.approx(0.1, abs=0.008)
-    assert (action == recipe.KEPT).sum() / n == pytest.approx(0.1, abs=0.008)
-    assert np.all(inputs[action == recipe.MASKED] == MASK)
-    assert np.all(inputs[action == recipe.KEPT] == ids[action == recipe.KEPT])
+    assert (action == masking.MASKED).sum() / n == pytest.approx(0.8, abs=0.01)
+    assert (action == masking.RANDOM).sum() / n == pytest.approx(0.1, abs=0.008)
+    assert (action == masking.KEPT).sum() / n == pytest.approx(0.1, abs=0.008)
+    assert np.all(inputs[action == masking.MASKED] == MASK)
+    assert np.all(inputs[action == masking.KEPT] == ids[action == masking.KEPT])
     assert np.all(inputs[~chosen] == ids[~chosen])
-    rand = inputs[action == recipe.RANDOM]
+    rand = inputs[action == masking.RANDOM]
     assert rand.min() >= len(wordpiece.SPECIALS) and rand.max() < 1024
-    assert (rand != ids[action == recipe.RANDOM]).mean() > 0.99  # a random id, not the original
-    assert np.all(labels[chosen] == ids[chosen]) and np.all(labels[~chosen] == recipe.IGNORE)
+    assert (rand != ids[action == masking.RANDOM]).mean() > 0.99  # a random id, not the original
+    assert np.all(labels[chosen] == ids[chosen]) and np.all(labels[~chosen] == masking.IGNORE)
 
 
 def test_masking_is_reproducible_from_the_seed():
     ids = np.arange(5, 105)
-    a = recipe.mask_tokens(ids, np.random.default_rng(7), 1024)
-    b = recipe.mask_tokens(ids, np.random.default_rng(7), 1024)
+    a = masking.mask_tokens(ids, np.random.default_rng(7), 1024)
+    b = masking.mask_tokens(ids, np.random.default_rng(7), 1024)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
@@ -252,7 +253,7 @@ def test_onnx_parity_outputs_and_probes(tok):
     pad = len(ids) - len(short)
     tokens = np.array([ids, short + [PAD] * pad])  # B = 2, padding, and a T unlike the export's example
     segments = np.array([segs, short_segs + [0] * pad])
-    probes = zoo.recipe("bert").probes
+    probes = registry.recipe("bert").probes
     ref = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="torch")
     got = engine.run("bert", {"tokens": tokens, "segments": segments}, probes, backend="onnx")
     for name in ("mlm_logits", "nsp_logits"):

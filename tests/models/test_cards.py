@@ -10,11 +10,12 @@ import json
 
 import pytest
 
+from models import recipes as registry
 from models import zoo
 
 CARDS = sorted(p.name for p in zoo.SHIPPED.iterdir() if (p / "card.json").exists())
 SHIPPED = [n for n in CARDS if (zoo.SHIPPED / n / "model.safetensors").exists()]
-SWEEPS = [n for n in CARDS if zoo.sweep_for_folder(n)]  # tables of runs (the scaling sweep), no weights
+SWEEPS = [n for n in CARDS if registry.sweep_for_folder(n)]  # tables of runs (the scaling sweep), no weights
 FAST = {"demo", "vit", "transformer", "mamba-selective-copy", "mamba-lti-selective-copy", "mamba-induction"}
 FIELDS = ("name", "data", "command", "seed", "params", "wall_time_s", "hardware", "metrics", "bars")
 
@@ -45,7 +46,7 @@ def _close(recomputed, stored, path: str) -> list[str]:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_card_fields_and_bars_are_the_recipes(name):
     card = _card(name)
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     assert [f for f in FIELDS if f not in card] == []
     assert card["name"] == name and card["command"].startswith(f"python -m models.train {name}")
     assert card["bars"] == recipe.bars
@@ -53,9 +54,19 @@ def test_card_fields_and_bars_are_the_recipes(name):
     assert zoo.bars_missed(card["metrics"], card["bars"]) == []
 
 
+@pytest.mark.parametrize("name", SHIPPED)
+def test_config_json_says_what_serving_needs_of_the_recipe(name):
+    """zoo.load and the engine read the architecture, the output names and the decoding step from config.json, never
+    from the recipe: the two must agree."""
+    spec = zoo.read_spec(name)
+    recipe = registry.recipe(name)
+    assert spec["recipe"] == name
+    assert {k: spec[k] for k in ("arch", "outputs", "step")} == recipe.serving()
+
+
 @pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in FAST else pytest.mark.slow) for n in SHIPPED])
 def test_card_metrics_are_recomputed_by_the_recipe(name):
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     card = _card(name)
     recomputed = recipe.evaluate(zoo.load(name), zoo.checkpoint_dir(name))
     untimed = {k: v for k, v in recomputed.items() if k not in recipe.timed}
@@ -70,7 +81,7 @@ def test_every_card_is_a_checkpoint_or_a_sweep():
 
 @pytest.mark.parametrize("name", SWEEPS)
 def test_sweep_card_fields_and_bars(name):
-    card, sweep = _card(name), zoo.sweep_for_folder(name)
+    card, sweep = _card(name), registry.sweep_for_folder(name)
     assert [f for f in FIELDS if f not in card] == []
     assert card["command"].startswith(f"python -m models.train {sweep.name}")
     assert card["bars"] == sweep.bars and zoo.bars_missed(card["metrics"], card["bars"]) == []
@@ -79,7 +90,7 @@ def test_sweep_card_fields_and_bars(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SWEEPS)
 def test_sweep_metrics_are_recomputed_from_its_runs(name):
-    sweep = zoo.sweep_for_folder(name)
+    sweep = registry.sweep_for_folder(name)
     assert _close(sweep.evaluate(zoo.SHIPPED / name), _card(name)["metrics"], "metrics") == []
 
 

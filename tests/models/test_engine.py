@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from models import recipes as registry
 from models import zoo
 from models.engine import Engine, ort_providers, ort_session_options
 
@@ -26,7 +27,7 @@ def test_demo_is_shipped():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_onnx_matches_torch_on_outputs_and_probes(engine, name):
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
     a = engine.run(name, inputs, recipe.probes, backend="torch")
     b = engine.run(name, inputs, recipe.probes, backend="onnx")
@@ -74,7 +75,7 @@ def test_no_cuda_is_requested_or_printed_without_a_gpu():
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", SHIPPED)
 def test_both_backends_run_on_the_gpu_and_match_the_cpu(name):
-    recipe = zoo.recipe(name)
+    recipe = registry.recipe(name)
     inputs = recipe.example_inputs(zoo.checkpoint_dir(name))
     cpu = Engine(device="cpu").run(name, inputs, recipe.probes, backend="torch")
     gpu = Engine(device="cuda")

@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from models import gpt, metrics, sampling, zoo
+from models import recipes as registry
 from models.data import bpe, shakespeare
 from models.engine import Engine
 from models.recipes import gpt as recipe
@@ -194,7 +195,7 @@ def test_induction_after_text_scores_only_the_copies(tiny, monkeypatch):
 
 
 def settings(*overrides: str) -> dict:
-    return settings_for(zoo.recipe("gpt"), list(overrides))
+    return settings_for(registry.recipe("gpt"), list(overrides))
 
 
 def test_default_stages_are_the_three_runs_on_the_card():
@@ -272,14 +273,14 @@ def test_tiny_stages_run_in_one_command_and_resume(tmp_path):
         "2a.induction_longest=8",
         "2a.watch_every=0",
     ]
-    first = recipe.train(zoo.Run(seed=0, out=tmp_path, settings=settings('stages=["1","2a"]', *tiny)))
+    first = recipe.train(registry.Run(seed=0, out=tmp_path, settings=settings('stages=["1","2a"]', *tiny)))
     assert [(s["stage"], s["steps"]) for s in first.stages] == [("1", 3), ("2a", 2)]
     assert first.config["vocab"] == 300 and "3 h" in first.card["note"]
     safetensors.torch.save_model(first.model, str(tmp_path / "model.safetensors"))
     (tmp_path / "config.json").write_text(json.dumps({"recipe": "gpt", "config": first.config}))
     (tmp_path / "tokenizer.json").write_text(first.files["tokenizer.json"])
     again = recipe.train(
-        zoo.Run(seed=0, out=tmp_path / "next", settings=settings('stages=["2a"]', *tiny), init_from=tmp_path)
+        registry.Run(seed=0, out=tmp_path / "next", settings=settings('stages=["2a"]', *tiny), init_from=tmp_path)
     )
     assert [s["stage"] for s in again.stages] == ["2a"]
     assert again.files["tokenizer.json"] == first.files["tokenizer.json"]

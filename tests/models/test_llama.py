@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from models import gpt, llama, metrics, zoo
+from models import recipes as registry
 from models.engine import Engine
 from models.probe import trace
 from models.recipes import llama as recipe
@@ -180,8 +181,10 @@ def test_race_gives_each_model_the_same_step_time_on_the_same_batches():
 
 @shipped_only
 def test_the_budget_is_a_setting_and_its_default_is_the_shipped_runs():
-    assert settings_for(zoo.recipe("llama"), [])["budget_s"] == zoo.read_card("llama")["training"]["budget_s"] == 960
-    assert settings_for(zoo.recipe("llama"), ["budget_s=30"])["budget_s"] == 30
+    assert (
+        settings_for(registry.recipe("llama"), [])["budget_s"] == zoo.read_card("llama")["training"]["budget_s"] == 960
+    )
+    assert settings_for(registry.recipe("llama"), ["budget_s=30"])["budget_s"] == 30
 
 
 def test_relative_bar_names_another_metric():

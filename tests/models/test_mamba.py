@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from models import mamba, zoo
+from models import recipes as registry
 from models.data import ssm_tasks
 from models.engine import Engine
 from models.probe import trace
@@ -76,7 +77,8 @@ def test_step_over_a_sequence_equals_the_full_forward(lti):
     torch.testing.assert_close(mamba.recurrent_logits(model, tokens), full, atol=1e-5, rtol=1e-4)
     diff = mamba.scan_difference(model, tokens)
     assert diff["parallel_vs_sequential"] < 1e-5 and diff["parallel_vs_recurrent"] < 1e-5
-    assert model.layers[0].mixer.parallel  # scan_difference never switches the shared model
+    with torch.no_grad():  # scan_difference never switches the shared model: its forward is the parallel one still
+        assert torch.equal(model(tokens), full)
 
 
 def test_the_state_has_a_constant_size():
@@ -132,16 +134,19 @@ def test_lti_delta_b_c_do_not_depend_on_the_input():
     assert runs[0]["layers.0.mixer.delta"].std(dim=1).max() == 0  # the same Δ at every position
 
 
-def test_training_kernels_switch_to_the_sequential_scan_and_back():
+def test_training_asks_for_the_sequential_scan_by_argument_and_the_model_is_never_switched():
     model = tiny()
     tokens = torch.randint(0, model.config.vocab, (2, 13))
     with torch.no_grad():
         parallel = model(tokens)
-        with fast_kernels(model):
-            assert not any(layer.mixer.parallel for layer in model.layers)
-            sequential = model(tokens)
-    assert all(layer.mixer.parallel for layer in model.layers)
+        with fast_kernels(model):  # the training kernels leave Mamba's scan to its forward's argument
+            sequential = model(tokens, scan="sequential")
+            assert torch.equal(model(tokens), parallel)
+        assert torch.equal(model(tokens), parallel)
+    assert not any(hasattr(m, "parallel") for m in model.modules())  # no mode flag on the modules
     torch.testing.assert_close(sequential, parallel, atol=1e-5, rtol=1e-4)
+    with pytest.raises(ValueError, match="scan"):
+        model(tokens, scan="fast")
 
 
 def test_the_task_presets_fit_the_tasks_vocabularies():
@@ -187,7 +192,7 @@ def engine():
 
 @pytest.mark.parametrize("name", [n for n in SHIPPED if n in GOLDEN])
 def test_golden_outputs_of_the_shipped_task_models(engine, name):
-    inputs = zoo.recipe(name).example_inputs(zoo.checkpoint_dir(name))
+    inputs = registry.recipe(name).example_inputs(zoo.checkpoint_dir(name))
     logits = engine.run(name, inputs).outputs["logits"][0]
     rng = np.random.default_rng(7)
     batch = recipe.copy_batch(rng, 1) if "copy" in name else recipe.induction_batch(rng, 1)
@@ -200,7 +205,7 @@ def test_golden_outputs_of_the_shipped_task_models(engine, name):
 
 @pytest.mark.skipif("mamba-lm" not in SHIPPED, reason="mamba-lm is not shipped")
 def test_golden_next_tokens_of_the_language_model(engine):
-    inputs = zoo.recipe("mamba-lm").example_inputs(zoo.checkpoint_dir("mamba-lm"))
+    inputs = registry.recipe("mamba-lm").example_inputs(zoo.checkpoint_dir("mamba-lm"))
     assert inputs["tokens"].tolist() == [[0, 1206, 293, 867, 556, 422, 290, 259, 1836, 1675, 326, 716, 31]]
     pred = engine.run("mamba-lm", inputs).outputs["logits"][0].argmax(-1).tolist()
     assert pred == [614, 293, 306, 76, 268, 12, 268, 264, 1675, 326, 288, 14, 199]
@@ -209,7 +214,7 @@ def test_golden_next_tokens_of_the_language_model(engine):
 @pytest.mark.parametrize("name", SHIPPED)
 def test_card_reaches_its_bars(name):
     card = zoo.read_card(name)
-    assert not zoo.bars_missed(card["metrics"], zoo.recipe(name).bars)
+    assert not zoo.bars_missed(card["metrics"], registry.recipe(name).bars)
     assert card["params"] == zoo.parameter_count(zoo.load(name))
 
 
@@ -226,7 +231,7 @@ def page_shapes(name: str) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_onnx_parity_on_the_pages_shapes(engine, name):
-    probes = zoo.recipe(name).probes
+    probes = registry.recipe(name).probes
     for tokens in page_shapes(name):
         a = engine.run(name, {"tokens": tokens}, probes, backend="torch")
         o = engine.run(name, {"tokens": tokens}, probes, backend="onnx")

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from models import llama, metrics, mistral, zoo
+from models import recipes as registry
 from models.engine import Engine
 from models.layers import KVCache, RollingKVCache, causal_mask, sliding_window_mask
 from models.probe import trace
@@ -204,10 +205,10 @@ def test_influence_is_zero_beyond_the_reach_and_not_inside(tiny):
 
 
 def test_settings_are_llamas_at_the_same_tokens_per_step():
-    ours, theirs = recipe.TRAIN_SETTINGS, zoo.recipe("llama").defaults
+    ours, theirs = recipe.TRAIN_SETTINGS, registry.recipe("llama").defaults
     assert ours["batch"] * ours["context"] == theirs["batch"] * theirs["context"]
     assert ours["budget_s"] == theirs["budget_s"] and ours["context"] == mistral.PRESETS["shipped"].max_len
-    assert settings_for(zoo.recipe("mistral"), ["budget_s=30"])["budget_s"] == 30
+    assert settings_for(registry.recipe("mistral"), ["budget_s=30"])["budget_s"] == 30
 
 
 def test_bars():

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from models import gpt, metrics, mla, zoo
+from models import recipes as registry
 from models.engine import Engine
 from models.probe import trace
 from models.recipes import llama as llama_recipe
@@ -179,7 +180,7 @@ def test_absorbing_w_uk_is_wrong_when_rope_rotates_the_up_projected_keys():
 def test_training_settings_are_the_siblings():
     assert recipe.SETTINGS == llama_recipe.SIBLING_SETTINGS
     assert recipe.train_like_siblings is llama_recipe.train_like_siblings  # the same race loop, batches, schedule
-    assert zoo.recipe("mla").defaults["steps"] == 612
+    assert registry.recipe("mla").defaults["steps"] == 612
 
 
 # ---- the shipped checkpoint ----------------------------------------------------------------------------------------

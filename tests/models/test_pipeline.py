@@ -10,6 +10,7 @@ import safetensors.torch
 import torch
 
 from models import evaluate, export, train, zoo
+from models import recipes as registry
 from models.engine import Engine
 
 # Every field models/train.py writes on a card.
@@ -47,10 +48,10 @@ def test_train_evaluate_export_and_run_both_backends(checkpoints, capsys):
     assert [f for f in CARD_FIELDS if f not in card] == []
     assert card["command"] == "python -m models.train demo --seed 0 --set steps=40"
     assert (card["name"], card["arch"], card["seed"]) == ("demo", "demo", 0)
-    assert card["settings"] == {**zoo.recipe("demo").defaults, "steps": 40}
+    assert card["settings"] == {**registry.recipe("demo").defaults, "steps": 40}
     assert [s["steps"] for s in card["stages"]] == [40]
     assert card["params"] == zoo.parameter_count(zoo.load("demo")) and card["wall_time_s"] > 0
-    assert card["bars"] == zoo.recipe("demo").bars
+    assert card["bars"] == registry.recipe("demo").bars
     missed = zoo.bars_missed(card["metrics"], card["bars"])
     assert rc == (1 if missed else 0)  # 40 steps may or may not reach the bar; the exit status says which
     assert not list(checkpoints.rglob("*.pt")) and not list(checkpoints.rglob("*.bin"))  # safetensors only

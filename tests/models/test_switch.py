@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from models import metrics, switch, zoo
+from models import recipes as registry
 from models.data import domains
 from models.engine import Engine
 from models.export import _WithProbes
@@ -92,7 +93,7 @@ def test_tiny_onnx_export_follows_length_capacity_and_k():
     import onnxruntime as ort
 
     model = tiny()
-    wrapper = _WithProbes(model, ["tokens", "capacity_factor", "top_k"], zoo.recipe("switch").probes)
+    wrapper = _WithProbes(model, ["tokens", "capacity_factor", "top_k"], registry.recipe("switch").probes)
     args = (torch.randint(0, TINY.vocab, (1, 9)), torch.tensor([1.0]), torch.tensor([1]))
     with torch.no_grad():
         sample = wrapper(*args)
@@ -126,7 +127,7 @@ def test_tiny_onnx_export_follows_length_capacity_and_k():
 def test_shipped_onnx_matches_torch_on_other_inputs():
     engine = Engine(device="cpu")
     tok = metrics.tokenizer(zoo.checkpoint_dir("switch"))
-    probes = zoo.recipe("switch").probes
+    probes = registry.recipe("switch").probes
     for text, cf, k in [(domains.SAMPLES["python"], 0.5, 2), (domains.SAMPLES["arithmetic"], 0.0, 1)]:
         inputs = {
             "tokens": metrics.encode_document(tok, text)[None],

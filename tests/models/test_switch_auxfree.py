@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from models import metrics, switch, zoo
+from models import recipes as registry
 from models.data import domains
 from models.engine import Engine
 from models.export import _WithProbes
@@ -128,7 +129,7 @@ def test_the_bias_is_a_buffer_and_the_default_layer_has_none(x):
 def test_the_recipe_is_switch_without_the_aux_loss():
     assert recipe.AUXFREE.aux_weight == 0.0 and recipe.AUXFREE.balance == "bias"
     assert asdict(recipe.AUXFREE) | {"aux_weight": 0.01, "balance": "aux", "bias_update": 0.0} == asdict(recipe.SHIPPED)
-    assert zoo.recipe(NAME).defaults == zoo.recipe("switch").defaults
+    assert registry.recipe(NAME).defaults == registry.recipe("switch").defaults
     torch.manual_seed(0)
     model = switch.build(asdict(TINY) | {"aux_weight": 0.0, "balance": "bias", "bias_update": 1e-3}).train()
     chunk = torch.randint(0, TINY.vocab, (2, 9))
@@ -145,7 +146,7 @@ def test_tiny_onnx_export_carries_the_bias():
     for block in model.blocks:
         block.moe.selection_bias[:] = 0.3 * torch.randn(TINY.n_experts)
     names_in = ["tokens", "capacity_factor", "top_k"]
-    wrapper = _WithProbes(model, names_in, zoo.recipe(NAME).probes)
+    wrapper = _WithProbes(model, names_in, registry.recipe(NAME).probes)
     args = (torch.randint(0, TINY.vocab, (1, 9)), torch.tensor([1.0]), torch.tensor([1]))
     with torch.no_grad():
         sample = wrapper(*args)
@@ -172,7 +173,7 @@ def test_tiny_onnx_export_carries_the_bias():
 def test_shipped_onnx_matches_torch_on_other_inputs():
     engine = Engine(device="cpu")
     tok = metrics.tokenizer(zoo.checkpoint_dir(NAME))
-    probes = zoo.recipe(NAME).probes
+    probes = registry.recipe(NAME).probes
     for text, cf, k in [(domains.SAMPLES["python"], 0.5, 2), (domains.SAMPLES["arithmetic"], 0.0, 1)]:
         inputs = {
             "tokens": metrics.encode_document(tok, text)[None],

@@ -11,6 +11,7 @@ import pytest
 import torch
 from PIL import Image
 
+from models import recipes as registry
 from models import vit, zoo
 from models.data import digits
 from models.engine import Engine
@@ -137,7 +138,7 @@ def test_onnx_parity(test_split):
     """ONNX Runtime against torch on three held-out images: logits and every exported probe."""
     engine = Engine(device="cpu")
     images = test_split.images[[3, 4, 5]]
-    probes = zoo.recipe("vit").probes
+    probes = registry.recipe("vit").probes
     ref = engine.run("vit", {"images": images}, probes, backend="torch")
     got = engine.run("vit", {"images": images}, probes, backend="onnx")
     assert_close(got.outputs["logits"], ref.outputs["logits"], 1e-4)
