@@ -20,8 +20,14 @@ def _sources(folder: Path):
     return [(p, p.read_text()) for p in folder.rglob("*.py")]
 
 
+NOT_PAGE_CODE = {"service.py", "views.py", "strings.py", "__init__.py"}
+MAX_PAGE_LINES = 150  # a page script is the paper's outline: header, intro, input, one call per section
+
+
 def _page_scripts() -> list[Path]:
-    return sorted(APP_DIR.glob("*/page.py"))
+    """Every page script and the modules of its sections (``sections.py``, or one module per story): the code a
+    page runs in the browser's session, as opposed to its service, views and strings."""
+    return sorted(p for folder in page_folders() for p in folder.glob("*.py") if p.name not in NOT_PAGE_CODE)
 
 
 def _imports(tree: ast.AST):
@@ -162,3 +168,12 @@ def test_loading_a_checkpoint_imports_no_recipe(name):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_a_page_script_reads_like_an_outline():
+    """``page.py`` holds the header, the intro, the shared input and one call per section; the sections live beside
+    it. Past this many lines, a reader no longer finds the paper's outline in it."""
+    long = {
+        p.parent.name: n for p in APP_DIR.glob("*/page.py") if (n := len(p.read_text().splitlines())) > MAX_PAGE_LINES
+    }
+    assert not long, long
