@@ -113,3 +113,17 @@ def test_too_long_input_gets_a_translated_message():
     n = len(metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(svc.NAME)), text))
     limit = svc.MAX_SEGMENTS * svc.shape().segment
     assert [e.value for e in at.error] == [translate("txl.error.tokens", LANG, n=n, max=limit)]
+
+
+def test_zh_says_putong_transformer_not_vanilla():
+    """The zh page calls the paper's "vanilla Transformer" 普通 Transformer: "vanilla" appears once, as the gloss
+    at its first mention (the intro), and nowhere else in the page's zh text."""
+    from app.transformer_xl.strings import STRINGS
+
+    with_vanilla = {key: zh for key, (_, zh) in STRINGS.items() if "vanilla" in zh.lower()}
+    assert list(with_vanilla) == ["txl.intro"]
+    assert (
+        with_vanilla["txl.intro"].lower().count("vanilla") == 1
+        and "普通（vanilla）Transformer" in with_vanilla["txl.intro"]
+    )
+    assert sum("普通 Transformer" in zh for _, zh in STRINGS.values()) >= 6
