@@ -215,3 +215,16 @@ def test_buckets_of_the_figure():
     # offset 0 counts as "before" (bucket 0).
     assert set(b.causal.tolist()) == set(range(32))
     assert set(b.bidirectional.tolist()) == set(range(32)) - {16}
+
+
+
+@needs_t5
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_paper_vs_here_names_the_missing_output_rescale(lang):
+    """The departures list the output projection's missing d_model^-0.5 (T5's released code rescales the tied
+    output; models/t5.py does not)."""
+    at = open_app("t5", lang=lang)
+    assert not at.exception
+    shown = "\n".join(md.value for md in at.markdown)
+    tied = translate("t5.pvh.dep.tied", lang)
+    assert f"- {tied}" in shown and "d_model^−0.5" in tied and "√d_model" in tied
