@@ -457,7 +457,7 @@ STRINGS = {
     # ---- card ----
     "t5.card.title": ("What the shipped model scores (its card)", "所发布模型的成绩（模型卡）"),
     "t5.card.metric": ("measure (held-out text)", "指标（未训练过的文本）"),
-    "t5.card.target": ("target (issue)", "目标（需求）"),
+    "t5.card.target": ("bar to pass", "及格线"),
     "t5.card.value": ("our model", "我们的模型"),
     "t5.card.baseline": ("baseline", "基线"),
     "t5.card.which_play_accuracy": ("which play: accuracy (baseline: chance)", "哪部剧：准确率（基线：随机猜）"),
