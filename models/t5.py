@@ -24,7 +24,12 @@ The decoder's input is the target shifted right behind the start token, which T5
 
 Departures: sizes are ours (3 + 3 layers, width 192, 4 heads); dropout is left out. Attention logits are divided by
 √D as in the original Transformer (T5's code folds that factor into the initialisation of W_q instead; the two
-differ only in how training starts).
+differ only in how training starts). The tied output has no rescale: T5's released code (Mesh TensorFlow, v1.0,
+where the embeddings are tied) multiplies the decoder's output by C^-0.5 (C = d_model) before the shared matrix,
+logits = C^-0.5 · Norm_f(y_L) · Eᵀ; here the logits are Norm_f(y_L) · Eᵀ as written above. The logits are linear in
+the final decoder norm's gain g, so multiplying g by C^-0.5 reproduces the rescale exactly: a gain learned here is
+T5's gain times C^-0.5 (T5's is ours times √C), and only training differs (tests/models/test_t5.py checks the
+equivalence).
 
 Shape letters: B batch, S source positions, T target positions, C model width, H heads, D head width, F feed-forward
 width, V vocabulary.

@@ -18,9 +18,8 @@ STRINGS = {
     ),
     # guided experiment
     "attention.try.do": (
-        "Pick the example `abcdefgh`, keep *cross-attention* at {lh} (the defaults) and move the *decoding step* "
-        "from 0 to 7.",
-        "选择示例 `abcdefgh`，保持默认的*交叉注意力*和 {lh}，把*解码步*从 0 移到 7。",
+        "Keep the defaults — the input `abcdefgh`, *cross-attention*, {lh} — and move the *decoding step* from 0 to 7.",
+        "保持默认设置——输入 `abcdefgh`、*交叉注意力*、{lh}——把*解码步*从 0 移到 7。",
     ),
     "attention.try.see": (
         "The *cross-attention peak* walks backwards through the input, one letter per step — step 0 looks at "

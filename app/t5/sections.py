@@ -432,7 +432,13 @@ def paper_vs_here(cfg: dict, card: dict) -> None:
             (t("t5.pvh.tasks"), t("t5.pvh.tasks.paper"), t("t5.pvh.tasks.here")),
             (t("t5.pvh.result"), t("t5.pvh.result.paper"), t("t5.pvh.result.here")),
         ],
-        [t("t5.pvh.dep.size"), t("t5.pvh.dep.dropout"), t("t5.pvh.dep.scale"), t("t5.pvh.dep.tasks")],
+        [
+            t("t5.pvh.dep.size"),
+            t("t5.pvh.dep.dropout"),
+            t("t5.pvh.dep.scale"),
+            t("t5.pvh.dep.tied"),
+            t("t5.pvh.dep.tasks"),
+        ],
     )
 
 

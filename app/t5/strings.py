@@ -438,6 +438,15 @@ STRINGS = {
         "initialisation of W_q instead. The two differ only in how training starts.",
         "注意力分数像原始 Transformer 一样除以 √D；T5 的代码则把这个因子并入 W_q 的初始化。两者只在训练的起点上不同。",
     ),
+    "t5.pvh.dep.tied": (
+        "The output reuses the embedding matrix without T5's rescale: T5's released code multiplies the decoder's "
+        "output by d_model^−0.5 before the shared matrix; ours does not. Multiplying the final decoder norm's gain "
+        "by d_model^−0.5 gives exactly that rescale (the logits are linear in the gain), so our learned gain times "
+        "√d_model is T5's. Only the training differs.",
+        "输出层复用嵌入矩阵，但没有 T5 的缩放：T5 发布的代码在乘共享矩阵之前把解码器输出乘以 d_model^−0.5，"
+        "我们没有。把解码器最后一个归一化层的增益乘以 d_model^−0.5，就得到完全相同的缩放（logits 对增益是线性的），"
+        "所以我们学到的增益乘以 √d_model 就是 T5 的增益。两者只在训练上不同。",
+    ),
     "t5.pvh.dep.tasks": (
         "Toy tasks built from the plays stand in for the paper's benchmarks, and all four are learned in one "
         "multi-task stage after pre-training; the paper compares such strategies (§3.5) and fine-tunes its final "
@@ -448,7 +457,7 @@ STRINGS = {
     # ---- card ----
     "t5.card.title": ("What the shipped model scores (its card)", "所发布模型的成绩（模型卡）"),
     "t5.card.metric": ("measure (held-out text)", "指标（未训练过的文本）"),
-    "t5.card.target": ("target (issue)", "目标（需求）"),
+    "t5.card.target": ("bar to pass", "及格线"),
     "t5.card.value": ("our model", "我们的模型"),
     "t5.card.baseline": ("baseline", "基线"),
     "t5.card.which_play_accuracy": ("which play: accuracy (baseline: chance)", "哪部剧：准确率（基线：随机猜）"),

@@ -5,7 +5,6 @@ terms of one query, the reach of the attention through the layers, and the card'
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -243,15 +242,6 @@ def reach(text: str, backend: str, threshold: float) -> Reach:
     return Reach(threshold, direct, chained, s.memory + s.segment - 1, bound, np.stack(rows))
 
 
-def _plain(value):
-    """A read-only card as plain dicts and lists, as the page's figures and downloads take them."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def card() -> dict:
     """The checkpoint's card ({} without one): metrics (the evaluation speed, the memory sweep), data, steps."""
-    return _plain(MODEL.card)
+    return MODEL.card  # a fresh plain dict from card.json, as the figures and downloads take it

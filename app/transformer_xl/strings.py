@@ -7,7 +7,8 @@ STRINGS = {
         "the previous segment as a **memory** that every layer attends to (with no gradient through it), and replaces "
         "absolute positions with **relative** ones so that the memory and the segment can be told apart. Below, a "
         "small model trained here with segments of L = 64 tokens and a memory of M = 64 runs on your text.",
-        "普通的 Transformer 语言模型按固定长度的片段读文本：每个片段开头的词元几乎没有上文可用（上下文碎片化）。"
+        "普通（vanilla）Transformer 语言模型按固定长度的片段读文本："
+        "每个片段开头的词元几乎没有上文可用（上下文碎片化）。"
         "Transformer-XL 把上一个片段的隐藏状态保留为**记忆**，每一层都可以关注它（梯度不传入记忆），"
         "并用**相对**位置编码取代绝对位置，使记忆与当前片段能够区分开。下面是一个在本站训练的小模型"
         "（片段长度 L = 64 个词元，记忆长度 M = 64），在你的文本上运行。",
@@ -218,17 +219,18 @@ STRINGS = {
         "attention length for every token and keeps only its last prediction. Here the vanilla run uses the same "
         "network with the memory off.",
         "在写入模型卡时测得：验证剧本中的 {n} 个词元，批大小 1，单个 CPU 线程。Transformer-XL 以 L = {L} 的片段"
-        "运行并复用记忆，每个词元只计算一次。普通（vanilla）评估方式（如 Al-Rfou 等人 2018 年的碎片化基线）"
-        "为每个词元重新计算同样注意力长度的整个窗口，只保留最后一个预测。这里的 vanilla 运行使用同一个网络并关闭记忆。",
+        "运行并复用记忆，每个词元只计算一次。普通 Transformer 的评估方式（如 Al-Rfou 等人 2018 年的碎片化基线）"
+        "为每个词元重新计算同样注意力长度的整个窗口，只保留最后一个预测。"
+        "这里的普通 Transformer 评估用同一个网络、关闭记忆来运行。",
     ),
     "txl.m.speedup": ("Speed-up at attention length {A}", "注意力长度 {A} 时的加速比"),
     "txl.m.speedup.help": (
         "Vanilla milliseconds per token ÷ Transformer-XL milliseconds per token, at the trained M + L.",
-        "在训练时的 M + L 下，vanilla 每词元毫秒数 ÷ Transformer-XL 每词元毫秒数。",
+        "在训练时的 M + L 下，普通 Transformer 每词元毫秒数 ÷ Transformer-XL 每词元毫秒数。",
     ),
     "txl.m.speedup_max": ("Speed-up at attention length {A}", "注意力长度 {A} 时的加速比"),
     "txl.speed.xl": ("Transformer-XL (memory reused)", "Transformer-XL（复用记忆）"),
-    "txl.speed.vanilla": ("vanilla (window recomputed per token)", "vanilla（每个词元重算窗口）"),
+    "txl.speed.vanilla": ("vanilla (window recomputed per token)", "普通 Transformer（每个词元重算窗口）"),
     "txl.speed.attention": ("attention length (M + L)", "注意力长度（M + L）"),
     "txl.speed.ms": ("ms per predicted token (log scale)", "每个预测词元的毫秒数（对数坐标）"),
     "txl.speed.label": ("{s:.0f}× faster", "快 {s:.0f} 倍"),
@@ -278,7 +280,7 @@ STRINGS = {
     "txl.pvh.speed": ("evaluation speed", "评估速度"),
     "txl.pvh.speed.paper": (
         "up to 1,800+ times faster than a vanilla Transformer (enwik8, attention length 3,800)",
-        "比 vanilla Transformer 最多快 1,800 多倍（enwik8，注意力长度 3,800）",
+        "比普通 Transformer 最多快 1,800 多倍（enwik8，注意力长度 3,800）",
     ),
     "txl.pvh.speed.here": (
         "{s:.0f}× at attention length {A} (measured, CPU)",
@@ -287,7 +289,7 @@ STRINGS = {
     "txl.pvh.reach": ("dependency length", "依赖长度"),
     "txl.pvh.reach.paper": (
         "80% longer than RNNs and 450% longer than vanilla Transformers",
-        "比 RNN 长 80%，比 vanilla Transformer 长 450%",
+        "比 RNN 长 80%，比普通 Transformer 长 450%",
     ),
     "txl.pvh.reach.here": (
         "not measured; section 3 measures the reach of the attention instead",
@@ -306,7 +308,7 @@ STRINGS = {
     ),
     "txl.pvh.dep.vanilla": (
         "The speed comparison times our own network with the memory off as the vanilla evaluation.",
-        "速度比较中，vanilla 评估用的是关闭记忆的同一个网络。",
+        "速度比较中，普通 Transformer 的评估用的是关闭记忆的同一个网络。",
     ),
     "txl.pvh.dep.eval": (
         "Evaluation uses the training memory M = 64 (the memory sweep above shows other lengths).",

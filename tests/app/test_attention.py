@@ -30,7 +30,7 @@ def _absolute_entry(monkeypatch):
 def test_input_step_layer_head_change_the_metrics():
     at = open_app("attention", lang=LANG)
     assert not at.exception
-    assert metric(at, translate("attention.m.output", LANG)) == "lla·si·noitnetta"
+    assert metric(at, translate("attention.m.output", LANG)) == "hgfedcba"
     assert metric(at, translate("attention.m.correct", LANG)) == translate("attention.yes", LANG)
 
     at.text_input(key="attention_text").set_value("hello")
@@ -60,19 +60,38 @@ def test_input_step_layer_head_change_the_metrics():
     assert len({before, after_head, after_layer}) == 3
 
 
-def test_the_guided_experiment_holds_on_the_shipped_model():
-    """The page's "Try this": on `abcdefgh`, the cross-attention peak of the default head (last layer, head 0) walks
-    backwards through the input one letter per step, and alignment agreement is 100%."""
-    at = open_app("attention", lang=LANG)
-    at.button_group(key="attention_example").set_value("abcdefgh")
-    rerun(at, LANG)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_try_this_holds_on_the_page_as_it_opens(lang):
+    """The page's "Try this", done as it says on the page as it opens: the input it names is the default, and the
+    default controls are the ones it names (cross-attention, the last layer's head 0). Moving the decoding step from
+    0 to 7, the cross-attention peak walks backwards through the input (the first and last peaks it quotes), and the
+    alignment agreement reads what it quotes, all read from the page's own metrics."""
+    at = open_app("attention", lang=lang)
     assert not at.exception
-    peak = translate("attention.m.looks_at", LANG, lh="L1 · H0")
-    assert metric(at, translate("attention.m.agreement", LANG, lh="L1 · H0")) == "100%"
-    for step, letter in enumerate("abcdefgh"[::-1]):
+    lh = translate("view.layer_head", lang, layer=1, head=0)  # the last layer of the shipped two-layer decoder
+    box = next(md.value for md in at.markdown if translate("view.try.title", lang) in md.value)
+    do, see = translate("attention.try.do", lang, lh=lh), translate("attention.try.see", lang)
+    assert do in box and see in box
+    example = re.search(r"`([a-z ]+)`", do).group(1)
+    assert at.text_input(key="attention_text").value == example == svc.EXAMPLES[0]
+    assert at.button_group(key="attention_kind").value == "cross"
+    assert (at.button_group(key="attention_layer").value, at.button_group(key="attention_head").value) == (
+        1,
+        0,
+    )
+    quoted = re.findall(r"`(\d+: [a-z])`", see)  # step 0's peak, step 1's, …, the last step's
+    steps = [int(n) for n in re.findall(r"(\d+)", do.split(lh)[-1])]  # "from 0 to 7"
+    assert steps == [0, len(example) - 1]
+    agreement = re.search(r"(\d+%)", see).group(1)
+    assert metric(at, translate("attention.m.agreement", lang, lh=lh)) == agreement == "100%"
+    peaks = []
+    for step in range(steps[0], steps[1] + 1):
         at.slider(key="attention_step").set_value(step)
-        rerun(at, LANG)
-        assert metric(at, peak) == f"{7 - step}: {letter}"
+        rerun(at, lang)
+        assert not at.exception
+        peaks.append(metric(at, translate("attention.m.looks_at", lang, lh=lh)))
+    assert peaks[: len(quoted) - 1] == quoted[:-1] and peaks[-1] == quoted[-1]
+    assert peaks == [f"{len(example) - 1 - i}: {ch}" for i, ch in enumerate(example[::-1])]  # one letter per step
 
 
 def test_positions_view_shows_the_offset_is_a_fixed_linear_map():
@@ -167,7 +186,7 @@ def test_picking_an_example_replaces_the_input():
 def test_onnx_backend_gives_the_same_answer():
     at = open_app("attention", lang=LANG, backend="onnx")
     assert not at.exception
-    assert metric(at, "Model output") == "lla·si·noitnetta"
+    assert metric(at, "Model output") == "hgfedcba"
     assert any("onnx" in c.value for c in at.caption)
 
 

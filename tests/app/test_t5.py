@@ -215,3 +215,28 @@ def test_buckets_of_the_figure():
     # offset 0 counts as "before" (bucket 0).
     assert set(b.causal.tolist()) == set(range(32))
     assert set(b.bidirectional.tolist()) == set(range(32)) - {16}
+
+
+@needs_t5
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_paper_vs_here_names_the_missing_output_rescale_and_the_card_column_its_bars(lang):
+    """The departures list the output projection's missing d_model^-0.5 (T5's released code rescales the tied
+    output; models/t5.py does not), and the card's last column is named for what it holds: the bar each measure
+    must reach (≥ …), not where the bar came from."""
+    at = open_app("t5", lang=lang)
+    assert not at.exception
+    shown = "\n".join(md.value for md in at.markdown)
+    tied = translate("t5.pvh.dep.tied", lang)
+    assert f"- {tied}" in shown and "d_model^−0.5" in tied and "√d_model" in tied
+    headers = [list(tb.value.columns) for tb in at.table]
+    card = next(h for h in headers if translate("t5.card.metric", lang) in h)
+    assert card[-1] == translate("t5.card.target", lang) == {"en": "bar to pass", "zh": "及格线"}[lang]
+    column = next(tb.value[card[-1]].tolist() for tb in at.table if card[-1] in tb.value.columns)
+    assert any(cell.startswith("≥ ") for cell in column)
+
+
+def test_no_text_of_the_page_names_an_issue():
+    """Readers do not know the project's issues: no English string of the page says "issue", no Chinese one 需求."""
+    from app.t5.strings import STRINGS
+
+    assert [k for k, (en, zh) in STRINGS.items() if "issue" in en.lower() or "需求" in zh] == []

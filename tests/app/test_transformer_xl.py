@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from app.shared import numbers
 from app.shared.i18n import translate
 from app.shared.numbers import softmax
 from app.transformer_xl import service as svc
@@ -113,3 +114,46 @@ def test_too_long_input_gets_a_translated_message():
     n = len(metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(svc.NAME)), text))
     limit = svc.MAX_SEGMENTS * svc.shape().segment
     assert [e.value for e in at.error] == [translate("txl.error.tokens", LANG, n=n, max=limit)]
+
+
+def test_zh_says_putong_transformer_not_vanilla():
+    """The zh page calls the paper's "vanilla Transformer" 普通 Transformer: "vanilla" appears once, as the gloss
+    at its first mention (the intro), and nowhere else in the page's zh text."""
+    from app.transformer_xl.strings import STRINGS
+
+    with_vanilla = {key: zh for key, (_, zh) in STRINGS.items() if "vanilla" in zh.lower()}
+    assert list(with_vanilla) == ["txl.intro"]
+    assert (
+        with_vanilla["txl.intro"].lower().count("vanilla") == 1
+        and "普通（vanilla）Transformer" in with_vanilla["txl.intro"]
+    )
+    assert sum("普通 Transformer" in zh for _, zh in STRINGS.values()) >= 6
+
+
+def test_the_card_comes_as_plain_json_data_a_fresh_copy_each_time():
+    """The downloads and figures take the card as it is: plain dicts, lists and scalars, and the page's own copy
+    (the handle reads card.json afresh), so no converting is needed and changing it changes nothing after."""
+    import json
+
+    first = svc.card()
+
+    def plain(value) -> bool:
+        if isinstance(value, dict):
+            return type(value) is dict and all(isinstance(k, str) and plain(v) for k, v in value.items())
+        if isinstance(value, list):
+            return all(plain(v) for v in value)
+        return value is None or isinstance(value, (str, int, float, bool))
+
+    assert plain(first)
+    assert json.loads(json.dumps(first)) == first
+    first["metrics"] = "changed"
+    assert svc.card().get("metrics") != "changed"
+    # what the speed and memory-sweep downloads write (orjson refuses read-only mappings)
+    found = svc.card().get("metrics", {})
+    for name in ("eval_speed", "memory_sweep"):
+        if name in found:
+            assert json.loads(numbers.to_json(found[name])) == found[name]
+    at = open_app("transformer-xl", lang=LANG)
+    assert not at.exception
+    keys = {el.key for el in at.main if el.type == "download_button"}
+    assert {"txl_speed_dl", "txl_sweep_dl"} <= keys or "eval_speed" not in found

@@ -97,7 +97,7 @@ def test_reset_brings_every_control_back_to_its_default(server, page):
     page.get_by_role("link", name="重置").click()
     page.wait_for_url(f"{server}/attention?lang=zh&backend=onnx")
     wait_idle(page)
-    expect(box).to_have_value("attention is all", timeout=60_000)
+    expect(box).to_have_value("abcdefgh", timeout=60_000)
     # the controls below the text box are drawn by a fragment, which may show a moment after the box
     layer = page.locator(".st-key-attention_layer button")
     expect(layer.last).to_have_attribute("aria-checked", "true", timeout=60_000)  # the last layer, the default
@@ -141,8 +141,8 @@ def test_back_and_forward_step_through_the_states(server, page, lang):
 
     steps = [  # what each Back shows: text, view
         ("hello there", model_view),
-        ("attention is all", model_view),
-        ("attention is all", head_view),
+        ("abcdefgh", model_view),
+        ("abcdefgh", head_view),
     ]
     for text, shown in steps:
         page.go_back()

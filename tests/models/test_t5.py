@@ -4,6 +4,7 @@ decoding equals the full forward, and the shipped model's answers."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict
 
 import numpy as np
@@ -112,6 +113,30 @@ def test_no_biases_rmsnorm_one_bias_table_per_stack_and_tied_output(tiny):
     assert not tiny.decoder.relative.bidirectional and tiny.encoder.relative.bidirectional
     assert all(layer.ffn.activation == "relu" for layer in [*tiny.encoder.layers, *tiny.decoder.layers])
     assert [n for n, p in tiny.named_parameters() if p.shape[0] == TINY.vocab] == ["embed.weight"]  # in, out, both
+
+
+@torch.no_grad()
+def test_the_tied_output_has_no_rescale_and_the_final_norm_gain_can_fold_it_in(tiny):
+    """T5's released code (v1.0, tied embeddings) multiplies the decoder's output by d_model^-0.5 before the shared
+    embedding matrix; this model does not (the departure in models/t5.py's docstring): its logits are the decoder's
+    final norm · Eᵀ as they are. Multiplying that norm's gain by d_model^-0.5 gives T5's logits exactly, because the
+    logits are linear in the gain; a copy is changed, not the model."""
+    src, tgt = ids(2, 9, 10), ids(2, 6, 11)
+    seen = {}
+    hook = tiny.decoder.norm.register_forward_hook(lambda module, args, out: seen.update(out=out))
+    try:
+        logits = tiny(src, tgt)
+    finally:
+        hook.remove()
+    assert_close(logits, seen["out"] @ tiny.embed.weight.T, 1e-6)  # no factor between the norm and Eᵀ
+    scale = TINY.dim**-0.5
+    t5_v1 = (seen["out"] * scale) @ tiny.embed.weight.T  # the released code's rescale, applied by hand
+    folded = copy.deepcopy(tiny)
+    folded.decoder.norm.weight.mul_(scale)
+    assert_close(folded(src, tgt), t5_v1, 1e-5)
+    assert_close(folded(src, tgt), logits * scale, 1e-5)
+    assert not torch.equal(folded(src, tgt), logits)  # a real change of scale, not a no-op
+    assert torch.equal(tiny.decoder.norm.weight, torch.ones(TINY.dim))  # the model itself untouched
 
 
 @torch.no_grad()
