@@ -106,6 +106,13 @@ def test_reset_brings_every_control_back_to_its_default(server, page):
     assert page.get_by_role("combobox", name="推理后端").input_value() == "onnx" and exceptions(page) == 0
 
 
+def history_ready(page) -> None:
+    """Wait until the app's history script runs in this document: Back and Forward reopen an entry's address only
+    once it does. Right after a reload, before the sidebar has drawn it, the browser would step through the entries
+    without reopening them (on a busy machine the next Back came that early)."""
+    page.wait_for_function("window.__teHistory === true", timeout=60_000)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_back_and_forward_step_through_the_states(server, page, lang):
     """Each change of a control is a history entry; Back returns to the state before it (the URL and what
@@ -145,12 +152,14 @@ def test_back_and_forward_step_through_the_states(server, page, lang):
         ("abcdefgh", head_view),
     ]
     for text, shown in steps:
+        history_ready(page)
         page.go_back()
         page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
         wait_idle(page)
         expect(box).to_have_value(text, timeout=60_000)
         expect(checked).to_have_text(shown, timeout=60_000)
         assert exceptions(page) == 0
+    history_ready(page)
     page.go_forward()
     page.wait_for_selector(".st-key-attention_text input", timeout=60_000)
     wait_idle(page)
