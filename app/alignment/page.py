@@ -22,7 +22,7 @@ except InputError as e:
     st.stop()
 st.code(res.prompt, language=None)
 
-sections.three_steps(res)  # 1 · base, SFT, PPO and DPO reply to the prompt
+sections.three_steps(res, asked)  # 1 · base, SFT, PPO and DPO reply to the prompt
 chosen, rejected = sections.reward_model(asked)  # 2 · the reward model on two typed replies
 sections.dpo(asked, chosen, rejected)  # 3 · DPO's implicit rewards on the same pair
 sections.ppo_record()  # 4 · PPO's recorded curves: the learned reward against the rule

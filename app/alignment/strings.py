@@ -61,6 +61,24 @@ STRINGS = {
         "每个模型对上面提示的贪心回答，按 InstructGPT 的训练顺序排列。SFT 从预训练 GPT 开始；奖励模型（第 2 步）、"
         "PPO 和 DPO 都从 SFT 开始。每个回答下的分数是奖励模型打的。",
     ),
+    "alignment.steps.same": (
+        "**Same score, different replies.** PPO and DPO wrote different replies, yet the reward model scores them "
+        "{ppo} and {dpo}. Neither copied the other: the reward model is saturated. Any well-formed reply with a kind "
+        "word and no harsh one gets about the same ceiling score, {lo} to {hi} on this prompt for {probes}, however "
+        "many kind words it holds or repeats. Equal rewards do not mean equal replies: DPO's repetitive reply scores "
+        "as high as PPO's, and a score that cannot tell them apart is the door reward hacking comes through.",
+        "**分数相同，回答不同。** PPO 和 DPO 写出的回答不一样，奖励模型却给出 {ppo} 和 {dpo}。这不是谁抄了谁，而是奖励"
+        "模型饱和了：任何守格式、含友善词而不含刻薄词的回答，都得到差不多的封顶分数——在这个提示上，{probes} 得到 {lo} "
+        "到 {hi}，不论友善词有几个、是否重复。奖励相同不代表回答相同：DPO 那句重复的回答得分和 PPO 的一样高；分不出两"
+        "者的分数，正是奖励投机（reward hacking）的入口。",
+    ),
+    "alignment.steps.ceiling": (
+        "The reward model's ceiling on this prompt: well-formed replies with a kind word and no harsh one ({probes}) "
+        "score {lo} to {hi}, however many kind words they hold or repeat, so near-equal rewards need not mean similar "
+        "replies.",
+        "奖励模型在这个提示上的封顶分数：守格式、含友善词而不含刻薄词的回答（{probes}）得到 {lo} 到 {hi}，不论友善词有"
+        "几个、是否重复；所以奖励接近并不代表回答相近。",
+    ),
     "alignment.step.gpt": ("Pre-trained GPT", "预训练 GPT"),
     "alignment.step.gpt.how": ("next-token prediction on the plays", "在剧本上做下一个词预测"),
     "alignment.step.sft": ("1 · SFT", "1 · SFT"),
