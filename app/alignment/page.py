@@ -27,5 +27,6 @@ chosen, rejected = sections.reward_model(asked)  # 2 · the reward model on two 
 sections.dpo(asked, chosen, rejected)  # 3 · DPO's implicit rewards on the same pair
 sections.ppo_record()  # 4 · PPO's recorded curves: the learned reward against the rule
 sections.samples(asked)  # 5 · samples of every policy side by side
+sections.llama2_chat()  # the same steps at scale, in rounds (2307.09288)
 sections.paper_vs_here()
 ui.explain(t("alignment.explain"))

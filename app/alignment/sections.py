@@ -286,6 +286,14 @@ def samples(asked: tuple[str, str, str]) -> None:
     ui.readout(sm)
 
 
+# ---- Llama 2-Chat ---------------------------------------------------------------------------------------------------
+def llama2_chat() -> None:
+    """How Llama 2-Chat (2307.09288) ran the same steps: two reward models, five rounds, rejection sampling then PPO,
+    and Ghost Attention for a system instruction over many turns."""
+    st.subheader(t("alignment.llama2.title"))
+    st.markdown(t("alignment.llama2.body"))
+
+
 # ---- the paper and ours ---------------------------------------------------------------------------------------------
 def percent_or_dash(v, f: str = "{:.0%}") -> str:
     """A card's metric as a whole percentage (or ``f``), a dash where the card lacks it."""

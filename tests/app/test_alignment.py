@@ -112,6 +112,32 @@ def test_bad_input_gets_a_message_in_the_users_language(lang):
     assert translate("alignment.error.empty_line", lang) in errors(at)
 
 
+EXPANSIONS = {
+    "en": {
+        "SFT": "supervised fine-tuning",
+        "RLHF": "reinforcement learning from human feedback",
+        "PPO": "proximal policy optimization",
+        "DPO": "direct preference optimization",
+    },
+    "zh": {"SFT": "监督微调", "RLHF": "基于人类反馈的强化学习", "PPO": "近端策略优化", "DPO": "直接偏好优化"},
+}
+LLAMA2 = {
+    "en": ("2307.09288", "helpfulness", "safety", "RLHF-V1", "V5", "rejection sampling", "PPO", "Ghost Attention"),
+    "zh": ("2307.09288", "有用性", "安全性", "RLHF-V1", "V5", "拒绝采样", "PPO", "GAtt"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_acronyms_are_spelled_out_at_first_use_and_llama_2_chat_is_taught(lang):
+    at = open_app("alignment", lang=lang)
+    texts = [md.value for md in at.markdown]
+    for acronym, words in EXPANSIONS[lang].items():
+        first = next(x for x in texts if acronym in x)
+        assert words in first, (acronym, first)
+    llama2 = next(x for x in texts if "Llama 2-Chat" in x)
+    assert all(fact in llama2 for fact in LLAMA2[lang]), llama2
+
+
 @needs_all
 def test_the_samples_slider_sets_the_rows_per_model():
     at = open_app("alignment", lang=LANG)
