@@ -22,10 +22,11 @@ except InputError as e:
     st.stop()
 st.code(res.prompt, language=None)
 
-sections.three_steps(res)  # 1 · base, SFT, PPO and DPO reply to the prompt
+sections.three_steps(res, asked)  # 1 · base, SFT, PPO and DPO reply to the prompt
 chosen, rejected = sections.reward_model(asked)  # 2 · the reward model on two typed replies
 sections.dpo(asked, chosen, rejected)  # 3 · DPO's implicit rewards on the same pair
 sections.ppo_record()  # 4 · PPO's recorded curves: the learned reward against the rule
 sections.samples(asked)  # 5 · samples of every policy side by side
+sections.llama2_chat()  # the same steps at scale, in rounds (2307.09288)
 sections.paper_vs_here()
 ui.explain(t("alignment.explain"))

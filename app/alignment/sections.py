@@ -79,8 +79,9 @@ def prompt() -> tuple[str, str, str]:
 
 
 # ---- 1 · the three steps --------------------------------------------------------------------------------------------
-def three_steps(res: svc.Replies) -> None:
-    """Each installed model's greedy reply, judged by the rule and scored by the reward model."""
+def three_steps(res: svc.Replies, asked: tuple[str, str, str]) -> None:
+    """Each installed model's greedy reply, judged by the rule and scored by the reward model; beside the scores, the
+    reward model's ceiling on this prompt (near-equal rewards of different replies are its saturation, not a copy)."""
     st.subheader(t("alignment.steps.title"))
     st.markdown(t("alignment.steps.body"))
     by_name = {r.name: r for r in res.replies}
@@ -94,6 +95,7 @@ def three_steps(res: svc.Replies) -> None:
             ui.markup(f"<div style='font-size:0.85em'>{verdict(r)}</div>")
             if r.reward is not None:
                 st.metric(t("alignment.reward"), f"{r.reward:+.2f}")
+    ceiling_note(by_name.get(svc.PPO), by_name.get(svc.DPO), asked)
     if res.missing:
         st.info(t("alignment.missing", names=", ".join(res.missing)))
     scored = [r for r in res.replies if r.reward is not None]
@@ -110,6 +112,22 @@ def three_steps(res: svc.Replies) -> None:
             key="alignment_scores",
         )
     ui.readout(res)
+
+
+def ceiling_note(ppo: svc.Reply | None, dpo: svc.Reply | None, asked: tuple[str, str, str]) -> None:
+    """What the reward model gives kind replies on this prompt; where PPO's and DPO's different replies score the same,
+    that this is the reward model's saturation and what it lets through."""
+    if ppo is None or dpo is None or ppo.reward is None or dpo.reward is None:
+        return
+    try:
+        c = svc.ceiling(*asked, backend())
+    except InputError:
+        return
+    fields = {"lo": f"{c.lo:+.2f}", "hi": f"{c.hi:+.2f}", "probes": ", ".join(f"“{p}”" for p in svc.KIND_PROBES)}
+    if ppo.text != dpo.text and abs(ppo.reward - dpo.reward) < svc.SAME:
+        st.markdown(t("alignment.steps.same", ppo=f"{ppo.reward:+.3f}", dpo=f"{dpo.reward:+.3f}", **fields))
+    else:
+        st.caption(t("alignment.steps.ceiling", **fields))
 
 
 # ---- 2 · the reward model, live -------------------------------------------------------------------------------------
@@ -266,6 +284,14 @@ def samples(asked: tuple[str, str, str]) -> None:
         + " · ".join(f"{t(f'alignment.step.{k}')} {v:+.2f}" for k, v in means.items())
     )
     ui.readout(sm)
+
+
+# ---- Llama 2-Chat ---------------------------------------------------------------------------------------------------
+def llama2_chat() -> None:
+    """How Llama 2-Chat (2307.09288) ran the same steps: two reward models, five rounds, rejection sampling then PPO,
+    and Ghost Attention for a system instruction over many turns."""
+    st.subheader(t("alignment.llama2.title"))
+    st.markdown(t("alignment.llama2.body"))
 
 
 # ---- the paper and ours ---------------------------------------------------------------------------------------------

@@ -30,6 +30,15 @@ MAX_WORDS = instruct.MAX_WORDS
 KIND, HARSH = sorted(instruct.KIND), sorted(instruct.HARSH)
 CURVE_PROMPTS = instruct.CURVE_PROMPTS
 _SPEAKER = re.compile(r"[A-Za-z][A-Za-z' .-]*")
+# Well-formed replies with one, two and five kind words and one repeating a kind word: what the reward model gives a
+# kind reply on a prompt (its ceiling; the reward model saturates there, near +5.5 to +5.7 on the first example)
+KIND_PROBES = (
+    "Good lord.",
+    "I thank thee, gentle friend.",
+    "O sweet gentle love, my good friend.",
+    "Good good good good good good.",
+)
+SAME = 0.05  # two rewards this close are the same score, as far as the page's two decimals go
 
 
 def available(name: str) -> bool:
@@ -217,6 +226,35 @@ def pair(previous: str, line: str, speaker: str, a: str, b: str, backend: str = 
         jb,
         float(rl.preference_probability(ra, rb)),
         instruct.prefer(instruct.judge(ja.text), instruct.judge(jb.text)),
+        checkpoint(REWARD).backend(backend),
+        services.engine().device,
+        (time.perf_counter() - start) * 1e3,
+    )
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    """The reward model's scores of KIND_PROBES on one prompt: kind, well-formed replies that say different things."""
+
+    probes: tuple[Reply, ...]
+    lo: float
+    hi: float
+    backend: str
+    device: str
+    ms: float
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def ceiling(previous: str, line: str, speaker: str, backend: str = "torch") -> Ceiling:
+    checkpoint(REWARD).require()
+    ids = recipe.encode(_tokenizer(), prompt(previous, line, speaker))
+    start = time.perf_counter()
+    rewards = _rewards(ids, [reply_ids(p) for p in KIND_PROBES], backend)
+    probes = tuple(_judge("probe", p, True, r) for p, r in zip(KIND_PROBES, rewards))
+    return Ceiling(
+        probes,
+        min(rewards),
+        max(rewards),
         checkpoint(REWARD).backend(backend),
         services.engine().device,
         (time.perf_counter() - start) * 1e3,

@@ -3,17 +3,18 @@
 STRINGS = {
     "alignment.intro": (
         "A pre-trained model continues text; it does not follow instructions. **InstructGPT** (2203.02155) aligned "
-        "GPT-3 in three steps: imitate demonstrations (**SFT**), learn a **reward model** from people's choices "
-        "between two replies, then optimise the policy against that reward with **PPO**, held near the SFT model by "
-        "a KL penalty. **DPO** (2305.18290) reaches the same objective with one classification loss on the "
-        "preference pairs: no reward model, no sampling. Here all four are trained on our own Shakespeare GPT. The "
-        "instruction asks for one line in a speaker's voice; a fixed rule plays the labellers and prefers *warm* "
-        "replies.",
-        "预训练模型只会续写文本，并不听从指令。**InstructGPT**（2203.02155）分三步对齐 GPT-3：模仿示范回答"
-        "（**SFT**）；从人对两个回答的取舍中学一个**奖励模型**；再用 **PPO** 针对这个奖励优化策略，并用 KL 惩罚让它"
-        "不远离 SFT 模型。**DPO**（2305.18290）只在偏好对上用一个分类损失就达到同一目标：不要奖励模型，也不要采样。"
-        "这里四个模型都在我们自己的莎士比亚 GPT 上训练。指令要求以某个角色的口吻回一行；一条固定规则充当标注员，"
-        "偏爱“温暖”的回答。",
+        "GPT-3 by reinforcement learning from human feedback (**RLHF**), in three steps: imitate demonstrations "
+        "(**supervised fine-tuning**, SFT), learn a **reward model** from people's choices between two replies, then "
+        "optimise the policy against that reward with **PPO** (proximal policy optimization), held near the SFT model "
+        "by a KL penalty. **DPO** (direct preference optimization, 2305.18290) reaches the same objective with one "
+        "classification loss on the preference pairs: no reward model, no sampling. Here all four are trained on our "
+        "own Shakespeare GPT. The instruction asks for one line in a speaker's voice; a fixed rule plays the labellers "
+        "and prefers *warm* replies.",
+        "预训练模型只会续写文本，并不听从指令。**InstructGPT**（2203.02155）用基于人类反馈的强化学习（**RLHF**）分三步"
+        "对齐 GPT-3：模仿示范回答（**监督微调**，SFT）；从人对两个回答的取舍中学一个**奖励模型**；再用 **PPO**（近端策"
+        "略优化）针对这个奖励优化策略，并用 KL 惩罚让它不远离 SFT 模型。**DPO**（直接偏好优化，2305.18290）只在偏好对"
+        "上用一个分类损失就达到同一目标：不要奖励模型，也不要采样。这里四个模型都在我们自己的莎士比亚 GPT 上训练。指令"
+        "要求以某个角色的口吻回一行；一条固定规则充当标注员，偏爱“温暖”的回答。",
     ),
     "alignment.try.do": (
         "Pick a few example prompts and compare the replies of SFT with those of PPO and DPO; then type two replies "
@@ -60,6 +61,24 @@ STRINGS = {
         "the reward model's.",
         "每个模型对上面提示的贪心回答，按 InstructGPT 的训练顺序排列。SFT 从预训练 GPT 开始；奖励模型（第 2 步）、"
         "PPO 和 DPO 都从 SFT 开始。每个回答下的分数是奖励模型打的。",
+    ),
+    "alignment.steps.same": (
+        "**Same score, different replies.** PPO and DPO wrote different replies, yet the reward model scores them "
+        "{ppo} and {dpo}. Neither copied the other: the reward model is saturated. Any well-formed reply with a kind "
+        "word and no harsh one gets about the same ceiling score, {lo} to {hi} on this prompt for {probes}, however "
+        "many kind words it holds or repeats. Equal rewards do not mean equal replies: DPO's repetitive reply scores "
+        "as high as PPO's, and a score that cannot tell them apart is the door reward hacking comes through.",
+        "**分数相同，回答不同。** PPO 和 DPO 写出的回答不一样，奖励模型却给出 {ppo} 和 {dpo}。这不是谁抄了谁，而是奖励"
+        "模型饱和了：任何守格式、含友善词而不含刻薄词的回答，都得到差不多的封顶分数——在这个提示上，{probes} 得到 {lo} "
+        "到 {hi}，不论友善词有几个、是否重复。奖励相同不代表回答相同：DPO 那句重复的回答得分和 PPO 的一样高；分不出两"
+        "者的分数，正是奖励投机（reward hacking）的入口。",
+    ),
+    "alignment.steps.ceiling": (
+        "The reward model's ceiling on this prompt: well-formed replies with a kind word and no harsh one ({probes}) "
+        "score {lo} to {hi}, however many kind words they hold or repeat, so near-equal rewards need not mean similar "
+        "replies.",
+        "奖励模型在这个提示上的封顶分数：守格式、含友善词而不含刻薄词的回答（{probes}）得到 {lo} 到 {hi}，不论友善词有"
+        "几个、是否重复；所以奖励接近并不代表回答相近。",
     ),
     "alignment.step.gpt": ("Pre-trained GPT", "预训练 GPT"),
     "alignment.step.gpt.how": ("next-token prediction on the plays", "在剧本上做下一个词预测"),
@@ -154,6 +173,23 @@ STRINGS = {
     "alignment.samples.reply": ("reply (temperature 1)", "回答（温度 1）"),
     "alignment.samples.score": ("rule's warmth", "规则温暖度"),
     "alignment.samples.means": ("Mean warmth (−10 for a broken format):", "平均温暖度（不守格式记 −10）："),
+    "alignment.llama2.title": ("Llama 2-Chat: the same steps, in rounds", "Llama 2-Chat：同样的步骤，分轮进行"),
+    "alignment.llama2.body": (
+        "**Llama 2-Chat** (2307.09288) ran this recipe at scale and in rounds. After SFT came RLHF with two reward "
+        "models, one for helpfulness and one for safety, since the two can pull against each other. RLHF was iterated "
+        "over five versions, RLHF-V1 to V5, as new preference data came in: up to V4 by rejection sampling fine-tuning "
+        "alone (sample several replies per prompt, keep the one the reward model scores highest, fine-tune on it), "
+        "then with PPO run on top of the rejection-sampling model. Ghost Attention (GAtt) keeps a system instruction "
+        "(say, “act as …”) followed over many turns: the model is fine-tuned on dialogues sampled with the instruction "
+        "attached to every user turn, then kept only in the first. Ours is one round of InstructGPT's recipe: one "
+        "reward model, one PPO run, single-turn prompts.",
+        "**Llama 2-Chat**（2307.09288）把这套流程放大并分轮进行。SFT 之后是 RLHF，用两个奖励模型：一个评有用性，一个评"
+        "安全性，因为两者可能相互牵制。RLHF 随着新的偏好数据迭代了五个版本（RLHF-V1 到 V5）：到 V4 为止只用拒绝采样微"
+        "调（对每个提示采样多个回答，留下奖励模型打分最高的那个，在它上面微调），之后再在拒绝采样得到的模型上运行 PPO"
+        "。Ghost Attention（GAtt，幽灵注意力）让模型在多轮对话中一直遵守一条系统指令（比如“扮演……”）：先把指令附在每一"
+        "轮用户消息上采样对话，训练时只在第一轮保留它。我们的只是 InstructGPT 流程的一轮：一个奖励模型、一次 PPO 训练"
+        "、单轮提示。",
+    ),
     "alignment.pvh.model": ("Policy", "策略模型"),
     "alignment.pvh.model.paper": ("GPT-3: 1.3B, 6B and 175B parameters", "GPT-3：13 亿、60 亿和 1750 亿参数"),
     "alignment.pvh.model.here": (

@@ -39,6 +39,12 @@ PVH_ROWS = ("cot", "task", "model", "reward", "group", "updates", "kl", "lr")
 PVH_DEPARTURES = ("size", "task", "cot", "start", "reward", "group", "updates", "length")
 
 
+def worked_length(k: int) -> int:
+    """Characters (tokens: the models read characters) of a right, fully worked answer to a k-operation problem, as
+    the data writes it: the start, a comma and a value per operation, then ``=``, the answer and ``.`` (2k + 4)."""
+    return len(chains.Problem(0, (("+", 1),) * int(k)).completion("cot"))
+
+
 def available(name: str) -> bool:
     """Whether the checkpoint ``name`` (DIRECT, COT, START, GRPO) is installed."""
     return checkpoint(name).available
@@ -358,7 +364,7 @@ def training() -> Training:
         metrics=dict(m),
         settings=settings,
         reward_rule=c.get("reward_rule", ""),
-        full_length=float(np.mean([len(chains.Problem(0, (("+", 1),) * int(k)).completion("cot")) for k in ks])),
+        full_length=float(np.mean([worked_length(k) for k in ks])),
         by_steps=by_steps,
         mix=mix,
     )
@@ -432,4 +438,5 @@ def here() -> dict:
         "examples": start["examples"],
         "share": start["direct_share"],
         "max": MAX_STEPS,
+        "longest": worked_length(MAX_STEPS),
     }

@@ -3,15 +3,16 @@
 STRINGS = {
     "reasoning.intro": (
         "Chain-of-thought prompting (Wei et al., 2201.11903) showed that a large language model solves multi-step "
-        "problems better when it writes the intermediate steps before the answer. DeepSeekMath (2402.03300) "
-        "introduced GRPO, a variant of PPO without a value network: it samples a group of answers to each question "
-        "and uses the group's mean reward as the baseline. DeepSeek-R1 (2501.12948) trained with GRPO on rewards "
-        "checked by rules and watched long reasoning emerge in a very large model. Here all three run on small "
-        "character-level models trained on this site, on a task whose difficulty is simply the number of steps.",
-        "思维链提示（Wei 等，2201.11903）表明：大型语言模型先写出中间步骤再给答案，解多步问题会更好。DeepSeekMath"
-        "（2402.03300）提出了 GRPO，这是一种不需要价值网络的 PPO 变体：它对每个问题采样一组回答，用这组回答的平均"
-        "奖励作为基线。DeepSeek-R1（2501.12948）用 GRPO 配合由规则检查的奖励进行训练，在一个超大模型中看到了长推理"
-        "的涌现。这里三者都在本站训练的小型字符级模型上运行，任务的难度就是步骤的数量。",
+        "problems better when it writes the intermediate steps before the answer. DeepSeekMath (2402.03300) introduced "
+        "GRPO (Group Relative Policy Optimization), a variant of PPO without a value network: it samples a group of "
+        "answers to each question and uses the group's mean reward as the baseline. DeepSeek-R1 (2501.12948) trained "
+        "with GRPO on rewards checked by rules and watched long reasoning emerge in a very large model. Here all three "
+        "run on small character-level models trained on this site, on a task whose difficulty is simply the number of "
+        "steps.",
+        "思维链提示（Wei 等，2201.11903）表明：大型语言模型先写出中间步骤再给答案，解多步问题会更好。DeepSeekMath（"
+        "2402.03300）提出了 GRPO（组相对策略优化），这是一种不需要价值网络的 PPO 变体：它对每个问题采样一组回答，用这"
+        "组回答的平均奖励作为基线。DeepSeek-R1（2501.12948）用 GRPO 配合由规则检查的奖励进行训练，在一个超大模型中看到"
+        "了长推理的涌现。这里三者都在本站训练的小型字符级模型上运行，任务的难度就是步骤的数量。",
     ),
     "reasoning.try.do": (
         "In section 1 set **Operations** to {k} and press **Another problem** a few times.",
@@ -128,8 +129,8 @@ STRINGS = {
     ),
     "reasoning.m.gain": ("cot − direct", "cot − direct"),
     "reasoning.m.gain.help": (
-        "The issue's bar asks for a gain of at least {bar} at this length.",
-        "该任务的门槛要求在这个长度上至少提高 {bar}。",
+        "The cot card's bar asks for a gain of at least {bar} at this length.",
+        "cot 模型卡的门槛要求在这个长度上至少提高 {bar}。",
     ),
     "reasoning.curve.bar": ("bar, k = {k}", "门槛，k = {k}"),
     "reasoning.curve.chance": ("chance (1 in 10)", "盲猜（十分之一）"),
@@ -281,40 +282,40 @@ STRINGS = {
     "reasoning.step": ("GRPO step", "GRPO 步"),
     "reasoning.length.up": (
         "**What ours shows about length.** The mean sampled completion grew from {first} to {last} tokens over "
-        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
-        "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
+        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long: the start, a comma and a "
+        "value per operation, then =, the answer and a full stop (3,7,1,6=6. for k = 3): {full} on average over the "
         "training questions (k = 1 … {kmax}), the dotted line. Growth here can only mean writing out more of those "
         "steps; the task has no "
         "room for anything longer.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元增长到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、"
-        "答案数字和句号）："
+        "每一步都写出的正确答案长 2k + 4 个词元：起始数字，每个运算一个逗号和一个值，再加 =、"
+        "答案数字和句号（k = 3 时为 3,7,1,6=6.）："
         "在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的增长只可能是把更多步骤写了出来；"
         "这个任务没有更长回答的空间。",
     ),
     "reasoning.length.down": (
         "**What ours shows about length.** The mean sampled completion shrank from {first} to {last} tokens over "
-        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long (the start and a comma, a "
-        "value and a comma per operation, then =, the digit and a full stop): {full} on average over the "
+        "{steps} steps. A right answer that writes every step is 2k + 4 tokens long: the start, a comma and a "
+        "value per operation, then =, the answer and a full stop (3,7,1,6=6. for k = 3): {full} on average over the "
         "training questions (k = 1 … {kmax}), the dotted line. Shorter here means fewer written steps or fewer "
         "runaway tails, not longer "
         "thinking.",
         "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度从 {first} 个词元缩短到 {last} 个。"
-        "每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，再加 =、"
-        "答案数字和句号）："
+        "每一步都写出的正确答案长 2k + 4 个词元：起始数字，每个运算一个逗号和一个值，再加 =、"
+        "答案数字和句号（k = 3 时为 3,7,1,6=6.）："
         "在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。变短意味着写出的步骤更少或失控的尾巴更少，"
         "而不是想得更久。",
     ),
     "reasoning.length.flat": (
         "**What ours shows about length.** The mean sampled completion stayed about the same, {first} tokens at the "
         "first record and {last} at the last, over {steps} steps. A right answer that writes every step is 2k + 4 "
-        "tokens long (the start and a comma, a value and a comma per operation, then =, the digit and a "
-        "full stop): {full} on average over the training questions (k = 1 … {kmax}), the dotted line. RL here "
-        "changed which values get written, not how much.",
-        "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度基本不变：第一次记录为 {first} 个词元，"
-        "最后一次为 {last} 个。每一步都写出的正确答案长 2k + 4 个词元（起始数字和一个逗号，每个运算一个值和一个逗号，"
-        "再加 =、答案数字和句号）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是写出哪些"
-        "值，而不是写多少。",
+        "tokens long: the start, a comma and a value per operation, then =, the answer and a full stop (3,7,1,6=6. for "
+        "k = 3): {full} on average over the training questions (k = 1 … {kmax}), the dotted line. RL here changed "
+        "which values get written, not how much.",
+        "**我们的模型在长度上表现如何。** 在 {steps} 步中，采样补全的平均长度基本不变：第一次记录为 {first} 个词元，最"
+        "后一次为 {last} 个。每一步都写出的正确答案长 2k + 4 个词元：起始数字，每个运算一个逗号和一个值，再加 =、答案"
+        "数字和句号（k = 3 时为 3,7,1,6=6.）：在训练题目（k = 1 … {kmax}）上平均为 {full}，即虚线。这里的 RL 改变的是"
+        "写出哪些值，而不是写多少。",
     ),
     "reasoning.length.aha": (
         "DeepSeek-R1-Zero's responses grew steadily longer during RL, and the paper shows an intermediate checkpoint "
@@ -511,9 +512,10 @@ STRINGS = {
         "ε = {clip} 才开始起作用。",
     ),
     "reasoning.pvh.departure.length": (
-        "A complete answer here is at most 2·{max} + 2 characters, so response length cannot grow the way "
-        "R1-Zero's did.",
-        "这里一个完整答案最多 2·{max} + 2 个字符，所以回答长度不可能像 R1-Zero 那样增长。",
+        "A complete answer here is at most {longest} characters (2k + 4 at k = {max}, where the model's context "
+        "ends), so response length cannot grow the way R1-Zero's did.",
+        "这里一个完整答案最多 {longest} 个字符（k = {max} 时的 2k + 4，也是模型上下文的尽头），所以回答长度不可能像 "
+        "R1-Zero 那样增长。",
     ),
     "reasoning.explain": (
         "**What the papers changed.** Chain of thought (2201.11903) gave a model room to compute: each written step "

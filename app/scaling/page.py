@@ -20,7 +20,13 @@ st.markdown(t("scaling.intro", runs=runs))
 kaplan24, chin24 = svc.optimum("kaplan", 1e24), svc.optimum("chinchilla", 1e24)
 ui.try_this(
     t("scaling.try.do"),
-    t("scaling.try.see", ratio=kaplan24.n / chin24.n, kaplan=kaplan24.tokens_per_param, chin=chin24.tokens_per_param),
+    t(
+        "scaling.try.see",
+        ratio=kaplan24.n / chin24.n,
+        kaplan=kaplan24.tokens_per_param,
+        chin=chin24.tokens_per_param,
+        a=svc.PUBLISHED_A,
+    ),
     t("scaling.try.why"),
 )
 

@@ -29,7 +29,7 @@ TRAIN_TOKENS = 1_637_882  # the training plays in the gpt checkpoint's BPE (its 
 CURVE_POINTS = 60
 
 BUDGETS = tuple(f"1e{e}" for e in range(10, 26))  # the slider's compute budgets C, FLOPs
-DEFAULT_BUDGET = "1e21"
+DEFAULT_BUDGET = "1e13"  # about our largest run: the try-this starts here, where our fit stands on its own runs
 FRONTIER = np.logspace(10, 25, CURVE_POINTS)  # C for the N_opt(C) figure
 
 

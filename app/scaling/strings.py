@@ -16,16 +16,19 @@ STRINGS = {
         "并行（1909.08053）和 ZeRO 的分片（1910.02054），两者都在本机上用 gloo 真实运行过。",
     ),
     "scaling.try.do": (
-        "In section 3, move the compute budget from 10¹³ (about our largest run) to 10²⁴ FLOPs.",
-        "在第 3 节把计算预算从 10¹³（约为我们最大的一次训练）拖到 10²⁴ FLOPs。",
+        "Section 3 opens at a compute budget of 10¹³ FLOPs, about our largest run. Drag it to 10²⁴ FLOPs.",
+        "第 3 节的计算预算起始于 10¹³ FLOPs，约为我们最大的一次训练。把它拖到 10²⁴ FLOPs。",
     ),
     "scaling.try.see": (
-        "The laws part ways: at 10²⁴ Kaplan's law asks for a model {ratio:.0f}× larger than Chinchilla's fit, "
-        "trained on {kaplan:.2f} tokens per parameter against {chin:.0f}. Our own fit's line runs on too, but past "
-        "the shaded range it is an extrapolation across ten orders of magnitude.",
-        "几条定律分道扬镳：在 10²⁴ 时，Kaplan 定律要求的模型比 Chinchilla 拟合大 {ratio:.0f} 倍，每个参数只训练 "
-        "{kaplan:.2f} 个词元，而后者是 {chin:.0f} 个。我们自己的拟合线也延伸了过去，但出了阴影区域就是跨越十个数量级"
-        "的外推。",
+        "At 10¹³ the budget lies inside our sweep and our fit stands on its own runs; further right a warning says our "
+        "line is an extrapolation, at 10²⁴ across more than ten orders of magnitude. The published laws grow at "
+        "different rates, Kaplan's N_opt as $C^{{0.73}}$ and Chinchilla's as $C^{{{a:.2f}}}$: at 10²⁴ Kaplan's law "
+        "asks for a model {ratio:.0f}× larger than Chinchilla's, trained on {kaplan:.2f} tokens per parameter against "
+        "{chin:.0f}.",
+        "在 10¹³ 时预算处于我们的扫描范围内，我们的拟合有自己的训练作依据；再往右会出现警告：我们的线是外推，到 10²⁴ "
+        "时跨越十个以上数量级。公布的两条定律增长速度不同，Kaplan 的 N_opt ∝ $C^{{0.73}}$，Chinchilla 的 ∝ "
+        "$C^{{{a:.2f}}}$：在 10²⁴ 时 Kaplan 定律要求的模型比 Chinchilla 的大 {ratio:.0f} 倍，每个参数只训练 "
+        "{kaplan:.2f} 个词元，而后者是 {chin:.0f} 个。",
     ),
     "scaling.try.why": (
         "Hoffmann et al. point to the learning-rate schedule as one cause: Kaplan et al. trained every model with the "

@@ -64,6 +64,41 @@ def test_the_reward_model_and_dpo_read_the_typed_replies():
     assert float(m(at, "alignment.dpo.loss")) != pytest.approx(loss, abs=1e-3)
 
 
+@needs_all
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ppo_and_dpo_score_alike_because_the_reward_model_saturates_and_the_page_says_so(lang):
+    """On the first example PPO and DPO both score +5.54 (two decimals). Not a copy: their replies differ. The reward
+    model saturates: kind, well-formed replies that say different things, with one kind word or five, one repeated
+    or not, score within a narrow band, and both policies' replies sit in it; a reply without a kind word scores far
+    below. The page says so next to the scores."""
+    example = svc.examples()[0]
+    by_name = {r.name: r for r in svc.replies(*example).replies}
+    ppo, dpo = by_name[svc.PPO], by_name[svc.DPO]
+    assert ppo.text != dpo.text and ppo.well_formed and dpo.well_formed
+    kind = [svc.pair(*example, probe, "Thou art a villain.") for probe in svc.KIND_PROBES]
+    assert all(p.a.well_formed and p.a.kind and not p.a.harsh for p in kind)
+    lo, hi = min(p.a.reward for p in kind), max(p.a.reward for p in kind)
+    assert hi - lo < 0.3  # a ceiling: one kind word or five, repeated or not
+    assert abs(ppo.reward - dpo.reward) < svc.SAME
+    assert lo - 0.1 < min(ppo.reward, dpo.reward) and max(ppo.reward, dpo.reward) < hi + 0.1
+    plain = svc.pair(*example, "I am sorry for thee.", "Thou art a villain.")
+    assert plain.a.reward < lo - 2 and plain.b.reward < plain.a.reward  # the step is the kind word
+    c = svc.ceiling(*example)
+    assert (c.lo, c.hi) == pytest.approx((lo, hi), abs=1e-4)
+    at = open_app("alignment", lang=lang)
+    assert not at.exception
+    said = translate(
+        "alignment.steps.same",
+        lang,
+        ppo=f"{ppo.reward:+.3f}",
+        dpo=f"{dpo.reward:+.3f}",
+        lo=f"{lo:+.2f}",
+        hi=f"{hi:+.2f}",
+        probes=", ".join(f"“{p}”" for p in svc.KIND_PROBES),
+    )
+    assert said in [md.value for md in at.markdown]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_bad_input_gets_a_message_in_the_users_language(lang):
     at = open_app("alignment", lang=lang)
@@ -75,6 +110,32 @@ def test_bad_input_gets_a_message_in_the_users_language(lang):
     at.text_input(key="alignment_line").set_value("   ")
     rerun(at, lang)
     assert translate("alignment.error.empty_line", lang) in errors(at)
+
+
+EXPANSIONS = {
+    "en": {
+        "SFT": "supervised fine-tuning",
+        "RLHF": "reinforcement learning from human feedback",
+        "PPO": "proximal policy optimization",
+        "DPO": "direct preference optimization",
+    },
+    "zh": {"SFT": "监督微调", "RLHF": "基于人类反馈的强化学习", "PPO": "近端策略优化", "DPO": "直接偏好优化"},
+}
+LLAMA2 = {
+    "en": ("2307.09288", "helpfulness", "safety", "RLHF-V1", "V5", "rejection sampling", "PPO", "Ghost Attention"),
+    "zh": ("2307.09288", "有用性", "安全性", "RLHF-V1", "V5", "拒绝采样", "PPO", "GAtt"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_acronyms_are_spelled_out_at_first_use_and_llama_2_chat_is_taught(lang):
+    at = open_app("alignment", lang=lang)
+    texts = [md.value for md in at.markdown]
+    for acronym, words in EXPANSIONS[lang].items():
+        first = next(x for x in texts if acronym in x)
+        assert words in first, (acronym, first)
+    llama2 = next(x for x in texts if "Llama 2-Chat" in x)
+    assert all(fact in llama2 for fact in LLAMA2[lang]), llama2
 
 
 @needs_all

@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from app.reasoning import service as svc
+from app.reasoning.strings import STRINGS
 from app.shared.i18n import translate
 from models import rl
+from models.data import chains
 from tests.app.conftest import metric, open_app, rerun
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
@@ -182,6 +184,31 @@ def test_the_training_section_shows_what_rl_changed_from_the_card():
     note = next(md.value for md in at.markdown if "Pass@K" in md.value)
     assert readings[sharp.mostly_reranking] in note and readings[not sharp.mostly_reranking] not in note
     assert f"pass@{K} {sharp.passed[0]:.1%} → {sharp.passed[1]:.1%}" in note
+
+
+def test_the_longest_complete_answer_is_the_one_the_page_states():
+    """A right, fully worked answer as the data writes it (``3,7,1,6=6.``): the start, then a comma and a value per
+    operation, then ``=``, the answer and ``.``, 1 + 2k + 3 = 2k + 4 characters, 20 at k = 8; the page said 2k + 2
+    (18) and counted a comma after the last value."""
+    example = chains.parse("3+4*3-5").completion("cot")
+    assert example == "3,7,1,6=6." and len(example) == 1 + 2 * 3 + 3
+    rng = np.random.default_rng(0)
+    k = svc.MAX_STEPS
+    longest = max(len(p.completion("cot")) for p in chains.problems(rng, k, 200, split="train"))
+    assert longest == 2 * k + 4 == svc.worked_length(k) == 20
+    assert chains.PROMPT_LENGTH + longest == chains.CONTEXT  # nothing longer fits the models' context
+    at = open_app("reasoning", lang=LANG)
+    text = " ".join(md.value for md in at.markdown)
+    assert f"at most {longest} characters" in text
+    for trend in ("up", "down", "flat"):  # every reading of the length curve gives the count that adds up
+        en, zh = STRINGS[f"reasoning.length.{trend}"]
+        assert "2k + 4" in en and example in en and example in zh
+    if svc.available(svc.GRPO):
+        assert example in text
+
+
+def test_no_visible_text_speaks_of_the_issue():
+    assert not [key for key, (en, zh) in STRINGS.items() if "issue" in en.lower()]
 
 
 def test_a_card_without_curves_gets_its_message_and_the_problem_still_moves(monkeypatch):

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from app.scaling import service as svc
-from app.shared.i18n import translate
+from app.shared.i18n import InputError, translate
 from models import scaling
 from tests.app.conftest import metric, open_app, rerun
 
@@ -142,6 +142,51 @@ def test_budget_raises_every_optimum_and_warns_beyond_the_sweep(on_synthetic):
     assert (np.diff(seen, axis=0) > 0).all(), seen
     ours = svc.optimum("ours", 1e20, svc.sweep())
     assert seen[2, 0] == pytest.approx(ours.n, rel=0.01)
+
+
+def installed_sweep():
+    try:
+        return svc.sweep()
+    except InputError:
+        return None
+
+
+@pytest.mark.skipif(installed_sweep() is None, reason="no sweep (python -m models.train scaling-sweep)")
+def test_the_try_this_steps_give_what_it_promises():
+    """The try-this, followed as written: section 3 opens at 10¹³ FLOPs (it opened at 10²¹ while the text said
+    10¹³), about our largest run and inside the sweep; at 10²⁴ a warning calls our line an extrapolation across
+    more than ten orders of magnitude, and the table's Kaplan and Chinchilla sizes and tokens per parameter are the
+    ones the text quotes."""
+    do = translate("scaling.try.do", LANG)
+    assert "10¹³" in do and "10²⁴" in do
+    at = open_app("scaling", lang=LANG)
+    assert not at.exception
+    slider = at.select_slider(key="scaling_budget")
+    assert slider.value == "1e13"  # step 1: where the text starts, the page starts
+    lo, hi = installed_sweep().flops_range
+    assert lo <= 1e13 <= hi < 2e13  # "about our largest run"
+    assert not [w for w in at.warning if "extrapolation" in w.value]
+    assert any("Within the sweep's compute range" in c.value for c in at.caption)
+    box = next(md.value for md in at.markdown if do in md.value)
+
+    slider.set_value("1e24")  # step 2
+    rerun(at, LANG)
+    assert not at.exception
+    warning = next(w.value for w in at.warning if "extrapolation" in w.value)
+    assert float(re.search(r"lies ([\d.]+) orders of magnitude", warning).group(1)) > 10
+    promised = re.search(
+        r"model (\d+)× larger than Chinchilla's, trained on ([\d.]+) tokens per parameter against (\d+)", box
+    )
+    assert promised, box
+    ratio, kaplan_d_n, chin_d_n = (float(g) for g in promised.groups())
+    n_kaplan, n_chin = number(m(at, "scaling.m.n_opt.kaplan")), number(m(at, "scaling.m.n_opt.chinchilla"))
+    assert round(n_kaplan / n_chin) == ratio
+    table = next(tb.value for tb in at.table if translate("scaling.col.ratio", LANG) in tb.value.columns)
+    per_param = dict(
+        zip(table[translate("scaling.col.law", LANG)], table[translate("scaling.col.ratio", LANG)].astype(float))
+    )
+    assert per_param[translate("scaling.law.kaplan", LANG)] == pytest.approx(kaplan_d_n, abs=0.006)
+    assert per_param[translate("scaling.law.chinchilla", LANG)] == pytest.approx(chin_d_n, abs=0.5)
 
 
 def test_chinchilla_published_at_gophers_budget():
