@@ -1,4 +1,4 @@
-"""Operation chains: a verifiable arithmetic task whose difficulty is the number of steps (Reasoning page, issue 25).
+"""Operation chains: a verifiable arithmetic task whose difficulty is the number of steps (the Reasoning page).
 
 A problem is a start digit and ``k`` operations applied left to right, keeping only the last digit (arithmetic modulo
 10). Each operation is ``+d`` or ``-d`` (d = 1 … 9) or ``*d`` with d ∈ {3, 7, 9} (the multipliers that are units

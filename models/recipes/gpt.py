@@ -280,7 +280,7 @@ TRAIN_SETTINGS: dict[str, Any] = {
 
 FULL_RUN_NOTE = (
     "python -m models.train gpt runs stages 1, 2a and 2b in one command: about 3 h on 2 CPU cores "
-    "(187 min for the shipped checkpoint: 63 + 78 + 45 min), over DESIGN.md's 60-minute limit for "
+    "(187 min for the shipped checkpoint: 63 + 78 + 45 min), over the budget's 60-minute limit for "
     "training one model; --set stages='[\"2b\"]' --init-from CHECKPOINT resumes after a stage"
 )
 

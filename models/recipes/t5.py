@@ -247,7 +247,7 @@ RECIPES = [
         train=train,
         evaluate=evaluate,
         example_inputs=example_inputs,
-        # issue 17's bars: the classification task ≥ 3 × chance, the structural task's exact match ≥ 0.95
+        # the bars: the classification task ≥ 3 × chance, the structural task's exact match ≥ 0.95
         bars={
             "which_play_accuracy": {"min": round(3 / len(tt.PLAYS), 4)},
             "reverse_words_exact_match": {"min": 0.95},
