@@ -247,7 +247,7 @@ class Ceiling:
 @st.cache_data(show_spinner=False, max_entries=64)
 def ceiling(previous: str, line: str, speaker: str, backend: str = "torch") -> Ceiling:
     checkpoint(REWARD).require()
-    ids = recipe.encode(_tokenizer(), prompt(previous, line, speaker))
+    ids = instruct.encode(_tokenizer(), prompt(previous, line, speaker))
     start = time.perf_counter()
     rewards = _rewards(ids, [reply_ids(p) for p in KIND_PROBES], backend)
     probes = tuple(_judge("probe", p, True, r) for p, r in zip(KIND_PROBES, rewards))
