@@ -8,11 +8,13 @@ STRINGS = {
         "保持“混合”示例和训练时的容量因子 {cf}，留意带斜纹（被丢弃）的词元。然后在文本末尾另起一行加上：`{line}`。",
     ),
     "moe.try.see": (
-        "*Capacity per expert* goes from {c0} to {c1} slots. The first {n} tokens are the same text as before, yet "
-        "{d0} of their slots were dropped over the {layers} layers before and only {d1} now: their outputs changed, "
-        "although nothing before them did.",
-        "“每个专家的容量”从 {c0} 个槽位变为 {c1} 个。前 {n} 个词元与之前是同一段文本，但它们在 {layers} 层中被丢弃的"
-        "槽位从 {d0} 个变成了 {d1} 个：尽管它们前面的内容没有任何变化，它们的输出却变了。",
+        "*Capacity per expert* goes from {c0} to {c1} slots and *Dropped token slots* from {t0} to {t1}. Yet the "
+        "first {n} tokens are the same text as before: over the {layers} layers, {d0} of their slots were dropped "
+        "(hatched) before and only {d1} now; the other drops fall on the new line. Their outputs changed, although "
+        "nothing before them did.",
+        "“每个专家的容量”从 {c0} 个槽位变为 {c1} 个，“被丢弃的词元槽位”从 {t0} 个变为 {t1} 个。但前 {n} 个词元"
+        "与之前是同一段文本：它们在 {layers} 层中被丢弃（斜纹）的槽位从 {d0} 个变成了只有 {d1} 个，其余的丢弃落在"
+        "新加的那一行上。尽管它们前面的内容没有任何变化，它们的输出却变了。",
     ),
     "moe.try.why": (
         "Capacity = ⌈{cf} × tokens × k ÷ experts⌉ is counted over all the tokens of the batch. Which expert a token "
