@@ -32,36 +32,26 @@ RIGHT_EDGE = 2024.5  # papers after this are labelled to the left of their marke
 
 
 @cached
-def timeline(lang: str, with_page: tuple[str, ...]) -> go.Figure:
-    """The timeline in ``lang``: a filled marker for each paper with a page (keys ``with_page``), an open one for
-    each without."""
-    fig = go.Figure()
-    for is_available in (True, False):
-        group = [p for p in PAPERS if (p.key in with_page) == is_available]
-        if not group:
-            continue
-        fig.add_trace(
-            go.Scatter(
-                x=[p.year for p in group],
-                y=[lanes[p.era] for p in group],
-                mode="markers+text",
-                # Labels go above and below the lane in turn, and every second one on each side a line further out, so
-                # six neighbours in time never overprint each other (Forward pass and Transformer-XL did).
-                text=[_label(p.short, _rank[p.key]) for p in group],
-                textposition=[_position(p) for p in group],
-                textfont={"size": 12},
-                cliponaxis=False,  # labels a line further out may leave the plotting area
-                customdata=[[translate(f"paper.{p.key}.title", lang), ", ".join(p.arxiv)] for p in group],
-                hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
-                marker={
-                    "size": 14,
-                    "symbol": "circle" if is_available else "circle-open",
-                    "line": {"width": 2},
-                    "color": "#1f77b4" if is_available else "#999",
-                },
-                name=translate("home.has_page", lang) if is_available else translate("home.soon", lang),
-            )
+def timeline(lang: str, keys: tuple[str, ...]) -> go.Figure:
+    """The timeline in ``lang`` of the papers ``keys`` (those with a page: all of them)."""
+    group = [p for p in PAPERS if p.key in keys]
+    fig = go.Figure(
+        go.Scatter(
+            x=[p.year for p in group],
+            y=[lanes[p.era] for p in group],
+            mode="markers+text",
+            # Labels go above and below the lane in turn, and every second one on each side a line further out, so
+            # six neighbours in time never overprint each other (Forward pass and Transformer-XL did).
+            text=[_label(p.short, _rank[p.key]) for p in group],
+            textposition=[_position(p) for p in group],
+            textfont={"size": 12},
+            cliponaxis=False,  # labels a line further out may leave the plotting area
+            customdata=[[translate(f"paper.{p.key}.title", lang), ", ".join(p.arxiv)] for p in group],
+            hovertemplate="%{customdata[0]}<br>arXiv %{customdata[1]}<extra></extra>",
+            marker={"size": 14, "line": {"width": 2}, "color": "#1f77b4"},
+            showlegend=False,
         )
+    )
     fig.update_yaxes(
         tickmode="array",
         tickvals=list(lanes.values()),
@@ -70,5 +60,5 @@ def timeline(lang: str, with_page: tuple[str, ...]) -> go.Figure:
         autorange="reversed",
     )
     fig.update_xaxes(title=translate("home.year", lang), range=[2016.9, 2025.4], dtick=1)
-    fig.update_layout(height=500, margin={"l": 10, "r": 10, "t": 45, "b": 10}, legend={"orientation": "h", "y": -0.18})
+    fig.update_layout(height=500, margin={"l": 10, "r": 10, "t": 45, "b": 10})
     return fig
