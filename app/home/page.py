@@ -1,4 +1,4 @@
-"""Home: every paper of the explorer on a timeline, with links to the pages that exist."""
+"""Home: every paper of the explorer on a timeline, and a card linking each paper's page, in the timeline's order."""
 
 import streamlit as st
 
@@ -37,8 +37,8 @@ for era in ERAS:
     if not papers:
         continue
     st.subheader(t(f"era.{era}"))
-    cols = st.columns(3)
-    for i, p in enumerate(papers):
-        _card(p, cols[i % 3])
+    for row in range(0, len(papers), 3):  # one row of columns per three cards, so a phone's stacked columns keep
+        for p, col in zip(papers[row : row + 3], st.columns(3)):  # the timeline's order (column by column did not)
+            _card(p, col)
 
 st.info(t("home.how"), icon=":material/info:")

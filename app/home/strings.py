@@ -18,9 +18,10 @@ STRINGS = {
     ),
     "home.timeline": ("Timeline of the papers", "论文时间线"),
     "home.timeline.caption": (
-        "Hover over or tap a dot for the paper's title and arXiv ids. Every paper has a page: open it from its card "
-        "below.",
-        "将鼠标悬停在圆点上或轻点圆点，可查看论文标题和 arXiv 编号。每篇论文都有页面：可从下方的卡片打开。",
+        "One row per paper, at its year, grouped by era. Hover over or tap a dot for the paper's title and arXiv ids. "
+        "Every paper has a page: open it from its card below.",
+        "每篇论文占一行，按年份放置、按时代分组。将鼠标悬停在圆点上或轻点圆点，可查看论文标题和 arXiv 编号。"
+        "每篇论文都有页面：可从下方的卡片打开。",
     ),
     "home.available": ("Pages available", "可用页面"),
     "home.open": ("Open", "打开"),

@@ -29,3 +29,37 @@ def test_home_speaks_of_no_planned_page(lang):
     traces = json.loads(chart.proto.spec)["data"]
     assert len(traces) == 1 and traces[0]["marker"].get("symbol", "circle") == "circle"  # filled: nothing hollow
     assert len(traces[0]["x"]) == len(PAPERS)
+
+
+def _timeline_order():
+    from app.catalog import ERAS
+
+    return [p for era in ERAS for p in sorted((q for q in PAPERS if q.era == era), key=lambda q: q.year)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_reads_the_timeline_and_the_cards_in_order(lang):
+    """On a phone (390 px) the timeline's labels piled up, six papers within two years sharing one lane, and the cards,
+    dealt to three columns in turn, stacked column by column. Each paper now has a row of the timeline to itself, the
+    rows in the timeline's order, and the cards come in that order in the page (what a phone stacks)."""
+    order = _timeline_order()
+    at = open_app(lang=lang)
+    (chart,) = at.get("plotly_chart")
+    (trace,) = json.loads(chart.proto.spec)["data"]
+    rows = trace["y"]
+    assert len(set(rows)) == len(rows) == len(PAPERS)  # no two labels share a row
+    assert [label for _, label in sorted(zip(rows, trace["text"]))] == [p.short for p in order]
+    titles = [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in PAPERS]
+    cards = [md.value for md in at.markdown if md.value in titles]
+    assert cards == [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in order]
+
+
+def test_labels_stay_inside_a_phones_plot():
+    """A label points into the plot from its dot: to the right early on the axis, to the left late on it."""
+    from app.home import views
+
+    fig = views.timeline("en", tuple(p.key for p in PAPERS))
+    (trace,) = fig.data
+    lo, hi = views.X_RANGE
+    for x, position in zip(trace.x, trace.textposition):
+        assert position == ("middle left" if x - lo > (hi - lo) / 2 else "middle right"), (x, position)
