@@ -171,6 +171,9 @@ def balance(res: svc.Routing) -> None:
         key="moe_balance_table",
     )
     ui.explain(t("moe.explain.balance"))
+    # DeepSeek-V3's loss-free balancing, as switch-auxfree (shown on the DeepSeek-V3 page) does it, and where it departs
+    ui.explain(t("moe.explain.auxfree", cf=svc.card()["config"]["capacity_factor"]))
+    ui.page_link("mla", t("moe.auxfree.link"))
 
 
 # ---- specialisation --------------------------------------------------------------------------------------------------

@@ -244,6 +244,21 @@ STRINGS = {
         "Pᵢ 是路由器给它的平均概率（可微）。两者都均匀（点线 1/E）时损失等于 1，路由越集中损失越大。"
         "对于一段很短的输入，即使模型整体很均衡，该值也可能高于 1：均衡是在整批混合文本上要求的。",
     ),
+    "moe.explain.auxfree": (
+        "**Balancing without the loss.** DeepSeek-V3 ([arXiv:2412.19437](https://arxiv.org/abs/2412.19437), "
+        "§2.1.2) balances mainly with a bias per expert, added to the router scores only to choose the top-k and "
+        "moved after each step against that expert's load. It keeps a complementary sequence-wise balance loss "
+        "with a very small α, so that no single sequence is badly unbalanced, and it drops no tokens, in training "
+        "or inference. Our switch-auxfree (on the DeepSeek-V3 page) puts that bias on this model, with two "
+        "departures: it keeps switch's capacity factor {cf}, so an expert that is full still drops tokens, and it "
+        "has no sequence-wise loss (α = 0).",
+        "**不用这个损失的均衡。** DeepSeek-V3（[arXiv:2412.19437](https://arxiv.org/abs/2412.19437)，§2.1.2）"
+        "主要靠每个专家的一个偏置来均衡负载：偏置加在路由得分上，只用于选出 top-k，每步之后按该专家的负载反向调整。"
+        "它还保留一个 α 极小的补充性序列级均衡损失，以免单个序列严重失衡；并且在训练和推理中都不丢弃词元。"
+        "我们的 switch-auxfree（见 DeepSeek-V3 页面）把这种偏置用在本模型上，但有两处不同：它保留 switch 的容量因子 "
+        "{cf}，专家满了仍会丢弃词元；它也没有序列级损失（α = 0）。",
+    ),
+    "moe.auxfree.link": ("switch-auxfree on the DeepSeek-V3 page", "DeepSeek-V3 页面上的 switch-auxfree"),
     # specialisation
     "moe.h.special": ("Specialisation by domain", "按领域的专业化"),
     "moe.special.title": (

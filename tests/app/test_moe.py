@@ -3,6 +3,8 @@ input gets a translated message instead of a traceback."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
 
@@ -144,3 +146,22 @@ def test_the_try_this_steps_give_the_numbers_it_promises():
         assert re.search(rf"\*{re.escape(translate(key, LANG))}\*\D+{before}\D+{after}\b", box), (key, box)
     see = translate("moe.try.see", LANG, c0=c0, c1=c1, t0=t0, t1=t1, n=n, d0=d0, d1=d1, layers=layers)
     assert see in box, (see, box)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_aux_free_departures_are_stated(lang):
+    """switch-auxfree takes DeepSeek-V3's bias balancing (2412.19437 §2.1.2) but keeps Switch's capacity, so it drops
+    tokens, and has no sequence-wise balance loss; DeepSeek-V3 drops none and keeps that small loss. The page says so
+    where it explains balancing, and links the page that shows switch-auxfree; the model's docstring says so too."""
+    import models.switch
+    from app.moe import service as svc
+
+    at = open_app("moe", lang=lang)
+    assert not at.exception
+    note = translate("moe.explain.auxfree", lang, cf=svc.card()["config"]["capacity_factor"])
+    assert note in [md.value for md in at.markdown]
+    assert "2412.19437" in note and "1.25" in note
+    links = [el.proto.label for el in at.main if el.type == "page_link" or getattr(el.proto, "page", "")]
+    assert translate("moe.auxfree.link", lang) in links
+    doc = " ".join(models.switch.__doc__.split())
+    assert "drops no tokens" in doc and "sequence-wise balance loss" in doc
