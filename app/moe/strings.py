@@ -231,7 +231,6 @@ STRINGS = {
     "moe.h.balance": ("Load-balancing loss", "负载均衡损失"),
     "moe.f": ("fᵢ: share of routed slots", "fᵢ：分到的槽位比例"),
     "moe.P": ("Pᵢ: mean router probability", "Pᵢ：平均路由概率"),
-    "moe.term": ("term", "项"),
     "moe.explain.balance": (
         "**The auxiliary loss.** Left alone, a router tends to collapse onto a few experts that then get better and "
         "attract even more tokens. Switch adds α · E · Σᵢ fᵢ · Pᵢ to the training loss (α = 0.01 here): fᵢ is the "
