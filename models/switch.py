@@ -10,6 +10,9 @@ DeepSeekMoE (Dai et al. 2024, 2401.06066). The MoE layer itself is ``models/laye
 
 ``switch-auxfree`` sets ``balance="bias"`` and α = 0: DeepSeek-V3's auxiliary-loss-free balancing (2412.19437,
 §2.1.2), a per-expert bias on the top-k choice nudged by γ after each step (``update_bias``; models/layers/moe.py).
+It departs from DeepSeek-V3 twice. It keeps Switch's capacity (``capacity_factor``), so a token past a full expert
+is still dropped; DeepSeek-V3 drops no tokens, in training or inference. And it has no balance loss at all; DeepSeek-V3
+keeps a complementary sequence-wise balance loss with a very small α against imbalance within one sequence.
 
 and inside each MoE layer (models/layers/moe.py has the full story):
 

@@ -1,8 +1,8 @@
-"""Home: every paper of the explorer on a timeline, with links to the pages that exist."""
+"""Home: every paper of the explorer on a timeline, and a card linking each paper's page, in the timeline's order."""
 
 import streamlit as st
 
-from app.catalog import ERAS, PAPERS, start_here
+from app.catalog import ERAS, available_papers, start_here
 from app.home.views import timeline
 from app.shared import ui
 from app.shared.i18n import current_lang, t
@@ -10,10 +10,8 @@ from app.shared.i18n import current_lang, t
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
 
-available = [p for p in PAPERS if p.available]
-c1, c2 = st.columns(2)
-c1.metric(t("home.available"), len(available))
-c2.metric(t("home.planned"), len(PAPERS))
+available = available_papers()  # every paper of the catalog has its page (tests/app/test_home.py)
+st.metric(t("home.available"), len(available))
 
 st.subheader(t("home.start"))
 st.caption(t("home.start.caption"))
@@ -31,27 +29,16 @@ def _card(p, column) -> None:
     with column.container(border=True):
         st.markdown(f"**{t(f'paper.{p.key}.title')}**")
         st.caption(t(f"paper.{p.key}.probe") + "  \n" + " · ".join(f"arXiv:{a}" for a in p.arxiv))
-        if p.available:
-            st.page_link(p.script, label=t("home.open"), icon=p.icon)
-        else:
-            st.caption(":material/schedule: " + t("home.soon"))
+        st.page_link(p.script, label=t("home.open"), icon=p.icon)
 
 
 for era in ERAS:
-    papers = sorted((p for p in PAPERS if p.era == era and p.available), key=lambda p: p.year)
+    papers = sorted((p for p in available if p.era == era), key=lambda p: p.year)
     if not papers:
         continue
     st.subheader(t(f"era.{era}"))
-    cols = st.columns(3)
-    for i, p in enumerate(papers):
-        _card(p, cols[i % 3])
-
-planned = sorted((p for p in PAPERS if not p.available), key=lambda p: p.year)
-if planned:
-    st.subheader(t("home.planned.title"))
-    st.caption(t("home.planned.caption"))
-    cols = st.columns(3)
-    for i, p in enumerate(planned):
-        _card(p, cols[i % 3])
+    for row in range(0, len(papers), 3):  # one row of columns per three cards, so a phone's stacked columns keep
+        for p, col in zip(papers[row : row + 3], st.columns(3)):  # the timeline's order (column by column did not)
+            _card(p, col)
 
 st.info(t("home.how"), icon=":material/info:")

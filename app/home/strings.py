@@ -16,21 +16,15 @@ STRINGS = {
         "建议的阅读顺序：每个页面都建立在前面页面的基础上。先看注意力，再看一次完整的前向计算、两种预训练方式，"
         "然后是对模块本身的改进、不用注意力的模型，以及规模化时代。",
     ),
-    "home.planned.title": ("On the reading list, no page yet", "在阅读清单上，尚无页面"),
-    "home.planned.caption": (
-        "Papers on the timeline whose page is not built yet.",
-        "时间线上已列出、但页面尚未完成的论文。",
-    ),
     "home.timeline": ("Timeline of the papers", "论文时间线"),
     "home.timeline.caption": (
-        "Filled markers have a page you can open now; hollow ones are planned.",
-        "实心标记的论文已有可打开的页面；空心标记的尚在计划中。",
+        "One row per paper, at its year, grouped by era. Hover over or tap a dot for the paper's title and arXiv ids. "
+        "Every paper has a page: open it from its card below.",
+        "每篇论文占一行，按年份放置、按时代分组。将鼠标悬停在圆点上或轻点圆点，可查看论文标题和 arXiv 编号。"
+        "每篇论文都有页面：可从下方的卡片打开。",
     ),
     "home.available": ("Pages available", "可用页面"),
-    "home.planned": ("Papers on the map", "时间线上的论文"),
     "home.open": ("Open", "打开"),
-    "home.has_page": ("Page available", "已有页面"),
-    "home.soon": ("Not yet available", "尚未推出"),
     "home.year": ("Year", "年份"),
     "home.how": (
         "The sidebar switches the language and the backend (PyTorch or ONNX Runtime); every figure shows what ran "

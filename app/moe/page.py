@@ -25,6 +25,8 @@ ui.try_this(
         "moe.try.see",
         c0=demo.capacity[0],
         c1=demo.capacity[1],
+        t0=demo.total[0],
+        t1=demo.total[1],
         n=demo.tokens,
         d0=demo.dropped[0],
         d1=demo.dropped[1],
@@ -46,6 +48,10 @@ def use_sample() -> None:
 
 
 # ---- the input: a text (or one of the samples), k experts per token, the capacity factor -----------------------------
+# The picker shows the sample the text box holds (none once the text is edited), on the first run too: the box's text
+# is its state, or the link's before the box is first drawn, or the mixed sample.
+held = st.session_state.get("moe_text", st.query_params.get("moe_text", svc.SAMPLES["mixed"]))
+st.session_state["moe_sample"] = next((s for s, text in svc.SAMPLES.items() if text == held), None)
 sample_names = {s: t(f"moe.sample.{s}") for s in svc.SAMPLES}
 st.segmented_control(
     t("moe.sample"), tuple(svc.SAMPLES), format_func=sample_names.get, key="moe_sample", on_change=use_sample

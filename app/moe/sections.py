@@ -155,22 +155,23 @@ def balance(res: svc.Routing) -> None:
         col_labels=_experts(res),
     )
     _metric_per_layer(L, "moe.metric.aux_layer", [f"{v:.3f}" for v in res.aux_loss])
+    # one row per layer and expert, the terms as columns: five narrow columns fit a phone (experts as columns did not)
     terms = {"fᵢ": res.f, "Pᵢ": res.P, "E·fᵢ·Pᵢ": res.aux_terms}
     st.dataframe(
         ui.arrow(
             {
-                t("moe.layer"): [i for i in range(L) for _ in terms],
-                t("moe.term"): [name for _ in range(L) for name in terms],
-                **{
-                    f"{t('moe.expert')} {e}": [round(float(v[i, e]), 3) for i in range(L) for v in terms.values()]
-                    for e in range(E)
-                },
+                t("moe.layer"): [i for i in range(L) for _ in range(E)],
+                t("moe.expert"): [e for _ in range(L) for e in range(E)],
+                **{name: [round(float(v), 3) for v in values.ravel()] for name, values in terms.items()},
             }
         ),
         hide_index=True,
         key="moe_balance_table",
     )
     ui.explain(t("moe.explain.balance"))
+    # DeepSeek-V3's loss-free balancing, as switch-auxfree (shown on the DeepSeek-V3 page) does it, and where it departs
+    ui.explain(t("moe.explain.auxfree", cf=svc.card()["config"]["capacity_factor"]))
+    ui.page_link("mla", t("moe.auxfree.link"))
 
 
 # ---- specialisation --------------------------------------------------------------------------------------------------
@@ -246,18 +247,14 @@ def parameters(res: svc.Routing) -> None:
     )
     count = formats.short_count
     ratio = [count(a) if np.isnan(a) else f"{a / tt:.1%}" for a, tt in zip(active, total)]
-    st.dataframe(
-        ui.arrow(
-            {
-                t("moe.model"): names,
-                t("moe.total"): [count(v) for v in total],
-                t("moe.active"): [count(v) for v in active],
-                t("moe.share"): ratio,
-                t("moe.note"): notes,
-            }
-        ),
-        hide_index=True,
-        key="moe_params_table",
+    ui.table(  # a static table wraps its long cells: on a phone the grid cut its right-hand columns off
+        {
+            t("moe.model"): names,
+            t("moe.total"): [count(v) for v in total],
+            t("moe.active"): [count(v) for v in active],
+            t("moe.share"): ratio,
+            t("moe.note"): notes,
+        }
     )
     st.caption(t("moe.params.caption"))
     ui.explain(t("moe.explain.params"))

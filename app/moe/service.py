@@ -215,6 +215,7 @@ class Appended:
     text: str  # the sample with the line appended
     tokens: int  # tokens of the sample alone: the prefix both runs share
     capacity: tuple[int, int]  # capacity per expert: alone, appended
+    total: tuple[int, int]  # dropped slots of the whole text, all layers (the page's metric): alone, appended
     dropped: tuple[int, int]  # dropped slots among the prefix's tokens, all layers: alone, appended
 
 
@@ -229,6 +230,7 @@ def appended() -> Appended:
         text=text,
         tokens=n,
         capacity=(alone.capacity, more.capacity),
+        total=(alone.dropped_count, more.dropped_count),
         dropped=(int(alone.dropped[:, :n, :k].sum()), int(more.dropped[:, :n, :k].sum())),
     )
 

@@ -8,11 +8,13 @@ STRINGS = {
         "保持“混合”示例和训练时的容量因子 {cf}，留意带斜纹（被丢弃）的词元。然后在文本末尾另起一行加上：`{line}`。",
     ),
     "moe.try.see": (
-        "*Capacity per expert* goes from {c0} to {c1} slots. The first {n} tokens are the same text as before, yet "
-        "{d0} of their slots were dropped over the {layers} layers before and only {d1} now: their outputs changed, "
-        "although nothing before them did.",
-        "“每个专家的容量”从 {c0} 个槽位变为 {c1} 个。前 {n} 个词元与之前是同一段文本，但它们在 {layers} 层中被丢弃的"
-        "槽位从 {d0} 个变成了 {d1} 个：尽管它们前面的内容没有任何变化，它们的输出却变了。",
+        "*Capacity per expert* goes from {c0} to {c1} slots and *Dropped token slots* from {t0} to {t1}. Yet the "
+        "first {n} tokens are the same text as before: over the {layers} layers, {d0} of their slots were dropped "
+        "(hatched) before and only {d1} now; the other drops fall on the new line. Their outputs changed, although "
+        "nothing before them did.",
+        "“每个专家的容量”从 {c0} 个槽位变为 {c1} 个，“被丢弃的词元槽位”从 {t0} 个变为 {t1} 个。但前 {n} 个词元"
+        "与之前是同一段文本：它们在 {layers} 层中被丢弃（斜纹）的槽位从 {d0} 个变成了只有 {d1} 个，其余的丢弃落在"
+        "新加的那一行上。尽管它们前面的内容没有任何变化，它们的输出却变了。",
     ),
     "moe.try.why": (
         "Capacity = ⌈{cf} × tokens × k ÷ experts⌉ is counted over all the tokens of the batch. Which expert a token "
@@ -229,7 +231,6 @@ STRINGS = {
     "moe.h.balance": ("Load-balancing loss", "负载均衡损失"),
     "moe.f": ("fᵢ: share of routed slots", "fᵢ：分到的槽位比例"),
     "moe.P": ("Pᵢ: mean router probability", "Pᵢ：平均路由概率"),
-    "moe.term": ("term", "项"),
     "moe.explain.balance": (
         "**The auxiliary loss.** Left alone, a router tends to collapse onto a few experts that then get better and "
         "attract even more tokens. Switch adds α · E · Σᵢ fᵢ · Pᵢ to the training loss (α = 0.01 here): fᵢ is the "
@@ -242,6 +243,21 @@ STRINGS = {
         "Pᵢ 是路由器给它的平均概率（可微）。两者都均匀（点线 1/E）时损失等于 1，路由越集中损失越大。"
         "对于一段很短的输入，即使模型整体很均衡，该值也可能高于 1：均衡是在整批混合文本上要求的。",
     ),
+    "moe.explain.auxfree": (
+        "**Balancing without the loss.** DeepSeek-V3 ([arXiv:2412.19437](https://arxiv.org/abs/2412.19437), "
+        "§2.1.2) balances mainly with a bias per expert, added to the router scores only to choose the top-k and "
+        "moved after each step against that expert's load. It keeps a complementary sequence-wise balance loss "
+        "with a very small α, so that no single sequence is badly unbalanced, and it drops no tokens, in training "
+        "or inference. Our switch-auxfree (on the DeepSeek-V3 page) puts that bias on this model, with two "
+        "departures: it keeps switch's capacity factor {cf}, so an expert that is full still drops tokens, and it "
+        "has no sequence-wise loss (α = 0).",
+        "**不用这个损失的均衡。** DeepSeek-V3（[arXiv:2412.19437](https://arxiv.org/abs/2412.19437)，§2.1.2）"
+        "主要靠每个专家的一个偏置来均衡负载：偏置加在路由得分上，只用于选出 top-k，每步之后按该专家的负载反向调整。"
+        "它还保留一个 α 极小的补充性序列级均衡损失，以免单个序列严重失衡；并且在训练和推理中都不丢弃词元。"
+        "我们的 switch-auxfree（见 DeepSeek-V3 页面）把这种偏置用在本模型上，但有两处不同：它保留 switch 的容量因子 "
+        "{cf}，专家满了仍会丢弃词元；它也没有序列级损失（α = 0）。",
+    ),
+    "moe.auxfree.link": ("switch-auxfree on the DeepSeek-V3 page", "DeepSeek-V3 页面上的 switch-auxfree"),
     # specialisation
     "moe.h.special": ("Specialisation by domain", "按领域的专业化"),
     "moe.special.title": (

@@ -12,6 +12,12 @@ from app.shared.html import span
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
 BLUES = get_colorscale("Blues")  # what graph_objects makes of colorscale="Blues"
+# Plotly's toolbar (the modebar) shows over the top right of a figure when it is hovered or tapped; on a phone, where
+# the figures are narrow, it covered the layer titles and the expert labels. Every figure keeps this much margin at
+# its top free for it, above whatever else sits there.
+MODEBAR_PX = 32
+TITLE_PX = 30  # the layer titles above the panels
+TICKS_PX = 50  # the heatmap's expert labels, on top and slanted
 EXPERT_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#eeca3b", "#9d755d")
 
 
@@ -97,8 +103,8 @@ def router_heatmap(
         "showlegend": False,
     }
     layout = {
-        "height": max(260, 16 * T + 80),
-        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "height": max(260, 16 * T + 80 + MODEBAR_PX),
+        "margin": {"l": 10, "r": 10, "t": MODEBAR_PX + TICKS_PX, "b": 10},
         "yaxis": {"autorange": "reversed", "title": {"text": token_title}, "type": "category"},
         "xaxis": {"side": "top"},
     }
@@ -174,8 +180,8 @@ def _layer_figure(traces, layer_titles, *, barmode, height, top, level, level_te
     ``level`` across every panel, labelled in the first."""
     layout = {
         "barmode": barmode,
-        "height": height,
-        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "height": height + MODEBAR_PX,
+        "margin": {"l": 10, "r": 10, "t": MODEBAR_PX + TITLE_PX, "b": 10},
         "legend": {"orientation": "h", "y": -0.2},
         "shapes": [_level(i, level, line) for i in range(len(layer_titles))],
         "annotations": [_level_label(level_text, level)],
@@ -273,20 +279,23 @@ def balance_bars(
 def params_chart(
     names, total: np.ndarray, active: np.ndarray, *, total_title: str, active_title: str, axis_title: str
 ) -> go.Figure:
-    """Horizontal bars on a log axis: total parameters and parameters active per token (NaN where unknown)."""
+    """Horizontal bars on a log axis: total parameters and parameters active per token (NaN where unknown). A long
+    name breaks before its parenthesis: on a phone the one-line name of our model left the bars a third of the width,
+    the slanted ticks then pushed the axis title onto the legend."""
+    labels = [n.replace(" (", "<br>(").replace("（", "<br>（") for n in names]
     fig = go.Figure(
         [
-            go.Bar(y=list(names), x=total, orientation="h", name=total_title, marker_color="#9ecae9"),
-            go.Bar(y=list(names), x=active, orientation="h", name=active_title, marker_color="#4c78a8"),
+            go.Bar(y=labels, x=total, orientation="h", name=total_title, marker_color="#9ecae9"),
+            go.Bar(y=labels, x=active, orientation="h", name=active_title, marker_color="#4c78a8"),
         ]
     )
     fig.update_layout(
         barmode="group",
-        height=300,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        height=300 + MODEBAR_PX,
+        margin={"l": 10, "r": 10, "t": MODEBAR_PX, "b": 10},
         xaxis={"type": "log", "title": axis_title, "range": [5, 12.5]},
         yaxis={"autorange": "reversed"},
-        legend={"orientation": "h", "y": -0.25},
+        legend={"orientation": "h", "y": -0.3},
     )
     return fig
 
@@ -320,8 +329,8 @@ def domain_table(
             }
         )
     layout = {
-        "height": 110 + 60 * D,
-        "margin": {"l": 10, "r": 10, "t": 40, "b": 10},
+        "height": 110 + 60 * D + MODEBAR_PX,
+        "margin": {"l": 10, "r": 10, "t": MODEBAR_PX + TITLE_PX, "b": 10},
         "coloraxis": {"colorscale": BLUES, "cmin": 0, "cmax": 100, "colorbar": {"title": {"text": value_title}}},
     }
     return from_dicts(traces, _panels(layer_titles, layout=layout, y={"autorange": "reversed"}, x={"tickangle": -45}))

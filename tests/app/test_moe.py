@@ -3,6 +3,8 @@ input gets a translated message instead of a traceback."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
 
@@ -45,6 +47,7 @@ def test_samples_and_layer():
     rerun(at, LANG)
     assert not at.exception
     assert at.text_area(key="moe_text").value.startswith("def parse")
+    assert at.button_group(key="moe_sample").value == "python"
     assert m("moe.metric.tokens") != tokens
 
     # the capacity, balance and specialisation sections show every layer; the slider picks the router's layer
@@ -93,28 +96,72 @@ def test_the_page_loss_is_the_models_load_balancing_loss():
         assert np.allclose(res.f[layer].sum(), 1.0)
 
 
-def test_the_guided_experiment():
-    """The "Try this" box: appending a line to the mixed sample at the trained capacity factor enlarges every
-    expert's buffer, and tokens of the unchanged prefix that were dropped keep their slots: the prefix's output
-    changes with what comes after it."""
+def _prefix_dropped(at, n: int, layers: int) -> int:
+    """Dropped slots among the first ``n`` tokens over every layer, read as a reader would: the router table's
+    "dropped" column, layer by layer through the layer slider (left at layer 0 afterwards)."""
+    column = translate("moe.col.dropped", LANG, rank=1)
+    total = 0
+    for layer in range(layers):
+        at.slider(key="moe_layer").set_value(layer)
+        rerun(at, LANG)
+        table = next(d.value for d in at.dataframe if column in d.value.columns)
+        total += int(table[column].iloc[:n].sum())
+    at.slider(key="moe_layer").set_value(0)
+    rerun(at, LANG)
+    return total
+
+
+def test_the_try_this_steps_give_the_numbers_it_promises():
+    """The "Try this" box, done as it says on the page: keep the Mixed sample (the picker shows it) at the trained
+    capacity factor, append the line it names on a new line; the capacity, the dropped-slot metric and the hatched
+    slots among the sample's tokens then read what the box promises."""
+    import re
+
     from app.moe import service as svc
 
     at = open_app("moe", lang=LANG)
+    assert not at.exception
     m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
-    demo = svc.appended()
-    assert demo.capacity[1] > demo.capacity[0] and demo.dropped[1] < demo.dropped[0]
-    assert int(m("moe.metric.capacity")) == demo.capacity[0]
+    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
+    card = svc.card_numbers()
+    layers = card["layers"]
 
-    def prefix_dropped() -> int:  # the table shows layer 0 (the slider's default)
-        table = next(d.value for d in at.dataframe if translate("moe.col.dropped", LANG, rank=1) in d.value.columns)
-        return int(table[translate("moe.col.dropped", LANG, rank=1)].iloc[: demo.tokens].sum())
+    assert at.button_group(key="moe_sample").value == "mixed"  # the sample in use is the one shown selected
+    assert at.slider(key="moe_capacity").value == card["cf"]
+    n = int(m("moe.metric.tokens"))
+    c0, t0 = int(m("moe.metric.capacity")), int(m("moe.metric.dropped"))
+    d0 = _prefix_dropped(at, n, layers)
 
-    before = prefix_dropped()
-    at.text_area(key="moe_text").set_value(demo.text)
+    line = re.search(r"`([^`]+)`", box).group(1)  # the line the box names
+    at.text_area(key="moe_text").set_value(at.text_area(key="moe_text").value + "\n" + line)
     rerun(at, LANG)
     assert not at.exception
-    assert int(m("moe.metric.capacity")) == demo.capacity[1]
-    assert prefix_dropped() < before
-    box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
-    assert f"from {demo.capacity[0]} to {demo.capacity[1]} slots" in box
-    assert f"{demo.dropped[0]} of their slots were dropped" in box and f"only {demo.dropped[1]} now" in box
+    assert at.button_group(key="moe_sample").value is None  # an edited text is no sample any more
+    c1, t1 = int(m("moe.metric.capacity")), int(m("moe.metric.dropped"))
+    d1 = _prefix_dropped(at, n, layers)
+
+    assert c1 > c0 and d1 < d0  # more room per expert: the unchanged prefix keeps slots it had lost
+    for key, before, after in (("moe.metric.capacity", c0, c1), ("moe.metric.dropped", t0, t1)):
+        # the box names the metrics a reader sees change, with the numbers they show before and after
+        assert re.search(rf"\*{re.escape(translate(key, LANG))}\*\D+{before}\D+{after}\b", box), (key, box)
+    see = translate("moe.try.see", LANG, c0=c0, c1=c1, t0=t0, t1=t1, n=n, d0=d0, d1=d1, layers=layers)
+    assert see in box, (see, box)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_aux_free_departures_are_stated(lang):
+    """switch-auxfree takes DeepSeek-V3's bias balancing (2412.19437 §2.1.2) but keeps Switch's capacity, so it drops
+    tokens, and has no sequence-wise balance loss; DeepSeek-V3 drops none and keeps that small loss. The page says so
+    where it explains balancing, and links the page that shows switch-auxfree; the model's docstring says so too."""
+    import models.switch
+    from app.moe import service as svc
+
+    at = open_app("moe", lang=lang)
+    assert not at.exception
+    note = translate("moe.explain.auxfree", lang, cf=svc.card()["config"]["capacity_factor"])
+    assert note in [md.value for md in at.markdown]
+    assert "2412.19437" in note and "1.25" in note
+    links = [el.proto.label for el in at.main if el.type == "page_link" or getattr(el.proto, "page", "")]
+    assert translate("moe.auxfree.link", lang) in links
+    doc = " ".join(models.switch.__doc__.split())
+    assert "drops no tokens" in doc and "sequence-wise balance loss" in doc

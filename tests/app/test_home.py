@@ -1,0 +1,65 @@
+"""AppTest of home: every paper has its page, so home says nothing about planned pages, in either language."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.catalog import APP_DIR, PAPERS
+from app.shared.i18n import translate
+from tests.app.conftest import open_app
+
+
+def test_every_paper_of_the_catalog_has_its_page():
+    """What lets home drop its "planned" metric, section and hollow markers: no paper is without a page."""
+    assert [p.key for p in PAPERS if not (APP_DIR / p.script).exists()] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_home_speaks_of_no_planned_page(lang):
+    at = open_app(lang=lang)
+    assert not at.exception
+    assert [m.label for m in at.metric] == [translate("home.available", lang)]
+    assert [int(m.value) for m in at.metric] == [len(PAPERS)]
+    text = " ".join(e.value for e in (*at.markdown, *at.caption, *at.subheader))
+    for word in ("planned", "hollow", "no page yet", "计划", "空心", "尚无页面"):
+        assert word not in text, word
+    (chart,) = at.get("plotly_chart")
+    traces = json.loads(chart.proto.spec)["data"]
+    assert len(traces) == 1 and traces[0]["marker"].get("symbol", "circle") == "circle"  # filled: nothing hollow
+    assert len(traces[0]["x"]) == len(PAPERS)
+
+
+def _timeline_order():
+    from app.catalog import ERAS
+
+    return [p for era in ERAS for p in sorted((q for q in PAPERS if q.era == era), key=lambda q: q.year)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_phone_reads_the_timeline_and_the_cards_in_order(lang):
+    """On a phone (390 px) the timeline's labels piled up, six papers within two years sharing one lane, and the cards,
+    dealt to three columns in turn, stacked column by column. Each paper now has a row of the timeline to itself, the
+    rows in the timeline's order, and the cards come in that order in the page (what a phone stacks)."""
+    order = _timeline_order()
+    at = open_app(lang=lang)
+    (chart,) = at.get("plotly_chart")
+    (trace,) = json.loads(chart.proto.spec)["data"]
+    rows = trace["y"]
+    assert len(set(rows)) == len(rows) == len(PAPERS)  # no two labels share a row
+    assert [label for _, label in sorted(zip(rows, trace["text"]))] == [p.short for p in order]
+    titles = [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in PAPERS]
+    cards = [md.value for md in at.markdown if md.value in titles]
+    assert cards == [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in order]
+
+
+def test_labels_stay_inside_a_phones_plot():
+    """A label points into the plot from its dot: to the right early on the axis, to the left late on it."""
+    from app.home import views
+
+    fig = views.timeline("en", tuple(p.key for p in PAPERS))
+    (trace,) = fig.data
+    lo, hi = views.X_RANGE
+    for x, position in zip(trace.x, trace.textposition):
+        assert position == ("middle left" if x - lo > (hi - lo) / 2 else "middle right"), (x, position)
