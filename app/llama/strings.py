@@ -274,6 +274,9 @@ STRINGS = {
         "已发布的 LLaMA、Llama 2 和 Qwen2.5 模型。参数量和键值缓存都由每个配置按与我们模型相同的公式计算，"
         "并与公布的参数量对比。",
     ),
+    "llama.configs.tab.shape": ("Shapes", "形状"),
+    "llama.configs.tab.params": ("Parameters", "参数量"),
+    "llama.configs.tab.kv": ("Context and KV cache", "上下文与键值缓存"),
     "llama.col.model": ("model", "模型"),
     "llama.col.L": ("L", "L"),
     "llama.col.C": ("C", "C"),

@@ -170,3 +170,37 @@ def test_rmsnorm_reason_and_headline_result_follow_the_papers():
     measured = svc.card("llama")["metrics"]
     here = translate("llama.pvh.result.here", LANG, bpc=measured["val_bpc"], base=measured["baseline_val_bpc"])
     assert here in cells
+
+
+def test_phone_layout_keeps_text_clear_of_the_toolbar_and_tables_narrow():
+    """On a phone (390 px) Plotly's toolbar, at a figure's top right, covered the MHA / GQA / MQA titles and the
+    legends along the top; the configurations table had 15 columns and was cut at the right edge. Figures with text
+    along their top now stand the toolbar upright in a right margin of its own (the gating figure, whose colour bar
+    fills that margin, leaves a band at the top clear), and no table on the page has more than 8 columns."""
+    import numpy as np
+
+    from app.llama import views
+
+    x = np.linspace(-1, 1, 16)
+    topped = [
+        views.grouping(4, 2, title="llama · GQA · G = 2", query_name="q", kv_name="kv"),
+        views.channels(x, channel_title="c", value_title="v", mean_name="m", rms_name="r"),
+        views.mean_share(
+            np.full((2, 3), 0.05),
+            np.full((2, 3), 0.05),
+            (0, 1),
+            point_names=["a", "b"],
+            share_name="s",
+            change_name="c",
+            token_name="t",
+            y_title="%",
+        ),
+        views.sorted_units(x, x, x * x, names=("g", "u", "p"), unit_title="u"),
+    ]
+    for fig in topped:
+        assert fig.layout.modebar.orientation == "v" and fig.layout.margin.r >= views.TOOLBAR_STRIP
+    gating = views.gating(x, x, x * x, 0.1, gate_title="g", up_title="u", product_title="p", closed_name="n")
+    assert gating.layout.margin.t >= 24 + views.TOOLBAR_BAND
+    at = open_app("llama", lang=LANG)
+    assert not at.exception and at.table
+    assert max(len(tb.value.columns) for tb in at.table) <= 8
