@@ -283,4 +283,4 @@ def seed_layout(fig: go.Figure) -> go.Figure:
     """The page's layout for app.shared.seeds.two_seed_scatter, with room on the right for the last point's label."""
     right = max((max((x for x in trace.x if x is not None), default=0) for trace in fig.data), default=0)
     fig.update_xaxes(range=[0, 1.2 * right])
-    return legend_below(fig, 320, top=24, y=-0.18)
+    return legend_below(fig, 320, top=24, y=-0.26)  # under the x title, which is taller in Chinese
