@@ -20,11 +20,12 @@ STRINGS = {
     ),
     "llama.try.see": (
         "The mean of the residual stream is a few percent of its RMS, so RMSNorm and LayerNorm give almost the same "
-        "vector. In block 1 about a third of a typical token's SwiGLU gates are nearly shut, in block 0 more than "
-        "half; either way a tenth of the units carry most of the product. While the models write, the three caches "
-        "grow along straight lines whose slopes are in the ratio 4 : 2 : 1.",
+        "vector. In block 1 a typical token has about a third of its SwiGLU gates nearly shut (the default token: a "
+        "quarter), in block 0 about three quarters; either way a tenth of the units carry most of the product. While "
+        "the models write, the three caches grow along straight lines whose slopes are in the ratio 4 : 2 : 1.",
         "残差流的均值只有其 RMS 的百分之几，所以 RMSNorm 和 LayerNorm 给出几乎相同的向量。对典型的词元，"
-        "模块 1 中约三分之一的 SwiGLU 门几乎关闭，模块 0 中超过一半；两者都是十分之一的单元承载了乘积的大部分。"
+        "模块 1 中约三分之一的 SwiGLU 门几乎关闭（默认词元约四分之一），模块 0 中约四分之三；"
+        "两者都是十分之一的单元承载了乘积的大部分。"
         "模型生成时，三个缓存沿直线增长，斜率之比为 4 : 2 : 1。",
     ),
     "llama.try.why": (
