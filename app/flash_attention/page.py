@@ -39,5 +39,6 @@ if walk is not None:
 sections.io()  # 2 · HBM accesses against standard attention (Theorem 2)
 sections.kernels()  # 3 · the kernels timed live
 sections.what_came_next()  # 4 · FlashAttention-2 and -3
+sections.paper_vs_here()  # the paper's §4 results beside what runs here
 
 ui.explain(t("flash.explain"))

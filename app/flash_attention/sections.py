@@ -314,3 +314,19 @@ def what_came_next() -> None:
     st.subheader(t("flash.next.title"))
     st.markdown(t("flash.next.v2"))
     st.markdown(t("flash.next.v3"))
+
+
+# ---- the paper's results beside what this page does -----------------------------------------------------------------
+def paper_vs_here() -> None:
+    """The headline results of the paper's §4 beside what runs here: the speed-ups are the paper's alone."""
+    none = t("flash.pvh.here.none")
+    ui.paper_vs_here(
+        [
+            (t("flash.pvh.bert"), t("flash.pvh.bert.paper"), none),
+            (t("flash.pvh.gpt2"), t("flash.pvh.gpt2.paper"), none),
+            (t("flash.pvh.lra"), t("flash.pvh.lra.paper"), none),
+            (t("flash.pvh.long"), t("flash.pvh.long.paper"), none),
+            (t("flash.pvh.kernel"), t("flash.pvh.kernel.paper"), t("flash.pvh.here.kernel")),
+        ],
+        [t("flash.pvh.dep.speed")],
+    )

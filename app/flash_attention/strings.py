@@ -7,7 +7,7 @@ STRINGS = {
         "sum ℓ per query row, and rescales the partial output each time new keys arrive. The result is exact; what "
         "shrinks is the traffic to the slow HBM.",
         "注意力需要 N × N 矩阵 softmax(QKᵀ/√d)，但并不需要把它*存下来*。FlashAttention 按块遍历 K、V 和 Q，"
-        "每块小到能放进 GPU 片上的 SRAM；它为每个查询行保存一个滑动最大值 m 和一个滑动和 ℓ，每来一批新的键就重新缩放"
+        "每块小到能放进 GPU 片上的 SRAM；它为每个查询行保存一个累计最大值 m 和一个累计和 ℓ，每来一批新的键就重新缩放"
         "已有的部分输出。结果是精确的；减少的是对慢速 HBM 的读写量。",
     ),
     # ---- step through Algorithm 1 ----
@@ -29,7 +29,7 @@ STRINGS = {
         "Each tile updates a running maximum and sum per row and rescales what the row had so far (the online "
         "softmax of Algorithm 1), so a row is exact as soon as it has seen its last key block — and the N × N "
         "matrix never exists in slow memory.",
-        "每个分块都更新每行的当前最大值与和，并重新缩放该行已有的结果（算法 1 的在线 softmax），"
+        "每个分块都更新每行的累计最大值与累计和，并重新缩放该行已有的结果（算法 1 的在线 softmax），"
         "所以一行一旦看完它最后的键块"
         "就是精确的——N × N 矩阵从不写入慢速显存。",
     ),
@@ -110,7 +110,7 @@ STRINGS = {
     "flash.tiles.query": ("query block i", "查询块 i"),
     "flash.tiles.key": ("key block j", "键块 j"),
     "flash.tiles.score": ("score", "分数"),
-    "flash.state.title": ("Running max m and sum ℓ per row", "每行的滑动最大值 m 与滑动和 ℓ"),
+    "flash.state.title": ("Running max m and sum ℓ per row", "每行的累计最大值 m 与累计和 ℓ"),
     "flash.state.caption": (
         "After this step. A row's m only grows; when it grows, the old ℓ and O are scaled by e^(m_old − m_new). The "
         "grey line is the final value; the shaded band marks the rows of Q_i.",
@@ -122,11 +122,12 @@ STRINGS = {
     "flash.state.final": ("final", "最终"),
     "flash.block.title": ("Inside the tile: P̃_ij and the rescaled O_i", "块内部：P̃_ij 与重新缩放的 O_i"),
     "flash.block.caption": (
-        "P̃_ij = exp(S_ij − m̃_ij) with the tile's own row max. The new O_i mixes the old O_i, weighted by "
-        "ℓ_i e^(m_i − m_new) / ℓ_new (right), with P̃_ij V_j — still a proper weighted average of the values seen "
-        "so far.",
-        "P̃_ij = exp(S_ij − m̃_ij)，用的是这一块自己的行最大值。新的 O_i 把旧的 O_i（权重为 ℓ_i e^(m_i − m_new) / "
-        "ℓ_new，见右图）与 P̃_ij V_j 混合——它始终是已见过的值向量的一个正规加权平均。",
+        "P̃_ij = exp(S_ij − m̃_ij) with the tile's own row max m̃_ij. The new O_i mixes the old O_i, weighted by "
+        "ℓ_i e^(m_i − m_new) / ℓ_new (right), with P̃_ij V_j, weighted by e^(m̃_ij − m_new) / ℓ_new (Algorithm 1, "
+        "line 12) — still a proper weighted average of the values seen so far.",
+        "P̃_ij = exp(S_ij − m̃_ij)，用的是这一块自己的行最大值 m̃_ij。新的 O_i 把旧的 O_i（权重为 "
+        "ℓ_i e^(m_i − m_new) / ℓ_new，见右图）与 P̃_ij V_j（权重为 e^(m̃_ij − m_new) / ℓ_new）混合（算法 1 第 12 行）"
+        "——它始终是已见过的值向量的一个正规加权平均。",
     ),
     "flash.block.P": ("P̃_ij", "P̃_ij"),
     "flash.block.before": ("O_i before", "之前的 O_i"),
@@ -223,6 +224,46 @@ STRINGS = {
         "在 FP8 下，它用分块量化和非相干处理（一个把离群值分散开的随机正交变换）来压低误差；在 FP16 下它比 "
         "FlashAttention-2 快 1.5–2.0 倍，达到 H100 峰值的约 75%。",
     ),
+    # ---- in the paper vs here ----
+    "flash.pvh.bert": ("BERT-large training", "BERT-large 训练"),
+    "flash.pvh.bert.paper": (
+        "15 % faster than the MLPerf 1.1 training speed record (seq. 512, 8 × A100)",
+        "比 MLPerf 1.1 的训练速度纪录快 15 %（序列长 512，8 块 A100）",
+    ),
+    "flash.pvh.gpt2": ("GPT-2 training", "GPT-2 训练"),
+    "flash.pvh.gpt2.paper": (
+        "up to 3× faster than the HuggingFace implementation (seq. 1K)",
+        "比 HuggingFace 实现最多快 3 倍（序列长 1K）",
+    ),
+    "flash.pvh.lra": ("Long-Range Arena", "Long-Range Arena"),
+    "flash.pvh.lra.paper": (
+        "2.4× faster than standard attention (seq. 1K–4K)",
+        "比标准注意力快 2.4 倍（序列长 1K–4K）",
+    ),
+    "flash.pvh.long": ("longer context", "更长的上下文"),
+    "flash.pvh.long.paper": (
+        "first Transformer better than chance on Path-X (seq. 16K, 61.4 %); block-sparse FlashAttention on "
+        "Path-256 (seq. 64K, 63.1 %)",
+        "第一个在 Path-X 上好于随机猜测的 Transformer（序列长 16K，61.4 %）；块稀疏 FlashAttention 在 Path-256 上"
+        "（序列长 64K，63.1 %）",
+    ),
+    "flash.pvh.kernel": ("the kernel", "内核"),
+    "flash.pvh.kernel.paper": (
+        "one fused CUDA kernel, tiles held in SRAM, recomputation in the backward pass",
+        "一个融合的 CUDA 内核，分块留在 SRAM 中，反向传播时重新计算",
+    ),
+    "flash.pvh.here.kernel": (
+        "Algorithm 1 as a Python loop on one head of our GPT: the same output as standard attention, no speed-up; its "
+        "HBM accesses counted (section 2); PyTorch's SDPA timed live (section 3)",
+        "算法 1 写成 Python 循环，跑在我们 GPT 的一个头上：输出与标准注意力相同，但不更快；在这个循环上计数 HBM "
+        "访问（第 2 节）；PyTorch SDPA 的实时计时（第 3 节）",
+    ),
+    "flash.pvh.here.none": ("not trained here", "本站未训练"),
+    "flash.pvh.dep.speed": (
+        "The speed-ups above are the paper's, measured with its CUDA kernel; nothing on this page trains a model "
+        "with FlashAttention or re-measures them.",
+        "上面的加速都是论文用其 CUDA 内核测得的；本页没有用 FlashAttention 训练模型，也没有重新测量这些结果。",
+    ),
     # ---- explanation ----
     "flash.explain": (
         "**What the paper changed.** Attention on a GPU was limited by memory traffic, not arithmetic: the N × N "
@@ -240,7 +281,7 @@ STRINGS = {
         "IO-Awareness*, arXiv 2205.14135; FlashAttention-2, arXiv 2307.08691; FlashAttention-3, arXiv 2407.08608.",
         "**论文改变了什么。** 在 GPU 上，注意力受限于内存读写而不是算力：N × N 的分数和概率要写入 HBM 再读回。"
         "FlashAttention（Dao 等 2022，arXiv 2205.14135）是*感知 IO 的精确*注意力：分块（tiling）让计算在 SRAM 中一块"
-        "一块地进行；在线 softmax（滑动最大值 m 与滑动和 ℓ）让各块的结果合起来恰好等于精确的 softmax；反向传播时"
+        "一块地进行；在线 softmax（累计最大值 m 与累计和 ℓ）让各块的结果合起来恰好等于精确的 softmax；反向传播时"
         "不存 S 和 P，而是由 Q、K、V 和保存的 m、ℓ 重新计算——运算更多，HBM 访问更少，内存随 N 线性增长。"
         "定理 2 给出的 HBM 访问量是 Θ(N²d²/M)，而标准注意力是 Θ(Nd + N²)。  \n"
         "**你看到的是什么。** 在我们 GPT 的一个真实注意力头上运行分块循环：哪一块在 SRAM 中，m 和 ℓ 如何增长，O_i "

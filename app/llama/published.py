@@ -12,6 +12,12 @@ from app.shared.formats import binary_size, kib, millions_or_billions
 from app.shared.i18n import InputError, t
 
 COLUMNS = ("model", "L", "C", "H", "G", "F", "F_ratio", "V", "ctx", "other", "params", "pub", "diff", "kv", "kv_ctx")
+# The columns in three tabs of a few each, so that every table fits a phone's width (390 px) without being cut.
+TABS = {
+    "shape": ("model", "L", "C", "H", "G", "F", "F_ratio", "V"),
+    "params": ("model", "other", "params", "pub", "diff"),
+    "kv": ("model", "ctx", "kv", "kv_ctx"),
+}
 INTEGERS = (("L", "n_layers"), ("C", "dim"), ("H", "n_heads"), ("G", "n_kv_heads"), ("F", "hidden"))
 FIELDS = ("n_layers", "dim", "n_heads", "n_kv_heads", "hidden", "vocab", "context")  # the calculator's numbers
 
@@ -38,7 +44,9 @@ def configurations() -> None:
         table["diff"].append(f"{c.params / r.published - 1:+.1%}")
         table["kv"].append(binary_size(c.kv_per_token))
         table["kv_ctx"].append(binary_size(c.kv_context))
-    ui.table({t(f"llama.col.{k}"): v for k, v in table.items()})
+    for tab, columns in zip(st.tabs([t(f"llama.configs.tab.{k}") for k in TABS]), TABS.values()):
+        with tab:
+            ui.table({t(f"llama.col.{k}"): table[k] for k in columns})
     st.caption(t("llama.configs.note"))
 
 

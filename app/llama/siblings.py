@@ -178,8 +178,15 @@ def paper_vs_here() -> None:
     """The paper's models, data and attention beside the shipped ``llama``'s."""
     shape = svc.shape()
     here = t("llama.pvh.here_model", L=shape.n_layers, C=shape.dim, H=shape.n_heads, F=shape.hidden)
+    measured = svc.card("llama").get("metrics", {})
+    result = t(
+        "llama.pvh.result.here",
+        bpc=measured.get("val_bpc", float("nan")),
+        base=measured.get("baseline_val_bpc", float("nan")),
+    )
     ui.paper_vs_here(
         [
+            (t("llama.pvh.result"), t("llama.pvh.result.paper"), result),
             (t("llama.pvh.size"), t("llama.pvh.size.paper"), here),
             (t("llama.pvh.data"), t("llama.pvh.data.paper"), t("llama.pvh.data.here")),
             (t("llama.pvh.attn"), t("llama.pvh.attn.paper"), t("llama.pvh.attn.here")),

@@ -14,23 +14,25 @@ STRINGS = {
         "RoPE 有单独的页面。",
     ),
     "llama.try.do": (
-        "Move the token slider and switch the block; then press **Generate** in section 3.",
-        "拖动词元滑块并切换模块；然后在第 3 节按 **生成**。",
+        "Move the token slider, and switch the block between 1 (the default) and 0; then press **Generate** in "
+        "section 3.",
+        "拖动词元滑块，并在模块 1（默认）和模块 0 之间切换；然后在第 3 节按 **生成**。",
     ),
     "llama.try.see": (
         "The mean of the residual stream is a few percent of its RMS, so RMSNorm and LayerNorm give almost the same "
-        "vector; for a typical token more than half of the SwiGLU gates are nearly shut and a tenth of the units "
-        "carry most of the product. While the models write, the three caches grow along straight lines whose slopes "
-        "are in the ratio 4 : 2 : 1.",
-        "残差流的均值只有其 RMS 的百分之几，所以 RMSNorm 和 LayerNorm 给出几乎相同的向量；对典型的词元，"
-        "一半以上的 SwiGLU 门几乎关闭，十分之一的单元承载了乘积的大部分。模型生成时，三个缓存沿直线增长，"
-        "斜率之比为 4 : 2 : 1。",
+        "vector. In block 1 a typical token has about a third of its SwiGLU gates nearly shut (the default token: a "
+        "quarter), in block 0 about three quarters; either way a tenth of the units carry most of the product. While "
+        "the models write, the three caches grow along straight lines whose slopes are in the ratio 4 : 2 : 1.",
+        "残差流的均值只有其 RMS 的百分之几，所以 RMSNorm 和 LayerNorm 给出几乎相同的向量。对典型的词元，"
+        "模块 1 中约三分之一的 SwiGLU 门几乎关闭（默认词元约四分之一），模块 0 中约四分之三；"
+        "两者都是十分之一的单元承载了乘积的大部分。"
+        "模型生成时，三个缓存沿直线增长，斜率之比为 4 : 2 : 1。",
     ),
     "llama.try.why": (
-        "Subtracting the mean matters only when the mean is large, so LLaMA drops it; the KV cache holds one key and "
-        "one value per key/value head, so sharing heads divides it.",
-        "只有均值较大时减去均值才有意义，所以 LLaMA 省去了这一步；键值缓存为每个键/值头存一个键和一个值，"
-        "所以共享头会按比例缩小缓存。",
+        "RMSNorm's authors (1910.07467) found that LayerNorm's re-scaling is what helps and its re-centring can go, "
+        "which saves work; the KV cache holds one key and one value per key/value head, so sharing heads divides it.",
+        "RMSNorm 的作者（1910.07467）发现，LayerNorm 起作用的是重新缩放，重新中心化可以去掉，还能省下计算；"
+        "键值缓存为每个键/值头存一个键和一个值，所以共享头会按比例缩小缓存。",
     ),
     "llama.text": ("Text", "文本"),
     "llama.text.help": (
@@ -56,11 +58,15 @@ STRINGS = {
     "llama.norm.caption": (
         "LayerNorm(x) = (x − μ) / √(σ² + ε) · g + b; RMSNorm (Zhang & Sennrich, 1910.07467) drops the mean and the "
         "bias: RMSNorm(x) = x / √(mean(x²) + ε) · g. Since RMS² = μ² + σ², the two differ only through the mean μ of "
-        "the C channels. LLaMA normalises the input of every sub-layer this way. Below: the residual stream that each "
+        "the C channels. Zhang & Sennrich argue that LayerNorm helps through re-scaling, while re-centring is "
+        "dispensable, and that skipping the mean is cheaper: they report 7–64 % faster models. LLaMA normalises the "
+        "input of every sub-layer (pre-normalisation, as GPT-3) with RMSNorm. Below: the residual stream that each "
         "block's first RMSNorm reads in our trained model, and what subtracting the mean would change there.",
         "LayerNorm(x) = (x − μ) / √(σ² + ε) · g + b；RMSNorm（Zhang 与 Sennrich，1910.07467）去掉了均值和偏置："
         "RMSNorm(x) = x / √(mean(x²) + ε) · g。由于 RMS² = μ² + σ²，两者只在 C 个通道的均值 μ 上有差别。"
-        "LLaMA 用它对每个子层的输入做归一化。下面是我们训练的模型中每个模块第一个 RMSNorm 读入的残差流，"
+        "Zhang 与 Sennrich 认为 LayerNorm 起作用的是重新缩放，重新中心化可有可无，而省去均值能少算一些：他们报告"
+        "模型快了 7–64 %。LLaMA 用 RMSNorm 对每个子层的输入做归一化（前置归一化，与 GPT-3 相同）。"
+        "下面是我们训练的模型中每个模块第一个 RMSNorm 读入的残差流，"
         "以及减去均值会在那里改变什么。",
     ),
     "llama.m.mean_share": ("|μ| / RMS", "|μ| / RMS"),
@@ -269,6 +275,9 @@ STRINGS = {
         "已发布的 LLaMA、Llama 2 和 Qwen2.5 模型。参数量和键值缓存都由每个配置按与我们模型相同的公式计算，"
         "并与公布的参数量对比。",
     ),
+    "llama.configs.tab.shape": ("Shapes", "形状"),
+    "llama.configs.tab.params": ("Parameters", "参数量"),
+    "llama.configs.tab.kv": ("Context and KV cache", "上下文与键值缓存"),
     "llama.col.model": ("model", "模型"),
     "llama.col.L": ("L", "L"),
     "llama.col.C": ("C", "C"),
@@ -393,6 +402,15 @@ STRINGS = {
     "llama.pvh.attn.here": (
         "4 query heads with 2 key/value heads; siblings with 4 and with 1",
         "4 个查询头、2 个键/值头；兄弟模型分别为 4 个和 1 个",
+    ),
+    "llama.pvh.result": ("headline result", "主要结果"),
+    "llama.pvh.result.paper": (
+        "LLaMA-13B beats GPT-3 (175B) on most benchmarks; LLaMA-65B is competitive with Chinchilla-70B and PaLM-540B",
+        "LLaMA-13B 在多数基准上超过 GPT-3（175B）；LLaMA-65B 与 Chinchilla-70B、PaLM-540B 不相上下",
+    ),
+    "llama.pvh.result.here": (
+        "{bpc:.4f} validation bits per character against {base:.4f} for a GPT-2-style baseline trained beside it",
+        "验证集每字符比特数 {bpc:.4f}，同时训练的 GPT-2 风格基线为 {base:.4f}",
     ),
     "llama.pvh.output": ("output layer", "输出层"),
     "llama.pvh.output.paper": ("a matrix of its own", "独立的矩阵"),

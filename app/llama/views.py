@@ -14,6 +14,18 @@ from app.shared.plots import legend_below
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
 GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
+# Plotly's toolbar (and Streamlit's full-screen button) sit at a figure's top right and cover whatever is there: on a
+# phone a centred title or a legend reaches that corner. Figures with text along their top stand the toolbar upright
+# in a strip of right margin kept for it; the gating figure, whose colour bar fills its right margin, keeps the
+# toolbar flat and leaves a band at the top clear instead.
+TOOLBAR_STRIP = 40  # px of right margin for the upright toolbar
+TOOLBAR_BAND = 30  # px at the top that the flat toolbar covers
+
+
+def _upright_toolbar(fig: go.Figure) -> go.Figure:
+    """The toolbar stood upright in a right-hand strip of its own, clear of titles and legends along the top."""
+    fig.update_layout(modebar={"orientation": "v"}, margin={"r": TOOLBAR_STRIP})
+    return fig
 
 
 @cached
@@ -47,7 +59,7 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
     fig.update_yaxes(title=value_title)
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
-    return fig
+    return _upright_toolbar(fig)
 
 
 @cached
@@ -105,7 +117,7 @@ def mean_share(
     fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
-    return fig
+    return _upright_toolbar(fig)
 
 
 @cached
@@ -152,7 +164,7 @@ def gating(
     fig.add_annotation(x=0, y=1, yref="paper", text=closed_name, showarrow=False, yanchor="bottom", font={"size": 11})
     fig.update_xaxes(title=gate_title, zeroline=True)
     fig.update_yaxes(title=up_title, zeroline=True)
-    return legend_below(fig, 360, top=24, y=-0.18)
+    return legend_below(fig, 360 + TOOLBAR_BAND, top=24 + TOOLBAR_BAND, y=-0.18)
 
 
 @cached
@@ -178,7 +190,7 @@ def sorted_units(
         )
     fig.update_xaxes(title=unit_title, row=3, col=1)
     fig.update_annotations(font={"size": 12})
-    return legend_below(fig, 380, top=24, y=-0.18)
+    return _upright_toolbar(legend_below(fig, 380, top=24, y=-0.18))
 
 
 @cached
@@ -220,7 +232,7 @@ def grouping(n_heads: int, n_kv_heads: int, *, title: str, query_name: str, kv_n
     fig.update_xaxes(visible=False, range=[-0.7, n_heads - 0.3])
     fig.update_yaxes(visible=False, range=[-0.45, 1.45])
     fig.update_layout(showlegend=False, title={"text": title, "x": 0.5, "xanchor": "center", "font": {"size": 13}})
-    return legend_below(fig, 190, top=36, y=-0.18)
+    return _upright_toolbar(legend_below(fig, 190, top=36, y=-0.18))
 
 
 @cached
@@ -268,5 +280,7 @@ def cache_growth(
 
 
 def seed_layout(fig: go.Figure) -> go.Figure:
-    """The page's layout for app.shared.seeds.two_seed_scatter."""
-    return legend_below(fig, 320, top=24, y=-0.18)
+    """The page's layout for app.shared.seeds.two_seed_scatter, with room on the right for the last point's label."""
+    right = max((max((x for x in trace.x if x is not None), default=0) for trace in fig.data), default=0)
+    fig.update_xaxes(range=[0, 1.2 * right])
+    return legend_below(fig, 320, top=24, y=-0.26)  # under the x title, which is taller in Chinese

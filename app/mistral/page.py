@@ -37,5 +37,6 @@ if analysis is not None:
     sections.prefill(analysis, text)  # 4 · pre-fill in chunks of W
 
 sections.model_card()
+sections.paper_vs_here()
 ui.reading_numbers()
 sections.explanation()

@@ -111,7 +111,7 @@ def band_view(a: svc.Analysis) -> None:
             col_labels=labels,
         )
     with right:
-        st.markdown(f"**{t('mistral.band.pattern', layer=layer, head=head)}**")
+        st.markdown(f"**{t('mistral.band.pattern', lh=t('view.layer_head', layer=layer, head=head))}**")
         pattern = a.patterns[layer, head]
         ui.figure(
             views.pattern_map(pattern, labels, window=window, trained=W, value_title=t("view.weight"), **names),
@@ -330,6 +330,8 @@ def model_card() -> None:
             help=t("mistral.card.llama_bpc.help"),
         )
         metric_row.metric(t("mistral.card.rolling"), f"{metrics.get('rolling_cache_max_diff', float('nan')):.1e}")
+        if versus := _versus_llama():
+            st.caption(versus)
         st.caption(
             t(
                 "mistral.card.caption",
@@ -338,6 +340,56 @@ def model_card() -> None:
                 command=card.get("command", ""),
             )
         )
+
+
+def _versus_llama() -> str | None:
+    """How mistral's run differs from llama's, from the two cards' training settings (None when either is missing)."""
+    ours, theirs = svc.card().get("training", {}), svc.llama_card().get("training", {})
+    if not ours or not theirs:
+        return None
+    return t(
+        "mistral.card.versus",
+        ctx=ours["context"],
+        batch=ours["batch"],
+        llama_ctx=theirs["context"],
+        llama_batch=theirs["batch"],
+        steps=svc.card().get("steps", "–"),
+        budget=ours["budget_s"],
+        llama_steps=svc.llama_card().get("steps", "–"),
+        llama_budget=theirs["budget_s"],
+    )
+
+
+def paper_vs_here() -> None:
+    """Table 1's shape and the headline result beside our checkpoint's."""
+    s, metrics = svc.shape(), svc.card().get("metrics", {})
+    shape = t(
+        "mistral.pvh.shape.here",
+        dim=s.dim,
+        L=s.n_layers,
+        D=s.dim // s.n_heads,
+        F=s.hidden,
+        H=s.n_heads,
+        G=s.n_kv_heads,
+        V=s.vocab,
+    )
+    result = t(
+        "mistral.pvh.result.here",
+        bpc=metrics.get("val_bpc", float("nan")),
+        llama=metrics.get("llama_val_bpc", float("nan")),
+    )
+    ui.paper_vs_here(
+        [
+            (t("mistral.pvh.shape"), t("mistral.pvh.shape.paper"), shape),
+            (
+                t("mistral.pvh.window"),
+                t("mistral.pvh.window.paper"),
+                t("mistral.pvh.window.here", W=s.window, ctx=s.max_len),
+            ),
+            (t("mistral.pvh.result"), t("mistral.pvh.result.paper"), result),
+        ],
+        [v] if (v := _versus_llama()) else None,
+    )
 
 
 def explanation() -> None:

@@ -48,13 +48,17 @@ class Shape:
     dim: int  # C
     max_len: int  # training context
     params: int
+    hidden: int  # F, SwiGLU's width
+    vocab: int  # V
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def shape() -> Shape:
     model = MODEL.model
     c = model.config
-    return Shape(c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(model))
+    return Shape(
+        c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(model), c.hidden, c.vocab
+    )
 
 
 def _pieces(ids: np.ndarray) -> tuple[str, ...]:
@@ -273,3 +277,9 @@ def prefill(text: str) -> Prefill:
 def card() -> Mapping:
     """The checkpoint's card (read-only; empty when it has none)."""
     return MODEL.card
+
+
+def llama_card() -> Mapping:
+    """The card of ``llama``, the same block with a full causal mask, whose loss the page sets beside ours (empty when
+    it has none): its training settings say how the two runs differ."""
+    return services.checkpoint("llama").card

@@ -19,12 +19,14 @@ STRINGS = {
         "Mistral 7B 论文（§2）对 W = 4096、32 层做了同样的计算：理论跨度约 13.1 万个词元。",
     ),
     "mistral.intro": (
-        "Mistral 7B keeps the LLaMA block (RMSNorm, SwiGLU, RoPE, grouped-query attention) and limits what each query "
-        "sees: a band of the last **W** keys instead of every earlier one. Below, a small model trained here with "
+        "Mistral 7B's block is LLaMA's (RMSNorm, SwiGLU, RoPE) with grouped-query attention added, as in Llama 2 "
+        "70B, and a sliding window that limits what each query sees: a band of the last **W** keys instead of every "
+        "earlier one. Below, a small model trained here with "
         "W = 32 shows the band, how far it reaches through the layers, the rolling buffer it allows while writing, "
         "and a long prompt fed in chunks of W.",
-        "Mistral 7B 沿用 LLaMA 的模块（RMSNorm、SwiGLU、RoPE、分组查询注意力），但限制了每个查询能看到的范围："
-        "只看最近 **W** 个键组成的一条带，而不是之前的全部键。下面用一个在本站训练、W = 32 的小模型展示："
+        "Mistral 7B 的模块就是 LLaMA 的模块（RMSNorm、SwiGLU、RoPE），加上与 Llama 2 70B 一样的分组查询注意力，"
+        "再加一个滑动窗口，限制每个查询能看到的范围：只看最近 **W** 个键组成的一条带，而不是之前的全部键。"
+        "下面用一个在本站训练、W = 32 的小模型展示："
         "这条带本身、它经过多层后能延伸多远、生成时它所允许的滚动缓冲缓存，以及按 W 分块预填充长提示。",
     ),
     "mistral.text": ("Text", "文本"),
@@ -73,8 +75,8 @@ STRINGS = {
     ),
     "mistral.band.mask": ("Band of {w} keys", "{w} 个键的带"),
     "mistral.band.pattern": (
-        "Attention pattern, layer {layer}, head {head}",
-        "注意力模式：第 {layer} 层，第 {head} 个头",
+        "Attention pattern, {lh}",
+        "注意力模式：{lh}",
     ),
     "mistral.band.may": ("may attend", "可关注"),
     "mistral.edge": ("edge of the band drawn (w = {w})", "所绘带的边缘（w = {w}）"),
@@ -86,7 +88,7 @@ STRINGS = {
         "on inputs back to p − (l + 1)(W − 1). The map measures it: how strongly each input embedding moves the "
         "state at the chosen position after each layer (the norm of the gradient). After all {L} layers the bound "
         "is {reach} positions, far more than one window of {W}.",
-        "每一层最多把信息传递 W − 1 = {W_1} 个位置：第 l 层之后位置 p 的状态，只可能依赖位置 p − (l + 1)(W − 1) "
+        "每一层最多把信息传递 W − 1 = {W_1} 个位置：层 l 之后位置 p 的状态，只可能依赖位置 p − (l + 1)(W − 1) "
         "及之后的输入。下图实测了这一点：每个输入嵌入对所选位置在每层之后的状态影响有多大（梯度的范数）。"
         "经过全部 {L} 层，界限是 {reach} 个位置，远多于一个窗口的 {W}。",
     ),
@@ -96,7 +98,7 @@ STRINGS = {
         "对这个位置在每层之后的残差流求梯度。",
     ),
     "mistral.reach.spinner": ("Measuring gradients …", "正在计算梯度……"),
-    "mistral.m.farthest": ("Layer {layer}: farthest / bound", "第 {layer} 层：最远 / 界限"),
+    "mistral.m.farthest": ("Layer {layer}: farthest / bound", "层 {layer}：最远 / 界限"),
     "mistral.m.farthest.help": (
         "How many positions back the farthest input with a non-zero influence sits, against the bound "
         "(layer + 1)(W − 1) = ({layer} + 1)·({W} − 1) = {bound}. Near the start of the text the text itself is the "
@@ -118,7 +120,7 @@ STRINGS = {
         "取梯度范数 ‖∂‖x_l[p]‖ / ∂x₀[j]‖ 的 log₁₀（位置 j 的嵌入对该状态大小的影响）；空白表示恰好为 0。"
         "红色竖线标出每层的界限。",
     ),
-    "mistral.reach.after": ("after layer {layer}", "第 {layer} 层之后"),
+    "mistral.reach.after": ("after layer {layer}", "层 {layer} 之后"),
     "mistral.reach.log": ("log₁₀ influence", "log₁₀ 影响"),
     "mistral.reach.input": ("input position", "输入位置"),
     "mistral.reach.bound": ("bound (l + 1)(W − 1)", "界限 (l + 1)(W − 1)"),
@@ -185,7 +187,7 @@ STRINGS = {
     "mistral.roll.map": (
         "Which absolute position each slot (down) holds after each step (across), layer 0 (every layer alike); "
         "the frame marks the step chosen. Each slot's colour jumps by W when it wraps.",
-        "每一步（横向）之后各槽位（纵向）保存的绝对位置，第 0 层（各层相同）；方框标出所选的步。槽位回绕时颜色跳过 W。",
+        "每一步（横向）之后各槽位（纵向）保存的绝对位置，层 0（各层相同）；方框标出所选的步。槽位回绕时颜色跳过 W。",
     ),
     "mistral.roll.memory": (
         "Cache memory against the cached positions: flat for the rolling buffer, growing for a full cache.",
@@ -227,8 +229,38 @@ STRINGS = {
     "mistral.card.val_bpc": ("Validation bits per character", "验证集每字符比特数"),
     "mistral.card.llama_bpc": ("llama, same measure", "llama，同一度量"),
     "mistral.card.llama_bpc.help": (
-        "The llama checkpoint: the same block with a full causal mask over 128 tokens, same data and step-time budget.",
-        "llama 检查点：同样的模块，但使用 128 个词元的完整因果掩码，数据与训练时间预算相同。",
+        "The llama checkpoint: the same block with a full causal mask instead of the band, on the same data.",
+        "llama 检查点：同样的模块，但用完整的因果掩码代替带状掩码，数据相同。",
+    ),
+    "mistral.card.versus": (
+        "Not a like-for-like comparison: mistral trained on contexts of {ctx} tokens (batches of {batch}), twice "
+        "llama's {llama_ctx} (batches of {llama_batch}), and took {steps} steps in its {budget:.0f} s budget against "
+        "llama's {llama_steps} in {llama_budget:.0f} s (from the two cards).",
+        "这不是同条件的比较：mistral 训练时的上下文为 {ctx} 个词元（每批 {batch} 条），是 llama 的 {llama_ctx} 个"
+        "（每批 {llama_batch} 条）的两倍；它在 {budget:.0f} 秒预算内走了 {steps} 步，llama 在 {llama_budget:.0f} 秒内"
+        "走了 {llama_steps} 步（数据取自两张模型卡）。",
+    ),
+    # in the paper vs here
+    "mistral.pvh.shape": ("shape", "形状"),
+    "mistral.pvh.shape.paper": (
+        "dim 4096, 32 layers, head_dim 128, hidden_dim 14336, 32 heads, 8 KV heads, vocabulary 32000 (Table 1)",
+        "dim 4096，32 层，head_dim 128，hidden_dim 14336，32 个头，8 个键/值头，词表 32000（表 1）",
+    ),
+    "mistral.pvh.shape.here": (
+        "dim {dim}, {L} layers, head_dim {D}, hidden_dim {F}, {H} heads, {G} KV heads, vocabulary {V}",
+        "dim {dim}，{L} 层，head_dim {D}，hidden_dim {F}，{H} 个头，{G} 个键/值头，词表 {V}",
+    ),
+    "mistral.pvh.window": ("window, context", "窗口、上下文"),
+    "mistral.pvh.window.paper": ("window_size 4096, context_len 8192", "window_size 4096，context_len 8192"),
+    "mistral.pvh.window.here": ("W = {W}, context {ctx}", "W = {W}，上下文 {ctx}"),
+    "mistral.pvh.result": ("headline result", "主要结果"),
+    "mistral.pvh.result.paper": (
+        "beats Llama 2 13B on all evaluated benchmarks, and Llama 1 34B on reasoning, mathematics and code",
+        "在所有评测基准上超过 Llama 2 13B，在推理、数学和代码上超过 Llama 1 34B",
+    ),
+    "mistral.pvh.result.here": (
+        "{bpc:.4f} validation bits per character against {llama:.4f} for our llama, trained on half the context",
+        "验证集每字符比特数 {bpc:.4f}，我们的 llama（上下文只有一半）为 {llama:.4f}",
     ),
     "mistral.card.rolling": ("Rolling cache vs full forward", "滚动缓存与整段前向之差"),
     "mistral.card.caption": (

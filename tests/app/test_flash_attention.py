@@ -127,3 +127,21 @@ def test_the_guided_experiment_states_what_the_defaults_do():
     assert float(_m(at, "flash.m.final")) < 1e-5 * max(1.0, w.scale)
     rows_after_first_pass = int(w.finished[w.t_r - 1])
     assert rows_after_first_pass == w.block_r  # one block of query rows done after the first outer pass
+
+
+def test_update_caption_running_terms_and_paper_results():
+    """Algorithm 1 line 12 scales the new block's P̃_ij V_j by e^(m̃_ij − m_new) / ℓ_new: the caption names that factor
+    beside the old O_i's, in both languages. In Chinese the running max and sum are 累计 (cumulative), never 滑动 (which
+    reads as a sliding window). The paper-vs-here table carries §4's headline results."""
+    from app.flash_attention.strings import STRINGS
+
+    for lang in ("en", "zh"):
+        caption = translate("flash.block.caption", lang)
+        assert "ℓ_i e^(m_i − m_new) / ℓ_new" in caption and "e^(m̃_ij − m_new) / ℓ_new" in caption
+    zh = " ".join(v[1] for v in STRINGS.values())
+    assert "滑动" not in zh and "累计最大值" in zh and "累计和" in zh
+    at = open_app("flash-attention", lang=LANG)
+    assert not at.exception
+    cells = " ".join(str(v) for tb in at.table for v in tb.value.to_numpy().ravel())
+    for number in ("MLPerf 1.1", "15 %", "3×", "2.4×", "Path-X", "61.4 %", "Path-256", "63.1 %"):
+        assert number in cells, number

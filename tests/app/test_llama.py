@@ -68,6 +68,47 @@ def test_token_and_block_controls_move_the_norm_and_swiglu_readings():
     assert after_block["llama.m.top"] == f"{g3.top_energy:.0%}"
 
 
+def _pct(value: str) -> float:
+    return float(value.rstrip("%")) / 100
+
+
+@needs_llama
+def test_try_this_steps_show_what_it_promises():
+    """The try-this: on the default text, move the token slider in the default block (1), then in block 0. Its
+    promises, read from the page's metrics: the mean is a few percent of the RMS; a typical token (the median over
+    the tokens visited) has about a third of its gates nearly shut in block 1 (the default token, as the page opens:
+    a quarter) and about three quarters in block 0; a tenth of the units always carry most of the product."""
+    do, see = translate("llama.try.do", LANG), translate("llama.try.see", LANG)
+    assert "0" in do and "about a third" in see and "a quarter" in see and "three quarters" in see  # checked below
+    at = open_app("llama", lang=LANG)
+    T = len(svc.analyse(svc.DEFAULT_TEXT).ids)
+    tokens = list(range(1, T, 4))
+    seen: dict[int, list[dict[str, str]]] = {}
+    for block in (1, 0):  # the default first, as the reader finds it
+        if block != 1:
+            at.button_group(key="llama_block").set_value(block)
+            rerun(at, LANG)
+        assert at.button_group(key="llama_block").value == block
+        seen[block] = []
+        if block == 1:
+            opening = _pct(readings(at)["llama.m.closed"])  # the default token, as the page opens
+        for token in tokens:
+            at.slider(key="llama_token").set_value(token)
+            rerun(at, LANG)
+            assert not at.exception
+            seen[block].append(readings(at))
+
+    def median(block: int, key: str) -> float:
+        values = sorted(_pct(r[key]) for r in seen[block])
+        return values[len(values) // 2]
+
+    assert 0.25 <= median(1, "llama.m.closed") <= 0.42  # "about a third"
+    assert 0.2 <= opening <= 0.3  # "the default token: a quarter"
+    assert 0.65 <= median(0, "llama.m.closed") <= 0.85  # "about three quarters"
+    assert all(_pct(r["llama.m.top"]) > 0.5 for rs in seen.values() for r in rs)  # "a tenth ... most"
+    assert median(1, "llama.m.mean_share") < 0.1 and median(0, "llama.m.mean_share") < 0.1  # "a few percent"
+
+
 @needs_llama
 def test_cache_growth_measured_from_the_tensors_equals_the_formula():
     at = open_app("llama", lang=LANG)
@@ -116,3 +157,53 @@ def test_heads_that_do_not_divide_get_a_translated_message():
     rerun(at, LANG)
     assert not at.exception
     assert translate("llama.error.heads", LANG, dim=8192, heads=7) in [e.value for e in at.error]
+
+
+@needs_llama
+def test_rmsnorm_reason_and_headline_result_follow_the_papers():
+    """RMSNorm's reason is its authors' (re-scaling matters, re-centring is dispensable, and cheaper: 7–64 %), not
+    "the mean is small"; the paper-vs-here table leads with LLaMA's headline result beside our measured one."""
+    for lang in ("en", "zh"):
+        why, caption = translate("llama.try.why", lang), translate("llama.norm.caption", lang)
+        assert "1910.07467" in why and "7–64" in caption and "GPT-3" in caption
+    assert "only when the mean is large" not in translate("llama.try.why", "en")
+    at = open_app("llama", lang=LANG)
+    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    assert translate("llama.pvh.result.paper", LANG) in cells
+    measured = svc.card("llama")["metrics"]
+    here = translate("llama.pvh.result.here", LANG, bpc=measured["val_bpc"], base=measured["baseline_val_bpc"])
+    assert here in cells
+
+
+def test_phone_layout_keeps_text_clear_of_the_toolbar_and_tables_narrow():
+    """On a phone (390 px) Plotly's toolbar, at a figure's top right, covered the MHA / GQA / MQA titles and the
+    legends along the top; the configurations table had 15 columns and was cut at the right edge. Figures with text
+    along their top now stand the toolbar upright in a right margin of its own (the gating figure, whose colour bar
+    fills that margin, leaves a band at the top clear), and no table on the page has more than 8 columns."""
+    import numpy as np
+
+    from app.llama import views
+
+    x = np.linspace(-1, 1, 16)
+    topped = [
+        views.grouping(4, 2, title="llama · GQA · G = 2", query_name="q", kv_name="kv"),
+        views.channels(x, channel_title="c", value_title="v", mean_name="m", rms_name="r"),
+        views.mean_share(
+            np.full((2, 3), 0.05),
+            np.full((2, 3), 0.05),
+            (0, 1),
+            point_names=["a", "b"],
+            share_name="s",
+            change_name="c",
+            token_name="t",
+            y_title="%",
+        ),
+        views.sorted_units(x, x, x * x, names=("g", "u", "p"), unit_title="u"),
+    ]
+    for fig in topped:
+        assert fig.layout.modebar.orientation == "v" and fig.layout.margin.r >= views.TOOLBAR_STRIP
+    gating = views.gating(x, x, x * x, 0.1, gate_title="g", up_title="u", product_title="p", closed_name="n")
+    assert gating.layout.margin.t >= 24 + views.TOOLBAR_BAND
+    at = open_app("llama", lang=LANG)
+    assert not at.exception and at.table
+    assert max(len(tb.value.columns) for tb in at.table) <= 8

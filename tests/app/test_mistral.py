@@ -128,3 +128,38 @@ def test_too_long_input_gets_a_translated_message():
 
     n = len(metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(svc.NAME)), text))
     assert [e.value for e in at.error] == [translate("mistral.error.tokens", LANG, n=n, max=svc.shape().max_len)]
+
+
+def test_paper_vs_here_layer_labels_and_the_llama_comparison():
+    """Table 1 and the headline result sit beside our checkpoint; the loss beside llama's says mistral trained on twice
+    llama's context, with both cards' numbers; the intro gives GQA to Mistral (LLaMA 1 had none); in Chinese layers and
+    heads are labelled 层 n · 头 n (zero-based), never with the ordinal 第 n 层."""
+    import re
+
+    from app.mistral.strings import STRINGS
+
+    assert "grouped-query attention added" in translate("mistral.intro", "en")
+    assert not [k for k, v in STRINGS.items() if re.search(r"第 ?[{0-9l][^节部]{0,8}?层", v[1])]
+    ours, llama = svc.card()["training"], svc.llama_card()["training"]
+    assert ours["context"] == 2 * llama["context"]  # what the comparison must say
+    at = open_app("mistral", lang=LANG)
+    assert not at.exception
+    cells = " ".join(str(v) for tb in at.table for v in tb.value.to_numpy().ravel())
+    for fact in ("dim 4096", "32 layers", "head_dim 128", "hidden_dim 14336", "32 heads", "8 KV heads", "32000"):
+        assert fact in cells, fact
+    assert "window_size 4096, context_len 8192" in cells and "Llama 2 13B" in cells and "Llama 1 34B" in cells
+    versus = translate(
+        "mistral.card.versus",
+        LANG,
+        ctx=ours["context"],
+        batch=ours["batch"],
+        llama_ctx=llama["context"],
+        llama_batch=llama["batch"],
+        steps=svc.card()["steps"],
+        budget=ours["budget_s"],
+        llama_steps=svc.llama_card()["steps"],
+        llama_budget=llama["budget_s"],
+    )
+    assert versus in [c.value for c in at.caption] and "twice" in versus
+    zh = open_app("mistral", lang="zh")
+    assert "注意力模式：层 0 · 头 0" in [x.value.strip("*") for x in zh.markdown]

@@ -31,3 +31,41 @@ def test_llama_page(server, page):
     page.locator(".st-key-llama_growth").wait_for(timeout=60_000)
     assert exceptions(page) == 0
     page.screenshot(path=SHOTS / f"llama-{LANG}.png", full_page=True)
+
+
+def _overlap(a, b) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and (b["y"] < a["y"] + a["height"])
+    )
+
+
+def test_llama_on_a_phone(server, browser):
+    """At 390 px: every table fits its width (none scrolls sideways), and Plotly's toolbar, shown on hover, covers
+    no figure's title or legend."""
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    try:
+        goto(page, f"{server}/llama?lang={LANG}")
+        page.locator(".st-key-llama_group_2 .js-plotly-plot").wait_for(timeout=60_000)
+        wait_idle(page)
+        assert exceptions(page) == 0
+        page.locator('[data-testid="stTable"]').first.wait_for(timeout=60_000)
+        widths = page.locator('[data-testid="stTable"]').evaluate_all(
+            "els => els.filter(e => e.offsetParent).map(e => [Math.max(e.scrollWidth, "
+            "e.querySelector('table').scrollWidth), e.clientWidth])"
+        )
+        assert widths and all(scroll <= client + 1 for scroll, client in widths), widths
+        for key in ("llama_group_4", "llama_group_2", "llama_group_1", "llama_channels", "llama_mean_share"):
+            chart = page.locator(f".st-key-{key} .js-plotly-plot")
+            chart.scroll_into_view_if_needed()
+            chart.hover(position={"x": 20, "y": 60})
+            bar = chart.locator(".modebar").bounding_box()
+            texts = chart.locator(".gtitle, .legend").all()
+            assert bar and texts, key
+            for text in texts:
+                box = text.bounding_box()
+                assert box and not _overlap(bar, box), (key, bar, box)
+    finally:
+        page.close()
