@@ -10,6 +10,9 @@ from app.shared.i18n import translate
 
 def box_page():
     from app.shared import ui
+    from app.shared.i18n import remember_lang
+
+    remember_lang("en")  # as the shell does before a page runs
 
     text = ui.text_box("Text", "short", key="demo_text", max_chars=20)
     import streamlit as st
