@@ -117,7 +117,7 @@ STRINGS = {
     "mla.col.bytes": ("measured bytes per token", "实测每词元字节"),
     "mla.col.design": ("design", "设计"),
     "mla.col.bf16": ("per token (BF16)", "每词元（BF16）"),
-    "mla.col.context": ("one 128K-token sequence (BF16)", "一条 128K 词元序列（BF16）"),
+    "mla.col.context": ("128K tokens", "128K 词元"),
     "mla.cache.table_note": (
         "DeepSeek-V2 counts elements, whatever the storage precision; the bytes here assume 2 per element (BF16). "
         "The MHA, GQA ({groups} key/value heads, as in Llama 2 70B) and MQA rows are what V3's 61 layers of 128 heads "
