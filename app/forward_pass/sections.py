@@ -44,7 +44,7 @@ def paper_vs_here() -> None:
             f"{c['n_heads']} × {c['dim'] // c['n_heads']}",
         ),
         (t("forward_pass.pvh.context"), "1,024 · 2,048", f"{c['max_len']:,}"),
-        (t("forward_pass.pvh.vocab"), "50,257 · 50,257", f"{c['vocab']:,}"),
+        (t("forward_pass.pvh.vocab"), t("forward_pass.pvh.vocab.paper"), f"{c['vocab']:,}"),
         (t("forward_pass.pvh.norm"), t("forward_pass.pvh.norm.paper"), t("forward_pass.pvh.norm.here")),
     ]
     ui.paper_vs_here(

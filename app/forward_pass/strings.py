@@ -45,6 +45,7 @@ STRINGS = {
     "forward_pass.pvh.heads.paper": ("12 × 64 · 96 × 128", "12 × 64 · 96 × 128"),
     "forward_pass.pvh.context": ("Context (tokens)", "上下文长度（词元）"),
     "forward_pass.pvh.vocab": ("Vocabulary", "词表大小"),
+    "forward_pass.pvh.vocab.paper": ("50,257 · GPT-2's BPE, reused", "50,257 · 沿用 GPT-2 的 BPE"),
     "forward_pass.pvh.norm": ("LayerNorm", "LayerNorm 位置"),
     "forward_pass.pvh.norm.paper": (
         "at the input of each sub-block (pre-LN), plus a final one",
