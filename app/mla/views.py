@@ -141,9 +141,10 @@ def scores_pair(
     causal = np.tril(np.ones((T, T), dtype=bool))
     a, b = np.where(causal, exact, np.nan), np.where(causal, attempt, np.nan)
     lim = float(np.nanmax(np.abs(np.concatenate([a, b])))) or 1.0
-    # each title on two lines (name, then formula): side by side on a phone, one line each would run into the other
-    two_lines = [re.sub(r"([:：])\s*", r"\1<br>", title, count=1) for title in titles]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=two_lines, horizontal_spacing=0.06, shared_yaxes=True)
+    # each title on three lines (name, then the formula's two factors): side by side on a phone, one line each
+    # would run into the other
+    lines = [re.sub(r"([:：])\s*", r"\1<br>", title, count=1).replace(" · ", " ·<br>") for title in titles]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=lines, horizontal_spacing=0.06, shared_yaxes=True)
     ticks = [f"{i}:{visible(p)}" for i, p in enumerate(labels)]
     for col, z in ((1, a), (2, b)):
         fig.add_trace(
@@ -167,7 +168,7 @@ def scores_pair(
     fig.update_yaxes(tickvals=shown, tickfont={"size": 9}, autorange="reversed")
     fig.update_yaxes(title=query_title, row=1, col=1)
     fig.update_annotations(font={"size": 11})
-    return below(fig, 460, top=TOOLBAR + 40)  # the subplot titles under the toolbar
+    return below(fig, 480, top=TOOLBAR + 54)  # the subplot titles under the toolbar
 
 
 @cached
