@@ -5,9 +5,9 @@ module of depth k = 1 takes the main model's representation h_i of position i an
 t_{i+1}, and predicts t_{i+2}; it keeps the causal chain (each prediction still sees every token before the one it
 predicts), unlike parallel heads that guess t_{i+2} from h_i alone:
 
-    h'_i   = M [RMSNorm(h_i) ; RMSNorm(Emb(t_{i+1}))]        M: (C, 2C), the module's projection
+    h'_i   = M [RMSNorm(h_i) ; RMSNorm(Emb(t_{i+1}))]        M: (C, 2C), the module's projection (eq. 21)
     h^1    = TRM(h'_{1:T})                                  one Transformer block of the main model's kind, causal
-    P_{i+2} = OutHead(RMSNorm(h^1_i))                        OutHead and Emb shared with the main model
+    P_{i+2} = OutHead(h^1_i)                                 OutHead and Emb shared with the main model (eq. 23)
     L = L_main + λ · L_MTP ,  L_MTP = CE(P_{i+2}, t_{i+2})  λ = 0.3 for the first 10T of 14.8T tokens, then 0.1
 
 Because the module reads t_{i+1}, its prediction of t_{i+2} rests on the same tokens as the main model's at position
@@ -17,10 +17,15 @@ token a at the last position plus the module's guess for the token after it, che
 model, is speculative decoding (§2.2 "MTP in Inference"; §5.4.3: acceptance 85-90 %, 1.8× tokens per second).
 ``speculative_greedy`` runs that loop over any forward.
 
+What the paper fixes and what it leaves open: eq. 21 normalises both inputs of M with RMSNorm, and for k = 1 it calls
+h_i "the representation given by the main model", without saying whether that is taken before or after the main
+model's final RMSNorm; eq. 23 applies OutHead to h^1_i and names no norm between the block and the head.
+
 Departures: the main model is our LLaMA decoder (models/llama.py, dense SwiGLU, grouped-query attention, output tied
-to the embedding), not DeepSeek-V3's MoE with MLA. h_i is the residual stream after the last block and before the
-main model's final RMSNorm, and the module has its own final RMSNorm before the shared output head, as in
-DeepSeek's released inference code (the paper's equation leaves both norms implicit). Sizes are ours.
+to the embedding), not DeepSeek-V3's MoE with MLA. Our choices where the paper is silent: h_i is the residual stream
+after the last block and *before* the main model's final RMSNorm (RMSNorm(h_i) in eq. 21 then plays that role), and
+the module has its own final RMSNorm before the shared output head, as the main model has. We did not check either
+against DeepSeek's released code. Sizes are ours.
 
 ``forward(tokens)`` returns both heads: ``logits`` (B, T, V) for t_{i+1} and ``mtp_logits`` (B, T, V) for t_{i+2}.
 The module at position i < T − 1 reads the input's own t_{i+1}; at the last position it reads the main model's

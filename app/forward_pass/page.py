@@ -18,6 +18,7 @@ ui.try_this(
     t("forward_pass.try.see", token=visible(hot.predicted_piece), p1=hot.top_probs[0], p2=cold.top_probs[0]),
     t("forward_pass.try.why"),
 )
+sections.paper_vs_here()
 
 text = ui.text_box(
     t("forward_pass.text"),

@@ -30,6 +30,32 @@ def check(label: str, diff: float, scale: float = 1.0, *, col=st) -> None:
                delta_color="normal" if ok else "inverse", delta_arrow="off")  # fmt: skip
 
 
+def paper_vs_here() -> None:
+    """GPT-2 small and GPT-3 175B beside the model this page traces (its config, read through the handle)."""
+    c = svc.config()
+    rows = [
+        (t("forward_pass.pvh.model"), "GPT-2 small · GPT-3 175B", "gpt"),
+        (t("forward_pass.pvh.params"), t("forward_pass.pvh.params.paper"), f"{svc.params() / 1e6:.2f} M"),
+        (t("forward_pass.pvh.layers"), "12 · 96", str(c["n_layers"])),
+        (t("forward_pass.pvh.width"), "768 · 12,288", str(c["dim"])),
+        (
+            t("forward_pass.pvh.heads"),
+            t("forward_pass.pvh.heads.paper"),
+            f"{c['n_heads']} × {c['dim'] // c['n_heads']}",
+        ),
+        (t("forward_pass.pvh.context"), "1,024 · 2,048", f"{c['max_len']:,}"),
+        (t("forward_pass.pvh.vocab"), t("forward_pass.pvh.vocab.paper"), f"{c['vocab']:,}"),
+        (t("forward_pass.pvh.norm"), t("forward_pass.pvh.norm.paper"), t("forward_pass.pvh.norm.here")),
+    ]
+    ui.paper_vs_here(
+        rows,
+        [
+            t("forward_pass.pvh.dep.ln"),
+            t("forward_pass.pvh.dep.size", ratio=124e6 / max(1, svc.params()), vocab=c["vocab"]),
+        ],
+    )
+
+
 # The controls and the summary are one fragment; the step picker and the picked step another. A control reruns the
 # steps part, the position the summary too: a layer move redraws the one step shown, not every step.
 PARTS = {

@@ -55,6 +55,11 @@ def config() -> Mapping:
     return MODEL.config
 
 
+def params() -> int:
+    """The model's parameter count, from its card (0 when it has none)."""
+    return int(MODEL.card.get("params", 0))
+
+
 def max_tokens() -> int:
     """The model's context: <|endoftext|> plus the text's tokens may fill it, no more."""
     return int(config()["max_len"])

@@ -32,6 +32,38 @@ STRINGS = {
     "forward_pass.lh": ("layer {layer} · head {head}", "层 {layer} · 头 {head}"),
     "forward_pass.dim": ("dimension", "维度"),
     "forward_pass.probe": ("model's probe", "模型探针"),
+    # in the paper vs here: GPT-2 small (OpenAI 2019 report) and GPT-3 175B (2005.14165, Table 2.1)
+    "forward_pass.pvh.model": ("Model", "模型"),
+    "forward_pass.pvh.params": ("Parameters", "参数量"),
+    "forward_pass.pvh.params.paper": (
+        "117 M as reported (124 M counted) · 175 B",
+        "报告为 1.17 亿（实数 1.24 亿） · 1750 亿",
+    ),
+    "forward_pass.pvh.layers": ("Layers", "层数"),
+    "forward_pass.pvh.width": ("Width d_model", "宽度 d_model"),
+    "forward_pass.pvh.heads": ("Heads × head width", "头数 × 每头宽度"),
+    "forward_pass.pvh.heads.paper": ("12 × 64 · 96 × 128", "12 × 64 · 96 × 128"),
+    "forward_pass.pvh.context": ("Context (tokens)", "上下文长度（词元）"),
+    "forward_pass.pvh.vocab": ("Vocabulary", "词表大小"),
+    "forward_pass.pvh.vocab.paper": ("50,257 · GPT-2's BPE, reused", "50,257 · 沿用 GPT-2 的 BPE"),
+    "forward_pass.pvh.norm": ("LayerNorm", "LayerNorm 位置"),
+    "forward_pass.pvh.norm.paper": (
+        "at the input of each sub-block (pre-LN), plus a final one",
+        "在每个子层的输入处（前置），另加最终一层",
+    ),
+    "forward_pass.pvh.norm.here": ("the same", "相同"),
+    "forward_pass.pvh.dep.ln": (
+        "GPT-2 moved LayerNorm to the input of each sub-block and added one after the last block (pre-LN); the "
+        "original Transformer (1706.03762) normalised after each residual add (post-LN). Ours is pre-LN, as GPT-2.",
+        "GPT-2 把 LayerNorm 移到每个子层的输入处，并在最后一层之后再加一个（前置 LN）；原始 Transformer"
+        "（1706.03762）则在每次残差相加之后归一化（后置 LN）。我们的模型与 GPT-2 一样是前置 LN。",
+    ),
+    "forward_pass.pvh.dep.size": (
+        "Ours has about {ratio:.0f} times fewer parameters than GPT-2 small's 124 M, is trained on Shakespeare "
+        "with its own {vocab:,}-token BPE, and uses the exact GELU where GPT-2 used the tanh approximation.",
+        "我们的模型参数量约为 GPT-2 small（1.24 亿）的 {ratio:.0f} 分之一，在莎士比亚上训练，用自己的 {vocab:,} 词元 "
+        "BPE，并使用精确 GELU，而 GPT-2 用的是 tanh 近似。",
+    ),
     "forward_pass.check.ok": ("≤ 1e-4 ✓", "≤ 1e-4 ✓"),
     "forward_pass.check.off": ("> 1e-4", "> 1e-4"),
     "forward_pass.m.tokens": ("Tokens", "词元数"),
@@ -125,8 +157,10 @@ STRINGS = {
     "forward_pass.s6.title": ("6 · The MLP (layer {layer})", "6 · MLP（层 {layer}）"),
     "forward_pass.s6.m.active": ("Pre-activations > 0", "预激活 > 0 的比例"),
     "forward_pass.s6.m.active.help": (
-        "Share of the hidden units that GELU lets through almost unchanged.",
-        "GELU 几乎原样放行的隐藏单元所占比例。",
+        "Share of the hidden units with u > 0. GELU(u) = u·Φ(u) scales a positive u by Φ(u), between ½ and 1: "
+        "close to u only for large u (Φ(1) ≈ 0.84). A negative u comes out small and negative.",
+        "u > 0 的隐藏单元所占比例。GELU(u) = u·Φ(u) 把正的 u 乘以 Φ(u)，介于 ½ 与 1 之间：只有 u 较大时才接近 u"
+        "（Φ(1) ≈ 0.84）。负的 u 输出为很小的负数。",
     ),
     "forward_pass.s6.m.check_fc1": ("W₁·LN₂(x) + b₁ vs probe", "W₁·LN₂(x) + b₁ 与探针"),
     "forward_pass.s6.m.check_gelu": ("GELU vs probe", "GELU 与探针"),
@@ -173,9 +207,11 @@ STRINGS = {
     "forward_pass.tab.predict": ("8 · Prediction", "8 · 预测"),
     "forward_pass.tab.dla": ("Which parts?", "哪些部件？"),
     "forward_pass.try.see": (
-        "Every check reads a difference below 1e-5, down to the logits: the arithmetic on the page is the "
+        "Every check reads a difference of at most 1e-4 (times the values' scale where it exceeds 1), down to the "
+        "logits: the arithmetic on the page is the "
         "model's own. τ keeps the ranking and sharpens it: “{token}” goes from {p1:.1%} to {p2:.1%}.",
-        "每个核对的差都小于 1e-5，一直到 logits：页面上的算术就是模型自己的算术。τ 不改变排序，只让分布更尖："
+        "每个核对的差都不超过 1e-4（数值尺度大于 1 时乘以该尺度），一直到 logits：页面上的算术就是模型自己的算术。"
+        "τ 不改变排序，只让分布更尖："
         "“{token}”从 {p1:.1%} 变为 {p2:.1%}。",
     ),
     "forward_pass.try.why": (

@@ -64,7 +64,9 @@ def tokenisation(a, backend: str) -> None:
         t("gpt.tok.col.bytes"): list(tk.n_bytes),
         t("gpt.tok.col.hex"): list(tk.hex),
     }
-    st.dataframe(ui.arrow(table), hide_index=True, key="gpt_tokens_table")
+    widths = {"pos": 56, "token": 80, "id": 44, "bytes": 44, "hex": 128}  # px: the five fit a phone (390 px)
+    columns = {t(f"gpt.tok.col.{c}"): st.column_config.Column(width=w) for c, w in widths.items()}
+    st.dataframe(ui.arrow(table), hide_index=True, key="gpt_tokens_table", column_config=columns)
     ui.download(
         {"id": list(tk.ids), "token": list(tk.pieces), "bytes": list(tk.n_bytes), "hex": list(tk.hex)},
         "gpt-tokens",

@@ -1,5 +1,8 @@
-"""Sampling: what temperature, top-k and top-p do to the next-token distribution, and the continuation they generate
-(streamed live on Generate, with or without the KV cache)."""
+"""Sampling: what temperature, top-k and top-p do to the next-token distribution (live on every move), and the
+continuation they generate on request (streamed live on Generate, with or without the KV cache; kept, and marked out of
+date, when the controls move)."""
+
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -13,6 +16,8 @@ CONTROLS_PART, PART = "gpt_controls_part", "gpt_sampling_part"
 VIEWS_PART = "gpt_views_part"  # the views' part (probes.py), rerun after this one when it draws the continuation
 NEW_IDS = "_gpt_new_ids"  # the continuation's ids, which the attention view can draw after the prompt's
 VIEW_IDS = "_gpt_view_ids"  # the generated ids the views' part draws now (None: none), written by that part
+LAST = "_gpt_last"  # (Settings, Generation) of the last continuation this reader generated
+REQUESTED = "_gpt_requested"  # set by Generate's callback, taken by the sampling part
 
 
 def section(text: str, a, backend: str) -> None:
@@ -24,9 +29,28 @@ def section(text: str, a, backend: str) -> None:
     _sampling(text, a, backend)
 
 
+class Settings(NamedTuple):
+    """What a continuation depends on (the KV cache does not change the tokens, only the speed)."""
+
+    text: str
+    n: int
+    temperature: float
+    top_k: int
+    top_p: float
+    seed: int
+    backend: str
+
+
 def _rerun() -> None:
-    """``on_change`` of the sampling controls and the KV-cache toggle: rerun the sampling part, and the views' part
-    after it when that draws the generated tokens."""
+    """``on_change`` of the sampling controls and the KV-cache toggle: rerun the sampling part alone (the
+    distribution; the continuation is kept, and the views draw the one they drew)."""
+    st.rerun([PART])
+
+
+def _request() -> None:
+    """``on_click`` of Generate: generate in the sampling part, and rerun the views' part after it when that draws
+    the generated tokens."""
+    st.session_state[REQUESTED] = True
     views_too = st.session_state.get(VIEW_IDS) is not None
     st.rerun([PART, VIEWS_PART] if views_too else [PART])
 
@@ -91,38 +115,60 @@ def _sampling(text: str, a, backend: str) -> None:
     )
 
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-    # Generate streams the same tokens the views already show (same arguments, same seed), so the sampling part
-    # alone reruns
-    clicked = row.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary")
+    # Generation runs on request only: a move of a control redraws the distribution above (cheap) and keeps the last
+    # continuation, marked out of date when the controls no longer match the ones it was made with
+    row.button(t("gpt.generate"), key="gpt_generate", icon=":material/play_arrow:", type="primary", on_click=_request)
     cache = row.toggle(
         t("gpt.kv_cache"), True, key="gpt_cache", on_change=_rerun, bind="query-params", help=t("gpt.cache.help")
     )
+    settings = Settings(text, int(n_new), float(temperature), int(top_k), float(top_p), int(seed), backend)
+    last = st.session_state.get(LAST)
     box = st.container(border=True)
-    box.markdown(f"**{t('gpt.prompt.short')}**")
-    box.text(text)
-    box.markdown(f"**{t('gpt.continuation')}**")
     try:
-        if clicked:  # stream the tokens live as they are decoded
+        if st.session_state.pop(REQUESTED, False):  # Generate: stream the tokens live as they are decoded
+            box.markdown(f"**{t('gpt.prompt.short')}**")
+            box.text(text)
+            box.markdown(f"**{t('gpt.continuation')}**")
             live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
             box.write_stream(live)
-            gen = live.generation
+            last = st.session_state[LAST] = (settings, live.generation)
             # this reader's own measurements, one per backend and decoding, to compare cache and no cache
-            st.session_state.setdefault("gpt_measured", {})[f"{backend}:{cache}"] = gen.tokens_per_s
-        else:  # the same continuation (same seed), from the cache
-            gen = svc.generate(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
-            box.text(gen.text)
+            st.session_state.setdefault("gpt_measured", {})[f"{backend}:{cache}"] = live.generation.tokens_per_s
+        elif last is not None:  # the last continuation, with the prompt it continues
+            box.markdown(f"**{t('gpt.prompt.short')}**")
+            box.text(last[0].text)
+            box.markdown(f"**{t('gpt.continuation')}**")
+            box.text(last[1].text)
     except InputError as e:
         ui.input_error(e)
         st.stop()
-    _speed(gen, cache, clicked, backend)
-    st.session_state[NEW_IDS] = tuple(gen.new_ids)
+    if last is None:
+        box.caption(t("gpt.not_generated"))
+        st.session_state[NEW_IDS] = ()
+        return
+    made, gen = last
+    current = made == settings
+    made_with = t(
+        "gpt.made_with",
+        temperature=made.temperature,
+        top_k=made.top_k,
+        top_p=made.top_p,
+        seed=made.seed,
+        n=made.n,
+        backend=made.backend,
+    )
+    box.container(key="gpt_made_with").caption(t("gpt.current" if current else "gpt.stale", made_with=made_with))
+    _speed(gen)
+    # the attention view draws the continuation after the prompt only when it continues this prompt
+    st.session_state[NEW_IDS] = tuple(gen.new_ids) if made.text == text else ()
 
 
-def _speed(gen, cache: bool, clicked: bool, backend: str) -> None:
-    """Tokens generated, tokens per second (after Generate, against the other decoding as this reader measured it
-    last on this backend), and which decoding ran."""
+def _speed(gen) -> None:
+    """Tokens generated, tokens per second (against the other decoding as this reader measured it last on the
+    generation's backend), and which decoding ran."""
+    cache = gen.cache
     measured = st.session_state.get("gpt_measured", {})
-    other = measured.get(f"{backend}:{not cache}") if clicked else None
+    other = measured.get(f"{gen.backend}:{not cache}")
     faster = bool(other) and gen.tokens_per_s >= other
     speed = ui.row()
     speed.metric(t("gpt.m.generated"), len(gen.new_ids))

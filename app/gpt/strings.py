@@ -89,6 +89,19 @@ STRINGS = {
     "gpt.nucleus": ("nucleus", "核"),
     "gpt.generate": ("Generate (stream the tokens)", "生成（逐个词元流式输出）"),
     "gpt.continuation": ("Continuation", "续写"),
+    "gpt.not_generated": (
+        "Nothing generated yet: press Generate to write a continuation with these settings.",
+        "尚未生成：点击“生成”，用当前设置续写。",
+    ),
+    "gpt.made_with": (
+        "temperature {temperature:.2f}, top-k {top_k}, top-p {top_p:.2f}, seed {seed}, {n} tokens, {backend}",
+        "温度 {temperature:.2f}、top-k {top_k}、top-p {top_p:.2f}、种子 {seed}、{n} 个词元、{backend}",
+    ),
+    "gpt.current": ("Made with the current settings: {made_with}.", "用当前设置生成：{made_with}。"),
+    "gpt.stale": (
+        "Out of date: made with {made_with}, from the prompt shown above it. Press Generate for the current settings.",
+        "已过时：由 {made_with}，从上面显示的提示生成。点击“生成”以使用当前设置。",
+    ),
     "gpt.m.generated": ("Generated tokens", "已生成词元数"),
     "gpt.m.tps": ("Tokens per second", "每秒词元数"),
     "gpt.m.tps.help": (

@@ -11,6 +11,11 @@ from app.shared.figures import cached, from_dicts
 from app.shared.tokens import visible
 
 BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
+# Plotly's toolbar covers the top ~30 px of a figure's right side, most of the width on a phone (390 px): the figures
+# leave that strip empty, and put their legends in rows under the plot (anchored to the figure's bottom edge, the
+# margin growing to fit the rows a narrow screen needs).
+TOOLBAR = 36
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"}
 
 
 @cached
@@ -37,7 +42,7 @@ def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = 
                 "rangemode": "tozero",
                 "range": [0, max(0.05, float(np.max(probs)) * 1.2)],
             },
-            "margin": {"l": 10, "r": 30, "t": 20, "b": 40},
+            "margin": {"l": 10, "r": 30, "t": TOOLBAR, "b": 40},
             "height": int(90 + 24 * len(labels)),
         },
     )
@@ -93,9 +98,9 @@ def sampling_bars(
     ]
     layout = {
         "barmode": "group",
-        "height": 380,
-        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
-        "legend": {"orientation": "h", "y": 1.12, "x": 0},
+        "height": 420,
+        "margin": {"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
+        "legend": LEGEND_BELOW,
         "yaxis": {"title": {"text": value_title}, "rangemode": "tozero"},
         "yaxis2": {
             "overlaying": "y",
@@ -173,7 +178,9 @@ def lens_grid(
         ticktext=layer_labels,
         autorange="reversed",
     )
-    fig.update_layout(height=int(170 + 44 * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100, "b": 10})
+    fig.update_layout(
+        height=int(170 + TOOLBAR + 44 * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100 + TOOLBAR, "b": 10}
+    )
     return fig
 
 
@@ -206,10 +213,10 @@ def loss_by_position(
             annotation_font_color="#d62728",
         )
     fig.update_layout(
-        height=300,
+        height=330,
         bargap=0.05,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        legend={"orientation": "h", "y": 1.15, "x": 0},
+        margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
+        legend=LEGEND_BELOW,
         xaxis={"title": position_title},
         yaxis={"title": loss_title, "rangemode": "tozero"},
     )
@@ -234,5 +241,5 @@ def head_scores(scores: np.ndarray, *, layer_title: str, head_title: str, value_
         )
     )
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=int(80 + 46 * L), margin={"l": 10, "r": 10, "t": 20, "b": 10})
+    fig.update_layout(height=int(96 + 46 * L), margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10})
     return fig

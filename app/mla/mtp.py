@@ -34,7 +34,10 @@ def both_heads_and_speculation(text: str, backend: str) -> None:
         f"{h.ahead_hit.mean():.0%}" if len(h.ahead_hit) else "—",
         help=t("mla.m.ahead_hit.help", n=len(h.ahead_hit)),
     )
-    st.dataframe(ui.arrow(_heads_table(h)), hide_index=True, height=260)
+    # narrow columns for the short ones and the token pinned, so that a phone scrolls the guesses past it
+    narrow = {k: st.column_config.TextColumn(width=40) for k in ("#", t("mla.col.next"), t("mla.col.after_next"))}
+    token = {t("mla.col.token"): st.column_config.TextColumn(width=60, pinned=True)}
+    st.dataframe(ui.arrow(_heads_table(h)), hide_index=True, height=260, column_config=narrow | token)
     ui.readout(h)
     if _speculation(text, backend):
         _training_curves()

@@ -117,7 +117,7 @@ STRINGS = {
     "mla.col.bytes": ("measured bytes per token", "实测每词元字节"),
     "mla.col.design": ("design", "设计"),
     "mla.col.bf16": ("per token (BF16)", "每词元（BF16）"),
-    "mla.col.context": ("one 128K-token sequence (BF16)", "一条 128K 词元序列（BF16）"),
+    "mla.col.context": ("128K tokens", "128K 词元"),
     "mla.cache.table_note": (
         "DeepSeek-V2 counts elements, whatever the storage precision; the bytes here assume 2 per element (BF16). "
         "The MHA, GQA ({groups} key/value heads, as in Llama 2 70B) and MQA rows are what V3's 61 layers of 128 heads "
@@ -369,12 +369,15 @@ STRINGS = {
         "block and predicts $t_{i+2}$ through the shared output head; the loss is "
         "$\\mathcal{L}_\\text{main} + \\lambda\\,\\mathcal{L}_\\text{MTP}$ ($\\lambda$ = 0.3, later 0.1). Our "
         "mtp is the llama decoder with such a module, trained like its siblings. Both heads on your text: at each "
-        "position the main head's guesses for the next token, and the MTP head's for the one after.",
+        "position the main head's guesses for the next token, and the MTP head's for the one after. The paper "
+        "calls $h_i$ the main model's representation without saying whether it comes before or after the final "
+        "RMSNorm; ours takes it before (our choice).",
         "DeepSeek-V3（§2.2）在主模型旁额外训练一个模块：在位置 i，它把主模型最后的隐藏状态 $h_i$ 与下一个词元 "
         "$t_{i+1}$ 的嵌入结合，经过一个 Transformer 模块，再通过共享的输出头预测 $t_{i+2}$；损失为 "
         "$\\mathcal{L}_\\text{main} + \\lambda\\,\\mathcal{L}_\\text{MTP}$（$\\lambda$ = 0.3，之后为 0.1）。"
         "我们的 mtp 是带这样一个模块的 llama 解码器，训练方式与其兄弟模型相同。下面是两个头在你的文本上的结果："
-        "每个位置上主头对下一个词元的猜测，以及 MTP 头对再下一个的猜测。",
+        "每个位置上主头对下一个词元的猜测，以及 MTP 头对再下一个的猜测。论文只说 $h_i$ 是主模型给出的表示，没说它取在"
+        "最后的 RMSNorm 之前还是之后；我们取在之前（这是我们的选择）。",
     ),
     "mla.m.main_hit": ("Main head top-1 = next token", "主头第一名 = 下一个词元"),
     "mla.m.main_hit.help": (

@@ -5,13 +5,15 @@ token. Pure functions: numpy in, Plotly figure or escaped HTML out."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.html import esc, span
-from app.shared.plots import legend_above
+from app.shared.plots import MARGIN
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
@@ -21,6 +23,39 @@ MODEL_COLOURS = ("#7f7f7f", "#d62728")  # switch, switch-auxfree
 LAYER_COLOURS = ("#1f77b4", "#2ca02c", "#9467bd", "#8c564b")
 EXPERT_COLOURS = ("#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#eeca3b", "#9d755d")
 ACCEPTED, OWN, REFUSED = "#2ca02c", "#e8e8e8", "#d62728"
+# Plotly's toolbar sits over the top right of a figure, about 30 px tall, and on a phone (390 px) it spans most of
+# the width: nothing is drawn there. Legends go in rows under the plot, titles just above the plot area.
+TOOLBAR = 36
+
+
+def below(fig: go.Figure, height: int, top: int = TOOLBAR) -> go.Figure:
+    """Height, tight margins with room for the toolbar on top, and the legend in rows under the figure (anchored
+    to its bottom edge, the margin growing to fit however many rows a narrow screen needs)."""
+    fig.update_layout(
+        height=height,
+        margin={"l": MARGIN, "r": MARGIN, "t": top, "b": MARGIN},
+        legend={
+            "font": {"size": 11},
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "x": 0,
+            "xanchor": "left",
+        },
+        hovermode="closest",
+    )
+    return fig
+
+
+def titled(fig: go.Figure, title: str) -> go.Figure:
+    """The title just above the plot area, under the toolbar's strip."""
+    fig.update_layout(
+        title={"text": title, "x": 0, "xanchor": "left", "yref": "paper", "y": 1, "yanchor": "bottom",
+               "pad": {"b": 6}, "font": {"size": 13}},
+        margin={"t": TOOLBAR + 26},
+    )  # fmt: skip
+    return fig
 
 
 @cached
@@ -41,8 +76,7 @@ def cache_bars(names: list[str], kinds: list[str], numbers: list[int], *, x_titl
     )
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=x_title, rangemode="tozero")
-    fig.update_layout(title={"text": title, "x": 0, "font": {"size": 13}})
-    return legend_above(fig, 230, top=34, right=True)
+    return titled(below(fig, 250), title)
 
 
 @cached
@@ -67,7 +101,7 @@ def latent_bars(c_kv: np.ndarray, k_rope: np.ndarray, *, latent_name: str, rope_
     fig.update_xaxes(title=f"{latent_name} 0 … {K - 1} · {rope_name} {K} … {K + R - 1}", range=[-0.5, K + R - 0.5])
     fig.update_yaxes(title=y_title)
     fig.update_layout(bargap=0.1)
-    return legend_above(fig, 300, top=30, right=True)
+    return below(fig, 320)
 
 
 @cached
@@ -87,7 +121,7 @@ def head_vectors(vectors: np.ndarray, *, head_labels: list[str], x_title: str, v
     )
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=x_title)
-    return legend_above(fig, 230, top=10, right=True)
+    return below(fig, 250)
 
 
 @cached
@@ -107,7 +141,10 @@ def scores_pair(
     causal = np.tril(np.ones((T, T), dtype=bool))
     a, b = np.where(causal, exact, np.nan), np.where(causal, attempt, np.nan)
     lim = float(np.nanmax(np.abs(np.concatenate([a, b])))) or 1.0
-    fig = make_subplots(rows=1, cols=2, subplot_titles=titles, horizontal_spacing=0.06, shared_yaxes=True)
+    # each title on three lines (name, then the formula's two factors): side by side on a phone, one line each
+    # would run into the other
+    lines = [re.sub(r"([:：])\s*", r"\1<br>", title, count=1).replace(" · ", " ·<br>") for title in titles]
+    fig = make_subplots(rows=1, cols=2, subplot_titles=lines, horizontal_spacing=0.06, shared_yaxes=True)
     ticks = [f"{i}:{visible(p)}" for i, p in enumerate(labels)]
     for col, z in ((1, a), (2, b)):
         fig.add_trace(
@@ -130,8 +167,8 @@ def scores_pair(
     fig.update_xaxes(title=key_title, tickvals=shown, tickfont={"size": 9}, tickangle=-60)
     fig.update_yaxes(tickvals=shown, tickfont={"size": 9}, autorange="reversed")
     fig.update_yaxes(title=query_title, row=1, col=1)
-    fig.update_annotations(font={"size": 12})
-    return legend_above(fig, 420, top=30, right=True)
+    fig.update_annotations(font={"size": 11})
+    return below(fig, 480, top=TOOLBAR + 54)  # the subplot titles under the toolbar
 
 
 @cached
@@ -154,7 +191,7 @@ def error_by_key(
         )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, rangemode="tozero")
-    return legend_above(fig, 280, top=30, right=True)
+    return below(fig, 300)
 
 
 @cached
@@ -231,9 +268,7 @@ def load_curves(
     )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, type="log")
-    fig.update_layout(legend={"orientation": "h", "y": -0.25, "x": 0, "yanchor": "top", "xanchor": "left"})
-    fig.update_layout(height=420, margin={"l": 10, "r": 10, "t": 10, "b": 10})
-    return fig
+    return below(fig, 440)
 
 
 @cached
@@ -256,7 +291,7 @@ def bias_map(bias: np.ndarray, *, layer_labels: list[str], expert_title: str, va
     )
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=expert_title, type="category")
-    return legend_above(fig, 220, 10, right=True)
+    return below(fig, 240)
 
 
 @cached
@@ -278,7 +313,7 @@ def expert_counts(counts: list[np.ndarray], names: list[str], *, expert_title: s
     fig.update_xaxes(title=expert_title, type="category")
     fig.update_yaxes(title=y_title, rangemode="tozero")
     fig.update_layout(barmode="group")
-    return legend_above(fig, 260, top=30, right=True)
+    return below(fig, 280)
 
 
 def expert_colour(e: int) -> str:
@@ -387,9 +422,9 @@ def mtp_losses(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title, secondary_y=False)
     fig.update_yaxes(title="λ", secondary_y=True, rangemode="tozero")
-    return legend_above(fig, 300, top=30, right=True)
+    return below(fig, 320)
 
 
 def seed_layout(fig: go.Figure) -> go.Figure:
     """The page's layout for app.shared.seeds.two_seed_scatter."""
-    return legend_above(fig, 320, top=30, right=True)
+    return below(fig, 340)

@@ -175,3 +175,32 @@ def test_the_guided_experiment_states_what_the_page_shows():
     rerun(at, LANG)
     p2 = m(at, "forward_pass.s8.m.p")
     assert f"goes from {p1} to {p2}" in box
+
+
+def test_paper_vs_here_reads_the_checkpoint_and_the_text_states_the_checks_tolerance():
+    """The table's "here" column is the traced checkpoint's config; the try-this and the badges give the tolerance
+    the checks use (sections.TOL), and the GELU help no longer says positive inputs pass unchanged."""
+    from app.forward_pass import sections
+    from app.forward_pass import service as svc
+
+    at = open_app("forward-pass", lang=LANG)
+    assert not at.exception
+    c = svc.config()
+    here = None
+    for table in at.table:
+        cols = table.value
+        if translate("view.pvh.here", LANG) in cols.columns:
+            here = dict(zip(cols[translate("view.pvh.what", LANG)], cols[translate("view.pvh.here", LANG)]))
+    assert here is not None, "no paper-vs-here table"
+    assert here[translate("forward_pass.pvh.layers", LANG)] == str(c["n_layers"])
+    assert here[translate("forward_pass.pvh.width", LANG)] == str(c["dim"])
+    assert here[translate("forward_pass.pvh.heads", LANG)] == f"{c['n_heads']} × {c['dim'] // c['n_heads']}"
+    assert here[translate("forward_pass.pvh.context", LANG)] == f"{c['max_len']:,}"
+    assert here[translate("forward_pass.pvh.vocab", LANG)] == f"{c['vocab']:,}"
+    tol = f"{sections.TOL:.0e}".replace("e-0", "e-")  # 1e-4
+    for lang in ("en", "zh"):
+        see = translate("forward_pass.try.see", lang, token="x", p1=0.1, p2=0.2)
+        assert tol in see and "1e-5" not in see, lang
+        assert tol in translate("forward_pass.check.ok", lang)
+    assert "almost unchanged" not in translate("forward_pass.s6.m.active.help", "en")
+    assert "Φ(u)" in translate("forward_pass.s6.m.active.help", "zh")

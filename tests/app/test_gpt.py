@@ -22,11 +22,18 @@ def texts(at) -> list[str]:
     return [x.value for x in at.text]
 
 
+def generate(at):
+    """Press Generate (generation runs on request only), then draw the whole page again."""
+    at.button(key="gpt_generate").click()
+    return rerun_whole(at)
+
+
 def test_prompt_and_sampling_controls_change_the_metrics():
     at = open_app("gpt", lang=LANG)
     assert not at.exception
     m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert int(m("gpt.m.tokens")) > 5
+    generate(at)
     assert int(m("gpt.m.generated")) == 32
     assert float(m("gpt.m.tps")) > 0
     first = (m("gpt.m.top"), m("gpt.m.entropy"))
@@ -50,24 +57,73 @@ def test_prompt_and_sampling_controls_change_the_metrics():
     assert int(m("gpt.m.kept")) == 5
     assert kept_default != 5
 
+    generate(at)
     before = texts(at)
     at.number_input(key="gpt_seed").set_value(1)
     rerun_whole(at)
+    generate(at)
     assert texts(at) != before  # another seed, another continuation
 
     at.slider(key="gpt_n").set_value(8)
     rerun_whole(at)
+    generate(at)
     assert int(m("gpt.m.generated")) == 8
 
 
 def test_generate_streams_the_same_tokens_as_the_cached_continuation():
+    from app.gpt import sampling
+    from app.gpt import service as svc
+
     at = open_app("gpt", lang=LANG)
-    cached = metric(at, "Generated tokens")
     at.button(key="gpt_generate").click()
     rerun(at, LANG)
     assert not at.exception
-    assert metric(at, "Generated tokens") == cached
+    streamed = at.session_state[sampling.LAST][1]
+    s = sampling.DEFAULTS
+    cached = svc.generate(
+        svc.EXAMPLES[0], s["gpt_n"], s["gpt_temperature"], s["gpt_top_k"], s["gpt_top_p"], s["gpt_seed"], "torch"
+    )
+    assert streamed.new_ids == cached.new_ids
+    assert int(metric(at, "Generated tokens")) == len(cached.new_ids)
     assert float(metric(at, "Tokens per second")) > 0
+
+
+def test_a_slider_move_does_not_generate_and_the_button_does(monkeypatch):
+    """The first visit draws the distribution and generates nothing; a sampling move redraws the distribution and
+    keeps the last continuation, marked out of date; only Generate decodes, and the mark follows the settings."""
+    from app.gpt import service as svc
+
+    calls = []
+    real = svc.stream
+    monkeypatch.setattr(svc, "stream", lambda *a, **k: calls.append(a) or real(*a, **k))
+    at = open_app("gpt", lang=LANG)
+    assert not at.exception and calls == []
+    assert any(c.value == translate("gpt.not_generated", LANG) for c in at.caption)
+    assert not [x for x in at.metric if x.label == translate("gpt.m.generated", LANG)]
+    kept = metric(at, translate("gpt.m.kept", LANG))
+    generate(at)
+    assert len(calls) == 1
+    continuation, made = texts(at), at.session_state["_gpt_last"]
+    current = [c.value for c in at.caption if c.value.startswith("Made with the current settings")]
+    assert len(current) == 1 and "temperature 0.80" in current[0]
+
+    at.slider(key="gpt_temperature").set_value(1.5)
+    rerun_whole(at)
+    assert not at.exception
+    assert len(calls) == 1  # no decoding on a move
+    assert at.session_state["_gpt_last"] is made and texts(at) == continuation
+    assert metric(at, translate("gpt.m.kept", LANG)) != kept  # the distribution follows the move
+    stale = [c.value for c in at.caption if c.value.startswith("Out of date")]
+    assert len(stale) == 1 and "temperature 0.80" in stale[0]
+
+    at.slider(key="gpt_temperature").set_value(0.8)  # back to the settings it was made with
+    rerun_whole(at)
+    assert len(calls) == 1 and any(c.value.startswith("Made with the current settings") for c in at.caption)
+    at.slider(key="gpt_temperature").set_value(1.5)
+    rerun_whole(at)
+    generate(at)
+    assert len(calls) == 2
+    assert any("temperature 1.50" in c.value and c.value.startswith("Made with") for c in at.caption)
 
 
 def test_every_view_renders():
@@ -166,6 +222,9 @@ def test_onnx_backend_gives_the_same_prediction():
     at.session_state["backend"] = "onnx"  # the sidebar's selectbox (AppTest does not list it after switch_page)
     rerun(at, LANG)
     assert not at.exception
+    at.button(key="gpt_generate").click()
+    rerun(at, LANG)
+    assert not at.exception
     assert (metric(at, "Most likely next token"), metric(at, "Its probability")) == (top, p)
     assert metric(at, "Decoding") == translate("gpt.kv_cache", "en")  # decode.onnx takes and returns the cache
 
@@ -174,19 +233,18 @@ def test_the_cache_switch_keeps_the_tokens_and_compares_the_speeds():
     """Off, the same compiled step re-reads the sequence: same continuation; after this reader generated both ways,
     the tokens/s metric says how many times faster the other way was — measured, never assumed."""
     at = open_app("gpt", lang=LANG)
+    generate(at)
     continuation = texts(at)
-    at.button(key="gpt_generate").click()
-    rerun(at, LANG)
+    assert len(continuation) == 2  # the prompt and the continuation
     tps = next(m for m in at.metric if m.label == "Tokens per second")
     assert not tps.delta  # nothing to compare with yet
 
     at.toggle(key="gpt_cache").set_value(False)
     rerun(at, LANG)
     assert not at.exception
+    generate(at)
     assert metric(at, "Decoding") == translate("gpt.no_cache", "en")
     assert texts(at) == continuation
-    at.button(key="gpt_generate").click()
-    rerun(at, LANG)
     tps = next(m for m in at.metric if m.label == "Tokens per second")
     measured = at.session_state["gpt_measured"]
     ratio = measured["torch:False"] / measured["torch:True"]

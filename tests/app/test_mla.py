@@ -163,3 +163,26 @@ def test_the_service_bounds_the_characters():
     with pytest.raises(InputError) as e:
         svc.check_text("x" * (svc.MAX_CHARS + 1))
     assert e.value.message(LANG) == translate("mla.error.chars", LANG, n=svc.MAX_CHARS + 1, max=svc.MAX_CHARS)
+
+
+def test_the_mtp_module_reads_the_main_model_before_its_final_norm():
+    """The page says our MTP module takes h_i before the main model's final RMSNorm (the paper leaves it open): the
+    module's input norm receives the trunk's output, not the normalised state the main head reads."""
+    from dataclasses import asdict
+
+    import torch
+
+    from models import mtp
+
+    torch.manual_seed(0)
+    model = mtp.build(asdict(mtp.PRESETS["tiny"])).eval()
+    tokens = torch.randint(0, mtp.PRESETS["tiny"].vocab, (1, 12), generator=torch.Generator().manual_seed(0))
+    seen = {}
+    hook = model.mtp.h_norm.register_forward_hook(lambda mod, args, out: seen.setdefault("h", args[0]))
+    with torch.no_grad():
+        model(tokens)
+        trunk = model.trunk(tokens)
+    hook.remove()
+    assert torch.equal(seen["h"], trunk)
+    assert not torch.allclose(seen["h"], model.norm(trunk))
+    assert "before" in translate("mla.mtp.caption", LANG)

@@ -40,6 +40,8 @@ class Tab:
             state.id = self.widgets[key][0]
             if kind == "slider":
                 state.double_array_value.data.append(value)
+            elif kind == "button":  # a click: send it once, then drop it (gpt's Generate)
+                state.trigger_value = True
             else:
                 state.string_array_value.data.extend(value)
         if fragment_of:
@@ -120,23 +122,32 @@ def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside,
 
 
 def test_gpt_attention_view_follows_a_new_continuation(server):
-    """In the attention view with the generated tokens, a new temperature reruns the sampling part and the view
-    (their two fragments), and the view's heatmap changes with the continuation; in the tokens view it does not."""
+    """In the attention view with the generated tokens, Generate reruns the sampling part and the view (their two
+    fragments), and the view's heatmap changes with the continuation; a new temperature reruns the sampling part
+    alone (it generates nothing, so the view keeps its continuation); in the tokens view Generate leaves the view."""
+
+    async def click(tab):
+        tab.states["gpt_generate"] = ("button", True)
+        status, drawn = await tab.rerun(fragment_of="gpt_generate")
+        del tab.states["gpt_generate"]
+        return status, drawn
 
     async def script(tab):
         tab.states["gpt_view"] = ("choice", ["Causal attention"])
         status, drawn = await tab.rerun(fragment_of="gpt_view")
         assert status == FRAGMENT_DONE and "gpt_attention" in drawn
         before = drawn["gpt_attention"]
-        tab.states["gpt_temperature"] = ("slider", 1.5)
-        status, drawn = await tab.rerun(fragment_of="gpt_temperature")
+        status, drawn = await click(tab)
         assert status == FRAGMENT_DONE
         assert "gpt_sampling" in drawn and "gpt_attention" in drawn and "gpt_next" not in drawn
         assert drawn["gpt_attention"] != before
+        tab.states["gpt_temperature"] = ("slider", 1.5)
+        status, drawn = await tab.rerun(fragment_of="gpt_temperature")
+        assert status == FRAGMENT_DONE
+        assert "gpt_sampling" in drawn and "gpt_attention" not in drawn and "gpt_next" not in drawn
         tab.states["gpt_view"] = ("choice", ["Tokenisation"])
         await tab.rerun(fragment_of="gpt_view")
-        tab.states["gpt_temperature"] = ("slider", 1.0)
-        status, drawn = await tab.rerun(fragment_of="gpt_temperature")
+        status, drawn = await click(tab)
         assert status == FRAGMENT_DONE and "gpt_sampling" in drawn and "gpt_dl_tokens" not in drawn
 
     run_tab(server, "gpt", script)

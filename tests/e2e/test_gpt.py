@@ -32,6 +32,7 @@ def test_gpt_page(server, page):
     interact(page)
     assert exceptions(page) == 0
     assert "gpt_temperature=0.85" in page.url
+    assert page.locator(".st-key-gpt_tps").count() == 0  # nothing generated until Generate is pressed
     generate(page)
     assert exceptions(page) == 0
     assert page.locator(".st-key-gpt_text textarea").input_value().startswith("Romeo.")
