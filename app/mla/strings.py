@@ -264,12 +264,18 @@ STRINGS = {
         "a bias bᵢ to each expert's score, only to pick the top-k; the weight that multiplies the expert's output "
         "still comes from the unbiased score. After every step bᵢ goes down by γ if expert i was overloaded in that "
         "batch and up by γ if it was underloaded. switch-auxfree is our switch (6 routed experts + 1 shared, top-1, "
-        "3 MoE layers) trained with α = 0 and this bias; switch keeps its loss (α = 0.01). Same data, steps and seed.",
+        "3 MoE layers) trained with α = 0 and this bias; switch keeps its loss (α = 0.01). Same data, steps and seed. "
+        "Two departures from the paper: ours keeps Switch's capacity and drops the tokens past it, where DeepSeek-V3 "
+        "drops none in training or inference; and it has no complementary sequence-wise balance loss (the paper's, "
+        "with a very small α).",
         "路由器若把大多数词元送给少数专家，其余专家就被浪费了。Switch 在训练损失中加入 α·E·Σᵢ fᵢ·Pᵢ，它的梯度"
         "也会牵动模型学到的内容。DeepSeek-V3（§2.1.2）改为给每个专家的得分加一个偏置 bᵢ，只用于选出 top-k；"
         "与专家输出相乘的权重仍来自未加偏置的得分。每一步之后，若专家 i 在该批次中过载，bᵢ 减小 γ，欠载则增加 γ。"
         "switch-auxfree 是我们的 switch（6 个路由专家 + 1 个共享专家，top-1，3 个 MoE 层）在 α = 0 并使用该偏置时"
-        "训练的结果；switch 保留它的损失（α = 0.01）。数据、步数和随机种子都相同。",
+        "训练的结果；switch 保留它的损失（α = 0.01）。数据、步数和随机种子都相同。"
+        "与论文有两处不同：我们的模型沿用 Switch 的容量上限并丢弃超出的词元，"
+        "而 DeepSeek-V3 在训练和推理中都不丢弃词元；"
+        "我们也没有论文中那个系数极小的补充性序列级平衡损失。",
     ),
     "mla.m.val_loss": ("{name}: held-out loss", "{name}：留出损失"),
     "mla.m.val_loss.help": (

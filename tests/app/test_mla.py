@@ -186,3 +186,13 @@ def test_the_mtp_module_reads_the_main_model_before_its_final_norm():
     assert torch.equal(seen["h"], trunk)
     assert not torch.allclose(seen["h"], model.norm(trunk))
     assert "before" in translate("mla.mtp.caption", LANG)
+
+
+def test_the_balancing_caption_names_the_departures_from_deepseek_v3():
+    """switch-auxfree keeps Switch's capacity (dropped tokens) and has no sequence-wise balance loss; DeepSeek-V3
+    drops no tokens and adds a small complementary sequence-wise loss (§2.1.2). The caption says both."""
+    from app.shared.i18n import translate
+
+    en, zh = translate("mla.balance.caption", "en"), translate("mla.balance.caption", "zh")
+    assert "drops none" in en and "sequence-wise" in en
+    assert "不丢弃词元" in zh and "序列级平衡损失" in zh
