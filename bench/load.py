@@ -361,6 +361,13 @@ def run(
     processes: int = 0,
     mode: str = "cached",
 ) -> dict:
+    """Serve the pages and measure every (page, readers) point (``_run``), with the caller's environment put back
+    afterwards (the servers inherit what the run sets)."""
+    with restored_environment("TE_WARM_UP", "TE_BENCH_EMPTY_PAGE"):
+        return _run(pages, sessions, seconds, think, processes, mode)
+
+
+def _run(pages, sessions, seconds: float, think: float, processes: int, mode: str) -> dict:
     """Start a server (one Streamlit process, or ``processes`` behind nginx), warm each page once, then measure each
     page at each number of sessions."""
     from app.shared.services import SWITCH_INTERVAL_S
@@ -378,9 +385,10 @@ def run(
         "pages": {},
     }
     # Each page is warmed by the benchmark itself (one rerun per process before measuring); the app's background
-    # warm-up of every model would otherwise still be loading during the first points.
+    # warm-up of every model would otherwise still be loading during the first points. TE_BENCH_EMPTY_PAGE: the shell
+    # around an empty page, the yardstick of a page's rerun. (The servers inherit both; main() puts them back.)
     os.environ["TE_WARM_UP"] = "0"
-    os.environ["TE_BENCH_EMPTY_PAGE"] = "1"  # the shell around an empty page, the yardstick of a page's rerun
+    os.environ["TE_BENCH_EMPTY_PAGE"] = "1"
     if processes:
         from deploy import launch
 
@@ -492,6 +500,27 @@ def main(argv: list[str] | None = None) -> int:
     how.add_argument("--widget", action="store_true", help="move each page's slider every rerun (WIDGETS)")
     ap.add_argument("--switch-interval-ms", type=float, default=None, help="the server's (default: the app's 1 ms)")
     args = ap.parse_args(argv)
+    with restored_environment("TE_NODELAY", "TE_SWITCH_INTERVAL_MS"):
+        return _main(ap, args)
+
+
+@contextlib.contextmanager
+def restored_environment(*names: str):
+    """Put back these environment variables as they were: the benchmark sets them for the servers it starts, and
+    it also runs inside the test process, whose later servers must not inherit them (a server without its warm-up
+    and with the benchmark's empty page)."""
+    before = {name: os.environ.get(name) for name in names}
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     os.environ["TE_NODELAY"] = str(args.nodelay)  # read by deploy.serve in the server processes
     if args.switch_interval_ms is not None:
         os.environ["TE_SWITCH_INTERVAL_MS"] = str(args.switch_interval_ms)  # read by the app's entry point

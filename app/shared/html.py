@@ -128,7 +128,11 @@ HISTORY_SCRIPT = """<script>
   let cleared = 0;  // when the old page's parameters were last cleared
   const replace = history.replaceState.bind(history);
   const push = history.pushState.bind(history);
+  let leaving = false;  // Back or Forward has asked for a reload: this document writes no more entries
   const write = (state, title, url) => {
+    // The app may still write the address of the state it shows while the reload is under way (a rerun the
+    // Back started); as a new entry, that write would cut off every entry after it, and Forward would lead nowhere.
+    if (leaving) return;
     const next = url ? new URL(url, location.href) : null;
     if (!next || (next.pathname === location.pathname && next.search === location.search)) {
       replace(state, title, url);  // nothing a reader would go back to (a hash, the same address)
@@ -160,6 +164,7 @@ HISTORY_SCRIPT = """<script>
   window.addEventListener("popstate", (event) => {
     if (here() === shown) return;  // an in-page anchor
     event.stopImmediatePropagation();
+    leaving = true;
     location.reload();
   }, true);
 })();

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bench import common, load
@@ -199,3 +201,12 @@ def test_the_empty_page_draws_the_elements_its_link_names():
         assert point["errors"] == 0, point["first_error"]
         sent[page] = point["messages_per_rerun"]
     assert sent[pages[1]] - sent[load.EMPTY] == 5 and sent[pages[2]] - sent[load.EMPTY] == 3, sent
+
+
+def test_the_benchmark_leaves_the_callers_environment_as_it_was(monkeypatch):
+    """bench.load sets variables for the servers it starts; run inside the test process, it must put them back, or
+    every later server of the suite starts without its warm-up and with the benchmark's empty page."""
+    monkeypatch.setenv("TE_WARM_UP", "1")
+    monkeypatch.delenv("TE_BENCH_EMPTY_PAGE", raising=False)
+    load.run(pages=("attention",), sessions=(1,), seconds=1.0, think=0.2)
+    assert os.environ["TE_WARM_UP"] == "1" and "TE_BENCH_EMPTY_PAGE" not in os.environ
