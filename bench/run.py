@@ -1,4 +1,4 @@
-"""Benchmarks against the budgets of docs/DESIGN.md (not tests: these measure, they do not assert).
+"""Benchmarks against the budgets of the design in docs/ (not tests: these measure, they do not assert).
 
     .venv/bin/python -m bench.run                 # everything, writes bench/results.json and bench/results.md
     .venv/bin/python -m bench.run --only kernels  # one section; the others keep their last results

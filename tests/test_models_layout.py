@@ -1,4 +1,4 @@
-"""The model-zoo half of docs/DESIGN.md's layout, checked on the source: an architecture file holds the architecture
+"""The model-zoo half of the design's layout (docs/), checked on the source: an architecture file holds the architecture
 only (no data generator, optimiser, training loop or progress bar), recipes live in models/recipes/, and no module
 reads a training setting from the environment (settings are ``--set`` flags recorded on the card)."""
 

@@ -1,5 +1,5 @@
 """Large maps as images: one PNG in a Plotly figure redraws several times faster in the browser than a heatmap
-trace of the same size (docs/DESIGN.md, what is known about speed). A 2-cell heatmap supplies the colour
+trace of the same size (the design in docs/, what is known about speed). A 2-cell heatmap supplies the colour
 bar."""
 
 from __future__ import annotations
