@@ -1,7 +1,7 @@
 """The layering rules of the design (docs/), checked on the source: models/ never imports Streamlit; app/ has one
-folder per
-page (page.py, strings.py, and its service and views), shared parts in app/shared/; a page never imports torch or
-models/ (its service does) nor a service's private names; app/shared/ never imports a page; nothing loads a pickle."""
+folder per page (page.py, strings.py, and its service and views), shared parts in app/shared/; a page never imports
+torch or models/ (its service does) nor a service's private names; app/shared/ never imports a page; nothing loads a
+pickle."""
 
 import ast
 import re
