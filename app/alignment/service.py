@@ -153,7 +153,7 @@ def replies(previous: str, line: str, speaker: str, backend: str = "torch") -> R
         if not available(name):
             missing.append(name)
             continue
-        r = alignment.complete(services.sampling_model(name), [ids])[0]
+        r = alignment.complete(checkpoint(name).sampling_model, [ids])[0]
         words, ended = instruct.reply_text(tok, r)
         found.append((name, r, words, ended))
     rewards = _rewards(ids, [r for _, r, _, _ in found], backend)
@@ -190,7 +190,7 @@ def samples(previous: str, line: str, speaker: str, n: int, seed: int, backend: 
         if not available(name):
             continue
         gen = torch.Generator().manual_seed(int(seed))
-        rs = alignment.complete(services.sampling_model(name), [ids] * n, temperature=1.0, generator=gen)
+        rs = alignment.complete(checkpoint(name).sampling_model, [ids] * n, temperature=1.0, generator=gen)
         texts = [instruct.reply_text(tok, r) for r in rs]
         rewards = _rewards(ids, rs, backend)
         names.append(name)

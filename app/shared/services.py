@@ -38,8 +38,6 @@ __all__ = [
     "Checkpoint",
     "checkpoint",
     "engine",
-    "run",
-    "available",
     "stack_layers",
     "needs_corpus",
     "InputError",
@@ -161,44 +159,11 @@ def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
     return state
 
 
-def available(name: str) -> bool:
-    """Whether the trained checkpoint ``name`` is installed."""
-    return checkpoint(name).available
-
-
-def model_missing(name: str) -> InputError:
-    """What a page shows when the checkpoint ``name`` is not installed (with the command that trains it)."""
-    return checkpoint(name).missing()
-
-
-def trained(name: str):
-    """The trained torch model ``name``, loaded once per process by the engine; ``model_missing(name)`` is raised
-    (for the page to show) when its checkpoint is not installed."""
-    return checkpoint(name).model
-
-
-def sampling_model(name: str):
-    """The trained torch model ``name`` on the CPU, for pages that sample with a seeded CPU ``torch.Generator``
-    (which cannot draw on a GPU's tensors): the engine's shared model where it runs on the CPU, else a CPU copy
-    loaded once per process (a few dozen tokens decode fast enough there)."""
-    return checkpoint(name).sampling_model
-
-
 @st.cache_resource(show_spinner=False)
 def _cpu_copy(name: str):
     from models import zoo
 
     return zoo.load(name).cpu().eval()
-
-
-def backend_for(name: str, backend: str) -> str:
-    """The sidebar's backend where the model has it (ONNX needs model.onnx), else torch."""
-    return checkpoint(name).backend(backend)
-
-
-def run(name: str, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
-    """``Engine.run`` with the failures a user can meet turned into translated messages."""
-    return checkpoint(name).run(inputs, probes, backend)
 
 
 # ---- the model handle ------------------------------------------------------------------------------------------------
