@@ -18,7 +18,8 @@ Papers:
           ⟨R(m)q, R(n)k⟩ = ⟨q, R(n − m)k⟩
     GQA: query head h reads key/value head ⌊h / (H/G)⌋; H = G is multi-head, G = 1 multi-query attention
     Attn: softmax(q kᵀ / √D + M) v per head (M causal), heads concatenated, then W_o
-    logits = RMSNorm_f(x_L) · Eᵀ               (output tied to the token embedding E, as in the GPT baseline)
+    logits = RMSNorm_f(x_L) · Eᵀ               (output tied to the token embedding E, as in the GPT baseline;
+                                               ``tied=False``: a matrix of its own, W_U, as LLaMA itself)
     PI: m ↦ m / s ;  NTK: base ↦ base · α^(D/(D−2))
     YaRN: θᵢ ↦ (1 − γᵢ)·θᵢ/s + γᵢ·θᵢ, γᵢ a ramp over the turns pair i makes in the training context;
           q·k multiplied by (0.1 ln s + 1)²
@@ -28,6 +29,10 @@ H query heads, G key/value heads, D head width (C / H), V vocabulary, L layers.
 
 Probes: ``blocks.{i}.attn.{q,k}`` (B, H, T, D) / (B, G, S, D) *after* the rotation, ``blocks.{i}.attn.{v,scores,
 pattern,context}``, ``blocks.{i}.mlp.act``, ``blocks.{i}.resid``.
+
+Real checkpoints (models/pretrained/llama.py: SmolLM2, Qwen2.5, TinyLlama) need three options the shipped preset
+leaves at the paper's defaults: ``norm_eps`` (their files say 1e-5; 1e-6 moves SmolLM2's logits by ~0.02),
+``tied`` (TinyLlama has its own output matrix) and ``qkv_bias`` (Qwen2.5 adds biases to q, k and v).
 
 The checkpoint ``llama`` is trained by models/recipes/llama.py, against a GPT-2-style baseline (models/gpt.py) on
 equal step time.
@@ -59,6 +64,9 @@ class Config:
     hidden: int = 512  # SwiGLU width, LLaMA's ⅔·4·dim: three matrices cost what GPT's two 4·dim ones do
     max_len: int = 128  # training context
     rope_base: float = 10000.0
+    norm_eps: float = 1e-6  # ε of every RMSNorm
+    tied: bool = True  # output matrix = the token embedding (False: a matrix of its own)
+    qkv_bias: bool = False  # biases on the q, k, v projections (Qwen2.5); W_o never has one
 
 
 PRESETS = {
@@ -74,8 +82,11 @@ class Block(nn.Module):
 
     def __init__(self, c: Config):
         super().__init__()
-        self.attn_norm, self.ffn_norm = RMSNorm(c.dim), RMSNorm(c.dim)
+        self.attn_norm, self.ffn_norm = RMSNorm(c.dim, eps=c.norm_eps), RMSNorm(c.dim, eps=c.norm_eps)
         self.attn = MultiHeadAttention(c.dim, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False)
+        if c.qkv_bias:
+            for proj in (self.attn.wq, self.attn.wk, self.attn.wv):
+                proj.bias = nn.Parameter(torch.zeros(proj.out_features))
         self.mlp = SwiGLU(c.dim, c.hidden)
         self.resid = Probe()
 
@@ -89,6 +100,7 @@ class Block(nn.Module):
 class Llama(RotaryDecoder):
     def __init__(self, c: Config):
         super().__init__(c, Block, rope_dim=c.dim // c.n_heads)  # embedding, RoPE, blocks, final RMSNorm, init
+        self.head = None if c.tied else nn.Linear(c.dim, c.vocab, bias=False)  # W_U (V, C)
 
     def forward(
         self,
@@ -108,8 +120,13 @@ class Llama(RotaryDecoder):
             yarn: YaRN scale s (per-pair ramp between PI and plain RoPE over the training context, and the
                 attention temperature); 1 = plain RoPE.
         """
-        x = self.trunk(tokens, cache, interpolation=interpolation, ntk=ntk, yarn=yarn)
-        return self.norm(x) @ self.embed.weight.T  # (B, T, V)
+        return self.unembed(self.trunk(tokens, cache, interpolation=interpolation, ntk=ntk, yarn=yarn))
+
+    def unembed(self, x: torch.Tensor) -> torch.Tensor:
+        """Logits of a residual stream (B, T, C) -> (B, T, V): the final RMSNorm, then Eᵀ (or W_U when untied);
+        on an inner layer's stream this is the logit lens."""
+        x = self.norm(x)
+        return x @ self.embed.weight.T if self.head is None else self.head(x)  # (B, T, V)
 
     def positions(self, T: int, past: int, device: torch.device, **scaling: float):
         """The causal mask (T, past + T) and the rotary (cos, sin) (T, D/2) of ``T`` positions after ``past``."""

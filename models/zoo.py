@@ -31,6 +31,8 @@ from typing import Any
 import safetensors.torch
 from torch import nn
 
+from models import pretrained
+
 SHIPPED = Path(__file__).resolve().parent / "checkpoints"
 
 
@@ -39,7 +41,9 @@ def checkpoints_root() -> Path:
 
 
 def checkpoint_dir(name: str) -> Path:
-    return checkpoints_root() / name
+    """Where checkpoint ``name`` lives: ours under ``checkpoints_root()``; a real pretrained one (models/pretrained:
+    ``smollm2-135m``, ``gpt2``, ...) in its converted folder, of the same layout."""
+    return pretrained.folder(name) if pretrained.is_real(name) else checkpoints_root() / name
 
 
 def available() -> list[str]:

