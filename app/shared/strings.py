@@ -203,6 +203,38 @@ STRINGS = {
         "python -m models.data.shakespeare",
         "尚未下载莎士比亚语料（{path} 中没有 {file}），这一部分需要它。请先运行一次：python -m models.data.shakespeare",
     ),
+    "error.real_missing": (
+        "The real model {name} is not on this machine. On a machine with a network, run: {command}",
+        "本机没有真实模型 {name}。请在联网的机器上运行：{command}",
+    ),
+    "picker.label": ("Model", "模型"),
+    "picker.help": (
+        "Ours: trained here, small enough to read whole. Real: a released pretrained model, converted into the same "
+        "code, so every view below works on it.",
+        "我们的：在这里训练，小到可以整个读完。真实的：公开发布的预训练模型，转换进同一套代码，下面每个视图都能用在它上面。",
+    ),
+    "picker.ours": ("{name} · ours, {params:.2g}M parameters", "{name} · 我们训练的，{params:.2g}M 参数"),
+    "picker.real": ("{title} · real", "{title} · 真实模型"),
+    "picker.absent": (
+        "More real models for this page, not on this machine: {names}. Get one with `{command}` on a networked "
+        "machine (the app reads the local Hugging Face cache offline).",
+        "本页还可用这些真实模型，但本机没有：{names}。在联网的机器上用 `{command}` 获取（应用离线读取本地 Hugging Face "
+        "缓存）。",
+    ),
+    "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
+    "picker.quantised": (
+        "its {types} weights (llama.cpp's 4- and 8-bit blocks) dequantised to float32; a full-precision copy in the "
+        "Hugging Face cache would be used instead",
+        "其 {types} 权重（llama.cpp 的 4 位和 8 位分块量化）反量化为 float32；"
+        "若 Hugging Face 缓存中有全精度版本，会改用它",
+    ),
+    "picker.full": ("full precision as released ({dtype})", "发布时的全精度（{dtype}）"),
+    "picker.about": (
+        "**{title}** · {params:.0f}M parameters · {precision} · licence {license} · from {origin}. "
+        "Converted into our own classes; every number below is computed on it now.",
+        "**{title}** · {params:.0f}M 参数 · {precision} · 许可证 {license} · 来源 {origin}。"
+        "已转换进我们自己的代码；下面每个数字都是现在在它上面算出的。",
+    ),
     "error.model_missing": (
         "The trained model {name} is not installed. Run: python -m models.train {name}",
         "尚未安装训练好的模型 {name}。请运行：python -m models.train {name}",

@@ -318,12 +318,55 @@ def rerun_parts(control: str, choice: str, parts) -> None:
     st.rerun(list(parts))
 
 
+def model_picker(key: str, own: tuple[str, ...], arch: str) -> str:
+    """The page's model: our checkpoints ``own`` and every real checkpoint of architecture ``arch`` this machine
+    has (a select box, kept in the link), a line on the real ones it lacks and how to get them, and, for a real
+    one, a progress bar while it is converted and loaded on first use, then what it is (from its card). Returns
+    the chosen checkpoint's name for the page's service calls."""
+    from app.shared import services
+    from models import pretrained
+
+    offered, absent = services.choices(arch, own)
+    if not offered:
+        offered = list(own[:1])  # nothing installed: the page's own message says what to run
+    labels = {}
+    for name in offered:
+        ck = services.checkpoint(name)
+        if ck.real:
+            labels[name] = t("picker.real", title=pretrained.KNOWN[name].title)
+        else:
+            labels[name] = t("picker.ours", name=name, params=ck.card.get("params", 0) / 1e6)
+    name = choice(st.selectbox, t("picker.label"), offered, key=key, labels=labels, help=t("picker.help"))
+    if absent:
+        commands = "; ".join(dict.fromkeys(pretrained.how_to_get(k) for k in absent))
+        st.caption(t("picker.absent", names=", ".join(absent), command=commands))
+    ck = services.checkpoint(name)
+    if ck.real and ck.available:
+        if not ck.loaded:
+            bar = st.progress(0.0, text=t("picker.loading", name=name, what="…"))
+            ck.load(lambda f, what: bar.progress(min(max(f, 0.0), 1.0), text=t("picker.loading", name=name, what=what)))
+            bar.empty()
+        about = services.real_about(name)
+        if about:
+            precision = (
+                t("picker.quantised", types="/".join(about["quantised"]))
+                if about["quantised"]
+                else t("picker.full", dtype=about["dtype"])
+            )
+            title = f"{about['title']} (arXiv {about['paper']})" if about["paper"] else about["title"]
+            st.caption(
+                t("picker.about", **{**about, "title": title, "params": about["params"] / 1e6}, precision=precision)
+            )
+    return name
+
+
 def input_error(error: InputError) -> None:
     st.error(error.message(current_lang()), icon=":material/error:")
 
 
 __all__ = [
     "header",
+    "model_picker",
     "explain",
     "readout",
     "plot",

