@@ -314,15 +314,15 @@ def checkpoint(name: str) -> Checkpoint:
     return Checkpoint(name)
 
 
-def choices(arch: str, own: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """What a page of architecture ``arch`` (our module name) can show: (offered, absent). Offered: our own
-    checkpoints ``own`` that are installed, then every real checkpoint of that architecture this machine has;
-    absent: the real ones of the table it lacks (a page says how to get them)."""
+def choices(archs: tuple[str, ...], own: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """What a page whose views work on the architectures ``archs`` (our module names) can show: (offered, absent).
+    Offered: our own checkpoints ``own`` that are installed, then every real checkpoint of those architectures this
+    machine has; absent: the real ones of the table it lacks (a page says how to get them)."""
     from models import pretrained
 
     offered = [name for name in own if checkpoint(name).available]
-    real = pretrained.available(arch)
-    absent = [k.key for k in pretrained.TABLE if k.arch == arch and k.key not in real]
+    real = [k for arch in archs for k in pretrained.available(arch)]
+    absent = [k.key for k in pretrained.TABLE if k.arch in archs and k.key not in real]
     return offered + real, absent
 
 

@@ -318,15 +318,16 @@ def rerun_parts(control: str, choice: str, parts) -> None:
     st.rerun(list(parts))
 
 
-def model_picker(key: str, own: tuple[str, ...], arch: str) -> str:
-    """The page's model: our checkpoints ``own`` and every real checkpoint of architecture ``arch`` this machine
+def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
+    """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
+    module names: the GPT page's views work on ``("gpt", "llama")``) this machine
     has (a select box, kept in the link), a line on the real ones it lacks and how to get them, and, for a real
     one, a progress bar while it is converted and loaded on first use, then what it is (from its card). Returns
     the chosen checkpoint's name for the page's service calls."""
     from app.shared import services
     from models import pretrained
 
-    offered, absent = services.choices(arch, own)
+    offered, absent = services.choices(archs, own)
     if not offered:
         offered = list(own[:1])  # nothing installed: the page's own message says what to run
     labels = {}
