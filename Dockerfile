@@ -26,7 +26,7 @@ RUN python3 -m venv /venv \
 
 COPY . .
 # The corpus is fetched at build time: the running app never reaches the network.
-RUN /venv/bin/python -m models.data.shakespeare
+RUN /venv/bin/python -m models.data.shakespeare && /venv/bin/python -m models.data.pretrained
 
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \

@@ -29,7 +29,8 @@ NAMES = {
     "ffn_up": "mlp.w3",
     "ffn_down": "mlp.w2",
 }
-# Digits one by one, then GPT-2's byte-level split: SmolLM2's own tokenizer.json (``tokenizer.ggml.pre`` "smollm").
+# Pre-tokenizers (``tokenizer.ggml.pre``) that split every digit on its own before GPT-2's byte-level split, as
+# llama.cpp's own tokenizer does for them (its "\p{N}" expression first); transformers' GGUF reader skips this step.
 DIGITS_FIRST = {"smollm"}
 
 

@@ -54,7 +54,8 @@ def config_from_hf(hf_config: dict) -> dict:
         "rope_base": rope_theta(hf_config),
         "norm_eps": float(hf_config.get("rms_norm_eps", 1e-6)),
         "tied": bool(hf_config.get("tie_word_embeddings", False)),
-        "qkv_bias": "Qwen2ForCausalLM" in (hf_config.get("architectures") or ()),
+        "qkv_bias": hf_config.get("model_type") == "qwen2"
+        or "Qwen2ForCausalLM" in (hf_config.get("architectures") or ()),
     }
 
 
