@@ -82,9 +82,10 @@ class Block(nn.Module):
 
     def __init__(self, c: Config):
         super().__init__()
-        self.attn_norm, self.ffn_norm = RMSNorm(c.dim, eps=c.norm_eps), RMSNorm(c.dim, eps=c.norm_eps)
+        eps = getattr(c, "norm_eps", 1e-6)  # models/mistral.py builds this block from a Config of its own
+        self.attn_norm, self.ffn_norm = RMSNorm(c.dim, eps=eps), RMSNorm(c.dim, eps=eps)
         self.attn = MultiHeadAttention(c.dim, c.n_heads, n_kv_heads=c.n_kv_heads, bias=False)
-        if c.qkv_bias:
+        if getattr(c, "qkv_bias", False):
             for proj in (self.attn.wq, self.attn.wk, self.attn.wv):
                 proj.bias = nn.Parameter(torch.zeros(proj.out_features))
         self.mlp = SwiGLU(c.dim, c.hidden)
