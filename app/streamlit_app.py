@@ -25,6 +25,7 @@ from app.shared.services import (  # noqa: E402
     BACKENDS,
     WARM_UP_DELAY_S,
     begin_warm_up,
+    reader_run,
     settle_heap,
     share_the_interpreter,
     warm_up,
@@ -122,7 +123,8 @@ if st.session_state["lang"] == "en":
 else:
     st.query_params["lang"] = st.session_state["lang"]
 try:
-    page.run()
+    with reader_run():  # the warm-up waits for it (services)
+        page.run()
 finally:
     begin_warm_up(WARM_UP_DELAY_S)  # after the first run has drawn its page, not beside it (services)
 settle_heap(page.url_path or HOME)  # once per page and process, after its first whole run: see services

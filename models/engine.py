@@ -73,14 +73,29 @@ class Engine:
         self._sessions: dict[str, object] = {}
         self._steps: dict[str, tuple] = {}  # name -> (traced decoding step, its empty cache)
         self._specs: dict[str, dict] = {}  # name -> its config.json
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # guards the tables above, held for a lookup only
+        self._gates: dict[str, threading.Lock] = {}  # one per thing being made: made once, others wait for it alone
+
+    def _once(self, table: dict, key: str, make):
+        """``table[key]``, made by ``make()`` the first time. Only the threads that want the same key wait for it:
+        a reader's page asking for its model does not queue behind the warm-up loading every other model (with one
+        lock for all, a first visit waited for most of the warm-up, up to a minute on a busy machine)."""
+        with self._lock:
+            if key in table:
+                return table[key]
+            gate = self._gates.setdefault(f"{id(table)}:{key}", threading.Lock())
+        with gate:
+            with self._lock:
+                if key in table:
+                    return table[key]
+            value = make()
+            with self._lock:
+                table[key] = value
+            return value
 
     def model(self, name: str) -> torch.nn.Module:
         """The shared torch model (eval mode, on this engine's device). Do not mutate it."""
-        with self._lock:
-            if name not in self._models:
-                self._models[name] = zoo.load(name).to(self.device)
-            return self._models[name]
+        return self._once(self._models, name, lambda: zoo.load(name).to(self.device))
 
     def loaded(self) -> tuple[list[str], list[str]]:
         """The names whose torch model, and whose ONNX Runtime session, this engine holds."""
@@ -93,22 +108,18 @@ class Engine:
         import onnxruntime as ort
 
         key = name if graph == "model" else f"{name}:{graph}"
-        with self._lock:
-            if key not in self._sessions:
-                path = zoo.checkpoint_dir(name) / f"{graph}.onnx"
-                if not path.exists():
-                    raise FileNotFoundError(f"{path} is missing: run python -m models.export {name}")
-                self._sessions[key] = ort.InferenceSession(
-                    str(path), ort_session_options(), providers=ort_providers(self.device)
-                )
-            return self._sessions[key]
+
+        def make():
+            path = zoo.checkpoint_dir(name) / f"{graph}.onnx"
+            if not path.exists():
+                raise FileNotFoundError(f"{path} is missing: run python -m models.export {name}")
+            return ort.InferenceSession(str(path), ort_session_options(), providers=ort_providers(self.device))
+
+        return self._once(self._sessions, key, make)
 
     def spec(self, name: str) -> dict:
         """``name``'s config.json (arch, outputs, step, config), read once per engine."""
-        with self._lock:
-            if name not in self._specs:
-                self._specs[name] = zoo.read_spec(name)
-            return self._specs[name]
+        return self._once(self._specs, name, lambda: zoo.read_spec(name))
 
     def has_step(self, name: str) -> bool:
         """Whether ``name``'s config.json names a decoding step (``decode_step`` serves it)."""

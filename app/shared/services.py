@@ -10,6 +10,7 @@ torch is imported on first use, not here: the entry point and the home page need
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -102,6 +103,30 @@ class WarmUp:
 
 
 _warm_lock = threading.Lock()
+_runs = 0  # readers' page runs going on in this process now
+_runs_changed = threading.Condition()
+WARM_UP_YIELD_S = 5.0  # the longest the warm-up waits for readers' runs before loading its next model anyway
+
+
+@contextlib.contextmanager
+def reader_run():
+    """Around a reader's page run (the entry point's ``page.run()``): while any is going, the warm-up waits before
+    loading its next model, so what the open page needs is loaded and computed first instead of sharing two cores
+    with models nobody asked for yet."""
+    global _runs
+    with _runs_changed:
+        _runs += 1
+    try:
+        yield
+    finally:
+        with _runs_changed:
+            _runs -= 1
+            _runs_changed.notify_all()
+
+
+def _after_readers(limit_s: float = WARM_UP_YIELD_S) -> None:
+    with _runs_changed:
+        _runs_changed.wait_for(lambda: _runs == 0, timeout=limit_s)
 
 
 @st.cache_resource(show_spinner=False)
@@ -124,6 +149,7 @@ def warm_up() -> WarmUp:
             state.total = len(names)
             shared = engine()
             for name in names:
+                _after_readers()
                 shared.model(name)
                 if (zoo.checkpoint_dir(name) / "model.onnx").exists():
                     shared.session(name)

@@ -192,6 +192,53 @@ def test_the_warm_up_loads_every_checkpoint_in_the_background(monkeypatch):
     services.warm_up.clear()
 
 
+def test_the_warm_up_waits_for_readers_runs(monkeypatch):
+    """While a reader's page run is going the warm-up holds its next model back (up to its limit), so the open page's
+    own work comes first; it goes on as soon as the run ends."""
+    import threading
+
+    from app.shared import services
+
+    monkeypatch.setattr(services, "WARM_UP_YIELD_S", 60.0)
+    done = threading.Event()
+
+    def warm_up_step():
+        services._after_readers(services.WARM_UP_YIELD_S)
+        done.set()
+
+    with services.reader_run():
+        worker = threading.Thread(target=warm_up_step)
+        worker.start()
+        assert not done.wait(0.3)  # held back while the run is going
+    assert done.wait(30)  # released by the run's end, not by the 60 s limit
+    worker.join()
+    services._after_readers(0.0)  # no run: no wait
+
+
+def test_engine_loads_do_not_wait_for_other_models():
+    """The engine makes each model once, and a thread asking for one model does not wait while another thread is
+    loading a different one (one lock for all made a first visit wait for the warm-up)."""
+    import threading
+
+    from models.engine import Engine
+
+    engine = Engine("cpu")
+    loading, release = threading.Event(), threading.Event()
+
+    def slow():
+        loading.set()
+        release.wait(30)
+        return "slow"
+
+    worker = threading.Thread(target=lambda: engine._once(engine._models, "a", slow))
+    worker.start()
+    assert loading.wait(30)
+    assert engine._once(engine._models, "b", lambda: "fast") == "fast"  # while "a" is still loading
+    release.set()
+    worker.join()
+    assert engine._once(engine._models, "a", lambda: "again") == "slow"  # made once
+
+
 def test_the_pages_are_built_once_per_session_and_language():
     """The shell keeps its ``st.Page`` objects between a session's runs (building them was a large share of the empty
     page's rerun) and builds them again, with translated titles, when the reader switches language."""
