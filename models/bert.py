@@ -21,7 +21,10 @@ none after the last block); ``norm="pre"`` builds the pre-LN variant (Xiong et a
 before each sublayer plus a final one), which earlier checkpoints used. Departures from the paper, for a small
 model (trained in minutes on one GPU, hours on one CPU core): learned positions start from the sinusoidal table
 instead of noise; no dropout; sequences of 64 tokens, not 512; a character-and-piece WordPiece of 1,024 ids, not
-30,000.
+30,000. Google's released weights (``bert-base-uncased``, converted by models/pretrained/bert.py) need two options
+whose defaults are ours: ``norm_eps`` (every LayerNorm's ε: 1e-12 there, torch's 1e-5 here) and ``activation`` (the
+blocks' and the MLM transform's; exact GELU in both). A checkpoint without the NSP head (``BertForMaskedLM``) gets
+zeros there: its NSP logits are (0, 0), no opinion.
 
 Glossary (shape letters): B batch, T positions, C model width, H heads, D head width (C / H), V vocabulary,
 L layers, N chosen (masked) positions of a batch.
@@ -35,7 +38,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from models.layers import (
@@ -43,6 +45,7 @@ from models.layers import (
     LearnedPositions,
     PostNormBlock,
     PreNormBlock,
+    activation,
     gpt2_init,
     padding_mask,
     sinusoidal_table,
@@ -61,6 +64,8 @@ class Config:
     n_segments: int = 2  # segment A (0) and segment B (1)
     pad_id: int = 0  # [PAD], the first special of the WordPiece vocabulary: keys with this id get no attention
     norm: str = "post"  # "post": LN(x + Sublayer(x)) as the paper; "pre": x + Sublayer(LN(x)) and a final LN
+    norm_eps: float = 1e-5  # every LayerNorm's ε (Google's BERT: 1e-12)
+    activation: str = "gelu"  # the MLP's and the MLM transform's (models/layers/ffn.py names)
 
 
 PRESETS = {
@@ -76,16 +81,19 @@ class BERT(nn.Module):
         self.embed = nn.Embedding(c.vocab, c.dim)  # E: token embedding, also the MLM decoder
         self.segment = nn.Embedding(c.n_segments, c.dim)  # S
         self.pos = LearnedPositions(c.max_len, c.dim)  # P
-        self.embed_ln = LayerNorm(c.dim)
+        self.embed_ln = LayerNorm(c.dim, eps=c.norm_eps)
         self.token_embedding, self.segment_embedding, self.position_embedding = Probe(), Probe(), Probe()
         self.embedded = Probe()
         if c.norm not in ("post", "pre"):
             raise ValueError(f"norm must be 'post' or 'pre', not {c.norm!r}")
         block = PostNormBlock if c.norm == "post" else PreNormBlock
-        self.blocks = nn.ModuleList(block(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
-        self.ln_f = LayerNorm(c.dim) if c.norm == "pre" else nn.Identity()  # post-LN ends normalised already
+        self.blocks = nn.ModuleList(
+            block(c.dim, c.n_heads, c.mlp_ratio * c.dim, activation=c.activation, eps=c.norm_eps)
+            for _ in range(c.n_layers)
+        )
+        self.ln_f = LayerNorm(c.dim, eps=c.norm_eps) if c.norm == "pre" else nn.Identity()  # post-LN: normalised
         self.mlm_dense = nn.Linear(c.dim, c.dim)  # the MLM head's transform before the tied decoder
-        self.mlm_ln = LayerNorm(c.dim)
+        self.mlm_ln = LayerNorm(c.dim, eps=c.norm_eps)
         self.mlm_bias = nn.Parameter(torch.zeros(c.vocab))
         self.pooler = nn.Linear(c.dim, c.dim)  # reads h[CLS] for NSP
         self.nsp = nn.Linear(c.dim, 2)  # 0 = IsNext, 1 = NotNext
@@ -112,7 +120,7 @@ class BERT(nn.Module):
 
     def mlm_logits(self, h: torch.Tensor) -> torch.Tensor:
         """(..., C) -> (..., V): the masked-token prediction at these hidden states."""
-        return self.mlm_ln(F.gelu(self.mlm_dense(h))) @ self.embed.weight.T + self.mlm_bias
+        return self.mlm_ln(activation(self.config.activation)(self.mlm_dense(h))) @ self.embed.weight.T + self.mlm_bias
 
     def nsp_logits(self, h: torch.Tensor) -> torch.Tensor:
         """(B, T, C) -> (B, 2): IsNext / NotNext from the [CLS] position."""

@@ -27,7 +27,9 @@ Probes: ``token_embedding`` (B, T, C) the rows E[tokens]; ``embedded`` (B, T, C)
 ``final_norm`` (B, T, C) LN_f(x_L), what the unembedding reads.
 
 Departure from GPT-2: the MLP's GELU is the exact erf form x·Φ(x); GPT-2 used the tanh approximation (the two differ
-by less than 1e-3 everywhere).
+by less than 1e-3 everywhere). ``Config.activation = "gelu_tanh"`` builds GPT-2's, for OpenAI's released weights
+(models/pretrained/gpt.py converts a Hugging Face GPT-2 checkpoint); ``norm_eps`` is every LayerNorm's ε (1e-5, as
+GPT-2's).
 
 The checkpoint ``gpt`` (Shakespeare, byte-level BPE of ``vocab`` ids) is trained by models/recipes/gpt.py;
 docs/training/gpt.md records what was tried on the way.
@@ -57,6 +59,8 @@ class Config:
     n_layers: int = 4
     max_len: int = 256  # context length; learned positions exist only this far
     mlp_ratio: int = 4
+    activation: str = "gelu"  # the MLP's: "gelu" exact erf form; "gelu_tanh" GPT-2's approximation (its weights)
+    norm_eps: float = 1e-5  # every LayerNorm's ε
 
 
 PRESETS = {
@@ -73,8 +77,11 @@ class GPT(nn.Module):
         self.pos = LearnedPositions(c.max_len, c.dim)
         self.token_embedding, self.embedded = Probe(), Probe()
         # GPT-2 blocks: pre-LN, causal attention, GELU MLP.
-        self.blocks = nn.ModuleList(PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim) for _ in range(c.n_layers))
-        self.ln_f = LayerNorm(c.dim)
+        self.blocks = nn.ModuleList(
+            PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim, activation=c.activation, eps=c.norm_eps)
+            for _ in range(c.n_layers)
+        )
+        self.ln_f = LayerNorm(c.dim, eps=c.norm_eps)
         self.final_norm = Probe()
         self.apply(gpt2_init)
         for block in self.blocks:  # GPT-2: scale the residual projections by 1/√(2L)

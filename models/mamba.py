@@ -36,6 +36,9 @@ Probes (i = layer): ``layers.{i}.mixer.delta`` (b, l, d_in) Δ; ``layers.{i}.mix
 ``layers.{i}.mixer.B``, ``layers.{i}.mixer.C`` (b, l, n); ``layers.{i}.mixer.h_norm`` (b, l) ‖h_t‖ over all of the
 layer's d_in·n state numbers; ``layers.{i}.mixer.out`` (b, l, d) the block's output before the residual sum.
 
+Real weights: ``state-spaces/mamba-130m-hf`` (converted by models/pretrained/mamba.py) is this model with the
+paper's sizes; its RMSNorms use ε = 1e-5 (``norm_eps``; 1e-6 here by default).
+
 Checkpoints (trained by models/recipes/mamba.py): ``mamba-selective-copy`` and ``mamba-lti-selective-copy`` (the
 same model with ``lti=True``, same budget), ``mamba-induction`` (trained at length 64, tested at 64 and 256),
 ``mamba-lm`` (Shakespeare, the gpt checkpoint's tokenizer).
@@ -70,6 +73,7 @@ class Config:
     dt_max: float = 0.1
     lti: bool = False  # True: Δ, B, C are learned constants (S4-like, time-invariant), not functions of the input
     max_len: int = 1024  # longest sequence the exported parallel scan covers (its number of doubling steps)
+    norm_eps: float = 1e-6  # every RMSNorm's ε (the released Mamba models: 1e-5)
 
     @property
     def d_in(self) -> int:
@@ -261,7 +265,7 @@ class Layer(nn.Module):
 
     def __init__(self, c: Config):
         super().__init__()
-        self.norm = RMSNorm(c.d_model)
+        self.norm = RMSNorm(c.d_model, c.norm_eps)
         self.mixer = Mixer(c)
 
     def forward(self, x: torch.Tensor, scan: str = "parallel") -> torch.Tensor:
@@ -274,7 +278,7 @@ class Mamba(nn.Module):
         self.config = c
         self.embed = nn.Embedding(c.vocab, c.d_model)
         self.layers = nn.ModuleList(Layer(c) for _ in range(c.n_layers))
-        self.norm_f = RMSNorm(c.d_model)
+        self.norm_f = RMSNorm(c.d_model, c.norm_eps)
         nn.init.normal_(self.embed.weight, std=0.02)
         name_probes(self)
 

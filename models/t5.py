@@ -31,6 +31,12 @@ the final decoder norm's gain g, so multiplying g by C^-0.5 reproduces the resca
 T5's gain times C^-0.5 (T5's is ours times √C), and only training differs (tests/models/test_t5.py checks the
 equivalence).
 
+Google's released weights (``t5-small``, converted by models/pretrained/t5.py, which folds √D into W_q and C^-0.5 into
+the final decoder norm's gain as above) fit the defaults. T5 v1.1 and Flan-T5 need options whose defaults are ours:
+``head_dim`` (D with H·D ≠ C: the projections map C to H·D and back), ``gated`` with ``activation="gelu_tanh"``
+(their "gated-gelu" feed-forward, FFN(x) = W₂ (GELU(W₁ x) ⊙ W₃ x)) and ``tied=False`` (an output matrix of its own,
+with no rescale). ``norm_eps`` is every norm's ε.
+
 Shape letters: B batch, S source positions, T target positions, C model width, H heads, D head width, F feed-forward
 width, V vocabulary.
 
@@ -51,6 +57,7 @@ from models.layers import (
     KVCache,
     MultiHeadAttention,
     RMSNorm,
+    SwiGLU,
     T5RelativeBias,
     causal_mask,
     gpt2_init,
@@ -71,6 +78,11 @@ class Config:
     max_distance: int = 128
     pad_id: int = 0  # padding, and the decoder's start token
     eos_id: int = 1
+    head_dim: int = 0  # D; 0: C / H. T5 v1.1 and Flan-T5 have H·D ≠ C
+    activation: str = "relu"  # the feed-forward's (models/layers/ffn.py names)
+    gated: bool = False  # True: W₂ (act(W₁ x) ⊙ W₃ x), T5 v1.1's "gated-gelu" with activation "gelu_tanh"
+    tied: bool = True  # False: the output projection is a matrix of its own, not Eᵀ (T5 v1.1)
+    norm_eps: float = 1e-6  # every norm's ε
 
 
 PRESETS = {
@@ -81,12 +93,32 @@ PRESETS = {
 PROBES = ("*.self_attn.pattern", "*.cross_attn.pattern", "encoder.bias", "decoder.bias")
 
 
+def attention(c: Config) -> MultiHeadAttention:
+    """Bias-free attention, heads of width D = ``c.head_dim``: W_q, W_k, W_v map C to H·D and W_o back, which may
+    differ from C (T5 v1.1)."""
+    if not c.head_dim:
+        return MultiHeadAttention(c.dim, c.n_heads, bias=False)
+    inner = c.n_heads * c.head_dim
+    attn = MultiHeadAttention(inner, c.n_heads, bias=False)  # head width inner / H = D
+    if inner != c.dim:
+        attn.wq, attn.wk, attn.wv = (nn.Linear(c.dim, inner, bias=False) for _ in range(3))
+        attn.wo = nn.Linear(inner, c.dim, bias=False)
+    return attn
+
+
+def feed_forward(c: Config) -> nn.Module:
+    """W₂ act(W₁ x), or gated: W₂ (act(W₁ x) ⊙ W₃ x); no biases."""
+    if c.gated:
+        return SwiGLU(c.dim, c.ffn_dim, activation=c.activation)
+    return MLP(c.dim, c.ffn_dim, activation=c.activation, bias=False)
+
+
 class EncoderBlock(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
-        self.norm1, self.norm2 = RMSNorm(c.dim), RMSNorm(c.dim)
-        self.self_attn = MultiHeadAttention(c.dim, c.n_heads, bias=False)
-        self.ffn = MLP(c.dim, c.ffn_dim, activation="relu", bias=False)
+        self.norm1, self.norm2 = RMSNorm(c.dim, c.norm_eps), RMSNorm(c.dim, c.norm_eps)
+        self.self_attn = attention(c)
+        self.ffn = feed_forward(c)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
         x = x + self.self_attn(self.norm1(x), mask=mask, bias=bias)
@@ -96,10 +128,10 @@ class EncoderBlock(nn.Module):
 class DecoderBlock(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
-        self.norm1, self.norm2, self.norm3 = RMSNorm(c.dim), RMSNorm(c.dim), RMSNorm(c.dim)
-        self.self_attn = MultiHeadAttention(c.dim, c.n_heads, bias=False)
-        self.cross_attn = MultiHeadAttention(c.dim, c.n_heads, bias=False)
-        self.ffn = MLP(c.dim, c.ffn_dim, activation="relu", bias=False)
+        self.norm1, self.norm2, self.norm3 = (RMSNorm(c.dim, c.norm_eps) for _ in range(3))
+        self.self_attn = attention(c)
+        self.cross_attn = attention(c)
+        self.ffn = feed_forward(c)
 
     def forward(self, y, memory, self_mask, cross_mask, bias, cache: KVCache | None = None) -> torch.Tensor:
         y = y + self.self_attn(self.norm1(y), mask=self_mask, bias=bias, cache=cache)
@@ -116,7 +148,7 @@ class Stack(nn.Module):
             c.n_heads, bidirectional=bidirectional, num_buckets=c.num_buckets, max_distance=c.max_distance
         )
         self.layers = nn.ModuleList(block(c) for _ in range(n))
-        self.norm = RMSNorm(c.dim)
+        self.norm = RMSNorm(c.dim, c.norm_eps)
         self.bias = Probe()
 
 
@@ -127,6 +159,8 @@ class T5(nn.Module):
         self.embed = nn.Embedding(c.vocab, c.dim)
         self.encoder = Stack(c, EncoderBlock, c.n_enc_layers, bidirectional=True)
         self.decoder = Stack(c, DecoderBlock, c.n_dec_layers, bidirectional=False)
+        if not c.tied:
+            self.lm_head = nn.Linear(c.dim, c.vocab, bias=False)
         self.apply(gpt2_init)
         name_probes(self)
 
@@ -154,7 +188,8 @@ class T5(nn.Module):
         y = self.embed(tgt)
         for i, layer in enumerate(self.decoder.layers):
             y = layer(y, memory, self_mask, cross_mask, bias, cache[i] if cache else None)
-        return self.decoder.norm(y) @ self.embed.weight.T  # (B, T, V)
+        y = self.decoder.norm(y)
+        return y @ self.embed.weight.T if self.config.tied else self.lm_head(y)  # (B, T, V)
 
     def forward(self, src: torch.Tensor, tgt: torch.Tensor) -> torch.Tensor:
         """src (B, S), tgt (B, T) the target shifted right behind <pad> -> logits (B, T, V): position t predicts

@@ -11,15 +11,18 @@ tokens, and a pre-LN Transformer encoder (eqs. 2–3) mixes them. The class is r
     y = LN(z⁰_L)                                         (4)  the final [CLS] vector; logits = head(y)
 
 The shipped checkpoint reads scikit-learn's handwritten digits upsampled to 16×16, with 4×4 patches: a 4×4 grid of
-16 "words" per image, plus [CLS]; ``models/recipes/vit.py`` trains it.
+16 "words" per image, plus [CLS]; ``models/recipes/vit.py`` trains it. Its images have one channel, given as
+(B, H, W). Google's released weights (``google/vit-base-patch16-224``, converted by models/pretrained/vit.py) need
+options whose defaults are ours: ``channels`` (3: images (B, 3, H, W), channels first, each patch flattened channel
+by channel as a convolution's kernel is), ``norm_eps`` (every LayerNorm's ε: 1e-12 there) and ``activation``.
 
 Shape letters:
     B  batch                     H, W  image height and width (pixels)
-    P  patch side (pixels)       h, w  patch grid height and width (H/P, W/P)
+    P  patch side (pixels)       h, w  patch grid height and width (H/P, W/P)     c  channels (1: no axis)
     N  patches, h·w              T     tokens, N + 1 ([CLS] first)
     C  model width               K     classes (10 digits)
 
-Probes (module paths): ``patch_embed.patches`` (B, N, P·P) the flattened patches the model sees;
+Probes (module paths): ``patch_embed.patches`` (B, N, c·P·P) the flattened patches the model sees;
 ``patch_embed.embeddings`` (B, N, C) after the linear projection E; ``tokens`` (B, T, C) [CLS] + patches with
 positions added; per block ``blocks.{i}.attn.{q,k,v,scores,pattern,context}`` (pattern (B, heads, T, T)),
 ``blocks.{i}.mlp.act`` and ``blocks.{i}.resid`` (B, T, C); ``cls`` (B, C) the final, normed [CLS] vector the head
@@ -52,6 +55,9 @@ class Config:
     n_layers: int = 4
     mlp_ratio: int = 2  # hidden width of the MLP = mlp_ratio · dim; the paper uses 4, 2 suffices at this size
     dropout: float = 0.1  # on the residual branches during training: 1,438 images are very little data for a ViT
+    channels: int = 1  # 1: images (B, H, W), the digits; c > 1: (B, c, H, W), channels first (RGB: 3)
+    activation: str = "gelu"  # the MLP's (models/layers/ffn.py names)
+    norm_eps: float = 1e-5  # every LayerNorm's ε (Google's ViT: 1e-12)
 
     @property
     def grid(self) -> int:
@@ -71,12 +77,14 @@ PRESETS = {
 # ---- patches (numpy and torch share one einops pattern) ------------------------------------------------------
 
 _PATCHIFY = "b (h p1) (w p2) -> b (h w) (p1 p2)"
+_PATCHIFY_CHANNELS = "b c (h p1) (w p2) -> b (h w) (c p1 p2)"
 _UNPATCHIFY = "b (h w) (p1 p2) -> b (h p1) (w p2)"
 
 
 def patchify(images: np.ndarray | torch.Tensor, patch: int) -> np.ndarray | torch.Tensor:
-    """(B, H, W) -> (B, N, P·P): patches in reading order (row by row), each flattened row by row."""
-    return rearrange(images, _PATCHIFY, p1=patch, p2=patch)
+    """(B, H, W) -> (B, N, P·P): patches in reading order (row by row), each flattened row by row.
+    (B, c, H, W) -> (B, N, c·P·P): each patch flattened channel by channel, then row by row."""
+    return rearrange(images, _PATCHIFY if images.ndim == 3 else _PATCHIFY_CHANNELS, p1=patch, p2=patch)
 
 
 def unpatchify(patches: np.ndarray | torch.Tensor, patch: int, grid: int) -> np.ndarray | torch.Tensor:
@@ -88,16 +96,16 @@ def unpatchify(patches: np.ndarray | torch.Tensor, patch: int, grid: int) -> np.
 
 
 class PatchEmbedding(nn.Module):
-    """Flatten each P×P patch and project it to width C: the paper's E, a (P², C) matrix (plus a bias)."""
+    """Flatten each P×P patch and project it to width C: the paper's E, a (c·P², C) matrix (plus a bias)."""
 
     def __init__(self, c: Config):
         super().__init__()
         self.patch_size = c.patch_size
-        self.proj = nn.Linear(c.patch_size**2, c.dim)
+        self.proj = nn.Linear(c.channels * c.patch_size**2, c.dim)
         self.patches, self.embeddings = Probe(), Probe()
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
-        patches = self.patches(patchify(images, self.patch_size))  # (B, N, P·P)
+        patches = self.patches(patchify(images, self.patch_size))  # (B, N, c·P·P)
         return self.embeddings(self.proj(patches))  # (B, N, C)
 
 
@@ -112,15 +120,18 @@ class ViT(nn.Module):
         self.pos = LearnedPositions(c.n_patches + 1, c.dim)  # row 0 belongs to [CLS], rows 1.. to the patches
         # Pre-LN encoder blocks, eqs. 2–3 of the paper; unmasked: every token sees every token.
         self.blocks = nn.ModuleList(
-            PreNormBlock(c.dim, c.n_heads, c.mlp_ratio * c.dim, dropout=c.dropout) for _ in range(c.n_layers)
+            PreNormBlock(
+                c.dim, c.n_heads, c.mlp_ratio * c.dim, activation=c.activation, dropout=c.dropout, eps=c.norm_eps
+            )
+            for _ in range(c.n_layers)
         )
-        self.ln_f = LayerNorm(c.dim)
+        self.ln_f = LayerNorm(c.dim, eps=c.norm_eps)
         self.head = nn.Linear(c.dim, c.n_classes)
         self.tokens, self.cls = Probe(), Probe()
         name_probes(self)
 
     def forward(self, images: torch.Tensor) -> torch.Tensor:
-        """images (B, H, W) in [0, 1], ink bright -> logits (B, K)."""
+        """images (B, H, W) in [0, 1], ink bright (or (B, c, H, W) with ``channels`` c > 1) -> logits (B, K)."""
         e = self.patch_embed(images)  # (B, N, C)
         cls = self.cls_token.expand(e.shape[0], -1, -1)  # (B, 1, C)
         x = self.tokens(self.pos(torch.cat([cls, e], dim=1)))  # (B, T, C)

@@ -3,7 +3,7 @@
 from models.layers.attention import KVCache, MultiHeadAttention, RollingKVCache, cache_bytes, repeat_kv, tensor_bytes
 from models.layers.block import PostNormBlock, PreNormBlock, gpt2_init
 from models.layers.decoder import RotaryDecoder
-from models.layers.ffn import MLP, SwiGLU
+from models.layers.ffn import MLP, SwiGLU, activation
 from models.layers.flash import (
     FlashResult,
     IOCount,
@@ -46,6 +46,7 @@ __all__ = [
     "repeat_kv",
     "MLP",
     "SwiGLU",
+    "activation",
     "FlashResult",
     "IOCount",
     "KernelTiming",

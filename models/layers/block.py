@@ -21,9 +21,11 @@ from models.probe import Probe
 
 
 class PreNormBlock(nn.Module):
-    def __init__(self, dim: int, n_heads: int, hidden: int, *, activation: str = "gelu", dropout: float = 0.0):
+    def __init__(
+        self, dim: int, n_heads: int, hidden: int, *, activation: str = "gelu", dropout: float = 0.0, eps: float = 1e-5
+    ):
         super().__init__()
-        self.ln1, self.ln2 = LayerNorm(dim), LayerNorm(dim)
+        self.ln1, self.ln2 = LayerNorm(dim, eps=eps), LayerNorm(dim, eps=eps)  # eps: 1e-5 torch's and GPT-2's default
         self.attn = MultiHeadAttention(dim, n_heads)
         self.mlp = MLP(dim, hidden, activation=activation)
         self.drop = nn.Dropout(dropout)  # on the residual branches, while training

@@ -1,0 +1,99 @@
+"""models/pretrained/bert.py: tiny random BERTs saved by transformers (MLM head alone, and with NSP), converted into
+models.bert, compute the same MLM and NSP logits as transformers' own forward, padding included."""
+
+import json
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+from safetensors.torch import load_file  # noqa: E402
+
+from models import bert  # noqa: E402
+from models.pretrained import bert as convert  # noqa: E402
+from tests.models.tolerance import assert_close  # noqa: E402
+
+VOCAB = 97
+CONFIG = dict(
+    vocab_size=VOCAB,
+    hidden_size=48,
+    num_hidden_layers=2,
+    num_attention_heads=3,
+    intermediate_size=96,
+    max_position_embeddings=40,
+)
+
+
+def _saved(model, path) -> tuple[dict, dict]:
+    """Every parameter nudged off its initial value (LayerNorm's 1 and 0 would hide a mix-up), saved as safetensors,
+    read back from disk as the loader will: (config.json as a dict, tensors by name)."""
+    torch.manual_seed(1)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.1)
+    model.save_pretrained(path)
+    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
+
+
+def _hf(cls, path):
+    torch.manual_seed(0)
+    model = cls(transformers.BertConfig(**CONFIG)).eval()
+    return model, *_saved(model, path)
+
+
+@pytest.fixture(scope="module")
+def mlm(tmp_path_factory):
+    return _hf(transformers.BertForMaskedLM, tmp_path_factory.mktemp("bert"))
+
+
+def _ours(hf_config, tensors):
+    config, state = convert.from_hf(hf_config, tensors)
+    model = bert.build(config).eval()
+    model.load_state_dict(state, strict=True)
+    return model
+
+
+def _inputs():
+    g = torch.Generator().manual_seed(2)
+    tokens = torch.randint(1, VOCAB, (3, 37), generator=g)
+    tokens[1, 30:] = 0  # [PAD]: transformers is told by attention_mask, ours by the id
+    return tokens, torch.randint(0, 2, (3, 37), generator=g)
+
+
+def test_mlm_logits_equal_transformers(mlm):
+    model, hf_config, tensors = mlm
+    ours = _ours(hf_config, tensors)
+    assert ours.config.norm_eps == 1e-12
+    tokens, segments = _inputs()
+    with torch.no_grad():
+        theirs = model(input_ids=tokens, token_type_ids=segments, attention_mask=tokens != 0).logits
+        got, nsp = ours(tokens, segments)
+    assert_close(got, theirs, 1e-4)
+    assert torch.equal(nsp, torch.zeros(3, 2))  # no NSP head in a BertForMaskedLM: zeros, no opinion
+
+
+def test_pretraining_heads_and_tensorflow_names(tmp_path):
+    """BertForPreTraining's MLM and NSP logits; LayerNorm.gamma / .beta (bert-base-uncased's names) load too."""
+    model, hf_config, tensors = _hf(transformers.BertForPreTraining, tmp_path)
+    renamed = {
+        k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v
+        for k, v in tensors.items()
+    }
+    assert any(k.endswith("gamma") for k in renamed)
+    ours = _ours(hf_config, renamed)
+    tokens, segments = _inputs()
+    with torch.no_grad():
+        out = model(input_ids=tokens, token_type_ids=segments, attention_mask=tokens != 0)
+        got, nsp = ours(tokens, segments)
+    assert_close(got, out.prediction_logits, 1e-4)
+    assert_close(nsp, out.seq_relationship_logits, 1e-4)
+
+
+def test_unsupported_configs_are_refused(mlm):
+    _, hf_config, tensors = mlm
+    with pytest.raises(ValueError, match="quick_gelu"):
+        convert.from_hf(dict(hf_config, hidden_act="quick_gelu"), tensors)
+    with pytest.raises(ValueError, match="MLM head"):
+        convert.from_hf(hf_config, {k: v for k, v in tensors.items() if not k.startswith("cls.")})
+    with pytest.raises(ValueError, match="decoder"):
+        convert.from_hf(dict(hf_config, is_decoder=True), tensors)
