@@ -79,10 +79,11 @@ def piece_text(raw: bytes) -> str:
 
 @st.cache_resource(show_spinner=False)
 def vocabulary(name: str = NAME) -> tuple[str, ...]:
-    """The display text of every id of checkpoint ``name``'s tokenizer (``<|endoftext|>`` for id 0)."""
+    """The display text of every id of checkpoint ``name``'s tokenizer (a special token, such as ours
+    ``<|endoftext|>`` at id 0, by its name)."""
     tok = services.checkpoint(name).tokenizer
     raw = bpe.token_bytes(tok, range(tok.get_vocab_size()))
-    return (bpe.EOT, *(piece_text(b) for b in raw[1:]))
+    return tuple(piece_text(b) if b else tok.id_to_token(i) for i, b in enumerate(raw))  # id 0 of ours: EOT
 
 
 @dataclass(frozen=True)
