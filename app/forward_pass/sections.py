@@ -81,6 +81,7 @@ STEPS = ("embed", "ln", "qkv", "attention", "out", "mlp", "layers", "predict", "
 STEP = "forward_pass_step"  # the picked step (its id in the link: ui.choice)
 
 
+HEAD_BUTTONS = 6  # heads a row of buttons picks from; more get a slider
 CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: {key of the control: value}
 
 
@@ -108,10 +109,15 @@ def controls_and_summary(text: str, n_tokens: int, name: str = svc.NAME) -> None
     ui.slider(
         c_layer, t("view.layer"), 0, L - 1, 0, **ui.drives("forward_pass_layer", CHOICE, DRIVES["forward_pass_layer"])
     )
-    c_head.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True,
-        **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"]),
-    )  # fmt: skip
+    if H > HEAD_BUTTONS:  # 9 heads do not fit a row of buttons in a quarter of the page
+        ui.slider(
+            c_head, t("view.head"), 0, H - 1, 0, **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"])
+        )
+    else:
+        c_head.segmented_control(
+            t("view.head"), list(range(H)), default=0, required=True,
+            **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"]),
+        )  # fmt: skip
     c_temp.slider(
         t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, help=t("forward_pass.temperature.help"),
         **ui.drives("forward_pass_temperature", CHOICE, DRIVES["forward_pass_temperature"]),

@@ -117,6 +117,8 @@ def attention(a, backend: str) -> None:
     a1.metric(t("gpt.att.m.last_looks"), f"{int(last.argmax())}: {labels[int(last.argmax())]}")
     a2.metric(t("gpt.att.m.self"), f"{np.diag(pattern).mean():.2f}", help=t("gpt.att.m.self.help"))
     st.caption(t("gpt.att.caption", n=len(labels) - n_prompt))
+    if svc.is_real(a.name) and len(labels) > 1:  # measured on this head: how much of its weight the first token takes
+        st.caption(t("gpt.att.sink", share=float(pattern[1:, 0].mean())))
     ui.figure(
         attention_heatmap(
             pattern,
@@ -163,7 +165,7 @@ def logit_lens(a, backend: str) -> None:
     agree = [int(i) for i in np.flatnonzero(a.lens_ids[:, -1] == a.lens_ids[-1, -1])]
     path = [f"{p:.2f}" for p in a.final_top_by_layer]
     if len(path) > 8:  # 31 numbers do not fit a metric: the last few, where the answer forms
-        path = ["…", *path[-5:]]
+        path = ["…", *path[-3:]]
     l1, l2 = st.columns(2)
     l1.metric(t("gpt.lens.m.first"), layer_labels[agree[0]], help=t("gpt.lens.m.first.help"))
     l2.metric(t("gpt.lens.m.final_prob"), " → ".join(path), help=t("gpt.lens.m.final_prob.help"))

@@ -93,7 +93,7 @@ def _sampling(text: str, a, backend: str) -> None:
     effect = ui.row()
     effect.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=len(a.logits)))
     effect.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
-    effect.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
+    effect.metric(t("gpt.m.entropy_after"), f"{max(0.0, s.entropy_after):.2f}")  # never "-0.00"
     ui.figure(
         sampling_bars(
             [vocab[i] for i in s.order],

@@ -617,4 +617,11 @@ STRINGS = {
         "Logit 透镜（nostalgebraist，2020）：把每个块之后的残差流送入模型最终的 RMSNorm 和反嵌入（与词嵌入共享），"
         "就好像模型在那里停下。每个格子是该位置对下一个词元的首选猜测，颜色表示其概率；最后一行是模型的输出。",
     ),
+    "gpt.att.sink": (
+        "On average this head gives the first token {share:.0%} of its weight (queries after it). Many heads of a "
+        "trained model park their attention on the first token when nothing else is worth reading — an “attention "
+        "sink” (Xiao et al. 2023, arXiv:2309.17453); our small model shows it much less.",
+        "平均而言，该头把 {share:.0%} 的权重给了第一个词元（其后的查询）。训练好的模型中，许多头在没有值得读取的内容时"
+        "把注意力停放在第一个词元上——即“注意力汇”（Xiao 等 2023，arXiv:2309.17453）；我们的小模型这一现象弱得多。",
+    ),
 }
