@@ -43,6 +43,8 @@ def test_gpt_page(server, page):
 def test_gpt_page_switches_to_the_real_model(server, page):
     """Pick SmolLM2-135M-Instruct in the page's model box: the next-token view shows what the real model expects,
     and the choice goes into the link."""
+    from playwright.sync_api import expect
+
     from app.shared import services
     from app.shared.i18n import translate
 
@@ -56,6 +58,7 @@ def test_gpt_page_switches_to_the_real_model(server, page):
     assert exceptions(page) == 0
     assert "gpt_model=smollm2-135m" in page.url
     top = page.locator('[data-testid="stMetric"]').filter(has_text=translate("gpt.m.top", LANG))
-    assert top.locator('[data-testid="stMetricValue"]').inner_text() == "·Paris"
+    # the first visit loads the model (a progress bar) and may take a second rerun: wait for what it then shows
+    expect(top.locator('[data-testid="stMetricValue"]')).to_have_text("·Paris", timeout=120_000)
     assert page.locator(".st-key-gpt_next .js-plotly-plot").count() == 1
     page.screenshot(path=SHOTS / f"gpt-smollm2-{LANG}.png", full_page=True)
