@@ -30,28 +30,37 @@ def check(label: str, diff: float, scale: float = 1.0, *, col=st) -> None:
                delta_color="normal" if ok else "inverse", delta_arrow="off")  # fmt: skip
 
 
-def paper_vs_here() -> None:
+def paper_vs_here(name: str = svc.NAME) -> None:
     """GPT-2 small and GPT-3 175B beside the model this page traces (its config, read through the handle)."""
-    c = svc.config()
+    c = svc.config(name)
+    llama = svc.arch(name) == "llama"
+    heads = f"{c['n_heads']} × {c['dim'] // c['n_heads']}"
+    if llama:
+        heads += " · " + t("forward_pass.pvh.kv", kv=c["n_kv_heads"])
     rows = [
-        (t("forward_pass.pvh.model"), "GPT-2 small · GPT-3 175B", "gpt"),
-        (t("forward_pass.pvh.params"), t("forward_pass.pvh.params.paper"), f"{svc.params() / 1e6:.2f} M"),
+        (t("forward_pass.pvh.model"), "GPT-2 small · GPT-3 175B", svc.title(name)),
+        (t("forward_pass.pvh.params"), t("forward_pass.pvh.params.paper"), f"{svc.params(name) / 1e6:.2f} M"),
         (t("forward_pass.pvh.layers"), "12 · 96", str(c["n_layers"])),
         (t("forward_pass.pvh.width"), "768 · 12,288", str(c["dim"])),
-        (
-            t("forward_pass.pvh.heads"),
-            t("forward_pass.pvh.heads.paper"),
-            f"{c['n_heads']} × {c['dim'] // c['n_heads']}",
-        ),
+        (t("forward_pass.pvh.heads"), t("forward_pass.pvh.heads.paper"), heads),
         (t("forward_pass.pvh.context"), "1,024 · 2,048", f"{c['max_len']:,}"),
         (t("forward_pass.pvh.vocab"), t("forward_pass.pvh.vocab.paper"), f"{c['vocab']:,}"),
-        (t("forward_pass.pvh.norm"), t("forward_pass.pvh.norm.paper"), t("forward_pass.pvh.norm.here")),
+        (
+            t("forward_pass.pvh.norm"),
+            t("forward_pass.pvh.norm.paper"),
+            t("forward_pass.pvh.norm.llama" if llama else "forward_pass.pvh.norm.here"),
+        ),
     ]
+    if llama:
+        ui.paper_vs_here(
+            rows, [t("forward_pass.pvh.dep.llama")], here=t("forward_pass.pvh.here.real", title=svc.title(name))
+        )
+        return
     ui.paper_vs_here(
         rows,
         [
             t("forward_pass.pvh.dep.ln"),
-            t("forward_pass.pvh.dep.size", ratio=124e6 / max(1, svc.params()), vocab=c["vocab"]),
+            t("forward_pass.pvh.dep.size", ratio=124e6 / max(1, svc.params(name)), vocab=c["vocab"]),
         ],
     )
 
@@ -72,53 +81,64 @@ STEPS = ("embed", "ln", "qkv", "attention", "out", "mlp", "layers", "predict", "
 STEP = "forward_pass_step"  # the picked step (its id in the link: ui.choice)
 
 
+HEAD_BUTTONS = 6  # heads a row of buttons picks from; more get a slider
 CHOICE = "_forward_pass_choice"  # the controls' values as the parts read them: {key of the control: value}
 
 
-def chosen(text: str) -> tuple[svc.View, int, int, int, float]:
+def chosen(text: str, name: str = svc.NAME) -> tuple[svc.View, int, int, int, float]:
     """The analysis at the controls' values, and those values: as the start part drew them, or as a control's
     callback noted it since (a part rerun by a control's callback does not draw the other controls)."""
     c = st.session_state[CHOICE]
     pos, layer, head, temperature = (c[k] for k in DRIVES)
-    return svc.analyse(text, pos, layer, head, temperature), pos, layer, head, temperature
+    return svc.analyse(text, pos, layer, head, temperature, name), pos, layer, head, temperature
 
 
 @st.fragment(key=PARTS["start"])
-def controls_and_summary(text: str, n_tokens: int) -> None:
+def controls_and_summary(text: str, n_tokens: int, name: str = svc.NAME) -> None:
     """The position, layer, head and temperature, and the summary. Stops the page, with the reason, where the text
     cannot be analysed at the chosen position."""
-    cfg = svc.config()
+    cfg = svc.config(name)
     L, H = cfg["n_layers"], cfg["n_heads"]
+    if st.session_state.get("forward_pass_head") is not None and st.session_state["forward_pass_head"] >= H:
+        st.session_state["forward_pass_head"] = 0  # a head of a model with more heads, kept from another model
     c_pos, c_layer, c_head, c_temp = st.columns([3, 2, 3, 2])
     ui.slider(
         c_pos, t("forward_pass.pos"), 0, n_tokens - 1, n_tokens - 1, help=t("forward_pass.pos.help"),
         **ui.drives("forward_pass_pos", CHOICE, DRIVES["forward_pass_pos"]),
     )  # fmt: skip
-    c_layer.slider(
-        t("view.layer"), 0, L - 1, 0, **ui.drives("forward_pass_layer", CHOICE, DRIVES["forward_pass_layer"])
+    ui.slider(
+        c_layer, t("view.layer"), 0, L - 1, 0, **ui.drives("forward_pass_layer", CHOICE, DRIVES["forward_pass_layer"])
     )
-    c_head.segmented_control(
-        t("view.head"), list(range(H)), default=0, required=True,
-        **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"]),
-    )  # fmt: skip
+    if H > HEAD_BUTTONS:  # 9 heads do not fit a row of buttons in a quarter of the page
+        ui.slider(
+            c_head, t("view.head"), 0, H - 1, 0, **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"])
+        )
+    else:
+        c_head.segmented_control(
+            t("view.head"), list(range(H)), default=0, required=True,
+            **ui.drives("forward_pass_head", CHOICE, DRIVES["forward_pass_head"]),
+        )  # fmt: skip
     c_temp.slider(
         t("forward_pass.temperature"), 0.1, 2.0, 1.0, 0.05, help=t("forward_pass.temperature.help"),
         **ui.drives("forward_pass_temperature", CHOICE, DRIVES["forward_pass_temperature"]),
     )  # fmt: skip
     ui.note_controls(CHOICE, DRIVES)
     try:
-        v, *_ = chosen(text)
+        v, *_ = chosen(text, name)
     except InputError as e:
         ui.input_error(e)
         st.stop()
 
     piece = visible(v.pieces[v.pos])
     metrics = ui.row()
-    metrics.metric(t("forward_pass.m.tokens"), len(v.ids), help=t("forward_pass.m.tokens.help"))
+    tokens_help = "forward_pass.m.tokens.help.real" if svc.is_real(name) else "forward_pass.m.tokens.help"
+    metrics.metric(t("forward_pass.m.tokens"), len(v.ids), help=t(tokens_help))
     metrics.metric(t("forward_pass.m.token"), f"{v.pos}: {piece}")
     metrics.metric(t("forward_pass.m.predicted"), visible(v.predicted_piece))
     check(t("forward_pass.m.check_logits"), v.check_logits, float(np.abs(v.logits).max()), col=metrics)
-    st.caption(t("forward_pass.m.check_logits.caption", numpy=f"{v.check_numpy:.1e}"))
+    llama = svc.arch(name) == "llama"
+    caption = "forward_pass.llama.check_logits.caption" if llama else "forward_pass.m.check_logits.caption"
+    st.caption(t(caption, numpy=f"{v.check_numpy:.1e}"))
 
 
 def embed_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
@@ -301,6 +321,8 @@ def dla_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     def part_label(kind: str, i: int, h: int) -> str:
         if kind == "head":
             return t("forward_pass.lh", layer=i, head=h)
+        if kind == "rest":
+            return t("forward_pass.dla.rest", n=i)
         if kind in ("bias", "mlp"):
             return t(f"forward_pass.dla.{kind}", layer=i)
         return t(f"forward_pass.dla.{kind}")
@@ -318,7 +340,12 @@ def dla_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
         f"forward-pass-dla-t{v.pos}",
         key="forward_pass_dla",
     )  # fmt: skip
-    st.markdown(t("forward_pass.dla.text"))
+    llama = isinstance(v, svc.LlamaView)
+    st.markdown(
+        t("forward_pass.llama.dla.text", shown=len(v.dla) - 1, n=v.dla_total_parts)
+        if llama
+        else t("forward_pass.dla.text")
+    )
 
     st.caption(t("forward_pass.readout"))
     ui.readout(v)
@@ -337,17 +364,27 @@ DRAW = {
 }
 
 
+LLAMA_TABS = {"ln", "qkv", "mlp"}  # steps a Llama block does otherwise (RMSNorm, RoPE and GQA, SwiGLU)
+
+
 @st.fragment(key=PARTS["steps"])
-def steps(text: str) -> None:
-    """The step picker and the step it picks."""
-    v, pos, layer, head, temperature = chosen(text)
+def steps(text: str, name: str = svc.NAME) -> None:
+    """The step picker and the step it picks (a Llama block's own steps for a Llama-family checkpoint)."""
+    v, pos, layer, head, temperature = chosen(text, name)
+    llama = isinstance(v, svc.LlamaView)
+    tab = {s: f"forward_pass.llama.tab.{s}" if llama and s in LLAMA_TABS else f"forward_pass.tab.{s}" for s in STEPS}
     step = ui.choice(
         st.segmented_control,
         t("forward_pass.step"),
         STEPS,
         key=STEP,
-        labels={s: t(f"forward_pass.tab.{s}") for s in STEPS},
+        labels={s: t(tab[s]) for s in STEPS},
         required=True,
         label_visibility="collapsed",
     )
-    DRAW[step](v, layer, head, temperature)
+    if llama:
+        from app.forward_pass import llama_steps
+
+        llama_steps.DRAW.get(step, DRAW[step])(v, layer, head, temperature)
+    else:
+        DRAW[step](v, layer, head, temperature)

@@ -293,4 +293,188 @@ STRINGS = {
         "The temperature must lie between 0.05 and 5.",
         "温度必须在 0.05 到 5 之间。",
     ),
+    # ---- a real Llama-family checkpoint (the picker at the top) ----
+    "forward_pass.intro.real": (
+        "**{title}**, a real pretrained model converted into this app's classes, reads your text once ({layers} "
+        "Llama blocks, width {dim}, {heads} query heads sharing {kv} key/value heads; at most {max} tokens here, "
+        "since it runs on a CPU). Pick a position, a layer and a head: every figure shows that token's real vectors, "
+        "and each step is recomputed here in float64 from the weights and checked against the model's next probe.",
+        "**{title}**：一个转换成本应用模型类的真实预训练模型，把你的文本读一遍（{layers} 个 Llama 块，宽度 {dim}，"
+        "{heads} 个查询头共享 {kv} 个键/值头；这里在 CPU 上运行，最多 {max} 个词元）。选择一个位置、一层和一个头："
+        "每张图都是这个词元的真实向量，每一步都在这里用权重以 float64 重新计算，并与模型的下一个探针核对。",
+    ),
+    "forward_pass.try.why.real": (
+        "A Llama block's pass is these steps: the token embedding, RMSNorm, q/k/v with q and k rotated by RoPE, "
+        "softmax(qkᵀ/√D) with several query heads sharing a key/value head, W_O and the residual add, SwiGLU, then "
+        "the final RMSNorm and the unembedding. Dividing the logits by τ < 1 stretches their gaps: the top token "
+        "gains and nothing changes place.",
+        "Llama 块的一次前向传播就是这些步骤：词嵌入、RMSNorm、q/k/v（q 和 k 由 RoPE 旋转）、softmax(qkᵀ/√D)"
+        "（多个查询头共享一个键/值头）、W_O 与残差相加、SwiGLU，最后是最终 RMSNorm 与反嵌入。把 logits 除以 τ < 1 "
+        "会拉大差距：最高的词元概率上升，排序不变。",
+    ),
+    "forward_pass.text.help.real": (
+        "At most {chars} characters and {tokens} tokens (a real model runs on a CPU here). Nothing is put before "
+        "the text: this model's tokenizer adds no start token.",
+        "最多 {chars} 个字符、{tokens} 个词元（真实模型在这里用 CPU 运行）。文本前不加任何词元：该模型的分词器不添加"
+        "起始词元。",
+    ),
+    "forward_pass.error.too_long_tokens_real": (
+        "The text is {n} tokens; on a real model this page reads at most {max} (it runs on a CPU). Shorten it.",
+        "文本有 {n} 个词元；在真实模型上本页最多读取 {max} 个（在 CPU 上运行）。请缩短。",
+    ),
+    "forward_pass.m.tokens.help.real": (
+        "Tokens of the text as the model's own tokenizer cuts it; no start token.",
+        "模型自己的分词器切出的词元数；没有起始词元。",
+    ),
+    "forward_pass.pvh.kv": ("{kv} key/value heads", "{kv} 个键/值头"),
+    "forward_pass.pvh.norm.llama": (
+        "RMSNorm at each sub-block's input, plus a final one",
+        "每个子层输入处的 RMSNorm，另加最终一层",
+    ),
+    "forward_pass.pvh.here.real": ("here ({title})", "这里（{title}）"),
+    "forward_pass.pvh.dep.llama": (
+        "A Llama block, not GPT-2's: RMSNorm (no mean, no bias) for LayerNorm, no position table (RoPE rotates q "
+        "and k), grouped-query attention, SwiGLU for GELU, no biases anywhere. The output matrix is tied to the "
+        "token embedding, as in GPT-2.",
+        "Llama 块，而非 GPT-2 的：用 RMSNorm（不减均值、无偏置）代替 LayerNorm，没有位置表（RoPE 旋转 q 和 k），"
+        "分组查询注意力，用 SwiGLU 代替 GELU，处处没有偏置。输出矩阵与词嵌入共享，与 GPT-2 相同。",
+    ),
+    "forward_pass.llama.check_logits.caption": (
+        "The final logits rebuilt from the parts shown on this page (the token embedding, each head through its "
+        "columns of W_O, each SwiGLU, then the final RMSNorm and Eᵀ), against the model's own output. A float64 "
+        "numpy forward pass that reads only the weights differs from it by at most {numpy}.",
+        "由本页显示的部分（词嵌入、每个头经其 W_O 列、每个 SwiGLU，再经最终 RMSNorm 和 Eᵀ）重建的最终 logits，"
+        "与模型自己的输出比较。只读取权重的 float64 numpy 前向传播与之最多相差 {numpy}。",
+    ),
+    "forward_pass.dla.rest": ("the other {n} parts", "其余 {n} 个部件"),
+    "forward_pass.llama.dla.text": (
+        "The final stream is a sum of {n} parts: the token embedding, each head's output through its columns of "
+        "W_O, and each SwiGLU's output. Each is projected through the final RMSNorm onto the predicted token's row "
+        "of E: (g ⊙ x_c / rms) · E[token], with the rms frozen at its value for the whole stream, which makes the "
+        "parts add up exactly to the logit (RMSNorm has no mean to subtract and no bias). The {shown} largest are "
+        "named; the rest are summed in one bar.",
+        "最终的残差流是 {n} 个部件之和：词嵌入、每个头经其 W_O 列的输出、每个 SwiGLU 的输出。每一部分经最终 RMSNorm "
+        "投影到所预测词元在 E 中的那一行：(g ⊙ x_c / rms) · E[词元]，rms 固定为整个残差流上的值，因此各部分恰好加总为"
+        "该 logit（RMSNorm 不减均值，也没有偏置）。列出最大的 {shown} 个，其余合为一根柱。",
+    ),
+    "forward_pass.llama.tab.ln": ("2 · RMSNorm", "2 · RMSNorm"),
+    "forward_pass.llama.tab.qkv": ("3 · q, k, v, RoPE", "3 · q、k、v 与 RoPE"),
+    "forward_pass.llama.tab.mlp": ("6 · SwiGLU", "6 · SwiGLU"),
+    "forward_pass.llama.s1.title": ("1 · Tokens and the embedding", "1 · 词元与嵌入"),
+    "forward_pass.llama.s1.m.angles": ("RoPE angle at t: fastest · slowest pair", "t 处的 RoPE 角：最快 · 最慢的一对"),
+    "forward_pass.llama.s1.m.angles.help": (
+        "m·θᵢ in radians for the first and last pair of a head's dimensions, θᵢ = base^(−2i/D). Nothing is added "
+        "to x₀: the position turns q and k in step 3.",
+        "一个头的第一对和最后一对维度的 m·θᵢ（弧度），θᵢ = base^(−2i/D)。x₀ 上什么也不加：位置在第 3 步旋转 q 和 k。",
+    ),
+    "forward_pass.llama.s1.text": (
+        "The tokenizer cuts the text into pieces of its vocabulary; the token's id picks a row of the embedding E, "
+        "and that row alone ({d} numbers) starts the residual stream. There is no position table to add: the "
+        "position t = {t} enters inside attention, as a rotation of q and k (RoPE, step 3).",
+        "分词器把文本切成词表中的片段；词元编号选出嵌入 E 的一行，仅这一行（{d} 个数）就是残差流的起点。这里没有位置表"
+        "可加：位置 t = {t} 在注意力内部以 q 和 k 的旋转进入（RoPE，第 3 步）。",
+    ),
+    "forward_pass.llama.s2.title": (
+        "2 · RMSNorm before attention (layer {layer})",
+        "2 · 注意力前的 RMSNorm（层 {layer}）",
+    ),
+    "forward_pass.llama.s2.m.rms": ("rms = √(mean(x²) + ε)", "rms = √(mean(x²) + ε)"),
+    "forward_pass.llama.s2.m.mean": ("Mean of x (kept)", "x 的均值（保留）"),
+    "forward_pass.llama.s2.m.hat": ("rms of x̂", "x̂ 的 rms"),
+    "forward_pass.llama.s2.m.check": ("W_V·RMSNorm(x) vs v probe", "W_V·RMSNorm(x) 与 v 探针"),
+    "forward_pass.llama.s2.hat": ("x̂ = x / rms", "x̂ = x / rms"),
+    "forward_pass.llama.s2.after": ("RMSNorm(x) = g ⊙ x̂", "RMSNorm(x) = g ⊙ x̂"),
+    "forward_pass.llama.s2.text": (
+        "RMSNorm divides the vector by its root mean square, so x̂ has rms 1, and scales each dimension by a "
+        "learned g. Unlike LayerNorm it neither subtracts the mean nor adds a bias: cheaper, and as good in "
+        "practice. The model records no probe here, so the check multiplies the result by W_V and compares it with "
+        "the v probe (v is not rotated).",
+        "RMSNorm 把向量除以其均方根，使 x̂ 的 rms 为 1，再按维乘以可学习的 g。与 LayerNorm 不同，它既不减均值也不加"
+        "偏置：更省算力，效果相当。模型在这里没有探针，所以核对时把结果乘以 W_V，再与 v 探针比较（v 不旋转）。",
+    ),
+    "forward_pass.llama.s3.title": ("3 · q, k, v and RoPE (layer {layer})", "3 · q、k、v 与 RoPE（层 {layer}）"),
+    "forward_pass.llama.s3.m.heads": ("Query / key-value heads", "查询头 / 键值头"),
+    "forward_pass.llama.s3.m.heads.help": (
+        "Grouped-query attention: each key/value head serves several query heads, so the KV cache is that many "
+        "times smaller.",
+        "分组查询注意力：每个键/值头服务于多个查询头，KV 缓存因此缩小同样的倍数。",
+    ),
+    "forward_pass.llama.s3.m.kv": ("This head reads", "该头读取"),
+    "forward_pass.llama.s3.kv": ("h{head} → kv head {g}", "h{head} → 键值头 {g}"),
+    "forward_pass.llama.s3.m.check": ("RoPE(W·x) vs q, k probes", "RoPE(W·x) 与 q、k 探针"),
+    "forward_pass.llama.s3.q": ("q before RoPE", "RoPE 之前的 q"),
+    "forward_pass.llama.s3.q_rot": ("q after RoPE", "RoPE 之后的 q"),
+    "forward_pass.llama.s3.dim": ("dimension of the head", "头内维度"),
+    "forward_pass.llama.s3.text": (
+        "W_Q gives {h} query heads of {d} numbers; W_K and W_V give only {g} key and value heads, each shared by "
+        "{share} query heads. RoPE then turns each pair (q₂ᵢ, q₂ᵢ₊₁) — and the same pairs of k — by the angle t·θᵢ "
+        "(t = {t}): the first pairs spin fast, the last barely move. A query and a key then meet with a dot product "
+        "that depends on their positions only through the distance between them.",
+        "W_Q 给出 {h} 个查询头，每个 {d} 个数；W_K 和 W_V 只给出 {g} 个键头和值头，每个由 {share} 个查询头共享。"
+        "随后 RoPE 把每一对 (q₂ᵢ, q₂ᵢ₊₁)——以及 k 的同样各对——旋转 t·θᵢ（t = {t}）：前面的维度对转得快，最后的几乎不动。"
+        "于是查询与键的点积只通过二者的距离依赖位置。",
+    ),
+    "forward_pass.llama.s4.gqa": (
+        "Query head {head} scores the keys of key/value head {g}, which it shares with {share} query heads in all; "
+        "the weighted sum is over that head's values.",
+        "查询头 {head} 对键/值头 {g} 的键打分（共有 {share} 个查询头共享它）；加权求和的也是该头的值。",
+    ),
+    "forward_pass.llama.s5.m.check": ("RMSNorm₂(x + Attn)·W₁ vs gate probe", "RMSNorm₂(x + Attn)·W₁ 与 gate 探针"),
+    "forward_pass.llama.s5.text": (
+        "The heads' outputs ({d} numbers each) are laid side by side and multiplied by W_O (no bias), and the "
+        "result is added to x. The model records no probe of the sum, so the check carries it through the next "
+        "RMSNorm, W₁ and SiLU and compares with the SwiGLU's gate probe.",
+        "各头的输出（每个 {d} 个数）并排拼接，乘以 W_O（无偏置），结果加到 x 上。模型没有记录这个和的探针，"
+        "所以核对时把它经过下一个 RMSNorm、W₁ 和 SiLU，与 SwiGLU 的 gate 探针比较。",
+    ),
+    "forward_pass.llama.s6.title": ("6 · SwiGLU (layer {layer})", "6 · SwiGLU（层 {layer}）"),
+    "forward_pass.llama.s6.m.active.help": (
+        "Share of the gate's units with u > 0. SiLU(u) = u·σ(u) passes a large positive u almost as it is and "
+        "turns a negative u into a small negative number.",
+        "gate 中 u > 0 的单元比例。SiLU(u) = u·σ(u) 让较大的正 u 几乎原样通过，把负的 u 变为很小的负数。",
+    ),
+    "forward_pass.llama.s6.m.check_up": ("W₃·RMSNorm₂(x) vs up probe", "W₃·RMSNorm₂(x) 与 up 探针"),
+    "forward_pass.llama.s6.m.check_act": ("gate ⊙ up vs probe", "gate ⊙ up 与探针"),
+    "forward_pass.llama.s6.m.check_add": ("x + W₂·(…) vs stream probe", "x + W₂·(…) 与残差流探针"),
+    "forward_pass.llama.s6.pre": ("gate pre-activation u = W₁·RMSNorm₂(x)", "gate 预激活 u = W₁·RMSNorm₂(x)"),
+    "forward_pass.llama.s6.text": (
+        "A second RMSNorm, then two projections to {f} hidden units: a gate SiLU(W₁x) and a value W₃x, multiplied "
+        "unit by unit; W₂ brings the product back to the stream, which it is added to. Three matrices instead of "
+        "GPT-2's two, with a narrower hidden layer to cost the same.",
+        "再经一次 RMSNorm，然后两个投影到 {f} 个隐藏单元：门 Si"
+        "LU(W₁x) 和值 W₃x，逐单元相乘；W₂ 把乘积投回残差流并加上。"
+        "三个矩阵而非 GPT-2 的两个，隐藏层更窄以保持相同的计算量。",
+    ),
+    "forward_pass.llama.s7.text": (
+        "Steps 2–6 repeat in each of the {layers} blocks. The bars are the size of each write (the chosen layer in "
+        "blue), the line the size of the stream after it: a real model's stream grows large, and a few dimensions "
+        "carry much of it.",
+        "第 2–6 步在 {layers} 个块中逐一重复。柱子是每次写入的大小（所选层为蓝色），折线是写入后残差流的大小："
+        "真实模型的残差流会变得很大，而且少数几个维度承载了其中很大一部分。",
+    ),
+    "forward_pass.llama.s8.title": ("8 · Final RMSNorm, unembedding, softmax", "8 · 最终 RMSNorm、反嵌入与 softmax"),
+    "forward_pass.llama.s8.text": (
+        "A final RMSNorm, then the product with the token embedding E again (tied): one logit for each of the "
+        "{vocab:,} tokens. Dividing by τ and a softmax give the next-token distribution.",
+        "最终 RMSNorm，然后再次与词嵌入 E 相乘（共享权重）：{vocab:,} 个词元各得一个 logit。除以 τ 再做 softmax，"
+        "得到下一个词元的分布。",
+    ),
+    "forward_pass.explain.real": (
+        "**What you see.** One token's path through a real Llama-family decoder: the GPT-2 arrangement (pre-norm, "
+        "a final norm, tied embeddings; Radford et al. 2019) with LLaMA's parts (Touvron et al. 2023, "
+        "[arXiv:2302.13971](https://arxiv.org/abs/2302.13971)): RMSNorm, rotary positions (RoFormer, "
+        "[arXiv:2104.09864](https://arxiv.org/abs/2104.09864)), grouped-query attention "
+        "([arXiv:2305.13245](https://arxiv.org/abs/2305.13245)) and SwiGLU. Every vector is the real model's; the "
+        "steps without a probe of their own are recomputed and checked by the next probe that reads them.\n\n"
+        "**Try.** Switch the model back to ours and compare step 2 (LayerNorm against RMSNorm), step 6 (GELU "
+        "against SwiGLU) and “Which parts?”: in a 30-layer model many small parts share a prediction.",
+        "**你看到的。** 一个词元在真实 Llama 系列解码器中的路径：GPT-2 的结构（前置归一化、最终归一化、共享嵌入；"
+        "Radford 等 2019），加上 LLaMA 的部件（Touvron 等 2023，[arXi"
+        "v:2302.13971](https://arxiv.org/abs/2302.13971)）："
+        "RMSNorm、旋转位置编码（RoFormer，[arXiv:2104.09864](https://arxiv.org/abs/2104.09864)）、分组查询注意力"
+        "（[arXiv:2305.13245](https://arxiv.org/abs/2305.13245)）和 SwiGLU。每个向量都来自真实模型；没有自己探针的步骤"
+        "会重新计算，并由读取它的下一个探针核对。\n\n"
+        "**试试。** 把模型切回我们的，比较第 2 步（LayerNorm 与 RMSNorm）、第 6 步（GELU 与 SwiGLU）和“哪些部件？”："
+        "在 30 层的模型里，一个预测由许多小部件共同完成。",
+    ),
 }

@@ -156,12 +156,18 @@ def attention_steps(
 
 
 @cached
-def gelu_histogram(pre: np.ndarray, *, count_title: str, gelu_name: str, value_title: str) -> go.Figure:
-    """Histogram of the MLP's pre-activations, with the GELU curve over the same range."""
+def gelu_histogram(
+    pre: np.ndarray, *, count_title: str, gelu_name: str, value_title: str, silu: bool = False
+) -> go.Figure:
+    """Histogram of the MLP's pre-activations, with the GELU curve (``silu``: SiLU, x·σ(x), a SwiGLU's gate) over
+    the same range."""
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_histogram(x=pre, nbinsx=60, marker_color=BLUE, name=count_title, secondary_y=False)
     grid = np.linspace(float(pre.min()), float(pre.max()), 200)
-    curve = 0.5 * grid * (1 + np.vectorize(math.erf)(grid / math.sqrt(2)))
+    if silu:
+        curve = grid / (1 + np.exp(-grid))
+    else:
+        curve = 0.5 * grid * (1 + np.vectorize(math.erf)(grid / math.sqrt(2)))
     fig.add_scatter(x=grid, y=curve, mode="lines", line={"color": RED}, name=gelu_name, secondary_y=True)
     fig.update_xaxes(title=value_title)
     fig.update_yaxes(title=count_title, secondary_y=False)

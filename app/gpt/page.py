@@ -1,4 +1,5 @@
-"""GPT-1 / GPT-2 / GPT-3 (2005.14165): a small decoder-only model trained on Shakespeare, probed while it writes.
+"""GPT-1 / GPT-2 / GPT-3 (2005.14165): a small decoder-only model trained on Shakespeare, probed while it writes —
+or, picked at the top, a real pretrained decoder converted into our classes (SmolLM2-135M-Instruct, ...).
 This script is the page's outline; the sections live beside it (sections.py, sampling.py, probes.py)."""
 
 import streamlit as st
@@ -9,15 +10,15 @@ from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
 
 ui.header("gpt")
+name = ui.model_picker("gpt_model", own=(svc.NAME,), archs=("gpt", "llama"))
 backend = st.session_state.get("backend", "torch")
-facts = svc.facts()
-induction_head = layer_head_label(*svc.induction(*probes.ICL_DEFAULT, backend).best_head)
-st.markdown(t("gpt.intro", params=facts["params"] / 1e6))
-ui.try_this(
-    t("gpt.try.do"),
-    t("gpt.try.see", vocab=facts["vocab"], uniform=facts["uniform_nats"], lh=induction_head),
-    t("gpt.try.why"),
-)
+try:
+    facts = svc.facts(name)
+    induction_head = layer_head_label(*svc.induction(*probes.ICL_DEFAULT, backend, name).best_head)
+except InputError as e:  # the checkpoint is not installed: what to run
+    ui.input_error(e)
+    st.stop()
+sections.intro(facts, induction_head)
 sections.paper_vs_here(facts)
 
 text = ui.text_box(
@@ -32,7 +33,7 @@ st.pills(
     format_func=lambda s: s.replace("\n", " ↵ "),
 )
 try:
-    a = svc.analyse(text, backend)
+    a = svc.analyse(text, backend, name)
 except InputError as e:
     ui.input_error(e)
     st.stop()
@@ -44,5 +45,5 @@ sampling.section(text, a, backend)
 # inside the model, one view at a time: tokenisation, attention, logit lens, in-context learning
 probes.views(a, backend)
 # the model's card, and what the paper changed
-sections.model_card()
-sections.explanation(facts, induction_head)
+sections.model_card(facts)
+sections.explanation(facts, induction_head, a)

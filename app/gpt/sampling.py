@@ -25,7 +25,9 @@ def section(text: str, a, backend: str) -> None:
     they drive."""
     st.subheader(t("gpt.sampling.title"))
     st.caption(t("gpt.sampling.caption"))
-    _controls()
+    if svc.is_real(a.name):
+        st.caption(t("gpt.sampling.real", max=svc.limits(a.name)[1]))
+    _controls(svc.limits(a.name)[1])
     _sampling(text, a, backend)
 
 
@@ -39,6 +41,7 @@ class Settings(NamedTuple):
     top_p: float
     seed: int
     backend: str
+    name: str = svc.NAME
 
 
 def _rerun() -> None:
@@ -56,8 +59,8 @@ def _request() -> None:
 
 
 @st.fragment(key=CONTROLS_PART)
-def _controls() -> None:
-    """Temperature, top-k, top-p, seed and length."""
+def _controls(max_new: int) -> None:
+    """Temperature, top-k, top-p, seed and length (at most ``max_new`` tokens: fewer on a real model)."""
     c1, c2, c3, c4, c5 = st.columns(5)
     bound = {"on_change": _rerun, "bind": "query-params"}
     c1.slider(
@@ -75,7 +78,7 @@ def _controls() -> None:
         t("gpt.top_p"), 0.05, 1.0, DEFAULTS["gpt_top_p"], 0.05, key="gpt_top_p", help=t("gpt.top_p.help"), **bound
     )
     c4.number_input(t("gpt.seed"), 0, 9999, DEFAULTS["gpt_seed"], key="gpt_seed", help=t("gpt.seed.help"), **bound)
-    c5.slider(t("gpt.n"), 1, svc.MAX_NEW, DEFAULTS["gpt_n"], key="gpt_n", **bound)
+    ui.slider(c5, t("gpt.n"), 1, max_new, DEFAULTS["gpt_n"], key="gpt_n", **bound)
 
 
 @st.fragment(key=PART)
@@ -83,12 +86,14 @@ def _sampling(text: str, a, backend: str) -> None:
     """What the sampling controls do to the next-token distribution, and the continuation they generate: reruns alone
     when a control moves or Generate is clicked."""
     temperature, top_k, top_p, seed, n_new = (st.session_state.get(k, v) for k, v in DEFAULTS.items())
-    vocab = svc.vocabulary()
+    name = a.name
+    n_new = min(int(n_new), svc.limits(name)[1])
+    vocab = svc.vocabulary(name)
     s = svc.sampling_steps(a.logits, temperature, top_k, top_p, shown=20)
     effect = ui.row()
-    effect.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=svc.facts()["vocab"]))
+    effect.metric(t("gpt.m.kept"), s.kept, help=t("gpt.m.kept.help", vocab=len(a.logits)))
     effect.metric(t("gpt.m.entropy_before"), f"{s.entropy_before:.2f}")
-    effect.metric(t("gpt.m.entropy_after"), f"{s.entropy_after:.2f}")
+    effect.metric(t("gpt.m.entropy_after"), f"{max(0.0, s.entropy_after):.2f}")  # never "-0.00"
     ui.figure(
         sampling_bars(
             [vocab[i] for i in s.order],
@@ -121,7 +126,16 @@ def _sampling(text: str, a, backend: str) -> None:
     cache = row.toggle(
         t("gpt.kv_cache"), True, key="gpt_cache", on_change=_rerun, bind="query-params", help=t("gpt.cache.help")
     )
-    settings = Settings(text, int(n_new), float(temperature), int(top_k), float(top_p), int(seed), backend)
+    settings = Settings(
+        text,
+        int(n_new),
+        float(temperature),
+        int(top_k),
+        float(top_p),
+        int(seed),
+        svc.decode_backend(backend, name),
+        name,
+    )
     last = st.session_state.get(LAST)
     box = st.container(border=True)
     try:
@@ -129,7 +143,10 @@ def _sampling(text: str, a, backend: str) -> None:
             box.markdown(f"**{t('gpt.prompt.short')}**")
             box.text(text)
             box.markdown(f"**{t('gpt.continuation')}**")
-            live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache)
+            live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache, name)
+            if svc.is_real(name):  # a few tokens a second: say how far it has got
+                bar = box.progress(0.0, text=t("gpt.progress", done=0, n=n_new))
+                live.on_token = lambda done, n: bar.progress(done / n, text=t("gpt.progress", done=done, n=n))
             box.write_stream(live)
             last = st.session_state[LAST] = (settings, live.generation)
             # this reader's own measurements, one per backend and decoding, to compare cache and no cache
@@ -157,10 +174,12 @@ def _sampling(text: str, a, backend: str) -> None:
         n=made.n,
         backend=made.backend,
     )
+    if made.name != name:
+        made_with = f"{made.name} · {made_with}"
     box.container(key="gpt_made_with").caption(t("gpt.current" if current else "gpt.stale", made_with=made_with))
     _speed(gen)
     # the attention view draws the continuation after the prompt only when it continues this prompt
-    st.session_state[NEW_IDS] = tuple(gen.new_ids) if made.text == text else ()
+    st.session_state[NEW_IDS] = tuple(gen.new_ids) if (made.text, made.name) == (text, name) else ()
 
 
 def _speed(gen) -> None:

@@ -1,5 +1,6 @@
-"""The GPT page's sections around the sampling part and the views: the paper against our model, the next-token
-distribution, the model's card and the closing explanation."""
+"""The GPT page's sections around the sampling part and the views: the introduction and the guided experiment, the
+paper against the chosen model (ours or a real one), the next-token distribution, the model's card and the closing
+explanation."""
 
 import numpy as np
 import streamlit as st
@@ -14,7 +15,42 @@ from app.shared.tokens import visible
 SHOWN = 12  # bars in the next-token chart
 
 
+def intro(facts: dict, induction_head: str) -> None:
+    """What the page's model is, and the guided experiment, with the numbers of the chosen checkpoint."""
+    if facts["real"]:
+        st.markdown(t("gpt.intro.real", title=facts["title"], params=facts["params"] / 1e6))
+    else:
+        st.markdown(t("gpt.intro", params=facts["params"] / 1e6))
+    see = "gpt.try.see.real" if facts["real"] else "gpt.try.see"
+    ui.try_this(
+        t("gpt.try.do"),
+        t(see, vocab=facts["vocab"], uniform=facts["uniform_nats"], lh=induction_head),
+        t("gpt.try.why"),
+    )
+
+
+def _real_paper_vs_here(facts: dict) -> None:
+    """The GPT papers beside the real checkpoint: its shape from its config, what its family changed."""
+    heads = t("gpt.pvh.heads.real", heads=facts["heads"], kv=facts["kv_heads"])
+    ui.paper_vs_here(
+        [
+            (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {heads}"),
+            (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
+            (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), f"{facts['context']:,}"),
+            (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.real", vocab=facts["vocab"])),
+            (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t(f"gpt.pvh.norm.{facts['arch']}")),
+            (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t(f"gpt.pvh.attention.{facts['arch']}")),
+            (t("gpt.pvh.data"), t("gpt.pvh.data.paper"), t("gpt.pvh.data.real", paper=facts["paper"] or "—")),
+        ],
+        [t(f"gpt.pvh.dep.real.{facts['arch']}"), t("gpt.pvh.dep.real.precision"), t("gpt.pvh.dep.real.chat")],
+        here=t("gpt.pvh.here.real", title=facts["title"]),
+    )
+
+
 def paper_vs_here(facts: dict) -> None:
+    if facts["real"]:
+        _real_paper_vs_here(facts)
+        return
     ui.paper_vs_here(
         [
             (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
@@ -55,13 +91,20 @@ def paper_vs_here(facts: dict) -> None:
 def next_token(a) -> None:
     """The prompt's size and the model's next-token distribution: the top token, its probability, the entropy and
     the likeliest tokens."""
-    vocab = svc.vocabulary()
+    vocab = svc.vocabulary(a.name)
     top = int(a.probs.argmax())
+    bits = float(np.log2(len(a.probs)))
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("gpt.m.tokens"), len(a.tokens.ids) - 1, help=t("gpt.m.tokens.help"))
+    m1.metric(
+        t("gpt.m.tokens"),
+        len(a.tokens.ids) - a.tokens.prefix,
+        help=t("gpt.m.tokens.help" if a.tokens.prefix else "gpt.m.tokens.help.real"),
+    )
     m2.metric(t("gpt.m.top"), visible(vocab[top]))
     m3.metric(t("gpt.m.top_p"), f"{a.probs[top]:.1%}")
-    m4.metric(t("gpt.m.entropy"), f"{entropy_bits(a.probs):.2f}", help=t("gpt.m.entropy.help"))
+    m4.metric(
+        t("gpt.m.entropy"), f"{entropy_bits(a.probs):.2f}", help=t("gpt.m.entropy.help", vocab=len(a.probs), bits=bits)
+    )
     st.subheader(t("gpt.next.title"))
     order = np.argsort(-a.probs, kind="stable")[:SHOWN]
     ui.figure(
@@ -73,8 +116,27 @@ def next_token(a) -> None:
     ui.readout(a)
 
 
-def model_card() -> None:
-    """The shipped model's card (collapsed): size, held-out loss against the bigram baseline, induction."""
+def _real_card(facts: dict) -> None:
+    """A real checkpoint's card: its size and shape, where it came from and in what precision (its conversion's
+    record)."""
+    about = svc.real_about(facts["name"])
+    with st.expander(t("gpt.card.title")):
+        k1, k2, k3, k4 = st.columns(4)
+        k1.metric(t("gpt.card.params"), f"{facts['params'] / 1e6:.1f} M")
+        k2.metric(t("gpt.card.vocab"), f"{facts['vocab']:,}")
+        k3.metric(t("gpt.card.context"), f"{facts['context']:,}")
+        k4.metric(t("gpt.card.precision"), "/".join(about.get("quantised", [])) or about.get("dtype", "float32"))
+        st.caption(
+            t("gpt.card.real", title=facts["title"], origin=about.get("origin", "?"), license=about.get("license", "?"))
+        )
+
+
+def model_card(facts: dict) -> None:
+    """The model's card (collapsed): ours, size, held-out loss against the bigram baseline, induction; a real one,
+    what it is and where it came from."""
+    if facts["real"]:
+        _real_card(facts)
+        return
     with st.expander(t("gpt.card.title")):
         card = svc.card()
         metrics = card.get("metrics", {})
@@ -88,7 +150,25 @@ def model_card() -> None:
     ui.reading_numbers()
 
 
-def explanation(facts: dict, induction_head: str) -> None:
+def explanation(facts: dict, induction_head: str, a) -> None:
+    if facts["real"]:
+        lens = svc.lens_summary(a)
+        vocab = svc.vocabulary(a.name)
+        ui.explain(
+            t(
+                "gpt.explain.real",
+                title=facts["title"],
+                layers=facts["layers"],
+                heads=facts["heads"],
+                kv=facts["kv_heads"],
+                dim=facts["dim"],
+                vocab=facts["vocab"],
+                lh=induction_head,
+                inner=visible(vocab[lens.inner_token]),
+                n_inner=lens.inner_layers,
+            )
+        )
+        return
     ui.explain(
         t(
             "gpt.explain",

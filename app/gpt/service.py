@@ -1,16 +1,24 @@
 """The GPT page's bridge to ``models.gpt``: tokenise, next-token distribution, sampling, generation, logit lens,
 and the in-context-learning (induction) demo.
 
-Every model call goes through the checkpoint's handle (``MODEL.run``: torch or ONNX Runtime) except generation,
-which runs the engine's one-call decoding step (``models.gpt.CachedStep``: traced on torch, ``decode.onnx`` on ONNX
-Runtime) with the KV cache or re-reading the whole sequence, as the reader chooses: the same tokens either way, and the
-tokens-per-second readout compares the two as this reader measured them.
+Every function takes the checkpoint's name (``name``, ours ``gpt`` by default): the page's picker hands it ours or
+a real pretrained decoder converted into our classes (SmolLM2 and the Llama family, GPT-2; models/pretrained). Every
+model call goes through that checkpoint's handle (``handle(name).run``: torch or ONNX Runtime) except generation. On
+ours it runs the engine's one-call decoding step (``models.gpt.CachedStep``: traced on torch, ``decode.onnx`` on
+ONNX Runtime) with the KV cache or re-reading the whole sequence, as the reader chooses: the same tokens either way,
+and the tokens-per-second readout compares the two as this reader measured them. A real checkpoint has no ONNX graph
+and no traced step: it decodes in eager torch (``models.gpt.eager_step``, the model's own ``new_cache()``).
+
+Ours reads ``<|endoftext|>`` before every text, as it was trained; a real checkpoint reads the text as its own
+tokenizer encodes it, with nothing in front (SmolLM2's tokenizer adds no start token, and its ``<|endoftext|>``
+separates documents, it does not start them). Its inputs are capped shorter (``MAX_REAL_TOKENS``): a forward pass
+with every attention map of a 135 M model costs ~10 ms a token on a CPU.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,12 +32,35 @@ from app.shared.services import engine, stack_layers
 from models import gpt, metrics, sampling
 from models.data import bpe
 
-NAME = "gpt"
-MODEL = services.checkpoint(NAME)  # every function of this page reads this checkpoint through its handle
+NAME = "gpt"  # our checkpoint, the page's default
 MAX_CHARS = 600  # what the prompt box accepts
 MAX_PROMPT_TOKENS = 160  # prompt tokens (with <|endoftext|>); leaves room for generation in the 256 context
 MAX_NEW = 64  # tokens one generation may add
+MAX_REAL_TOKENS = 64  # prompt tokens a real checkpoint reads here (a forward with every map: ~0.7 s on a CPU)
+MAX_REAL_NEW = 32  # tokens one generation of a real checkpoint may add (~5 tokens/s on a CPU)
 PROBES = ("embedded", "blocks.*.resid", "blocks.*.attn.pattern")
+LENS_CHUNK = 2  # layers read through the unembedding at once (a real vocabulary: 49k logits per token)
+
+
+def handle(name: str = NAME) -> services.Checkpoint:
+    """The checkpoint ``name``'s handle (models, tokenizer, card, runner)."""
+    return services.checkpoint(name)
+
+
+def is_real(name: str = NAME) -> bool:
+    """A real pretrained checkpoint (no start token of ours, shorter inputs, eager torch decoding)."""
+    return handle(name).real
+
+
+def prefix(name: str = NAME) -> tuple[int, ...]:
+    """What the model reads before the text: ours <|endoftext|> (id 0), as it was trained; a real one nothing."""
+    return () if is_real(name) else (0,)
+
+
+def limits(name: str = NAME) -> tuple[int, int]:
+    """(prompt tokens, new tokens) the page lets checkpoint ``name`` read and write."""
+    return (MAX_REAL_TOKENS, MAX_REAL_NEW) if is_real(name) else (MAX_PROMPT_TOKENS, MAX_NEW)
+
 
 _EXAMPLES = assets.data("examples/gpt.json")
 EXAMPLES: tuple[str, ...] = tuple(_EXAMPLES["prompts"])  # the prompt box's default is the first
@@ -48,41 +79,46 @@ def piece_text(raw: bytes) -> str:
 
 @st.cache_resource(show_spinner=False)
 def vocabulary(name: str = NAME) -> tuple[str, ...]:
-    """The display text of every id of checkpoint ``name``'s tokenizer (``<|endoftext|>`` for id 0)."""
+    """The display text of every id of checkpoint ``name``'s tokenizer (a special token, such as ours
+    ``<|endoftext|>`` at id 0, by its name)."""
     tok = services.checkpoint(name).tokenizer
     raw = bpe.token_bytes(tok, range(tok.get_vocab_size()))
-    return (bpe.EOT, *(piece_text(b) for b in raw[1:]))
+    return tuple(piece_text(b) if b else tok.id_to_token(i) for i, b in enumerate(raw))  # id 0 of ours: EOT
 
 
 @dataclass(frozen=True)
 class Tokens:
-    ids: tuple[int, ...]  # <|endoftext|> first, then the prompt's BPE ids
+    ids: tuple[int, ...]  # what the model reads before the text (ours: <|endoftext|>), then the text's BPE ids
     pieces: tuple[str, ...]  # each id as text
     n_bytes: tuple[int, ...]  # UTF-8 bytes each id stands for
     hex: tuple[str, ...]  # those bytes in hex
+    prefix: int = 1  # ids in front of the text (ours 1: <|endoftext|>; a real checkpoint 0)
 
 
-def _tokens(ids: list[int]) -> Tokens:
-    raw = bpe.token_bytes(MODEL.tokenizer, ids)
-    vocab = vocabulary()
+def _tokens(ids: list[int], name: str = NAME) -> Tokens:
+    raw = bpe.token_bytes(handle(name).tokenizer, ids)
+    vocab = vocabulary(name)
     return Tokens(
         ids=tuple(int(i) for i in ids),
         pieces=tuple(vocab[i] for i in ids),
         n_bytes=tuple(len(b) for b in raw),
         hex=tuple(b.hex(" ") for b in raw),
+        prefix=len(prefix(name)),
     )
 
 
-def tokenize(text: str) -> Tokens:
+def tokenize(text: str, name: str = NAME) -> Tokens:
     """The prompt as the model reads it; ``InputError`` when it is empty or too long."""
     if not text or not text.strip():
         raise InputError("gpt.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("gpt.error.too_long_chars", n=len(text), max=MAX_CHARS)
-    ids = [0, *MODEL.tokenizer.encode(text).ids]
-    if len(ids) > MAX_PROMPT_TOKENS:
-        raise InputError("gpt.error.too_long_tokens", n=len(ids), max=MAX_PROMPT_TOKENS)
-    return _tokens(ids)
+    ids = [*prefix(name), *handle(name).tokenizer.encode(text).ids]
+    most = limits(name)[0]
+    if len(ids) > most:
+        key = "gpt.error.too_long_tokens_real" if is_real(name) else "gpt.error.too_long_tokens"
+        raise InputError(key, n=len(ids), max=most)
+    return _tokens(ids, name)
 
 
 @dataclass(frozen=True)
@@ -99,40 +135,69 @@ class Analysis:
     backend: str
     device: str
     ms: float
+    name: str = NAME  # the checkpoint
 
 
-def forward(tokens: Tokens, backend: str) -> Analysis:
-    res = MODEL.run({"tokens": np.array([tokens.ids], dtype=np.int64)}, PROBES, backend)
-    n_layers = MODEL.config["n_layers"]
+def _lens(model, resid: np.ndarray, final_top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The logit lens of residual streams (L + 1, T, C): each one through the model's own final norm and
+    unembedding (``model.unembed``: GPT's LayerNorm and Eᵀ, Llama's RMSNorm and Eᵀ or W_U), a few layers at a time so
+    a 49k vocabulary never holds every layer's logits at once. Returns the top id and its probability per (layer,
+    position), and the probability of ``final_top`` at the last position per layer."""
+    import torch
+
+    device = next(model.parameters()).device
+    ids, probs, final = [], [], []
+    with torch.inference_mode():
+        for start in range(0, len(resid), LENS_CHUNK):
+            x = torch.from_numpy(np.ascontiguousarray(resid[start : start + LENS_CHUNK], dtype=np.float32))
+            p = torch.softmax(model.unembed(x.to(device)).float(), dim=-1)  # (l, T, V)
+            top = p.max(-1)
+            ids.append(top.indices.cpu().numpy())
+            probs.append(top.values.cpu().numpy())
+            final.append(p[:, -1, final_top].cpu().numpy())
+    return np.concatenate(ids), np.concatenate(probs), np.concatenate(final)
+
+
+def forward(tokens: Tokens, backend: str, name: str = NAME) -> Analysis:
+    ck = handle(name)
+    real = ck.real
+    probes = PROBES[1:] if real and ck.card.get("arch") != "gpt" else PROBES  # a Llama has no position table
+    res = ck.run({"tokens": np.array([tokens.ids], dtype=np.int64)}, probes, ck.backend(backend))
+    n_layers = ck.config["n_layers"]
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern", n_layers)
-    resid = np.concatenate([res.probes["embedded"][:1], stack_layers(res.probes, "blocks.{}.resid", n_layers)])
-    lens = softmax(gpt.logit_lens(MODEL.model, resid))  # (L + 1, T, V)
+    if "embedded" in res.probes:
+        embedded = res.probes["embedded"][:1]
+    else:  # the stream before block 0 of a rotary decoder is the token embedding alone
+        embedded = ck.model.embed.weight[list(tokens.ids)].detach().float().cpu().numpy()[None]
+    resid = np.concatenate([embedded, stack_layers(res.probes, "blocks.{}.resid", n_layers)])
     logits = res.outputs["logits"][0, -1].astype(np.float64)
     final_top = int(logits.argmax())
+    lens_ids, lens_probs, final_by_layer = _lens(ck.model, resid, final_top)
     return Analysis(
         tokens=tokens,
         logits=logits,
         probs=softmax(logits),
         patterns=patterns,
-        lens_ids=lens.argmax(-1),
-        lens_probs=lens.max(-1),
-        final_top_by_layer=lens[:, -1, final_top],
+        lens_ids=lens_ids,
+        lens_probs=lens_probs,
+        final_top_by_layer=final_by_layer,
         backend=res.backend,
         device=res.device,
         ms=res.ms,
+        name=name,
     )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(text: str, backend: str = "torch") -> Analysis:
-    """The prompt's next-token distribution, attention maps and logit lens."""
-    return forward(tokenize(text), backend)
+def analyse(text: str, backend: str = "torch", name: str = NAME) -> Analysis:
+    """The prompt's next-token distribution, attention maps and logit lens, on checkpoint ``name``."""
+    return forward(tokenize(text, name), backend, name)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse_ids(ids: tuple[int, ...], backend: str = "torch") -> Analysis:
+def analyse_ids(ids: tuple[int, ...], backend: str = "torch", name: str = NAME) -> Analysis:
     """The same for a sequence of ids (prompt plus generated tokens)."""
-    return forward(_tokens(list(ids)), backend)
+    return forward(_tokens(list(ids), name), backend, name)
 
 
 @dataclass(frozen=True)
@@ -180,17 +245,27 @@ class Generation:
     cache: bool = True  # decoded with the KV cache (else re-reading the whole sequence for each token)
 
 
-def _decode_step(backend: str):
-    """The engine's one-call decoding step (traced on torch — once per process — or ``decode.onnx``)."""
-    MODEL.require()
-    if backend == "onnx" and not (MODEL.folder / "decode.onnx").exists():
-        raise InputError("error.onnx_missing", name=NAME)
-    return engine().decode_step(NAME, backend)
+def _decode_step(backend: str, name: str = NAME, cache: bool = True):
+    """Ours: the engine's one-call decoding step (traced on torch — once per process — or ``decode.onnx``). A real
+    checkpoint has neither: the model itself, eager, with its own KV cache (``new_cache()``) or without."""
+    ck = handle(name)
+    ck.require()
+    if not engine().has_step(name):
+        return gpt.eager_step(ck.model, cache)
+    if backend == "onnx" and not (ck.folder / "decode.onnx").exists():
+        raise InputError("error.onnx_missing", name=name)
+    return engine().decode_step(name, backend)
 
 
-def _check_n(n: int) -> None:
-    if not 1 <= n <= MAX_NEW:
-        raise InputError("gpt.error.n", max=MAX_NEW)
+def decode_backend(backend: str, name: str = NAME) -> str:
+    """The backend generation runs on: the reader's where the checkpoint has a decoding step, else torch."""
+    return backend if engine().has_step(name) else "torch"
+
+
+def _check_n(n: int, name: str = NAME) -> None:
+    most = limits(name)[1]
+    if not 1 <= n <= most:
+        raise InputError("gpt.error.n", max=most)
 
 
 class Stream:
@@ -198,12 +273,24 @@ class Stream:
     once it is spent, ``generation`` is the whole of it, timed."""
 
     def __init__(
-        self, text: str, n: int, temperature: float, top_k: int, top_p: float, seed: int, backend: str, cache: bool
+        self,
+        text: str,
+        n: int,
+        temperature: float,
+        top_k: int,
+        top_p: float,
+        seed: int,
+        backend: str,
+        cache: bool,
+        name: str = NAME,
     ):
-        self.prompt = tokenize(text)
-        _check_n(n)
-        self._args = (n, temperature, top_k, top_p, seed, backend, cache)
+        self.prompt = tokenize(text, name)
+        _check_n(n, name)
+        self.name = name
+        self.skip = not is_real(name)  # a real chat model's <|im_end|> is shown: it ends a turn, which is news
+        self._args = (n, temperature, top_k, top_p, seed, decode_backend(backend, name), cache)
         self._generation: Generation | None = None
+        self.on_token: Callable[[int, int], None] | None = None  # (tokens so far, n): a page's progress bar
 
     @property
     def generation(self) -> Generation:
@@ -213,13 +300,14 @@ class Stream:
 
     def __iter__(self) -> Iterator[str]:
         n, temperature, top_k, top_p, seed, backend, cache = self._args
-        tok = MODEL.tokenizer
-        step = _decode_step(backend)  # before the clock starts: the first call in a process traces it
+        ck = handle(self.name)
+        tok = ck.tokenizer
+        step = _decode_step(backend, self.name, cache)  # before the clock starts: the first call traces it
         steps = gpt.decode(
             step,
             list(self.prompt.ids),
             n,
-            max_len=MODEL.config["max_len"],
+            max_len=ck.config["max_len"],
             cache=cache,
             temperature=temperature,
             top_k=top_k,
@@ -231,7 +319,9 @@ class Stream:
         start = time.perf_counter()
         for nxt in steps:
             new.append(nxt)
-            decoded = tok.decode(new)
+            if self.on_token is not None:
+                self.on_token(len(new), n)
+            decoded = tok.decode(new, skip_special_tokens=self.skip)
             if not decoded.endswith("\ufffd"):  # wait for the rest of a UTF-8 character split across tokens
                 yield decoded[len(shown) :]
                 shown = decoded
@@ -239,11 +329,11 @@ class Stream:
         self._generation = Generation(
             prompt=self.prompt,
             new_ids=tuple(new),
-            text=tok.decode(new),
+            text=tok.decode(new, skip_special_tokens=self.skip),
             ms=seconds * 1e3,
             tokens_per_s=len(new) / seconds if seconds else 0.0,
             backend=backend,
-            device=device(backend),
+            device=device(backend, self.name),
             cache=cache,
         )
 
@@ -257,10 +347,11 @@ def stream(
     seed: int,
     backend: str,
     cache: bool = True,
+    name: str = NAME,
 ) -> Stream:
     """The continuation to stream live (``st.write_stream(s)``, then ``s.generation``); ``InputError`` at once for a
     bad prompt or length."""
-    return Stream(text, n, temperature, top_k, top_p, seed, backend, cache)
+    return Stream(text, n, temperature, top_k, top_p, seed, backend, cache, name)
 
 
 @cached  # shared in the process, keyed by figures.cached's own hashing: a sampling rerun draws this each time
@@ -273,26 +364,28 @@ def generate(
     seed: int,
     backend: str = "torch",
     cache: bool = True,
+    name: str = NAME,
 ) -> Generation:
     """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
-    s = stream(text, n, temperature, top_k, top_p, seed, backend, cache)
+    s = stream(text, n, temperature, top_k, top_p, seed, backend, cache, name)
     for _ in s:
         pass
     return s.generation
 
 
-def device(backend: str) -> str:
+def device(backend: str, name: str = NAME) -> str:
     """Where ``backend`` runs this model (the ONNX session may fall back to the CPU)."""
     if backend == "onnx":
-        MODEL.require()
-        providers = engine().session(NAME).get_providers()
+        handle(name).require()
+        providers = engine().session(name).get_providers()
         return "cuda" if providers[0] == "CUDAExecutionProvider" else "cpu"
     return engine().device
 
 
 @dataclass(frozen=True)
 class Induction:
-    """A random sequence of ``length`` merged BPE ids, shown twice. Position 0 is <|endoftext|>."""
+    """A random sequence of ``length`` merged BPE ids, shown twice. Position 0 is <|endoftext|> (also for a real
+    checkpoint, whose tokenizer has it: there it separates documents)."""
 
     tokens: Tokens
     length: int
@@ -304,6 +397,7 @@ class Induction:
     backend: str
     device: str
     ms: float
+    name: str = NAME
 
     @property
     def ratio(self) -> float:
@@ -316,19 +410,20 @@ class Induction:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def induction(length: int, seed: int, backend: str = "torch") -> Induction:
+def induction(length: int, seed: int, backend: str = "torch", name: str = NAME) -> Induction:
     if not 4 <= length <= 100:
         raise InputError("gpt.error.length", min=4, max=100)
-    vocab = MODEL.config["vocab"]
+    ck = handle(name)
+    vocab = ck.config["vocab"]
     ids = metrics.induction_batch(vocab, n=1, length=length, seed=seed)[0]
-    res = MODEL.run({"tokens": ids[None]}, ("blocks.*.attn.pattern",), backend)
+    res = ck.run({"tokens": ids[None]}, ("blocks.*.attn.pattern",), ck.backend(backend))
     logp = log_softmax(res.outputs["logits"][0])  # (T, V)
     loss = -logp[np.arange(len(ids) - 1), ids[1:]]  # (2·length,)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")  # (L, H, T, T)
     first, second = metrics.copy_losses(loss, length)
     scores = metrics.induction_scores(patterns, length)
     return Induction(
-        tokens=_tokens(list(ids)),
+        tokens=_tokens(list(ids), name),
         length=length,
         loss=loss,
         loss_first=first,
@@ -338,29 +433,44 @@ def induction(length: int, seed: int, backend: str = "torch") -> Induction:
         backend=res.backend,
         device=res.device,
         ms=res.ms,
+        name=name,
     )
 
 
-def card():
+def card(name: str = NAME):
     """The checkpoint's card (read-only mapping; empty when it has none)."""
-    return MODEL.card
+    return handle(name).card
 
 
 @st.cache_data(show_spinner=False)
-def facts() -> dict:
-    """The shipped model's sizes and training, read from its config and card (the intro, the explanation and the
-    paper-vs-here table state these, so they follow the checkpoint)."""
-    cfg, c = MODEL.config, MODEL.card
-    stages = c.get("stages", [])
-    hp = c.get("training", {})
-    return {
+def facts(name: str = NAME) -> dict:
+    """The model's sizes and training, read from its config and card (the intro, the explanation and the
+    paper-vs-here table state these, so they follow the checkpoint). A real checkpoint's card has no training
+    record of ours: its fields are what its config and conversion say (title, precision, licence)."""
+    ck = handle(name)
+    ck.require()
+    cfg, c = ck.config, ck.card
+    common = {
+        "name": name,
+        "real": ck.real,
         "layers": cfg["n_layers"],
         "heads": cfg["n_heads"],
+        "kv_heads": cfg.get("n_kv_heads", cfg["n_heads"]),
         "dim": cfg["dim"],
         "vocab": cfg["vocab"],
         "uniform_nats": float(np.log(cfg["vocab"])),  # the loss of a uniform guess over the vocabulary
+        "uniform_bits": float(np.log2(cfg["vocab"])),
         "context": cfg["max_len"],
-        "params": c["params"],
+        "params": c.get("params", 0),
+        "arch": c.get("arch", "gpt"),
+    }
+    if ck.real:
+        about = services.real_about(name)
+        return {**common, "title": about.get("title", name), "paper": about.get("paper", "")}
+    stages = c.get("stages", [])
+    hp = c.get("training", {})
+    return {
+        **common,
         "stage1_minutes": stages[0]["wall_time_s"] / 60 if stages else float("nan"),
         "stage2_minutes": sum(s["wall_time_s"] for s in stages[1:]) / 60,
         "stage1_tokens": hp.get("steps", 0) * hp.get("batch", 0) * hp.get("context", 0),  # windows of the plays
@@ -374,3 +484,42 @@ def training_summary(card: dict) -> tuple[float, str]:
     """(minutes, command) of the whole recipe: a card assembled from runs that each continued the one before gives
     their summed wall time and the single command that runs every stage."""
     return card.get("wall_time_s", 0) / 60, card.get("reproduce", card.get("command", ""))
+
+
+@dataclass(frozen=True)
+class LensSummary:
+    """What the logit lens says at the last position: where the model's final top token first tops the lens, and
+    which token the inner layers read most often (with its highest probability there)."""
+
+    first_on_top: int  # row of the lens (0: the embedding, i: after block i − 1) where the final top token first tops
+    inner_token: int  # the token most often on top over the inner rows (neither the embedding nor the output)
+    inner_layers: int  # in how many inner rows
+    inner_p: float  # its highest probability there
+    final_p: float  # the final top token's probability at the output
+
+
+def lens_summary(a: Analysis) -> LensSummary:
+    last = a.lens_ids[:, -1]
+    agree = np.flatnonzero(last == last[-1])
+    inner = last[1:-1] if len(last) > 2 else last
+    values, counts = np.unique(inner, return_counts=True)
+    token = int(values[counts.argmax()])
+    rows = np.flatnonzero(last == token)
+    rows = rows[(rows > 0) & (rows < len(last) - 1)] if len(last) > 2 else rows
+    return LensSummary(
+        first_on_top=int(agree[0]),
+        inner_token=token,
+        inner_layers=int(counts.max()),
+        inner_p=float(a.lens_probs[rows, -1].max()) if len(rows) else 0.0,
+        final_p=float(a.final_top_by_layer[-1]),
+    )
+
+
+def real_about(name: str) -> dict:
+    """What the page says of a real checkpoint (title, paper, parameters, precision, licence, origin)."""
+    return services.real_about(name)
+
+
+def text_of(a: Analysis) -> str:
+    """The text an analysis read (its ids after the start token, decoded): to run another model on the same text."""
+    return handle(a.name).tokenizer.decode(list(a.tokens.ids[a.tokens.prefix :]))

@@ -48,8 +48,8 @@ STRINGS = {
     "gpt.m.top_p": ("Its probability", "其概率"),
     "gpt.m.entropy": ("Entropy (bits)", "熵（比特）"),
     "gpt.m.entropy.help": (
-        "How spread out the next-token distribution is: 0 bits = certain; log₂ 2048 = 11 bits = uniform.",
-        "下一个词元分布的分散程度：0 比特表示完全确定；log₂ 2048 = 11 比特表示均匀分布。",
+        "How spread out the next-token distribution is: 0 bits = certain; log₂ {vocab:,} = {bits:.1f} bits = uniform.",
+        "下一个词元分布的分散程度：0 比特表示完全确定；log₂ {vocab:,} = {bits:.1f} 比特表示均匀分布。",
     ),
     "gpt.next.title": ("Next-token distribution", "下一个词元的分布"),
     "gpt.probability": ("probability", "概率"),
@@ -425,5 +425,203 @@ STRINGS = {
         "A second training stage mixes random sequences shown twice into the text, so that an induction head forms "
         "within hours on a CPU; no GPT paper trains this way.",
         "第二个训练阶段在文本中混入重复两遍的随机序列，使归纳头在 CPU 上几小时内形成；没有哪篇 GPT 论文这样训练。",
+    ),
+    # ---- a real pretrained checkpoint (the picker at the top) ----
+    "gpt.intro.real": (
+        "**{title}**, a real pretrained decoder-only Transformer with {params:.0f} million parameters, converted "
+        "into this app's own classes: the same views as on our small model, on a model trained on a large share of "
+        "the web. Type a prompt: you see what it expects next, how sampling reshapes that, what it writes, and what "
+        "its layers and heads do. Inputs are capped shorter than for ours: it runs on a CPU here.",
+        "**{title}**：一个真实的预训练仅解码器 Transformer，{params:.0f} 百万参数，已转换成本应用自己的模型类："
+        "视图与我们的小模型相同，但模型是在大量网络文本上训练的。输入一段提示：你会看到它对下一个词元的预测、"
+        "采样如何改变这个分布、它续写出的文字，以及各层、各头做了什"
+        "么。输入长度比我们的模型限制得更短：这里在 CPU 上运行。",
+    ),
+    "gpt.try.see.real": (
+        "Whatever the tokens, the first copy costs more than a blind uniform guess (ln {vocab:,} ≈ {uniform:.1f} "
+        "nats) — random tokens are nothing like its training text — and on the repeat the loss falls steeply; "
+        "head {lh} scores highest, and its map shows the stripe just right of the second diagonal. Set the page's "
+        "model to ours to compare: a table in that view puts the two side by side.",
+        "无论是哪些词元，第一遍的损失都高于盲目的均匀猜测（ln {vocab:,} ≈ {uniform:.1f} 奈特）——随机词元与它的训练文本"
+        "毫不相像——而重复时损失大幅下降；得分最高的是 {lh}，"
+        "它的注意力图在第二条对角线右侧显出条纹。该视图里还有一张表，"
+        "把它与我们的小模型并排比较。",
+    ),
+    "gpt.m.tokens.help.real": (
+        "Tokens of the prompt, as the model's own tokenizer cuts it. Nothing is put in front: this model's "
+        "tokenizer adds no start token (its <|endoftext|> separates documents).",
+        "模型自己的分词器切出的提示词词元数。前面不加任何词元：该模型的分词器不添加起始词元"
+        "（它的 <|endoftext|> 用来分隔文档）。",
+    ),
+    "gpt.error.too_long_tokens_real": (
+        "The prompt is {n} tokens long; on a real model this page reads at most {max} (it runs on a CPU: a forward "
+        "pass with every attention map costs about 10 ms a token). Shorten it.",
+        "提示词有 {n} 个词元；在真实模型上本页最多读取 {max} 个（这里在 CPU 上运行：记录全部注意力图的一次前向传播"
+        "每个词元约需 10 毫秒）。请缩短。",
+    ),
+    "gpt.sampling.real": (
+        "On a real model, generation runs in eager torch with the model's own KV cache (no compiled step, no ONNX "
+        "graph), a few tokens a second on a CPU, at most {max} tokens.",
+        "在真实模型上，生成在 eager 模式的 torch 中进行，使用模"
+        "型自己的 KV 缓存（没有编译好的解码步骤，也没有 ONNX 图），"
+        "在 CPU 上每秒只有几个词元，最多 {max} 个。",
+    ),
+    "gpt.progress": ("Decoding: {done} of {n} tokens", "解码中：{done} / {n} 个词元"),
+    "gpt.tok.caption.real": (
+        "{title}'s byte-level BPE, {vocab:,} tokens learnt on its own training data (web text, code, maths): "
+        "English words are mostly one token each. Unlike ours, nothing is put before the text: the model was not "
+        "trained to see a start token. · marks a space, ↵ a line break, ‹e4 bd› bytes that are only part of a "
+        "character.",
+        "{title} 的字节级 BPE，{vocab:,} 个词元，在它"
+        "自己的训练数据（网页文本、代码、数学）上学得：英文单词大多一个词一个"
+        "词元。与我们的模型不同，文本前面不加任何词元：该模型训练时没有"
+        "起始词元。· 表示空格，↵ 表示换行，‹e4 bd› 表示只是"
+        "某个字符一部分的字节。",
+    ),
+    "gpt.att.grid.layer": (
+        "Every head of layer {layer}, last {n} tokens ({layers} layers × {heads} heads would be too many maps to "
+        "read: move the layer to see another row).",
+        "层 {layer} 的所有头，最后 {n} 个词元（{layers} 层 × {heads} 个头的图太多，无法阅读：移动层滑块查看其他层）。",
+    ),
+    "gpt.lens.title": (
+        "Top next token per layer and position; the model's answer here: “{token}”",
+        "每层每个位置的首选下一个词元；模型在此的答案：“{token}”",
+    ),
+    "gpt.lens.real": (
+        "What the plain lens shows on a real model: the answer “{token}” is on top only from {first} on (p = {p:.2f} "
+        "at the output). In {n} of the {inner_layers} inner rows the lens reads “{inner}” instead, up to p = "
+        "{inner_p:.2f}. That is not what those layers “think”: their stream is not yet written in the output's "
+        "basis, and the final RMSNorm and unembedding read whatever direction dominates it. Trained probes per layer "
+        "(the tuned lens, 2303.08112) read inner layers better; this page shows the plain lens, as it is.",
+        "普通 logit 透镜在真实模型上显示的是：答案“{token}”直到 {first} 才排第一（输出处 p = {p:.2f}）。在 "
+        "{inner_layers} 个中间行里有 {n} 行读出的是“{inner}”，最高 p = {inner_p:.2f}。这并不是这些层“在想”的："
+        "它们的残差流尚未写成输出所用的坐标，最终 RMSNorm 和反嵌入读出的只是其中占主导的方向。为每层训练的探针"
+        "（tuned lens，2303.08112）能更好地读出中间层；本页如实展示普通透镜。",
+    ),
+    "gpt.compare.model": ("model", "模型"),
+    "gpt.compare.lens": (
+        "The same prompt through ours (trained here on Shakespeare) and the real model: where the final answer "
+        "first tops the lens, out of how many blocks.",
+        "同一提示分别送入我们的模型（在此用莎士比亚训练）和真实模型：最终答案最早在哪一块之后登上透镜第一，共几块。",
+    ),
+    "gpt.compare.final": ("answer", "答案"),
+    "gpt.compare.first": ("first on top / blocks", "首次排第一 / 块数"),
+    "gpt.compare.p": ("answer's probability", "答案的概率"),
+    "gpt.compare.icl": (
+        "Ours and the real model on a random sequence of the same length and seed (each drawn from its own "
+        "vocabulary), run now:",
+        "我们的模型与真实模型，在长度和种子相同的随机序列上（各自从自己的词表中抽取），现场运行：",
+    ),
+    "gpt.compare.heads": ("heads scoring > 0.3", "得分 > 0.3 的头数"),
+    "gpt.icl.m.ratio.help.real": (
+        "Loss on the repeat ÷ loss on the first copy; the first token of each copy is left out (nothing predicts "
+        "it). Measured here, now, on this one sequence: a real model has no card of ours.",
+        "重复时的损失 ÷ 第一遍的损失；每遍的第一个词元不计入（没有什么能预测它）。此处对这一条序列现场测量：真实模型"
+        "没有我们的模型卡。",
+    ),
+    "gpt.icl.note.real": (
+        "The first copy costs {first:.2f} nats a token, {times:.1f} × a uniform guess (ln {vocab:,} ≈ "
+        "{uniform:.2f}, dotted line): the model is sure random tokens are not what comes next, and being sure and "
+        "wrong costs more than knowing nothing. The repeat costs {second:.2f} nats a token: it copies from its "
+        "context. Its induction heads were not put there by a curriculum, as ours were: they formed in "
+        "pre-training on ordinary text.",
+        "第一遍每个词元的损失为 {first:.2f} 奈特，是均匀猜测（ln {vocab:,} ≈ {uniform:.2f}，点线）的 {times:.1f} 倍："
+        "模型确信随机词元不会出现，自信地猜错比一无所知代价更大。重复时每个词元的损失为 {second:.2f} 奈特：它从上下文"
+        "中复制。它的归纳头不像我们的那样靠专门的训练阶段形成，而是在普通文本的预训练中自己形成的。",
+    ),
+    "gpt.icl.few.title.real": ("Few-shot prompts", "少样本提示"),
+    "gpt.icl.few.caption.real": (
+        "The same three prompts we give our small model (written for it: Shakespeare's refrain, a list, "
+        "alternating dialogue), greedy decoding of 6 tokens. Whether the real model continues each is measured "
+        "now, not assumed.",
+        "与给我们的小模型相同的三条提示（为它而写：莎士比亚式叠句、列表、交替对话），6 个词元的贪心解码。"
+        "真实模型是否接续，都是现场测得，而非假定。",
+    ),
+    "gpt.card.vocab": ("Vocabulary", "词表大小"),
+    "gpt.card.context": ("Context (tokens)", "上下文（词元）"),
+    "gpt.card.precision": ("Weights as stored", "权重的存储精度"),
+    "gpt.card.real": (
+        "{title}, from {origin} (licence: {license}), converted once into this app's classes and served as ours "
+        "are. Not trained or evaluated here: no held-out bits per character, no bars of ours.",
+        "{title}，来自 {origin}（许可证：{license}），一次性转换为本应用的模型类，像我们的模型一样提供服务。"
+        "不是在这里训练或评估的：没有我们的留出集每字符比特数，也没有我们的达标线。",
+    ),
+    "gpt.pvh.heads.real": ("{heads} query heads, {kv} key/value heads", "{heads} 个查询头，{kv} 个键/值头"),
+    "gpt.pvh.vocab.real": ("byte-level BPE, {vocab:,} tokens", "字节级 BPE，{vocab:,} 个词元"),
+    "gpt.pvh.norm.llama": (
+        "RMSNorm at the input of each sub-block, plus a final one (the Llama family)",
+        "每个子层输入处的 RMSNorm，另加最终一层（Llama 系列）",
+    ),
+    "gpt.pvh.norm.gpt": ("pre-LN plus a final LayerNorm (GPT-2)", "前置 LayerNorm 加最终 LayerNorm（GPT-2）"),
+    "gpt.pvh.attention.llama": (
+        "dense and causal; rotary positions (RoPE) instead of a learned table; grouped-query attention; SwiGLU MLP",
+        "稠密因果注意力；旋转位置编码（RoPE）取代可学习位置表；分组查询注意力；SwiGLU MLP",
+    ),
+    "gpt.pvh.attention.gpt": ("dense and causal; learned positions", "稠密因果注意力；可学习位置编码"),
+    "gpt.pvh.data.real": (
+        "pre-trained on web text, code and maths, then instruction-tuned (arXiv {paper})",
+        "在网页文本、代码和数学数据上预训练，再做指令微调（arXiv {paper}）",
+    ),
+    "gpt.pvh.dep.real.llama": (
+        "A Llama-family decoder, not GPT-2's layout: RMSNorm for LayerNorm, rotary positions for the learned table, "
+        "SwiGLU for GELU, several query heads sharing each key/value head, no biases. Decoder-only, causal, "
+        "next-token prediction: what the GPT papers are about holds.",
+        "Llama 系列解码器，而非 GPT-2 的结构：用 RMSNorm 代替 "
+        "LayerNorm，用旋转位置编码代替可学习位置表，用 SwiGLU 代替 "
+        "GELU，多个查询头共享一个键/值头，没有偏置。仍是仅解码器、因果、预测下一个词元：GPT 论文的要点都成立。",
+    ),
+    "gpt.pvh.dep.real.gpt": (
+        "GPT-2's own layout and weights, converted into our GPT class.",
+        "GPT-2 自己的结构和权重，转换成我们的 GPT 类。",
+    ),
+    "gpt.pvh.dep.real.precision": (
+        "Its weights as the file on this machine holds them (the picker says which precision), converted to "
+        "float32: a 4-bit file gives numbers close to, not equal to, the released model's.",
+        "权重取自本机上的文件（选择器会说明精度），转换为 float"
+        "32：4 比特文件给出的数值与发布的模型接近，但不完全相同。",
+    ),
+    "gpt.pvh.dep.real.chat": (
+        "An instruction-tuned model answers best inside its chat template; this page gives it plain text, as a "
+        "base model reads it.",
+        "指令微调过的模型在其对话模板中回答得最好；本页像对待基础模型一样直接给它纯文本。",
+    ),
+    "gpt.explain.real": (
+        "**GPT-1** (2018) kept the Transformer's decoder alone and pre-trained it to predict the next token; "
+        "**GPT-2** (2019) moved the norm to each sub-block's input and showed zero-shot tasks from the prompt alone; "
+        "**GPT-3** ([arXiv:2005.14165](https://arxiv.org/abs/2005.14165)) scaled it to 175 billion parameters and "
+        "showed few-shot in-context learning.\n\n"
+        "**What you see here.** {title} keeps that recipe — decoder-only, causal attention, next-token prediction "
+        "— with the Llama family's parts: {layers} layers of width {dim}, {heads} query heads sharing {kv} "
+        "key/value heads, RMSNorm, rotary positions, SwiGLU, {vocab:,} tokens. It knows facts our Shakespeare "
+        "model cannot (try “The capital of France is”). Its induction head {lh} formed in ordinary pre-training, "
+        "as Olsson et al. 2022 ([arXiv:2209.11895](https://arxiv.org/abs/2209.11895)) describe, with no curriculum "
+        "like ours. The plain logit lens is less kind to it than to ours: on this prompt {n_inner} inner layers "
+        "read “{inner}” at the last position, and the answer appears only near the output.",
+        "**GPT-1**（2018）只保留 Transformer 的解码器，预训练它预测下一个词元；**GPT-2**（2019）把归一化移到每个子层的"
+        "输入处，并表明仅凭提示就能零样本完成任务；**GPT-3**（[arXiv:2005.14165](https://arxiv.org/abs/2005.14165)）"
+        "扩展到 1750 亿参数，展示了少样本上下文学习。\n\n"
+        "**这里能看到什么。** {title} 沿用这一做法——仅解码器、因果注意力、预测下一个词元——但采用 Llama 系列的部件："
+        "{layers} 层，宽度 {dim}，{heads} 个查询头共享 {kv} 个"
+        "键/值头，RMSNorm、旋转位置编码、SwiGLU，{vocab:,} 个词元。"
+        "它知道我们的莎士比亚模型不可能知道的事实（试试“The capital of France is”）。它的归纳头 {lh} 是在普通预训练中"
+        "形成的，正如 Olsson 等 2022（[arXiv:2209.11895](https://arxiv.org/abs/2209.11895)）所述，不需要我们那样的专门"
+        "训练阶段。普通 logit 透镜对它不如对我们的模型友好：在这个提示"
+        "上，有 {n_inner} 个中间层在最后位置读出“{inner}”，"
+        "答案直到接近输出时才出现。",
+    ),
+    "gpt.pvh.here.real": ("here ({title})", "这里（{title}）"),
+    "gpt.lens.caption.real": (
+        "The logit lens (nostalgebraist 2020): read the residual stream after each block through the model's final "
+        "RMSNorm and its unembedding (tied to the token embedding), as if the model stopped there. Each cell is the "
+        "top next-token guess at that position, shaded by its probability; the last row is the model's output.",
+        "Logit 透镜（nostalgebraist，2020）：把每个块之后的残差流送入模型最终的 RMSNorm 和反嵌入（与词嵌入共享），"
+        "就好像模型在那里停下。每个格子是该位置对下一个词元的首选猜测，颜色表示其概率；最后一行是模型的输出。",
+    ),
+    "gpt.att.sink": (
+        "On average this head gives the first token {share:.0%} of its weight (queries after it). Many heads of a "
+        "trained model park their attention on the first token when nothing else is worth reading — an “attention "
+        "sink” (Xiao et al. 2023, arXiv:2309.17453); our small model shows it much less.",
+        "平均而言，该头把 {share:.0%} 的权重给了第一个词元（其后的查询）。训练好的模型中，许多头在没有值得读取的内容时"
+        "把注意力停放在第一个词元上——即“注意力汇”（Xiao 等 2023，arXiv:2309.17453）；我们的小模型这一现象弱得多。",
     ),
 }

@@ -140,16 +140,18 @@ def lens_grid(
     value_title: str = "probability",
     position_title: str = "position",
     layer_title: str = "layer",
+    title: str = "",
 ) -> go.Figure:
     """(layers, positions) grid: each cell names the top next token read from that layer's residual stream and is
-    shaded by its probability."""
+    shaded by its probability. Rows are shorter for a deep model (31 rows of a 30-layer one)."""
     text = [[visible(str(p))[:10] for p in row] for row in pieces]
+    row_px = 44 if len(layer_labels) <= 12 else 24
     fig = go.Figure(
         go.Heatmap(
             z=probs,
             text=text,
             texttemplate="%{text}",
-            textfont={"size": 11},
+            textfont={"size": 11 if len(layer_labels) <= 12 else 10},
             colorscale="Blues",
             zmin=0,
             zmax=1,
@@ -179,8 +181,11 @@ def lens_grid(
         autorange="reversed",
     )
     fig.update_layout(
-        height=int(170 + TOOLBAR + 44 * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100 + TOOLBAR, "b": 10}
+        height=int(170 + TOOLBAR + row_px * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100 + TOOLBAR, "b": 10}
     )
+    if title:
+        heading = {"text": title, "x": 0, "xanchor": "left", "y": 1, "yanchor": "top", "yref": "container"}
+        fig.update_layout(title={**heading, "pad": {"t": 6}, "font": {"size": 13}})
     return fig
 
 
@@ -225,21 +230,26 @@ def loss_by_position(
 
 @cached
 def head_scores(scores: np.ndarray, *, layer_title: str, head_title: str, value_title: str) -> go.Figure:
-    """(L, H) small heatmap of a score per head, value printed in each cell."""
+    """(L, H) small heatmap of a score per head, value printed in each cell (rows shorter for a deep model)."""
     L, H = scores.shape
     fig = go.Figure(
         go.Heatmap(
             z=scores,
-            x=[f"{head_title} {h}" for h in range(H)],
+            x=[f"{head_title} {h}" if H <= 6 else str(h) for h in range(H)],
             y=[f"{layer_title} {i}" for i in range(L)],
             colorscale="Oranges",
             zmin=0,
             zmax=1,
             texttemplate="%{z:.2f}",
+            textfont={"size": 12 if L <= 12 else 10},
             hovertemplate="%{y}, %{x}: %{z:.3f}<extra></extra>",
             colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
         )
     )
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=int(96 + 46 * L), margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10})
+    if H > 6:
+        fig.update_xaxes(title=head_title, side="top")
+    fig.update_layout(
+        height=int(96 + (46 if L <= 12 else 22) * L), margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 10}
+    )
     return fig

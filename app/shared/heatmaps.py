@@ -118,8 +118,10 @@ def head_grid(
     head_title: str = "head",
     selected: tuple[int, int] | None = None,
     colorscale: str = "Blues",
+    first_layer: int = 0,
 ) -> go.Figure:
-    """The model view: every layer (rows) × head (columns) as small maps in one light trace."""
+    """The model view: every layer (rows) × head (columns) as small maps in one light trace. ``patterns`` may be a
+    slice of the layers starting at ``first_layer`` (how the rows are labelled; ``selected`` counts within it)."""
     patterns = np.asarray(patterns, dtype=float)
     L, H, T, S = patterns.shape
     fig = go.Figure(
@@ -134,7 +136,7 @@ def head_grid(
     )
     fig.update_xaxes(**grid_ticks([f"{head_title} {h}" for h in range(H)], S, "top"), showgrid=False, zeroline=False)
     fig.update_yaxes(
-        **grid_ticks([f"{layer_title} {layer}" for layer in range(L)], T),
+        **grid_ticks([f"{layer_title} {layer}" for layer in range(first_layer, first_layer + L)], T),
         autorange="reversed",
         showgrid=False,
         zeroline=False,

@@ -75,15 +75,18 @@ def table(data, **kwargs) -> None:
     st.table(arrow(data), hide_index=True, **kwargs)
 
 
-def paper_vs_here(rows: list[tuple[str, str, str]], departures: list[str] | None = None) -> None:
+def paper_vs_here(
+    rows: list[tuple[str, str, str]], departures: list[str] | None = None, here: str | None = None
+) -> None:
     """The paper's configuration and headline result beside our model's, and each departure, in a collapsed
-    expander. ``rows``: (what, in the paper, here), already translated; ``departures``: one sentence each."""
+    expander. ``rows``: (what, in the paper, here), already translated; ``departures``: one sentence each; ``here``:
+    the third column's title where the page shows another model than ours (a real checkpoint)."""
     with st.expander(t("view.paper_vs_here")):
         table(
             {
                 t("view.pvh.what"): [r[0] for r in rows],
                 t("view.pvh.paper"): [r[1] for r in rows],
-                t("view.pvh.here"): [r[2] for r in rows],
+                here or t("view.pvh.here"): [r[2] for r in rows],
             }
         )
         if departures:

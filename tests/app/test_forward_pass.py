@@ -204,3 +204,54 @@ def test_paper_vs_here_reads_the_checkpoint_and_the_text_states_the_checks_toler
         assert tol in translate("forward_pass.check.ok", lang)
     assert "almost unchanged" not in translate("forward_pass.s6.m.active.help", "en")
     assert "Φ(u)" in translate("forward_pass.s6.m.active.help", "zh")
+
+
+# ---- the real SmolLM2-135M-Instruct, picked at the top of the page ---------------------------------------------------
+
+REAL = "smollm2-135m"
+
+
+def open_real(lang: str = LANG):
+    """The page on the real model; fails (never skips) where it is missing: the README's setup fetches it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    at = open_app("forward-pass", lang=lang, timeout=300, forward_pass_model=REAL)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_llama_walk_checks_every_step_on_the_real_model():
+    at = open_real()
+    from app.forward_pass import service as svc
+
+    v = svc.analyse(svc.DEFAULT_TEXT, 99, 17, 4, 1.0, REAL)
+    assert isinstance(v, svc.LlamaView) and (v.n_heads, v.n_kv_heads, v.kv_head) == (9, 3, 1)
+    scale = float(np.abs(v.logits).max())
+    assert v.check_logits <= 1e-4 * scale and v.check_numpy <= 1e-4 * scale and v.dla_check <= 1e-4 * scale
+    assert m(at, "forward_pass.m.tokens") == str(len(svc.tokenize(svc.DEFAULT_TEXT, REAL)))  # no start token
+    checks = []
+    for step in STEPS:
+        show(at, step)
+        assert not at.exception, step
+        checks += [
+            x for x in at.metric if x.delta in (translate(f"forward_pass.check.{k}", LANG) for k in ("ok", "off"))
+        ]
+    assert len({x.label for x in checks}) >= 9
+    assert all(x.delta == translate("forward_pass.check.ok", LANG) for x in checks), [
+        (x.label, x.value) for x in checks
+    ]
+    assert translate("forward_pass.llama.tab.mlp", LANG) == "6 · SwiGLU"
+    show(at, "qkv")
+    at.slider(key="forward_pass_layer").set_value(17)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "forward_pass.llama.s3.m.kv") == translate("forward_pass.llama.s3.kv", LANG, head=0, g=0)
+
+
+def test_the_llama_walk_in_chinese():
+    at = open_real("zh")
+    show(at, "mlp", "zh")
+    assert not at.exception
+    assert any("SwiGLU" in h.value for h in at.subheader)

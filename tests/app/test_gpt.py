@@ -249,3 +249,81 @@ def test_the_cache_switch_keeps_the_tokens_and_compares_the_speeds():
     measured = at.session_state["gpt_measured"]
     ratio = measured["torch:False"] / measured["torch:True"]
     assert tps.delta == translate("gpt.m.tps.vs", LANG, ratio=ratio, other=translate("gpt.kv_cache", LANG))
+
+
+# ---- the real SmolLM2-135M-Instruct, picked at the top of the page ---------------------------------------------------
+
+REAL = "smollm2-135m"
+
+
+def open_real(lang: str = LANG):
+    """The page on the real model; fails (never skips) where it is missing: the README's setup fetches it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    at = open_app("gpt", lang=lang, timeout=300, gpt_model=REAL)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_real_model_knows_paris_and_shows_every_view():
+    import re
+
+    at = open_real()
+    m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
+    at.text_area(key="gpt_text").set_value("The capital of France is")
+    rerun(at, LANG)
+    assert not at.exception
+    assert m("gpt.m.tokens") == "5"  # no start token in front of a real model's text
+    assert m("gpt.m.top") == "·Paris"
+    assert float(m("gpt.m.top_p").rstrip("%")) > 50  # 77% measured
+
+    at.button_group(key="gpt_view").set_value("attention")
+    rerun(at, LANG)
+    assert not at.exception
+    at.slider(key="gpt_layer").set_value(17)
+    at.button_group(key="gpt_head").set_value(8)
+    rerun(at, LANG)
+    assert not at.exception and m("gpt.att.m.last_looks")
+
+    at.button_group(key="gpt_view").set_value("lens")
+    rerun(at, LANG)
+    assert not at.exception
+    assert m("gpt.lens.m.first") == translate("gpt.lens.after", LANG, layer=29)  # only the last block finds Paris
+    note = " ".join(x.value for x in at.info)
+    assert "“·Paris”" in note and "“·”" in note  # the honest note: inner layers read the space token
+    compared = [t.value for t in at.table if translate("gpt.compare.final", LANG) in t.value.columns]
+    assert compared and list(compared[0][translate("gpt.compare.model", LANG)]) == ["gpt", "SmolLM2-135M-Instruct"]
+
+    at.button_group(key="gpt_view").set_value("icl")
+    rerun(at, LANG)
+    assert not at.exception
+    layer, head = map(int, re.findall(r"\d+", m("gpt.icl.m.head")))
+    assert 15 <= layer <= 24 and 0 <= head < 9
+    assert float(m("gpt.icl.m.score")) > 0.5
+    assert float(m("gpt.icl.m.second")) < float(m("gpt.icl.m.first"))
+    heads = [t.value for t in at.table if translate("gpt.compare.heads", LANG) in t.value.columns]
+    assert heads and len(heads[0]) == 2  # ours beside the real one
+
+
+def test_the_real_model_generates_with_a_cap_and_refuses_long_prompts():
+    at = open_real()
+    at.slider(key="gpt_n").set_value(4)
+    rerun_whole(at)
+    generate(at)
+    assert not at.exception
+    assert int(metric(at, translate("gpt.m.generated", LANG))) == 4
+    assert metric(at, translate("gpt.m.decoding", LANG)) == translate("gpt.kv_cache", LANG)
+    at.text_area(key="gpt_text").set_value("word " * 80)
+    rerun(at, LANG)
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        translate("gpt.error.too_long_tokens_real", LANG, n=81, max=64)
+    ]  # the trailing space is a token
+
+
+def test_the_real_model_in_chinese():
+    at = open_real("zh")
+    assert any("SmolLM2-135M-Instruct" in x.value for x in at.markdown)
+    assert metric(at, translate("gpt.m.top", "zh"))

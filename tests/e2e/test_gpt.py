@@ -38,3 +38,27 @@ def test_gpt_page(server, page):
     assert page.locator(".st-key-gpt_text textarea").input_value().startswith("Romeo.")
     assert tokens_per_second(page) > 0
     page.screenshot(path=SHOTS / f"gpt-{LANG}.png", full_page=True)
+
+
+def test_gpt_page_switches_to_the_real_model(server, page):
+    """Pick SmolLM2-135M-Instruct in the page's model box: the next-token view shows what the real model expects,
+    and the choice goes into the link."""
+    from playwright.sync_api import expect
+
+    from app.shared import services
+    from app.shared.i18n import translate
+
+    if not services.checkpoint("smollm2-135m").available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    goto(page, f"{server}/gpt?lang={LANG}&gpt_text=The+capital+of+France+is")
+    assert exceptions(page) == 0
+    page.locator('.st-key-gpt_model [role="combobox"]').click()
+    page.get_by_role("option", name=translate("picker.real", LANG, title="SmolLM2-135M-Instruct")).click()
+    wait_idle(page, timeout=180_000)
+    assert exceptions(page) == 0
+    assert "gpt_model=smollm2-135m" in page.url
+    top = page.locator('[data-testid="stMetric"]').filter(has_text=translate("gpt.m.top", LANG))
+    # the first visit loads the model (a progress bar) and may take a second rerun: wait for what it then shows
+    expect(top.locator('[data-testid="stMetricValue"]')).to_have_text("·Paris", timeout=120_000)
+    assert page.locator(".st-key-gpt_next .js-plotly-plot").count() == 1
+    page.screenshot(path=SHOTS / f"gpt-smollm2-{LANG}.png", full_page=True)
