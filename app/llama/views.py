@@ -13,6 +13,7 @@ from app.shared.plots import legend_below
 
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
+GROUP_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")  # by KV head
 GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
 # Plotly's toolbar (and Streamlit's full-screen button) sit at a figure's top right and cover whatever is there: on a
 # phone a centred title or a legend reaches that corner. Figures with text along their top stand the toolbar upright
@@ -73,6 +74,7 @@ def mean_share(
     change_name: str,
     token_name: str,
     y_title: str,
+    x_title: str = "",
 ) -> go.Figure:
     """(P, T) |μ|/RMS and the relative change LayerNorm would make, at every point of the stream: the mean over the
     tokens as lines, every token as faint dots, the chosen (point, token) ringed. Percentages."""
@@ -113,7 +115,7 @@ def mean_share(
                 hovertemplate=token_name + ": %{y:.2f}%<extra></extra>",
             )
         )
-    fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=point_names)
+    fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=point_names, title=x_title or None)
     fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
@@ -284,3 +286,42 @@ def seed_layout(fig: go.Figure) -> go.Figure:
     right = max((max((x for x in trace.x if x is not None), default=0) for trace in fig.data), default=0)
     fig.update_xaxes(range=[0, 1.2 * right])
     return legend_below(fig, 320, top=24, y=-0.26)  # under the x title, which is taller in Chinese
+
+
+@cached
+def head_scores(
+    scores: dict[str, np.ndarray],
+    kv: np.ndarray,
+    chosen: int,
+    *,
+    head_names: list[str],
+    kv_names: list[str],
+    y_title: str,
+) -> go.Figure:
+    """One layer's query heads side by side, a group of bars per score (previous token, induction ...), each bar
+    coloured by the key/value head its query head reads, the chosen head outlined: heads that share keys sit in
+    one colour."""
+    names = list(scores)
+    fig = make_subplots(rows=1, cols=len(names), shared_yaxes=True, subplot_titles=names, horizontal_spacing=0.04)
+    colours = [GROUP_COLOURS[g % len(GROUP_COLOURS)] for g in kv]
+    lines = [2.5 if h == chosen else 0 for h in range(len(kv))]
+    for col, name in enumerate(names, start=1):
+        fig.add_trace(
+            go.Bar(
+                x=head_names,
+                y=np.nan_to_num(scores[name]),
+                marker={"color": colours, "line": {"color": "#111", "width": lines}},
+                customdata=[kv_names[g] for g in kv],
+                showlegend=False,
+                hovertemplate="%{x} → %{customdata}: %{y:.2f}<extra>" + name + "</extra>",
+            ),
+            row=1,
+            col=col,
+        )
+        fig.update_xaxes(tickangle=-90 if len(kv) > 6 else 0, tickfont={"size": 10}, row=1, col=col)
+    for g in sorted(set(kv.tolist())):  # one legend entry per key/value head, in its colour
+        fig.add_trace(go.Bar(x=[None], y=[None], marker_color=GROUP_COLOURS[g % len(GROUP_COLOURS)], name=kv_names[g]))
+    fig.update_yaxes(title=y_title, range=[0, 1], row=1, col=1)
+    fig.update_annotations(font={"size": 12})
+    legend_below(fig, 300, top=40, y=-0.32)
+    return _upright_toolbar(fig)
