@@ -99,7 +99,7 @@ def shared_keys(a: svc.Analysis, text: str) -> None:
             )
         with right:
             st.caption(t("llama.heads.pattern", layer=layer, head=head, kv=g))
-            labels = [f"{i} {visible(p)}" for i, p in enumerate(a.pieces)]
+            labels = [visible(p) for p in a.pieces]
             ui.figure(
                 attention_heatmap(
                     a.pattern[layer, head],
@@ -108,7 +108,6 @@ def shared_keys(a: svc.Analysis, text: str) -> None:
                     query_title=t("view.query"),
                     key_title=t("view.key"),
                     value_title=t("view.weight"),
-                    height=460,
                 ),
                 a.pattern[layer, head],
                 f"llama-pattern-l{layer}-h{head}",

@@ -248,7 +248,8 @@ def _beside(backend: str, name: str) -> None:
     )
     decays = all(near > far for near, far in zip(b.near, b.far))
     st.caption(
-        t("rope.beside.note", R=len(b.distances)) + (" " + t("rope.beside.decays", name=title) if decays else "")
+        t("rope.beside.note", R=len(b.distances), rest=b.window - len(b.distances) + 1)
+        + (" " + t("rope.beside.decays", name=title) if decays else "")
     )
 
 

@@ -381,9 +381,9 @@ STRINGS = {
     ),
     "rope.beside.note": (
         "Both measured now from the rotated q and k probes, averaged over every layer and head, on the same "
-        "held-out Shakespeare; {R} distances, as far as both windows reach.",
+        "held-out Shakespeare; {R} distances, each averaged over at least {rest} query positions of every window.",
         "两条曲线都是现在从旋转后的 q、k 探针测得，对所有层和头取平均，使用同样的留出莎士比亚文本；"
-        "共 {R} 个距离（两个模型的窗口都能覆盖）。",
+        "共 {R} 个距离，每个距离至少在每个窗口的 {rest} 个查询位置上取平均。",
     ),
     "rope.beside.decays": (
         "In both, keys further away score lower on average: the decay RoFormer's bound describes, in a small model "
