@@ -43,22 +43,15 @@ def shared_keys(a: svc.Analysis, text: str) -> None:
 
     @st.fragment(key="llama_part_heads_controls")
     def controls_part() -> None:
-        if st.session_state.get("llama_head") not in (None, *range(s.n_heads)):  # from a model with more heads
-            st.session_state["llama_head"] = 0
         c_layer, c_head = st.columns([2, 3])
         ui.slider(
             c_layer, t("llama.heads.layer"), 0, s.n_layers - 1, svc.copying(a.name).layer,
             help=t("llama.heads.layer.help"), **ui.drives("llama_layer", CHOICE, [PART]),
         )  # fmt: skip
-        c_head.segmented_control(
-            t("llama.heads.head"),
-            list(range(s.n_heads)),
-            default=0,
-            required=True,
-            format_func=lambda q: f"Q{q}",
-            help=t("llama.heads.head.help"),
+        ui.slider(
+            c_head, t("llama.heads.head"), 0, s.n_heads - 1, 0, format="Q%d", help=t("llama.heads.head.help"),
             **ui.drives("llama_head", CHOICE, [PART]),
-        )
+        )  # fmt: skip
         st.button(
             t("llama.heads.repeat"), key="llama_repeat", on_click=_repeat, icon=":material/repeat:",
             help=t("llama.heads.repeat.help"),

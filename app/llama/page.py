@@ -3,8 +3,11 @@ SwiGLU's gate, MHA / GQA / MQA trained side by side with their KV caches, and th
 parameter and KV-cache calculator.
 
 The page in the papers' order; each section lives in the module of its story: ``activations`` (1 · RMSNorm and
-2 · SwiGLU, on one text), ``siblings`` (3 · the key/value heads, the caches while the models write, the models'
-cards), ``published`` (4 · the real configurations and the calculator, 5 · Qwen2.5)."""
+2 · SwiGLU, on one text), ``siblings`` (3 · the key/value heads: a real model's cache against MHA and MQA, our
+siblings, the caches while the models write, the models' cards), ``heads`` (3 · the probed model's query heads
+grouped by the key/value head they read), ``published`` (4 · the real configurations and the calculator,
+5 · Qwen2.5). The model picker puts a real Llama-family checkpoint (SmolLM2, Qwen2.5, TinyLlama) under sections
+1–3 in place of ours; the siblings stay ours."""
 
 import streamlit as st
 

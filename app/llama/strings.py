@@ -61,12 +61,12 @@ STRINGS = {
         "the C channels. Zhang & Sennrich argue that LayerNorm helps through re-scaling, while re-centring is "
         "dispensable, and that skipping the mean is cheaper: they report 7–64 % faster models. LLaMA normalises the "
         "input of every sub-layer (pre-normalisation, as GPT-3) with RMSNorm. Below: the residual stream that each "
-        "block's first RMSNorm reads in our trained model, and what subtracting the mean would change there.",
+        "block's first RMSNorm reads in the chosen model, and what subtracting the mean would change there.",
         "LayerNorm(x) = (x − μ) / √(σ² + ε) · g + b；RMSNorm（Zhang 与 Sennrich，1910.07467）去掉了均值和偏置："
         "RMSNorm(x) = x / √(mean(x²) + ε) · g。由于 RMS² = μ² + σ²，两者只在 C 个通道的均值 μ 上有差别。"
         "Zhang 与 Sennrich 认为 LayerNorm 起作用的是重新缩放，重新中心化可有可无，而省去均值能少算一些：他们报告"
         "模型快了 7–64 %。LLaMA 用 RMSNorm 对每个子层的输入做归一化（前置归一化，与 GPT-3 相同）。"
-        "下面是我们训练的模型中每个模块第一个 RMSNorm 读入的残差流，"
+        "下面是所选模型中每个模块第一个 RMSNorm 读入的残差流，"
         "以及减去均值会在那里改变什么。",
     ),
     "llama.m.mean_share": ("|μ| / RMS", "|μ| / RMS"),

@@ -3,7 +3,9 @@ extrapolation of a trained LLaMA-style model with position interpolation (2306.1
 (2309.00071).
 
 The page in the paper's order; the sections live in ``app/rope/sections.py``. The head dimension and the base chosen
-at the top drive every section but extrapolation (which reads the trained model as it is)."""
+at the top drive every section but extrapolation (which reads the trained model as it is). The model picker puts a
+real Llama-family checkpoint's q and k under the measured decay, beside ours, and its base against ours; extrapolation
+stays on ours."""
 
 import streamlit as st
 

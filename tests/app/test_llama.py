@@ -247,7 +247,7 @@ def test_smollm2_gqa_groups_and_its_cache_against_mha_and_mqa():
     # 30 blocks: a slider, not 30 buttons; the heads view opens on the layer that copies most on a repeated sentence
     assert at.slider(key="llama_block_n").proto.max == L - 1
     assert at.slider(key="llama_layer").value == svc.copying(REAL).layer
-    at.button_group(key="llama_head").set_value(4)
+    at.slider(key="llama_head").set_value(4)
     rerun(at, LANG)
     assert not at.exception
     assert m(at, "llama.m.reads") == f"Q4 → KV{4 // (H // G)}"
@@ -267,7 +267,7 @@ def test_smollm2_induction_heads_share_one_key_value_head():
     assert any(see in str(x.value) for x in at.markdown)
     assert at.slider(key="llama_layer").value == c.layer
     for head in c.heads:
-        at.button_group(key="llama_head").set_value(head)
+        at.slider(key="llama_head").set_value(head)
         rerun(at, LANG)
         assert m(at, "llama.m.reads") == f"Q{head} → KV1"
         assert float(m(at, "llama.m.induction")) >= c.best / 2
