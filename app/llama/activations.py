@@ -17,13 +17,14 @@ from app.shared.tokens import visible
 
 PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
 CHOICE = "_llama_choice"  # {control: value} as the controls part drew them or a control's callback noted them since
-CONTROLS = ("llama_token", "llama_block")
+MAX_BUTTONS = 8  # blocks shown as buttons up to this many (ours: 4); a real model's 30 get a slider
+BLOCK_KEYS = {True: "llama_block", False: "llama_block_n"}  # by "few enough for buttons"
 
 
-def analysed(text: str) -> svc.Analysis | None:
-    """The forward pass of ``text``, or None after showing why it cannot run."""
+def analysed(text: str, name: str) -> svc.Analysis | None:
+    """The forward pass of ``text`` through ``name``, or None after showing why it cannot run."""
     try:
-        return svc.analyse(text)
+        return svc.analyse(text, name)
     except InputError as e:
         ui.input_error(e)
         return None
@@ -31,13 +32,15 @@ def analysed(text: str) -> svc.Analysis | None:
 
 def _chosen() -> tuple[int, int]:
     """The token and block the controls last noted."""
-    token, block = (st.session_state[CHOICE][k] for k in CONTROLS)
-    return token, block
+    noted = st.session_state[CHOICE]
+    return noted["llama_token"], next(noted[k] for k in BLOCK_KEYS.values() if k in noted)
 
 
 def controls(a: svc.Analysis) -> None:
-    """The token and block that sections 1 and 2 show, in their own fragment."""
-    T, L = len(a.ids), svc.shape().n_layers
+    """The token and block that sections 1 and 2 show, in their own fragment: the blocks as buttons for a small
+    model, as a slider for a real one's 30."""
+    T, L = len(a.ids), svc.shape(a.name).n_layers
+    block_key = BLOCK_KEYS[L <= MAX_BUTTONS]
 
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
@@ -46,15 +49,21 @@ def controls(a: svc.Analysis) -> None:
             c_tok, t("llama.token"), 0, T - 1, min(T - 1, 8), help=t("llama.token.help"),
             **ui.drives("llama_token", CHOICE, PARTS.values()),
         )  # fmt: skip
-        c_block.segmented_control(
-            t("llama.block"),
-            list(range(L)),
-            default=1,
-            required=True,
-            help=t("llama.block.help"),
-            **ui.drives("llama_block", CHOICE, PARTS.values()),
-        )
-        ui.note_controls(CHOICE, CONTROLS)
+        if L <= MAX_BUTTONS:
+            c_block.segmented_control(
+                t("llama.block"),
+                list(range(L)),
+                default=1,
+                required=True,
+                help=t("llama.block.help"),
+                **ui.drives(block_key, CHOICE, PARTS.values()),
+            )
+        else:
+            ui.slider(
+                c_block, t("llama.block"), 0, L - 1, 1, help=t("llama.block.help"),
+                **ui.drives(block_key, CHOICE, PARTS.values()),
+            )  # fmt: skip
+        ui.note_controls(CHOICE, ("llama_token", block_key))
 
     controls_part()
 
@@ -62,7 +71,7 @@ def controls(a: svc.Analysis) -> None:
 def rmsnorm(a: svc.Analysis, text: str) -> None:
     """1 · RMSNorm: the chosen token's stream and how much of its RMS is its mean, then what dropping the mean costs
     and saves on the whole text."""
-    L, C = svc.shape().n_layers, svc.shape().dim
+    L, C = svc.shape(a.name).n_layers, svc.shape(a.name).dim
     s = svc.norm_stats(a)  # every token and block at once: once per text, not on each move
     st.subheader(t("llama.norm.title"))
     st.markdown(t("llama.norm.caption"))
@@ -71,13 +80,18 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
     def norm_part() -> None:
         token, block = _chosen()
         st.caption(t("llama.chosen", token=token, piece=visible(a.pieces[token]), block=block))
+        guesses = " · ".join(f"{visible(p)} {percent(q, 0)}" for p, q in zip(a.top_pieces[token], a.top_p[token]))
+        st.caption(t("llama.next", k=svc.TOP_K, guesses=guesses, V=svc.shape(a.name).vocab))
         metric_row = ui.row()
         metric_row.metric(
             t("llama.m.mean_share"), percent(s.mean_share[block, token]), help=t("llama.m.mean_share.help")
         )
         metric_row.metric(t("llama.m.cosine"), f"{s.cosine[block, token]:.4f}", help=t("llama.m.cosine.help"))
         metric_row.metric(t("llama.m.change"), percent(s.change[block, token]), help=t("llama.m.change.help"))
-        points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
+        if L <= MAX_BUTTONS:
+            points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
+        else:  # 31 names along one axis: the block's number, the axis says what it counts
+            points = [str(i) for i in range(L)] + [t("llama.point.final_short")]
         left, right = st.columns(2)
         with left:
             st.caption(t("llama.norm.channels", token=token, block=block))
@@ -106,6 +120,7 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
                     change_name=t("llama.m.change"),
                     token_name=t("llama.this_token"),
                     y_title=t("llama.percent"),
+                    x_title=t("llama.points_axis") if L > MAX_BUTTONS else "",
                 ),
                 {"points": points, "mean_share": s.mean_share, "change": s.change, "cosine": s.cosine},
                 "llama-mean-share",
@@ -113,7 +128,7 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
             )
 
     norm_part()
-    cost = svc.norm_cost(text)
+    cost = svc.norm_cost(text, a.name)
     metric_row = ui.row()
     metric_row.metric(
         t("llama.m.centred_loss"),
@@ -135,7 +150,7 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
 def swiglu(a: svc.Analysis) -> None:
     """2 · SwiGLU: the chosen token's gate, up projection and their product over the hidden units, then why the
     width is ⅔ · 4C."""
-    C, F = svc.shape().dim, svc.shape().hidden
+    C, F = svc.shape(a.name).dim, svc.shape(a.name).hidden
     st.subheader(t("llama.swiglu.title"))
     st.markdown(t("llama.swiglu.caption", C=C, F=F))  # F's value; why ⅔ · 4C under the part (llama.swiglu.width)
 

@@ -3,35 +3,63 @@ SwiGLU's gate, MHA / GQA / MQA trained side by side with their KV caches, and th
 parameter and KV-cache calculator.
 
 The page in the papers' order; each section lives in the module of its story: ``activations`` (1 · RMSNorm and
-2 · SwiGLU, on one text), ``siblings`` (3 · the key/value heads, the caches while the models write, the models'
-cards), ``published`` (4 · the real configurations and the calculator, 5 · Qwen2.5)."""
+2 · SwiGLU, on one text), ``siblings`` (3 · the key/value heads: a real model's cache against MHA and MQA, our
+siblings, the caches while the models write, the models' cards), ``heads`` (3 · the probed model's query heads
+grouped by the key/value head they read), ``published`` (4 · the real configurations and the calculator,
+5 · Qwen2.5). The model picker puts a real Llama-family checkpoint (SmolLM2, Qwen2.5, TinyLlama) under sections
+1–3 in place of ours; the siblings stay ours."""
 
 import streamlit as st
 
-from app.llama import activations, published, siblings
+from app.llama import activations, heads, published, siblings
 from app.llama import service as svc
 from app.shared import ui
 from app.shared.i18n import t
 
 ui.header("llama")
 st.markdown(t("llama.intro"))
-ui.try_this(t("llama.try.do"), t("llama.try.see"), t("llama.try.why"))
+name = ui.model_picker("llama_model", own=svc.OWN, archs=("llama",))  # ours, or a real Llama-family model
+real = svc.available(name) and svc.shape(name).real
+if real:
+    s = svc.shape(name)
+    st.info(
+        t("llama.real.intro", name=svc.title(name), L=s.n_layers, H=s.n_heads, G=s.n_kv_heads, max=s.limit),
+        icon=":material/science:",
+    )
+    c = svc.copying(name)  # measured on one sentence typed twice
+    heads_named = ", ".join(f"Q{q}" for q in c.heads)
+    ui.try_this(
+        t("llama.try.real.do", layer=c.layer, last=s.n_heads - 1),
+        t("llama.try.real.see", heads=heads_named, best=c.best, kvs=", ".join(f"KV{g}" for g in c.kv), layer=c.layer),
+        t("llama.try.real.why", G=s.n_kv_heads, H=s.n_heads),
+    )
+else:
+    ui.try_this(t("llama.try.do"), t("llama.try.see"), t("llama.try.why"))
 
-if svc.available():
+a = None
+if svc.available(name):
     text = ui.text_box(
         t("llama.text"),
         svc.DEFAULT_TEXT,
         key="llama_text",
         max_chars=svc.MAX_CHARS,
         height=90,
-        help=t("llama.text.help", chars=svc.MAX_CHARS, tokens=svc.shape().max_len),
+        help=t(
+            "llama.text.help.real" if real else "llama.text.help", chars=svc.MAX_CHARS, tokens=svc.shape(name).limit
+        ),
     )
-    if (a := activations.analysed(text)) is not None:
+    if (a := activations.analysed(text, name)) is not None:
         activations.controls(a)  # the token and block that sections 1 and 2 show
         activations.rmsnorm(a, text)  # 1 · RMSNorm: no mean to subtract
         activations.swiglu(a)  # 2 · SwiGLU: a gate on every hidden unit
         ui.readout(a)
-    siblings.kv_heads()  # 3 · MHA, GQA, MQA: how many key/value heads
+    siblings.title()  # 3 · MHA, GQA, MQA: how many key/value heads
+    if real:
+        siblings.real_cache(name)  # the real configuration's cache against MHA and MQA
+    if a is not None:
+        heads.shared_keys(a, text)  # the probed model's heads, grouped by the key/value head they read
+if svc.available():
+    siblings.kv_heads()  # our three siblings, trained alike but for G
     siblings.generation()  # the caches while the models write
 else:
     ui.input_error(svc.model_missing())

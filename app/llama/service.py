@@ -5,7 +5,6 @@ each model writes, and the published configurations with the parameter and KV-ca
 
 from __future__ import annotations
 
-import copy
 import statistics
 import time
 from collections.abc import Mapping
@@ -15,7 +14,6 @@ import numpy as np
 import streamlit as st
 import torch
 import torch.nn.functional as F
-from torch import nn
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
@@ -24,7 +22,7 @@ from models import llama, metrics, sampling
 from models.data import bpe
 from models.layers import RMSNorm, cache_bytes
 
-MODEL = services.checkpoint("llama")  # the probed model (GQA: 4 query heads share 2 key/value heads)
+MODEL = services.checkpoint("llama")  # the default probed model (GQA: 4 query heads share 2 key/value heads)
 SIBLINGS = ("llama-mha", "llama", "llama-mqa")  # ordered by key/value heads: 4, 2, 1
 MAX_CHARS = 400  # the text box
 MAX_PROMPT_CHARS = 200  # the generation prompt
@@ -32,10 +30,15 @@ MAX_NEW = 96  # tokens one generation may add
 CLOSED = 0.1  # a gate counts as closed below this share of the token's largest |SiLU(W₁x)|
 TOP_UNITS = 0.1  # the share of units whose part of ‖gate ⊙ up‖² is reported
 TIMING_REPEATS = 101
+MIN_TIMING_REPEATS = 11  # a real model's stream is 30 × 64 vectors of 576: fewer rounds, within TIMING_BUDGET_S
+TIMING_BUDGET_S = 0.5
 CACHE_BYTES = 4  # float32: what the cache tensors here hold per number
-PROBES = ("blocks.*.resid", "blocks.*.mlp.gate", "blocks.*.mlp.up")
+PROBES = ("blocks.*.resid", "blocks.*.mlp.gate", "blocks.*.mlp.up", "blocks.*.attn.pattern")
+REAL_MAX_TOKENS = 64  # a real model reads at most this many tokens: 30 layers with every probe, ~0.7 s on a CPU
+TOP_K = 5  # next-token guesses shown (never the whole vocabulary)
+OWN = ("llama",)  # our checkpoints the model picker offers (the siblings stay in section 3)
 _EXAMPLES = assets.lines("examples/llama.txt")
-DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
+DEFAULT_TEXT, DEFAULT_PROMPT, REPEATED_TEXT = _EXAMPLES[0], _EXAMPLES[1], _EXAMPLES[2]  # the third: one sentence twice
 
 
 def available(name: str = MODEL.name) -> bool:
@@ -53,7 +56,7 @@ def card(name: str = MODEL.name) -> Mapping:
 
 @dataclass(frozen=True)
 class Shape:
-    """The shipped ``llama``'s sizes the page talks about."""
+    """A checkpoint's sizes the page talks about."""
 
     n_layers: int  # L
     dim: int  # C
@@ -64,11 +67,15 @@ class Shape:
     vocab: int
     max_len: int  # training context
     params: int
+    real: bool  # a real pretrained checkpoint (models/pretrained), not one we trained
+    limit: int  # the most tokens the page reads: the training context, or REAL_MAX_TOKENS on a real model
+    rope_base: float
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def shape() -> Shape:
-    c = llama.Config(**MODEL.config)
+@st.cache_data(show_spinner=False, max_entries=8)
+def shape(name: str = MODEL.name) -> Shape:
+    ck = services.checkpoint(name)
+    c = llama.Config(**ck.config)
     return Shape(
         c.n_layers,
         c.dim,
@@ -78,46 +85,73 @@ def shape() -> Shape:
         c.hidden,
         c.vocab,
         c.max_len,
-        llama.param_count(c),
+        llama.param_count(c, tied=c.tied, qkv_bias=c.qkv_bias),
+        ck.real,
+        min(c.max_len, REAL_MAX_TOKENS) if ck.real else c.max_len,
+        c.rope_base,
     )
 
 
-def _pieces(ids) -> tuple[str, ...]:
+def title(name: str) -> str:
+    """What the page calls the checkpoint: a real one by its authors' name, ours by our name."""
+    return services.real_about(name).get("title", name) if services.checkpoint(name).real else name
+
+
+def _pieces(name: str, ids) -> tuple[str, ...]:
     """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(MODEL.tokenizer, ids))
+    tok = services.checkpoint(name).tokenizer
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
-def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
-    """<|endoftext|> then the ids of ``text``: (T,), within the characters and the training context."""
+def encode(text: str, max_chars: int = MAX_CHARS, name: str = MODEL.name) -> np.ndarray:
+    """<|endoftext|> then the ids of ``text``: (T,), within the characters and the training context (on a real
+    model, within REAL_MAX_TOKENS)."""
     if not text.strip():
         raise InputError("llama.error.empty")
     if len(text) > max_chars:
         raise InputError("llama.error.chars", n=len(text), max=max_chars)
-    MODEL.require()
-    ids = metrics.encode_document(MODEL.tokenizer, text)
-    if len(ids) > shape().max_len:
-        raise InputError("llama.error.tokens", n=len(ids), max=shape().max_len)
+    ck = services.checkpoint(name)
+    ck.require()
+    ids = metrics.encode_document(ck.tokenizer, text)
+    s = shape(name)
+    if len(ids) > s.limit:
+        if s.real:
+            raise InputError("llama.error.real_tokens", n=len(ids), max=s.limit, name=title(name))
+        raise InputError("llama.error.tokens", n=len(ids), max=s.max_len)
     return ids
 
 
 # ---- RMSNorm and SwiGLU on the real activations ---------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False)
-def _centred_model(name: str) -> llama.Llama:
-    """A private copy of the checkpoint ``name`` whose every RMSNorm is a LayerNorm without bias (the same gains, the
-    same ε): the trained model with the mean subtracted before each normalisation, nothing retrained. The shared model
-    is never touched."""
-    model = copy.deepcopy(services.checkpoint(name).model)
-    for parent in list(model.modules()):
-        for attr, child in list(parent.named_children()):
-            if isinstance(child, RMSNorm):
-                ln = nn.LayerNorm(child.weight.numel(), eps=child.eps, bias=False).to(child.weight.device)
-                with torch.no_grad():
-                    ln.weight.copy_(child.weight)
-                setattr(parent, attr, ln)
-    return model.eval()
+def _centred(norm: RMSNorm, x: torch.Tensor) -> torch.Tensor:
+    """The norm ``norm`` as a LayerNorm without bias: the same gain, the same ε, the mean subtracted first."""
+    return F.layer_norm(x, (x.shape[-1],), norm.weight, None, norm.eps)
+
+
+@torch.inference_mode()
+def _centred_losses(model: llama.Llama, ids: np.ndarray) -> np.ndarray:
+    """(T − 1,) next-token losses of ``ids`` (nats) when every RMSNorm of ``model`` is read as a LayerNorm without
+    bias (the same gains, the same ε): the trained model with the mean subtracted before each normalisation,
+    nothing retrained. The blocks' own modules run in the same order as ``Block.forward``; the shared model is
+    never changed (no copy either: a real model's weights are half a gigabyte)."""
+    x = torch.as_tensor(ids[None], device=model.embed.weight.device)
+    mask, rope = model.positions(x.shape[1], 0, x.device)
+    h = model.embed(x)
+    for b in model.blocks:
+        h = h + b.attn(_centred(b.attn_norm, h), mask=mask, rope=rope)
+        h = h + b.mlp(_centred(b.ffn_norm, h))
+    h = _centred(model.norm, h)
+    logits = h @ model.embed.weight.T if model.head is None else model.head(h)
+    return F.cross_entropy(logits[0, :-1].float(), x[0, 1:], reduction="none").cpu().numpy()
+
+
+def _losses(logits: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """(T − 1,) next-token losses (nats) from the forward's logits (T, V)."""
+    z = logits[:-1].astype(np.float64)
+    z = z - z.max(-1, keepdims=True)
+    return np.log(np.exp(z).sum(-1)) - z[np.arange(len(z)), ids[1:]]
 
 
 def _gains(model: llama.Llama) -> np.ndarray:
@@ -129,8 +163,10 @@ def _gains(model: llama.Llama) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Analysis:
-    """One forward pass of the text: the residual stream every RMSNorm reads and the SwiGLU gate and up projection."""
+    """One forward pass of the text: the residual stream every RMSNorm reads, the SwiGLU gate and up projection,
+    every attention pattern, and the model's next-token guesses."""
 
+    name: str  # the checkpoint
     ids: np.ndarray  # (T,)
     pieces: tuple[str, ...]  # (T,)
     stream: (
@@ -139,6 +175,10 @@ class Analysis:
     gains: np.ndarray  # (L + 1, C) the gain of the norm reading each point
     gate: np.ndarray  # (L, T, F) SiLU(W₁x)
     up: np.ndarray  # (L, T, F) W₃x
+    pattern: np.ndarray  # (L, H, T, T) attention weights, query down, key across
+    top_ids: np.ndarray  # (T, TOP_K) the likeliest next tokens after each position
+    top_p: np.ndarray  # (T, TOP_K) their probabilities
+    top_pieces: tuple[tuple[str, ...], ...]  # (T, TOP_K) what they read as
     loss: float  # mean next-token loss of the text, nats, as trained
     loss_centred: float  # the same with the mean subtracted in every norm (LayerNorm, same gains), nothing retrained
     backend: str
@@ -146,28 +186,34 @@ class Analysis:
     ms: float
 
 
-def _text_loss(model: nn.Module, ids: np.ndarray) -> float:
-    return float(metrics.token_losses(model, ids[None]).mean())
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(text: str) -> Analysis:
+def analyse(text: str, name: str = MODEL.name) -> Analysis:
     """torch only: the stream and SwiGLU probes are not outputs of the exported graph."""
-    ids = encode(text)
-    res = MODEL.run({"tokens": ids[None]}, PROBES, "torch")
-    model = MODEL.model
+    ids = encode(text, name=name)
+    ck = services.checkpoint(name)
+    res = ck.run({"tokens": ids[None]}, PROBES, "torch")
+    model = ck.model
     with torch.inference_mode():
         x0 = model.embed(torch.as_tensor(ids, device=model.embed.weight.device)).float().cpu().numpy()  # (T, C)
     stream = np.concatenate([x0[None], stack_layers(res.probes, "blocks.{}.resid")])  # (L + 1, T, C)
+    logits = res.outputs["logits"][0]  # (T, V): only the top TOP_K of each row are kept
+    top = np.argsort(-logits, axis=-1)[:, :TOP_K]
+    z = logits.astype(np.float64) - logits.max(-1, keepdims=True)
+    p = np.exp(z) / np.exp(z).sum(-1, keepdims=True)
     return Analysis(
+        name=name,
         ids=ids,
-        pieces=_pieces(ids),
+        pieces=_pieces(name, ids),
         stream=stream,
         gains=_gains(model),
         gate=stack_layers(res.probes, "blocks.{}.mlp.gate"),
         up=stack_layers(res.probes, "blocks.{}.mlp.up"),
-        loss=_text_loss(model, ids),
-        loss_centred=_text_loss(_centred_model(MODEL.name), ids),
+        pattern=stack_layers(res.probes, "blocks.{}.attn.pattern"),
+        top_ids=top,
+        top_p=np.take_along_axis(p, top, -1),
+        top_pieces=tuple(_pieces(name, row) for row in top),
+        loss=float(_losses(logits, ids).mean()),
+        loss_centred=float(_centred_losses(model, ids).mean()),
         backend=res.backend,
         device=res.device,
         ms=res.ms,
@@ -228,8 +274,8 @@ def _median_us(fns, repeats: int) -> list[float]:
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def norm_cost(text: str) -> NormCost:
-    a = analyse(text)
+def norm_cost(text: str, name: str = MODEL.name) -> NormCost:
+    a = analyse(text, name)
     C = a.stream.shape[-1]
     x = torch.as_tensor(a.stream.reshape(-1, C))
     rms = RMSNorm(C)
@@ -241,8 +287,11 @@ def norm_cost(text: str) -> NormCost:
 
     start = time.perf_counter()
     with torch.inference_mode():
+        layer_norm_plain()
+        once = time.perf_counter() - start
+        repeats = max(MIN_TIMING_REPEATS, min(TIMING_REPEATS, int(TIMING_BUDGET_S / (2.5 * once))))
         rms_us, ln_us, fused_us = _median_us(
-            [lambda: rms(x), layer_norm_plain, lambda: F.layer_norm(x, (C,), g, b, eps)], TIMING_REPEATS
+            [lambda: rms(x), layer_norm_plain, lambda: F.layer_norm(x, (C,), g, b, eps)], repeats
         )
     ms = (time.perf_counter() - start) * 1e3
     return NormCost(rms_us, ln_us, fused_us, x.shape[0], "torch", "cpu", ms)
@@ -274,6 +323,140 @@ def gating(a: Analysis, block: int, token: int) -> Gating:
         closed=float((np.abs(gate) < CLOSED * np.abs(gate).max()).mean()),
         negative=float((gate < 0).mean()),
         top_energy=float(energy[:top].sum() / energy.sum()),
+    )
+
+
+# ---- query heads that share a key/value head, in the probed model ---------------------------------------------------
+
+
+def kv_head_of(head: int, n_heads: int, n_kv_heads: int) -> int:
+    """The key/value head query head ``head`` reads: ⌊h / (H/G)⌋ (models/layers/attention.py repeats each key/value
+    head for H/G consecutive query heads)."""
+    return head // (n_heads // n_kv_heads)
+
+
+@dataclass(frozen=True)
+class Heads:
+    """What each query head of each layer does on the text, and how alike the heads that read one key/value head
+    are. Scores are mean attention weights over the queries they apply to; arrays (L, H) unless said."""
+
+    kv: np.ndarray  # (H,) the key/value head each query head reads
+    previous: np.ndarray  # weight on the previous token
+    induction: np.ndarray  # weight on the token after an earlier copy of the query's token (nan: the text repeats none)
+    first: np.ndarray  # weight on the first position (⟨eot⟩)
+    within: np.ndarray  # (L,) mean overlap Σ min(Aᵢ, Aⱼ) of two heads reading the same key/value head
+    across: np.ndarray  # (L,) the same for two heads reading different key/value heads
+    repeats: int  # queries whose token occurred earlier (the induction score's queries)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of attention two heads put on the same keys, averaged over the queries: Σₛ min(aₜₛ, bₜₛ), in [0, 1]."""
+    return float(np.minimum(a, b).sum(-1).mean())
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def heads(text: str, name: str = MODEL.name) -> Heads:
+    a = analyse(text, name)
+    P = a.pattern.astype(np.float64)  # (L, H, T, T)
+    L, H, T, _ = P.shape
+    s = shape(name)
+    kv = np.array([kv_head_of(h, H, s.n_kv_heads) for h in range(H)])
+    ids = a.ids
+    previous = P[:, :, np.arange(1, T), np.arange(T - 1)].mean(-1) if T > 1 else np.zeros((L, H))
+    targets = np.zeros((T, T))
+    for q in range(T):
+        for j in range(q - 1):
+            if ids[j] == ids[q]:
+                targets[q, j + 1] = 1.0
+    rows = targets.sum(1) > 0
+    if rows.any():
+        induction = (P[:, :, rows] * targets[rows]).sum(-1).mean(-1)
+    else:
+        induction = np.full((L, H), np.nan)
+    within, across = np.zeros(L), np.zeros(L)
+    for layer in range(L):
+        same, other = [], []
+        for i in range(H):
+            for j in range(i + 1, H):
+                (same if kv[i] == kv[j] else other).append(_overlap(P[layer, i], P[layer, j]))
+        within[layer] = np.mean(same) if same else np.nan
+        across[layer] = np.mean(other) if other else np.nan
+    return Heads(kv, previous, induction, P[:, :, :, 0].mean(-1), within, across, int(rows.sum()))
+
+
+@dataclass(frozen=True)
+class Copying:
+    """Where the model copies on REPEATED_TEXT (one sentence twice): the layer of its strongest induction head, the
+    heads of that layer that reach half its score, and the key/value heads they read."""
+
+    layer: int
+    heads: tuple[int, ...]
+    kv: tuple[int, ...]
+    best: float
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def copying(name: str = MODEL.name) -> Copying:
+    h = heads(REPEATED_TEXT, name)
+    layer = int(np.nanargmax(np.nanmax(h.induction, axis=1)))
+    best = float(np.nanmax(h.induction[layer]))
+    chosen = tuple(int(q) for q in np.flatnonzero(h.induction[layer] >= best / 2))
+    return Copying(layer, chosen, tuple(sorted({int(h.kv[q]) for q in chosen})), best)
+
+
+# ---- GQA on a real configuration: the cache it keeps against MHA and MQA ---------------------------------------------
+
+REAL_CACHE_BYTES = 2  # float16 / bfloat16: what a real model's cache holds per number when it serves
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The real model's configuration with G key/value heads: what it would cache and weigh."""
+
+    kind: str  # "mha", "gqa" (the model as released), "mqa"
+    n_kv_heads: int
+    params: int
+    kv_per_token: int  # bytes, REAL_CACHE_BYTES per number
+    kv_context: int  # bytes for one sequence of the full context
+
+
+@dataclass(frozen=True)
+class RealCache:
+    name: str
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    head_dim: int
+    context: int
+    variants: tuple[Variant, ...]  # MHA, the model itself, MQA
+    measured: int  # bytes per token in the model's own cache tensors after a cached forward (float32 here)
+    measured_bytes: int  # bytes per cached number in those tensors
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def real_cache(name: str) -> RealCache:
+    """The checkpoint's KV cache per token and at its full context, as it is (G key/value heads) and as the same
+    model with multi-head (G = H) and multi-query (G = 1) attention: ``models.llama.kv_bytes_per_token`` and
+    ``param_count`` on its config; and the bytes per token measured from its cache tensors."""
+    ck = services.checkpoint(name)
+    c = llama.Config(**ck.config)
+    variants = []
+    for kind, g in (("mha", c.n_heads), ("gqa", c.n_kv_heads), ("mqa", 1)):
+        v = replace(c, n_kv_heads=g)
+        per = llama.kv_bytes_per_token(v, REAL_CACHE_BYTES)
+        variants.append(Variant(kind, g, llama.param_count(v, tied=c.tied, qkv_bias=c.qkv_bias), per, per * c.max_len))
+    model = ck.model
+    measured = metrics.kv_cache_bytes_per_token(model)
+    return RealCache(
+        name=name,
+        n_layers=c.n_layers,
+        n_heads=c.n_heads,
+        n_kv_heads=c.n_kv_heads,
+        head_dim=c.dim // c.n_heads,
+        context=c.max_len,
+        variants=tuple(variants),
+        measured=measured,
+        measured_bytes=next(model.parameters()).element_size(),
     )
 
 

@@ -9,7 +9,7 @@ import streamlit as st
 from app.llama import service as svc
 from app.llama import views
 from app.shared import ui
-from app.shared.formats import kib, millions_or_billions
+from app.shared.formats import binary_size, kib, millions_or_billions
 from app.shared.i18n import InputError, t
 from app.shared.seeds import two_seed_scatter
 
@@ -17,10 +17,76 @@ KINDS = {4: "MHA", 2: "GQA", 1: "MQA"}  # by key/value heads, for 4 query heads
 GENERATED = "_llama_generated"  # set once the reader has pressed Generate: the writings follow the prompt from then on
 
 
-def kv_heads() -> None:
-    """3 · MHA / GQA / MQA: each sibling's grouping and cache per token, then loss against cache."""
+def title() -> None:
+    """3 · MHA / GQA / MQA: the heading and what the section compares."""
     st.subheader(t("llama.gqa.title"))
     st.markdown(t("llama.gqa.caption"))
+
+
+def real_cache(name: str) -> None:
+    """A real model's grouping, and its KV cache as released (G key/value heads) beside the same configuration with
+    MHA (G = H) and MQA (G = 1): per token and at its full context, with the parameters each would have."""
+    r = svc.real_cache(name)
+    per = r.n_heads // r.n_kv_heads
+    st.markdown(f"**{t('llama.real.title', name=svc.title(name))}**")
+    ui.figure(
+        views.grouping(
+            r.n_heads,
+            r.n_kv_heads,
+            title=f"{svc.title(name)} · GQA · H = {r.n_heads} → G = {r.n_kv_heads}",
+            query_name=t("llama.query_head"),
+            kv_name=t("llama.kv_head"),
+        ),
+        {"query_head": list(range(r.n_heads)), "kv_head": [h // per for h in range(r.n_heads)]},
+        f"{name}-grouping",
+        key="llama_group_real",
+    )
+    by = {v.kind: v for v in r.variants}
+    gqa, mha, mqa = by["gqa"], by["mha"], by["mqa"]
+    row = ui.row()
+    row.metric(
+        t("llama.m.real_kv_token"),
+        f"{gqa.kv_per_token:,} B",
+        help=t(
+            "llama.m.real_kv_token.help",
+            L=r.n_layers,
+            G=r.n_kv_heads,
+            D=r.head_dim,
+            measured=r.measured,
+            nbytes=r.measured_bytes,
+        ),
+    )
+    row.metric(t("llama.m.real_kv_context", T=r.context), binary_size(gqa.kv_context))
+    row.metric(
+        t("llama.m.real_vs_mha"), f"÷ {mha.kv_per_token / gqa.kv_per_token:.0f}", help=t("llama.m.real_vs_mha.help")
+    )
+    ui.table(
+        {
+            t("llama.real.col.kind"): [t(f"llama.real.kind.{v.kind}") for v in r.variants],
+            t("llama.col.G"): [v.n_kv_heads for v in r.variants],
+            t("llama.real.col.kv"): [f"{v.kv_per_token:,} B" for v in r.variants],
+            t("llama.real.col.kv_ctx", T=f"{r.context:,}"): [binary_size(v.kv_context) for v in r.variants],
+            t("llama.col.params"): [millions_or_billions(v.params) for v in r.variants],
+        }
+    )
+    st.caption(
+        t(
+            "llama.real.note",
+            name=svc.title(name),
+            measured=r.measured,
+            nbytes=r.measured_bytes,
+            half=r.measured * svc.REAL_CACHE_BYTES // r.measured_bytes,
+            mha=binary_size(mha.kv_context),
+            mqa=binary_size(mqa.kv_context),
+            saved=millions_or_billions(mha.params - gqa.params),
+            T=f"{r.context:,}",
+        )
+    )
+
+
+def kv_heads() -> None:
+    """Our three siblings: each one's grouping and cache per token, then loss against cache."""
+    st.markdown(f"**{t('llama.gqa.ours')}**")
     fam = svc.family()
     for col, sib in zip(st.columns(len(fam)), fam):
         with col:

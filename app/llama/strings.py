@@ -61,12 +61,12 @@ STRINGS = {
         "the C channels. Zhang & Sennrich argue that LayerNorm helps through re-scaling, while re-centring is "
         "dispensable, and that skipping the mean is cheaper: they report 7–64 % faster models. LLaMA normalises the "
         "input of every sub-layer (pre-normalisation, as GPT-3) with RMSNorm. Below: the residual stream that each "
-        "block's first RMSNorm reads in our trained model, and what subtracting the mean would change there.",
+        "block's first RMSNorm reads in the chosen model, and what subtracting the mean would change there.",
         "LayerNorm(x) = (x − μ) / √(σ² + ε) · g + b；RMSNorm（Zhang 与 Sennrich，1910.07467）去掉了均值和偏置："
         "RMSNorm(x) = x / √(mean(x²) + ε) · g。由于 RMS² = μ² + σ²，两者只在 C 个通道的均值 μ 上有差别。"
         "Zhang 与 Sennrich 认为 LayerNorm 起作用的是重新缩放，重新中心化可有可无，而省去均值能少算一些：他们报告"
         "模型快了 7–64 %。LLaMA 用 RMSNorm 对每个子层的输入做归一化（前置归一化，与 GPT-3 相同）。"
-        "下面是我们训练的模型中每个模块第一个 RMSNorm 读入的残差流，"
+        "下面是所选模型中每个模块第一个 RMSNorm 读入的残差流，"
         "以及减去均值会在那里改变什么。",
     ),
     "llama.m.mean_share": ("|μ| / RMS", "|μ| / RMS"),
@@ -443,6 +443,139 @@ STRINGS = {
         "LLaMA 2302.13971，Llama 2 2307.09288，GQA 2305.13245，Qwen2.5 2412.15115。",
     ),
     # errors
+    # a real model (the picker)
+    "llama.real.intro": (
+        "Probing **{name}**, a real model converted into our LLaMA class: {L} layers, {H} query heads sharing {G} "
+        "key/value heads. Sections 1–3 run on it (at most {max} tokens, to keep each move quick on a CPU); the MHA / "
+        "GQA / MQA siblings and the writing race stay ours, since only models trained alike compare fairly.",
+        "正在探查 **{name}**：一个转换成我们 LLaMA 类的真实模型，{L} 层，{H} 个查询头共享 {G} 个键/值头。"
+        "第 1–3 节在它上面运行（最多 {max} 个词元，让每次操作在 CPU 上也很快）；MHA / GQA / MQA 兄弟模型和"
+        "生成对比仍用我们的模型，因为只有同样方式训练的模型才能公平比较。",
+    ),
+    "llama.try.real.do": (
+        "In section 3, press **One sentence twice**, keep the layer where it opens ({layer}) and click through the "
+        "heads Q0 … Q{last}.",
+        "在第 3 节按 **同一句话两遍**，保持打开时的层（{layer}），依次点击 Q0 … Q{last} 各个头。",
+    ),
+    "llama.try.real.see": (
+        "In layer {layer}, heads {heads} copy: from the second copy of the sentence they attend to the token that "
+        "followed the first (induction score up to {best:.2f}). They all read {kvs}.",
+        "在第 {layer} 层，头 {heads} 在复制：从句子的第二遍开始，它们关注第一遍中紧随其后的词元"
+        "（归纳分数最高 {best:.2f}）。它们都读取 {kvs}。",
+    ),
+    "llama.try.real.why": (
+        "GQA shares keys and values, not queries: each query head still asks its own question of the shared keys, "
+        "so heads of one group can do different work. The cache keeps G = {G} heads' keys and values, not H = {H}.",
+        "GQA 共享的是键和值，不是查询：每个查询头仍向共享的键提出自己的问题，所以同一组的头可以做不同的事。"
+        "缓存只保存 G = {G} 个头的键和值，而不是 H = {H} 个。",
+    ),
+    "llama.text.help.real": (
+        "At most {chars} characters and {tokens} tokens on a real model (a forward pass of every layer with every "
+        "probe, on a CPU).",
+        "真实模型最多 {chars} 个字符、{tokens} 个词元（在 CPU 上对每一层做带全部探针的前向计算）。",
+    ),
+    "llama.error.real_tokens": (
+        "The text makes {n} tokens; on {name} this page reads at most {max}, to keep each move quick on a CPU. "
+        "Shorten it.",
+        "文本有 {n} 个词元；在 {name} 上本页最多读取 {max} 个，以便每次操作在 CPU 上也很快。请缩短文本。",
+    ),
+    "llama.next": (
+        "The model's {k} likeliest next tokens here (of {V:,}): {guesses}",
+        "模型在此处最可能的 {k} 个下一词元（共 {V:,} 个）：{guesses}",
+    ),
+    "llama.point.final_short": ("final", "最终"),
+    "llama.points_axis": ("norm entering block …, then the final norm", "进入各模块的归一化，最后是最终归一化"),
+    # 3 · the probed model's heads
+    "llama.gqa.ours": ("Our three siblings, trained alike but for G", "我们的三个兄弟模型：除 G 外训练方式相同"),
+    "llama.heads.title": ("{name}: query heads that share keys", "{name}：共享键的查询头"),
+    "llama.heads.caption": (
+        "{H} query heads read {G} key/value heads, {per} each (query head h reads ⌊h / {per}⌋), in each of {L} "
+        "layers. Pick a layer and a head: the bars score every head of the layer on this text, coloured by the "
+        "key/value head it reads; the map is the chosen head's attention.",
+        "每层 {H} 个查询头读取 {G} 个键/值头，每个键/值头由 {per} 个查询头读取（查询头 h 读取 ⌊h / {per}⌋），"
+        "共 {L} 层。选一层和一个头：柱状图给出该层每个头在这段文本上的得分，颜色表示它读取的键/值头；"
+        "热图是所选头的注意力。",
+    ),
+    "llama.heads.layer": ("Layer", "层"),
+    "llama.heads.layer.help": (
+        "Zero-based. It opens on the layer whose heads copy most on one sentence typed twice.",
+        "从 0 开始编号。打开时位于在“同一句话两遍”上复制最强的层。",
+    ),
+    "llama.heads.head": ("Query head", "查询头"),
+    "llama.heads.head.help": ("The head whose attention map is drawn.", "显示其注意力热图的头。"),
+    "llama.heads.repeat": ("One sentence twice", "同一句话两遍"),
+    "llama.heads.repeat.help": (
+        "Put a sentence written twice in the text box: heads that copy (induction heads) show on its second half.",
+        "在文本框中放入重复两遍的一句话：复制型的头（归纳头）会在后半段显现。",
+    ),
+    "llama.heads.no_repeats": (
+        "No token of this text occurs twice, so no head can show an induction score; press **One sentence twice**.",
+        "这段文本没有重复出现的词元，因此没有头能显示归纳分数；请按 **同一句话两遍**。",
+    ),
+    "llama.heads.previous": ("previous token", "前一个词元"),
+    "llama.heads.induction": ("induction", "归纳"),
+    "llama.heads.weight": ("mean attention weight", "平均注意力权重"),
+    "llama.heads.scores": (
+        "Layer {layer}: weight on the previous token, and on the token after an earlier copy of the query's token.",
+        "第 {layer} 层：对前一个词元的权重，以及对查询词元较早一次出现之后那个词元的权重。",
+    ),
+    "llama.heads.pattern": (
+        "Layer {layer}, head Q{head} (reads KV{kv}): query down, key across.",
+        "第 {layer} 层，头 Q{head}（读取 KV{kv}）：纵轴为查询，横轴为键。",
+    ),
+    "llama.m.reads": ("Reads", "读取"),
+    "llama.m.reads.help": (
+        "The key/value head this query head's scores use; {heads} share it ({per} query heads per key/value head).",
+        "该查询头计算分数时使用的键/值头；{heads} 共用它（每个键/值头对应 {per} 个查询头）。",
+    ),
+    "llama.m.previous": ("Previous-token score", "前一词元分数"),
+    "llama.m.previous.help": (
+        "Mean weight this head puts on the token just before the query.",
+        "该头放在查询前一个词元上的平均权重。",
+    ),
+    "llama.m.induction": ("Induction score", "归纳分数"),
+    "llama.m.induction.help": (
+        "For queries whose token occurred earlier: mean weight on the token that followed that earlier occurrence "
+        "(what an induction head attends to, 2209.11895). – when no token repeats.",
+        "对较早出现过的查询词元：放在那次出现之后那个词元上的平均权重（归纳头关注的位置，2209.11895）。"
+        "没有重复词元时为 –。",
+    ),
+    "llama.m.overlap": ("Overlap: same KV / other KV", "重叠：同一 KV / 不同 KV"),
+    "llama.m.overlap.help": (
+        "Σ min(Aᵢ, Aⱼ) of two heads' attention, averaged over queries and over pairs of heads in this layer: pairs "
+        "that read the same key/value head, then pairs that read different ones. 1 = identical patterns.",
+        "两个头注意力的 Σ min(Aᵢ, Aⱼ)，对查询和本层的头对取平均：先是读取同一键/值头的头对，再是读取不同"
+        "键/值头的头对。1 表示注意力模式完全相同。",
+    ),
+    # 3 · the real configuration's cache
+    "llama.real.title": ("{name}: its cache against MHA and MQA", "{name}：其缓存与 MHA、MQA 对比"),
+    "llama.m.real_kv_token": ("KV cache per token (16-bit)", "每个词元的键值缓存（16 位）"),
+    "llama.m.real_kv_token.help": (
+        "2 · L · G · D · 2 bytes = 2 · {L} · {G} · {D} · 2. Measured from the model's own cache tensors after a "
+        "cached forward here: {measured:,} B per token at {nbytes} bytes a number.",
+        "2 · L · G · D · 2 字节 = 2 · {L} · {G} · {D} · 2。在这里做一次带缓存的前向计算后，从模型自己的缓存"
+        "张量测得：每个词元 {measured:,} B，每个数 {nbytes} 字节。",
+    ),
+    "llama.m.real_kv_context": ("At its {T:,}-token context", "在 {T:,} 词元的上下文"),
+    "llama.m.real_vs_mha": ("Against MHA", "相对 MHA"),
+    "llama.m.real_vs_mha.help": (
+        "How many times smaller its cache is than the same model with a key/value head per query head.",
+        "与每个查询头各有一个键/值头的同一模型相比，缓存小了几倍。",
+    ),
+    "llama.real.col.kind": ("attention", "注意力"),
+    "llama.real.kind.mha": ("MHA (G = H)", "MHA（G = H）"),
+    "llama.real.kind.gqa": ("GQA, as released", "GQA（发布版本）"),
+    "llama.real.kind.mqa": ("MQA (G = 1)", "MQA（G = 1）"),
+    "llama.real.col.kv": ("KV / token, 16-bit", "键值 / 词元（16 位）"),
+    "llama.real.col.kv_ctx": ("KV at {T} tokens", "{T} 词元时的键值"),
+    "llama.real.note": (
+        "Counted by models.llama on {name}'s configuration with G changed, nothing else. Its cache here holds "
+        "{nbytes}-byte numbers: {measured:,} B per token measured, {half:,} B in 16 bits, as counted. With MHA one "
+        "{T}-token sequence would cache {mha}, with MQA {mqa}; GQA also saves {saved} parameters of W_k and W_v.",
+        "由 models.llama 在 {name} 的配置上只改变 G 算出。这里的缓存每个数占 {nbytes} 字节：实测每个词元 "
+        "{measured:,} B，换成 16 位为 {half:,} B，与计算一致。用 MHA 时一条 {T} 词元的序列要缓存 {mha}，"
+        "用 MQA 为 {mqa}；GQA 还省下了 W_k 和 W_v 的 {saved} 个参数。",
+    ),
     "llama.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "llama.error.chars": (
         "The text has {n} characters; at most {max} are allowed.",

@@ -13,6 +13,7 @@ from app.shared.plots import legend_below
 
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
+GROUP_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22")  # by KV head
 GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
 # Plotly's toolbar (and Streamlit's full-screen button) sit at a figure's top right and cover whatever is there: on a
 # phone a centred title or a legend reaches that corner. Figures with text along their top stand the toolbar upright
@@ -20,6 +21,21 @@ GATE, UP, PRODUCT = "#ff7f0e", "#1f77b4", "#6a3d9a"
 # toolbar flat and leaves a band at the top clear instead.
 TOOLBAR_STRIP = 40  # px of right margin for the upright toolbar
 TOOLBAR_BAND = 30  # px at the top that the flat toolbar covers
+
+
+MAX_BARS = 512  # more bars than this (a real model's 576 channels, 1536 hidden units) are drawn as one filled line
+
+
+def _bars(
+    x: np.ndarray, y: np.ndarray, colour: str, *, name=None, customdata=None, hover: str = ""
+) -> go.BaseTraceType:
+    """Bars, or past MAX_BARS one filled step line that looks the same: the browser draws one path instead of an
+    SVG element per bar (three rows of 1536 bars took seconds on every token move)."""
+    common = {"x": x, "y": y, "name": name, "customdata": customdata, "showlegend": name is not None,
+              "hovertemplate": hover + "<extra></extra>"}  # fmt: skip
+    if len(x) <= MAX_BARS:
+        return go.Bar(marker_color=colour, marker_line_width=0, **common)
+    return go.Scatter(mode="lines", line={"color": colour, "width": 1, "shape": "hvh"}, fill="tozeroy", **common)
 
 
 def _upright_toolbar(fig: go.Figure) -> go.Figure:
@@ -33,16 +49,7 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
     """(C,) one token's residual stream as bars, with its mean μ (what LayerNorm subtracts) and ±RMS (what both
     divide by) as horizontal lines."""
     mu, rms = float(x.mean()), float(np.sqrt((x**2).mean()))
-    fig = go.Figure(
-        go.Bar(
-            x=np.arange(len(x)),
-            y=x,
-            marker_color="#9ecae1",
-            marker_line_width=0,
-            name=value_title,
-            hovertemplate=channel_title + " %{x}: %{y:.3f}<extra></extra>",
-        )
-    )
+    fig = go.Figure(_bars(np.arange(len(x)), x, "#9ecae1", name=value_title, hover=channel_title + " %{x}: %{y:.3f}"))
     for y, name, colour, dash in ((mu, mean_name, MEAN, None), (rms, rms_name, RMS, "dot"), (-rms, None, RMS, "dot")):
         fig.add_trace(
             go.Scatter(
@@ -73,6 +80,7 @@ def mean_share(
     change_name: str,
     token_name: str,
     y_title: str,
+    x_title: str = "",
 ) -> go.Figure:
     """(P, T) |μ|/RMS and the relative change LayerNorm would make, at every point of the stream: the mean over the
     tokens as lines, every token as faint dots, the chosen (point, token) ringed. Percentages."""
@@ -113,7 +121,11 @@ def mean_share(
                 hovertemplate=token_name + ": %{y:.2f}%<extra></extra>",
             )
         )
-    fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=point_names)
+    every = 1 if P <= 12 else 5  # 31 names of a real model's norms: every fifth and the last
+    shown = [n if i % every == 0 or i == P - 1 else "" for i, n in enumerate(point_names)]
+    fig.update_xaxes(tickmode="array", tickvals=list(range(P)), ticktext=shown, title=x_title or None)
+    if every > 1:
+        fig.update_xaxes(tickangle=0)
     fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
@@ -176,15 +188,7 @@ def sorted_units(
     fig = make_subplots(rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=names)
     for row, (values, colour) in enumerate(((gate, GATE), (up, UP), (product, PRODUCT)), start=1):
         fig.add_trace(
-            go.Bar(
-                x=np.arange(len(values)),
-                y=values[order],
-                customdata=order,
-                marker_color=colour,
-                marker_line_width=0,
-                showlegend=False,
-                hovertemplate="#%{customdata}: %{y:.3f}<extra></extra>",
-            ),
+            _bars(np.arange(len(values)), values[order], colour, customdata=order, hover="#%{customdata}: %{y:.3f}"),
             row=row,
             col=1,
         )
@@ -284,3 +288,42 @@ def seed_layout(fig: go.Figure) -> go.Figure:
     right = max((max((x for x in trace.x if x is not None), default=0) for trace in fig.data), default=0)
     fig.update_xaxes(range=[0, 1.2 * right])
     return legend_below(fig, 320, top=24, y=-0.26)  # under the x title, which is taller in Chinese
+
+
+@cached
+def head_scores(
+    scores: dict[str, np.ndarray],
+    kv: np.ndarray,
+    chosen: int,
+    *,
+    head_names: list[str],
+    kv_names: list[str],
+    y_title: str,
+) -> go.Figure:
+    """One layer's query heads side by side, a group of bars per score (previous token, induction ...), each bar
+    coloured by the key/value head its query head reads, the chosen head outlined: heads that share keys sit in
+    one colour."""
+    names = list(scores)
+    fig = make_subplots(rows=1, cols=len(names), shared_yaxes=True, subplot_titles=names, horizontal_spacing=0.04)
+    colours = [GROUP_COLOURS[g % len(GROUP_COLOURS)] for g in kv]
+    lines = [2.5 if h == chosen else 0 for h in range(len(kv))]
+    for col, name in enumerate(names, start=1):
+        fig.add_trace(
+            go.Bar(
+                x=head_names,
+                y=np.nan_to_num(scores[name]),
+                marker={"color": colours, "line": {"color": "#111", "width": lines}},
+                customdata=[kv_names[g] for g in kv],
+                showlegend=False,
+                hovertemplate="%{x} → %{customdata}: %{y:.2f}<extra>" + name + "</extra>",
+            ),
+            row=1,
+            col=col,
+        )
+        fig.update_xaxes(tickangle=-90 if len(kv) > 6 else 0, tickfont={"size": 10}, row=1, col=col)
+    for g in sorted(set(kv.tolist())):  # one legend entry per key/value head, in its colour
+        fig.add_trace(go.Bar(x=[None], y=[None], marker_color=GROUP_COLOURS[g % len(GROUP_COLOURS)], name=kv_names[g]))
+    fig.update_yaxes(title=y_title, range=[0, 1], row=1, col=1)
+    fig.update_annotations(font={"size": 12})
+    legend_below(fig, 300, top=40, y=-0.32)
+    return _upright_toolbar(fig)

@@ -3,7 +3,9 @@ extrapolation of a trained LLaMA-style model with position interpolation (2306.1
 (2309.00071).
 
 The page in the paper's order; the sections live in ``app/rope/sections.py``. The head dimension and the base chosen
-at the top drive every section but extrapolation (which reads the trained model as it is)."""
+at the top drive every section but extrapolation (which reads the trained model as it is). The model picker puts a
+real Llama-family checkpoint's q and k under the measured decay, beside ours, and its base against ours; extrapolation
+stays on ours."""
 
 import streamlit as st
 
@@ -15,6 +17,7 @@ from app.shared.i18n import InputError, t
 ui.header("rope")
 st.markdown(t("rope.intro"))
 backend = st.session_state.get("backend", "torch")
+name = ui.model_picker("rope_model", own=svc.OWN, archs=("llama",))  # whose q and k section 3 measures
 if svc.available():
     card = svc.card_numbers()
     ui.try_this(t("rope.try.do"), t("rope.try.see", **card), t("rope.try.why", **card))
@@ -41,10 +44,10 @@ except InputError as e:
     st.stop()
 
 sections.rotation(d, base, theta)  # rotating pairs: the angle m·θᵢ of each pair
-sections.spectrum(theta)  # the wavelengths against the training context
+sections.spectrum(theta, name)  # the wavelengths against the training context (and a real model's base)
 sections.relative(d, base)  # the relative property: q_m·k_n depends on m − n alone
-sections.decay(d, base, backend)  # long-term decay: the bound and the model's own scores
+sections.decay(d, base, backend, name)  # long-term decay: the bound and the model's own scores
 sections.schemes(d, base)  # five position schemes on one chart
-sections.extrapolation()  # past the training context: plain, interpolation, NTK, YaRN
+sections.extrapolation(name)  # past the training context (ours): plain, interpolation, NTK, YaRN
 
 ui.explain(t("rope.explain"))

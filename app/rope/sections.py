@@ -42,8 +42,8 @@ def rotation(d: int, base: int, theta: np.ndarray) -> None:
     )
 
 
-def spectrum(theta: np.ndarray) -> None:
-    """Each pair's wavelength against the training context."""
+def spectrum(theta: np.ndarray, name: str) -> None:
+    """Each pair's wavelength against the training context; for a real model, its base against ours."""
     st.subheader(t("rope.spec.title"))
     st.caption(t("rope.spec.caption"))
     T = svc.context()
@@ -59,6 +59,71 @@ def spectrum(theta: np.ndarray) -> None:
         "rope-spectrum",
         key="rope_spectrum",
     )
+    if svc.is_real(name) and svc.available(name):
+        _bases(name)
+
+
+def _use(d: int, base: int) -> None:
+    """``on_click`` of "use the real model's d and base": set the page's two sliders to them."""
+    st.session_state["rope_d"], st.session_state["rope_base"] = d, base
+
+
+def _bases(name: str) -> None:
+    """The real model's base against ours: the slowest pair's wavelength, with each model's D and context, and the
+    real model's D and context with our base."""
+    ours, real, swapped = svc.spectra(name)
+    title = svc.title(name)
+    st.markdown(f"**{t('rope.bases.title', name=title, base=f'{real.base:,.0f}', ours=f'{ours.base:,.0f}')}**")
+    models = {
+        t("rope.bases.ours"): ours,
+        title: real,
+        t("rope.bases.swapped", name=title, base=f"{ours.base:,.0f}"): swapped,
+    }
+    ui.table(  # one column per model, so the table fits a phone's width
+        {
+            t("rope.bases.col.what"): [
+                "D",
+                t("rope.base"),
+                t("rope.bases.col.context"),
+                t("rope.bases.col.slowest"),
+                t("rope.bases.col.turns"),
+                t("rope.bases.col.unturned"),
+            ],
+            **{
+                label: [
+                    f"{m.head_dim}",
+                    f"{m.base:,.0f}",
+                    f"{m.context:,}",
+                    f"{m.slowest:,.0f}",
+                    f"{m.turns:.3f}",
+                    f"{m.unturned} / {m.head_dim // 2}",
+                ]
+                for label, m in models.items()
+            },
+        }
+    )
+    st.caption(
+        t(
+            "rope.bases.note",
+            name=title,
+            base=f"{real.base:,.0f}",
+            ours=f"{ours.base:,.0f}",
+            slowest=f"{real.slowest:,.0f}",
+            swapped=f"{swapped.slowest:,.0f}",
+            times=real.slowest / swapped.slowest,
+            T=f"{real.context:,}",
+            turns=real.turns,
+            turns_swapped=swapped.turns,
+        )
+    )
+    if real.head_dim in svc.DIMS and real.base in svc.BASES:
+        st.button(
+            t("rope.bases.use", name=title, d=real.head_dim, base=f"{real.base:,.0f}"),
+            key="rope_use_real",
+            on_click=_use,
+            args=(real.head_dim, int(real.base)),
+            icon=":material/tune:",
+        )
 
 
 # ---- the relative property ------------------------------------------------------------------------------------------
@@ -89,8 +154,9 @@ def relative(d: int, base: int) -> None:
 
 
 # ---- long-term decay ------------------------------------------------------------------------------------------------
-def decay(d: int, base: int, backend: str) -> None:
-    """RoFormer's upper bound by distance, beside the mean score the trained model's own q and k give."""
+def decay(d: int, base: int, backend: str, name: str) -> None:
+    """RoFormer's upper bound by distance, beside the mean score the model's own q and k give (ours, or a real
+    model's beside ours)."""
     st.subheader(t("rope.decay.title"))
     st.markdown(t("rope.decay.caption"))
     bound = svc.decay_bound(d, base)
@@ -114,34 +180,77 @@ def decay(d: int, base: int, backend: str) -> None:
             key="rope_bound",
         )
     with b2:
-        _measured_decay(backend)
+        _measured_decay(backend, name)
+    if svc.is_real(name) and svc.available(name) and svc.available():
+        _beside(backend, name)
 
 
-def _measured_decay(backend: str) -> None:
+MAX_BUTTONS = 8  # layers shown as buttons up to this many (ours: 4); a real model's 30 get a slider
+
+
+def _measured_decay(backend: str, name: str) -> None:
     try:
-        meas = svc.measured_decay(backend) if svc.available() else None
+        meas = svc.measured_decay(backend, name) if svc.available(name) else None
     except InputError as e:  # the held-out plays are not downloaded
         meas = None
         ui.input_error(e)
     if meas is not None:
-        L, H, _ = meas.scores.shape
-        layer = st.segmented_control(
-            t("view.layer"), list(range(L)), default=0, required=True, key="rope_layer", bind="query-params"
-        )
-        st.caption(t("rope.decay.measured", T=meas.scores.shape[-1]))
+        L, H, T = meas.scores.shape
+        if L <= MAX_BUTTONS:
+            layer = st.segmented_control(
+                t("view.layer"), list(range(L)), default=0, required=True, key="rope_layer", bind="query-params"
+            )
+        else:
+            layer = ui.slider(st, t("view.layer"), 0, L - 1, 0, key="rope_layer_n", bind="query-params")
+        if svc.is_real(name):
+            st.caption(t("rope.decay.measured.real", name=svc.title(name), n=meas.windows, T=T))
+        else:
+            st.caption(t("rope.decay.measured", T=T))
         series = {t("rope.head", h=h): meas.scores[layer, h] for h in range(H)}
         ui.figure(
-            views.curves(
-                np.arange(meas.scores.shape[-1]), series, x_title=t("rope.distance"), y_title=t("rope.decay.measured.y")
-            ),
+            views.curves(np.arange(T), series, x_title=t("rope.distance"), y_title=t("rope.decay.measured.y")),
             meas.scores[layer],
             f"rope-measured-decay-l{layer}",
             key="rope_measured",
             row_labels=[t("rope.head", h=h) for h in range(H)],
         )
         ui.readout(meas)
-    elif not svc.available():
+    elif not svc.available(name):
         st.info(t("rope.no_model"))
+
+
+def _beside(backend: str, name: str) -> None:
+    """The real model's mean score by distance beside ours, over every layer and head, on one axis."""
+    try:
+        b = svc.beside(backend, name)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    title = svc.title(name)
+    st.markdown(f"**{t('rope.beside.title', name=title)}**")
+    row = ui.row()
+    for who, i in ((t("rope.bases.ours"), 0), (title, 1)):
+        row.metric(
+            t("rope.m.near_far", name=who),
+            f"{b.near[i]:.2f} → {b.far[i]:.2f}",
+            help=t("rope.m.near_far.help", near=svc.NEAR, R=len(b.distances)),
+        )
+    ui.figure(
+        views.curves(
+            b.distances,
+            {t("rope.bases.ours"): b.ours, title: b.real},
+            x_title=t("rope.distance"),
+            y_title=t("rope.decay.measured.y"),
+        ),
+        {"distance": b.distances, "ours": b.ours, name: b.real},
+        "rope-decay-beside",
+        key="rope_beside",
+    )
+    decays = all(near > far for near, far in zip(b.near, b.far))
+    st.caption(
+        t("rope.beside.note", R=len(b.distances), rest=b.window - len(b.distances) + 1)
+        + (" " + t("rope.beside.decays", name=title) if decays else "")
+    )
 
 
 # ---- position schemes on one chart ----------------------------------------------------------------------------------
@@ -167,10 +276,12 @@ def schemes(d: int, base: int) -> None:
 
 
 # ---- extrapolation --------------------------------------------------------------------------------------------------
-def extrapolation() -> None:
+def extrapolation(name: str) -> None:
     """The trained model read past its context with each scaling, what its card measured, and the card itself."""
     st.subheader(t("rope.ext.title"))
     st.markdown(t("rope.ext.caption", T=svc.context(), x=svc.EXTRAPOLATE))
+    if svc.is_real(name):
+        st.caption(t("rope.ext.ours_only", name=svc.title(name), T=f"{svc.context(name):,}", x=svc.EXTRAPOLATE))
     if not svc.available():
         st.info(t("rope.no_model"))
         return

@@ -44,10 +44,13 @@ SCHEMES = llama.SCHEMES
 EXTRAPOLATE = llama.EXTRAPOLATE  # the longest input, in training contexts
 PVH_ROWS = ("where", "model", "result", "longer")  # the rows of "In the paper vs here"
 PVH_DEPARTURES = ("llama", "tied", "baseline")
+OWN = ("llama",)  # our checkpoints the model picker offers
+REAL_WINDOW = 128  # a real model's measured decay reads windows of this many tokens (its context is 8,192) …
+REAL_WINDOWS = 2  # … this many of them: a forward of 256 tokens through 30 layers, ~2 s on a CPU
 
 
-def available() -> bool:
-    return MODEL.available
+def available(name: str = MODEL.name) -> bool:
+    return services.checkpoint(name).available
 
 
 def _check(d: int, base: float) -> None:
@@ -146,13 +149,22 @@ def schemes(d: int, base: float) -> dict[str, np.ndarray]:
 
 
 @st.cache_resource(show_spinner=False)
-def _held_out(play: str) -> np.ndarray:
-    return metrics.encode_document(MODEL.tokenizer, shakespeare.plays("validation")[play])
+def _held_out(play: str, name: str = MODEL.name) -> np.ndarray:
+    return metrics.encode_document(services.checkpoint(name).tokenizer, shakespeare.plays("validation")[play])
 
 
-def context() -> int:
+def context(name: str = MODEL.name) -> int:
     """The model's training context T (the shipped configuration's while no checkpoint is installed)."""
-    return int(MODEL.config.get("max_len", llama.PRESETS["shipped"].max_len))
+    return int(services.checkpoint(name).config.get("max_len", llama.PRESETS["shipped"].max_len))
+
+
+def is_real(name: str) -> bool:
+    return services.checkpoint(name).real
+
+
+def title(name: str) -> str:
+    """A real checkpoint by its authors' name, ours by our name."""
+    return services.real_about(name).get("title", name) if is_real(name) else name
 
 
 @dataclass(frozen=True)
@@ -160,6 +172,7 @@ class Measured:
     """Mean pre-softmax score q_m·k_n/√D by distance m − n, from the model's own rotated q and k."""
 
     scores: np.ndarray  # (L, H, T) mean score at distance 0 … T − 1
+    windows: int  # held-out windows averaged
     backend: str
     device: str
     ms: float
@@ -167,12 +180,14 @@ class Measured:
 
 @needs_corpus
 @st.cache_data(show_spinner=False, max_entries=8)
-def measured_decay(backend: str) -> Measured:
-    T = context()
-    ids = np.concatenate([_held_out(p) for p in PLAYS])
-    starts = np.linspace(0, len(ids) - T - 1, MEASURE_WINDOWS).astype(int)
+def measured_decay(backend: str, name: str = MODEL.name) -> Measured:
+    """Over held-out windows of the model's context (a real model: REAL_WINDOWS windows of REAL_WINDOW tokens)."""
+    ck = services.checkpoint(name)
+    T, n = (REAL_WINDOW, REAL_WINDOWS) if ck.real else (context(name), MEASURE_WINDOWS)
+    ids = np.concatenate([_held_out(p, name) for p in PLAYS])
+    starts = np.linspace(0, len(ids) - T - 1, n).astype(int)
     tokens = np.stack([ids[s : s + T] for s in starts])
-    res = MODEL.run({"tokens": tokens}, ("blocks.*.attn.q", "blocks.*.attn.k"), backend)
+    res = ck.run({"tokens": tokens}, ("blocks.*.attn.q", "blocks.*.attn.k"), ck.backend(backend))
     L = len([n for n in res.probes if n.endswith(".q")])
     out = []
     for layer in range(L):
@@ -180,7 +195,74 @@ def measured_decay(backend: str) -> Measured:
         k = np.repeat(k, q.shape[1] // k.shape[1], axis=1)  # each key head serves H / G query heads
         scale = 1 / math.sqrt(q.shape[-1])
         out.append([(q[:, :, r:] * k[:, :, : T - r]).sum(-1).mean((0, 2)) * scale for r in range(T)])
-    return Measured(np.array(out).transpose(0, 2, 1), res.backend, res.device, res.ms)
+    return Measured(np.array(out).transpose(0, 2, 1), n, res.backend, res.device, res.ms)
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """One model's rotary frequencies from its config: the slowest pair's wavelength against its context."""
+
+    name: str
+    head_dim: int  # D: the width RoPE turns, D/2 pairs
+    base: float
+    context: int  # T
+    slowest: float  # 2π / θ_(D/2 − 1), tokens
+    fastest: float  # 2π / θ_0 = 2π
+    unturned: int  # pairs whose wavelength exceeds the context: they never make a full turn inside it
+    turns: float  # how much of a turn the slowest pair makes across the context
+
+
+def _spectrum(name: str, D: int, base: float, T: int) -> Spectrum:
+    theta = rope_frequencies(D, base).double().numpy()
+    wavelength = 2 * np.pi / theta
+    return Spectrum(
+        name, D, base, T, float(wavelength[-1]), float(wavelength[0]), int((wavelength > T).sum()), T / wavelength[-1]
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def spectra(name: str) -> tuple[Spectrum, ...]:
+    """Ours, the real model ``name``, and the real model with our base: what the larger base does to the slowest
+    pair (θᵢ = base^(−2i/D) from ``models.layers.rope_frequencies``, each config's D, base and context)."""
+    out = []
+    for ck in (MODEL, services.checkpoint(name)):
+        c = llama.Config(**ck.config)
+        out.append(_spectrum(ck.name, c.dim // c.n_heads, c.rope_base, c.max_len))
+    ours, real = out
+    out.append(_spectrum(f"{name}@{ours.base:g}", real.head_dim, ours.base, real.context))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Beside:
+    """The measured decay of two models on one distance axis: the mean over every layer and head."""
+
+    distances: np.ndarray  # (R,) 0 … R − 1
+    ours: np.ndarray  # (R,) mean score q·k/√D
+    real: np.ndarray  # (R,)
+    near: tuple[float, float]  # (ours, real) mean score at distances 1 … NEAR
+    far: tuple[float, float]  # (ours, real) mean score over the last half of the distances
+    window: int  # tokens in the shorter of the two models' windows
+
+
+NEAR = 8
+BESIDE_SHARE = 3 / 4
+
+
+def beside(backend: str, name: str) -> Beside:
+    ours, real = measured_decay(backend).scores, measured_decay(backend, name).scores
+    # The longest distances of a window are averaged over a few query positions only, whose keys are the window's
+    # first tokens (where attention sinks): the curves stop at BESIDE_SHARE of the shorter window.
+    R = int(BESIDE_SHARE * min(ours.shape[-1], real.shape[-1]))
+    o, r = ours[..., :R].mean((0, 1)), real[..., :R].mean((0, 1))
+    return Beside(
+        np.arange(R),
+        o,
+        r,
+        (float(o[1 : NEAR + 1].mean()), float(r[1 : NEAR + 1].mean())),
+        (float(o[R // 2 :].mean()), float(r[R // 2 :].mean())),
+        min(ours.shape[-1], real.shape[-1]),
+    )
 
 
 @dataclass(frozen=True)

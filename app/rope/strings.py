@@ -365,4 +365,56 @@ STRINGS = {
         "**还可以试试：** 在衰减图里比较 base 100 和 1,000,000；把位置滑块拉过 6（快数对转过一整圈）。  \n"
         "论文：Su 等，*RoFormer: Enhanced Transformer with Rotary Position Embedding*，arXiv 2104.09864。",
     ),
+    # a real model (the picker)
+    "rope.decay.measured.real": (
+        "{name}: mean q·k/√d by distance, one line per head, over {n} held-out windows of {T} tokens (its context "
+        "is far longer; {T} keeps a move quick on a CPU).",
+        "{name}：按距离平均的 q·k/√d，每个头一条线，取 {n} 个长 {T} 个词元的留出窗口"
+        "（它的上下文长得多；取 {T} 让每次操作在 CPU 上也很快）。",
+    ),
+    "rope.beside.title": ("{name} beside ours: the score by distance", "{name} 与我们的模型：分数随距离的变化"),
+    "rope.m.near_far": ("{name}: near → far", "{name}：近 → 远"),
+    "rope.m.near_far.help": (
+        "Mean q·k/√d over every layer and head, at distances 1 … {near}, then over the last half of the {R} "
+        "distances measured.",
+        "对所有层和头平均的 q·k/√d：先是距离 1 … {near}，再是所测 {R} 个距离的后一半。",
+    ),
+    "rope.beside.note": (
+        "Both measured now from the rotated q and k probes, averaged over every layer and head, on the same "
+        "held-out Shakespeare; {R} distances, each averaged over at least {rest} query positions of every window.",
+        "两条曲线都是现在从旋转后的 q、k 探针测得，对所有层和头取平均，使用同样的留出莎士比亚文本；"
+        "共 {R} 个距离，每个距离至少在每个窗口的 {rest} 个查询位置上取平均。",
+    ),
+    "rope.beside.decays": (
+        "In both, keys further away score lower on average: the decay RoFormer's bound describes, in a small model "
+        "and in {name}.",
+        "两者中，越远的键平均分数越低：这正是 RoFormer 上界所描述的衰减，小模型和 {name} 都是如此。",
+    ),
+    "rope.bases.col.what": ("what", "项目"),
+    "rope.bases.title": (
+        "{name}'s base {base} against ours, {ours}",
+        "{name} 的 base {base} 与我们的 {ours}",
+    ),
+    "rope.bases.ours": ("ours (llama)", "我们的（llama）"),
+    "rope.bases.swapped": ("{name} with base {base}", "{name}，base 改为 {base}"),
+    "rope.bases.col.model": ("model", "模型"),
+    "rope.bases.col.context": ("context T", "上下文 T"),
+    "rope.bases.col.slowest": ("slowest wavelength (tokens)", "最慢数对的波长（词元）"),
+    "rope.bases.col.turns": ("its turns in T", "它在 T 内转的圈数"),
+    "rope.bases.col.unturned": ("pairs with no full turn in T", "在 T 内转不满一圈的数对"),
+    "rope.bases.note": (
+        "The slowest pair turns by θ = base^(−(D−2)/D) a token. With base {base}, {name}'s slowest pair needs "
+        "{slowest} tokens for one turn; with our {ours} it would need {swapped} ({times:.1f}× fewer). Across its "
+        "{T}-token context it turns {turns:.3f} of a circle instead of {turns_swapped:.3f}: a larger base keeps "
+        "the slow pairs from wrapping around within a long context, so distant positions stay distinguishable.",
+        "最慢数对每个词元转 θ = base^(−(D−2)/D)。base 为 {base} 时，{name} 的最慢数对转一圈需要 {slowest} "
+        "个词元；用我们的 {ours} 只需 {swapped} 个（少 {times:.1f} 倍）。在它 {T} 词元的上下文里，"
+        "它转 {turns:.3f} 圈而不是 {turns_swapped:.3f} 圈：更大的 base 让慢数对在长上下文内不会绕回，"
+        "远处的位置仍可区分。",
+    ),
+    "rope.bases.use": ("Set d = {d} and base = {base}, as {name}", "设为 d = {d}、base = {base}，与 {name} 相同"),
+    "rope.ext.ours_only": (
+        "This section reads our model: {name}'s context is {T} tokens, and {x}× that is far beyond a CPU here.",
+        "本节使用我们的模型：{name} 的上下文是 {T} 个词元，它的 {x} 倍远超这里的 CPU 所能承受。",
+    ),
 }

@@ -207,3 +207,92 @@ def test_phone_layout_keeps_text_clear_of_the_toolbar_and_tables_narrow():
     at = open_app("llama", lang=LANG)
     assert not at.exception and at.table
     assert max(len(tb.value.columns) for tb in at.table) <= 8
+
+
+# ---- a real model: SmolLM2-135M-Instruct, converted into our class -------------------------------------------------
+
+REAL = "smollm2-135m"
+
+
+def _real_config() -> dict:
+    """The real model's config; the test fails (not skips) when it is not here: the page is meant to run on it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail(f"{REAL} is not converted or convertible here: run `python -m models.data.pretrained`")
+    return services.checkpoint(REAL).config
+
+
+def test_smollm2_gqa_groups_and_its_cache_against_mha_and_mqa():
+    """On SmolLM2 the page shows its 9 query heads reading 3 key/value heads, and its KV cache per token computed
+    from its config (2 · L · G · D · 2 bytes in 16 bits), at its full context, against the same model with 9 (MHA)
+    and 1 (MQA) key/value heads; the cache measured from its own tensors (float32 here) is twice the 16-bit count."""
+    from app.shared.formats import binary_size
+
+    c = _real_config()
+    L, H, G, D, T = c["n_layers"], c["n_heads"], c["n_kv_heads"], c["dim"] // c["n_heads"], c["max_len"]
+    per_token = 2 * L * G * D * 2
+    assert (H, G, per_token) == (9, 3, 23_040)  # what the brief and the model card say
+    at = open_app("llama", lang=LANG, llama_model=REAL)
+    assert not at.exception and not at.error
+    assert m(at, "llama.m.real_kv_token") == f"{per_token:,} B"
+    assert m(at, "llama.m.real_kv_context", T=T) == binary_size(per_token * T)
+    assert m(at, "llama.m.real_vs_mha") == f"÷ {H // G}"
+    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    for g in (H, G, 1):  # MHA, as released, MQA
+        assert f"{2 * L * g * D * 2:,} B" in cells
+    captions = [x.value for x in at.caption]
+    assert any(f"{2 * per_token:,} B per token measured" in x for x in captions)
+    assert any(f"of {c['vocab']:,}" in x for x in captions)  # the next-token guesses: the top 5 of 49,152
+    # 30 blocks: a slider, not 30 buttons; the heads view opens on the layer that copies most on a repeated sentence
+    assert at.slider(key="llama_block_n").proto.max == L - 1
+    assert at.slider(key="llama_layer").value == svc.copying(REAL).layer
+    at.slider(key="llama_head").set_value(4)
+    rerun(at, LANG)
+    assert not at.exception
+    assert m(at, "llama.m.reads") == f"Q4 → KV{4 // (H // G)}"
+
+
+def test_smollm2_induction_heads_share_one_key_value_head():
+    """The real try-this: one sentence typed twice; in the layer the heads view opens on (17 on SmolLM2) the heads
+    that copy read one key/value head, as the try-this box says, from the page's own metrics."""
+    _real_config()
+    at = open_app("llama", lang=LANG, llama_model=REAL)
+    at.button(key="llama_repeat").click()
+    rerun(at, LANG)
+    assert not at.exception and at.text_area(key="llama_text").value == svc.REPEATED_TEXT
+    c = svc.copying(REAL)
+    assert c.layer == 17 and c.heads == (3, 4, 5) and c.kv == (1,)  # measured once on SmolLM2 (see the commit)
+    see = translate("llama.try.real.see", LANG, heads="Q3, Q4, Q5", best=c.best, kvs="KV1", layer=c.layer)
+    assert any(see in str(x.value) for x in at.markdown)
+    assert at.slider(key="llama_layer").value == c.layer
+    for head in c.heads:
+        at.slider(key="llama_head").set_value(head)
+        rerun(at, LANG)
+        assert m(at, "llama.m.reads") == f"Q{head} → KV1"
+        assert float(m(at, "llama.m.induction")) >= c.best / 2
+
+
+def test_smollm2_caps_the_input_with_a_translated_message():
+    _real_config()
+    at = open_app("llama", lang=LANG, llama_model=REAL)
+    long = " ".join(["one two three"] * 25)  # 75 words, past 64 tokens, under the 400 characters
+    at.text_area(key="llama_text").set_value(long)
+    rerun(at, LANG)
+    assert not at.exception
+    from app.shared import services
+
+    n = 1 + len(services.checkpoint(REAL).tokenizer.encode(long).ids)  # ⟨eot⟩, then the text
+    assert n > svc.REAL_MAX_TOKENS
+    expected = translate("llama.error.real_tokens", LANG, n=n, max=svc.REAL_MAX_TOKENS, name="SmolLM2-135M-Instruct")
+    assert [e.value for e in at.error] == [expected]
+
+
+def test_smollm2_in_chinese():
+    c = _real_config()
+    at = open_app("llama", lang="zh", llama_model=REAL)
+    assert not at.exception and not at.error
+    per_token = 2 * c["n_layers"] * c["n_kv_heads"] * (c["dim"] // c["n_heads"]) * 2
+    assert metric(at, translate("llama.m.real_kv_token", "zh")) == f"{per_token:,} B"
+    shown = [str(x.value) for x in at.markdown]
+    assert any(translate("llama.real.title", "zh", name="SmolLM2-135M-Instruct") in x for x in shown)

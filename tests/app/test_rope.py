@@ -4,6 +4,7 @@ relative property holds for RoPE and not for added sinusoids, and extrapolation 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from app.rope import service as svc
 from app.shared.i18n import translate
@@ -118,3 +119,59 @@ def test_the_card_sentence_matches_the_card():
 def metric_delta(at, label: str) -> str:
     """The delta of the st.metric whose label is ``label`` (the loss past the context minus the loss inside it)."""
     return next(x.delta for x in at.metric if x.label == label)
+
+
+# ---- a real model: SmolLM2-135M-Instruct, converted into our class -------------------------------------------------
+
+REAL = "smollm2-135m"
+
+
+def _real_config() -> dict:
+    """The real model's config; the test fails (not skips) when it is not here: the page is meant to run on it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail(f"{REAL} is not converted or convertible here: run `python -m models.data.pretrained`")
+    return services.checkpoint(REAL).config
+
+
+def test_smollm2_base_against_ours_and_its_decay_beside_ours():
+    """On SmolLM2: its RoPE base (100,000) against ours (10,000) with the slowest pair's wavelength computed from
+    each config, the decay measured on its rotated q and k beside ours (30 layers on a slider), and the button that
+    sets the page's d and base to the real model's."""
+    c = _real_config()
+    D, base, T = c["dim"] // c["n_heads"], c["rope_base"], c["max_len"]
+    assert base == 100_000
+    slowest = 2 * np.pi * base ** ((D - 2) / D)  # 2π / θ_(D/2 − 1)
+    ours = svc.MODEL.config
+    ours_slowest = (
+        2 * np.pi * ours["rope_base"] ** ((ours["dim"] // ours["n_heads"] - 2) / (ours["dim"] // ours["n_heads"]))
+    )
+    at = open_app("rope", lang=LANG, rope_model=REAL)
+    assert not at.exception and not at.error
+    cells = [str(v) for tb in at.table for v in tb.value.to_numpy().ravel()]
+    for value in (f"{base:,.0f}", f"{T:,}", f"{slowest:,.0f}", f"{ours_slowest:,.0f}", f"{T / slowest:.3f}"):
+        assert value in cells, value
+    assert at.slider(key="rope_layer_n").proto.max == c["n_layers"] - 1
+    shown = {}
+    for who in (translate("rope.bases.ours", LANG), "SmolLM2-135M-Instruct"):
+        near, far = metric(at, translate("rope.m.near_far", LANG, name=who)).split(" → ")
+        shown[who] = (float(near), float(far))
+    b = svc.beside("torch", REAL)
+    assert shown["SmolLM2-135M-Instruct"] == (round(b.near[1], 2), round(b.far[1], 2))
+    assert all(near > far for near, far in shown.values())  # both decay with distance, as the caption says
+    at.slider(key="rope_layer_n").set_value(17)
+    rerun(at, LANG)
+    assert not at.exception
+    at.button(key="rope_use_real").click()
+    rerun(at, LANG)
+    assert not at.exception
+    assert at.select_slider(key="rope_d").value == D and at.select_slider(key="rope_base").value == base
+
+
+def test_smollm2_in_chinese():
+    _real_config()
+    at = open_app("rope", lang="zh", rope_model=REAL)
+    assert not at.exception and not at.error
+    shown = [str(x.value) for x in at.markdown]
+    assert any(translate("rope.beside.title", "zh", name="SmolLM2-135M-Instruct") in x for x in shown)

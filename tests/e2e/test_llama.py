@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.llama import service as svc
-from bench.interactions import INTERACTIONS, SLIDERS
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from bench.interactions import INTERACTIONS, SLIDERS, slider
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -69,3 +69,33 @@ def test_llama_on_a_phone(server, browser):
                 assert box and not _overlap(bar, box), (key, bar, box)
     finally:
         page.close()
+
+
+def test_llama_page_on_smollm2(server, page):
+    """Switched to the real SmolLM2-135M-Instruct through the model picker: its GQA view (9 query heads on 3
+    key/value heads) and its cache against MHA and MQA are drawn, a layer move in the heads view redraws without an
+    exception."""
+    from app.shared import services
+
+    if not services.checkpoint("smollm2-135m").available:
+        pytest.fail("smollm2-135m is not converted or convertible here: run `python -m models.data.pretrained`")
+    goto(page, f"{server}/llama?lang={LANG}")
+    picker = page.locator(".st-key-llama_model")
+    picker.wait_for(timeout=60_000)
+    picker.get_by_role("combobox").click()
+    page.get_by_role("option", name="SmolLM2-135M-Instruct · real").click()
+    grouping = page.locator(".st-key-llama_group_real .js-plotly-plot")
+    grouping.wait_for(timeout=180_000)
+    wait_idle(page)
+    assert exceptions(page) == 0
+    assert "H = 9 → G = 3" in grouping.inner_text()
+    config = services.checkpoint("smollm2-135m").config
+    per_token = 2 * config["n_layers"] * config["n_kv_heads"] * (config["dim"] // config["n_heads"]) * 2
+    assert page.get_by_text(f"{per_token:,} B", exact=True).count() >= 1  # the metric and the table's row
+    thumb = page.locator(slider("llama_layer"))
+    start = int(thumb.input_value())
+    nudge(page, thumb, 0)
+    assert int(thumb.input_value()) == start + 1
+    assert exceptions(page) == 0
+    page.locator(".st-key-llama_head_scores .js-plotly-plot").wait_for(timeout=60_000)
+    page.screenshot(path=SHOTS / f"llama-smollm2-{LANG}.png", full_page=True)
