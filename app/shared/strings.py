@@ -216,10 +216,14 @@ STRINGS = {
     "picker.ours": ("{name} · ours, {params:.2g}M parameters", "{name} · 我们训练的，{params:.2g}M 参数"),
     "picker.real": ("{title} · real", "{title} · 真实模型"),
     "picker.absent": (
-        "More real models for this page, not on this machine: {names}. Get one with `{command}` on a networked "
-        "machine (the app reads the local Hugging Face cache offline).",
-        "本页还可用这些真实模型，但本机没有：{names}。在联网的机器上用 `{command}` 获取（应用离线读取本地 Hugging Face "
-        "缓存）。",
+        "{n} more real models for this page, not on this machine",
+        "本页还可用 {n} 个真实模型，本机没有",
+    ),
+    "picker.absent.how": (
+        "Run the command on a machine with a network; the app then finds the model in the local Hugging Face cache "
+        "(offline) and converts it once on first use.",
+        "在联网的机器上运行对应命令；之后应用会在本地 Hugging Face 缓存中（离线）找到该模型，"
+        "并在第一次使用时转换一次。",
     ),
     "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
     "picker.quantised": (

@@ -342,8 +342,11 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
             labels[name] = t("picker.ours", name=name, params=ck.card.get("params", 0) / 1e6)
     name = choice(st.selectbox, t("picker.label"), offered, key=key, labels=labels, help=t("picker.help"))
     if absent:
-        commands = "; ".join(dict.fromkeys(pretrained.how_to_get(k) for k in absent))
-        st.caption(t("picker.absent", names=", ".join(absent), command=commands))
+        with st.expander(t("picker.absent", n=len(absent)), icon=":material/download:"):
+            st.markdown(t("picker.absent.how"))
+            st.markdown(
+                "\n".join(f"- **{pretrained.KNOWN[k].title}** (`{k}`): `{pretrained.how_to_get(k)}`" for k in absent)
+            )
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:
