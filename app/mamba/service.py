@@ -43,7 +43,7 @@ PVH_ROWS = ("block", "tasks", "lm", "speed")  # the rows of "In the paper vs her
 PVH_DEPARTURES = ("small", "scan", "euler", "lti")
 ARCHS = ("mamba",)  # the real checkpoints the text input may run on (models/pretrained)
 MAX_REAL_TOKENS = 128  # a real model's input here (24 layers of 1,536 channels: a few seconds on a CPU)
-SCAN_CHECK_TOKENS = 24  # a real model's scan check runs on this many first tokens (the recurrence is one step each)
+SCAN_CHECK_TOKENS = 16  # a real model's scan check runs on this many first tokens (the recurrence is one step each)
 TOP_K = 5  # next tokens listed for a real model
 
 

@@ -68,10 +68,11 @@ def prediction(res: svc.Analysis, facts: dict) -> None:
 def sequence(res: svc.Analysis, facts: dict) -> None:
     st.subheader(t("vit.h.sequence"))
     g, p = res.grid, res.patch
-    first = res.image[:p].reshape(p, g, p, 3).transpose(1, 0, 2, 3)  # the top row of patches, (g, P, P, 3)
-    labels = [str(n + 1) for n in range(g)]
-    ui.plot(views.rgb_tiles(first, labels=labels, per_row=g, height=140), key="vit_real_sequence")
-    st.caption(t("vit.real.sequence.caption", **facts))
+    r = g // 2  # the middle row of patches, (g, P, P, 3): through the photo's subject more often than the top
+    tiles = res.image[r * p : (r + 1) * p].reshape(p, g, p, 3).transpose(1, 0, 2, 3)
+    labels = [str(r * g + n + 1) for n in range(g)]
+    ui.plot(views.rgb_tiles(tiles, labels=labels, per_row=g, height=140), key="vit_real_sequence")
+    st.caption(t("vit.real.sequence.caption", row=r + 1, first=r * g + 1, last=r * g + g, **facts))
     row = ui.row()
     row.metric(t("vit.real.m.tokens"), facts["tokens"])
     row.metric(t("vit.real.m.values"), facts["values"])

@@ -383,12 +383,12 @@ STRINGS = {
         "个类别中，也会被归为其中之一。",
     ),
     "vit.real.sequence.caption": (
-        "The top row of patches, tokens 1 to {grid} of {patches}; the rows follow in reading order. Each patch is "
+        "Row {row} of the grid: tokens {first} to {last} of {patches}, which run row by row. Each patch is "
         "flattened to {values} numbers (3 channels × {patch}×{patch} pixels, channel by channel) and projected to "
         "width {dim}; [CLS] goes first, so the encoder reads {tokens} tokens.",
-        "最上面一行图像块，即 {patches} 个中的第 1 到第 {grid} 个；之后各行按阅读顺序排列。每块展平成 {values} 个数"
-        "（3 个通道 × {patch}×{patch} 像素，逐通道排列），再投影到宽度 {dim}；[CLS] 排在最前，编码器共读 {tokens} 个 "
-        "token。",
+        "网格的第 {row} 行：{patches} 个 token 中的第 {first} 到第 {last} 个（token 按行依次排列）。"
+        "每块展平成 {values} 个数（3 个通道 × {patch}×{patch} 像素，逐通道排列），再投影到宽度 {dim}；[CLS] 排在最前，"
+        "编码器共读 {tokens} 个 token。",
     ),
     "vit.real.m.tokens": ("Tokens", "token 数"),
     "vit.real.m.values": ("Numbers per patch", "每块的数值个数"),

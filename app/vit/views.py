@@ -316,7 +316,13 @@ def photo_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: i
     fig = go.Figure(_photo_trace(image))
     _grid_lines(fig, image.shape[0], patch)
     fig.update_layout(title=title or None)
-    return _square(fig, height)
+    return _no_ticks(_square(fig, height))
+
+
+def _no_ticks(fig: go.Figure) -> go.Figure:
+    fig.update_xaxes(ticks="")
+    fig.update_yaxes(ticks="")
+    return fig
 
 
 @cached
@@ -350,7 +356,7 @@ def photo_overlay(
         )
     )
     fig.update_layout(title=title or None)
-    return _square(fig, height)
+    return _no_ticks(_square(fig, height))
 
 
 @cached
@@ -389,7 +395,7 @@ def rgb_tiles(tiles: np.ndarray, *, labels: list[str] | None = None, per_row: in
     fig.update_xaxes(showgrid=False, zeroline=False, **grid_ticks(labels[:per_row] if labels else None, P, "bottom"))
     fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, scaleanchor="x", constrain="domain")
     fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 30 if labels else 10})
-    return fig
+    return _no_ticks(fig)
 
 
 @cached
