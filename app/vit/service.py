@@ -395,7 +395,7 @@ def classes(name: str) -> tuple[str, ...]:
     return tuple(str(i) for i in range(ck.config.get("n_classes", 0)))
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
+@st.cache_resource(show_spinner=False, max_entries=4)  # ~25 MB each
 def analyse_photo(key: bytes, backend: str, name: str) -> Analysis:
     """Run the real checkpoint ``name`` on one photo (``photo``'s bytes), recording patches, embeddings and every
     layer's attention (ViT-B/16: 12 × 12 heads × 197 × 197, 22 MB — shared read-only by every reader, not copied)."""
