@@ -45,7 +45,9 @@ ui.paper_vs_here(
 # ---- the input: a selective-copying or induction instance by its seed, or a text ------------------------------------
 names = {s: t(f"mamba.source.{s}") for s in svc.SOURCES}
 source = ui.choice(st.segmented_control, t("mamba.source"), sources, key="mamba_source", labels=names)
-seed, length, text = 0, svc.INDUCTION_LENGTHS[0], ""
+seed, length, text, lm = 0, svc.INDUCTION_LENGTHS[0], "", ""
+if source == "text":  # a language model: ours on Shakespeare, or a real Mamba where this machine has one
+    lm = ui.model_picker("mamba_model", own=(svc.NAMES["text"],), archs=svc.ARCHS)
 c1, c2 = st.columns([1, 2])
 if source == "text":
     help_text = t("mamba.text.help", max=svc.MAX_CHARS)
@@ -76,7 +78,7 @@ else:
         )
         length = int(length or svc.INDUCTION_LENGTHS[0])
 try:
-    a = svc.analyse(source, seed, length, text, backend)
+    a = svc.analyse(source, seed, length, text, backend, lm)
 except InputError as e:
     ui.input_error(e)
     st.stop()

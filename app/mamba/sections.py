@@ -14,6 +14,8 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import token_strip
 
 MAPS = ("delta", "abar", "bc", "hnorm")
+REAL_MAPS = (*MAPS, "channel")  # a real model's 1,536 channels: one of them, picked, token by token
+MANY_LAYERS = 8  # above this, ‖h_t‖ is one map (layers down) instead of one line per layer
 DECODE_COSTS = "mamba_decode_costs"  # the reader's own decoding measurement, once they ask for it
 MEASURE_REQUESTED = "mamba_measure_requested"  # set by the Measure button's callback
 
@@ -41,8 +43,15 @@ def answers(a: svc.Analysis, source: str) -> None:
     if a.accuracy is not None:
         row.metric(t("mamba.m.accuracy"), f"{a.accuracy:.0%}")
     else:
-        row.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]))))
+        row.metric(t("mamba.m.next"), repr(svc.output_label("text", int(a.pred[-1]), a.name)))
     ui.readout(a)
+    if a.top:  # a real model: what it would write next
+        st.markdown(f"**{t('mamba.real.top', k=len(a.top))}**")
+        columns = {
+            t("mamba.col.token"): [repr(token) for token, _ in a.top],
+            t("mamba.col.probability"): [f"{p:.1%}" for _, p in a.top],
+        }
+        ui.table(columns)
     if a.accuracy is not None:
         st.markdown(f"**{t('mamba.h.outputs')}**")
         _outputs_table(source, a, "mamba_outputs", **{t("mamba.col.mamba"): a})
@@ -149,6 +158,17 @@ def _bc_maps(a: svc.Analysis, layer: int) -> None:
 def _state_norm(a: svc.Analysis, source: str) -> None:
     st.subheader(t("mamba.h.hnorm"))
     n_layers = a.delta.shape[0]
+    if n_layers > MANY_LAYERS:  # a line per layer would be a tangle: one map, layers down, on a log scale
+        fig = views.time_map(
+            np.log10(np.maximum(a.h_norm, 1e-12)),
+            list(a.labels),
+            row_title=t("mamba.layer"),
+            value_title="log₁₀ ‖h‖",
+            title=t("mamba.hnorm.map"),
+        )
+        ui.figure(fig, a.h_norm.T, "mamba-h-norm", key="mamba_hnorm", row_labels=list(a.labels))
+        ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
+        return
     ui.figure(
         views.per_token_lines(
             {t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(n_layers)},
@@ -170,6 +190,49 @@ def _state_norm(a: svc.Analysis, source: str) -> None:
     ui.explain(text)
 
 
+def _channel(a: svc.Analysis, layer: int) -> None:
+    """One channel of ``layer``, token by token: its step Δ, its gate Ā (the share of its state kept), and the
+    layer's state norm."""
+    st.subheader(t("mamba.h.channel"))
+    d_in = a.delta.shape[2]
+    moving = svc.moving_channels(a, layer)
+    if not 0 <= st.session_state.get("mamba_channel", 0) < d_in:  # kept from a wider model
+        st.session_state["mamba_channel"] = moving[0]
+    channel = int(
+        st.number_input(
+            t("mamba.channel.pick"),
+            0,
+            d_in - 1,
+            moving[0],
+            step=1,
+            key="mamba_channel",
+            bind="query-params",
+            help=t("mamba.channel.help", d_in=d_in),
+        )
+    )
+    st.caption(t("mamba.channel.moving", layer=layer, channels=", ".join(map(str, moving))))
+    series = {
+        "Δ": a.delta[layer, :, channel],
+        t("mamba.channel.abar"): a.A_bar[layer, :, channel],
+        t("mamba.channel.hnorm"): a.h_norm[layer] / max(float(a.h_norm[layer].max()), 1e-12),
+    }
+    ui.figure(
+        views.per_token_lines(
+            series,
+            list(a.labels),
+            value_title=t("mamba.channel.y", channel=channel, layer=layer),
+            log=True,
+            colours=dict(zip(series, (views.MAMBA_COLOUR, views.LTI_COLOUR, views.GPT_COLOUR))),
+        ),
+        np.stack(list(series.values()), axis=1),
+        "mamba-channel",
+        key="mamba_channel_lines",
+        row_labels=list(a.labels),
+        col_labels=["delta", "A_bar", "h_norm_scaled"],
+    )
+    ui.explain(t("mamba.explain.channel"))
+
+
 @st.fragment
 def selection(a: svc.Analysis, source: str) -> None:
     """Everything that depends on the layer slider: moving it reruns only this part of the page (the answers above
@@ -183,8 +246,11 @@ def selection(a: svc.Analysis, source: str) -> None:
     ui.markup(token_strip(list(a.labels), shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=label))
     _movement_metrics(a, source, layer)
     # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take about a second.
-    labels = {m: t(f"mamba.map.{m}") for m in MAPS}
-    shown = ui.choice(st.segmented_control, t("mamba.map"), MAPS, key="mamba_map", labels=labels, required=True)
+    maps = REAL_MAPS if a.real else MAPS
+    labels = {m: t(f"mamba.map.{m}") for m in maps}
+    shown = ui.choice(st.segmented_control, t("mamba.map"), maps, key="mamba_map", labels=labels, required=True)
+    if shown == "channel":
+        _channel(a, layer)
     if shown == "delta":
         _delta_map(a, layer)
     elif shown == "abar":
@@ -203,11 +269,13 @@ def compare(a: svc.Analysis, source: str, seed: int, backend: str) -> None:
     """Mamba against the LTI baseline on one selective-copying instance, with its own layer control, so that a change
     of the layer above does not redraw it (and the reverse)."""
     st.subheader(t("mamba.h.compare"))
+    if a.real:
+        st.caption(t("mamba.real.ours_only"))
     if not (svc.available("copy") and svc.available("lti")):
         st.info(t("mamba.compare.missing"))
         return
     try:
-        sel = a if source == "copy" else svc.analyse("copy", seed, 0, "", backend)
+        sel = a if source == "copy" else svc.analyse("copy", seed, 0, "", backend)  # ours, whatever the text ran on
         lti = svc.analyse_lti(seed, backend)
     except InputError as e:
         ui.input_error(e)
@@ -258,11 +326,16 @@ def compare(a: svc.Analysis, source: str, seed: int, backend: str) -> None:
 
 def modes(a: svc.Analysis) -> None:
     st.subheader(t("mamba.h.modes"))
-    diff = svc.scan_check(a.name, tuple(int(i) for i in a.ids))
+    tokens = svc.scan_tokens(a)
+    diff = svc.scan_check(a.name, tokens)
     m1, m2 = st.columns(2)
     m1.metric(t("mamba.m.diff_seq"), f"{diff['parallel_vs_sequential']:.1e}")
     m2.metric(t("mamba.m.diff_rec"), f"{diff['parallel_vs_recurrent']:.1e}")
     st.caption(t("mamba.modes.caption"))
+    if len(tokens) < len(a.ids):
+        st.caption(t("mamba.modes.real", n=len(tokens)))
+    if a.real:
+        st.caption(t("mamba.real.ours_only"))
     _decoding()
     ui.explain(t("mamba.explain.modes"))
 

@@ -41,6 +41,10 @@ DEFAULT_TEXT = assets.lines("examples/mamba.txt")[0]  # the text box's default
 TRY_SEEDS = 40  # instances 0 … TRY_SEEDS − 1 of selective copying back the guided experiment's numbers
 PVH_ROWS = ("block", "tasks", "lm", "speed")  # the rows of "In the paper vs here"
 PVH_DEPARTURES = ("small", "scan", "euler", "lti")
+ARCHS = ("mamba",)  # the real checkpoints the text input may run on (models/pretrained)
+MAX_REAL_TOKENS = 128  # a real model's input here (24 layers of 1,536 channels: a few seconds on a CPU)
+SCAN_CHECK_TOKENS = 16  # a real model's scan check runs on this many first tokens (the recurrence is one step each)
+TOP_K = 5  # next tokens listed for a real model
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class Analysis:
     backend: str
     device: str
     ms: float
+    real: bool = False  # a released checkpoint (models/pretrained), not one of ours
+    top: tuple[tuple[str, float], ...] = ()  # a real model's likeliest next tokens after the text, (token, p)
 
     @property
     def accuracy(self) -> float | None:
@@ -163,8 +169,14 @@ def available(source: str) -> bool:
     return MODELS[source].available
 
 
+def real_models() -> list[str]:
+    """The real Mamba checkpoints this machine has (converted, or in the Hugging Face cache)."""
+    return services.choices(ARCHS, ())[0]
+
+
 def sources() -> tuple[str, ...]:
-    return tuple(s for s in SOURCES if available(s))
+    """The inputs this machine can run: a task whose model is installed; text when ours or a real model is."""
+    return tuple(s for s in SOURCES if available(s) or (s == "text" and real_models()))
 
 
 def copy_label(i: int) -> str:
@@ -190,25 +202,42 @@ def _instance(source: str, seed: int, length: int) -> ssm_tasks.Batch:
     return ssm_tasks.induction_batch(rng, 1, length)
 
 
-def _encode_text(text: str) -> tuple[np.ndarray, tuple[str, ...]]:
+def _encode_text(text: str, name: str) -> tuple[np.ndarray, tuple[str, ...]]:
     if not text.strip():
         raise InputError("mamba.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("mamba.error.too_long_chars", max=MAX_CHARS)
-    tok = MODELS["text"].tokenizer
+    handle = services.checkpoint(name)
+    tok = handle.tokenizer
+    if handle.real:  # its own tokenizer (GPT-NeoX's BPE for mamba-130m), the text as it is: no separator first
+        ids = np.array(tok.encode(text).ids, dtype=np.int64)
+        if not len(ids):
+            raise InputError("mamba.error.empty")
+        if len(ids) > MAX_REAL_TOKENS:
+            raise InputError("mamba.error.too_long_real", n=len(ids), max=MAX_REAL_TOKENS)
+        return ids, tuple(_token_text(tok, ids))
     ids = metrics.encode_document(tok, text)
-    limit = MODELS["text"].config["max_len"]
+    limit = handle.config["max_len"]
     if len(ids) > limit:
         raise InputError("mamba.error.too_long", n=len(ids) - 1, max=limit - 1)
     labels = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
     return ids, ("⟨eot⟩", *labels[1:])
 
 
+def _token_text(tok, ids) -> list[str]:
+    """Each id as the text it stands for (a byte-level piece of a character shows as �)."""
+    return [b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids)]
+
+
 def _analysis(
     name: str, ids: np.ndarray, labels: tuple[str, ...], targets: np.ndarray, mask: np.ndarray, backend: str
 ) -> Analysis:
     handle = services.checkpoint(name)
-    res = handle.run({"tokens": ids[None]}, PROBES, backend)
+    real = handle.real
+    # A real model's Ā (24 layers × l × 1,536 channels × 16) would be ~0.3 GB as a probe: it is exp(ΔA), computed
+    # from Δ and A below, one layer at a time.
+    probes = tuple(p for p in PROBES if not (real and p.endswith("A_bar")))
+    res = handle.run({"tokens": ids[None]}, probes, backend)
     model = handle.model
     L = model.config.n_layers
 
@@ -216,34 +245,67 @@ def _analysis(
         return stack_layers(res.probes, f"layers.{{}}.mixer.{probe}", L)
 
     A = np.stack([layer.mixer.A.detach().float().cpu().numpy() for layer in model.layers])
+    delta = stack("delta")
+    if real:
+        A_bar = np.stack([np.exp(delta[i][..., None] * A[i]).mean(-1) for i in range(L)])
+    else:
+        A_bar = stack("A_bar").mean(-1)
+    logits = res.outputs["logits"][0]
+    top = ()
+    if real:  # the likeliest next tokens after the text
+        last = logits[-1].astype(np.float64)
+        p = np.exp(last - last.max())
+        p /= p.sum()
+        order = np.argsort(-p)[:TOP_K]
+        top = tuple(zip(_token_text(handle.tokenizer, order), (float(p[i]) for i in order)))
     return Analysis(
         name=name,
         labels=labels,
         ids=ids,
-        delta=stack("delta"),
-        A_bar=stack("A_bar").mean(-1),
+        delta=delta,
+        A_bar=A_bar,
         A=A,
         B=stack("B"),
         C=stack("C"),
         h_norm=stack("h_norm"),
-        pred=res.outputs["logits"][0].argmax(-1),
+        pred=logits.argmax(-1),
         targets=targets,
         mask=mask,
         d_conv=model.config.d_conv,
         backend=res.backend,
         device=res.device,
         ms=res.ms,
+        real=real,
+        top=top,
     )
 
 
+def analyse(source: str, seed: int, length: int, text: str, backend: str = "torch", lm: str = "") -> Analysis:
+    """Run the model of ``source`` (copy / induction / text) on its input, recording Δ, Ā, B, C and ‖h_t‖. A text
+    runs on ``lm``: ours (``mamba-lm``, the default) or a real Mamba of the model picker."""
+    if source == "text" and lm and services.checkpoint(lm).real:
+        if lm not in real_models():
+            raise services.checkpoint(lm).missing()
+        return _analyse_real(text, backend, lm)
+    return _analyse_ours(source, seed, length, text, backend)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _analyse_real(text: str, backend: str, name: str) -> Analysis:
+    """A real model on a text: its Δ and Ā are tens of MB (24 layers × 1,536 channels), shared read-only by every
+    reader instead of copied for each (``st.cache_data`` would pickle them on every call)."""
+    ids, labels = _encode_text(text, name)
+    none = np.zeros(len(ids), dtype=np.int64)
+    return services.read_only(_analysis(name, ids, labels, none, none.astype(bool), backend))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(source: str, seed: int, length: int, text: str, backend: str = "torch") -> Analysis:
-    """Run the model of ``source`` (copy / induction / text) on its input, recording Δ, Ā, B, C and ‖h_t‖."""
+def _analyse_ours(source: str, seed: int, length: int, text: str, backend: str) -> Analysis:
     if source not in SOURCES:
         raise InputError("mamba.error.source")
     MODELS[source].require()
     if source == "text":
-        ids, labels = _encode_text(text)
+        ids, labels = _encode_text(text, NAMES["text"])
         none = np.zeros(len(ids), dtype=np.int64)
         return _analysis(NAMES["text"], ids, labels, none, none.astype(bool), backend)
     batch = _instance(source, int(seed), int(length))
@@ -263,12 +325,28 @@ def analyse_lti(seed: int, backend: str = "torch") -> Analysis:
     )
 
 
-def output_label(source: str, i: int) -> str:
+def output_label(source: str, i: int, lm: str = "") -> str:
     if source == "copy":
         return copy_label(i) if i < ssm_tasks.selective_copy_vocab(len(COPY_LETTERS)) else "?"
     if source == "induction":
         return induction_label(i)
-    return bpe.token_bytes(MODELS["text"].tokenizer, [i])[0].decode("utf-8", errors="replace")
+    tok = services.checkpoint(lm or NAMES["text"]).tokenizer
+    return bpe.token_bytes(tok, [i])[0].decode("utf-8", errors="replace")
+
+
+def moving_channels(a: Analysis, layer: int, k: int = 3) -> list[int]:
+    """The ``k`` channels of ``layer`` whose Δ moves most over the settled positions (mean |log(Δ_t / median Δ)|)."""
+    d = a.delta[layer][settled(a)]  # (l', d_in)
+    if not len(d):
+        d = a.delta[layer]
+    move = np.abs(np.log(d / np.median(d, axis=0, keepdims=True))).mean(0)
+    return [int(c) for c in np.argsort(-move)[:k]]
+
+
+def scan_tokens(a: Analysis) -> tuple[int, ...]:
+    """The tokens the scan check runs on: all of them for ours, the first SCAN_CHECK_TOKENS for a real model."""
+    ids = a.ids[:SCAN_CHECK_TOKENS] if a.real else a.ids
+    return tuple(int(i) for i in ids)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -371,4 +371,45 @@ STRINGS = {
     "mamba.error.seed": ("The seed must be a whole number from 0 to {max}.", "种子必须是 0 到 {max} 之间的整数。"),
     "mamba.error.length": ("Pick one of these lengths: {lengths}.", "请从这些长度中选择一个：{lengths}。"),
     "mamba.error.source": ("Unknown input kind.", "未知的输入类型。"),
+    # a real checkpoint (state-spaces/mamba-130m-hf) on the reader's text
+    "mamba.error.too_long_real": (
+        "The text is {n} tokens long; the real model takes at most {max} here (it runs on a CPU). Shorten it.",
+        "文本长 {n} 个词元；真实模型在这里最多接受 {max} 个（它在 CPU 上运行）。请缩短。",
+    ),
+    "mamba.real.top": ("The {k} likeliest next tokens after the text", "文本之后最可能的 {k} 个下一个词元"),
+    "mamba.col.token": ("token", "词元"),
+    "mamba.col.probability": ("probability", "概率"),
+    "mamba.hnorm.map": ("‖hₜ‖ of every layer (rows), log scale", "每一层（行）的 ‖hₜ‖，对数刻度"),
+    "mamba.map.channel": ("One channel", "单个通道"),
+    "mamba.h.channel": ("One channel, token by token: Δ, Ā and the state", "单个通道逐词元：Δ、Ā 与状态"),
+    "mamba.channel.pick": ("Channel", "通道"),
+    "mamba.channel.help": (
+        "One of the layer's {d_in} SSM channels. Each has its own Δ at every token and its own row of A.",
+        "该层 {d_in} 个 SSM 通道之一。每个通道在每个词元上有自己的 Δ，也有自己的一行 A。",
+    ),
+    "mamba.channel.moving": (
+        "In layer {layer}, Δ moves most, from token to token, in channels {channels}.",
+        "在层 {layer} 中，Δ 随词元变化最大的通道是 {channels}。",
+    ),
+    "mamba.channel.abar": ("Ā (share of the state kept)", "Ā（保留的状态份额）"),
+    "mamba.channel.hnorm": ("‖hₜ‖ of the layer ÷ its maximum", "该层 ‖hₜ‖ ÷ 其最大值"),
+    "mamba.channel.y": ("channel {channel}, layer {layer} (log scale)", "通道 {channel}，层 {layer}（对数刻度）"),
+    "mamba.explain.channel": (
+        "The selection mechanism on one channel. Δ is the step this channel takes at each token, computed from the "
+        "token: a large Δ writes the token into the channel's state and lets the old state go — Ā = exp(ΔA), "
+        "averaged over the channel's state entries, drops towards 0 — while a small Δ keeps the state (Ā near 1) "
+        "and lets the token pass by. That is the gate of the paper's §3.5: Δ plays the role of an RNN's forget "
+        "and input gates at once. The grey line is the norm of the whole layer's state.",
+        "单个通道上的选择机制。Δ 是该通道在每个词元上迈出的步长，由词元本身算出：Δ 大，就把词元写入该通道的状态并"
+        "放掉旧状态——Ā = exp(ΔA)（对该通道的各个状态分量取平均）降向 0；Δ 小，就保留状态（Ā 接近 1），让词元"
+        "滑过。这就是论文 §3.5 所说的门：Δ 同时扮演 RNN 的遗忘门和输入门。灰线是整层状态的范数。",
+    ),
+    "mamba.real.ours_only": (
+        "This part is about our models (selective copying, decoding cost), not the real model picked above.",
+        "这一部分讲的是我们的模型（选择性复制、解码开销），不是上面选的真实模型。",
+    ),
+    "mamba.modes.real": (
+        "On the real model, the check runs on the first {n} tokens: step() runs the whole stack once per token.",
+        "在真实模型上，检查只用前 {n} 个词元：step() 每个词元都要把整个堆栈跑一遍。",
+    ),
 }

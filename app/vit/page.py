@@ -6,7 +6,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.i18n import InputError, t
-from app.vit import sections
+from app.vit import real, sections
 from app.vit import service as svc
 
 try:  # optional: drawing needs streamlit-drawable-canvas
@@ -15,7 +15,27 @@ except ImportError:
     st_canvas = None
 
 ui.header("vit")
+name = ui.model_picker("vit_model", own=(svc.NAME,), archs=("vit",))
 backend = st.session_state.get("backend", "torch")
+if svc.is_real(name):  # a released ViT on photos: the same sections, from the same code, on its 1000 classes
+    facts = svc.real_facts(name)
+    st.markdown(t("vit.real.intro", **facts))
+    try:
+        photo = real.read_photo(name)
+        if photo is None:
+            st.stop()
+        res = svc.analyse_photo(photo, backend, name)
+    except InputError as e:
+        ui.input_error(e)
+        st.stop()
+    real.prediction(res, facts)  # §3.1 the photo cut into P×P patches, and the classes read off [CLS]
+    real.sequence(res, facts)  # §3.1 the patches as a sequence of tokens
+    real.embeddings(name)  # §4.5 the linear projection E: its principal components (Figure 7, left)
+    real.attention(res)  # §4.5 what [CLS] attends to, per layer and head
+    real.distance(res)  # §4.5 how far each head looks (Figure 7, right)
+    real.rollout(res, photo, name)  # §4.5, Appendix D.8 attention rolled out through the whole stack
+    real.positions(res, name)  # §4.5 the learned position embeddings on the grid (Figure 7, centre)
+    st.stop()
 card = svc.card_numbers()
 ink = svc.ink_attention()
 ui.try_this(

@@ -7,7 +7,10 @@ arguments only.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -17,7 +20,7 @@ from app.shared.i18n import InputError
 from app.shared.numbers import softmax
 from app.shared.services import stack_layers
 from models import vit
-from models.data import digits
+from models.data import digits, photos
 
 NAME = "vit"
 MODEL = services.checkpoint(NAME)  # the shipped ViT on handwritten digits
@@ -31,6 +34,8 @@ TRY_LAYER, TRY_HEAD = 1, 0
 TRY_OTHER_LAYER = 3
 PVH_ROWS = ("data", "input", "size", "positions", "result")  # the rows of "In the paper vs here"
 PVH_DEPARTURES = ("scratch", "mlp", "gray", "head")
+PHOTOS = (*photos.SAMPLES, "upload")  # a real model's inputs: scikit-learn's bundled photos, or the reader's own
+TOP_K = 5  # classes listed for a real model
 
 
 @dataclass(frozen=True)
@@ -66,10 +71,16 @@ class Analysis:
     backend: str
     device: str
     ms: float
+    classes: tuple[str, ...] = ()  # a real model's class names (its id2label); ours: the digits
 
     @property
     def prediction(self) -> int:
         return int(np.argmax(self.probs))
+
+    def top(self, k: int = TOP_K) -> list[tuple[str, float]]:
+        """The ``k`` likeliest classes, (name, probability), likeliest first."""
+        order = np.argsort(-self.probs)[:k]
+        return [(self.classes[i] if self.classes else str(i), float(self.probs[i])) for i in order]
 
 
 @dataclass(frozen=True)
@@ -170,11 +181,12 @@ def cls_attention_all(a: Analysis) -> np.ndarray:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def rollout(key: bytes, backend: str, fusion: str, discard: float) -> tuple[np.ndarray, float]:
-    """Rollout's (h, w) map of what [CLS] at the top draws from each patch, and the share left on [CLS] itself."""
+def rollout(key: bytes, backend: str, fusion: str, discard: float, name: str = NAME) -> tuple[np.ndarray, float]:
+    """Rollout's (h, w) map of what [CLS] at the top draws from each patch, and the share left on [CLS] itself, for
+    checkpoint ``name`` on the image ``key`` (a digit's, or a photo's for a real model)."""
     if fusion not in FUSIONS:
         raise InputError("vit.error.fusion")
-    a = analyse(key, backend)
+    a = analyse_photo(key, backend, name) if is_real(name) else analyse(key, backend)
     r = vit.attention_rollout(a.patterns, head_fusion=fusion, discard_ratio=float(discard))
     return r[0, 1:].reshape(a.grid, a.grid), float(r[0, 0])
 
@@ -188,16 +200,23 @@ def embedding_pca(a: Analysis) -> tuple[np.ndarray, np.ndarray]:
 
 
 @st.cache_data(show_spinner=False)
-def weights() -> Weights:
-    model = MODEL.model
+def weights(name: str = NAME) -> Weights:
+    """The projection's filters and their principal components, and the position embeddings' similarities, of
+    checkpoint ``name``. A colour model's filters and components are (…, P, P, c), channels last, ready to draw; it
+    keeps its 64 strongest filters and 16 components (the paper's Figure 7 shows 28 of ViT-L/32's)."""
+    model = services.checkpoint(name).model
     c = model.config
-    E = model.patch_embed.proj.weight.detach().float().cpu().numpy()  # (C, P²): one filter per output dimension
+    E = model.patch_embed.proj.weight.detach().float().cpu().numpy()  # (C, c·P²): one filter per output dimension
     centred = E - E.mean(0, keepdims=True)
     _, s, vt = np.linalg.svd(centred.astype(np.float64), full_matrices=False)
-    k = min(8, vt.shape[0])
+    k = min(8 if c.channels == 1 else 16, vt.shape[0])
     order = np.argsort(-np.linalg.norm(E, axis=1))
-    filters = E[order].reshape(-1, c.patch_size, c.patch_size)
-    pcs = vt[:k].reshape(k, c.patch_size, c.patch_size)
+    if c.channels == 1:
+        filters = E[order].reshape(-1, c.patch_size, c.patch_size)
+        pcs = vt[:k].reshape(k, c.patch_size, c.patch_size)
+    else:  # a kernel's values run channel by channel, then row by row: (…, c, P, P) -> channels last
+        filters = E[order[:64]].reshape(-1, c.channels, c.patch_size, c.patch_size).transpose(0, 2, 3, 1)
+        pcs = vt[:k].reshape(k, c.channels, c.patch_size, c.patch_size).transpose(0, 2, 3, 1)
     pos = model.pos.weight.detach().float().cpu().numpy()[1:]  # [CLS]'s row 0 has no place on the grid
     sim = vit.position_similarity(pos, c.grid)
     g = c.grid
@@ -296,3 +315,121 @@ def mistakes() -> tuple[int, ...]:
     split = _test_split()
     logits = MODEL.run({"images": split.images}, ()).outputs["logits"]
     return tuple(int(i) for i in np.flatnonzero(logits.argmax(-1) != split.labels))
+
+
+# ---- a real model (Google's ViT-B/16) on photos ----------------------------------------------------------------------
+# A photo travels between functions as the bytes of a (S, S, 3) uint8 array, resized as the checkpoint's
+# preprocessing says (S = its image size); ``analyse_photo`` normalises it.
+
+
+def is_real(name: str) -> bool:
+    return services.checkpoint(name).real
+
+
+def _preprocess_of(name: str) -> dict:
+    """The checkpoint's image preprocessing (its card's, written by the conversion): size, mean, std, rescale."""
+    ck = services.checkpoint(name)
+    side = ck.config.get("image_size", 224)
+    pre = {"size": side, "mean": [0.5] * 3, "std": [0.5] * 3, "rescale": 1 / 255, "resample": "bilinear"}
+    return pre | ck.card.get("preprocess", {})
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def real_facts(name: str) -> dict:
+    """The real checkpoint's sizes and preprocessing, for the page's texts."""
+    c, pre = services.checkpoint(name).config, _preprocess_of(name)
+    grid = c["image_size"] // c["patch_size"]
+    return {
+        "image": c["image_size"],
+        "patch": c["patch_size"],
+        "grid": grid,
+        "patches": grid * grid,
+        "tokens": grid * grid + 1,
+        "values": c["channels"] * c["patch_size"] ** 2,
+        "layers": c["n_layers"],
+        "heads": c["n_heads"],
+        "dim": c["dim"],
+        "classes": c["n_classes"],
+        "mean": ", ".join(f"{m:g}" for m in pre["mean"]),
+        "std": ", ".join(f"{m:g}" for m in pre["std"]),
+    }
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def photo(source: str, name: str, data: bytes = b"") -> bytes:
+    """A bundled photo (``source`` one of photos.SAMPLES) or an upload's bytes (``source`` "upload") as the model
+    ``name`` takes it: the bytes of a (S, S, 3) uint8 array. Bad input -> a translated InputError."""
+    if source not in PHOTOS:
+        raise InputError("vit.error.bad_image")
+    services.checkpoint(name).require()
+    pre = _preprocess_of(name)
+    try:
+        if source == "upload":
+            pixels = photos.from_upload(data, pre["size"], pre["resample"], max_bytes=MAX_UPLOAD_BYTES)
+        else:
+            pixels = photos.resized(photos.sample(source), pre["size"], pre["resample"])
+    except digits.ImageError as e:
+        code = e.code if e.code in ("empty", "too_large", "too_many_pixels", "not_an_image") else "bad_image"
+        raise InputError(f"vit.error.{code}", max_mb=MAX_UPLOAD_BYTES // (1024 * 1024)) from None
+    return np.ascontiguousarray(pixels, dtype=np.uint8).tobytes()
+
+
+def _pixels(key: bytes, side: int) -> np.ndarray:
+    a = np.frombuffer(key, dtype=np.uint8)
+    if a.size != side * side * 3:
+        raise InputError("vit.error.bad_image")
+    return a.reshape(side, side, 3)
+
+
+@functools.cache
+def _classes(folder: str, stamp: int) -> tuple[str, ...]:
+    return tuple(json.loads(Path(folder, "labels.json").read_text()))
+
+
+def classes(name: str) -> tuple[str, ...]:
+    """The real checkpoint's class names (labels.json, its config's id2label); numbers where it has none."""
+    ck = services.checkpoint(name)
+    path = ck.folder / "labels.json"
+    if path.exists():
+        return _classes(str(ck.folder), path.stat().st_mtime_ns)
+    return tuple(str(i) for i in range(ck.config.get("n_classes", 0)))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)  # ~25 MB each
+def analyse_photo(key: bytes, backend: str, name: str) -> Analysis:
+    """Run the real checkpoint ``name`` on one photo (``photo``'s bytes), recording patches, embeddings and every
+    layer's attention (ViT-B/16: 12 × 12 heads × 197 × 197, 22 MB — shared read-only by every reader, not copied)."""
+    ck = services.checkpoint(name)
+    pre = _preprocess_of(name)
+    pixels = _pixels(key, pre["size"])
+    x = photos.normalise(pixels, pre["mean"], pre["std"], pre["rescale"])
+    res = ck.run({"images": x[None]}, PROBES, backend)
+    c = ck.model.config
+    return services.read_only(
+        Analysis(
+            image=pixels.astype(np.float32) / 255.0,
+            patches=res.probes["patch_embed.patches"][0],
+            embeddings=res.probes["patch_embed.embeddings"][0],
+            patterns=stack_layers(res.probes, "blocks.{}.attn.pattern", c.n_layers),
+            probs=softmax(res.outputs["logits"][0]),
+            patch=c.patch_size,
+            grid=c.grid,
+            backend=res.backend,
+            device=res.device,
+            ms=res.ms,
+            classes=classes(name),
+        )
+    )
+
+
+def attention_distance(a: Analysis) -> np.ndarray:
+    """(L, H) mean attention distance in pixels (the paper's Figure 7, right): for every patch query, the distance
+    to each patch it attends to, weighted by the attention (renormalised over the patches, [CLS] left out),
+    averaged over the queries."""
+    g, p = a.grid, a.patch
+    rr, cc = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+    xy = np.stack([rr.ravel(), cc.ravel()], 1) * p
+    dist = np.linalg.norm(xy[:, None] - xy[None], axis=-1)  # (N, N) pixels between patch centres
+    w = a.patterns[:, :, 1:, 1:]  # (L, H, N, N) patch -> patch
+    w = w / np.maximum(w.sum(-1, keepdims=True), 1e-12)
+    return (w * dist).sum(-1).mean(-1)

@@ -351,4 +351,89 @@ STRINGS = {
         "Head fusion must be mean, max or min.",
         "多头融合方式必须是平均（mean）、最大（max）或最小（min）。",
     ),
+    # a real checkpoint (Google's ViT-B/16) on photos
+    "vit.real.intro": (
+        "A released ViT, converted into the code of our digits model: {image}×{image} colour pixels in "
+        "{patch}×{patch} patches — a {grid}×{grid} grid of {patches} patches plus [CLS] — {layers} layers of {heads} "
+        "heads, width {dim}, {classes} classes. A photo is resized to {image}×{image} and normalised as its "
+        "preprocessing says: (x − mean) / std per channel, mean {mean}, std {std}. The digits and the drawing pad "
+        "belong to our model; this one reads photos.",
+        "一个公开发布的 ViT，转换进我们数字模型的同一套代码：{image}×{image} 彩色像素，切成 {patch}×{patch} 的图像块"
+        "——{grid}×{grid} 网格共 {patches} 块，加上 [CLS]——{layers} 层、每层 {heads} 个头、宽度 {dim}、{classes} 个"
+        "类别。照片先缩放到 {image}×{image}，再按它的预处理逐通道归一化：(x − 均值) / 标准差，均值 {mean}，标准差 "
+        "{std}。手写数字和画板属于我们的模型；这个模型读照片。",
+    ),
+    "vit.real.source.china": ("Photo: temple", "照片：寺庙"),
+    "vit.real.source.flower": ("Photo: flower", "照片：花"),
+    "vit.real.source.upload": ("Upload a photo", "上传照片"),
+    "vit.real.upload": (
+        "A photo (PNG, JPEG, GIF, BMP, WebP or TIFF, at most {max_mb} MB)",
+        "一张照片（PNG、JPEG、GIF、BMP、WebP 或 TIFF，最大 {max_mb} MB）",
+    ),
+    "vit.real.upload.empty": (
+        "Upload a photo: it is resized to the model's square input, without cropping.",
+        "请上传一张照片：它会被缩放成模型的正方形输入，不裁剪。",
+    ),
+    "vit.real.grid.title": ("{g}×{g} patches of {p}×{p} pixels", "{g}×{g} 个 {p}×{p} 像素的图像块"),
+    "vit.real.top": ("The {k} likeliest of {n} classes", "{n} 个类别中最可能的 {k} 个"),
+    "vit.real.classes.caption": (
+        "Class names from the checkpoint's own label list (its config.json). The head reads them off the final "
+        "[CLS] vector alone; a photo of something outside the {n} classes still gets one of them.",
+        "类别名来自检查点自带的标签表（它的 config.json）。分类头只读最后的 [CLS] 向量；照片里的东西即使不在这 {n} "
+        "个类别中，也会被归为其中之一。",
+    ),
+    "vit.real.sequence.caption": (
+        "Row {row} of the grid: tokens {first} to {last} of {patches}, which run row by row. Each patch is "
+        "flattened to {values} numbers (3 channels × {patch}×{patch} pixels, channel by channel) and projected to "
+        "width {dim}; [CLS] goes first, so the encoder reads {tokens} tokens.",
+        "网格的第 {row} 行：{patches} 个 token 中的第 {first} 到第 {last} 个（token 按行依次排列）。"
+        "每块展平成 {values} 个数（3 个通道 × {patch}×{patch} 像素，逐通道排列），再投影到宽度 {dim}；[CLS] 排在最前，"
+        "编码器共读 {tokens} 个 token。",
+    ),
+    "vit.real.m.tokens": ("Tokens", "token 数"),
+    "vit.real.m.values": ("Numbers per patch", "每块的数值个数"),
+    "vit.real.m.width": ("Width C", "宽度 C"),
+    "vit.real.pcs.caption": (
+        "The first {k} principal components of the projection E's filters, each drawn as a colour patch and "
+        "stretched to full contrast (the paper's Figure 7, left); together they hold {share:.0%} of the filters' "
+        "variance. They look like smooth colour gradients and stripes: a basis for the fine structure inside a patch.",
+        "投影 E 的滤波器的前 {k} 个主成分，每个画成一块彩色图像块并拉伸到满对比度（论文图 7 左）；它们合计占滤波器"
+        "方差的 {share:.0%}。它们像平滑的颜色渐变和条纹：用来表示块内细节的一组基。",
+    ),
+    "vit.real.all.caption": (
+        "Each tile is one head's [CLS] → patch weights on the grid, one colour scale for all.",
+        "每个小图是一个头在网格上的 [CLS] → 图像块权重，所有小图共用一个色标。",
+    ),
+    "vit.real.explain.attention": (
+        "Pick a layer and a head: the map shows how much the [CLS] token reads from each patch of this photo. In a "
+        "trained ViT the late layers' [CLS] often rests on the object the class names; early heads spread "
+        "evenly or look at a few patches. Past layer 0 every patch vector already holds other patches' information, "
+        "so the map says where [CLS] reads, not exactly which pixels matter.",
+        "选一层、一个头：热图显示 [CLS] token 从这张照片的每个图像块读取了多少。在训练好的 ViT 里，靠后层的 [CLS] "
+        "常落在类别所指的物体上；靠前的头分布均匀，或只看少数几块。从第 0 层之后，每个图像块的向量已混入其他块的信息，"
+        "所以热图说明 [CLS] 从哪里读，而不精确对应哪些像素重要。",
+    ),
+    "vit.real.h.distance": ("How far each head looks", "每个头看得多远"),
+    "vit.real.distance.y": ("mean attention distance (pixels)", "平均注意力距离（像素）"),
+    "vit.real.m.first": ("Layer 0, heads' range (pixels)", "第 0 层各头范围（像素）"),
+    "vit.real.m.last": ("Last layer, heads' range (pixels)", "最后一层各头范围（像素）"),
+    "vit.real.explain.distance": (
+        "For each head: the distance in pixels from each patch to the patches it attends to, weighted by the "
+        "attention and averaged over the patches — on this photo ({side}×{side} pixels), [CLS] left out. The paper "
+        "(Figure 7, right, averaged over 128 images) calls it an analogue of a CNN's receptive field: some heads "
+        "look across most of the image already in the lowest layers, others stay local there, and the distance "
+        "grows with depth.",
+        "对每个头：每个图像块到它所关注的图像块的像素距离，按注意力加权，再对所有图像块取平均——在这张照片上"
+        "（{side}×{side} 像素）计算，不含 [CLS]。论文（图 7 右，对 128 张图取平均）把它比作 CNN 的感受野：有些头在"
+        "最低几层就已看遍大半张图，另一些头在那里只看局部，而距离随深度增大。",
+    ),
+    "vit.real.explain.positions": (
+        "Each of the {N} tiles is one patch position on the {g}×{g} grid; its cells are the cosine similarity of "
+        "that position's learned embedding with every other. In the paper (Figure 7, centre) closer patches have "
+        "more similar embeddings, and a row-and-column structure appears: positions in the same row or column "
+        "are alike. Nothing told the model the grid is two-dimensional; it learned it from the data.",
+        "{N} 个小图各对应 {g}×{g} 网格上的一个图像块位置；小图中的格子是该位置学到的嵌入与其他每个位置的余弦相似度。"
+        "在论文中（图 7 中），相距越近的图像块嵌入越相似，并出现行列结构：同一行或同一列的位置彼此相似。没有人告诉"
+        "模型网格是二维的；这是它从数据中学到的。",
+    ),
 }

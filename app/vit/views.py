@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from app.shared.figures import cached
 from app.shared.heatmaps import GAP, centres, grid_ticks, mark_cell, tile
+from app.shared.images import png_data_uri
 
 MARGIN = {"l": 10, "r": 10, "t": 40, "b": 10}
 
@@ -291,4 +292,129 @@ def steps_strip(steps: list[np.ndarray], *, titles: list[str], height: int = 180
     fig.update_xaxes(showgrid=False, zeroline=False, **grid_ticks(titles, side, "bottom"))
     fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, autorange="reversed", scaleanchor="x")
     fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 30}, plot_bgcolor="#dfe7f1")
+    return fig
+
+
+# ---- a real model's colour photos ------------------------------------------------------------------------------------
+
+
+def _photo_trace(image: np.ndarray) -> go.Image:
+    """(H, W, 3) in [0, 1] as one PNG image trace, pixel (0, 0) at the top left, one unit per pixel."""
+    rgb = np.clip(np.asarray(image) * 255, 0, 255).round().astype(np.uint8)
+    return go.Image(source=png_data_uri(rgb), x0=0, dx=1, y0=0, dy=1, hoverinfo="skip")
+
+
+def _grid_lines(fig: go.Figure, size: int, patch: int, colour: str = "rgba(255,255,255,0.8)") -> None:
+    for k in range(0, size + 1, patch):
+        fig.add_shape(type="line", x0=k - 0.5, x1=k - 0.5, y0=-0.5, y1=size - 0.5, line={"color": colour, "width": 1})
+        fig.add_shape(type="line", y0=k - 0.5, y1=k - 0.5, x0=-0.5, x1=size - 0.5, line={"color": colour, "width": 1})
+
+
+@cached
+def photo_with_grid(image: np.ndarray, patch: int, *, title: str = "", height: int = 360) -> go.Figure:
+    """(S, S, 3) photo with its patch grid drawn over it (a 14×14 grid is too fine to number every patch)."""
+    fig = go.Figure(_photo_trace(image))
+    _grid_lines(fig, image.shape[0], patch)
+    fig.update_layout(title=title or None)
+    return _no_ticks(_square(fig, height))
+
+
+def _no_ticks(fig: go.Figure) -> go.Figure:
+    fig.update_xaxes(ticks="")
+    fig.update_yaxes(ticks="")
+    return fig
+
+
+@cached
+def photo_overlay(
+    image: np.ndarray,
+    weights: np.ndarray,
+    *,
+    title: str = "",
+    value_title: str = "weight",
+    height: int = 360,
+    colorscale: str = "Inferno",
+) -> go.Figure:
+    """(S, S, 3) photo under an (h, w) map of weights over its patches, half transparent."""
+    S = image.shape[0]
+    h, w = weights.shape
+    ph, pw = S // h, S // w
+    fig = go.Figure(_photo_trace(image))
+    fig.add_trace(
+        go.Heatmap(
+            z=weights,
+            x0=(pw - 1) / 2,
+            dx=pw,
+            y0=(ph - 1) / 2,
+            dy=ph,
+            colorscale=colorscale,
+            zmin=0,
+            zmax=float(np.nanmax(weights)) or 1.0,
+            opacity=0.65,
+            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+            hovertemplate=value_title + ": %{z:.3f}<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title or None)
+    return _no_ticks(_square(fig, height))
+
+
+@cached
+def top_classes(names: tuple[str, ...], probs: tuple[float, ...], *, x_title: str, height: int = 240) -> go.Figure:
+    """The likeliest classes as horizontal bars, the likeliest on top, each named (long names cut at 40)."""
+    short = [n if len(n) <= 40 else n[:39] + "…" for n in names]
+    fig = go.Figure(
+        go.Bar(
+            x=list(probs),
+            y=list(range(len(names))),
+            orientation="h",
+            marker_color=["#4c78a8"] + ["#b9c9dd"] * (len(names) - 1),
+            customdata=list(names),
+            hovertemplate="%{customdata}: %{x:.3f}<extra></extra>",
+        )
+    )
+    fig.update_yaxes(
+        tickmode="array", tickvals=list(range(len(names))), ticktext=short, autorange="reversed", automargin=True
+    )
+    fig.update_xaxes(title=x_title, range=[0, 1], tickformat=".0%")
+    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 10}, plot_bgcolor="white")
+    return fig
+
+
+@cached
+def rgb_tiles(tiles: np.ndarray, *, labels: list[str] | None = None, per_row: int = 8, height: int = 200) -> go.Figure:
+    """(k, P, P, 3) colour tiles in [0, 1] side by side, ``per_row`` to a row, white gaps between, one image."""
+    k, P = tiles.shape[:2]
+    rows = -(-k // per_row)
+    step = P + GAP
+    canvas = np.ones((rows * step - GAP, min(k, per_row) * step - GAP, 3))
+    for i in range(k):
+        r, c = divmod(i, per_row)
+        canvas[r * step : r * step + P, c * step : c * step + P] = tiles[i]
+    fig = go.Figure(_photo_trace(canvas))
+    fig.update_xaxes(showgrid=False, zeroline=False, **grid_ticks(labels[:per_row] if labels else None, P, "bottom"))
+    fig.update_yaxes(showgrid=False, zeroline=False, showticklabels=False, scaleanchor="x", constrain="domain")
+    fig.update_layout(height=height, margin={"l": 10, "r": 10, "t": 10, "b": 30 if labels else 10})
+    return _no_ticks(fig)
+
+
+@cached
+def attention_distance(
+    distance: np.ndarray, *, layer_title: str, distance_title: str, head_title: str, height: int = 320
+) -> go.Figure:
+    """(L, H) mean attention distance per head: one dot per head over its layer (the paper's Figure 7, right)."""
+    L, H = distance.shape
+    fig = go.Figure(
+        go.Scatter(
+            x=np.repeat(np.arange(L), H),
+            y=distance.ravel(),
+            mode="markers",
+            marker={"size": 8, "color": np.tile(np.arange(H), L), "colorscale": "Viridis", "opacity": 0.8},
+            customdata=np.tile(np.arange(H), L),
+            hovertemplate=layer_title + " %{x}, " + head_title + " %{customdata}: %{y:.1f}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(title=layer_title, dtick=1 if L <= 16 else None)
+    fig.update_yaxes(title=distance_title, rangemode="tozero")
+    fig.update_layout(height=height, margin=MARGIN, plot_bgcolor="white")
     return fig

