@@ -7,12 +7,13 @@ STRINGS = {
         "What makes it a *selective* state space model is that the step size Δ, the write vector B and the read "
         "vector C are computed from the input: from the current token and, through a short convolution, the few "
         'tokens before it. A large Δ means "forget the past and write this token in"; a small Δ means "let this '
-        'token pass and keep the state". Below, every number comes from our small trained models.',
+        'token pass and keep the state". Below, every number comes from running a model: our small trained ones, or '
+        "a real Mamba-130M on your text where this machine has it.",
         "Mamba 层维护一个固定大小的状态 h，并在每个词元处更新它：$h_t = \\bar{A}_t\\, h_{t-1} + \\bar{B}_t\\, "
         "x_t$。它之所以是"
         "“选择性状态空间模型”，在于步长 Δ、写入向量 B 和读出向量 C 都由输入计算得到：来自当前词元，并通过一个短卷积"
         "来自它之前的几个词元。Δ 大意味着“忘掉过去，把这个词元写进来”；Δ 小意味着“让这个词元过去，保持原有状态”。"
-        "下面的每个数字都来自我们训练的小模型。",
+        "下面的每个数字都来自实际运行的模型：我们训练的小模型，或在本机有它时，在你的文本上运行的真实 Mamba-130M。",
     ),
     # guided experiment
     "mamba.try.do": (
