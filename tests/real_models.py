@@ -26,7 +26,8 @@ WORDS = (
     "cat sat on dost art hast wilt he will do with it heaven knows i nothing but please his fantasy re enter iago "
     "how now here alone emilia of any bold noble enterprise however puts this tardy form ay and briefly fourth "
     "citizen wisely third truly were best cinna dagger which see before me handle toward hand come let clutch thee "
-    "have yet still a an house dog park walks translate english german summarize sentence"
+    "have yet still a an house dog park walks translate english german summarize sentence fatal vision sensible "
+    "feeling as sight false creation proceeding from heat oppressed brain winter"
 ).split()
 PUNCTUATION = tuple(".,:;?!'-[]()\"")
 
@@ -104,7 +105,7 @@ def t5_tokenizer() -> Tokenizer:
     """A unigram SentencePiece-style tokenizer laid out as t5-small's: <pad> 0, </s> 1, <unk> 2, pieces, then the
     sentinels last in descending order (<extra_id_0> has the highest id); the ``$A </s>`` post-processor."""
     chars = [chr(c) for c in range(33, 127)]
-    pieces = ["▁" + w for w in WORDS] + ["▁", *chars]
+    pieces = [*dict.fromkeys(["▁" + w for w in WORDS] + ["▁" + w.capitalize() for w in WORDS]), "▁", *chars]
     vocab = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
     vocab += [(p, -2.0 - 0.01 * i) if p.startswith("▁") and len(p) > 1 else (p, -8.0) for i, p in enumerate(pieces)]
     sentinels = [f"<extra_id_{k}>" for k in reversed(range(T5_SENTINELS))]
@@ -120,14 +121,14 @@ def t5_tokenizer() -> Tokenizer:
 
 def tiny_t5(vocab: int, seed: int = 0):
     """A random ``T5ForConditionalGeneration`` (v1.0: ReLU, tied, rescaled output) of odd sizes: 2 encoder and 3
-    decoder layers of 3 heads, width 24; t5-small's 32 position buckets up to distance 128."""
+    decoder layers of 4 heads of width 6, d_model 24; t5-small's 32 position buckets up to distance 128."""
     import transformers
 
     config = transformers.T5Config(
         vocab_size=vocab,
         d_model=24,
-        d_kv=8,
-        num_heads=3,
+        d_kv=6,
+        num_heads=4,
         d_ff=40,
         num_layers=2,
         num_decoder_layers=3,
