@@ -11,14 +11,14 @@ from app.shared import ui
 from app.shared.i18n import InputError, t
 
 ui.header("bert")
-backend = st.session_state.get("backend", "torch")
 name = ui.model_picker("bert_model", own=("bert",), archs=("bert",))  # ours, or a real BERT this machine has
+backend = svc.backend(name, st.session_state.get("backend", "torch"))
 try:
     facts = svc.facts(name)
 except InputError as e:
     ui.input_error(e)
     st.stop()
-st.markdown(t("bert.intro"))
+st.markdown(t("bert.intro.real" if facts["real"] else "bert.intro"))
 sections.about_real(facts)
 ui.try_this(
     t("bert.try.do", thou=svc.TRY["thou"], you=svc.TRY["you"]),

@@ -46,6 +46,12 @@ def real(name: str) -> bool:
     return checkpoint(name).real
 
 
+def backend(name: str, wanted: str) -> str:
+    """The backend to run ``name`` on: the reader's; a real checkpoint has no ONNX graph, so it runs on torch (the
+    readout says so)."""
+    return checkpoint(name).backend(wanted) if real(name) else wanted
+
+
 def tokenizer(name: str):
     """The checkpoint's tokenizer.json (shared; never mutate it)."""
     return checkpoint(name).tokenizer

@@ -435,4 +435,13 @@ STRINGS = {
         "加上 [CLS] 和 [SEP]，这对句子共有 {n} 个词元；在真实模型上本页最多读 {max} 个，"
         "好让注意力图看得清。请缩短句子。",
     ),
+    "bert.intro.real": (
+        "BERT — an encoder that reads the whole sentence in both directions — pre-trained to fill in hidden tokens "
+        "(the **masked language model**) and to tell whether segment B follows segment A (**next-sentence "
+        "prediction**). Here it is Google's released model. Click word pieces to hide them (or type [MASK]) and see "
+        "what the model guesses for each.",
+        "BERT——双向读取整句话的编码器——预训练时补全被遮住的词元（**掩码语言模型**），并判断 B 段是否紧接在 A 段之后"
+        "（**下一句预测**）。这里用的是 Google 发布的模型。点击词片把它遮住（或直接输入 [MASK]），看看模型对每个位置的"
+        "猜测。",
+    ),
 }

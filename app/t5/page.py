@@ -13,9 +13,9 @@ from app.t5 import service as svc
 
 ui.header("t5")
 name = ui.model_picker("t5_model", own=("t5",), archs=("t5",))  # ours, or a real T5 this machine has
-st.markdown(t("t5.intro"))
+st.markdown(t("t5.intro.real" if svc.real(name) else "t5.intro"))
 ui.try_this(t("t5.try.do"), t("t5.try.see.real" if svc.real(name) else "t5.try.see"), t("t5.try.why"))
-backend = st.session_state.get("backend", "torch")
+backend = svc.backend(name, st.session_state.get("backend", "torch"))
 
 if not svc.available(name):
     ui.input_error(svc.missing(name))
@@ -24,7 +24,7 @@ cfg, card = svc.config(name), svc.card(name)
 sections.about_real(cfg, card)
 
 # ---- 1 · text-to-text (§2.4): a task prefix and a text, the input the later sections read ----------------------------
-st.subheader(t("t5.tt.title"))
+st.subheader(t("t5.tt.title.real", n=len(svc.tasks(name))) if svc.real(name) else t("t5.tt.title"))
 st.markdown(t("t5.tt.caption"))
 task = sections.task_picker(name)
 text = ui.text_box(

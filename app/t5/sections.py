@@ -325,7 +325,8 @@ def position_buckets(name: str, a, cfg: dict, backend: str) -> None:
         help=t("t5.buckets.m.beyond.help", max=b.max_distance),
     )
 
-    st.markdown(f"**{t('t5.bias.title')}**")
+    title = t("t5.bias.title.real", title=svc.card(name)["title"]) if svc.real(name) else t("t5.bias.title")
+    st.markdown(f"**{title}**")
     st.caption(t("t5.bias.caption"))
     try:
         tb = svc.trained_bias(name, backend)

@@ -65,6 +65,12 @@ def available(name: str = NAME) -> bool:
     return checkpoint(name).available
 
 
+def backend(name: str, wanted: str) -> str:
+    """The backend to run ``name`` on: the reader's; a real checkpoint has no ONNX graph, so it runs on torch (the
+    readout says so)."""
+    return checkpoint(name).backend(wanted) if real(name) else wanted
+
+
 def missing(name: str) -> InputError:
     """The translated message for a checkpoint that is not installed."""
     return checkpoint(name).missing()
@@ -261,7 +267,7 @@ def encode(name: str, text: str, *, sentinels: bool = True) -> list[int]:
         at = m.end()
     if unknown:
         shown = " ".join(dict.fromkeys(repr(u) for u in unknown))
-        raise InputError("t5.error.unknown", chars=shown)
+        raise InputError("t5.error.unknown_real" if real(name) else "t5.error.unknown", chars=shown)
     return ids
 
 

@@ -615,4 +615,22 @@ STRINGS = {
         "这些设置需要 {n} 个哨兵（每个片段一个，另加一个结束哨兵）；模型只有 {max} 个。"
         "请降低噪声密度或增大平均片段长度。",
     ),
+    "t5.intro.real": (
+        "T5 (Raffel et al., 1910.10683) casts every task as **text in, text out**: a short prefix says "
+        "which task, and one encoder–decoder with one loss answers them all. It is pre-trained by **span "
+        "corruption** — runs of tokens dropped, each replaced by one sentinel, and the decoder writes "
+        "only what was dropped — and it has no absolute positions: each head adds a learned scalar per "
+        "**relative-position bucket** to its attention scores. Below, Google's released model answers "
+        "the paper's own prefixes with the same weights.",
+        "T5（Raffel 等，1910.10683）把每个任务都写成**文本进、文本出**：一个简短的前缀说明是什么"
+        "任务，同一个编码器–解码器、同一个损失函数回答所有任务。它用**片段破坏**预训练——成段的词元被删去，每段换"
+        "成一个哨兵词元，解码器只需写出被删去的部分——并且不使用绝对位置：每个注意力头按**相对位置分桶**给注意力分"
+        "数加上一个学到的标量。下面是 Google 发布的模型，用同一套权重回答论文中的前缀。",
+    ),
+    "t5.tt.title.real": ("1 · One model, {n} tasks", "1 · 一个模型，{n} 个任务"),
+    "t5.bias.title.real": ("The biases {title} learned", "{title} 学到的偏置"),
+    "t5.error.unknown_real": (
+        "The model's vocabulary has no pieces for {chars}: it would read them as <unk>. Write them another way.",
+        "模型的词表里没有 {chars} 的片段：模型只会把它们读成 <unk>。请换一种写法。",
+    ),
 }

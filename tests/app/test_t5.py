@@ -324,3 +324,10 @@ def test_without_the_real_checkpoint_the_picker_names_it_and_the_command(tmp_pat
     assert not at.exception
     captions = [c.value for c in at.caption]
     assert any(REAL in c and pretrained.how_to_get(REAL) in c for c in captions), captions
+
+
+def test_a_real_checkpoint_runs_on_torch_when_onnx_is_asked_for(real_hub):
+    """A converted checkpoint has no model.onnx: with the ONNX backend chosen, the page runs it on torch and says so."""
+    at = open_app("t5", lang=LANG, t5_model=REAL, backend="onnx")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("torch" in c.value for c in at.caption)
