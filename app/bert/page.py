@@ -1,4 +1,5 @@
-"""BERT (1810.04805): mask tokens and watch a small bidirectional encoder, trained on Shakespeare, fill them in.
+"""BERT (1810.04805): mask tokens and watch a small bidirectional encoder, trained on Shakespeare, fill them in —
+or Google's released BERT-base, converted into the same class, where this machine has it.
 
 The page in the paper's order; each section is a function of ``app.bert.sections``."""
 
@@ -10,15 +11,21 @@ from app.shared import ui
 from app.shared.i18n import InputError, t
 
 ui.header("bert")
-backend = st.session_state.get("backend", "torch")
-facts = svc.facts()
-st.markdown(t("bert.intro"))
+name = ui.model_picker("bert_model", own=("bert",), archs=("bert",))  # ours, or a real BERT this machine has
+backend = svc.backend(name, st.session_state.get("backend", "torch"))
+try:
+    facts = svc.facts(name)
+except InputError as e:
+    ui.input_error(e)
+    st.stop()
+st.markdown(t("bert.intro.real" if facts["real"] else "bert.intro"))
+sections.about_real(facts)
 ui.try_this(
     t("bert.try.do", thou=svc.TRY["thou"], you=svc.TRY["you"]),
     t(
-        "bert.try.see",
-        thou_top=sections.top_guesses(svc.TRY["thou"], backend),
-        you_top=sections.top_guesses(svc.TRY["you"], backend),
+        "bert.try.see.real" if facts["real"] else "bert.try.see",
+        thou_top=sections.top_guesses(name, svc.TRY["thou"], backend),
+        you_top=sections.top_guesses(name, svc.TRY["you"], backend),
     ),
     t("bert.try.why"),
 )
@@ -27,7 +34,12 @@ sections.paper_vs_here(facts)
 # ---- the input: sentence A, and B for next-sentence prediction -------------------------------------------------------
 c_a, c_b = st.columns(2)
 text_a = c_a.text_input(
-    t("bert.a"), svc.DEFAULT_A, key="bert_a", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.a.help")
+    t("bert.a"),
+    svc.DEFAULT_A,
+    key="bert_a",
+    bind="query-params",
+    max_chars=svc.MAX_CHARS,
+    help=t("bert.a.help.real" if facts["real"] else "bert.a.help"),
 )
 text_b = c_b.text_input(
     t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.b.help")
@@ -41,20 +53,20 @@ st.pills(
     kwargs={"bert_b": "", "bert_masks": []},
 )
 try:
-    tokens = svc.tokenize(text_a, text_b)
+    tokens = svc.tokenize(name, text_a, text_b)
 except InputError as e:
     ui.input_error(e)
     st.stop()
 
 # ---- 3.1 task 1: the masked language model ---------------------------------------------------------------------------
-masks = sections.mask_picker(tokens, text_a, text_b)
+masks = sections.mask_picker(name, tokens, text_a, text_b)
 try:
     # the same for every k: moving k reruns only the predictions
-    a = svc.analyse(text_a, text_b, masks, sections.MAX_K, backend)
+    a = svc.analyse(name, text_a, text_b, masks, sections.MAX_K, backend)
 except InputError as e:
     ui.input_error(e)
     st.stop()
-reading = sections.Reading(text_a, text_b, tokens, a, facts, backend)
+reading = sections.Reading(name, text_a, text_b, tokens, a, facts, backend)
 sections.what_the_model_reads(reading)
 sections.predictions(reading)
 
@@ -74,4 +86,4 @@ def views() -> None:
 
 views()
 
-sections.explanation(facts)
+sections.explanation(name, facts)

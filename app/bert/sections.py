@@ -27,6 +27,7 @@ MAX_K = 10  # the k slider's end: the analysis ranks this many and the slider sh
 class Reading:
     """The pair as typed, what the model made of it, and what every section below reads."""
 
+    name: str  # the checkpoint
     text_a: str
     text_b: str
     tokens: svc.Tokens
@@ -44,15 +45,44 @@ class Reading:
         return [p if i not in self.a.masked else "[MASK]" for i, p in enumerate(self.tokens.pieces)]
 
 
-def top_guesses(a: str, backend: str, n: int = 3) -> str:
+def top_guesses(name: str, a: str, backend: str, n: int = 3) -> str:
     """The model's ``n`` best guesses for the first [MASK] of sentence ``a`` alone, as `a`, `b`, `c`."""
-    res = svc.analyse(a, "", (), n, backend)
-    vocab = svc.vocabulary()
+    res = svc.analyse(name, a, "", (), n, backend)
+    vocab = svc.vocabulary(name)
     return ", ".join(f"`{vocab[i]}`" for i in res.top_ids[0])
 
 
+def about_real(facts: dict) -> None:
+    """On a real checkpoint: what it is, and what on this page still describes ours."""
+    if facts["real"]:
+        st.info(t("bert.real.note", **facts), icon=":material/public:")
+
+
 def paper_vs_here(facts: dict) -> None:
-    """BERT-Base beside our Shakespeare BERT, and what we changed."""
+    """BERT-Base beside our Shakespeare BERT (and what we changed), or beside the real checkpoint shown."""
+    if facts["real"]:
+        shape = f"{facts['layers']} / {facts['dim']} / {facts['heads']}"
+        ui.paper_vs_here(
+            [
+                (t("bert.pvh.shape"), t("bert.pvh.shape.paper"), shape),
+                (
+                    t("bert.pvh.params"),
+                    t("bert.pvh.params.paper"),
+                    t("bert.pvh.params.here", params=facts["params"] / 1e6),
+                ),
+                (t("bert.pvh.len"), t("bert.pvh.len.paper"), t("bert.pvh.len.real", **facts)),
+                (t("bert.pvh.vocab"), t("bert.pvh.vocab.paper"), t("bert.pvh.vocab.real", vocab=facts["vocab"])),
+                (t("bert.pvh.norm"), t("bert.pvh.norm.paper"), t(f"bert.pvh.norm.{facts['norm']}")),
+                (
+                    t("bert.pvh.nsp"),
+                    t("bert.pvh.nsp.paper"),
+                    t("bert.pvh.nsp.real" if facts["nsp"] else "bert.pvh.nsp.none"),
+                ),
+                (t("bert.pvh.data"), t("bert.pvh.data.paper"), t("bert.pvh.real.same")),
+            ],
+            [t("bert.pvh.dep.real")],
+        )
+        return
     ui.paper_vs_here(
         [
             (t("bert.pvh.shape"), t("bert.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
@@ -110,20 +140,22 @@ def _masks_from_url() -> None:
         st.session_state["bert_masks"] = [int(x) for x in raw.split(",") if x.strip().isdigit()]
 
 
-def _masks_follow_text(text_a: str, text_b: str) -> None:
-    """Picked positions belong to the sentences they were picked on: once the text changes, none are picked (a typed
-    [MASK] is then the only mask), except on the default pair, whose default mask comes back with it."""
-    pair = [text_a, text_b]
+def _masks_follow_text(name: str, text_a: str, text_b: str) -> None:
+    """Picked positions belong to the sentences (and the model's tokens) they were picked on: once the text or the
+    model changes, none are picked (a typed [MASK] is then the only mask), except on the default pair, whose default
+    mask comes back with it."""
+    pair = [text_a, text_b, name]
     before = st.session_state.get("bert_masks_for")
     st.session_state["bert_masks_for"] = pair
     if before is not None and before != pair:
-        st.session_state["bert_masks"] = list(svc.DEFAULT_MASKS) if pair == [svc.DEFAULT_A, svc.DEFAULT_B] else []
+        default = pair[:2] == [svc.DEFAULT_A, svc.DEFAULT_B]
+        st.session_state["bert_masks"] = list(svc.DEFAULT_MASKS) if default else []
 
 
-def mask_picker(tokens: svc.Tokens, text_a: str, text_b: str) -> tuple[int, ...]:
+def mask_picker(name: str, tokens: svc.Tokens, text_a: str, text_b: str) -> tuple[int, ...]:
     """The positions to mask: pills of the word pieces, mirrored in the URL; returns them sorted."""
     _masks_from_url()
-    _masks_follow_text(text_a, text_b)
+    _masks_follow_text(name, text_a, text_b)
     options = list(tokens.maskable)
     st.session_state["bert_masks"] = [m for m in st.session_state["bert_masks"] if m in options]
     masks = st.pills(
@@ -144,15 +176,17 @@ def mask_picker(tokens: svc.Tokens, text_a: str, text_b: str) -> tuple[int, ...]
 
 def what_the_model_reads(r: Reading) -> None:
     """The key numbers (tokens, masks, top guess, IsNext) and the input with its masks."""
-    a, vocab = r.a, svc.vocabulary()
+    a, vocab = r.a, svc.vocabulary(r.name)
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric(t("bert.m.tokens"), len(r.tokens.ids), help=t("bert.m.tokens.help"))
+    m1.metric(t("bert.m.tokens"), len(r.tokens.ids), help=t("bert.m.tokens.help", max=r.facts["read_len"]))
     m2.metric(t("bert.m.masked"), len(a.masked))
     m3.metric(t("bert.m.top"), visible(vocab[a.top_ids[0, 0]]) if a.masked else "—", help=t("bert.m.top.help"))
     m4.metric(
         t("bert.m.is_next"),
-        percent(a.is_next) if r.tokens.has_b else "—",
-        help=t("bert.m.is_next.help", nsp=r.facts["nsp_accuracy"]),
+        percent(a.is_next) if r.tokens.has_b and r.facts["nsp"] else "—",
+        help=t("bert.m.is_next.help", nsp=r.facts["nsp_accuracy"])
+        if not r.facts["real"]
+        else t("bert.m.is_next.real" if r.facts["nsp"] else "bert.m.is_next.none"),
     )
 
     st.subheader(t("bert.pred.title"))
@@ -174,7 +208,7 @@ def what_the_model_reads(r: Reading) -> None:
 def predictions(r: Reading) -> None:
     """The k slider and the top-k predictions under it: moving k reruns this part alone. The analysis ranks the top
     ``MAX_K`` once; the first k of that ranking are the top k."""
-    a, pieces, vocab = r.a, r.pieces, svc.vocabulary()
+    a, pieces, vocab = r.a, r.pieces, svc.vocabulary(r.name)
     k = st.slider(t("bert.k"), 1, MAX_K, 5, key="bert_k", bind="query-params")
     if not a.masked:
         st.info(t("bert.pred.none"), icon=":material/touch_app:")
@@ -229,10 +263,10 @@ def pick_view(views) -> str:
 def masking_recipe(r: Reading) -> None:
     """A training input made from the pair with the paper's recipe: 15% chosen, of those 80% [MASK], 10% a random
     piece, 10% kept; a seed draws another."""
-    pieces, vocab = r.pieces, svc.vocabulary()
+    pieces, vocab = r.pieces, svc.vocabulary(r.name)
     st.caption(t("bert.ex.caption"))
     seed = st.number_input(t("bert.seed"), 0, 9999, 0, key="bert_seed", bind="query-params", help=t("bert.seed.help"))
-    ex = svc.training_example(r.text_a, r.text_b, int(seed))
+    ex = svc.training_example(r.name, r.text_a, r.text_b, int(seed))
     e1, e2, e3, e4 = st.columns(4)
     e1.metric(
         t("bert.ex.m.chosen"),
@@ -299,12 +333,16 @@ def next_sentence(r: Reading) -> None:
         on_change=_use_pair,
         format_func=_pair_label,
     )
+    if not r.facts["nsp"]:
+        st.info(t("bert.nsp.none"), icon=":material/info:")
+        return
     if not r.tokens.has_b:
         st.info(t("bert.nsp.need_b"), icon=":material/info:")
     else:
-        swapped = svc.is_next(r.text_b, r.text_a, r.backend)
+        swapped = svc.is_next(r.name, r.text_b, r.text_a, r.backend)
         n1, n2 = st.columns(2)
-        n1.metric(t("bert.nsp.m.ab"), percent(svc.is_next(r.text_a, r.text_b, r.backend)), help=t("bert.nsp.m.ab.help"))
+        ab = svc.is_next(r.name, r.text_a, r.text_b, r.backend)
+        n1.metric(t("bert.nsp.m.ab"), percent(ab), help=t("bert.nsp.m.ab.help"))
         n2.metric(t("bert.nsp.m.ba"), percent(swapped), help=t("bert.nsp.m.ba.help"))
         ui.markup(
             token_strip(
@@ -318,9 +356,11 @@ def next_sentence(r: Reading) -> None:
             )
         )
     first = next(iter(svc.NSP_PAIRS.values()))
-    st.markdown(
-        t("bert.nsp.honest", nsp=r.facts["nsp_accuracy"], swapped=svc.is_next(first["b"], first["a"], r.backend))
-    )
+    swapped = svc.is_next(r.name, first["b"], first["a"], r.backend)
+    if r.facts["real"]:
+        st.markdown(t("bert.nsp.real", swapped=swapped))
+    else:
+        st.markdown(t("bert.nsp.honest", nsp=r.facts["nsp_accuracy"], swapped=swapped))
 
 
 # ---- 3.2 the input representation ------------------------------------------------------------------------------------
@@ -354,7 +394,10 @@ def bidirectional(r: Reading) -> None:
     left-to-right model could never see; and every head of every layer."""
     a, seen = r.a, r.seen
     n_layers, n_heads = a.patterns.shape[:2]
-    c_layer, c_head = st.columns([1, 2])
+    for key, n in (("bert_layer", n_layers), ("bert_head", n_heads)):  # a pick made on a model with more of them
+        if st.session_state.get(key) is not None and st.session_state[key] >= n:
+            st.session_state[key] = n - 1
+    c_layer, c_head = st.columns([n_layers, n_heads])
     layer = c_layer.segmented_control(
         t("view.layer"),
         list(range(n_layers)),
@@ -417,9 +460,12 @@ def bidirectional(r: Reading) -> None:
     )
 
 
-def explanation(facts: dict) -> None:
-    """What the paper changed and what the model card measured."""
-    metrics = svc.card()["metrics"]
+def explanation(name: str, facts: dict) -> None:
+    """What the paper changed and what the model card measured (a real checkpoint: what it is)."""
+    if facts["real"]:
+        ui.explain(t("bert.explain.real", **facts, millions=facts["params"] / 1e6))
+        return
+    metrics = svc.card(name)["metrics"]
     ui.explain(
         t(
             "bert.explain",

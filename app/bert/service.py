@@ -1,7 +1,10 @@
 """The BERT page's bridge to ``models.bert``: tokenise a sentence or a pair, fill in masked positions, read the NSP
 head, build a training example with the paper's masking recipe, and collect the three embeddings and the attention.
 
-Every model call goes through the checkpoint's handle, ``MODEL.run`` (torch or ONNX Runtime).
+Every function takes the checkpoint's name first: ours (``bert``) or a real one converted into our class
+(``bert-base-uncased``); the special ids ([PAD] [UNK] [CLS] [SEP] [MASK]) come from the checkpoint's own
+tokenizer.json. Every model call goes through the checkpoint's handle, ``checkpoint(name).run`` (torch or ONNX
+Runtime).
 """
 
 from __future__ import annotations
@@ -16,15 +19,15 @@ from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
 from app.shared.services import checkpoint, stack_layers
-from models import zoo
-from models.data import masking, wordpiece
+from models.data import masking
 from models.layers import causal_mask
 
-NAME = "bert"
+NAME = "bert"  # ours, the page's default
 MODEL = checkpoint(NAME)
 MAX_CHARS = 200  # per sentence box
+# A real BERT reads up to 512 tokens; here at most this many, so that its 12 × 12 attention maps stay readable.
+REAL_MAX_TOKENS = 64
 PROBES = ("token_embedding", "segment_embedding", "position_embedding", "blocks.*.attn.pattern")
-SPECIAL_IDS = (wordpiece.PAD, wordpiece.CLS, wordpiece.SEP)
 _DEFAULTS = assets.data("examples/bert.json")
 DEFAULT_A: str = _DEFAULTS["a"]  # the sentence boxes' defaults
 DEFAULT_B: str = _DEFAULTS["b"]
@@ -38,19 +41,61 @@ TRY: dict = _DEFAULTS["try"]
 NSP_PAIRS: dict[str, dict] = _DEFAULTS["nsp"]
 
 
-@st.cache_resource(show_spinner=False)
-def tokenizer():
-    return wordpiece.load((zoo.checkpoint_dir(NAME) / "tokenizer.json").read_text())
+def real(name: str) -> bool:
+    """A real pretrained checkpoint (not one we trained)."""
+    return checkpoint(name).real
+
+
+def backend(name: str, wanted: str) -> str:
+    """The backend to run ``name`` on: the reader's; a real checkpoint has no ONNX graph, so it runs on torch (the
+    readout says so)."""
+    return checkpoint(name).backend(wanted) if real(name) else wanted
+
+
+def tokenizer(name: str):
+    """The checkpoint's tokenizer.json (shared; never mutate it)."""
+    return checkpoint(name).tokenizer
+
+
+@dataclass(frozen=True)
+class Specials:
+    """The special ids of a checkpoint's vocabulary, read from its tokenizer (ours: 0-4; bert-base-uncased:
+    [PAD] 0, [UNK] 100, [CLS] 101, [SEP] 102, [MASK] 103)."""
+
+    pad: int
+    unk: int
+    cls: int
+    sep: int
+    mask: int
+
+    @property
+    def framing(self) -> tuple[int, int, int]:
+        """What a user cannot mask: [PAD], [CLS], [SEP]."""
+        return (self.pad, self.cls, self.sep)
 
 
 @st.cache_resource(show_spinner=False)
-def vocabulary() -> tuple[str, ...]:
-    tok = tokenizer()
-    return tuple(tok.id_to_token(i) for i in range(tok.get_vocab_size()))
+def specials(name: str) -> Specials:
+    tok = tokenizer(name)
+    ids = {s: tok.token_to_id(f"[{s.upper()}]") for s in ("pad", "unk", "cls", "sep", "mask")}
+    missing = [s for s, i in ids.items() if i is None]
+    if missing:
+        raise InputError("bert.error.specials", name=name, tokens=", ".join(f"[{s.upper()}]" for s in missing))
+    return Specials(**ids)
 
 
-def max_len() -> int:
-    return int(MODEL.config["max_len"])
+@st.cache_resource(show_spinner=False)
+def vocabulary(name: str) -> tuple[str, ...]:
+    """The piece of every id the model can output (an id past the tokenizer's end reads as ``[id]``)."""
+    tok = tokenizer(name)
+    n = max(int(checkpoint(name).config.get("vocab", 0)), tok.get_vocab_size())
+    return tuple(tok.id_to_token(i) or f"[{i}]" for i in range(n))
+
+
+def max_len(name: str) -> int:
+    """The most tokens the page gives the model: its positions, and on a real model ``REAL_MAX_TOKENS``."""
+    n = int(checkpoint(name).config["max_len"])
+    return min(n, REAL_MAX_TOKENS) if real(name) else n
 
 
 @dataclass(frozen=True)
@@ -61,37 +106,56 @@ class Tokens:
     segments: tuple[int, ...]
     pieces: tuple[str, ...]
     has_b: bool
+    specials: Specials
 
     @property
     def maskable(self) -> tuple[int, ...]:
         """Positions a user may mask: every word piece, not [CLS]/[SEP] and not an already written [MASK]."""
-        return tuple(i for i, t in enumerate(self.ids) if t not in (*SPECIAL_IDS, wordpiece.MASK))
+        s = self.specials
+        return tuple(i for i, t in enumerate(self.ids) if t not in (*s.framing, s.mask))
 
 
-def _encode(text: str, which: str) -> list[int]:
+def _encode(name: str, text: str, which: str) -> list[int]:
     if len(text) > MAX_CHARS:
         raise InputError("bert.error.too_long_chars", which=which, n=len(text), max=MAX_CHARS)
-    ids = tokenizer().encode(text).ids
+    ids = tokenizer(name).encode(text, add_special_tokens=False).ids  # a real tokenizer.json adds [CLS]/[SEP]
     if text.strip() and not ids:
         raise InputError("bert.error.nothing_left", which=which)
-    if ids and all(i == wordpiece.UNK for i in ids):
-        raise InputError("bert.error.unknown", which=which)
+    if ids and all(i == specials(name).unk for i in ids):
+        raise InputError("bert.error.unknown" if not real(name) else "bert.error.unknown_real", which=which)
     return ids
 
 
+def _pair(s: Specials, a: list[int], b: list[int] | None) -> tuple[list[int], list[int]]:
+    """(ids, segments) of ``[CLS] a [SEP]`` or ``[CLS] a [SEP] b [SEP]`` with the checkpoint's special ids."""
+    ids = [s.cls, *a, s.sep]
+    segments = [0] * len(ids)
+    if b is not None:
+        ids += [*b, s.sep]
+        segments += [1] * (len(b) + 1)
+    return ids, segments
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def tokenize(a: str, b: str = "") -> Tokens:
+def tokenize(name: str, a: str, b: str = "") -> Tokens:
     """The pair as ids and segments; ``InputError`` for empty, too long or unreadable input."""
     if not a or not a.strip():
         raise InputError("bert.error.empty")
-    ids_a = _encode(a, "A")
-    ids_b = _encode(b, "B") if b and b.strip() else None
-    ids, segments = wordpiece.encode_pair(ids_a, ids_b)
-    if len(ids) > max_len():
-        raise InputError("bert.error.too_long_tokens", n=len(ids), max=max_len())
-    vocab = vocabulary()
+    checkpoint(name).require()
+    ids_a = _encode(name, a, "A")
+    ids_b = _encode(name, b, "B") if b and b.strip() else None
+    ids, segments = _pair(specials(name), ids_a, ids_b)
+    limit = max_len(name)
+    if len(ids) > limit:
+        key = "bert.error.real_tokens" if real(name) else "bert.error.too_long_tokens"
+        raise InputError(key, n=len(ids), max=limit)
+    vocab = vocabulary(name)
     return Tokens(
-        ids=tuple(ids), segments=tuple(segments), pieces=tuple(vocab[i] for i in ids), has_b=ids_b is not None
+        ids=tuple(ids),
+        segments=tuple(segments),
+        pieces=tuple(vocab[i] for i in ids),
+        has_b=ids_b is not None,
+        specials=specials(name),
     )
 
 
@@ -124,24 +188,26 @@ class Analysis:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "torch") -> Analysis:
+def analyse(name: str, a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "torch") -> Analysis:
     """Mask ``masks`` (positions in the pair) and the written [MASK] tokens; predict each of them."""
-    tokens = tokenize(a, b)
+    tokens = tokenize(name, a, b)
+    mask_id = tokens.specials.mask
     if not 1 <= k <= 20:
         raise InputError("bert.error.k", max=20)
     bad = [m for m in masks if m not in tokens.maskable]
     if bad:
         raise InputError("bert.error.position", pos=bad[0])
     inputs = np.array(tokens.ids, dtype=np.int64)
-    inputs[list(masks)] = wordpiece.MASK
-    masked = tuple(int(i) for i in np.flatnonzero(inputs == wordpiece.MASK))
+    inputs[list(masks)] = mask_id
+    masked = tuple(int(i) for i in np.flatnonzero(inputs == mask_id))
     if masked and len(masked) == len(inputs) - (3 if tokens.has_b else 2):
         raise InputError("bert.error.all_masked")
-    res = MODEL.run({"tokens": inputs[None], "segments": np.array([tokens.segments], dtype=np.int64)}, PROBES, backend)
+    segments = np.array([tokens.segments], dtype=np.int64)
+    res = checkpoint(name).run({"tokens": inputs[None], "segments": segments}, PROBES, backend)
     probs = softmax(res.outputs["mlm_logits"][0])  # (T, V)
     order = np.argsort(-probs[list(masked)], axis=-1, kind="stable")[:, :k] if masked else np.zeros((0, k), int)
     top = np.take_along_axis(probs[list(masked)], order, -1) if masked else np.zeros((0, k))
-    original = np.array([probs[m, tokens.ids[m]] if tokens.ids[m] != wordpiece.MASK else np.nan for m in masked])
+    original = np.array([probs[m, tokens.ids[m]] if tokens.ids[m] != mask_id else np.nan for m in masked])
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
     return Analysis(
         tokens=tokens,
@@ -162,10 +228,10 @@ def analyse(a: str, b: str, masks: tuple[int, ...], k: int = 5, backend: str = "
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def is_next(a: str, b: str, backend: str = "torch") -> float:
+def is_next(name: str, a: str, b: str, backend: str = "torch") -> float:
     """P(IsNext) of the NSP head for ``[CLS] a [SEP] b [SEP]``, nothing masked."""
-    tokens = tokenize(a, b)
-    res = MODEL.run({"tokens": np.array([tokens.ids]), "segments": np.array([tokens.segments])}, (), backend)
+    tokens = tokenize(name, a, b)
+    res = checkpoint(name).run({"tokens": np.array([tokens.ids]), "segments": np.array([tokens.segments])}, (), backend)
     return float(softmax(res.outputs["nsp_logits"][0])[0])
 
 
@@ -187,10 +253,19 @@ class Example:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def training_example(a: str, b: str, seed: int) -> Example:
-    tokens = tokenize(a, b)
+def training_example(name: str, a: str, b: str, seed: int) -> Example:
+    tokens = tokenize(name, a, b)
     rng = np.random.default_rng(seed)
-    inputs, labels, action = masking.mask_tokens(np.array(tokens.ids, dtype=np.int64), rng, len(vocabulary()))
+    s = tokens.specials
+    ordinary = max(s.pad, s.unk, s.cls, s.sep, s.mask) + 1  # random replacements come from the ids after the specials
+    inputs, labels, action = masking.mask_tokens(
+        np.array(tokens.ids, dtype=np.int64),
+        rng,
+        len(vocabulary(name)),
+        specials=s.framing,
+        mask=s.mask,
+        first_ordinary=ordinary,
+    )
     return Example(
         tokens=tokens,
         action=tuple(int(x) for x in action),
@@ -204,18 +279,47 @@ def decoder_mask(T: int) -> np.ndarray:
     return causal_mask(T).numpy().astype(float)
 
 
-def card() -> Mapping:
+def card(name: str = NAME) -> Mapping:
     """The checkpoint's card (read-only): metrics, params, wall time, hardware, settings."""
-    return MODEL.card
+    return checkpoint(name).card
 
 
 @st.cache_data(show_spinner=False)
-def facts() -> dict:
-    """The shipped model's sizes, norm placement and training, read from its config and card (the page's text and
-    its paper-vs-here table state these, so they follow the checkpoint)."""
-    cfg, c = MODEL.config, card()
+def has_nsp(name: str) -> bool:
+    """Whether the checkpoint has a next-sentence head (a converted ``BertForMaskedLM`` has zeros there)."""
+    import torch
+
+    nsp = checkpoint(name).model.nsp
+    with torch.no_grad():
+        return bool(nsp.weight.abs().sum() > 0 or nsp.bias.abs().sum() > 0)
+
+
+@st.cache_data(show_spinner=False)
+def facts(name: str) -> dict:
+    """The model's sizes, norm placement and training, read from its config and card (the page's text and its
+    paper-vs-here table state these, so they follow the checkpoint). A real checkpoint's card has no training or
+    metrics of ours: ``real`` is then True and those fields are absent."""
+    checkpoint(name).require()
+    cfg, c = checkpoint(name).config, card(name)
+    if c.get("real"):
+        return {
+            "real": True,
+            "title": c.get("title", name),
+            "layers": cfg["n_layers"],
+            "dim": cfg["dim"],
+            "heads": cfg["n_heads"],
+            "vocab": cfg["vocab"],
+            "max_len": cfg["max_len"],
+            "norm": cfg.get("norm", "post"),
+            "params": c.get("params", 0),
+            "nsp": has_nsp(name),
+            "read_len": max_len(name),
+        }
     hp = c.get("settings", c.get("training", {}))  # the recipe's settings (older cards called them "training")
     return {
+        "real": False,
+        "nsp": True,
+        "read_len": max_len(name),
         "layers": cfg["n_layers"],
         "dim": cfg["dim"],
         "heads": cfg["n_heads"],

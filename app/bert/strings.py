@@ -49,8 +49,8 @@ STRINGS = {
     "bert.k": ("Predictions shown per masked position (k)", "每个遮住位置显示的预测数（k）"),
     "bert.m.tokens": ("Tokens", "词元数"),
     "bert.m.tokens.help": (
-        "WordPiece tokens including [CLS] and the [SEP] after each sentence (at most 64).",
-        "WordPiece 词元数，包括 [CLS] 和每个句子后的 [SEP]（最多 64 个）。",
+        "WordPiece tokens including [CLS] and the [SEP] after each sentence (at most {max}).",
+        "WordPiece 词元数，包括 [CLS] 和每个句子后的 [SEP]（最多 {max} 个）。",
     ),
     "bert.m.masked": ("Masked positions", "遮住的位置"),
     "bert.m.top": ("Best guess, first mask", "第一个遮住位置的最佳猜测"),
@@ -347,4 +347,101 @@ STRINGS = {
     ),
     "bert.error.position": ("Position {pos} cannot be masked.", "位置 {pos} 不能被遮住。"),
     "bert.error.k": ("k must be between 1 and {max}.", "k 必须在 1 到 {max} 之间。"),
+    # a real checkpoint (bert-base-uncased), picked at the top of the page
+    "bert.real.note": (
+        "You are probing **{title}**, Google's released model, converted into our BERT class: {layers} layers × "
+        "{heads} heads, width {dim}, a lower-cased WordPiece of {vocab:,} pieces, pre-trained on BooksCorpus and "
+        "English Wikipedia. It reads up to {max_len} tokens; here at most {read_len}, so that its attention maps stay "
+        "readable. The examples are Shakespeare's, written for our model: modern English works as well.",
+        "你正在探查 **{title}**：Google 发布的模型，已转换进我们的 BERT 类。{layers} 层 × {heads} 个头，宽度 {dim}，"
+        "小写 WordPiece 词表共 {vocab:,} 个词片，在 BooksCorpus 和英文维基百科上预训练。它最多读 {max_len} 个词元；"
+        "这里最多给它 {read_len} 个，好让注意力图看得清。示例是为我们的模型准备的莎士比亚句子，现代英语同样可以。",
+    ),
+    "bert.try.see.real": (
+        "With *thou* its best guesses are {thou_top}; with *you* they are {you_top}.",
+        "用 *thou* 时，它的最佳猜测是 {thou_top}；用 *you* 时则是 {you_top}。",
+    ),
+    "bert.a.help.real": (
+        "Up to 200 characters. Write [MASK] to hide a token yourself. The vocabulary is lower-cased English "
+        "WordPiece; characters it lacks become [UNK].",
+        "最多 200 个字符。可以直接写 [MASK] 来遮住一个词元。词表是小写英文 WordPiece，词表中没有的字符会变成 [UNK]。",
+    ),
+    "bert.m.is_next.real": (
+        "The next-sentence head on [CLS]: how sure the model is that B really followed A (with the masks applied). "
+        "The paper reports 97–98% accuracy on its own held-out pairs; a single pair's number is still only a hint.",
+        "[CLS] 上的下一句预测头：模型认为 B 确实紧跟在 A 之后的概率（在当前遮盖下）。论文报告它在留出句子对上的"
+        "准确率为 97–98%；单个句子对的数值仍然只能当作参考。",
+    ),
+    "bert.m.is_next.none": (
+        "This checkpoint was saved without its next-sentence head, so it has no opinion here.",
+        "这个检查点保存时没有带下一句预测头，所以这里没有数值。",
+    ),
+    "bert.nsp.none": (
+        "This checkpoint was saved without its next-sentence head (pooler and classifier): there is nothing to "
+        "show here. The masked-language-model views above and the other views work as usual.",
+        "这个检查点保存时没有带下一句预测头（pooler 和分类器）："
+        "这里没有可显示的内容。上面的掩码语言模型和其他视图照常可用。",
+    ),
+    "bert.nsp.real": (
+        "**What to look for.** The examples are held-out Shakespeare pairs written for our model: a true "
+        "continuation and a span from another play. Swapped, the Othello pair scores {swapped:.0%} here: NSP's "
+        "NotNext pairs were random sentences, never swapped ones, so the order is not what it learnt to check. "
+        "RoBERTa (arXiv 1907.11692) later dropped NSP and did as well or better.",
+        "**看什么。** 这些示例是为我们的模型准备的莎士比亚留出句子对：一对是真正的后续，一对来自另一部剧。把《奥赛罗》"
+        "那一对对调后，这里得分为 {swapped:.0%}：下一句预测的 NotNext 样本是随机句子，从不是对调的句子，所以它没学过"
+        "检查顺序。后来 RoBERTa（arXiv 1907.11692）去掉了下一句预测，效果持平甚至更好。",
+    ),
+    "bert.pvh.len.real": (
+        "{max_len} tokens (this page gives it at most {read_len})",
+        "{max_len} 个词元（本页最多给它 {read_len} 个）",
+    ),
+    "bert.pvh.vocab.real": ("WordPiece, {vocab:,} tokens, lower-cased", "WordPiece，{vocab:,} 个词元，小写"),
+    "bert.pvh.nsp.real": ("the same head, as released", "相同，随模型发布的预测头"),
+    "bert.pvh.nsp.none": ("not in this checkpoint (saved without the head)", "此检查点中没有（保存时未带该预测头）"),
+    "bert.pvh.real.same": ("the same: these are the released weights", "相同：这就是发布的权重"),
+    "bert.pvh.dep.real": (
+        "None: the released weights, converted into our class and equal to Hugging Face transformers' forward pass; "
+        "only the input is capped here.",
+        "没有：这是发布的权重，转换进我们的类，与 Hugging Face transformers 的前向计算结果一致；这里只限制了输入长度。",
+    ),
+    "bert.explain.real": (
+        "**Why masking.** A language model that predicts the next word can only look left: if it also saw the "
+        "right, the answer would be in its input. BERT ([arXiv:1810.04805](https://arxiv.org/abs/1810.04805)) "
+        "hides 15% of the tokens and predicts those instead, so every layer may attend both ways; the attention "
+        "view shows weight on both sides of the diagonal, where a decoder has none.\n\n"
+        "**What you see.** Top-k guesses and attention of {title} ({millions:.0f} million parameters, "
+        "{layers} layers × {heads} heads), computed now on this machine. Every section reads the same model code as "
+        "our small BERT; only the weights differ.\n\n"
+        "**More to try:** switch the model picker back to ours with the same sentence, and compare the guesses and "
+        "the head grid.",
+        "**为什么要遮盖。** 预测下一个词的语言模型只能往左看：如果它也能看到右边，答案就在它的输入里了。"
+        "BERT（[arXiv:1810.04805](https://arxiv.org/abs/1810.04805)）把 15% 的词元遮住，改为预测它们，"
+        "于是每一层都可以双向注意；在注意力视图中，对角线两侧都有权重，而解码器的右侧全为零。\n\n"
+        "**你看到的是什么。** {title}（{millions:.0f} 百万参数，{layers} 层 × {heads} 个头）的前 k 个猜测和注意力，"
+        "都是现在在本机上算出的。每一部分都用与我们的小 BERT 相同的模型代码，只是权重不同。\n\n"
+        "**还可以试试：** 用同一个句子把模型切换回我们的，比较猜测和注意力头网格。",
+    ),
+    "bert.error.specials": (
+        "The tokenizer of {name} lacks {tokens}, which this page needs.",
+        "{name} 的分词器缺少本页需要的 {tokens}。",
+    ),
+    "bert.error.unknown_real": (
+        "Every token of sentence {which} is [UNK]: the model's vocabulary has none of its characters.",
+        "句子 {which} 的每个词元都是 [UNK]：模型的词表里没有其中任何字符。",
+    ),
+    "bert.error.real_tokens": (
+        "The pair has {n} tokens with [CLS] and [SEP]; on a real model this page reads at most {max}, so that its "
+        "attention maps stay readable. Shorten a sentence.",
+        "加上 [CLS] 和 [SEP]，这对句子共有 {n} 个词元；在真实模型上本页最多读 {max} 个，"
+        "好让注意力图看得清。请缩短句子。",
+    ),
+    "bert.intro.real": (
+        "BERT — an encoder that reads the whole sentence in both directions — pre-trained to fill in hidden tokens "
+        "(the **masked language model**) and to tell whether segment B follows segment A (**next-sentence "
+        "prediction**). Here it is Google's released model. Click word pieces to hide them (or type [MASK]) and see "
+        "what the model guesses for each.",
+        "BERT——双向读取整句话的编码器——预训练时补全被遮住的词元（**掩码语言模型**），并判断 B 段是否紧接在 A 段之后"
+        "（**下一句预测**）。这里用的是 Google 发布的模型。点击词片把它遮住（或直接输入 [MASK]），看看模型对每个位置的"
+        "猜测。",
+    ),
 }

@@ -23,28 +23,41 @@ def short(text: str, n: int = 42) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def clamp(key: str, n: int) -> None:
+    """A layer or head picked on a model with more of them: the last one of this model."""
+    if st.session_state.get(key) is not None and st.session_state[key] >= n:
+        st.session_state[key] = n - 1
+
+
+def about_real(cfg: dict, card: dict) -> None:
+    """On a real checkpoint: what it is, and which views are about ours."""
+    if card.get("real"):
+        st.info(t("t5.real.note", title=card["title"], sentinels=card["sentinels"], **cfg), icon=":material/public:")
+
+
 # ---- 1 · text-to-text (§2.4) -----------------------------------------------------------------------------------------
-def task_picker() -> str:
-    """The task prefix, mirrored in the link by its id, and what the task asks for."""
+def task_picker(name: str) -> str:
+    """The task prefix, mirrored in the link by its id, and what the task asks for: our four, or a real T5's."""
+    tasks = svc.tasks(name)
     task = ui.choice(
         st.radio,
         t("t5.task"),
-        svc.TASKS,
+        tasks,
         key="t5_task",
-        default="reverse_words",
-        labels={k: t(f"t5.task.{k}") for k in svc.TASKS},
+        default="reverse_words" if "reverse_words" in tasks else tasks[0],
+        labels={k: t(f"t5.task.{k}") for k in tasks},
         horizontal=True,
     )
     lo, hi = svc.WORDS.get(task, (0, 0))
-    st.caption(t(f"t5.task.{task}.help", prefix=svc.PREFIX[task], lo=lo, hi=hi))
+    st.caption(t(f"t5.task.{task}.help", prefix=svc.prefix(name, task), lo=lo, hi=hi))
     return task
 
 
-def task_examples(task: str) -> None:
+def task_examples(name: str, task: str) -> None:
     """The task's example texts; a pick goes into the text box."""
     st.pills(
         t("t5.examples"),
-        svc.EXAMPLES[task],
+        svc.examples(name, task),
         format_func=short,
         key=f"t5_example_{task}",
         bind="query-params",
@@ -53,11 +66,11 @@ def task_examples(task: str) -> None:
     )
 
 
-def text_to_text(task: str, text: str, backend: str):
+def text_to_text(name: str, task: str, text: str, backend: str):
     """The model's answer to the prefixed text, right or wrong, and its cross-attention; returns the answer (None on
     bad input)."""
     try:
-        a = svc.answer(task, text, backend)
+        a = svc.answer(name, task, text, backend)
     except InputError as e:
         ui.input_error(e)
         return None
@@ -85,7 +98,9 @@ def text_to_text(task: str, text: str, backend: str):
 
     st.markdown(f"**{t('t5.cross.title')}**")
     L, H = a.cross.shape[:2]
-    c_layer, c_head, _ = st.columns([1, 2, 3])
+    clamp("t5_layer", L)
+    clamp("t5_head", H)
+    c_layer, c_head, _ = st.columns([1, 2, 3] if L + H <= 8 else [L, H, 1])
     layer = c_layer.segmented_control(
         t("t5.layer"), list(range(L)), default=L - 1, required=True, key="t5_layer", bind="query-params"
     )
@@ -122,12 +137,12 @@ SPAN = ("t5_span_text", "t5_density", "t5_mean_span", "t5_seed")  # the span con
 SPAN_CHOICE = "_t5_span"  # {control: value}, read by the view (ui.rerun_parts)
 
 
-def span_corruption(backend: str) -> None:
+def span_corruption(name: str, backend: str) -> None:
     """The span controls, then what they corrupt, what the model writes back and the objectives' target lengths."""
     st.subheader(t("t5.span.title"))
-    st.markdown(t("t5.span.caption"))
+    st.markdown(t("t5.span.caption.real" if svc.real(name) else "t5.span.caption"))
     span_controls()
-    span_view(backend)
+    span_view(name, backend)
 
 
 @st.fragment(key="t5_part_span_controls")
@@ -151,11 +166,11 @@ def span_controls():
 
 
 @st.fragment(key="t5_part_span")
-def span_view(backend: str):
+def span_view(name: str, backend: str):
     """The corruption the span controls chose, what the model writes back, and the objectives' target lengths."""
     text, density, mean_span, seed = (st.session_state[SPAN_CHOICE][k] for k in SPAN)
     try:
-        c = svc.corruption(text, float(density), float(mean_span), int(seed), backend)
+        c = svc.corruption(name, text, float(density), float(mean_span), int(seed), backend)
     except InputError as e:
         ui.input_error(e)
         return
@@ -261,7 +276,7 @@ def span_view(backend: str):
 
 
 # ---- 3 · relative position buckets (§2.1) ----------------------------------------------------------------------------
-def position_buckets(a, cfg: dict, backend: str) -> None:
+def position_buckets(name: str, a, cfg: dict, backend: str) -> None:
     """Which bucket each offset falls in, the bias every head learned per offset, and the bias over this input."""
     st.subheader(t("t5.buckets.title"))
     b = svc.buckets(cfg["num_buckets"], cfg["max_distance"])
@@ -310,10 +325,11 @@ def position_buckets(a, cfg: dict, backend: str) -> None:
         help=t("t5.buckets.m.beyond.help", max=b.max_distance),
     )
 
-    st.markdown(f"**{t('t5.bias.title')}**")
+    title = t("t5.bias.title.real", title=svc.card(name)["title"]) if svc.real(name) else t("t5.bias.title")
+    st.markdown(f"**{title}**")
     st.caption(t("t5.bias.caption"))
     try:
-        tb = svc.trained_bias(backend)
+        tb = svc.trained_bias(name, backend)
     except InputError as e:
         ui.input_error(e)
         return
@@ -356,6 +372,7 @@ def position_buckets(a, cfg: dict, backend: str) -> None:
         required=True,
     )
     H = a.enc_bias.shape[0]
+    clamp("t5_bias_head", H)
     head = c_h.segmented_control(
         t("t5.head"), list(range(H)), default=0, required=True, key="t5_bias_head", bind="query-params"
     )
@@ -413,7 +430,29 @@ def architectures(a) -> None:
 
 # ---- the paper and this model ----------------------------------------------------------------------------------------
 def paper_vs_here(cfg: dict, card: dict) -> None:
-    """The paper's models beside this one, and what we changed."""
+    """The paper's models beside this one, and what we changed (a real checkpoint: nothing but the input's cap)."""
+    if card.get("real"):
+        same = t("t5.pvh.real.same")
+        ui.paper_vs_here(
+            [
+                (
+                    t("t5.pvh.sizes"),
+                    t("t5.pvh.sizes.paper"),
+                    t("t5.pvh.sizes.here", params=card.get("params", 0) / 1e6, **cfg),
+                ),
+                (t("t5.pvh.data"), t("t5.pvh.data.paper"), same),
+                (
+                    t("t5.pvh.vocab"),
+                    t("t5.pvh.vocab.paper"),
+                    t("t5.pvh.vocab.real", vocab=cfg["vocab"], tokens=card["tokens"], sentinels=card["sentinels"]),
+                ),
+                (t("t5.pvh.positions"), t("t5.pvh.positions.paper"), t("t5.pvh.positions.here", **cfg)),
+                (t("t5.pvh.objective"), t("t5.pvh.objective.paper"), same),
+                (t("t5.pvh.tasks"), t("t5.pvh.tasks.paper"), t("t5.pvh.tasks.real")),
+            ],
+            [t("t5.pvh.dep.real", tokens=svc.MAX_SOURCE_TOKENS, steps=svc.MAX_NEW)],
+        )
+        return
     ui.paper_vs_here(
         [
             (

@@ -3,8 +3,12 @@ decoding through either backend, with the decoder's cross-attention), span corru
 model's reconstruction, the relative-position buckets and the biases the model learned for them, and the attention
 masks of the three architectures of the paper's §3.2.1.
 
-Texts are read with the checkpoint's unigram tokenizer; a sentinel may be typed as ``<extra_id_k>`` (the ``fill:``
-task). ``answer`` and ``corruption`` are the model calls (cached); the rest are small pure functions.
+Every model function takes the checkpoint's name first: ours (``t5``, four Shakespeare tasks) or a real one
+converted into our class (``t5-small``, the paper's own prefixes: translation, summaries, CoLA, sentinels). Texts are
+read with the checkpoint's tokenizer, whose special ids (<pad>, </s>, <unk>, the sentinels ``<extra_id_k>``) the page
+reads from it: ours number the sentinels up from 3, t5-small down from 32,099. A sentinel may be typed as
+``<extra_id_k>`` (the ``fill:`` task). ``answer`` and ``corruption`` are the model calls (cached); the rest are small
+pure functions.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from models.data import text2text as tt
 from models.layers import t5_relative_position_bucket
 from models.transformer import greedy_steps
 
-NAME = "t5"
+NAME = "t5"  # ours, the page's default
 MODEL = checkpoint(NAME)
-TASKS = tt.TASKS
+TASKS = tt.TASKS  # ours
 PREFIX = tt.PREFIX
 LABELS = tuple(tt.PLAYS.values())  # the ``which play:`` classes
 MAX_CHARS = 400  # the task box
@@ -47,15 +51,127 @@ _EXAMPLES = assets.data("examples/t5.json")
 EXAMPLES = {task: tuple(e["text"] if isinstance(e, dict) else e for e in _EXAMPLES[task]) for task in TASKS}
 DEFAULT_SPAN_TEXT = _EXAMPLES["span"]
 _KNOWN = {task: {e["text"]: e["answer"] for e in _EXAMPLES[task] if isinstance(e, dict)} for task in TASKS}
+# A real T5 (t5-small): the prefixes of the paper's task mixture its released weights answer, with example texts
+REAL_PREFIX: dict[str, str] = _EXAMPLES["real"]["prefix"]
+REAL_TASKS = tuple(REAL_PREFIX)
+REAL_EXAMPLES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _EXAMPLES["real"]["examples"].items()}
 
 
-def available() -> bool:
-    return MODEL.available
+def real(name: str) -> bool:
+    return checkpoint(name).real
 
 
-def config() -> dict:
-    """The shipped model's sizes, from its config (so the page's text follows the checkpoint)."""
-    c = MODEL.config
+def available(name: str = NAME) -> bool:
+    return checkpoint(name).available
+
+
+def backend(name: str, wanted: str) -> str:
+    """The backend to run ``name`` on: the reader's; a real checkpoint has no ONNX graph, so it runs on torch (the
+    readout says so)."""
+    return checkpoint(name).backend(wanted) if real(name) else wanted
+
+
+def missing(name: str) -> InputError:
+    """The translated message for a checkpoint that is not installed."""
+    return checkpoint(name).missing()
+
+
+def tasks(name: str) -> tuple[str, ...]:
+    """The task ids the checkpoint answers: ours four, a real T5 the paper's prefixes."""
+    return REAL_TASKS if real(name) else TASKS
+
+
+def prefix(name: str, task: str) -> str:
+    return (REAL_PREFIX if real(name) else PREFIX)[task]
+
+
+def examples(name: str, task: str) -> tuple[str, ...]:
+    return (REAL_EXAMPLES if real(name) else EXAMPLES)[task]
+
+
+def span_prefix(name: str) -> str:
+    """The prefix of the span-corruption input: ours was fine-tuned with ``fill:``; a real T5 was pre-trained on
+    span corruption itself, with no prefix."""
+    return "" if real(name) else PREFIX["fill"]
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """The special ids of a checkpoint's tokenizer: <pad> (also the decoder's start), </s>, <unk>, and the sentinels
+    ``<extra_id_0>``, ``<extra_id_1>``, … in order. ``to_ours`` / ``from_ours`` map ids to and from the numbering of
+    ``models.data.text2text`` (ours), whose span-corruption helpers the page uses for every checkpoint."""
+
+    pad: int
+    eos: int
+    unk: int
+    sentinels: tuple[int, ...]
+    size: int  # ids the tokenizer has (a model may have more: t5-small 32,128 for 32,100)
+
+    SHIFT = 1 << 20  # an ordinary id in ours' numbering: above every sentinel and special
+
+    def is_sentinel(self, i: int) -> bool:
+        return int(i) in self._number
+
+    def number(self, i: int) -> int:
+        """k of the sentinel ``<extra_id_k>`` with id ``i``."""
+        return self._number[int(i)]
+
+    @property
+    def _number(self) -> dict[int, int]:
+        return {s: k for k, s in enumerate(self.sentinels)}
+
+    @property
+    def ours(self) -> bool:
+        """Numbered as ``models.data.text2text`` numbers them: nothing to map."""
+        n = min(len(self.sentinels), tt.N_SENTINELS)
+        return (self.pad, self.eos) == (tt.PAD, tt.EOS) and self.sentinels[:n] == tuple(
+            tt.sentinel(k) for k in range(n)
+        )
+
+    def to_ours(self, ids) -> list[int]:
+        if self.ours:
+            return [int(i) for i in ids]
+        number = self._number
+
+        def one(i: int) -> int:
+            if i in number and number[i] < tt.N_SENTINELS:
+                return tt.sentinel(number[i])
+            return {self.eos: tt.EOS, self.pad: tt.PAD}.get(i, i + self.SHIFT)
+
+        return [one(int(i)) for i in ids]
+
+    def from_ours(self, ids) -> list[int]:
+        if self.ours:
+            return [int(i) for i in ids]
+
+        def one(i: int) -> int:
+            if i >= self.SHIFT:
+                return i - self.SHIFT
+            if tt.is_sentinel(i):
+                return self.sentinels[i - tt.SENTINEL_0]
+            return {tt.EOS: self.eos, tt.PAD: self.pad}[i]
+
+        return [one(int(i)) for i in ids]
+
+
+@st.cache_resource(show_spinner=False)
+def vocab(name: str) -> Vocab:
+    tok = checkpoint(name).tokenizer
+    sentinels = []
+    while (i := tok.token_to_id(f"<extra_id_{len(sentinels)}>")) is not None:
+        sentinels.append(i)
+    return Vocab(
+        pad=tok.token_to_id("<pad>"),
+        eos=tok.token_to_id("</s>"),
+        unk=tok.token_to_id("<unk>"),
+        sentinels=tuple(sentinels),
+        size=tok.get_vocab_size(),
+    )
+
+
+def config(name: str = NAME) -> dict:
+    """The model's sizes, from its config (so the page's text follows the checkpoint)."""
+    c = checkpoint(name).config
     return {
         "enc_layers": c["n_enc_layers"],
         "dec_layers": c["n_dec_layers"],
@@ -76,12 +192,22 @@ def _chain(card: Mapping) -> list[Mapping]:
     return runs
 
 
-def card() -> dict:
+def card(name: str = NAME) -> dict:
     """The checkpoint's card: metrics measured by ``python -m models.evaluate t5``, params, wall time, stages (empty
-    without the checkpoint's card)."""
-    c = MODEL.card
+    without the checkpoint's card). A real checkpoint's: ``real``, its title and parameters, no metrics."""
+    c = checkpoint(name).card
     if not c:
         return {}
+    if c.get("real"):
+        v = vocab(name)
+        return {
+            "real": True,
+            "title": c.get("title", name),
+            "params": c.get("params", 0),
+            "metrics": {},
+            "tokens": v.size,  # ids of its tokenizer
+            "sentinels": len(v.sentinels),
+        }
     return {
         "metrics": c.get("metrics", {}),
         "params": c.get("params", 0),
@@ -103,22 +229,24 @@ def card() -> dict:
 # ---- text -> ids ----------------------------------------------------------------------------------------------------
 
 
-def piece(i: int) -> str:
-    """What one id reads as: a sentinel as ⟨k⟩, the other specials as themselves, a piece with its ▁."""
-    if tt.is_sentinel(i):
-        return f"⟨{i - tt.SENTINEL_0}⟩"
-    return MODEL.tokenizer.id_to_token(int(i))
+def piece(name: str, i: int) -> str:
+    """What one id reads as: a sentinel as ⟨k⟩, the other specials as themselves, a piece with its ▁ (an id past the
+    tokenizer's end, which a real model may still output, as ⟨id⟩)."""
+    v = vocab(name)
+    if v.is_sentinel(i):
+        return f"⟨{v.number(i)}⟩"
+    return checkpoint(name).tokenizer.id_to_token(int(i)) or f"⟨#{int(i)}⟩"
 
 
-def pieces(ids) -> tuple[str, ...]:
-    return tuple(piece(int(i)) for i in ids)
+def pieces(name: str, ids) -> tuple[str, ...]:
+    return tuple(piece(name, int(i)) for i in ids)
 
 
-def encode(text: str, *, sentinels: bool = True) -> list[int]:
+def encode(name: str, text: str, *, sentinels: bool = True) -> list[int]:
     """Ids of ``text`` (no </s>): each ``<extra_id_k>`` becomes sentinel k and the text between them is encoded on its
     own, as the words after a dropped span were in training. Raises ``InputError`` for characters the vocabulary
     lacks (they would read as <unk>) and for sentinels where none are allowed or beyond the 64 there are."""
-    tok = MODEL.tokenizer
+    tok, v = checkpoint(name).tokenizer, vocab(name)
     ids: list[int] = []
     unknown: list[str] = []
     at = 0
@@ -127,42 +255,46 @@ def encode(text: str, *, sentinels: bool = True) -> list[int]:
         if chunk:
             enc = tok.encode(chunk, add_special_tokens=False)
             ids += enc.ids
-            unknown += [chunk[a:b] for i, (a, b) in zip(enc.ids, enc.offsets) if i == tt.UNK]
+            unknown += [chunk[a:b] for i, (a, b) in zip(enc.ids, enc.offsets) if i == v.unk]
         if m is None:
             break
         if not sentinels:
             raise InputError("t5.error.sentinel")
         k = int(m.group(1))
-        if k >= tt.N_SENTINELS:
-            raise InputError("t5.error.sentinel_range", k=k, n=tt.N_SENTINELS - 1)
-        ids.append(tt.sentinel(k))
+        if k >= len(v.sentinels):
+            raise InputError("t5.error.sentinel_range", k=k, n=len(v.sentinels) - 1)
+        ids.append(v.sentinels[k])
         at = m.end()
     if unknown:
         shown = " ".join(dict.fromkeys(repr(u) for u in unknown))
-        raise InputError("t5.error.unknown", chars=shown)
+        raise InputError("t5.error.unknown_real" if real(name) else "t5.error.unknown", chars=shown)
     return ids
 
 
-def _check_text(text: str, max_chars: int) -> str:
+def _check_text(name: str, text: str, max_chars: int) -> str:
     text = " ".join(text.split())
     if not text:
         raise InputError("t5.error.empty")
     if len(text) > max_chars:
         raise InputError("t5.error.too_long", n=len(text), max=max_chars)
-    MODEL.require()
+    checkpoint(name).require()
     return text
 
 
-def source_ids(task: str, text: str) -> list[int]:
+def source_ids(name: str, task: str, text: str) -> list[int]:
     """What the encoder reads for ``task``: the prefix, the text, </s>."""
-    ids = [*encode(PREFIX[task], sentinels=False), *encode(text, sentinels=task == "fill"), tt.EOS]
+    typed = task in ("fill", "sentinels")  # the tasks whose text holds sentinels
+    ids = [*encode(name, prefix(name, task), sentinels=False), *encode(name, text, sentinels=typed), vocab(name).eos]
     if len(ids) > MAX_SOURCE_TOKENS:
         raise InputError("t5.error.tokens", n=len(ids), max=MAX_SOURCE_TOKENS)
     return ids
 
 
-def expected(task: str, text: str) -> str | None:
-    """The right answer where it is known: counting and reversing by rule, the examples by their source."""
+def expected(name: str, task: str, text: str) -> str | None:
+    """The right answer where it is known: counting and reversing by rule, the examples by their source (ours
+    only)."""
+    if real(name):
+        return None
     if task == "count_words":
         return tt.count_words(text)
     if task == "reverse_words":
@@ -170,26 +302,27 @@ def expected(task: str, text: str) -> str | None:
     return _KNOWN[task].get(text)
 
 
-def _logits_fn(backend: str):
-    return lambda src, tgt: MODEL.run({"src": src, "tgt": tgt}, (), backend).outputs["logits"]
+def _logits_fn(name: str, backend: str):
+    return lambda src, tgt: checkpoint(name).run({"src": src, "tgt": tgt}, (), backend).outputs["logits"]
 
 
-def _greedy(src: np.ndarray, max_new: int, backend: str) -> list[int]:
-    return greedy_steps(_logits_fn(backend), src, max_new, bos=tt.PAD, eos=tt.EOS)
+def _greedy(name: str, src: np.ndarray, max_new: int, backend: str) -> list[int]:
+    v = vocab(name)
+    return greedy_steps(_logits_fn(name, backend), src, max_new, bos=v.pad, eos=v.eos)
 
 
-def text_of(ids) -> str:
+def text_of(name: str, ids) -> str:
     """The text of output ids up to </s>: sentinels written as <extra_id_k>, the text between them decoded."""
-    tok, parts, run_ids = MODEL.tokenizer, [], []
-    for i in [*(int(i) for i in ids), tt.EOS]:
-        if i == tt.EOS or tt.is_sentinel(i):
+    tok, v, parts, run_ids = checkpoint(name).tokenizer, vocab(name), [], []
+    for i in [*(int(i) for i in ids), v.eos]:
+        if i == v.eos or v.is_sentinel(i):
             if run_ids:
-                parts.append(tt.decode(tok, run_ids).strip())
+                parts.append(tok.decode(run_ids, skip_special_tokens=False).strip())
                 run_ids = []
-            if i == tt.EOS:
+            if i == v.eos:
                 break
-            parts.append(f"<extra_id_{i - tt.SENTINEL_0}>")
-        elif i != tt.PAD:
+            parts.append(f"<extra_id_{v.number(i)}>")
+        elif i != v.pad and i < v.size:
             run_ids.append(i)
     return " ".join(p for p in parts if p)
 
@@ -220,45 +353,45 @@ class Answer:
     decode_ms: float  # every greedy step together
 
 
-def _label_shares(src: np.ndarray, backend: str) -> np.ndarray:
+def _label_shares(name: str, src: np.ndarray, backend: str) -> np.ndarray:
     """P(label </s> | source) of every ``which play:`` label, normalised over the labels: one batched run."""
-    rows = [[*encode(label, sentinels=False), tt.EOS] for label in LABELS]
+    rows = [[*encode(name, label, sentinels=False), tt.EOS] for label in LABELS]
     width = max(len(r) for r in rows)
     tgt_in = np.array([[tt.PAD, *r[:-1]] + [tt.PAD] * (width - len(r)) for r in rows], dtype=np.int64)
-    logits = MODEL.run({"src": np.repeat(src, len(rows), 0), "tgt": tgt_in}, (), backend).outputs["logits"]
+    logits = checkpoint(name).run({"src": np.repeat(src, len(rows), 0), "tgt": tgt_in}, (), backend).outputs["logits"]
     logp = log_softmax(logits)  # (labels, width, V)
     scores = np.array([sum(logp[i, t, tok] for t, tok in enumerate(r)) for i, r in enumerate(rows)])
     return softmax(scores)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def answer(task: str, text: str, backend: str = "torch") -> Answer:
-    """Greedy output of ``PREFIX[task] text`` on ``backend``, then one probe run over the finished decoder input."""
-    if task not in TASKS:
+def answer(name: str, task: str, text: str, backend: str = "torch") -> Answer:
+    """Greedy output of ``prefix text`` on ``backend``, then one probe run over the finished decoder input."""
+    if task not in tasks(name):
         raise InputError("t5.error.task", task=task)
-    text = _check_text(text, MAX_CHARS)
-    src = np.array([source_ids(task, text)], dtype=np.int64)  # (1, S)
+    text = _check_text(name, text, MAX_CHARS)
+    src = np.array([source_ids(name, task, text)], dtype=np.int64)  # (1, S)
     start = time.perf_counter()
-    out = _greedy(src, MAX_NEW, backend)
+    out = _greedy(name, src, MAX_NEW, backend)
     decode_ms = (time.perf_counter() - start) * 1e3
-    tgt = np.array([[tt.PAD, *out[:-1]]], dtype=np.int64)  # (1, T): what the decoder read at each step
-    res = MODEL.run({"src": src, "tgt": tgt}, _ANSWER_PROBES, backend)
+    tgt = np.array([[vocab(name).pad, *out[:-1]]], dtype=np.int64)  # (1, T): what the decoder read at each step
+    res = checkpoint(name).run({"src": src, "tgt": tgt}, _ANSWER_PROBES, backend)
     probs = softmax(res.outputs["logits"][0])[np.arange(len(out)), out]
-    want = expected(task, text)
-    correct = None if want is None else " ".join(text_of(out).split()) == " ".join(want.split())
+    want = expected(name, task, text)
+    correct = None if want is None else " ".join(text_of(name, out).split()) == " ".join(want.split())
     return Answer(
         task=task,
         text=text,
-        source=pieces(src[0]),
-        output=pieces(out),
-        answer=text_of(out),
+        source=pieces(name, src[0]),
+        output=pieces(name, out),
+        answer=text_of(name, out),
         expected=want,
         correct=correct,
         probs=probs,
         cross=stack_layers(res.probes, "decoder.layers.{}.cross_attn.pattern"),
         enc_bias=res.probes["encoder.bias"],
         dec_bias=res.probes["decoder.bias"],
-        label_probs=_label_shares(src, backend) if task == "which_play" else None,
+        label_probs=_label_shares(name, src, backend) if task == "which_play" and not real(name) else None,
         backend=res.backend,
         device=res.device,
         ms=res.ms,
@@ -335,55 +468,62 @@ def _span_numbers(mask: np.ndarray) -> np.ndarray:
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)  # shared as it is, not copied per call: services.read_only
-def corruption(text: str, density: float, mean_span: float, seed: int, backend: str = "torch") -> Corruption:
-    """Span-corrupt ``text`` (``noise_mask`` with ``seed``), then ask the model for the target (``fill:`` prefix, as
-    its fine-tuning and evaluation do): teacher-forced probabilities, and its own greedy reconstruction."""
-    text = _check_text(text, SPAN_MAX_CHARS)
-    ids = encode(text, sentinels=False)
+def corruption(name: str, text: str, density: float, mean_span: float, seed: int, backend: str = "torch") -> Corruption:
+    """Span-corrupt ``text`` (``noise_mask`` with ``seed``), then ask the model for the target (ours: with the
+    ``fill:`` prefix, as its fine-tuning and evaluation do; a real T5: as pre-trained, no prefix): teacher-forced
+    probabilities, and its own greedy reconstruction. The corruption is computed in ``models.data.text2text``'s
+    numbering (``Vocab.to_ours``) and mapped back to the checkpoint's ids."""
+    text = _check_text(name, text, SPAN_MAX_CHARS)
+    v, run = vocab(name), checkpoint(name).run
+    ids = encode(name, text, sentinels=False)
     if len(ids) < SPAN_MIN_TOKENS:
         raise InputError("t5.error.span_short", n=len(ids), min=SPAN_MIN_TOKENS)
     if len(ids) > SPAN_MAX_TOKENS:
         raise InputError("t5.error.span_tokens", n=len(ids), max=SPAN_MAX_TOKENS)
     mask = tt.noise_mask(len(ids), density, mean_span, np.random.default_rng(seed))
-    inp, tgt = tt.corrupt(ids, mask)
-    src = np.array([[*encode(PREFIX["fill"], sentinels=False), *inp]], dtype=np.int64)
-    tgt_in = np.array([[tt.PAD, *tgt[:-1]]], dtype=np.int64)
-    res = MODEL.run({"src": src, "tgt": tgt_in}, (), backend)
+    needed, have = int(_span_numbers(mask).max()) + 2, min(len(v.sentinels), tt.N_SENTINELS)  # spans + closing
+    if needed > have:
+        raise InputError("t5.error.span_sentinels", n=needed, max=have)
+    ours_inp, ours_tgt = tt.corrupt(v.to_ours(ids), mask)
+    inp, tgt = v.from_ours(ours_inp), v.from_ours(ours_tgt)
+    src = np.array([[*encode(name, span_prefix(name), sentinels=False), *inp]], dtype=np.int64)
+    tgt_in = np.array([[v.pad, *tgt[:-1]]], dtype=np.int64)
+    res = run({"src": src, "tgt": tgt_in}, (), backend)
     p = softmax(res.outputs["logits"][0])  # (T, V)
     top = p.argmax(-1)
-    greedy = _greedy(src, len(tgt) + 8, backend)
-    g_in = np.array([[tt.PAD, *greedy[:-1]]], dtype=np.int64)
-    g_probs = softmax(MODEL.run({"src": src, "tgt": g_in}, (), backend).outputs["logits"][0])
+    greedy = _greedy(name, src, len(tgt) + 8, backend)
+    g_in = np.array([[v.pad, *greedy[:-1]]], dtype=np.int64)
+    g_probs = softmax(run({"src": src, "tgt": g_in}, (), backend).outputs["logits"][0])
     span_of = _span_numbers(mask)
-    guessed = tt.spans_of(greedy)
+    guessed = [v.from_ours(span) for span in tt.spans_of(v.to_ours(greedy))]
     filled, ok = [], []
     for j, (i, s) in enumerate(zip(ids, span_of)):
         if s < 0:
-            filled.append(piece(i))
+            filled.append(piece(name, i))
             ok.append(True)
             continue
         offset = j - int(np.flatnonzero(span_of == s)[0])
         span = guessed[s] if s < len(guessed) else []
         g = span[offset] if offset < len(span) else None
-        filled.append(piece(g) if g is not None else "∅")
+        filled.append(piece(name, g) if g is not None else "∅")
         ok.append(g == i)
     tgt_arr = np.array(tgt)
-    in_span = np.array([not tt.is_sentinel(i) and i != tt.EOS for i in tgt])
+    in_span = np.array([not v.is_sentinel(i) and i != v.eos for i in tgt])
     return read_only(
         Corruption(
-            tokens=pieces(ids),
+            tokens=pieces(name, ids),
             dropped=mask,
             span_of=span_of,
-            input=pieces(inp),
-            target=pieces(tgt),
+            input=pieces(name, inp),
+            target=pieces(name, tgt),
             target_probs=p[np.arange(len(tgt)), tgt_arr],
-            predicted=pieces(top),
+            predicted=pieces(name, top),
             predicted_probs=p.max(-1),
-            greedy=pieces(greedy),
+            greedy=pieces(name, greedy),
             greedy_probs=g_probs[np.arange(len(greedy)), greedy],
             filled=tuple(filled),
             filled_ok=np.array(ok),
-            reassembled=reassemble(inp, tgt) == ids,
+            reassembled=reassemble(ours_inp, ours_tgt) == v.to_ours(ids),
             n_spans=int(span_of.max() + 1),
             span_accuracy=float((top[in_span] == tgt_arr[in_span]).mean()),
             lengths=objective_lengths(len(ids), density, mean_span, seed),
@@ -445,14 +585,14 @@ class TrainedBias:
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def trained_bias(backend: str = "torch") -> TrainedBias:
-    MODEL.require()
+def trained_bias(name: str, backend: str = "torch") -> TrainedBias:
+    checkpoint(name).require()
     reach = int(-OFFSETS[0])
-    filler = encode("the", sentinels=False)[0]  # any ordinary token: the biases do not depend on the tokens
+    filler = encode(name, "the", sentinels=False)[0]  # any ordinary token: the biases do not depend on the tokens
     src = np.full((1, 2 * reach + 1), filler, dtype=np.int64)
     tgt = np.full((1, reach + 1), filler, dtype=np.int64)
-    tgt[0, 0] = tt.PAD
-    res = MODEL.run({"src": src, "tgt": tgt}, ("encoder.bias", "decoder.bias"), backend)
+    tgt[0, 0] = vocab(name).pad
+    res = checkpoint(name).run({"src": src, "tgt": tgt}, ("encoder.bias", "decoder.bias"), backend)
     enc, dec = res.probes["encoder.bias"], res.probes["decoder.bias"]  # (H, S, S), (H, T, T)
     return TrainedBias(
         offsets=OFFSETS,

@@ -529,4 +529,108 @@ STRINGS = {
         "文本有 {n} 个词元；这里一次最多破坏 {max} 个（一个预训练窗口的长度）。",
     ),
     "t5.error.task": ("Unknown task {task}.", "未知的任务 {task}。"),
+    # a real checkpoint (t5-small), picked at the top of the page
+    "t5.real.note": (
+        "You are probing **{title}**, Google's released model, converted into our T5 class: {enc_layers} + "
+        "{dec_layers} layers, d_model {dim}, {heads} heads, a SentencePiece vocabulary of {vocab:,} ids with "
+        "{sentinels} sentinels, {num_buckets} position buckets up to {max_distance}. Its released weights were "
+        "pre-trained on C4 "
+        "together with the paper's supervised tasks, so it answers the paper's own prefixes: the task list below is "
+        "its own. Our model's tasks (which play, counting, reversing) and its card are about ours only.",
+        "你正在探查 **{title}**：Google 发布的模型，已转换进我们的 T5 类。{enc_layers} + {dec_layers} 层，"
+        "d_model {dim}，{heads} 个头，SentencePiece 词表共 {vocab:,} 个 id（含 {sentinels} 个哨兵），"
+        "{num_buckets} 个位置桶，"
+        "最远 {max_distance}。发布的权重在 C4 上与论文中的有监督任务一起预训练，所以它能回答论文自己的前缀："
+        "下面的任务列表就是它的任务。我们的模型的任务（哪部剧、数词、倒序）和模型卡只针对我们的模型。",
+    ),
+    "t5.try.see.real": (
+        "The same weights answer each prefix in its form: German, French or Romanian text, a shorter summary, "
+        "acceptable or unacceptable, spans after their sentinels. The same share of tokens is dropped each time, "
+        "but the sentinels become fewer and the target the decoder must write gets shorter.",
+        "同一组权重按各任务的形式作答：德语、法语或罗马尼亚语文本，更短的摘要，acceptable 或 unacceptable，"
+        "哨兵后面跟着片段。每次删去的词元比例相同，但哨兵变少，解码器要写的目标也变短。",
+    ),
+    "t5.text.none": ("Text (no prefix)", "文本（无前缀）"),
+    "t5.task.translate_de": ("English → German", "英译德"),
+    "t5.task.translate_fr": ("English → French", "英译法"),
+    "t5.task.translate_ro": ("English → Romanian", "英译罗马尼亚语"),
+    "t5.task.summarize": ("summary", "摘要"),
+    "t5.task.cola": ("grammatical? (CoLA)", "合乎语法吗？（CoLA）"),
+    "t5.task.sentinels": ("fill sentinels", "填充哨兵"),
+    "t5.task.translate_de.help": (
+        "Prefix `{prefix}` — English text → German (WMT English–German, one of the paper's tasks).",
+        "前缀 `{prefix}` —— 英文文本 → 德语（WMT 英德翻译，论文中的任务之一）。",
+    ),
+    "t5.task.translate_fr.help": (
+        "Prefix `{prefix}` — English text → French (WMT English–French).",
+        "前缀 `{prefix}` —— 英文文本 → 法语（WMT 英法翻译）。",
+    ),
+    "t5.task.translate_ro.help": (
+        "Prefix `{prefix}` — English text → Romanian (WMT English–Romanian).",
+        "前缀 `{prefix}` —— 英文文本 → 罗马尼亚语（WMT 英罗翻译）。",
+    ),
+    "t5.task.summarize.help": (
+        "Prefix `{prefix}` — a news-like passage → a shorter one (CNN/Daily Mail). Answers stop after 64 tokens here.",
+        "前缀 `{prefix}` —— 一段新闻式文字 → 更短的摘要（CNN/Daily Mail）。这里的回答最多 64 个词元。",
+    ),
+    "t5.task.cola.help": (
+        "Prefix `{prefix}` — one sentence → acceptable or unacceptable: is it grammatical English (CoLA, in GLUE)?",
+        "前缀 `{prefix}` —— 一个句子 → acceptable 或 unacceptable：它是合乎语法的英语吗（CoLA，GLUE 之一）？",
+    ),
+    "t5.task.sentinels.help": (
+        "No prefix — a text with spans replaced by sentinels, typed as <extra_id_0>, <extra_id_1>, … → each "
+        "sentinel followed by its span: the pre-training objective itself (the paper's Figure 2).",
+        "无前缀 —— 一段文字，其中的片段换成了哨兵，写作 <extra_id_0>、<extra_id_1>…… → 每个哨兵后面跟着它的片段："
+        "也就是预训练目标本身（论文图 2）。",
+    ),
+    "t5.span.caption.real": (
+        "Of the n tokens, round(n · density) are dropped, in round(dropped / mean span) spans; spans and kept runs "
+        "alternate with random lengths (our recipe's `noise_mask`, from the seed). Each span becomes one sentinel in "
+        "the input; the target lists every sentinel followed by its span, then a closing sentinel. The model is "
+        "asked for that target with no prefix: span corruption was its pre-training objective.",
+        "n 个词元中删去 round(n · 密度) 个，分成 round(删去数 / 平均片段长度) 段；删去的片段与保留的片段交替出现，"
+        "长度随机（我们配方中的 `noise_mask`，由种子决定）。每个片段在输入中变成一个哨兵；目标依次列出每个哨兵及其"
+        "片段，最后加一个结束哨兵。然后让模型写出这个目标，不加前缀：片段破坏就是它的预训练目标。",
+    ),
+    "t5.pvh.real.same": ("the same: these are the released weights", "相同：这就是发布的权重"),
+    "t5.pvh.vocab.real": (
+        "SentencePiece, {vocab:,} ids in the model ({tokens:,} in the tokenizer, {sentinels} of them sentinels)",
+        "SentencePiece，模型中 {vocab:,} 个 id（分词器中 {tokens:,} 个，其中 {sentinels} 个是哨兵）",
+    ),
+    "t5.pvh.tasks.real": (
+        "the released weights were trained on the unsupervised and supervised tasks together (the paper's multi-task "
+        "pre-training), so the prefixes work without fine-tuning",
+        "发布的权重把无监督和有监督任务放在一起训练（论文中的多任务预训练），所以不经微调就能使用这些前缀",
+    ),
+    "t5.pvh.dep.real": (
+        "None in the weights: converted into our class, equal to Hugging Face transformers' forward pass. This page "
+        "gives it at most {tokens} input tokens and decodes greedily, at most {steps} tokens (the paper: beam search "
+        "of width 4 for its final results).",
+        "权重没有改动：转换进我们的类，与 Hugging Face transformers 的前向计算结果一致。本页最多给它 {tokens} "
+        "个输入词元，并用贪心解码，最多 {steps} 个词元（论文的最终结果用宽度为 4 的束搜索）。",
+    ),
+    "t5.error.span_sentinels": (
+        "These settings make {n} sentinels (one per span and a closing one); the model has {max}. Lower the noise "
+        "density or raise the mean span length.",
+        "这些设置需要 {n} 个哨兵（每个片段一个，另加一个结束哨兵）；模型只有 {max} 个。"
+        "请降低噪声密度或增大平均片段长度。",
+    ),
+    "t5.intro.real": (
+        "T5 (Raffel et al., 1910.10683) casts every task as **text in, text out**: a short prefix says "
+        "which task, and one encoder–decoder with one loss answers them all. It is pre-trained by **span "
+        "corruption** — runs of tokens dropped, each replaced by one sentinel, and the decoder writes "
+        "only what was dropped — and it has no absolute positions: each head adds a learned scalar per "
+        "**relative-position bucket** to its attention scores. Below, Google's released model answers "
+        "the paper's own prefixes with the same weights.",
+        "T5（Raffel 等，1910.10683）把每个任务都写成**文本进、文本出**：一个简短的前缀说明是什么"
+        "任务，同一个编码器–解码器、同一个损失函数回答所有任务。它用**片段破坏**预训练——成段的词元被删去，每段换"
+        "成一个哨兵词元，解码器只需写出被删去的部分——并且不使用绝对位置：每个注意力头按**相对位置分桶**给注意力分"
+        "数加上一个学到的标量。下面是 Google 发布的模型，用同一套权重回答论文中的前缀。",
+    ),
+    "t5.tt.title.real": ("1 · One model, {n} tasks", "1 · 一个模型，{n} 个任务"),
+    "t5.bias.title.real": ("The biases {title} learned", "{title} 学到的偏置"),
+    "t5.error.unknown_real": (
+        "The model's vocabulary has no pieces for {chars}: it would read them as <unk>. Write them another way.",
+        "模型的词表里没有 {chars} 的片段：模型只会把它们读成 <unk>。请换一种写法。",
+    ),
 }

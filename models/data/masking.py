@@ -17,15 +17,26 @@ IGNORE = -100  # label of a position the loss does not see
 NOT_CHOSEN, MASKED, RANDOM, KEPT = range(4)  # what happened to each position of a training example
 
 
-def choose_positions(ids: np.ndarray, rng: np.random.Generator, p: float = P_CHOSEN) -> np.ndarray:
-    """Bool array like ``ids``: each position except [CLS], [SEP] and [PAD] is chosen with probability p."""
-    return (rng.random(ids.shape) < p) & ~np.isin(ids, (PAD, CLS, SEP))
+def choose_positions(
+    ids: np.ndarray, rng: np.random.Generator, p: float = P_CHOSEN, *, specials: tuple[int, ...] = (PAD, CLS, SEP)
+) -> np.ndarray:
+    """Bool array like ``ids``: each position except [CLS], [SEP] and [PAD] (``specials``) is chosen with
+    probability p."""
+    return (rng.random(ids.shape) < p) & ~np.isin(ids, specials)
 
 
 def mask_tokens(
-    ids: np.ndarray, rng: np.random.Generator, vocab: int, p: float = P_CHOSEN
+    ids: np.ndarray,
+    rng: np.random.Generator,
+    vocab: int,
+    p: float = P_CHOSEN,
+    *,
+    specials: tuple[int, ...] = (PAD, CLS, SEP),
+    mask: int = MASK,
+    first_ordinary: int = len(SPECIALS),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The paper's corruption of a training example.
+    """The paper's corruption of a training example. ``specials``, ``mask`` and ``first_ordinary`` (the first id a
+    random replacement may take) default to our WordPiece's ids; another vocabulary (a real BERT's) passes its own.
 
     Returns:
         inputs: ids with the chosen positions replaced: 80% by [MASK], 10% by a random non-special id,
@@ -33,13 +44,13 @@ def mask_tokens(
         labels: the original id at the chosen positions, IGNORE elsewhere (the loss sees only these);
         action: NOT_CHOSEN, MASKED, RANDOM or KEPT at each position.
     """
-    chosen = choose_positions(ids, rng, p)
+    chosen = choose_positions(ids, rng, p, specials=specials)
     roll = rng.random(ids.shape)
     action = np.where(roll < P_MASK, MASKED, np.where(roll < P_MASK + P_RANDOM, RANDOM, KEPT))
     action = np.where(chosen, action, NOT_CHOSEN)
     inputs = ids.copy()
-    inputs[action == MASKED] = MASK
-    random_ids = rng.integers(len(SPECIALS), vocab, size=ids.shape)
+    inputs[action == MASKED] = mask
+    random_ids = rng.integers(first_ordinary, vocab, size=ids.shape)
     inputs[action == RANDOM] = random_ids[action == RANDOM]
     labels = np.where(chosen, ids, IGNORE)
     return inputs, labels, action

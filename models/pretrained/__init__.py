@@ -19,7 +19,8 @@ trained checkpoint serves a real one:
 ``<data>`` is ``data/`` at the repository root, or ``$TE_DATA``; ``$TE_PRETRAINED`` points at another folder.
 Each architecture's conversion lives beside this file (``models/pretrained/<arch>.py``): ``ARCH`` (the module of
 ours it builds), ``HF_ARCHITECTURES`` (the ``architectures`` of a HF config.json it accepts) and
-``from_hf(hf_config, tensors) -> (our config, our state dict)``.
+``from_hf(hf_config, tensors) -> (our config, our state dict)``; ``OUTPUTS``, where the forward returns more than
+``logits`` (BERT: MLM and NSP logits), names its outputs as the engine reads them.
 """
 
 from __future__ import annotations
@@ -222,7 +223,9 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
         "architectures": list(architectures),
         "dtype": str(next(iter(tensors.values())).dtype).removeprefix("torch."),
     }
-    spec = {"arch": known.arch, "config": config, "source": source}
+    # the forward's output names, as the engine reads them (BERT returns MLM and NSP logits); "logits" by default
+    outputs = list(getattr(module, "OUTPUTS", ("logits",)))
+    spec = {"arch": known.arch, "outputs": outputs, "config": config, "source": source}
     card = {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", "")}
     if known.reads == "image":  # what a page needs to show it a picture and to name its answer
         names = hf_config.get("id2label") or {}

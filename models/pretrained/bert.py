@@ -18,6 +18,7 @@ from models.pretrained._convert import Tensors, activation
 
 ARCH = "bert"
 HF_ARCHITECTURES = ("BertForMaskedLM", "BertForPreTraining")
+OUTPUTS = ("mlm_logits", "nsp_logits")  # models.bert.BERT.forward's two outputs, named as our checkpoint names them
 
 _LAYER = {  # HF's names inside encoder.layer.{i} -> ours inside blocks.{i} (post-LN: ln1 after attention)
     "attention.self.query": "attn.wq",

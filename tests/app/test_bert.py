@@ -156,3 +156,90 @@ def test_the_default_mask_does_not_carry_over_to_a_new_sentence():
     at.slider(key="bert_k").set_value(3)
     rerun(at, LANG)
     assert int(m("bert.m.masked")) == 2
+
+
+# ---- a real checkpoint: bert-base-uncased, here a tiny random stand-in in a fake Hugging Face cache ----------------
+
+REAL = "bert-base-uncased"
+
+
+@pytest.fixture(scope="module")
+def real_hub(tmp_path_factory):
+    """HF_HUB_CACHE holding a tiny bert-base-uncased (tests/real_models.py), TE_PRETRAINED an empty folder; the
+    model, its vocabulary and every cached result are dropped afterwards (they are cached by name per process)."""
+    pytest.importorskip("transformers")
+    import streamlit as st
+
+    from tests.real_models import fake_hub
+
+    root = tmp_path_factory.mktemp("real-bert")
+    made = fake_hub(root / "hub", REAL)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_CACHE", str(root / "hub"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("TE_PRETRAINED", str(root / "converted"))
+        yield made[REAL]
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_view_works_on_a_real_checkpoint(real_hub, lang):
+    model, tok = real_hub
+    vocab = set(tok.get_vocab())
+    L, H = model.config.num_hidden_layers, model.config.num_attention_heads
+    at = open_app("bert", lang=lang, bert_model=REAL)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="bert_model").value == REAL
+    m = lambda key, **f: metric(at, translate(key, lang, **f))  # noqa: E731
+    assert int(m("bert.m.masked")) == 1 and m("bert.m.top") in vocab
+    table = next(x.value for x in at.table if translate("bert.col.prediction", lang) in x.value.columns)
+    guesses = table[translate("bert.col.prediction", lang)].tolist()
+    assert len(guesses) == 5 and set(guesses) <= vocab
+    shown = "\n".join(x.value for x in at.markdown) + "\n".join(x.body for x in at.info)
+    assert translate("bert.try.see.real", lang, thou_top="", you_top="")[:8] in shown
+    for view in ("example", "nsp", "embeddings", "attention"):
+        at.button_group(key="bert_view").set_value(view)
+        rerun(at, lang)
+        assert not at.exception and not at.error, (view, [e.value for e in at.error])
+    assert [int(o) for o in at.button_group(key="bert_layer").options] == list(range(L))
+    assert [int(o) for o in at.button_group(key="bert_head").options] == list(range(H))
+    at.button_group(key="bert_layer").set_value(L - 1)
+    at.button_group(key="bert_head").set_value(H - 1)
+    rerun(at, lang)
+    assert not at.exception
+    assert 0 < float(m("bert.att.m.later_all").rstrip("%")) < 100
+
+
+def svc_default_b() -> str:
+    from app.bert import service as svc
+
+    return svc.DEFAULT_B
+
+
+def test_a_real_checkpoint_caps_the_input_with_a_message(real_hub):
+    at = open_app("bert", lang=LANG, bert_model=REAL, bert_a="to be, or not; " * 12)
+    assert not at.exception
+    model, tok = real_hub
+    n = len(tok.encode("to be, or not; " * 12, svc_default_b()).ids)
+    assert [e.value for e in at.error] == [translate("bert.error.real_tokens", LANG, n=n, max=64)]
+
+
+def test_without_the_real_checkpoint_the_picker_names_it_and_the_command(tmp_path, monkeypatch):
+    from models import pretrained
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TE_PRETRAINED", str(tmp_path / "converted"))
+    at = open_app("bert", lang=LANG)
+    assert not at.exception
+    assert at.selectbox(key="bert_model").value == "bert" and len(at.selectbox(key="bert_model").options) == 1
+    captions = [c.value for c in at.caption]
+    assert any(REAL in c and pretrained.how_to_get(REAL) in c for c in captions), captions
+
+
+def test_a_real_checkpoint_runs_on_torch_when_onnx_is_asked_for(real_hub):
+    """A converted checkpoint has no model.onnx: with the ONNX backend chosen, the page runs it on torch and says so."""
+    at = open_app("bert", lang=LANG, bert_model=REAL, backend="onnx")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("torch" in c.value for c in at.caption)

@@ -70,21 +70,21 @@ def test_page_runs_in_english():
         return
     assert not errors(at)
     assert at.radio(key="t5_task").value == "reverse_words"
-    assert answer_shown(at) == svc.answer("reverse_words", svc.EXAMPLES["reverse_words"][0]).answer
+    assert answer_shown(at) == svc.answer(svc.NAME, "reverse_words", svc.EXAMPLES["reverse_words"][0]).answer
 
 
 @needs_t5
 def test_noise_density_changes_the_corrupted_input():
     at = open_app("t5", lang=LANG)
     lengths = m(at, "t5.span.m.lengths")
-    c = svc.corruption(svc.DEFAULT_SPAN_TEXT, 0.15, 3.0, 0)
+    c = svc.corruption(svc.NAME, svc.DEFAULT_SPAN_TEXT, 0.15, 3.0, 0)
     assert lengths == f"{len(c.input)} / {len(c.target)}"
     assert m(at, "t5.span.m.reassembled") == translate("t5.yes", LANG)
 
     at.slider(key="t5_density").set_value(0.4)
     rerun(at, LANG)
     assert not at.exception
-    c4 = svc.corruption(svc.DEFAULT_SPAN_TEXT, 0.4, 3.0, 0)
+    c4 = svc.corruption(svc.NAME, svc.DEFAULT_SPAN_TEXT, 0.4, 3.0, 0)
     assert c4.input != c.input
     assert m(at, "t5.span.m.lengths") == f"{len(c4.input)} / {len(c4.target)}" != lengths
     assert m(at, "t5.span.m.dropped") == f"{int(c4.dropped.sum())} ({c4.dropped.mean():.0%})"
@@ -93,14 +93,14 @@ def test_noise_density_changes_the_corrupted_input():
     at.slider(key="t5_mean_span").set_value(1.0)  # one sentinel per dropped token: the longest target
     rerun(at, LANG)
     assert not at.exception
-    c1 = svc.corruption(svc.DEFAULT_SPAN_TEXT, 0.4, 1.0, 0)
+    c1 = svc.corruption(svc.NAME, svc.DEFAULT_SPAN_TEXT, 0.4, 1.0, 0)
     assert c1.n_spans == int(c1.dropped.sum()) > c4.n_spans
     assert m(at, "t5.span.m.spans") == str(c1.n_spans)
 
 
 @needs_t5
 def test_span_corruption_keeps_every_token_exactly_once():
-    ids = svc.encode(svc.DEFAULT_SPAN_TEXT, sentinels=False)
+    ids = svc.encode(svc.NAME, svc.DEFAULT_SPAN_TEXT, sentinels=False)
     for density in (0.05, 0.15, 0.5):
         for mean_span in (1.0, 3.0, 8.0):
             for seed in range(4):
@@ -111,7 +111,7 @@ def test_span_corruption_keeps_every_token_exactly_once():
                 assert Counter(kept) + Counter(dropped) == Counter(ids)
                 assert len(kept) + len(dropped) == len(ids)
                 assert svc.reassemble(inp, tgt) == ids
-    c = svc.corruption(svc.DEFAULT_SPAN_TEXT, 0.3, 2.0, 7)
+    c = svc.corruption(svc.NAME, svc.DEFAULT_SPAN_TEXT, 0.3, 2.0, 7)
     assert c.reassembled and len(c.tokens) == len(ids)
     assert c.lengths["bert_style"] == (len(ids) + 1, len(ids) + 1)
     assert c.lengths["spans"] == (len(c.input), len(c.target))
@@ -142,9 +142,9 @@ def test_each_task_prefix_gives_an_answer_of_its_form():
 @needs_trained
 def test_answers_of_the_shipped_model():
     """REAL-MODEL CHECK: exact answers the shipped checkpoint is expected to give."""
-    assert svc.answer("reverse_words", "to be or not").answer == "not or be to"
+    assert svc.answer(svc.NAME, "reverse_words", "to be or not").answer == "not or be to"
     for text in svc.EXAMPLES["count_words"]:
-        got = svc.answer("count_words", text).answer
+        got = svc.answer(svc.NAME, "count_words", text).answer
         assert got.isdigit() and abs(int(got) - len(text.split())) <= 1, (text, got)
 
 
@@ -165,13 +165,13 @@ def test_bad_input_gets_a_translated_message_and_no_exception():
         assert message in errors(at), (key, value, errors(at))
         at.text_area(key=key).set_value(svc.EXAMPLES["reverse_words"][0] if key == "t5_text" else svc.DEFAULT_SPAN_TEXT)
     with pytest.raises(svc.InputError) as e:
-        svc.answer("fill", "to be <extra_id_64> be")
+        svc.answer(svc.NAME, "fill", "to be <extra_id_64> be")
     assert e.value.key == "t5.error.sentinel_range"
     with pytest.raises(svc.InputError) as e:
-        svc.answer("which_play", "word " * 100)
+        svc.answer(svc.NAME, "which_play", "word " * 100)
     assert e.value.key == "t5.error.too_long"
     with pytest.raises(svc.InputError) as e:
-        svc.corruption("to be or not " * 40, 0.15, 3.0, 0)
+        svc.corruption(svc.NAME, "to be or not " * 40, 0.15, 3.0, 0)
     assert e.value.key == "t5.error.span_tokens"
 
 
@@ -182,8 +182,8 @@ def test_bad_input_gets_a_translated_message_and_no_exception():
 def test_onnx_backend_gives_the_same_answer():
     at = open_app("t5", lang=LANG, backend="onnx")
     assert not at.exception
-    torch_answer = svc.answer("reverse_words", svc.EXAMPLES["reverse_words"][0], "torch")
-    onnx_answer = svc.answer("reverse_words", svc.EXAMPLES["reverse_words"][0], "onnx")
+    torch_answer = svc.answer(svc.NAME, "reverse_words", svc.EXAMPLES["reverse_words"][0], "torch")
+    onnx_answer = svc.answer(svc.NAME, "reverse_words", svc.EXAMPLES["reverse_words"][0], "onnx")
     assert answer_shown(at) == torch_answer.answer == onnx_answer.answer
     assert any("onnx" in c.value for c in at.caption)
     scale = float(np.abs(torch_answer.cross).max())
@@ -240,3 +240,94 @@ def test_no_text_of_the_page_names_an_issue():
     from app.t5.strings import STRINGS
 
     assert [k for k, (en, zh) in STRINGS.items() if "issue" in en.lower() or "需求" in zh] == []
+
+
+# ---- a real checkpoint: t5-small, here a tiny random stand-in in a fake Hugging Face cache -------------------------
+
+REAL = "t5-small"
+
+
+@pytest.fixture(scope="module")
+def real_hub(tmp_path_factory):
+    """HF_HUB_CACHE holding a tiny t5-small (tests/real_models.py), TE_PRETRAINED an empty folder; the model and
+    every cached result are dropped afterwards (they are cached by name per process)."""
+    pytest.importorskip("transformers")
+    import streamlit as st
+
+    from tests.real_models import fake_hub
+
+    root = tmp_path_factory.mktemp("real-t5")
+    made = fake_hub(root / "hub", REAL)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_CACHE", str(root / "hub"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("TE_PRETRAINED", str(root / "converted"))
+        yield made[REAL]
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_section_works_on_a_real_checkpoint(real_hub, lang):
+    model, tok = real_hub
+    L, H = model.config.num_decoder_layers, model.config.num_heads
+    at = open_app("t5", lang=lang, t5_model=REAL)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="t5_model").value == REAL
+    assert at.radio(key="t5_task").options == [translate(f"t5.task.{k}", lang) for k in svc.REAL_TASKS]
+    assert [int(o) for o in at.button_group(key="t5_layer").options] == list(range(L))
+    assert [int(o) for o in at.button_group(key="t5_head").options] == list(range(H))
+    assert [int(o) for o in at.button_group(key="t5_bias_head").options] == list(range(H))
+    assert metric(at, translate("t5.span.m.reassembled", lang)) == translate("t5.yes", lang)
+    assert metric(at, translate("t5.m.correct", lang)) == "–"  # no known answer for a real model's task
+    for task in svc.REAL_TASKS:
+        at.radio(key="t5_task").set_value(task)
+        # the examples of the real vocabulary would split into characters in the tiny one: a text of its words
+        text = svc.REAL_EXAMPLES[task][0] if task == "sentinels" else "The dog walks in the park."
+        at.text_area(key="t5_text").set_value(text)
+        rerun(at, lang)
+        assert not at.exception and not at.error, (task, [e.value for e in at.error])
+    source = svc.answer(REAL, "sentinels", svc.REAL_EXAMPLES["sentinels"][0]).source
+    assert "⟨0⟩" in source and "⟨1⟩" in source and source[-1] == "</s>"
+    at.button_group(key="t5_layer").set_value(L - 1)
+    at.button_group(key="t5_head").set_value(H - 1)
+    rerun(at, lang)
+    assert not at.exception
+
+
+def test_a_real_checkpoint_reads_its_own_sentinels(real_hub):
+    """t5-small numbers its sentinels down from the end of the vocabulary: the corruption uses its ids, and every
+    token comes back once across input and target."""
+    from app.shared import services
+
+    _, tok = real_hub
+    services.checkpoint(REAL).load()  # converted (the page's picker does this before any service call)
+    v = svc.vocab(REAL)
+    assert v.sentinels[0] == tok.token_to_id("<extra_id_0>") > v.sentinels[1] and not v.ours
+    c = svc.corruption(REAL, svc.DEFAULT_SPAN_TEXT, 0.15, 2.0, 7)
+    assert c.reassembled and c.input[-1] == "</s>" and "⟨0⟩" in c.input and c.target[0] == "⟨0⟩"
+    with pytest.raises(svc.InputError) as e:
+        svc.answer(REAL, "sentinels", f"to be <extra_id_{len(v.sentinels)}> be")
+    assert e.value.key == "t5.error.sentinel_range"
+    with pytest.raises(svc.InputError) as e:  # more spans than the tiny vocabulary's 10 sentinels
+        svc.corruption(REAL, svc.DEFAULT_SPAN_TEXT, 0.5, 1.0, 0)
+    assert e.value.key == "t5.error.span_sentinels"
+
+
+def test_without_the_real_checkpoint_the_picker_names_it_and_the_command(tmp_path, monkeypatch):
+    from models import pretrained
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TE_PRETRAINED", str(tmp_path / "converted"))
+    at = open_app("t5", lang=LANG)
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert any(REAL in c and pretrained.how_to_get(REAL) in c for c in captions), captions
+
+
+def test_a_real_checkpoint_runs_on_torch_when_onnx_is_asked_for(real_hub):
+    """A converted checkpoint has no model.onnx: with the ONNX backend chosen, the page runs it on torch and says so."""
+    at = open_app("t5", lang=LANG, t5_model=REAL, backend="onnx")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("torch" in c.value for c in at.caption)

@@ -97,3 +97,26 @@ def test_unsupported_configs_are_refused(mlm):
         convert.from_hf(hf_config, {k: v for k, v in tensors.items() if not k.startswith("cls.")})
     with pytest.raises(ValueError, match="decoder"):
         convert.from_hf(dict(hf_config, is_decoder=True), tensors)
+
+
+def test_prepare_converts_bert_base_uncased_from_the_hugging_face_cache(tmp_path, monkeypatch):
+    """bert-base-uncased as the pages get it: a tiny stand-in in a Hugging Face cache (tests/real_models.py), found
+    offline, converted by ``prepare`` with its tokenizer.json, loaded by ``zoo.load``: the same MLM and NSP logits."""
+    from models import pretrained, zoo
+    from tests.real_models import fake_hub
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TE_PRETRAINED", str(tmp_path / "converted"))
+    theirs, tok = fake_hub(tmp_path / "hub", "bert-base-uncased")["bert-base-uncased"]
+    assert pretrained.available("bert") == ["bert-base-uncased"]
+    folder = pretrained.prepare("bert-base-uncased")
+    assert (folder / "tokenizer.json").exists() and folder == zoo.checkpoint_dir("bert-base-uncased")
+    ours = zoo.load("bert-base-uncased").eval()
+    enc = tok.encode("To be, or not to [MASK], that is the question:", "Whether 'tis nobler in the mind to suffer")
+    tokens, segments = torch.tensor([enc.ids]), torch.tensor([enc.type_ids])
+    with torch.no_grad():
+        out = theirs(input_ids=tokens, token_type_ids=segments)
+        mlm, nsp = ours(tokens, segments)
+    assert_close(mlm, out.prediction_logits, 1e-4)
+    assert_close(nsp, out.seq_relationship_logits, 1e-4)

@@ -100,3 +100,23 @@ def test_unsupported_configs_are_refused(tmp_path):
         convert.from_hf(dict(hf_config, feed_forward_proj="double-gated-gelu"), tensors)
     with pytest.raises(ValueError, match="no place"):
         convert.from_hf(hf_config, tensors | {"encoder.block.0.layer.0.SelfAttention.q.bias": torch.zeros(48)})
+
+
+def test_prepare_converts_t5_small_from_the_hugging_face_cache(tmp_path, monkeypatch):
+    """t5-small as the pages get it: a tiny stand-in in a Hugging Face cache (tests/real_models.py), found offline,
+    converted by ``prepare`` with its tokenizer.json, loaded by ``zoo.load``: the same logits."""
+    from models import pretrained, zoo
+    from tests.real_models import fake_hub
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TE_PRETRAINED", str(tmp_path / "converted"))
+    theirs, tok = fake_hub(tmp_path / "hub", "t5-small")["t5-small"]
+    assert pretrained.available("t5") == ["t5-small"]
+    folder = pretrained.prepare("t5-small")
+    assert (folder / "tokenizer.json").exists() and folder == zoo.checkpoint_dir("t5-small")
+    ours = zoo.load("t5-small").eval()
+    src = torch.tensor([tok.encode("translate English to German: the dog walks in the park.").ids])
+    tgt = torch.tensor([[0, *tok.encode("<extra_id_0> the dog", add_special_tokens=False).ids]])
+    with torch.no_grad():
+        assert_close(ours(src, tgt), _theirs(theirs, src, tgt), 1e-4)
