@@ -2,14 +2,16 @@
 cache keeps them, so the loader, the pages and their tests run on this machine (which has neither real checkpoint,
 nor a network) exactly as they would with ``google/vit-base-patch16-224`` or ``state-spaces/mamba-130m-hf``.
 
-``write_hf_cache(root, repo, model, tokenizer=None)``: ``<root>/models--<org>--<name>/snapshots/r1/`` with the
-model's config.json and model.safetensors (and tokenizer.json), ``refs/main`` holding ``r1``.
+The cache is written by ``tests.real_models.write_hf_cache``, which the BERT and T5 stand-ins use too.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from tests.real_models import randomise as _nudged
+from tests.real_models import write_hf_cache  # noqa: F401 (re-exported for the tests of these two pages)
 
 VIT_REPO = "google/vit-base-patch16-224"
 MAMBA_REPO = "state-spaces/mamba-130m-hf"
@@ -29,30 +31,6 @@ TEXT = (
     "The selective state space model reads a sequence one token at a time and keeps a state of constant size. "
     "Mamba makes the step size, B and C depend on the input, so the model can choose what to remember."
 )
-
-
-def write_hf_cache(root: Path, repo: str, model, tokenizer=None) -> Path:
-    """``model`` (and ``tokenizer``, a ``tokenizers.Tokenizer``) saved where huggingface_hub's cache keeps ``repo``
-    at revision ``r1``; returns the snapshot folder."""
-    base = Path(root) / ("models--" + repo.replace("/", "--"))
-    snapshot = base / "snapshots" / "r1"
-    model.save_pretrained(snapshot)
-    if tokenizer is not None:
-        tokenizer.save(str(snapshot / "tokenizer.json"))
-    (base / "refs").mkdir(parents=True, exist_ok=True)
-    (base / "refs" / "main").write_text("r1")
-    return snapshot
-
-
-def _nudged(model):
-    """Every parameter moved off its initial value (LayerNorm's 1 and 0, Mamba's D = 1 would hide a mix-up)."""
-    import torch
-
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    return model.eval()
 
 
 def tiny_vit():

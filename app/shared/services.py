@@ -270,15 +270,20 @@ class Checkpoint:
         """Whether this process already holds the model (a page then needs no progress bar to show it)."""
         return self.name in engine().loaded()[0]
 
-    def load(self, progress: Callable[[float, str], None] | None = None):
-        """The shared model, converted first when it is a real one not converted yet, reporting ``progress``
-        (fraction, what) on the way: what a page calls under its progress bar on a first visit."""
+    def _converted(self, progress: Callable[[float, str], None] | None = None) -> None:
+        """A real checkpoint's folder, converted now if it is not yet (its files — weights, tokenizer, config, card —
+        exist only after that); nothing for ours."""
         self.require()
-        if self.real:
+        if self.real and not (self.folder / "model.safetensors").exists():
             from models import pretrained
 
             with _prepare_lock:
                 pretrained.prepare(self.name, progress)
+
+    def load(self, progress: Callable[[float, str], None] | None = None):
+        """The shared model, converted first when it is a real one not converted yet, reporting ``progress``
+        (fraction, what) on the way: what a page calls under its progress bar on a first visit."""
+        self._converted(progress)
         if progress:
             progress(0.95, "loading")
         return engine().model(self.name)
@@ -304,7 +309,7 @@ class Checkpoint:
     @property
     def tokenizer(self):
         """The checkpoint's ``tokenizer.json`` as a ``tokenizers.Tokenizer``, shared; never mutate it."""
-        self.require()
+        self._converted()
         path = self.folder / "tokenizer.json"
         return _tokenizer(str(path), path.stat().st_mtime_ns)
 
@@ -317,6 +322,8 @@ class Checkpoint:
     @property
     def config(self) -> dict:
         """The model's Config fields from ``config.json``, a fresh dict each time."""
+        if self.real and self.available:
+            self._converted()
         return _json_of(self.folder / "config.json").get("config", {})
 
     def backend(self, wanted: str) -> str:

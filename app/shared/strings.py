@@ -234,9 +234,9 @@ STRINGS = {
     ),
     "picker.full": ("full precision as released ({dtype})", "发布时的全精度（{dtype}）"),
     "picker.about": (
-        "**{title}** · {params:.0f}M parameters · {precision} · licence {license} · from {origin}. "
+        "**{title}** · {params:.3g}M parameters · {precision} · licence {license} · from {origin}. "
         "Converted into our own classes; every number below is computed on it now.",
-        "**{title}** · {params:.0f}M 参数 · {precision} · 许可证 {license} · 来源 {origin}。"
+        "**{title}** · {params:.3g}M 参数 · {precision} · 许可证 {license} · 来源 {origin}。"
         "已转换进我们自己的代码；下面每个数字都是现在在它上面算出的。",
     ),
     "error.model_missing": (

@@ -29,5 +29,5 @@ def test_real_keys_resolve_to_their_conversion_folder_and_ours_do_not(tmp_path, 
 
 def test_how_to_get_names_a_command_for_every_key():
     assert pretrained.how_to_get("smollm2-135m") == "python -m models.data.pretrained"
-    assert pretrained.how_to_get("vit-base-patch16-224").endswith("config.json model.safetensors")
+    assert pretrained.how_to_get("vit-base-patch16-224").endswith("model.safetensors preprocessor_config.json")
     assert "tokenizer.json" in pretrained.how_to_get("t5-small")

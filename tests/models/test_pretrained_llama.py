@@ -20,18 +20,11 @@ from models.pretrained import gguf_file
 from models.pretrained import llama as convert
 from models.probe import trace
 from tests.models.tolerance import assert_close
+from tests.real_models import randomise, write_hf_cache
 
 transformers = pytest.importorskip("transformers")
 
 TEXT = "The quick brown fox jumps over the lazy dog; 42 foxes, 7 dogs.\nA second line, with more words."
-
-
-def randomise(model: torch.nn.Module, seed: int = 0) -> None:
-    """Noise on every parameter: norms at 1 and biases at 0 would hide a mix-up of names."""
-    g = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(0.05 * torch.randn(p.shape, generator=g))
 
 
 def hf_model(kind: str, **overrides):
@@ -54,17 +47,8 @@ def hf_model(kind: str, **overrides):
     config.rope_parameters = {"rope_type": "default", "rope_theta": 5000.0}
     torch.manual_seed(0)
     model = cls(config).eval()
-    randomise(model)
+    randomise(model, seed=0, scale=0.05)
     return model
-
-
-def write_hf_cache(root, repo: str, model) -> None:
-    """``model`` saved where huggingface_hub's cache keeps ``repo`` at revision ``r1``."""
-    base = root / ("models--" + repo.replace("/", "--"))
-    snapshot = base / "snapshots" / "r1"
-    model.save_pretrained(snapshot)
-    (base / "refs").mkdir(parents=True)
-    (base / "refs" / "main").write_text("r1")
 
 
 @pytest.mark.parametrize(("kind", "tied"), [("llama", False), ("llama", True), ("qwen2", True)])
