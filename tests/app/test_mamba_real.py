@@ -88,4 +88,4 @@ def test_without_the_cache_the_picker_names_the_absent_model(tmp_path, monkeypat
     at = open_app("mamba", lang="en", mamba_source="text", mamba_model=MAMBA_KEY)
     assert not at.exception
     assert at.selectbox(key="mamba_model").value == svc.NAMES["text"]
-    assert any(MAMBA_KEY in c.value and "hf download" in c.value for c in at.caption)
+    assert any(MAMBA_KEY in m.value and "hf download" in m.value for m in at.markdown)  # the picker's expander

@@ -94,4 +94,4 @@ def test_without_the_cache_the_picker_names_the_absent_model(tmp_path, monkeypat
     at = open_app("vit", lang="en", vit_model=VIT_KEY)
     assert not at.exception
     assert at.selectbox(key="vit_model").value == "vit"  # ours, as before
-    assert any(VIT_KEY in c.value and "hf download" in c.value for c in at.caption)
+    assert any(VIT_KEY in m.value and "hf download" in m.value for m in at.markdown)  # the picker's expander
