@@ -9,6 +9,8 @@ shown both ways: Streamlit's post-rerun gc.collect() on/off, and ONNX Runtime th
 (d) attention kernels against N: eager attention, our tiled FlashAttention loop and PyTorch's fused SDPA, time and
 peak memory, on the CPU and on CUDA where present. (e) sampling one GRPO group from ``grpo-start``. (f) ``gpt``
 generation alone and with 4 readers at once in one process, with the KV cache and without, on both backends.
+(g) ``real``: the real pretrained SmolLM2-135M-Instruct beside our ``llama`` and ``gpt`` (bench/real.py): conversion
+and load, forward latency with and without attention patterns, KV-cached decoding, a real server's memory.
 Medians (and p95) of repeated runs, all measured in one run on one machine.
 """
 
@@ -24,6 +26,7 @@ import time
 import numpy as np
 import torch
 
+from bench import real
 from bench.common import LOAD_SUITE, ROOT, machine, now, process_rss_mb
 from models import recipes as registry
 from models import zoo
@@ -626,6 +629,8 @@ def table(results: dict) -> str:
         lines += [f"| {label} | {al[k]['p50']} | {al[k]['p95']} | {al[k]['n']} |" for k, label in names.items()]
     if results.get("kernels"):
         lines += _kernel_table(results["kernels"])
+    if results.get("real"):
+        lines += real.table_lines(results["real"])
     return "\n".join(lines) + "\n"
 
 
@@ -639,6 +644,7 @@ SECTIONS = (
     "alignment",
     "browser",
     "kernels",
+    "real",
 )
 
 
@@ -670,6 +676,7 @@ def main(argv: list[str] | None = None) -> int:
         "alignment": lambda: alignment(args.repeats),
         "browser": lambda: browser(max(5, args.repeats // 3)),
         "kernels": lambda: kernels(max(3, args.repeats // 3)),
+        "real": lambda: real.measure(browser=not args.no_browser),
     }
     if args.only:
         results = json.loads(OUT_JSON.read_text()) if OUT_JSON.exists() else {}
