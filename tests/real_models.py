@@ -11,9 +11,12 @@ Needs ``transformers`` (a test dependency): import this module after ``pytest.im
 
 from __future__ import annotations
 
+import importlib
+import json
 from pathlib import Path
 
 import torch
+from safetensors.torch import load_file
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 from models import pretrained
@@ -43,6 +46,23 @@ def write_hf_cache(root: Path, repo: str, model, tokenizer: Tokenizer | None = N
     (base / "refs").mkdir(parents=True, exist_ok=True)
     (base / "refs" / "main").write_text(REVISION)
     return snapshot
+
+
+def saved(model, path: Path) -> tuple[dict, dict]:
+    """Every parameter of a ``transformers`` model nudged off its initial value (``randomise``), saved as
+    safetensors, read back from disk as the loader will: (config.json as a dict, tensors by name)."""
+    randomise(model)
+    model.save_pretrained(path)
+    return json.loads((Path(path) / "config.json").read_text()), load_file(Path(path) / "model.safetensors")
+
+
+def converted(convert, hf_config: dict, tensors: dict) -> torch.nn.Module:
+    """Our model from a HF config and tensors through the conversion module ``convert`` (models/pretrained/<arch>.py),
+    loaded strictly, in eval mode."""
+    config, state = convert.from_hf(hf_config, tensors)
+    model = importlib.import_module(f"models.{convert.ARCH}").build(config).eval()
+    model.load_state_dict(state, strict=True)
+    return model
 
 
 def randomise(model: torch.nn.Module, seed: int = 1, scale: float = 0.1) -> torch.nn.Module:

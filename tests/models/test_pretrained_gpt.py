@@ -1,28 +1,15 @@
 """models/pretrained/gpt.py: a tiny random GPT-2 saved by transformers, converted into models.gpt, computes the same
 logits as transformers' own forward."""
 
-import json
-
 import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
-from safetensors.torch import load_file  # noqa: E402
 
-from models import gpt  # noqa: E402
 from models.pretrained import gpt as convert  # noqa: E402
 from tests.models.tolerance import assert_close  # noqa: E402
-
-
-def _saved(model, path) -> tuple[dict, dict]:
-    """Every parameter nudged off its initial value (LayerNorm's 1 and 0 would hide a mix-up), saved as safetensors,
-    read back from disk as the loader will: (config.json as a dict, tensors by name)."""
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    model.save_pretrained(path)
-    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
+from tests.real_models import converted  # noqa: E402
+from tests.real_models import saved as _saved  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +21,7 @@ def hf(tmp_path_factory):
 
 
 def _ours(hf_config, tensors):
-    config, state = convert.from_hf(hf_config, tensors)
-    model = gpt.build(config).eval()
-    model.load_state_dict(state, strict=True)
-    return model
+    return converted(convert, hf_config, tensors)
 
 
 def test_logits_equal_transformers(hf):

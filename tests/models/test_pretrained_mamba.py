@@ -2,31 +2,19 @@
 same logits as transformers' own forward (its pure-torch path, the sequential scan), with either of our scans and
 with the recurrent step."""
 
-import json
-
 import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
-from safetensors.torch import load_file  # noqa: E402
 
 from models import mamba  # noqa: E402
 from models.pretrained import mamba as convert  # noqa: E402
 from tests.models.tolerance import assert_close  # noqa: E402
+from tests.real_models import converted  # noqa: E402
+from tests.real_models import saved as _saved  # noqa: E402
 
 VOCAB = 97
 CONFIG = dict(vocab_size=VOCAB, hidden_size=40, num_hidden_layers=2, state_size=6, conv_kernel=3, time_step_rank=3)
-
-
-def _saved(model, path) -> tuple[dict, dict]:
-    """Every parameter nudged off its initial value (the norms' 1 and D's 1 would hide a mix-up), saved as
-    safetensors, read back from disk as the loader will: (config.json as a dict, tensors by name)."""
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    model.save_pretrained(path)
-    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
 
 
 def _hf(path, **changes):
@@ -36,10 +24,7 @@ def _hf(path, **changes):
 
 
 def _ours(hf_config, tensors):
-    config, state = convert.from_hf(hf_config, tensors)
-    model = mamba.build(config).eval()
-    model.load_state_dict(state, strict=True)
-    return model
+    return converted(convert, hf_config, tensors)
 
 
 @pytest.mark.parametrize("conv_bias", [True, False])

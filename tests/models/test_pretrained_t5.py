@@ -2,17 +2,15 @@
 gated GELU, H·D ≠ C; an untied output matrix), converted into models.t5, compute the same logits as transformers'
 own forward: both stacks, padding in the source, position buckets past the exact range."""
 
-import json
-
 import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
-from safetensors.torch import load_file  # noqa: E402
 
-from models import t5  # noqa: E402
 from models.pretrained import t5 as convert  # noqa: E402
 from tests.models.tolerance import assert_close  # noqa: E402
+from tests.real_models import converted  # noqa: E402
+from tests.real_models import saved as _saved  # noqa: E402
 
 VOCAB = 97
 CONFIG = dict(
@@ -28,17 +26,6 @@ CONFIG = dict(
 V11 = dict(feed_forward_proj="gated-gelu", d_kv=10, num_heads=4)  # H·D = 40 ≠ C = 48
 
 
-def _saved(model, path) -> tuple[dict, dict]:
-    """Every parameter nudged off its initial value (the norms' 1 would hide a mix-up), saved as safetensors, read
-    back from disk as the loader will: (config.json as a dict, tensors by name)."""
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    model.save_pretrained(path)
-    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
-
-
 def _hf(path, **changes):
     torch.manual_seed(0)
     model = transformers.T5ForConditionalGeneration(transformers.T5Config(**CONFIG | changes)).eval()
@@ -46,10 +33,7 @@ def _hf(path, **changes):
 
 
 def _ours(hf_config, tensors):
-    config, state = convert.from_hf(hf_config, tensors)
-    model = t5.build(config).eval()
-    model.load_state_dict(state, strict=True)
-    return model
+    return converted(convert, hf_config, tensors)
 
 
 def _inputs():

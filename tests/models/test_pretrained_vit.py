@@ -1,17 +1,16 @@
 """models/pretrained/vit.py: a tiny random three-channel ViT classifier saved by transformers, converted into
 models.vit, computes the same logits as transformers' own forward."""
 
-import json
-
 import pytest
 import torch
 
 transformers = pytest.importorskip("transformers")
-from safetensors.torch import load_file  # noqa: E402
 
 from models import vit  # noqa: E402
 from models.pretrained import vit as convert  # noqa: E402
 from tests.models.tolerance import assert_close  # noqa: E402
+from tests.real_models import converted  # noqa: E402
+from tests.real_models import saved as _saved  # noqa: E402
 
 CONFIG = dict(
     image_size=32,
@@ -25,17 +24,6 @@ CONFIG = dict(
 )
 
 
-def _saved(model, path) -> tuple[dict, dict]:
-    """Every parameter nudged off its initial value (LayerNorm's 1 and 0 would hide a mix-up), saved as safetensors,
-    read back from disk as the loader will: (config.json as a dict, tensors by name)."""
-    torch.manual_seed(1)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.add_(torch.randn_like(p) * 0.1)
-    model.save_pretrained(path)
-    return json.loads((path / "config.json").read_text()), load_file(path / "model.safetensors")
-
-
 def _hf(path, **changes):
     torch.manual_seed(0)
     model = transformers.ViTForImageClassification(transformers.ViTConfig(**CONFIG | changes)).eval()
@@ -43,10 +31,7 @@ def _hf(path, **changes):
 
 
 def _ours(hf_config, tensors):
-    config, state = convert.from_hf(hf_config, tensors)
-    model = vit.build(config).eval()
-    model.load_state_dict(state, strict=True)
-    return model
+    return converted(convert, hf_config, tensors)
 
 
 def _pixels():
