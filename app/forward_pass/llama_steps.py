@@ -5,19 +5,18 @@ The attention step and the attribution are the GPT walk's (sections.py), which r
 import numpy as np
 import streamlit as st
 
+from app.forward_pass import sections
 from app.forward_pass import service as svc
 from app.forward_pass.sections import attention_step, check
 from app.forward_pass.views import (
     gelu_histogram,
     layer_norm_lines,
     matrix_times_vector,
-    stream_norms,
-    top_tokens,
     vectors,
 )
 from app.shared import ui
 from app.shared.i18n import t
-from app.shared.tokens import token_strip, visible
+from app.shared.tokens import token_strip
 
 
 def embed_step(v: svc.LlamaView, layer: int, head: int, temperature: float) -> None:
@@ -141,33 +140,13 @@ def mlp_step(v: svc.LlamaView, layer: int, head: int, temperature: float) -> Non
 
 
 def layers_step(v: svc.LlamaView, layer: int, head: int, temperature: float) -> None:
-    L = (len(v.stages) - 1) // 2
-    st.subheader(t("forward_pass.s7.title"))
-    labels = [t("forward_pass.s7.embed") if k == "embed" else t(f"forward_pass.s7.{k}", layer=i) for k, i in v.stages]
-    st.metric(t("forward_pass.s7.m.norm", layer=layer), f"{np.linalg.norm(v.resid):.1f}")
-    ui.figure(
-        stream_norms(labels, v.stream_norms, v.write_norms, [1 + 2 * layer, 2 + 2 * layer],
-                     stream_name=t("forward_pass.s7.stream"), write_name=t("forward_pass.s7.write")),
-        {"step": labels, "stream_norm": v.stream_norms, "write_norm": v.write_norms},
-        f"forward-pass-stream-t{v.pos}",
-        key="forward_pass_stream",
-    )  # fmt: skip
-    st.markdown(t("forward_pass.llama.s7.text", layers=L))
+    sections.layers_step(v, layer, head, temperature, text="forward_pass.llama.s7.text")
 
 
 def predict_step(v: svc.LlamaView, layer: int, head: int, temperature: float) -> None:
-    st.subheader(t("forward_pass.llama.s8.title"))
-    row = ui.row()
-    row.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
-    row.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
-    row.metric(t("forward_pass.s8.m.next"), visible(v.next_piece) if v.next_piece else "—")
-    ui.figure(
-        top_tokens(list(v.top_pieces), v.top_probs, value_title=t("forward_pass.s8.prob", tau=f"{temperature:.2f}")),
-        {"id": v.top_ids, "token": list(v.top_pieces), "probability": v.top_probs},
-        f"forward-pass-top-t{v.pos}",
-        key="forward_pass_top",
+    sections.predict_step(
+        v, layer, head, temperature, title="forward_pass.llama.s8.title", text="forward_pass.llama.s8.text"
     )
-    st.markdown(t("forward_pass.llama.s8.text", vocab=len(v.logits)))
 
 
 DRAW = {

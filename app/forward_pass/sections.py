@@ -280,8 +280,10 @@ def mlp_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
     st.markdown(t("forward_pass.s6.text", f=len(v.mlp_pre)))
 
 
-def layers_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
-    L = svc.config()["n_layers"]
+def layers_step(v: svc.View, layer: int, head: int, temperature: float, *, text: str = "forward_pass.s7.text") -> None:
+    """Step 7 of either walk (GPT's or a Llama's): the stream's size after every sub-layer; ``text`` says what it
+    shows for the walk's model."""
+    L = (len(v.stages) - 1) // 2  # the embedding, then attention and MLP of each layer
     # ---- 7. every layer ----------------------------------------------------------------------------------------------
     st.subheader(t("forward_pass.s7.title"))
     stage_labels = [
@@ -295,12 +297,16 @@ def layers_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
         f"forward-pass-stream-t{v.pos}",
         key="forward_pass_stream",
     )  # fmt: skip
-    st.markdown(t("forward_pass.s7.text", layers=L))
+    st.markdown(t(text, layers=L))
 
 
-def predict_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
-    # ---- 8. final LayerNorm, unembedding, softmax --------------------------------------------------------------------
-    st.subheader(t("forward_pass.s8.title"))
+def predict_step(
+    v: svc.View, layer: int, head: int, temperature: float, *, title: str = "forward_pass.s8.title",
+    text: str = "forward_pass.s8.text",
+) -> None:  # fmt: skip
+    """Step 8 of either walk: the final norm, the unembedding and the softmax at the temperature."""
+    # ---- 8. final norm, unembedding, softmax -------------------------------------------------------------------------
+    st.subheader(t(title))
     final = ui.row()
     final.metric(t("forward_pass.s8.m.logit"), f"{v.logits[v.predicted]:.3f}")
     final.metric(t("forward_pass.s8.m.p"), f"{v.top_probs[0]:.1%}")
@@ -311,7 +317,7 @@ def predict_step(v: svc.View, layer: int, head: int, temperature: float) -> None
         f"forward-pass-top-t{v.pos}",
         key="forward_pass_top",
     )
-    st.markdown(t("forward_pass.s8.text"))
+    st.markdown(t(text, vocab=len(v.logits)))
 
 
 def dla_step(v: svc.View, layer: int, head: int, temperature: float) -> None:
