@@ -78,3 +78,74 @@ def test_threads_tracing_one_shared_model_see_only_their_own_tensors():
     for i in range(8):
         T = 3 + i
         assert seen[i] == {f"blocks.{b}.attn.pattern": (1, 2, T, T) for b in range(2)}
+
+
+# ---- interventions -----------------------------------------------------------------------------------------------
+
+
+def test_the_identity_override_gives_the_plain_forward_exactly():
+    from models.probe import intervene
+
+    model, tokens = _model(), torch.tensor([[1, 5, 7, 2, 9, 3]])
+    with torch.no_grad():
+        plain = model(tokens)
+        with intervene({"*": lambda x, name: x}) as o:
+            same = model(tokens)
+    assert torch.equal(plain, same) and o.of("blocks.0.attn.pattern")
+
+
+def test_an_override_changes_what_flows_on_and_what_a_trace_records():
+    from models.probe import intervene
+
+    model, tokens = _model(), torch.tensor([[1, 5, 7, 2, 9, 3]])
+
+    def zero_head(x, name):
+        x = x.clone()
+        x[:, 0] = 0  # (B, H, T, T): head 0 attends nowhere
+        return x
+
+    with torch.no_grad():
+        plain = model(tokens)
+        with intervene({"blocks.1.attn.pattern": zero_head}), trace("blocks.*.attn.pattern") as t:
+            knocked = model(tokens)
+    assert not torch.allclose(plain, knocked)
+    assert t["blocks.1.attn.pattern"][:, 0].abs().max() == 0 and t["blocks.0.attn.pattern"][:, 0].abs().max() > 0
+
+
+def test_an_override_that_changes_the_shape_is_refused():
+    import pytest
+
+    from models.probe import intervene
+
+    with pytest.raises(ValueError, match="shape"), intervene({"blocks.0.attn.pattern": lambda x, name: x[..., :1]}):
+        _model()(torch.tensor([[1, 2, 3]]))
+
+
+def test_one_threads_override_never_reaches_another_threads_run():
+    from models.probe import intervene
+
+    model, tokens = _model(), torch.tensor([[1, 5, 7, 2, 9, 3]])
+    with torch.no_grad():
+        plain = model(tokens)
+    results: dict[str, torch.Tensor] = {}
+    barrier = threading.Barrier(2)
+
+    def knocked() -> None:
+        with intervene({"*.attn.pattern": lambda x, name: torch.zeros_like(x)}):
+            barrier.wait()
+            with torch.no_grad():
+                results["knocked"] = model(tokens)
+            barrier.wait()
+
+    def clean() -> None:
+        barrier.wait()
+        with torch.no_grad():
+            results["clean"] = model(tokens)
+        barrier.wait()
+
+    threads = [threading.Thread(target=knocked), threading.Thread(target=clean)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert torch.equal(results["clean"], plain) and not torch.allclose(results["knocked"], plain)
