@@ -57,12 +57,19 @@ def layer_thumb(page):
 
 
 def pick_step(page, step: str, lang: str = "en") -> None:
-    """Pick one step of the forward pass (its button, labelled in ``lang``)."""
+    """Pick one step of the forward pass (its button, labelled in ``lang``); returns once the page's run for it has
+    written the step into the address (the first step, the default, leaves none) and the app is idle. Waiting for
+    idle alone could return before a slow machine had even started the run."""
     from app.shared.i18n import translate
 
     page.locator(".st-key-forward_pass_step button").filter(
         has_text=translate(f"forward_pass.tab.{step}", lang)
     ).click()
+    page.wait_for_function(
+        "want => new URLSearchParams(location.search).get('forward_pass_step') === want",
+        arg=None if step == "embed" else step,
+        timeout=60_000,
+    )
     wait_idle(page)
 
 
