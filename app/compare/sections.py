@@ -63,7 +63,7 @@ def pick_text() -> str:
         args=("compare_example", "compare_text"),
     )
     return ui.text_box(
-        t("compare.text", max=svc.MAX_CHARS), svc.DEFAULT_TEXT, key="compare_text", max_chars=svc.MAX_CHARS, height=150
+        t("compare.text", max=svc.MAX_CHARS), svc.DEFAULT_TEXT, key="compare_text", max_chars=svc.MAX_CHARS, height=180
     )
 
 
@@ -162,7 +162,9 @@ def costs(names: tuple[str, ...], text: str) -> None:
                 t("compare.col.params"): formats.millions_or_billions(c.params),
                 t("compare.col.kind"): t(f"compare.kind.{c.kind}"),
                 t("compare.col.held"): formats.binary_size(c.held_bytes),
-                t("compare.col.per_token"): formats.binary_size(c.held_bytes / c.n_tokens),
+                t("compare.col.per_token"): formats.binary_size(c.held_bytes / c.n_tokens)
+                if c.kind in ("kv", "latent")
+                else t("compare.fixed"),
                 t("compare.col.ms", n=svc.STEPS): f"{c.ms_per_token:.2f}",
             }
             for c in measured

@@ -4,6 +4,7 @@ they were trained on, and what each holds and spends while it writes after this 
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ ARCHS = ("llama", "gpt", "mistral", "mla", "mtp", "transformer_xl", "mamba")  # 
 DEFAULT = ("gpt", "mamba-lm")
 MAX_MODELS = 3
 MAX_CHARS = 400  # the text box: ~150 tokens of our BPE
-STEPS = 8  # greedy steps timed after the text (the median is shown)
+STEPS = 12  # greedy steps timed after the text (the median is shown)
 TOP_K = 5
 EXAMPLES: dict[str, str] = assets.data("examples/compare.json")  # passages of the held-out plays
 DEFAULT_TEXT = EXAMPLES["macbeth"]
@@ -226,6 +227,13 @@ class Facts:
     vocab: int
 
 
+def _data(words: str) -> str:
+    """A card's data in a few words: the corpus, and its training tokens where the card counts them."""
+    corpus = words.split(" (")[0].split(":")[0].split(";")[0].strip()
+    tokens = re.search(r"([\d,]{5,}) tokens", words)
+    return f"{corpus} · {tokens.group(1)} tokens" if tokens else corpus
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def facts(name: str) -> Facts:
     ck = services.checkpoint(name)
@@ -251,7 +259,7 @@ def facts(name: str) -> Facts:
     else:
         window = str(config["max_len"])
     return Facts(
-        name, False, int(card.get("params", 0)), str(card.get("data", "")).split(";")[0].split(":")[0], steps,
+        name, False, int(card.get("params", 0)), _data(str(card.get("data", ""))), steps,
         max(later, 0), batch, context, tokens, window, card.get("metrics", {}).get("val_bpc"), int(config["vocab"]),
     )  # fmt: skip
 
@@ -274,7 +282,8 @@ class Costs:
 
 
 def _timed(step, n: int) -> float:
-    step()  # one step before timing: first-call allocations
+    for _ in range(2):  # steps before timing: first-call allocations
+        step()
     times = []
     for _ in range(n):
         start = time.perf_counter()
