@@ -150,6 +150,8 @@ def cards(names: tuple[str, ...], scored: tuple[svc.Scored, ...]) -> None:
         )
     ui.table(rows)
     st.caption(t("compare.cards.note"))
+    if any(services.checkpoint(n).real for n in names):
+        st.caption(t("compare.cards.real"))
 
 
 def costs(names: tuple[str, ...], text: str) -> None:
@@ -180,7 +182,7 @@ def why(names: tuple[str, ...]) -> None:
     shown = []
     if "state" in kinds and attention:
         shown.append("state")
-    if {"llama-mha", "llama-mqa", "mla"} & set(names) and len(attention) + ("kv" in kinds) >= 1 and len(names) > 1:
+    if {"llama-mha", "llama-mqa", "mla"} & set(names):
         shown.append("heads")
     if "mistral" in names:
         shown.append("window")

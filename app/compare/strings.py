@@ -93,12 +93,16 @@ STRINGS = {
     "compare.cards.note": (
         "Read a gap in bits per character against this table first: a model with more parameters, more training "
         "tokens or a longer context is expected to be lower whatever its architecture. Ours were trained on the "
-        "same 37 works with the same tokenizer, for minutes on a CPU; SmolLM2-135M (arXiv 2502.02737) has 60× the "
-        "parameters, trillions of tokens of web, code and maths, and an instruction tune — and its card is from "
-        "the file's metadata, which holds no training steps.",
+        "same 37 works with the same tokenizer, for minutes on a CPU.",
         "先对照这张表看每字符比特数的差距：参数更多、训练词元更多或上下文更长的模型，无论架构如何，都应更低。我们的"
-        "模型在同样的 37 部作品上、用同一个分词器、在 CPU 上训练几分钟；SmolLM2-135M（arXiv 2502.02737）参数多 60 倍，"
-        "在数万亿词元的网页、代码和数学数据上训练并做过指令微调——它的卡片来自文件自身的元数据，没有训练步数。",
+        "模型在同样的 37 部作品上、用同一个分词器、在 CPU 上训练几分钟。",
+    ),
+    "compare.cards.real": (
+        "SmolLM2-135M (arXiv 2502.02737) has about 60× the parameters of ours, was trained on trillions of tokens of "
+        "web text, code and maths and then tuned on instructions; its card is written from the file's own metadata, "
+        "which holds no training steps or batch sizes.",
+        "SmolLM2-135M（arXiv 2502.02737）的参数约为我们模型的 60 倍，在数万亿词元的网页文本、代码和数学数据上训练，"
+        "之后做过指令微调；它的卡片取自文件自身的元数据，其中没有训练步数和批量大小。",
     ),
     "compare.col.model": ("model", "模型"),
     "compare.col.params": ("parameters", "参数"),
