@@ -23,7 +23,7 @@ def _label(name: str) -> str:
 def pick_models() -> tuple[str, ...]:
     """The multiselect of models (2 or 3), mirrored in the link as ``compare_models=a,b``; a real one is converted
     and loaded under a progress bar on first use."""
-    offered, _absent = svc.offered()
+    offered, absent = svc.offered()
     if MODELS not in st.session_state:
         linked = [n for n in st.query_params.get(MODELS, "").split(",") if n in offered]
         st.session_state[MODELS] = linked[: svc.MAX_MODELS] or [n for n in svc.DEFAULT if n in offered]
@@ -40,6 +40,11 @@ def pick_models() -> tuple[str, ...]:
     st.query_params[MODELS] = ",".join(names)
     with st.expander(t("compare.skipped.title"), icon=":material/info:"):
         st.markdown(t("compare.skipped"))
+        if absent:
+            st.markdown(t("picker.absent.how"))
+            st.markdown(
+                "\n".join(f"- **{title}** (`{k}`): `{how}`" for k in absent for title, how in [svc.how_to_get(k)])
+            )
     for name in names:
         ck = services.checkpoint(name)
         if ck.real and ck.available and not ck.loaded:

@@ -70,6 +70,11 @@ def offered() -> tuple[list[str], list[str]]:
     return services.choices(ARCHS, OURS)
 
 
+def how_to_get(name: str) -> tuple[str, str]:
+    """A real checkpoint this machine lacks: (its title, the command that brings it)."""
+    return pretrained.KNOWN[name].title, pretrained.how_to_get(name)
+
+
 def check_text(text: str) -> str:
     text = text[:MAX_CHARS]
     if not text.strip():
