@@ -148,7 +148,6 @@ def _logits(name: str, model, ids: np.ndarray) -> torch.Tensor:
     return torch.cat(out)
 
 
-@services.needs_corpus
 @st.cache_data(show_spinner=False, max_entries=64)
 def score(name: str, text: str) -> Scored:
     """Model ``name`` reads ``text`` after <|endoftext|> (id 0 in every tokenizer here): each token's loss, spread
@@ -297,7 +296,6 @@ def _timed(step, n: int) -> float:
     return statistics.median(times)
 
 
-@services.needs_corpus
 @st.cache_data(show_spinner=False, max_entries=64)
 @torch.inference_mode()
 def costs(name: str, text: str) -> Costs:
