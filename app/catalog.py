@@ -50,6 +50,31 @@ PAPERS: tuple[Paper, ...] = tuple(
 )
 
 
+@dataclass(frozen=True)
+class Tool:
+    """A page that is not about one paper (the Compare page): in the navigation after the eras, never on the home
+    timeline. Its title is ``tool.<key>.title``."""
+
+    key: str
+    page: str  # url_path
+    icon: str
+
+    @property
+    def module(self) -> str:
+        return self.page.replace("-", "_")
+
+    @property
+    def script(self) -> str:
+        return f"{self.module}/page.py"
+
+    @property
+    def available(self) -> bool:
+        return _exists(APP_DIR / self.script)
+
+
+TOOLS: tuple[Tool, ...] = (Tool("compare", "compare", ":material/compare_arrows:"),)
+
+
 # The suggested order through the pages (home's "start here"): each builds on the ones before it — attention, a
 # whole forward pass, the two ways to pre-train it, the encoder–decoder and long-context variants, the same block on
 # images, then what changed the block (positions, experts, kernels, the LLaMA recipe, windows, MLA), a model without
@@ -84,6 +109,10 @@ def _exists(path: Path) -> bool:
 
 def available_papers() -> list[Paper]:
     return [p for p in PAPERS if p.available]
+
+
+def available_tools() -> list[Tool]:
+    return [p for p in TOOLS if p.available]
 
 
 def start_here() -> list[Paper]:

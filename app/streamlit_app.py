@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.catalog import APP_DIR, ERAS, HOME, available_papers  # noqa: E402
+from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
 from app.shared.services import (  # noqa: E402
@@ -95,8 +95,9 @@ def navigation_sections() -> dict[str, list]:
     kept in its state: constructing the twenty-odd ``st.Page`` objects (each resolving its script's path) was 14% of
     the server's locked time in a rerun of the shell around an empty page. Not shared between sessions: running a
     page flips a flag on its ``st.Page``."""
-    papers = available_papers()
-    wanted = (st.session_state["lang"], tuple(p.key for p in papers), os.environ.get("TE_BENCH_EMPTY_PAGE") == "1")
+    papers, tools = available_papers(), available_tools()
+    keys = tuple(p.key for p in (*papers, *tools))
+    wanted = (st.session_state["lang"], keys, os.environ.get("TE_BENCH_EMPTY_PAGE") == "1")
     held = st.session_state.get(NAV)
     if held is not None and held[0] == wanted:
         return held[1]
@@ -110,6 +111,10 @@ def navigation_sections() -> dict[str, list]:
         ]
         if pages:
             sections[t(f"era.{era}")] = pages
+    if tools:  # pages about no one paper, after the eras (never on the home timeline)
+        sections[t("era.tools")] = [
+            st.Page(APP_DIR / p.script, title=t(f"tool.{p.key}.title"), icon=p.icon, url_path=p.page) for p in tools
+        ]
     if wanted[2]:  # bench.load's yardstick: the shell around a page that draws nothing
         sections[t("era.home")].append(st.Page(ROOT / "bench" / "empty_page.py", title="empty", url_path="empty"))
     st.session_state[NAV] = (wanted, sections)

@@ -38,6 +38,8 @@ STRINGS = {
     "era.efficiency": ("Efficiency", "效率"),
     "era.beyond": ("Beyond attention", "超越注意力"),
     "era.scale": ("Scale & alignment", "规模与对齐"),
+    "era.tools": ("Tools", "工具"),
+    "tool.compare.title": ("Compare models", "模型对比"),
     # papers: title and what the user probes
     "paper.transformer.title": ("Attention Is All You Need", "Attention Is All You Need（注意力就是全部）"),
     "paper.transformer.probe": (

@@ -8,12 +8,12 @@ import sys
 import pytest
 import streamlit as st
 
-from app.catalog import available_papers
+from app.catalog import available_papers, available_tools
 from app.shared.i18n import translate
 from tests.app.conftest import open_app
 
 CORPUS_PAGES = ("moe", "rope")  # their services read models.data.shakespeare (held-out plays, domain windows)
-OTHER_PAGES = ("gpt", "bert", "mamba")  # model pages that must not need it
+OTHER_PAGES = ("gpt", "bert", "mamba", "compare")  # pages that must not need it (compare: examples are assets)
 
 
 def _forget_the_corpus() -> None:
@@ -38,7 +38,7 @@ def no_corpus(monkeypatch, tmp_path):
 
 
 def _pages(names):
-    have = {p.page for p in available_papers()}
+    have = {p.page for p in (*available_papers(), *available_tools())}
     return [n for n in names if n in have]
 
 

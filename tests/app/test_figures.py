@@ -13,7 +13,7 @@ import plotly.io as pio
 import plotly.tools
 import pytest
 
-from app.catalog import available_papers
+from app.catalog import available_papers, available_tools
 from app.shared import figures, theme
 from tests.app.conftest import open_app
 
@@ -144,7 +144,7 @@ def test_an_uncached_figure_goes_through():
     assert figures.for_chart(fig, False) is fig
 
 
-@pytest.mark.parametrize("paper", [p.page for p in available_papers()])
+@pytest.mark.parametrize("paper", [p.page for p in (*available_papers(), *available_tools())])
 def test_a_second_run_of_every_page_sends_the_same_charts(paper):
     """A page that changed a shared figure after building it (a trace or a shape added each run) would send more
     on its second run."""

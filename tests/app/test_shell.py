@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.catalog import PAPERS, available_papers
+from app.catalog import PAPERS, TOOLS, available_papers, available_tools
 from models import zoo
 from tests.app.conftest import metric, open_app
 
@@ -34,7 +34,7 @@ def test_bad_query_parameters_fall_back_to_defaults():
     assert at.title[0].value == "Transformer Explorer"
 
 
-@pytest.mark.parametrize("paper", [p.page for p in available_papers()] or ["(none yet)"])
+@pytest.mark.parametrize("paper", [p.page for p in (*available_papers(), *available_tools())] or ["(none yet)"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_page_runs(paper, lang):
     if paper == "(none yet)":
@@ -65,6 +65,19 @@ def test_catalog_covers_the_design_table():
         "reasoning",
         "forward-pass",
     }
+
+
+def test_tools_are_in_the_navigation_and_off_the_timeline():
+    """A tool (the Compare page) is about no one paper: its own section of the navigation, no place among the papers,
+    the timeline or the suggested order."""
+    from app.catalog import START_HERE
+
+    assert {t.page for t in TOOLS} == {"compare"}
+    assert not {t.page for t in TOOLS} & {p.page for p in PAPERS}
+    assert not {t.key for t in TOOLS} & set(START_HERE)
+    at = open_app("compare", lang="en", compare_models="gpt,mamba-lm")
+    assert not at.exception
+    assert at.title[0].value == "Compare models"
 
 
 def test_the_shell_starts_without_importing_torch():

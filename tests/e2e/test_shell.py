@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.catalog import available_papers
+from app.catalog import available_papers, available_tools
 from app.shared.i18n import translate
 from tests.e2e.conftest import SHOTS, exceptions, free_port, goto, nudge, start_server, wait_idle
 
@@ -21,7 +21,7 @@ def choose_language(page, name: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_page_in_both_languages(server, page, lang):
-    for path in ["", *(p.page for p in available_papers())]:
+    for path in ["", *(p.page for p in (*available_papers(), *available_tools()))]:
         goto(page, f"{server}/{path}?lang={lang}")
         assert exceptions(page) == 0, f"exception on /{path} ({lang})"
         page.screenshot(path=SHOTS / f"{path or 'home'}-{lang}.png", full_page=True)
@@ -91,7 +91,7 @@ def test_every_page_is_one_click_away_in_the_sidebar(server, page):
 
     goto(page, server)
     nav = page.locator('[data-testid="stSidebarNav"]')
-    for paper in available_papers():  # the sidebar may draw a moment after the page
+    for paper in (*available_papers(), *available_tools()):  # the sidebar may draw a moment after the page
         expect(nav.locator(f'a[href$="/{paper.page}"]')).to_have_count(1, timeout=60_000)
     assert page.locator('[data-testid="stSidebarNavViewButton"]').count() == 0
     assert page.get_by_text("View ").filter(has_text="more").count() == 0
