@@ -135,11 +135,10 @@ def patching(a, backend: str) -> None:
         return
     bar.empty()
     vocab = svc.vocabulary(a.name)
-    L = p.restored.shape[0] - 1
     labels = [
         visible(c) if c == w else f"{visible(c)}/{visible(w)}" for c, w in zip(p.clean.pieces, p.corrupted.pieces)
     ]
-    layers = [t("gpt.lens.embedding")] + [t("gpt.lens.after", layer=i) for i in range(L)]
+    layers = [t("gpt.lens.embedding") if i == 0 else t("gpt.lens.after", layer=i - 1) for i in p.layers]
     m1, m2, m3 = st.columns(3)
     m1.metric(t("gpt.patch.m.answer"), visible(vocab[p.answer]), help=t("gpt.patch.m.answer.help"))
     m2.metric(t("gpt.patch.m.wrong"), visible(vocab[p.wrong]))
@@ -160,5 +159,8 @@ def patching(a, backend: str) -> None:
         col_labels=labels,
     )
     st.caption(t("gpt.patch.read"))
+    n_blocks = svc.facts(a.name)["layers"]
+    if len(p.layers) < n_blocks + 1:
+        st.caption(t("gpt.patch.every", step=p.layers[1], rows=len(p.layers), all=n_blocks + 1))
     _torch_only(backend)
     ui.readout(p)

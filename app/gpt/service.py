@@ -617,7 +617,8 @@ def knock_out(
 
 PATCH_DEFAULTS = tuple(_EXAMPLES["patching"])  # (clean, corrupted): a repeated sentence, its first half changed
 MAX_PATCH_TOKENS = 48  # ours: L + 1 = 5 batched forwards of T rows
-MAX_REAL_PATCH_TOKENS = 20  # a real model: 31 forwards of T rows of T tokens (~1 min on two CPU cores at 16)
+MAX_REAL_PATCH_TOKENS = 20  # a real model: a forward of T rows of T tokens per layer patched
+PATCH_ROWS = 12  # layers of the stream a map patches at most: a deeper model's every k-th (and the last)
 
 
 @dataclass(frozen=True)
@@ -631,11 +632,20 @@ class Patching:
     wrong: int  # the one the corrupted prompt's copies (else the corrupted run's top other than ``answer``)
     ld_clean: float  # logit[answer] − logit[wrong] at the last position
     ld_corrupted: float
-    restored: np.ndarray  # (L + 1, T): 0 = corrupted, 1 = clean
+    restored: np.ndarray  # (len(layers), T): 0 = corrupted, 1 = clean
+    layers: tuple[int, ...]  # the stream's layers patched (0: before block 0, l: after block l − 1)
     backend: str
     device: str
     ms: float
     name: str = NAME
+
+
+def patch_layers(n_blocks: int) -> list[int]:
+    """The stream's layers a map patches: all L + 1 of a shallow model; of a deep one (SmolLM2's 31, ~6 min on two
+    busy CPU cores for 16 tokens) every k-th from the embedding, and the last, so that at most ``PATCH_ROWS`` remain
+    (rows above layer l cost L − l blocks each: every third layer is about a third of the work)."""
+    step = -(-(n_blocks + 1) // PATCH_ROWS)  # ceil
+    return sorted({*range(0, n_blocks + 1, step), n_blocks})
 
 
 def patch_limit(name: str = NAME) -> int:
@@ -686,8 +696,9 @@ def patching(clean_text: str, corrupted_text: str, name: str = NAME, progress=No
     answer, wrong, ld_clean, ld_corrupted = _answers(model, clean.ids, corrupted.ids)
     if abs(ld_clean - ld_corrupted) < 1e-3:
         raise InputError("gpt.error.patch_same")
+    layers = patch_layers(len(model.blocks))
     start = time.perf_counter()
-    restored = interventions.activation_patching(model, clean.ids, corrupted.ids, answer, wrong, progress)
+    restored = interventions.activation_patching(model, clean.ids, corrupted.ids, answer, wrong, progress, layers)
     result = Patching(
         clean=clean,
         corrupted=corrupted,
@@ -696,6 +707,7 @@ def patching(clean_text: str, corrupted_text: str, name: str = NAME, progress=No
         ld_clean=ld_clean,
         ld_corrupted=ld_corrupted,
         restored=restored,
+        layers=tuple(layers),
         backend="torch",
         device=next(model.parameters()).device.type,
         ms=(time.perf_counter() - start) * 1e3,

@@ -162,7 +162,7 @@ STRINGS = {
         "第二遍的平均损失（奈特），原始 → 敲除后。让它变小的正是归纳头。",
     ),
     "gpt.ko.m.first": ("Loss, first copy", "第一遍的损失"),
-    "gpt.ko.m.target": ("p({token}) after the prompt", "提示词之后 p({token})"),
+    "gpt.ko.m.target": ("p(“{token}”) after the prompt", "提示词之后 p(“{token}”)"),
     "gpt.ko.m.target.help": (
         "The probability of the prompt's most likely next token, plain → knocked out. Knocked out, the top token "
         "is {top}.",
@@ -204,6 +204,12 @@ STRINGS = {
     "gpt.patch.m.ld.help": (
         "logit(clean answer) − logit(corrupted answer) at the last position, in each run.",
         "最后一个位置上 logit(干净答案) − logit(被破坏的答案)，两次运行各一个。",
+    ),
+    "gpt.patch.every": (
+        "On this deep model the map patches the stream once every {step} layers, and the last ({rows} of {all} "
+        "rows): each row is one batch of forward passes, and a CPU would take minutes for all of them.",
+        "在这个较深的模型上，图中只修补残差流的每第 {step} 层和最后一层（{all} 行中的 {rows} 行）："
+        "每一行都是一批前向计算，全部算完在 CPU 上要好几分钟。",
     ),
     "gpt.patch.restored": ("restored", "恢复比例"),
     "gpt.patch.read": (

@@ -271,7 +271,7 @@ def patching_map(
     fig = go.Figure(
         go.Heatmap(
             z=restored,
-            text=[[f"{v:.2f}" for v in row] for row in restored] if small else None,
+            text=[[f"{v:.2f}".replace("-0.00", "0.00") for v in row] for row in restored] if small else None,
             texttemplate="%{text}" if small else None,
             textfont={"size": 10},
             colorscale="RdBu",

@@ -78,6 +78,7 @@ def test_patching_everything_at_the_last_layer_restores_1_and_nothing_0(tiny):
     # the last position of the last layer is the whole of what the last logits read; the earlier ones, nothing
     assert grid[L, -1] == pytest.approx(1.0, abs=1e-4) and np.abs(grid[L, :-1]).max() < 1e-4
     assert np.abs(grid[0, 4:]).max() < 1e-4  # the same token at layer 0: nothing to copy
+    assert np.array_equal(activation_patching(tiny, clean, corrupted, 5, 7, layers=[0, L]), grid[[0, L]])
     # the batched sweep (from each layer's stream up) gives what patching through intervene() gives
     for layer, pos in ((0, 2), (1, 3), (L - 1, T - 1)):
         assert grid[layer, pos] == pytest.approx(restored(tiny, clean, corrupted, 5, 7, layer, [pos]), abs=1e-4)
