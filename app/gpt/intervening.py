@@ -10,8 +10,18 @@ from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.tokens import visible
 
-ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed (probes.ICL_DEFAULT)
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
+
+
+def _held(key: str, default: int) -> int:
+    """A control of the in-context-learning view, which this view does not draw: its state, else its link's value."""
+    value = st.session_state.get(key)
+    if value is None:
+        value = st.query_params.get(key, default)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def _torch_only(backend: str) -> None:
@@ -45,8 +55,7 @@ def knock_out(a, backend: str) -> None:
     """Knock out a head (or a layer's attention or MLP): the loss on the repeat and the prompt's top token, before
     and after, side by side. Defaults to the page's induction head."""
     facts = svc.facts(a.name)
-    length = int(st.session_state.get("gpt_icl_length") or ICL_DEFAULT[0])
-    seed = int(st.session_state.get("gpt_icl_seed") or ICL_DEFAULT[1])
+    length, seed = (_held(k, d) for k, d in zip(("gpt_icl_length", "gpt_icl_seed"), svc.ICL_DEFAULT))
     best = svc.induction(length, seed, "torch", a.name).best_head
     st.caption(t("gpt.ko.caption", lh=layer_head_label(*best), length=length, seed=seed))
     c_part, c_mode = st.columns(2)

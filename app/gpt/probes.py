@@ -18,7 +18,7 @@ LENS_POSITIONS = 16  # last positions in the logit-lens grid
 GRID_POSITIONS = 40  # last positions in the all-heads grid
 GRID_MAPS = 48  # heads the all-heads grid draws at most; a bigger model's grid shows the chosen layer's heads
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
-ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed
+ICL_DEFAULT = svc.ICL_DEFAULT  # the in-context-learning view's default length and seed
 
 
 @st.fragment(key=sampling.VIEWS_PART)
@@ -34,9 +34,9 @@ def views(a, backend: str) -> None:
         labels={v: t(f"gpt.view.{v}") for v in VIEWS},
         required=True,
     )
-    views = {"tokens": tokenisation, "attention": attention, "lens": logit_lens, "icl": in_context}
-    views |= {"knockout": intervening.knock_out, "patching": intervening.patching}
-    views[view](a, backend)
+    draw = {"tokens": tokenisation, "attention": attention, "lens": logit_lens, "icl": in_context}
+    draw |= {"knockout": intervening.knock_out, "patching": intervening.patching}
+    draw[view](a, backend)
 
 
 def tokenisation(a, backend: str) -> None:

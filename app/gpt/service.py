@@ -528,6 +528,7 @@ def text_of(a: Analysis) -> str:
 
 # ---- interventions: knock-outs and activation patching (models/interventions.py), torch only ----------------------
 
+ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed (the knock-out view reads them too)
 KNOCK_PARTS = ("head", "attn", "mlp")  # models.interventions.PARTS, without importing torch
 KNOCK_MODES = ("zero", "mean")
 
