@@ -27,8 +27,10 @@ Papers:
 Glossary (shape letters): B batch, T positions (tokens), S keys (T plus cached ones), C model width,
 H query heads, G key/value heads, D head width (C / H), V vocabulary, L layers.
 
-Probes: ``blocks.{i}.attn.{q,k}`` (B, H, T, D) / (B, G, S, D) *after* the rotation, ``blocks.{i}.attn.{v,scores,
-pattern,context}``, ``blocks.{i}.mlp.act``, ``blocks.{i}.resid``.
+Probes: ``embedded`` (B, T, C) the stream before block 0 (E[tokens]); ``blocks.{i}.attn.{q,k}`` (B, H, T, D) /
+(B, G, S, D) *after* the rotation, ``blocks.{i}.attn.{v,scores,pattern,context}``, ``blocks.{i}.mlp.act``,
+``blocks.{i}.{attn_out,mlp_out}`` (B, T, C) what attention and the MLP write into the stream, ``blocks.{i}.resid``
+(the names GPT's, so models/interventions.py serves both).
 
 Real checkpoints (models/pretrained/llama.py: SmolLM2, Qwen2.5, TinyLlama) need three options the shipped preset
 leaves at the paper's defaults: ``norm_eps`` (their files say 1e-5; 1e-6 moves SmolLM2's logits by ~0.02),
@@ -46,7 +48,7 @@ import torch
 from torch import nn
 
 from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryDecoder, SwiGLU, causal_mask
-from models.probe import Probe
+from models.probe import Probe, name_probes
 
 # The siblings of the ``llama`` checkpoint that differ only in how many key/value heads its 4 query heads share
 # (GQA, 2305.13245): checkpoint name -> key/value heads (``llama`` itself: the shipped preset's).
@@ -89,19 +91,21 @@ class Block(nn.Module):
             for proj in (self.attn.wq, self.attn.wk, self.attn.wv):
                 proj.bias = nn.Parameter(torch.zeros(proj.out_features))
         self.mlp = SwiGLU(c.dim, c.hidden)
-        self.resid = Probe()
+        self.attn_out, self.mlp_out, self.resid = Probe(), Probe(), Probe()
 
     def forward(
         self, x: torch.Tensor, mask: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor], cache: KVCache | None = None
     ) -> torch.Tensor:
-        x = x + self.attn(self.attn_norm(x), mask=mask, rope=rope, cache=cache)
-        return self.resid(x + self.mlp(self.ffn_norm(x)))  # (B, T, C)
+        x = x + self.attn_out(self.attn(self.attn_norm(x), mask=mask, rope=rope, cache=cache))
+        return self.resid(x + self.mlp_out(self.mlp(self.ffn_norm(x))))  # (B, T, C)
 
 
 class Llama(RotaryDecoder):
     def __init__(self, c: Config):
         super().__init__(c, Block, rope_dim=c.dim // c.n_heads)  # embedding, RoPE, blocks, final RMSNorm, init
         self.head = None if c.tied else nn.Linear(c.dim, c.vocab, bias=False)  # W_U (V, C)
+        self.embedded = Probe()  # the stream before block 0 (E[tokens] alone), named as GPT's
+        name_probes(self)
 
     def forward(
         self,
@@ -139,7 +143,7 @@ class Llama(RotaryDecoder):
     def trunk(self, tokens: torch.Tensor, cache: list[KVCache] | None = None, **scaling: float) -> torch.Tensor:
         """The residual stream after the last block, before the final RMSNorm: (B, T) -> (B, T, C)."""
         mask, rope = self.positions(tokens.shape[1], len(cache[0]) if cache else 0, tokens.device, **scaling)
-        x = self.embed(tokens)  # (B, T, C)
+        x = self.embedded(self.embed(tokens))  # (B, T, C)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, rope, cache[i] if cache else None)
         return x

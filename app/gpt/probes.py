@@ -1,10 +1,11 @@
 """Inside the model, one view at a time: how the prompt is tokenised, causal attention (over the continuation too),
-the logit lens, and in-context learning (induction heads, few-shot prompts)."""
+the logit lens, in-context learning (induction heads, few-shot prompts), and two interventions (intervening.py):
+knock-outs and activation patching."""
 
 import numpy as np
 import streamlit as st
 
-from app.gpt import sampling
+from app.gpt import intervening, sampling
 from app.gpt import service as svc
 from app.gpt.views import head_scores, lens_grid, loss_by_position
 from app.shared import ui
@@ -12,12 +13,12 @@ from app.shared.heatmaps import attention_heatmap, head_grid
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.tokens import token_strip, visible
 
-VIEWS = ("tokens", "attention", "lens", "icl")
+VIEWS = ("tokens", "attention", "lens", "icl", "knockout", "patching")
 LENS_POSITIONS = 16  # last positions in the logit-lens grid
 GRID_POSITIONS = 40  # last positions in the all-heads grid
 GRID_MAPS = 48  # heads the all-heads grid draws at most; a bigger model's grid shows the chosen layer's heads
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
-ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed
+ICL_DEFAULT = svc.ICL_DEFAULT  # the in-context-learning view's default length and seed
 
 
 @st.fragment(key=sampling.VIEWS_PART)
@@ -33,7 +34,9 @@ def views(a, backend: str) -> None:
         labels={v: t(f"gpt.view.{v}") for v in VIEWS},
         required=True,
     )
-    {"tokens": tokenisation, "attention": attention, "lens": logit_lens, "icl": in_context}[view](a, backend)
+    draw = {"tokens": tokenisation, "attention": attention, "lens": logit_lens, "icl": in_context}
+    draw |= {"knockout": intervening.knock_out, "patching": intervening.patching}
+    draw[view](a, backend)
 
 
 def tokenisation(a, backend: str) -> None:

@@ -17,6 +17,7 @@ with every attention map of a 135 M model costs ~10 ms a token on a CPU.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -523,3 +524,198 @@ def real_about(name: str) -> dict:
 def text_of(a: Analysis) -> str:
     """The text an analysis read (its ids after the start token, decoded): to run another model on the same text."""
     return handle(a.name).tokenizer.decode(list(a.tokens.ids[a.tokens.prefix :]))
+
+
+# ---- interventions: knock-outs and activation patching (models/interventions.py), torch only ----------------------
+
+ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed (the knock-out view reads them too)
+KNOCK_PARTS = ("head", "attn", "mlp")  # models.interventions.PARTS, without importing torch
+KNOCK_MODES = ("zero", "mean")
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The same two inputs run plainly and with one part of the model knocked out: the induction sequence of the
+    in-context-learning view (loss per target) and the prompt (probability of its plain top next token)."""
+
+    loss_before: np.ndarray  # (2·length,) nats per target on the induction sequence
+    loss_after: np.ndarray
+    second_before: float  # mean loss on the repeat (targets 2..length of the second copy)
+    second_after: float
+    first_before: float
+    first_after: float
+    target: int  # the prompt's most likely next token, plain
+    p_before: float  # its probability, plain and knocked out
+    p_after: float
+    top_after: int  # the prompt's most likely next token, knocked out
+    backend: str
+    device: str
+    ms: float  # the knocked-out runs
+    name: str = NAME
+
+
+def _check_part(name: str, layer: int, part: str, mode: str, head: int) -> None:
+    cfg = handle(name).config
+    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
+        raise InputError("gpt.error.knock_part")
+    if not (0 <= layer < cfg["n_layers"] and 0 <= head < cfg["n_heads"]):
+        raise InputError("gpt.error.knock_index", layers=cfg["n_layers"], heads=cfg["n_heads"])
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(
+    text: str, length: int, seed: int, layer: int, part: str, mode: str, head: int = 0, name: str = NAME
+) -> KnockOut:
+    """Knock out ``part`` of block ``layer`` (one head, the whole attention, the MLP) by ``mode`` (zeros, or the
+    mean over this input's positions) and compare with the plain run. Eager torch on the shared model: the override
+    lives in this call's context only (``models.probe.intervene``), the model is never changed."""
+    import torch
+
+    from models import interventions
+    from models.probe import intervene
+
+    if not 4 <= length <= 100:
+        raise InputError("gpt.error.length", min=4, max=100)
+    _check_part(name, layer, part, mode, head)
+    ck = handle(name)
+    model = ck.model
+    device = next(model.parameters()).device
+    ids = metrics.induction_batch(ck.config["vocab"], n=1, length=length, seed=seed)[0]
+    prompt = tokenize(text, name).ids
+
+    def run() -> tuple[np.ndarray, np.ndarray]:
+        with torch.inference_mode():
+            seq = model(torch.from_numpy(ids[None]).to(device))[0].float().cpu().numpy()
+            last = model(torch.tensor([prompt], device=device))[0, -1].float().cpu().numpy()
+        logp = log_softmax(seq)
+        return -logp[np.arange(len(ids) - 1), ids[1:]], softmax(last.astype(np.float64))
+
+    loss_before, p_before = run()
+    start = time.perf_counter()
+    with intervene(interventions.knock_out(layer, part, mode, head)):
+        loss_after, p_after = run()
+    ms = (time.perf_counter() - start) * 1e3
+    target = int(p_before.argmax())
+    first_b, second_b = metrics.copy_losses(loss_before, length)
+    first_a, second_a = metrics.copy_losses(loss_after, length)
+    return KnockOut(
+        loss_before=loss_before,
+        loss_after=loss_after,
+        second_before=second_b,
+        second_after=second_a,
+        first_before=first_b,
+        first_after=first_a,
+        target=target,
+        p_before=float(p_before[target]),
+        p_after=float(p_after[target]),
+        top_after=int(p_after.argmax()),
+        backend="torch",
+        device=str(device.type),
+        ms=ms,
+        name=name,
+    )
+
+
+PATCH_DEFAULTS = tuple(_EXAMPLES["patching"])  # (clean, corrupted): a repeated sentence, its first half changed
+MAX_PATCH_TOKENS = 48  # ours: L + 1 = 5 batched forwards of T rows
+MAX_REAL_PATCH_TOKENS = 20  # a real model: a forward of T rows of T tokens per layer patched
+PATCH_ROWS = 12  # layers of the stream a map patches at most: a deeper model's every k-th (and the last)
+
+
+@dataclass(frozen=True)
+class Patching:
+    """Activation patching of the corrupted prompt with the clean one's residual stream, one (layer, position) at a
+    time (``models.interventions.activation_patching``)."""
+
+    clean: Tokens
+    corrupted: Tokens
+    answer: int  # the token the clean prompt's induction copies (else the clean run's top)
+    wrong: int  # the one the corrupted prompt's copies (else the corrupted run's top other than ``answer``)
+    ld_clean: float  # logit[answer] − logit[wrong] at the last position
+    ld_corrupted: float
+    restored: np.ndarray  # (len(layers), T): 0 = corrupted, 1 = clean
+    layers: tuple[int, ...]  # the stream's layers patched (0: before block 0, l: after block l − 1)
+    backend: str
+    device: str
+    ms: float
+    name: str = NAME
+
+
+def patch_layers(n_blocks: int) -> list[int]:
+    """The stream's layers a map patches: all L + 1 of a shallow model; of a deep one (SmolLM2's 31, ~6 min on two
+    busy CPU cores for 16 tokens) every k-th from the embedding, and the last, so that at most ``PATCH_ROWS`` remain
+    (rows above layer l cost L − l blocks each: every third layer is about a third of the work)."""
+    step = -(-(n_blocks + 1) // PATCH_ROWS)  # ceil
+    return sorted({*range(0, n_blocks + 1, step), n_blocks})
+
+
+def patch_limit(name: str = NAME) -> int:
+    return MAX_REAL_PATCH_TOKENS if is_real(name) else MAX_PATCH_TOKENS
+
+
+def _answers(model, clean: tuple[int, ...], corrupted: tuple[int, ...]) -> tuple[int, int, float, float]:
+    import torch
+
+    from models import interventions
+
+    device = next(model.parameters()).device
+    with torch.inference_mode():
+        logits = [interventions.last_logits(model, torch.tensor([x], device=device))[0] for x in (clean, corrupted)]
+    answer = interventions.copied_token(clean)
+    if answer is None:
+        answer = int(logits[0].argmax())
+    wrong = interventions.copied_token(corrupted)
+    if wrong is None or wrong == answer:
+        order = torch.argsort(logits[1], descending=True)[:2].tolist()
+        wrong = order[1] if order[0] == answer else order[0]
+    lds = [float(x[answer] - x[wrong]) for x in logits]
+    return answer, wrong, lds[0], lds[1]
+
+
+_patch_cache: dict[tuple[str, str, str], Patching] = {}
+_patch_lock = threading.Lock()
+PATCH_CACHE = 32
+
+
+def patching(clean_text: str, corrupted_text: str, name: str = NAME, progress=None) -> Patching:
+    """The (layer, position) map of restored logit difference, cached per model and input here (a progress report
+    cannot go through ``st.cache_data``): ``progress(fraction)`` after each layer while it is computed."""
+    key = (clean_text, corrupted_text, name)
+    with _patch_lock:
+        hit = _patch_cache.get(key)
+    if hit is not None:
+        return hit
+    from models import interventions
+
+    clean, corrupted = tokenize(clean_text, name), tokenize(corrupted_text, name)
+    most = patch_limit(name)
+    if len(clean.ids) != len(corrupted.ids):
+        raise InputError("gpt.error.patch_lengths", clean=len(clean.ids), corrupted=len(corrupted.ids))
+    if len(clean.ids) > most:
+        raise InputError("gpt.error.patch_long", n=len(clean.ids), max=most)
+    model = handle(name).model
+    answer, wrong, ld_clean, ld_corrupted = _answers(model, clean.ids, corrupted.ids)
+    if abs(ld_clean - ld_corrupted) < 1e-3:
+        raise InputError("gpt.error.patch_same")
+    layers = patch_layers(len(model.blocks))
+    start = time.perf_counter()
+    restored = interventions.activation_patching(model, clean.ids, corrupted.ids, answer, wrong, progress, layers)
+    result = Patching(
+        clean=clean,
+        corrupted=corrupted,
+        answer=answer,
+        wrong=wrong,
+        ld_clean=ld_clean,
+        ld_corrupted=ld_corrupted,
+        restored=restored,
+        layers=tuple(layers),
+        backend="torch",
+        device=next(model.parameters()).device.type,
+        ms=(time.perf_counter() - start) * 1e3,
+        name=name,
+    )
+    with _patch_lock:
+        _patch_cache[key] = result
+        while len(_patch_cache) > PATCH_CACHE:
+            _patch_cache.pop(next(iter(_patch_cache)))
+    return result

@@ -133,6 +133,95 @@ STRINGS = {
     "gpt.view.attention": ("Causal attention", "因果注意力"),
     "gpt.view.lens": ("Logit lens", "Logit 透镜"),
     "gpt.view.icl": ("In-context learning", "上下文学习"),
+    "gpt.view.knockout": ("Knock out", "敲除"),
+    "gpt.view.patching": ("Activation patching", "激活修补"),
+    # knock-outs (models/interventions.py)
+    "gpt.ko.caption": (
+        "Run the model again with one part switched off, and compare. The sequence is the in-context-learning "
+        "view's ({length} random tokens shown twice, seed {seed}); the page's induction head, {lh}, is chosen first.",
+        "让模型在关掉某一部分的情况下再跑一遍，然后比较。所用序列与“上下文学习”视图相同（{length} 个随机词元重复两遍，"
+        "种子 {seed}）；默认选中本页的归纳头 {lh}。",
+    ),
+    "gpt.ko.part": ("Knock out", "敲除对象"),
+    "gpt.ko.part.head": ("one head", "一个头"),
+    "gpt.ko.part.attn": ("layer's attention", "该层注意力"),
+    "gpt.ko.part.mlp": ("layer's MLP", "该层 MLP"),
+    "gpt.ko.mode": ("Replace its output by", "将其输出替换为"),
+    "gpt.ko.mode.zero": ("zeros", "零"),
+    "gpt.ko.mode.mean": ("its mean", "其均值"),
+    "gpt.ko.mode.help": (
+        "Zeros: the part writes nothing. Mean: it writes its average over this input's positions at every position, "
+        "keeping its usual size but losing what depends on the position.",
+        "零：该部分什么也不写入。均值：在每个位置写入它在本输入各位置上的平均值，保持通常的大小，但失去随位置变化的信息。",
+    ),
+    "gpt.ko.what.attn": ("attention of block {layer}", "块 {layer} 的注意力"),
+    "gpt.ko.what.mlp": ("MLP of block {layer}", "块 {layer} 的 MLP"),
+    "gpt.ko.m.repeat": ("Loss on the repeat, {what} out", "重复部分的损失（敲除 {what}）"),
+    "gpt.ko.m.repeat.help": (
+        "Mean loss (nats) over the second copy, plain → knocked out. The induction head is what makes it small.",
+        "第二遍的平均损失（奈特），原始 → 敲除后。让它变小的正是归纳头。",
+    ),
+    "gpt.ko.m.first": ("Loss, first copy", "第一遍的损失"),
+    "gpt.ko.m.target": ("p(“{token}”) after the prompt", "提示词之后 p(“{token}”)"),
+    "gpt.ko.m.target.help": (
+        "The probability of the prompt's most likely next token, plain → knocked out. Knocked out, the top token "
+        "is {top}.",
+        "提示词最可能的下一个词元的概率，原始 → 敲除后。敲除后排第一的词元是 {top}。",
+    ),
+    "gpt.ko.plain": ("plain", "原始"),
+    "gpt.ko.knocked": ("{what} knocked out", "敲除 {what}"),
+    "gpt.ko.read": (
+        "Where the red line rises above the grey one on the right of the dotted line, the repeat got harder: the "
+        "part you removed was needed to copy from the first copy. Knock out {lh} and the repeat becomes nearly as "
+        "hard as the first copy; most other heads change it little.",
+        "在虚线右侧，红线高出灰线的地方，重复部分变难了：被移除的部分正是从第一遍复制所需要的。敲除 {lh}，"
+        "重复部分几乎和第一遍一样难；大多数其他头影响很小。",
+    ),
+    "gpt.ko.torch_only": (
+        "Interventions run on torch: the ONNX graph cannot be changed while it runs, so these numbers come from torch.",
+        "干预只在 torch 上运行：ONNX 计算图无法在运行中修改，所以这些数字来自 torch。",
+    ),
+    # activation patching
+    "gpt.patch.caption": (
+        "Two prompts of the same number of tokens (at most {max}): a clean one and a corrupted one. Each cell runs "
+        "the corrupted prompt with the residual stream at one layer and one position copied from the clean run "
+        "(causal tracing, Meng et al. 2022, 2202.05262; activation patching, Wang et al. 2022, 2211.00593).",
+        "两个词元数相同的提示词（最多 {max} 个）：一个干净，一个被破坏。每个格子运行被破坏的提示词，"
+        "但把某一层、某一位置的残差流换成干净运行中的值（因果追踪，Meng 等 2022，2202.05262；"
+        "激活修补，Wang 等 2022，2211.00593）。",
+    ),
+    "gpt.patch.clean": ("Clean prompt", "干净的提示词"),
+    "gpt.patch.corrupt": ("Corrupted prompt", "被破坏的提示词"),
+    "gpt.patch.running": ("Patching layer by layer…", "逐层修补中…"),
+    "gpt.patch.m.answer": ("Clean answer", "干净的答案"),
+    "gpt.patch.m.answer.help": (
+        "The token the clean prompt's repeat copies (the one after the last token's earlier occurrence); the "
+        "corrupted prompt's copy is the other.",
+        "干净提示词的重复部分要复制的词元（最后一个词元上次出现之后的那个）；被破坏的提示词会复制另一个。",
+    ),
+    "gpt.patch.m.wrong": ("Corrupted answer", "被破坏的答案"),
+    "gpt.patch.m.ld": ("Logit difference, clean / corrupted", "logit 差，干净 / 被破坏"),
+    "gpt.patch.m.ld.help": (
+        "logit(clean answer) − logit(corrupted answer) at the last position, in each run.",
+        "最后一个位置上 logit(干净答案) − logit(被破坏的答案)，两次运行各一个。",
+    ),
+    "gpt.patch.every": (
+        "On this deep model the map patches the stream once every {step} layers, and the last ({rows} of {all} "
+        "rows): each row is one batch of forward passes, and a CPU would take minutes for all of them.",
+        "在这个较深的模型上，图中只修补残差流的每第 {step} 层和最后一层（{all} 行中的 {rows} 行）："
+        "每一行都是一批前向计算，全部算完在 CPU 上要好几分钟。",
+    ),
+    "gpt.patch.restored": ("restored", "恢复比例"),
+    "gpt.patch.read": (
+        "How to read it: 0 (white) = the corrupted run's logit difference, 1 (red) = the clean run's. A red cell "
+        "says the stream at that layer and position alone carries what the clean answer needs. Positions are "
+        "labelled clean/corrupted where the prompts differ. Follow the red from the answer's source position in "
+        "the early layers to the last position in the late ones: that is where attention moved the information.",
+        "读法：0（白）= 被破坏运行的 logit 差，1（红）= 干净运行的。"
+        "红色格子表示仅该层该位置的残差流就带着干净答案所需的信息。"
+        "两个提示词不同的位置标为“干净/被破坏”。顺着红色从前几层中答案的来源位置，走到后几层的最后一个位置："
+        "那就是注意力搬运信息的路径。",
+    ),
     # tokens
     "gpt.tok.m.bytes": ("UTF-8 bytes", "UTF-8 字节数"),
     "gpt.tok.m.per_token": ("Bytes per token", "每个词元的字节数"),
@@ -286,6 +375,25 @@ STRINGS = {
         "非英文文本每个字符会占用多得多的词元。",
     ),
     "gpt.error.n": ("Generate between 1 and {max} tokens.", "生成的词元数须在 1 到 {max} 之间。"),
+    "gpt.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
+    "gpt.error.knock_index": (
+        "This model has {layers} layers and {heads} heads: choose within them.",
+        "这个模型有 {layers} 层、{heads} 个头：请在范围内选择。",
+    ),
+    "gpt.error.patch_lengths": (
+        "The clean prompt has {clean} tokens and the corrupted one {corrupted}: patching needs the same number. "
+        "Change words for words of the same length in tokens.",
+        "干净的提示词有 {clean} 个词元，被破坏的有 {corrupted} 个：修补需要两者数量相同。请用词元数相同的词替换。",
+    ),
+    "gpt.error.patch_long": (
+        "{n} tokens: patching runs one batch per layer with one row per position, so here it reads at most {max}.",
+        "{n} 个词元：修补每层运行一批、每个位置一行，所以这里最多读取 {max} 个。",
+    ),
+    "gpt.error.patch_same": (
+        "The two prompts give the model the same preference between the two answers: there is nothing to restore. "
+        "Change the corrupted prompt more.",
+        "两个提示词让模型在两个答案之间的偏好相同：没有可恢复的差别。请把被破坏的提示词改得更多一些。",
+    ),
     "gpt.error.length": ("Choose between {min} and {max} random tokens.", "随机词元数须在 {min} 到 {max} 之间。"),
     # explanation
     "gpt.explain": (

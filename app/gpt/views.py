@@ -253,3 +253,85 @@ def head_scores(scores: np.ndarray, *, layer_title: str, head_title: str, value_
         height=int(96 + (46 if L <= 12 else 22) * L), margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 10}
     )
     return fig
+
+
+@cached
+def patching_map(
+    restored: np.ndarray,
+    position_labels: list[str],
+    layer_labels: list[str],
+    *,
+    value_title: str = "restored",
+    position_title: str = "position",
+    layer_title: str = "layer",
+) -> go.Figure:
+    """(layers, positions) restored logit difference, 0 white (corrupted), 1 deep red (clean), negative blue; each
+    cell written out where the grid is small enough to read."""
+    small = restored.size <= 400
+    fig = go.Figure(
+        go.Heatmap(
+            z=restored,
+            text=[[f"{v:.2f}".replace("-0.00", "0.00") for v in row] for row in restored] if small else None,
+            texttemplate="%{text}" if small else None,
+            textfont={"size": 10},
+            colorscale="RdBu",
+            reversescale=True,
+            zmid=0,
+            zmin=-1,
+            zmax=1,
+            x=list(range(len(position_labels))),
+            y=list(range(len(layer_labels))),
+            customdata=[
+                [f"{layer_labels[i]} · {position_labels[j]}" for j in range(len(position_labels))]
+                for i in range(len(layer_labels))
+            ],
+            hovertemplate="%{customdata}<br>" + value_title + ": %{z:.3f}<extra></extra>",
+            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
+        )
+    )
+    fig.update_xaxes(
+        title=position_title,
+        tickmode="array",
+        tickvals=list(range(len(position_labels))),
+        ticktext=[visible(p)[:10] for p in position_labels],
+        tickangle=-50,
+        side="top",
+    )
+    fig.update_yaxes(
+        title=layer_title,
+        tickmode="array",
+        tickvals=list(range(len(layer_labels))),
+        ticktext=layer_labels,
+        autorange="reversed",
+    )
+    row_px = 40 if len(layer_labels) <= 12 else 20
+    fig.update_layout(
+        height=int(150 + TOOLBAR + row_px * len(layer_labels)), margin={"l": 10, "r": 10, "t": 90 + TOOLBAR, "b": 10}
+    )
+    return fig
+
+
+@cached
+def knock_out_losses(
+    before: np.ndarray,
+    after: np.ndarray,
+    length: int,
+    *,
+    loss_title: str = "loss (nats)",
+    position_title: str = "position",
+    before_name: str = "plain",
+    after_name: str = "knocked out",
+) -> go.Figure:
+    """Loss per target on the induction sequence, plain and knocked out; a dotted line where the repeat starts."""
+    x = np.arange(1, len(before) + 1)
+    fig = go.Figure(
+        [
+            go.Scatter(x=x, y=before, name=before_name, mode="lines", line={"color": BEFORE}),
+            go.Scatter(x=x, y=after, name=after_name, mode="lines", line={"color": CUT}),
+        ]
+    )
+    fig.add_vline(x=length + 1, line={"dash": "dot", "color": "#888"})
+    fig.update_xaxes(title=position_title)
+    fig.update_yaxes(title=loss_title, rangemode="tozero")
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
+    return fig

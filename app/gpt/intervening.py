@@ -1,0 +1,175 @@
+"""Two views of the GPT page that change the model while it runs (models/interventions.py, through the probe
+points): knock out one head, or a layer's attention or MLP, and see what gets worse; patch the clean prompt's
+residual stream into a corrupted one, one (layer, position) at a time, and see where the answer lives."""
+
+import streamlit as st
+
+from app.gpt import service as svc
+from app.gpt.views import knock_out_losses, patching_map
+from app.shared import ui
+from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.tokens import visible
+
+LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
+
+
+def _held(key: str, default: int) -> int:
+    """A control of the in-context-learning view, which this view does not draw: its state, else its link's value."""
+    value = st.session_state.get(key)
+    if value is None:
+        value = st.query_params.get(key, default)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _torch_only(backend: str) -> None:
+    if backend != "torch":
+        st.caption(t("gpt.ko.torch_only"))
+
+
+def _layer_and_head(L: int, H: int, best: tuple[int, int], part: str) -> tuple[int, int]:
+    """Layer and head controls, defaulting to the page's induction head; values of a bigger model are clamped."""
+    for key, n in (("gpt_ko_layer", L), ("gpt_ko_head", H)):
+        if st.session_state.get(key) is not None and st.session_state[key] >= n:
+            st.session_state[key] = None  # a layer or head of a model with more of them
+    c_layer, c_head = st.columns([1, 2])
+    if L > LAYER_BUTTONS:
+        layer = ui.slider(c_layer, t("view.layer"), 0, L - 1, best[0], key="gpt_ko_layer", bind="query-params")
+    else:
+        layer = c_layer.segmented_control(
+            t("view.layer"), list(range(L)), default=best[0], required=True, key="gpt_ko_layer", bind="query-params"
+        )
+    head = best[1]
+    if part == "head":
+        head = c_head.segmented_control(
+            t("view.head"), list(range(H)), default=best[1], required=True, key="gpt_ko_head", bind="query-params"
+        )
+    layer = best[0] if layer is None else layer
+    head = best[1] if head is None else head
+    return min(int(layer), L - 1), min(int(head), H - 1)
+
+
+def knock_out(a, backend: str) -> None:
+    """Knock out a head (or a layer's attention or MLP): the loss on the repeat and the prompt's top token, before
+    and after, side by side. Defaults to the page's induction head."""
+    facts = svc.facts(a.name)
+    length, seed = (_held(k, d) for k, d in zip(("gpt_icl_length", "gpt_icl_seed"), svc.ICL_DEFAULT))
+    best = svc.induction(length, seed, "torch", a.name).best_head
+    st.caption(t("gpt.ko.caption", lh=layer_head_label(*best), length=length, seed=seed))
+    c_part, c_mode = st.columns(2)
+    with c_part:
+        part = ui.choice(
+            st.segmented_control,
+            t("gpt.ko.part"),
+            svc.KNOCK_PARTS,
+            key="gpt_ko_part",
+            default="head",
+            labels={p: t(f"gpt.ko.part.{p}") for p in svc.KNOCK_PARTS},
+            required=True,
+        )
+    with c_mode:
+        mode = ui.choice(
+            st.segmented_control,
+            t("gpt.ko.mode"),
+            svc.KNOCK_MODES,
+            key="gpt_ko_mode",
+            default="zero",
+            labels={m: t(f"gpt.ko.mode.{m}") for m in svc.KNOCK_MODES},
+            required=True,
+            help=t("gpt.ko.mode.help"),
+        )
+    layer, head = _layer_and_head(facts["layers"], facts["heads"], best, part)
+    try:
+        ko = svc.knock_out(svc.text_of(a), length, seed, layer, part, mode, head, a.name)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    what = layer_head_label(layer, head) if part == "head" else t(f"gpt.ko.what.{part}", layer=layer)
+    vocab = svc.vocabulary(a.name)
+    k1, k2, k3 = st.columns(3)
+    k1.metric(
+        t("gpt.ko.m.repeat", what=what),
+        f"{ko.second_before:.3f} → {ko.second_after:.3f}",
+        delta=f"{ko.second_after - ko.second_before:+.3f}",
+        delta_color="inverse",
+        help=t("gpt.ko.m.repeat.help"),
+    )
+    k2.metric(
+        t("gpt.ko.m.first"),
+        f"{ko.first_before:.2f} → {ko.first_after:.2f}",
+        delta=f"{ko.first_after - ko.first_before:+.2f}",
+        delta_color="inverse",
+    )
+    k3.metric(
+        t("gpt.ko.m.target", token=visible(vocab[ko.target])),
+        f"{ko.p_before:.1%} → {ko.p_after:.1%}",
+        delta=f"{(ko.p_after - ko.p_before) * 100:+.1f} pp",
+        help=t("gpt.ko.m.target.help", top=visible(vocab[ko.top_after])),
+    )
+    ui.figure(
+        knock_out_losses(
+            ko.loss_before,
+            ko.loss_after,
+            length,
+            loss_title=t("gpt.icl.loss"),
+            position_title=t("gpt.lens.position"),
+            before_name=t("gpt.ko.plain"),
+            after_name=t("gpt.ko.knocked", what=what),
+        ),
+        {"plain": ko.loss_before, "knocked_out": ko.loss_after},
+        f"gpt-knock-out-l{layer}-{part}",
+        key="gpt_ko_loss",
+    )
+    st.caption(t("gpt.ko.read", lh=layer_head_label(*best)))
+    _torch_only(backend)
+    ui.readout(ko)
+
+
+def patching(a, backend: str) -> None:
+    """Activation patching: two prompts of the same length, the restored logit difference per (layer, position)."""
+    most = svc.patch_limit(a.name)
+    st.caption(t("gpt.patch.caption", max=most))
+    clean_default, corrupt_default = svc.PATCH_DEFAULTS
+    c1, c2 = st.columns(2)
+    clean = ui.text_box(t("gpt.patch.clean"), clean_default, key="gpt_patch_clean", max_chars=300, host=c1)
+    corrupt = ui.text_box(t("gpt.patch.corrupt"), corrupt_default, key="gpt_patch_corrupt", max_chars=300, host=c2)
+    bar = st.progress(0.0, text=t("gpt.patch.running"))
+    try:
+        p = svc.patching(clean, corrupt, a.name, progress=lambda f: bar.progress(f, text=t("gpt.patch.running")))
+    except InputError as e:
+        bar.empty()
+        ui.input_error(e)
+        return
+    bar.empty()
+    vocab = svc.vocabulary(a.name)
+    labels = [
+        visible(c) if c == w else f"{visible(c)}/{visible(w)}" for c, w in zip(p.clean.pieces, p.corrupted.pieces)
+    ]
+    layers = [t("gpt.lens.embedding") if i == 0 else t("gpt.lens.after", layer=i - 1) for i in p.layers]
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("gpt.patch.m.answer"), visible(vocab[p.answer]), help=t("gpt.patch.m.answer.help"))
+    m2.metric(t("gpt.patch.m.wrong"), visible(vocab[p.wrong]))
+    m3.metric(t("gpt.patch.m.ld"), f"{p.ld_clean:.2f} / {p.ld_corrupted:.2f}", help=t("gpt.patch.m.ld.help"))
+    ui.figure(
+        patching_map(
+            p.restored,
+            labels,
+            layers,
+            value_title=t("gpt.patch.restored"),
+            position_title=t("gpt.lens.position"),
+            layer_title=t("view.layer"),
+        ),
+        p.restored,
+        "gpt-activation-patching",
+        key="gpt_patch_map",
+        row_labels=layers,
+        col_labels=labels,
+    )
+    st.caption(t("gpt.patch.read"))
+    n_blocks = svc.facts(a.name)["layers"]
+    if len(p.layers) < n_blocks + 1:
+        st.caption(t("gpt.patch.every", step=p.layers[1], rows=len(p.layers), all=n_blocks + 1))
+    _torch_only(backend)
+    ui.readout(p)
