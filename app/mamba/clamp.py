@@ -100,6 +100,7 @@ def section(seed: int, backend: str) -> None:
         value_title="Δ",
         colorscale="Reds",
         zmin=0.0,
+        zmax=float(max(c.delta_before.max(), c.delta_after.max())),  # the unchanged Δ's scale: a clamp to 0 is blank
         title=t("mamba.clamp.map", layer=c.layer),
     )
     ui.figure(fig, c.delta_after, "mamba-delta-clamped", key="mamba_clamp_map", row_labels=labels_)
