@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryDecoder, SwiGLU, causal_mask
+from models.layers import KVCache, MultiHeadAttention, RMSNorm, RotaryDecoder, SwiGLU, apply_rope, causal_mask
 from models.probe import Probe, name_probes
 
 # The siblings of the ``llama`` checkpoint that differ only in how many key/value heads its 4 query heads share
@@ -150,6 +150,20 @@ class Llama(RotaryDecoder):
 
     def new_cache(self) -> list[KVCache]:
         return [KVCache() for _ in self.blocks]
+
+
+def unrotate(model: Llama, T: int):
+    """An override for the rotated q and k probes (``blocks.{i}.attn.q``, ``blocks.{i}.attn.k``) of a forward of
+    ``T`` tokens from position 0 (no cache, no scaling): every pair turned back by its angle (the rotation by −m·θᵢ,
+    RoPE's inverse), so the layer scores qᵀk of the unrotated vectors and attends without positions."""
+    cos, sin = model.rope(torch.arange(T, device=model.embed.weight.device), context=model.config.max_len)
+
+    def unrotated(x: torch.Tensor, name: str) -> torch.Tensor:  # (B, H or G, T, D)
+        if x.shape[-2] != T:
+            raise ValueError(f"unrotate was made for {T} positions, {name} has {x.shape[-2]}")
+        return apply_rope(x, cos.to(x.dtype), -sin.to(x.dtype))
+
+    return unrotated
 
 
 def build(config: dict) -> Llama:

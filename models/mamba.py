@@ -35,6 +35,9 @@ serves every length up to ``max_len`` — no loop over t is unrolled, and Δ, Ā
 Probes (i = layer): ``layers.{i}.mixer.delta`` (b, l, d_in) Δ; ``layers.{i}.mixer.A_bar`` (b, l, d_in, n) Ā;
 ``layers.{i}.mixer.B``, ``layers.{i}.mixer.C`` (b, l, n); ``layers.{i}.mixer.h_norm`` (b, l) ‖h_t‖ over all of the
 layer's d_in·n state numbers; ``layers.{i}.mixer.out`` (b, l, d) the block's output before the residual sum.
+The Δ probe sits where the scan reads Δ: inside ``intervene({"layers.0.mixer.delta": clamp_delta(0.0)})`` the scan
+runs on the clamped Δ (Δ → 0: Ā → 1 and B̄ → 0, the state ignores the input; a large Δ: Ā → 0, the state is reset
+to the current token).
 
 Real weights: ``state-spaces/mamba-130m-hf`` (converted by models/pretrained/mamba.py) is this model with the
 paper's sizes; its RMSNorms use ε = 1e-5 (``norm_eps``; 1e-6 here by default).
@@ -223,7 +226,7 @@ class Mixer(nn.Module):
         u, z = self.in_proj(x).chunk(2, dim=-1)  # (b, l, d_in) each
         u = F.silu(self.conv1d(u.transpose(1, 2))[..., :l].transpose(1, 2))  # causal: drop the look-ahead tail
         delta, B, C = self.select(u)
-        self.delta(delta)
+        delta = self.delta(delta)  # what the scan reads: an override of this probe (a clamped Δ) changes the output
         self.B(B)
         self.C(C)
         A = self.A
@@ -303,6 +306,20 @@ class Mamba(nn.Module):
             x = x + out
             new.append(s)
         return self.norm_f(x) @ self.embed.weight.T, new
+
+
+def clamp_delta(value: float, channels: tuple[int, ...] | None = None):
+    """An override for a ``layers.{i}.mixer.delta`` probe (``models.probe.intervene``): Δ set to ``value`` on
+    ``channels`` (every channel when None), whatever the input."""
+
+    def clamp(delta: torch.Tensor, name: str) -> torch.Tensor:
+        if channels is None:
+            return torch.full_like(delta, value)
+        out = delta.clone()
+        out[..., list(channels)] = value
+        return out
+
+    return clamp
 
 
 def build(config: dict) -> Mamba:

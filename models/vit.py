@@ -28,6 +28,10 @@ positions added; per block ``blocks.{i}.attn.{q,k,v,scores,pattern,context}`` (p
 ``blocks.{i}.mlp.act`` and ``blocks.{i}.resid`` (B, T, C); ``cls`` (B, C) the final, normed [CLS] vector the head
 reads.
 
+Occlusion (Zeiler & Fergus 2013, arXiv 1311.2901): ``occlusion`` blanks one patch at a time through the
+``patch_embed.patches`` probe (``models.probe.intervene``) and measures how much the predicted class's probability
+drops: a saliency map read off the output, beside attention rollout's map read off the attention.
+
 Numpy helpers for the explorer (no torch needed by their callers): ``patchify``/``unpatchify``,
 ``attention_rollout`` (Abnar & Zuidema 2020, arXiv 2005.00928) and ``position_similarity``.
 """
@@ -42,7 +46,7 @@ from einops import rearrange
 from torch import nn
 
 from models.layers import LayerNorm, LearnedPositions, PreNormBlock
-from models.probe import Probe, name_probes
+from models.probe import Probe, intervene, name_probes
 
 
 @dataclass
@@ -143,6 +147,42 @@ class ViT(nn.Module):
 
 def build(config: dict) -> ViT:
     return ViT(Config(**config))
+
+
+OCCLUSION_FILLS = ("zero", "mean")  # a blanked patch: zeros (the digits' background; a real model's mean colour,
+# its inputs being normalised), or the image's mean patch
+
+
+def blank_patches(which: torch.Tensor, fill: str = "zero"):
+    """An override for the ``patch_embed.patches`` probe: in image b of the batch, the patches where ``which[b]``
+    (a (B, N) bool tensor) is True are replaced by zeros or (``fill="mean"``) by the image's mean patch."""
+    if fill not in OCCLUSION_FILLS:
+        raise ValueError(f"fill must be one of {OCCLUSION_FILLS}, not {fill!r}")
+
+    def blank(patches: torch.Tensor, name: str) -> torch.Tensor:  # (B, N, c·P·P)
+        value = torch.zeros_like(patches) if fill == "zero" else patches.mean(1, keepdim=True).expand_as(patches)
+        return torch.where(which.to(patches.device).unsqueeze(-1), value, patches)
+
+    return blank
+
+
+@torch.inference_mode()
+def occlusion(model: ViT, image: torch.Tensor, fill: str = "zero", batch: int = 64) -> tuple[np.ndarray, int, float]:
+    """Blank each patch of ``image`` (one image, no batch axis) in turn: the drop of the predicted class's
+    probability, (h, w), the predicted class and its probability on the intact image. Runs ``batch`` occluded
+    copies per forward."""
+    n, g = model.config.n_patches, model.config.grid
+    probs = model(image[None]).softmax(-1)[0]
+    k = int(probs.argmax())
+    drops = []
+    for start in range(0, n, batch):
+        rows = torch.arange(start, min(n, start + batch))
+        which = torch.zeros(len(rows), n, dtype=torch.bool)
+        which[torch.arange(len(rows)), rows] = True
+        with intervene({"patch_embed.patches": blank_patches(which, fill)}):
+            p = model(image[None].expand(len(rows), *image.shape)).softmax(-1)[:, k]
+        drops.append(probs[k] - p)
+    return torch.cat(drops).reshape(g, g).float().cpu().numpy(), k, float(probs[k])
 
 
 # ---- views of the learned weights and of attention (numpy) -----------------------------------------------------

@@ -5,7 +5,7 @@ The page in the paper's order; the sections are in ``app/mamba/sections.py``."""
 
 import streamlit as st
 
-from app.mamba import sections
+from app.mamba import clamp, sections
 from app.mamba import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -87,5 +87,6 @@ except InputError as e:
 sections.answers(a, source)  # what the model answers on this input (the same at every layer)
 sections.selection(a, source)  # §3.2 the selection mechanism: Δ, Ā, B and C, the state, layer by layer
 sections.compare(a, source, seed, backend)  # §4.1 selective copying: Mamba against a time-invariant (LTI) SSM
+clamp.section(seed, backend)  # intervention: Δ clamped on chosen channels, accuracy before and after
 sections.modes(a)  # §3.3 the parallel scan against the recurrence; a constant state against a growing KV cache
 sections.models(cards)  # the models behind the page

@@ -456,3 +456,140 @@ def pvh_fields(cards: dict) -> dict:
         "lm_tokens": lm.get("tokens", 0) / 1e6,
         "bpc": lm.get("val_bpc", nan),
     }
+
+
+# ---- intervention: Δ clamped on chosen channels of one layer, on held-out selective-copying instances --------------
+
+HELD_OUT_SEED = 12345  # the held-out instances of the checkpoint's card (models/recipes/mamba.py's EVAL_SEED)
+HELD_OUT = 128  # instances the clamp is measured on
+CLAMP_VALUES = (0.0, 0.001, 0.01, 0.1, 1.0, 10.0, 100.0)
+CHANNEL_MODES = ("all", "top", "range")
+
+
+@dataclass(frozen=True)
+class Clamp:
+    """Selective copying with Δ of ``layer`` clamped to ``value`` on ``channels``, against the unchanged run."""
+
+    layer: int
+    channels: tuple[int, ...]
+    value: float
+    instances: int
+    chance: float  # accuracy of a uniform guess among the data values
+    acc_before: float
+    acc_after: float
+    loss_before: float  # mean cross-entropy (nats) over the scored positions
+    loss_after: float
+    labels: tuple[str, ...]  # the page's instance (its seed): what the strips show
+    delta_before: np.ndarray  # (l, d_in) Δ of ``layer`` on the page's instance, unchanged
+    delta_after: np.ndarray  # (l, d_in) after clamping
+    acc_instance_before: float
+    acc_instance_after: float
+    backend: str  # always torch: interventions run on the torch model
+    device: str
+    ms: float
+
+
+def clamp_channels(layer: int, mode: str, k: int, lo: int, hi: int) -> tuple[int, ...]:
+    """The channels a clamp touches: every one, the ``k`` whose Δ depends most on the input (held out), or lo…hi."""
+    d_in = MODELS["copy"].config["expand"] * MODELS["copy"].config["d_model"]
+    if mode == "all":
+        return tuple(range(d_in))
+    if mode == "top":
+        return input_dependent_channels(layer)[: max(1, min(int(k), d_in))]
+    if mode == "range":
+        lo, hi = sorted((max(0, int(lo)), min(d_in - 1, int(hi))))
+        return tuple(range(lo, hi + 1))
+    raise InputError("mamba.error.source")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def input_dependent_channels(layer: int) -> tuple[int, ...]:
+    """The channels of ``layer`` ordered by how much Δ moves with the input over the held-out instances (mean
+    |log(Δ_t / the channel's median over t)|, the positions whose convolution window lies inside the sequence)."""
+    import torch
+
+    from models.probe import trace
+
+    tokens, _, _ = _held_out()
+    with torch.inference_mode(), trace(f"layers.{layer}.mixer.delta") as tr:
+        MODELS["copy"].model(torch.from_numpy(tokens))
+    d = tr[f"layers.{layer}.mixer.delta"].numpy()[:, MODELS["copy"].config["d_conv"] - 1 :]  # (N, l', d_in)
+    move = np.abs(np.log(d / np.median(d, axis=1, keepdims=True))).mean((0, 1))
+    return tuple(int(c) for c in np.argsort(-move))
+
+
+def _held_out() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    batch = ssm_tasks.copy_batch(np.random.default_rng(HELD_OUT_SEED), HELD_OUT)
+    return batch.tokens, batch.targets, batch.mask
+
+
+def score(logits, targets, mask) -> tuple[float, float]:
+    """Accuracy and mean cross-entropy (nats) of ``logits`` at the scored positions (torch tensors)."""
+    import torch
+
+    acc = float((logits.argmax(-1)[mask] == targets[mask]).float().mean())
+    return acc, float(torch.nn.functional.cross_entropy(logits[mask], targets[mask]))
+
+
+@st.cache_data(show_spinner=False)
+def _held_out_score() -> tuple[float, float]:
+    """The unchanged checkpoint on the held-out instances: (accuracy, loss)."""
+    import torch
+
+    tokens, targets, mask = (torch.from_numpy(v) for v in _held_out())
+    with torch.inference_mode():
+        return score(MODELS["copy"].model(tokens), targets, mask)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def clamp(layer: int, channels: tuple[int, ...], value: float, seed: int) -> Clamp:
+    """Run the copy checkpoint on the held-out instances and on instance ``seed``, unchanged and with Δ of ``layer``
+    clamped (``models.mamba.clamp_delta`` through the Δ probe the scan reads)."""
+    import time
+
+    import torch
+
+    from models.probe import intervene, trace
+
+    handle = MODELS["copy"]
+    handle.require()
+    model = handle.model
+    if not 0 <= layer < model.config.n_layers:
+        raise InputError("mamba.error.source")
+    probe = f"layers.{layer}.mixer.delta"
+    override = {probe: mamba.clamp_delta(float(value), tuple(channels))}
+    tokens, targets, mask = (torch.from_numpy(v) for v in _held_out())
+    one = _instance("copy", int(seed), 0)
+    one_tokens = torch.from_numpy(one.tokens)
+
+    start = time.perf_counter()
+    before = _held_out_score()
+    with torch.inference_mode():
+        with intervene(override):
+            after = score(model(tokens), targets, mask)
+        with trace(probe) as plain:
+            one_before = model(one_tokens)
+        with intervene(override), trace(probe) as clamped:
+            one_after = model(one_tokens)
+    ms = (time.perf_counter() - start) * 1e3
+    one_tg, one_mk = torch.from_numpy(one.targets), torch.from_numpy(one.mask)
+    ids = one.tokens[0]
+    return Clamp(
+        layer=layer,
+        channels=tuple(channels),
+        value=float(value),
+        instances=HELD_OUT,
+        chance=1.0 / len(COPY_LETTERS),
+        acc_before=before[0],
+        acc_after=after[0],
+        loss_before=before[1],
+        loss_after=after[1],
+        labels=tuple(copy_label(int(i)) for i in ids),
+        delta_before=plain[probe][0].numpy(),
+        delta_after=clamped[probe][0].numpy(),
+        acc_instance_before=score(one_before, one_tg, one_mk)[0],
+        acc_instance_after=score(one_after, one_tg, one_mk)[0],
+        backend="torch",
+        device=str(next(model.parameters()).device),
+        ms=ms,
+    )

@@ -413,4 +413,64 @@ STRINGS = {
         "On the real model, the check runs on the first {n} tokens: step() runs the whole stack once per token.",
         "在真实模型上，检查只用前 {n} 个词元：step() 每个词元都要把整个堆栈跑一遍。",
     ),
+    # the intervention: Δ clamped
+    "mamba.h.clamp": ("Intervention: clamp Δ", "干预：钳制 Δ"),
+    "mamba.clamp.missing": (
+        "The selective-copying checkpoint is not installed, so there is nothing to intervene on.",
+        "未安装选择性复制检查点，无法进行干预。",
+    ),
+    "mamba.clamp.caption": (
+        "Δ of the chosen channels is replaced by a constant where the scan reads it; everything else runs unchanged. "
+        "Accuracy and loss over {n} held-out selective-copying instances; the strips and the map show instance {seed}.",
+        "在扫描读取 Δ 的位置，把所选通道的 Δ 换成常数，其余一切照常运行。准确率与损失取自 {n} 个留出的选择性复制实例；"
+        "色条与热图显示实例 {seed}。",
+    ),
+    "mamba.clamp.value": ("Clamp Δ to", "将 Δ 钳制为"),
+    "mamba.clamp.value.help": (
+        "Δ → 0: Ā = exp(ΔA) → 1 and B̄ = ΔB → 0, the state keeps what it had and ignores the input. A large Δ: Ā → 0, "
+        "the state forgets and holds only the current token.",
+        "Δ → 0：Ā = exp(ΔA) → 1，B̄ = ΔB → 0，状态保留原有内容、忽略输入。Δ 很大：Ā → 0，状态遗忘过去，只保存当前词元。",
+    ),
+    "mamba.clamp.mode": ("Channels", "通道"),
+    "mamba.clamp.mode.all": ("all", "全部"),
+    "mamba.clamp.mode.top": ("most input-dependent", "最依赖输入的"),
+    "mamba.clamp.mode.range": ("a range", "一段范围"),
+    "mamba.clamp.k": ("How many (ranked by Δ movement on held-out instances)", "数量（按留出实例上 Δ 的变动排序）"),
+    "mamba.clamp.lo": ("First channel", "起始通道"),
+    "mamba.clamp.hi": ("Last channel", "结束通道"),
+    "mamba.clamp.acc_before": ("Accuracy, unchanged", "准确率（原样）"),
+    "mamba.clamp.acc_after": ("Accuracy, Δ clamped", "准确率（钳制 Δ）"),
+    "mamba.clamp.loss_before": ("Loss, unchanged (nats)", "损失（原样，nats）"),
+    "mamba.clamp.loss_after": ("Loss, Δ clamped (nats)", "损失（钳制 Δ，nats）"),
+    "mamba.clamp.result": (
+        "Clamping Δ to {value} on {n} of the {d_in} channels of layer {layer}: accuracy on {instances} held-out "
+        "instances goes from **{before:.1%}** to **{after:.1%}** (a uniform guess among the 8 letters: {chance:.1%}); "
+        "the loss from {loss_before:.3f} to {loss_after:.3f} nats.",
+        "把第 {layer} 层 {d_in} 个通道中的 {n} 个的 Δ 钳制为 {value}：{instances} 个留出实例上的准确率从 "
+        "**{before:.1%}** 变为 **{after:.1%}**（在 8 个字母中均匀瞎猜：{chance:.1%}）；损失从 {loss_before:.3f} "
+        "变为 {loss_after:.3f} nats。",
+    ),
+    "mamba.clamp.strip.before": (
+        "Unchanged: mean Δ of the chosen channels per token (this instance: {acc:.0%} correct)",
+        "原样：所选通道在每个词元处的平均 Δ（本实例正确率 {acc:.0%}）",
+    ),
+    "mamba.clamp.strip.after": (
+        "Clamped: mean Δ of the chosen channels per token (this instance: {acc:.0%} correct)",
+        "钳制后：所选通道在每个词元处的平均 Δ（本实例正确率 {acc:.0%}）",
+    ),
+    "mamba.clamp.map": ("Δ of layer {layer} after clamping (channels down)", "钳制后第 {layer} 层的 Δ（纵轴为通道）"),
+    "mamba.clamp.torch_only": (
+        "Interventions run on the torch model: the {backend} backend selected in the sidebar is not used here.",
+        "干预只在 torch 模型上运行：此处不使用侧栏所选的 {backend} 后端。",
+    ),
+    "mamba.explain.clamp": (
+        "**What the paper leads you to expect.** Selection lives in Δ (2312.00752, §3.5.2): a large Δ at a letter "
+        "lets it into the state, a small Δ at noise lets the state ignore it. Fix Δ and the layer can no longer "
+        "choose: at Δ = 0 the state never takes in a token, at a large Δ it keeps only the latest one. Either way "
+        "the letters are lost, and accuracy should fall towards a guess. Clamping only the most input-dependent "
+        "channels tests whether selection is concentrated in a few of them.",
+        "**论文让我们预期什么。** 选择机制就在 Δ 里（2312.00752，§3.5.2）：字母处 Δ 大，字母进入状态；噪声处 Δ 小，"
+        "状态忽略它。把 Δ 固定住，这一层就无法再作选择：Δ = 0 时状态从不接收词元，Δ 很大时它只保留最新的一个。"
+        "两种情况下字母都会丢失，准确率应跌向瞎猜。只钳制最依赖输入的通道，可以检验选择是否集中在少数通道上。",
+    ),
 }

@@ -9,7 +9,7 @@ stays on ours."""
 
 import streamlit as st
 
-from app.rope import sections
+from app.rope import sections, unrotate
 from app.rope import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -49,5 +49,6 @@ sections.relative(d, base)  # the relative property: q_m·k_n depends on m − n
 sections.decay(d, base, backend, name)  # long-term decay: the bound and the model's own scores
 sections.schemes(d, base)  # five position schemes on one chart
 sections.extrapolation(name)  # past the training context (ours): plain, interpolation, NTK, YaRN
+unrotate.section(backend, name)  # intervention: the rotation taken off a layer's q and k, held-out loss by position
 
 ui.explain(t("rope.explain"))

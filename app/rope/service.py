@@ -366,3 +366,74 @@ def card_numbers() -> dict:
         out[f"{s}_within"] = ext.get(f"{s}_within", float("nan"))
         out[f"{s}_beyond"] = ext.get(f"{s}_beyond", float("nan"))
     return out
+
+
+# ---- intervention: the rotation removed from one layer's q and k ----------------------------------------------------
+
+ALL_LAYERS = -1  # the rotation removed from every layer at once
+
+
+@dataclass(frozen=True)
+class Unrotated:
+    """Held-out loss by position with the rotation of ``layer``'s q and k undone (``llama.unrotate``), and unchanged."""
+
+    layer: int  # ALL_LAYERS: every layer
+    before: np.ndarray  # (T,) mean loss (nats) at each position, unchanged
+    after: np.ndarray  # (T,) with the rotation removed
+    per_layer: np.ndarray  # (L,) mean loss with the rotation removed from that layer alone
+    every_layer: float  # mean loss with the rotation removed from every layer
+    windows: int
+    backend: str  # always torch: interventions run on the torch model
+    device: str
+    ms: float
+
+
+def _windows(T: int, n: int) -> np.ndarray:
+    """``n`` held-out windows of T + 1 tokens, spread over the validation plays (the measured decay's)."""
+    ids = np.concatenate([_held_out(p) for p in PLAYS])
+    starts = np.linspace(0, len(ids) - T - 2, n).astype(int)
+    return np.stack([ids[s : s + T + 1] for s in starts])
+
+
+def _unrotated_losses(model, windows: np.ndarray, layers: str) -> np.ndarray:
+    from models.probe import intervene
+
+    T = windows.shape[1] - 1
+    with intervene({f"blocks.{layers}.attn.[qk]": llama.unrotate(model, T)}):
+        return metrics.position_losses(model, windows)
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=1)
+def _unrotated_all() -> tuple[np.ndarray, np.ndarray, np.ndarray, str, float]:
+    """Ours on MEASURE_WINDOWS held-out windows of its context: the loss at every position unchanged (T,), with the
+    rotation removed from each layer alone (L, T) and from every layer (T,); the device, the milliseconds."""
+    MODEL.require()
+    model = MODEL.model
+    windows = _windows(context(), MEASURE_WINDOWS)
+    start = time.perf_counter()
+    before = metrics.position_losses(model, windows)
+    per_layer = np.stack([_unrotated_losses(model, windows, str(i)) for i in range(model.config.n_layers)])
+    every = _unrotated_losses(model, windows, "*")
+    ms = (time.perf_counter() - start) * 1e3
+    return before, per_layer, every, str(model.embed.weight.device), ms
+
+
+def unrotated(layer: int) -> Unrotated:
+    """The loss at every position, unchanged and with the rotation removed from ``layer`` (ALL_LAYERS: from all),
+    and the mean loss with each layer's removed alone (all computed once, for every choice)."""
+    L = MODEL.config["n_layers"]
+    if not (layer == ALL_LAYERS or 0 <= layer < L):
+        raise InputError("rope.error.layer", max=L - 1)
+    before, per_layer, every, device, ms = _unrotated_all()
+    return Unrotated(
+        layer=layer,
+        before=before,
+        after=every if layer == ALL_LAYERS else per_layer[layer],
+        per_layer=per_layer.mean(1),
+        every_layer=float(every.mean()),
+        windows=MEASURE_WINDOWS,
+        backend="torch",
+        device=device,
+        ms=ms,
+    )

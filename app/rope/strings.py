@@ -417,4 +417,49 @@ STRINGS = {
         "This section reads our model: {name}'s context is {T} tokens, and {x}× that is far beyond a CPU here.",
         "本节使用我们的模型：{name} 的上下文是 {T} 个词元，它的 {x} 倍远超这里的 CPU 所能承受。",
     ),
+    # the intervention: the rotation removed from a layer's q and k
+    "rope.error.layer": ("Pick a layer from 0 to {max}, or all.", "请选择 0 到 {max} 层之一，或全部。"),
+    "rope.unrot.title": ("Intervention: take the rotation off a layer", "干预：去掉某一层的旋转"),
+    "rope.unrot.ours_only": (
+        "This section runs on our model, not on {name}.",
+        "本节在我们的模型上运行，而不是 {name}。",
+    ),
+    "rope.unrot.which": ("Rotation removed from", "去掉旋转的层"),
+    "rope.unrot.layer": ("layer {i}", "第 {i} 层"),
+    "rope.unrot.all": ("every layer", "所有层"),
+    "rope.unrot.m.before": ("Held-out loss, unchanged", "留出集损失（原样）"),
+    "rope.unrot.m.after": ("… rotation off {where}", "……去掉{where}的旋转"),
+    "rope.unrot.m.early": ("Change, first {n} positions", "变化：前 {n} 个位置"),
+    "rope.unrot.m.early.help": (
+        "Near the start a token has few tokens before it, so where they are matters less.",
+        "靠近开头时，前面的词元很少，它们的位置就不那么重要。",
+    ),
+    "rope.unrot.m.late": ("Change, last {n} positions", "变化：最后 {n} 个位置"),
+    "rope.unrot.series.before": ("unchanged", "原样"),
+    "rope.unrot.series.after": ("rotation off {where}", "去掉{where}的旋转"),
+    "rope.unrot.plot": (
+        "Mean loss at each position over {n} held-out windows of {T} tokens (running mean over {w} positions).",
+        "{n} 个 {T} 词元留出窗口上每个位置的平均损失（{w} 个位置的滑动平均）。",
+    ),
+    "rope.unrot.result": (
+        "Unchanged, the model loses {before:.3f} nats per token on {n} held-out windows of {T} tokens. With the "
+        "rotation taken off one layer at a time: {per_layer}; most from {worst}. Off every layer: {every:.3f}.",
+        "原样时，模型在 {n} 个 {T} 词元的留出窗口上每词元损失 {before:.3f} 奈特。每次去掉一层的旋转：{per_layer}；"
+        "影响最大的是{worst}。去掉所有层的旋转：{every:.3f}。",
+    ),
+    "rope.unrot.torch_only": (
+        "Interventions run on the torch model: the {backend} backend selected in the sidebar is not used here.",
+        "干预只在 torch 模型上运行：此处不使用侧栏所选的 {backend} 后端。",
+    ),
+    "rope.explain.unrot": (
+        "**What is removed.** RoPE (2104.09864) is the model's only source of position: every q and k is rotated "
+        "by m·θᵢ before the scores. Here the rotated q and k of the chosen layer are turned back by −m·θᵢ, so its "
+        "scores are qᵀk of the plain vectors, the same at every distance; the causal mask still tells a token which "
+        "tokens came before it, not how far back. The paper leads you to expect a higher loss, most where a layer "
+        "uses nearby tokens, and least at the first positions, where there is little to order.",
+        "**去掉了什么。** RoPE（2104.09864）是模型唯一的位置来源：每个 q 和 k 在计算得分前都按 m·θᵢ 旋转。"
+        "这里把所选层旋转后的 q 和 k 再按 −m·θᵢ 转回去，于是它的得分就是未旋转向量的 qᵀk，与距离无关；"
+        "因果掩码仍告诉词元哪些词元在它之前，但不告诉有多远。论文让我们预期损失会升高，在依赖邻近词元的层上最明显，"
+        "而在最前面几个位置最小，因为那里几乎没有需要排序的内容。",
+    ),
 }

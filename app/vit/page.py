@@ -6,7 +6,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.i18n import InputError, t
-from app.vit import real, sections
+from app.vit import occlusion, real, sections
 from app.vit import service as svc
 
 try:  # optional: drawing needs streamlit-drawable-canvas
@@ -34,6 +34,7 @@ if svc.is_real(name):  # a released ViT on photos: the same sections, from the s
     real.attention(res)  # §4.5 what [CLS] attends to, per layer and head
     real.distance(res)  # §4.5 how far each head looks (Figure 7, right)
     real.rollout(res, photo, name)  # §4.5, Appendix D.8 attention rolled out through the whole stack
+    occlusion.section(res, photo, backend, name)  # intervention: each patch blanked, the drop of the class
     real.positions(res, name)  # §4.5 the learned position embeddings on the grid (Figure 7, centre)
     st.stop()
 card = svc.card_numbers()
@@ -132,5 +133,6 @@ sections.sequence(res)  # §3.1 the patches flattened into a sequence of tokens
 sections.embeddings(res, card)  # §3.1, §4.5 the linear projection E of the patches: its filters
 sections.attention(res)  # §4.5 what [CLS] attends to, per layer and head
 sections.rollout(res, key)  # §4.5, Appendix D.8 attention rolled out through the whole stack
+occlusion.section(res, key, backend)  # intervention: each patch blanked in turn, the drop of the predicted class
 sections.positions(res, card)  # §4.5 the learned position embeddings: rows and columns of the grid
 sections.about(card)  # the data and the model

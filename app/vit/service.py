@@ -433,3 +433,72 @@ def attention_distance(a: Analysis) -> np.ndarray:
     w = a.patterns[:, :, 1:, 1:]  # (L, H, N, N) patch -> patch
     w = w / np.maximum(w.sum(-1, keepdims=True), 1e-12)
     return (w * dist).sum(-1).mean(-1)
+
+
+# ---- occlusion: one patch blanked at a time, the drop of the predicted class's probability ---------------------------
+
+OCCLUSION_FILLS = vit.OCCLUSION_FILLS
+
+
+@dataclass(frozen=True)
+class Occlusion:
+    """What blanking patches (through the ``patch_embed.patches`` probe) does to the predicted class."""
+
+    drop: np.ndarray  # (h, w) p(class) intact minus p(class) with that one patch blanked
+    predicted: int
+    p: float  # the predicted class's probability, intact
+    p_all: float  # ... with every patch blanked
+    rollout: np.ndarray  # (h, w) attention rollout (mean fusion, nothing discarded), for the comparison
+    correlation: float  # Pearson correlation of the two maps over the patches
+    backend: str  # always torch: interventions run on the torch model
+    device: str
+    ms: float
+
+
+def _occlusion_input(key: bytes, name: str):
+    """The image as the torch model takes it, without a batch axis: (H, W) digits, (3, S, S) a real model's."""
+    import torch
+
+    if not is_real(name):
+        return torch.from_numpy(_image(key))
+    pre = _preprocess_of(name)
+    x = photos.normalise(_pixels(key, pre["size"]), pre["mean"], pre["std"], pre["rescale"])
+    return torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def occlusion(key: bytes, fill: str, name: str = NAME, backend: str = "torch") -> Occlusion:
+    """Occlusion saliency of checkpoint ``name`` on the image ``key`` (a digit's, or a real model's photo), beside
+    its attention rollout. ``fill``: what a blanked patch holds (``OCCLUSION_FILLS``)."""
+    import time
+
+    import torch
+
+    from models.probe import intervene
+
+    if fill not in OCCLUSION_FILLS:
+        raise InputError("vit.error.fill")
+    ck = services.checkpoint(name)
+    ck.require()
+    model = ck.model
+    x = _occlusion_input(key, name)
+    start = time.perf_counter()
+    drop, k, p = vit.occlusion(model, x, fill, batch=16 if is_real(name) else 64)
+    every = torch.ones(1, model.config.n_patches, dtype=torch.bool)
+    with torch.inference_mode(), intervene({"patch_embed.patches": vit.blank_patches(every, fill)}):
+        p_all = float(model(x[None]).softmax(-1)[0, k])
+    ms = (time.perf_counter() - start) * 1e3
+    roll, _ = rollout(key, backend, "mean", 0.0, name)
+    a, b = drop.ravel().astype(np.float64), roll.ravel().astype(np.float64)
+    corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else float("nan")
+    return Occlusion(
+        drop=drop,
+        predicted=k,
+        p=p,
+        p_all=p_all,
+        rollout=roll,
+        correlation=corr,
+        backend="torch",
+        device=str(next(model.parameters()).device),
+        ms=ms,
+    )

@@ -436,4 +436,52 @@ STRINGS = {
         "在论文中（图 7 中），相距越近的图像块嵌入越相似，并出现行列结构：同一行或同一列的位置彼此相似。没有人告诉"
         "模型网格是二维的；这是它从数据中学到的。",
     ),
+    # the intervention: occlusion
+    "vit.error.fill": ("Unknown way to blank a patch.", "未知的遮挡方式。"),
+    "vit.h.occlusion": ("Intervention: occlude one patch at a time", "干预：每次遮挡一个图块"),
+    "vit.occlusion.fill": ("A blanked patch holds", "被遮挡的图块填入"),
+    "vit.occlusion.fill.zero": ("zeros", "零"),
+    "vit.occlusion.fill.mean": ("the image's mean patch", "整幅图像的平均图块"),
+    "vit.occlusion.fill.help": (
+        "Zeros are the digits' blank paper (and, for a real model, whose inputs are normalised, the training set's "
+        "mean colour). The mean patch keeps the image's overall brightness, so blanking an empty patch changes it too.",
+        "零就是数字图像的空白纸面（对输入经过归一化的真实模型，则是训练集的平均颜色）。平均图块保持整幅图像的亮度，"
+        "因此遮挡空白图块也会改变它。",
+    ),
+    "vit.occlusion.real.ask": (
+        "Occlusion runs the model once per patch ({n} forward passes): it starts when you ask.",
+        "遮挡需要每个图块运行一次模型（共 {n} 次前向计算）：点击后开始。",
+    ),
+    "vit.occlusion.run": ("Run occlusion", "运行遮挡"),
+    "vit.occlusion.running": ("Blanking the patches one at a time…", "正在逐个遮挡图块……"),
+    "vit.occlusion.title": ("Drop of p({cls}) when the patch is blanked", "遮挡该图块后 p({cls}) 的下降"),
+    "vit.occlusion.value": ("drop", "下降"),
+    "vit.occlusion.rollout": ("Attention rollout (mean fusion)", "注意力展开（平均融合）"),
+    "vit.occlusion.p": ("p(predicted), intact", "预测类概率（完整）"),
+    "vit.occlusion.p_all": ("… every patch blanked", "……全部图块遮挡"),
+    "vit.occlusion.top": ("Largest drop, one patch", "单个图块的最大下降"),
+    "vit.occlusion.corr": ("Correlation with rollout", "与注意力展开的相关系数"),
+    "vit.occlusion.result": (
+        "The model gives **{cls}** a probability of {p:.1%}; with every patch blanked, {p_all:.1%}. One patch alone "
+        "matters most at row {row}, column {col}: blanking it takes {top:.3f} off. Over the patches, the occlusion "
+        "map and the rollout map correlate at {corr:.2f}.",
+        "模型给 **{cls}** 的概率为 {p:.1%}；全部图块遮挡后为 {p_all:.1%}。单个图块中影响最大的是第 {row} 行第 {col} "
+        "列：遮挡它使概率下降 {top:.3f}。在所有图块上，遮挡图与注意力展开图的相关系数为 {corr:.2f}。",
+    ),
+    "vit.occlusion.torch_only": (
+        "Interventions run on the torch model: the {backend} backend selected in the sidebar is not used here.",
+        "干预只在 torch 模型上运行：此处不使用侧栏所选的 {backend} 后端。",
+    ),
+    "vit.explain.occlusion": (
+        "**Occlusion** (Zeiler & Fergus, arXiv 1311.2901) asks the output, not the attention: blank a patch, run the "
+        "model again, and see how much the predicted class loses. Rollout (2005.00928) says where [CLS] draws from; "
+        "occlusion says what the answer needs. They need not agree: attention to a patch is not the same as "
+        "depending on it (ViT, 2010.11929, §4.5 shows attention maps only). On a digit, expect the large drops on "
+        "the strokes that tell it from its look-alikes; a negative drop (shown as 0) means the patch argued against "
+        "the class.",
+        "**遮挡**（Zeiler & Fergus，arXiv 1311.2901）问的是输出而不是注意力：遮住一个图块，重新运行模型，"
+        "看预测类损失多少概率。注意力展开（2005.00928）说明 [CLS] 从哪里取信息；遮挡说明答案依赖什么。"
+        "两者未必一致：关注某个图块不等于依赖它（ViT 论文 2010.11929 §4.5 只展示注意力图）。在数字上，"
+        "预期大的下降出现在区分它与相似数字的笔画上；下降为负（显示为 0）表示该图块不利于这一类。",
+    ),
 }

@@ -136,3 +136,16 @@ def test_the_largest_movement_names_the_letter_not_a_noise_token():
     assert peak >= a.d_conv - 1 and letter is not None
     assert shown.value == translate("mamba.m.delta_letter.value", LANG, letter=a.labels[letter], t=letter)
     assert a.labels[letter] != "·" and f"the letter {a.labels[letter]!r}" in shown.help
+
+
+def test_clamping_delta_collapses_copying_on_the_page():
+    at = open_app("mamba", lang=LANG)
+    assert not at.exception
+    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
+    before = float(m("mamba.clamp.acc_before").rstrip("%"))
+    after = float(m("mamba.clamp.acc_after").rstrip("%"))
+    assert before > 95 and after < 25  # Δ → 0 on every channel of layer 0: 99.6% -> 11.9% (chance 12.5%)
+    at.segmented_control(key="mamba_clamp_mode").set_value("top").run()
+    at.slider(key="mamba_clamp_k").set_value(4).run()
+    assert not at.exception
+    assert float(m("mamba.clamp.acc_after").rstrip("%")) > after  # four channels clamped hurt less than all of them

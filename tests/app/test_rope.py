@@ -175,3 +175,17 @@ def test_smollm2_in_chinese():
     assert not at.exception and not at.error
     shown = [str(x.value) for x in at.markdown]
     assert any(translate("rope.beside.title", "zh", name="SmolLM2-135M-Instruct") in x for x in shown)
+
+
+@pytest.mark.skipif(not svc.available(), reason="no llama checkpoint")
+def test_removing_the_rotation_raises_the_loss_on_the_page():
+    at = open_app("rope", lang="en", timeout=180)
+    assert not at.exception
+    m = lambda key, **f: metric(at, translate(key, "en", **f))  # noqa: E731
+    before = float(m("rope.unrot.m.before"))
+    layer0 = float(m("rope.unrot.m.after", where=translate("rope.unrot.layer", "en", i=0)))
+    assert layer0 > before + 0.04  # measured: 3.803 -> 3.901
+    at.segmented_control(key="rope_unrot_layer").set_value(svc.ALL_LAYERS).run(timeout=180)
+    assert not at.exception
+    every = float(m("rope.unrot.m.after", where=translate("rope.unrot.all", "en")))
+    assert every > layer0 + 0.5  # every layer off: 5.107

@@ -143,3 +143,16 @@ def test_the_probability_says_what_label_smoothing_caps_it_at():
     note = translate("vit.metric.probability.note", LANG, smoothing=0.1, ceiling=0.91)
     assert note in [c.value for c in at.caption]
     assert "91%" in note
+
+
+def test_occlusion_beside_rollout():
+    at = open_app("vit", lang="en")
+    assert not at.exception
+    m = lambda key: metric(at, translate(key, "en"))  # noqa: E731
+    intact = float(m("vit.occlusion.p").rstrip("%"))
+    blanked = float(m("vit.occlusion.p_all").rstrip("%"))
+    assert blanked < intact - 30  # held-out digit 2: 91.2% -> 1.2% with every patch blanked
+    assert float(m("vit.occlusion.top")) > 0.1
+    at.segmented_control(key="vit_occlusion_fill").set_value("mean").run()
+    assert not at.exception
+    assert float(m("vit.occlusion.top")) < 0.5  # the mean patch keeps more of the digit than zeros (0.905 -> 0.022)
