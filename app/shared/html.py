@@ -39,6 +39,9 @@ TIP_CSS = f"""<style>
   background: #262730; color: #fff; padding: 6px 10px; border-radius: 6px; font: 0.9rem sans-serif;
   white-space: pre-wrap; overflow-wrap: anywhere; pointer-events: none;
 }}
+/* On a phone a tap shows Plotly's toolbar over the figure's title and legend; every figure has its own download
+   of the numbers below it, so the toolbar goes. */
+@media (max-width: 640px) {{ .js-plotly-plot .modebar-container {{ display: none !important; }} }}
 </style>"""
 
 

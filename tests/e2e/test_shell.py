@@ -216,6 +216,26 @@ def test_phone_width(server, browser, path):
         context.close()
 
 
+def test_plotlys_toolbar_never_covers_a_title_on_a_phone(server, browser, page):
+    """A tap on a figure shows Plotly's toolbar over its title on a phone: at 390 px the toolbar is hidden (each
+    figure has its numbers' download below it); on a desktop a hover still shows it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    hidden = "(el) => getComputedStyle(el).display"
+    try:
+        goto(phone, f"{server}/llama?lang=zh")
+        chart = phone.locator(".js-plotly-plot").first
+        chart.scroll_into_view_if_needed()
+        chart.tap()
+        assert phone.evaluate(hidden, chart.locator(".modebar-container").element_handle()) == "none"
+    finally:
+        context.close()
+    goto(page, f"{server}/llama")
+    chart = page.locator(".js-plotly-plot").first
+    chart.hover()
+    assert page.evaluate(hidden, chart.locator(".modebar-container").element_handle()) != "none"
+
+
 def test_a_tap_on_a_token_shows_its_title(server, browser):
     """Phones have no hover, so a token's title (the MoE page's routing of each token) also shows on a tap,
     in a bar that fits the 390 px screen."""
