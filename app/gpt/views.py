@@ -165,21 +165,7 @@ def lens_grid(
             colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
         )
     )
-    fig.update_xaxes(
-        title=position_title,
-        tickmode="array",
-        tickvals=list(range(len(position_labels))),
-        ticktext=[visible(p)[:10] for p in position_labels],
-        tickangle=-50,
-        side="top",
-    )
-    fig.update_yaxes(
-        title=layer_title,
-        tickmode="array",
-        tickvals=list(range(len(layer_labels))),
-        ticktext=layer_labels,
-        autorange="reversed",
-    )
+    _layers_by_positions(fig, layer_labels, position_labels, layer_title, position_title)
     fig.update_layout(
         height=int(170 + TOOLBAR + row_px * len(layer_labels)), margin={"l": 10, "r": 10, "t": 100 + TOOLBAR, "b": 10}
     )
@@ -289,21 +275,7 @@ def patching_map(
             colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
         )
     )
-    fig.update_xaxes(
-        title=position_title,
-        tickmode="array",
-        tickvals=list(range(len(position_labels))),
-        ticktext=[visible(p)[:10] for p in position_labels],
-        tickangle=-50,
-        side="top",
-    )
-    fig.update_yaxes(
-        title=layer_title,
-        tickmode="array",
-        tickvals=list(range(len(layer_labels))),
-        ticktext=layer_labels,
-        autorange="reversed",
-    )
+    _layers_by_positions(fig, layer_labels, position_labels, layer_title, position_title)
     row_px = 40 if len(layer_labels) <= 12 else 20
     fig.update_layout(
         height=int(150 + TOOLBAR + row_px * len(layer_labels)), margin={"l": 10, "r": 10, "t": 90 + TOOLBAR, "b": 10}
@@ -335,3 +307,23 @@ def knock_out_losses(
     fig.update_yaxes(title=loss_title, rangemode="tozero")
     fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
     return fig
+
+
+def _layers_by_positions(fig, layer_labels, position_labels, layer_title: str, position_title: str) -> None:
+    """The axes of a layer × position grid (the logit lens, activation patching): positions along the top, labelled
+    by their token (cut to 10 characters), layers down the side, first on top."""
+    fig.update_xaxes(
+        title=position_title,
+        tickmode="array",
+        tickvals=list(range(len(position_labels))),
+        ticktext=[visible(p)[:10] for p in position_labels],
+        tickangle=-50,
+        side="top",
+    )
+    fig.update_yaxes(
+        title=layer_title,
+        tickmode="array",
+        tickvals=list(range(len(layer_labels))),
+        ticktext=layer_labels,
+        autorange="reversed",
+    )
