@@ -33,7 +33,7 @@ if svc.is_real(name):  # a released ViT on photos: the same sections, from the s
     real.embeddings(name)  # §4.5 the linear projection E: its principal components (Figure 7, left)
     real.attention(res)  # §4.5 what [CLS] attends to, per layer and head
     real.distance(res)  # §4.5 how far each head looks (Figure 7, right)
-    real.rollout(res, photo, name)  # §4.5, Appendix D.8 attention rolled out through the whole stack
+    sections.rollout(res, photo, name)  # §4.5, Appendix D.8 attention rolled out through the whole stack
     occlusion.section(res, photo, backend, name)  # intervention: each patch blanked, the drop of the class
     real.positions(res, name)  # §4.5 the learned position embeddings on the grid (Figure 7, centre)
     st.stop()

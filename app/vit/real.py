@@ -181,37 +181,6 @@ def distance(res: svc.Analysis) -> None:
 # ---- attention through the whole stack: rollout ----------------------------------------------------------------------
 
 
-@st.fragment
-def rollout(res: svc.Analysis, key: bytes, name: str) -> None:
-    st.subheader(t("vit.h.rollout"))
-    c1, c2 = st.columns(2)
-    fusion = ui.choice(
-        c1.segmented_control,
-        t("vit.fusion"),
-        svc.FUSIONS,
-        key="vit_fusion",
-        labels={f: t(f"vit.fusion.{f}") for f in svc.FUSIONS},
-        default="mean",
-        help=t("vit.fusion.help"),
-    )
-    discard = c2.slider(
-        t("vit.discard"), 0.0, 0.9, 0.0, step=0.05, key="vit_discard", bind="query-params", help=t("vit.discard.help")
-    )
-    try:
-        roll, kept = svc.rollout(key, res.backend, fusion, discard, name)
-    except InputError as e:
-        ui.input_error(e)
-        return
-    left, right = st.columns(2)
-    with left:
-        fig = views.photo_overlay(res.image, roll, title=t("vit.rollout.title"), value_title=t("vit.weight"))
-        ui.figure(fig, roll, "vit-rollout", key="vit_rollout")
-    with right:
-        st.metric(t("vit.metric.rollout_peak"), f"{roll.max():.3f}")
-        st.metric(t("vit.metric.rollout_cls"), f"{kept:.3f}")
-    ui.explain(t("vit.explain.rollout"))
-
-
 # ---- the learned position embeddings ---------------------------------------------------------------------------------
 
 

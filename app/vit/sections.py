@@ -192,7 +192,8 @@ def attention_view(res: svc.Analysis) -> None:
 
 
 @st.fragment
-def rollout(res: svc.Analysis, key: bytes) -> None:
+def rollout(res: svc.Analysis, key: bytes, name: str = svc.NAME) -> None:
+    """Attention rollout over the digit, or over the photo for a real ViT (``name``)."""
     st.subheader(t("vit.h.rollout"))
     c1, c2 = st.columns(2)
     fusion = ui.choice(
@@ -208,13 +209,14 @@ def rollout(res: svc.Analysis, key: bytes) -> None:
         t("vit.discard"), 0.0, 0.9, 0.0, step=0.05, key="vit_discard", bind="query-params", help=t("vit.discard.help")
     )
     try:
-        roll, kept = svc.rollout(key, res.backend, fusion, discard)
+        roll, kept = svc.rollout(key, res.backend, fusion, discard, name)
     except InputError as e:
         ui.input_error(e)
         return
     left, right = st.columns(2)
     with left:
-        overlay = views.overlay(res.image, roll, title=t("vit.rollout.title"), value_title=t("vit.weight"))
+        draw = views.photo_overlay if svc.is_real(name) else views.overlay
+        overlay = draw(res.image, roll, title=t("vit.rollout.title"), value_title=t("vit.weight"))
         ui.figure(overlay, roll, "vit-rollout", key="vit_rollout")
     with right:
         st.metric(t("vit.metric.rollout_peak"), f"{roll.max():.3f}")
