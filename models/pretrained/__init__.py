@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -95,11 +94,10 @@ def is_real(name: str) -> bool:
 
 
 def root() -> Path:
-    if os.environ.get("TE_PRETRAINED"):
-        return Path(os.environ.get("TE_PRETRAINED"))
-    from models.data.shakespeare import data_dir
+    """Where real checkpoints are converted (a location, resolved by models/data/pretrained.py)."""
+    from models.data import pretrained as fetched
 
-    return data_dir() / "pretrained"
+    return fetched.converted_root()
 
 
 def folder(key: str) -> Path:
@@ -118,8 +116,10 @@ def hf_snapshot(repo: str) -> Path | None:
     Reads the cache only (``huggingface_hub.try_to_load_from_cache``): nothing is downloaded."""
     from huggingface_hub import try_to_load_from_cache
 
+    from models.data import pretrained as fetched
+
     found = {}
-    cache = os.environ.get("HF_HUB_CACHE")  # read now, not when huggingface_hub was imported (None: its default)
+    cache = fetched.hf_cache()
     for fname in ("config.json", WEIGHTS):
         path = try_to_load_from_cache(repo, fname, cache_dir=cache)
         if not isinstance(path, str):  # None (never fetched) or the "known not to exist" marker
