@@ -137,6 +137,23 @@ def flattened_sequence(
 
 
 @cached
+def _patch_weights(weights: np.ndarray, ph: int, pw: int, colorscale: str, value_title: str, opacity: float):
+    """An (h, w) map of weights laid over an image's patches of ph × pw pixels, half transparent, from 0."""
+    return go.Heatmap(
+        z=weights,
+        x0=(pw - 1) / 2,
+        dx=pw,
+        y0=(ph - 1) / 2,
+        dy=ph,
+        colorscale=colorscale,
+        zmin=0,
+        zmax=float(np.nanmax(weights)) or 1.0,
+        opacity=opacity,
+        colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
+        hovertemplate=value_title + ": %{z:.3f}<extra></extra>",
+    )
+
+
 def overlay(
     image: np.ndarray,
     weights: np.ndarray,
@@ -151,21 +168,7 @@ def overlay(
     h, w = weights.shape
     ph, pw = H // h, W // w
     fig = go.Figure(go.Heatmap(z=image, colorscale="Greys", zmin=0, zmax=1, showscale=False, hoverinfo="skip"))
-    fig.add_trace(
-        go.Heatmap(
-            z=weights,
-            x0=(pw - 1) / 2,
-            dx=pw,
-            y0=(ph - 1) / 2,
-            dy=ph,
-            colorscale=colorscale,
-            zmin=0,
-            zmax=float(np.nanmax(weights)) or 1.0,
-            opacity=0.6,
-            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
-            hovertemplate=value_title + ": %{z:.3f}<extra></extra>",
-        )
-    )
+    fig.add_trace(_patch_weights(weights, ph, pw, colorscale, value_title, opacity=0.6))
     fig.update_layout(title=title or None)
     return _square(fig, height)
 
@@ -340,21 +343,7 @@ def photo_overlay(
     h, w = weights.shape
     ph, pw = S // h, S // w
     fig = go.Figure(_photo_trace(image))
-    fig.add_trace(
-        go.Heatmap(
-            z=weights,
-            x0=(pw - 1) / 2,
-            dx=pw,
-            y0=(ph - 1) / 2,
-            dy=ph,
-            colorscale=colorscale,
-            zmin=0,
-            zmax=float(np.nanmax(weights)) or 1.0,
-            opacity=0.65,
-            colorbar={"thickness": 10, "title": {"text": value_title, "side": "right"}},
-            hovertemplate=value_title + ": %{z:.3f}<extra></extra>",
-        )
-    )
+    fig.add_trace(_patch_weights(weights, ph, pw, colorscale, value_title, opacity=0.65))
     fig.update_layout(title=title or None)
     return _no_ticks(_square(fig, height))
 
