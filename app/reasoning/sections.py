@@ -331,9 +331,9 @@ def group() -> None:
             t("reasoning.col.answer"): ["—" if x is None else str(x) for x in g.answers],
             t("reasoning.col.right"): ["✓" if c else "✗" for c in g.correct],
             t("reasoning.col.reward"): [f"{r:.1f}" for r in g.rewards],
-            t("reasoning.col.advantage"): [f"{a:+.3f}" for a in g.advantages],
+            t("reasoning.col.advantage"): [f"{a:+.2f}" for a in g.advantages],
             t("reasoning.col.length"): [str(int(n)) for n in g.lengths],
-            t("reasoning.col.weight"): [f"{w:+.4f}" for w in g.weights],
+            t("reasoning.col.weight"): [f"{w:+.3f}" for w in g.weights],
         }
     )
     st.markdown(f"**{t('reasoning.push.title')}**")

@@ -42,6 +42,10 @@ TIP_CSS = f"""<style>
 /* On a phone a tap shows Plotly's toolbar over the figure's title and legend; every figure has its own download
    of the numbers below it, so the toolbar goes. */
 @media (max-width: 640px) {{ .js-plotly-plot .modebar-container {{ display: none !important; }} }}
+/* A static table on a phone: tighter cells, so most tables fit 390 px; a wider one scrolls inside its box. */
+@media (max-width: 640px) {{
+  [data-testid="stTableStyledTable"] :is(th, td) {{ padding: 0.25rem 0.25rem !important; font-size: 0.78rem; }}
+}}
 </style>"""
 
 

@@ -60,3 +60,21 @@ def test_the_pickers_put_a_problem_in_the_box_and_show_their_own_state(server, p
     answered(svc.drawn(svc.DEFAULT_K + 1, 1))
     expect(number).to_have_value("1")
     assert exceptions(page) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tables_fit_a_phone(server, browser, lang):
+    """At 390 px every visible static table fits its box (the GRPO group's eight columns were cut at the right edge
+    before the phone rule of html.TIP_CSS tightened table cells)."""
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    try:
+        goto(page, f"{server}/reasoning?lang={lang}")
+        page.locator('[data-testid="stTable"]').first.wait_for(timeout=60_000)
+        wait_idle(page)
+        assert exceptions(page) == 0
+        widths = page.locator('[data-testid="stTable"]').evaluate_all(
+            "els => els.filter(e => e.offsetParent).map(e => [e.querySelector('table').scrollWidth, e.clientWidth])"
+        )
+        assert widths and all(table <= box + 1 for table, box in widths), widths
+    finally:
+        page.close()
