@@ -132,7 +132,7 @@ def test_group_size_sets_the_rows_and_the_advantages_are_grpos():
         assert g.advantages.std() == pytest.approx(sigma / (sigma + rl.EPS), rel=1e-9)
     assert np.allclose(g.weights, want / np.maximum(g.lengths, 1) / 12)
     shown = [float(x) for x in table[translate("reasoning.col.advantage", LANG)]]
-    assert np.allclose(shown, g.advantages, atol=6e-4)
+    assert np.allclose(shown, g.advantages, atol=5.1e-3)  # shown to 2 decimals
 
 
 @needs_grpo
