@@ -1,4 +1,5 @@
-"""Home: every paper of the explorer on a timeline, and a card linking each paper's page, in the timeline's order."""
+"""Home: every paper of the explorer on a timeline, and a card linking each paper's page, numbered and ordered as
+"start here" suggests (within each era)."""
 
 import streamlit as st
 
@@ -25,20 +26,21 @@ ui.plot(timeline(current_lang(), tuple(p.key for p in available)), key="home_tim
 st.caption(t("home.timeline.caption"))
 
 
-def _card(p, column) -> None:
+def _card(p, number: int, column) -> None:
     with column.container(border=True):
-        st.markdown(f"**{t(f'paper.{p.key}.title')}**")
+        st.markdown(f"**{number} · {t(f'paper.{p.key}.title')}**")
         st.caption(t(f"paper.{p.key}.probe") + "  \n" + " · ".join(f"arXiv:{a}" for a in p.arxiv))
         st.page_link(p.script, label=t("home.open"), icon=p.icon)
 
 
+rank = {p.key: i + 1 for i, p in enumerate(path)}  # a card carries its number in "start here", and is placed by it
 for era in ERAS:
-    papers = sorted((p for p in available if p.era == era), key=lambda p: p.year)
+    papers = sorted((p for p in available if p.era == era), key=lambda p: (rank.get(p.key, len(rank) + 1), p.year))
     if not papers:
         continue
     st.subheader(t(f"era.{era}"))
     for row in range(0, len(papers), 3):  # one row of columns per three cards, so a phone's stacked columns keep
-        for p, col in zip(papers[row : row + 3], st.columns(3)):  # the timeline's order (column by column did not)
-            _card(p, col)
+        for p, col in zip(papers[row : row + 3], st.columns(3)):  # the numbered order (column by column did not)
+            _card(p, rank.get(p.key, 0), col)
 
 st.info(t("home.how"), icon=":material/info:")

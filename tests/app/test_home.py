@@ -41,7 +41,10 @@ def _timeline_order():
 def test_a_phone_reads_the_timeline_and_the_cards_in_order(lang):
     """On a phone (390 px) the timeline's labels piled up, six papers within two years sharing one lane, and the cards,
     dealt to three columns in turn, stacked column by column. Each paper now has a row of the timeline to itself, the
-    rows in the timeline's order, and the cards come in that order in the page (what a phone stacks)."""
+    rows in the timeline's order; the cards carry the numbers of "start here" and come in that order in the page (what
+    a phone stacks), era by era."""
+    from app.catalog import ERAS, start_here
+
     order = _timeline_order()
     at = open_app(lang=lang)
     (chart,) = at.get("plotly_chart")
@@ -49,9 +52,10 @@ def test_a_phone_reads_the_timeline_and_the_cards_in_order(lang):
     rows = trace["y"]
     assert len(set(rows)) == len(rows) == len(PAPERS)  # no two labels share a row
     assert [label for _, label in sorted(zip(rows, trace["text"]))] == [p.short for p in order]
-    titles = [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in PAPERS]
-    cards = [md.value for md in at.markdown if md.value in titles]
-    assert cards == [f"**{translate(f'paper.{p.key}.title', lang)}**" for p in order]
+    numbered = [f"**{i} · {translate(f'paper.{p.key}.title', lang)}**" for i, p in enumerate(start_here(), start=1)]
+    assert [p.era for p in start_here()] == sorted((p.era for p in PAPERS), key=ERAS.index)  # era by era
+    cards = [md.value for md in at.markdown if md.value in numbered]
+    assert cards == numbered
 
 
 def test_labels_stay_inside_a_phones_plot():
