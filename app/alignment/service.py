@@ -141,6 +141,7 @@ class Replies:
     ms: float
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def replies(previous: str, line: str, speaker: str, backend: str = "torch") -> Replies:
     """Each installed model's greedy reply to the prompt, judged by the rule and scored by the reward model."""
@@ -176,6 +177,7 @@ class Samples:
     ms: float
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def samples(previous: str, line: str, speaker: str, n: int, seed: int, backend: str = "torch") -> Samples:
     """``n`` replies sampled (temperature 1, as in training) from each policy, with the same seed for each."""

@@ -144,6 +144,7 @@ class TryStats:
     lti: float  # the LTI baseline's
 
 
+@services.computing
 @st.cache_data(show_spinner=False)
 def try_stats(backend: str = "torch") -> TryStats:
     shares, positions, acc, lti = [], [], [], []
@@ -541,6 +542,7 @@ def _held_out_score() -> tuple[float, float]:
         return score(MODELS["copy"].model(tokens), targets, mask)
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=32)
 def clamp(layer: int, channels: tuple[int, ...], value: float, seed: int) -> Clamp:
     """Run the copy checkpoint on the held-out instances and on instance ``seed``, unchanged and with Δ of ``layer``

@@ -404,6 +404,7 @@ def _unrotated_losses(model, windows: np.ndarray, layers: str) -> np.ndarray:
 
 
 @needs_corpus
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=1)
 def _unrotated_all() -> tuple[np.ndarray, np.ndarray, np.ndarray, str, float]:
     """Ours on MEASURE_WINDOWS held-out windows of its context: the loss at every position unchanged (T,), with the

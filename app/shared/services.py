@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import streamlit as st
 
-from app.shared.i18n import InputError
+from app.shared.i18n import InputError, t
 
 if TYPE_CHECKING:
     from models.engine import Engine, Result
@@ -412,6 +412,20 @@ def needs_corpus(fn: F) -> F:
             if error is None:
                 raise
             raise error from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def computing(fn: F) -> F:
+    """Decorate a service function that a page's first visit waits for (above ``st.cache_data``): when a call takes
+    longer than half a second (a first visit: the model loads and runs; a cached call returns at once and shows
+    nothing), a spinner says in the reader's language what the page is waiting for, where the view will appear,
+    instead of a blank area."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with st.spinner(t("shell.computing"), show_time=True):
+            return fn(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -32,6 +32,10 @@ STRINGS = {
         "Loading the models in the background: {done} of {total} ready",
         "正在后台加载模型：已就绪 {done} / {total}",
     ),
+    "shell.computing": (
+        "Running the model for this view (a first visit loads and runs it; later visits show the result at once)…",
+        "正在为这个视图运行模型（首次访问需要加载并运行模型；之后再访问会立即显示结果）……",
+    ),
     "era.home": ("Start", "开始"),
     "era.foundations": ("Foundations", "奠基"),
     "era.expansion": ("Expansion", "扩展"),
