@@ -467,7 +467,7 @@ def link(name: str, text: str, index: int, layer: int, head: int) -> tuple[str, 
     page = page_of(name)
     real = pretrained.is_real(name)
     if page == "gpt":
-        params = {"gpt_text": text, "gpt_layer": layer, "gpt_head": head}
+        params = {"gpt_text": text, "gpt_view": "attention", "gpt_layer": layer, "gpt_head": head}
     elif page == "llama":
         params = {"llama_text": text, "llama_layer": layer, "llama_head": head, "llama_token": index}
     elif page == "mistral":

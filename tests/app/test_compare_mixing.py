@@ -72,20 +72,24 @@ def test_mamba_state_keeps_its_bytes_while_delta_grows():
     np.testing.assert_allclose(early.rows, late.rows[:, :6], rtol=1e-4)  # causal: the same Δ at the same tokens
 
 
-def test_a_link_opens_the_transformer_xl_page_at_that_query():
-    needs("transformer-xl")
-    page, params = svc.link("transformer-xl", TEXT, LATE, 2, 3)
-    assert page == "transformer-xl"
-    at = open_app(page, **params)
+@pytest.mark.parametrize("name", ["gpt", "llama", "mistral", "mla", "transformer-xl", "mamba-lm"])
+def test_a_link_opens_the_page_in_that_state(name):
+    """Every parameter of the link is a control of the target page, and that page opens with it set."""
+    needs(name)
+    page, params = svc.link(name, TEXT, LATE, 2, 1)
+    at = open_app(page, timeout=120, **params)
     assert not at.exception and not at.error
-    assert at.slider(key="txl_segment").value == LATE // 64
-    assert at.slider(key="txl_query").value == LATE % 64
-    assert at.text_area(key="txl_text").value == TEXT
+    assert {k: str(at.session_state[k]) for k in params} == params
+    if name == "transformer-xl":
+        assert (at.slider(key="txl_segment").value, at.slider(key="txl_query").value) == divmod(LATE, 64)
 
 
 def test_links_name_what_each_page_reads():
     needs("gpt", "llama", "mamba-lm", "mistral", "mla")
-    assert svc.link("gpt", "x", 4, 1, 2) == ("gpt", {"gpt_text": "x", "gpt_layer": "1", "gpt_head": "2"})
+    assert svc.link("gpt", "x", 4, 1, 2) == (
+        "gpt",
+        {"gpt_text": "x", "gpt_view": "attention", "gpt_layer": "1", "gpt_head": "2"},
+    )
     assert svc.link("llama-mqa", "x", 4, 1, 2)[1]["llama_token"] == "4"
     assert svc.link("mtp", "x", 4, 1, 2)[0] == "mla"
     assert svc.link("mamba-lm", "x", 4, 1, 2) == (
