@@ -149,7 +149,8 @@ def mixing(names: tuple[str, ...], text: str, scored: tuple[svc.Scored, ...], po
     for j, (col, m) in enumerate(zip(st.columns(len(mixed)), mixed, strict=True)):
         with col:
             _mixed(m, text, min(layer, m.n_layers - 1), min(head, max(m.n_heads, 1) - 1), j)
-    st.caption(t("compare.mix.note"))
+    state = " " + t("compare.mix.note.state") if any(m.kind == "state" for m in mixed) else ""
+    st.caption(t("compare.mix.note") + state)
     ui.readout(mixed[0])
 
 
@@ -163,7 +164,7 @@ def _mixed(m: svc.Mixing, text: str, layer: int, head: int, j: int) -> None:
                   help=t("compare.mix.state.help"))  # fmt: skip
         delta = m.rows[layer]
         label = t("compare.mix.delta", layer=layer, a=float(delta.min()), b=float(delta.max()))
-        ui.markup(token_strip(list(m.labels), delta, colorscale="Reds", vmin=0.0, fmt="{:.4f}", label=label))
+        ui.markup(token_strip(list(m.labels), delta, colorscale="Reds", fmt="{:.4f}", label=label))
         ui.download({"tokens": list(m.labels), "positions": list(range(m.first, m.index + 1)), "delta": delta},
                     f"compare-{m.name}-delta-l{layer}-q{m.index}", key=f"compare_mix_{j}_dl")  # fmt: skip
     else:
@@ -187,7 +188,7 @@ def _mixed(m: svc.Mixing, text: str, layer: int, head: int, j: int) -> None:
                 key_title=t("view.key"),
                 value_title=t("view.weight"),
                 marked_name=t(marked) if marked else "",
-                rest_name=t("compare.mix.window", w=m.window) if m.kind == "window" else t("compare.mix.keys_name"),
+                rest_name=t(f"compare.mix.rest.{m.kind}", w=m.window),
                 height=280,
             ),
             {"keys": list(m.labels), "positions": list(range(m.first, m.index + 1)), "weights": row},

@@ -125,15 +125,17 @@ STRINGS = {
         "读到查询后的循环状态（float32）：在文本的每个位置字节数都相同。",
     ),
     "compare.mix.delta": (
-        "Δ at layer {layer}, mean over the channels ({a:.4f} to {b:.4f}; darker = a larger step: this token is "
-        "written into the state more, and the state before it fades more)",
-        "第 {layer} 层的 Δ，对通道取平均（{a:.4f} 到 {b:.4f}；越深 = 步长越大：该词元写入状态越多，"
-        "之前的状态衰减越多）",
+        "Δ at layer {layer}, mean over the channels, from {a:.4f} (lightest) to {b:.4f} (darkest): the larger the "
+        "step, the more this token is written into the state and the more the state before it fades",
+        "第 {layer} 层的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
+        "该词元写入状态越多，之前的状态衰减越多",
     ),
     "compare.mix.outside": ("outside the window: 0", "窗口外：0"),
-    "compare.mix.window": ("window, W = {w}", "窗口，W = {w}"),
+    "compare.mix.rest.window": ("window, W = {w}", "窗口，W = {w}"),
+    "compare.mix.rest.memory": ("current segment", "当前段"),
+    "compare.mix.rest.kv": ("every token so far", "至今的每个词元"),
+    "compare.mix.rest.latent": ("every token so far", "至今的每个词元"),
     "compare.mix.memory": ("memory", "记忆"),
-    "compare.mix.keys_name": ("keys", "键"),
     "compare.mix.cut": (
         "The text is longer than its context: the row covers positions {a}–{b}, what one forward reads.",
         "文本长于它的上下文：这一行覆盖位置 {a}–{b}，即一次前向读入的部分。",
@@ -144,12 +146,15 @@ STRINGS = {
     ),
     "compare.mix.note": (
         "An attention row is the share of its mix each earlier token gets (it sums to 1): it grows by one key with "
-        "every token, unless a window or a memory bounds it. Mamba has no row to show: it mixed the earlier tokens "
-        "into its state as it went, each by how large its Δ was. The links open each model's page on this text, at "
-        "this layer, head and token where the page has them.",
+        "every token, unless a window or a memory bounds it. The links open each model's page on this text, at this "
+        "layer, head and token where the page has them.",
         "注意力行是每个更早的词元在混合中所占的份额（总和为 1）：每多一个词元就多一个键，除非窗口或记忆限制了它。"
-        "Mamba 没有这样的行：它边读边把之前的词元混入状态，每个词元混入多少取决于它的 Δ。链接在这段文本上打开各模型"
-        "的页面，并尽量定位到这里的层、头和词元。",
+        "链接在这段文本上打开各模型的页面，并尽量定位到这里的层、头和词元。",
+    ),
+    "compare.mix.note.state": (
+        "Mamba has no row to show: it mixed the earlier tokens into its state as it read them, each as much as its "
+        "Δ allowed.",
+        "Mamba 没有这样的行：它边读边把之前的词元混入状态，每个词元混入多少取决于它的 Δ。",
     ),
     "compare.cards.title": (
         "4 · A fair comparison: what differs besides the architecture",
