@@ -20,7 +20,7 @@ def slider(key: str) -> str:
 SLIDERS = {
     "alignment": slider("alignment_n"),  # replies sampled per model
     "attention": slider("attention_step"),  # the decoding step
-    "compare": slider("compare_pos"),  # the character whose guesses section 2 shows
+    "compare": slider("compare_pos"),  # the character whose guesses (section 2) and mixing (section 3) show
     "flash-attention": slider("flash_step"),  # the step of Algorithm 1
     "forward-pass": slider("forward_pass_layer"),
     "gpt": slider("gpt_temperature"),

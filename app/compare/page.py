@@ -1,5 +1,6 @@
 """Compare: two or three language models on one text, aligned on its characters (bits per character along it), their
-guesses at a character, their cards side by side, and what each holds and spends while it writes.
+guesses at a character and what each mixes there, their cards side by side, and what each holds and spends while it
+writes.
 
 The page in reading order; the sections are in ``app/compare/sections.py``."""
 
@@ -24,7 +25,7 @@ except InputError as e:
     st.stop()
 
 sections.bits(names, text, scored)  # 1 · bits per character along the text, one line per model
-sections.guesses(names, text, scored)  # 2 · each model's top next tokens at a character
-sections.cards(names, scored)  # 3 · what differs besides the architecture
-sections.costs(names, text)  # 4 · cache/state bytes and ms per token, measured on this text
+sections.guesses(names, text, scored)  # 2 · each model's top next tokens at a character; 3 · what each mixes there
+sections.cards(names, scored)  # 4 · what differs besides the architecture
+sections.costs(names, text)  # 5 · cache/state bytes and ms per token, measured on this text
 sections.why(names)  # what to look at, per pair of architectures

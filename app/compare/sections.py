@@ -10,7 +10,9 @@ from app.compare import align
 from app.compare import service as svc
 from app.compare.views import bits_chart
 from app.shared import formats, services, ui
-from app.shared.i18n import t
+from app.shared.heatmaps import attention_bars
+from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.tokens import token_strip, visible
 
 MODELS = "compare_models"
 
@@ -123,8 +125,82 @@ def guesses(names: tuple[str, ...], text: str, scored: tuple[svc.Scored, ...]) -
                     t("compare.guess.prob"): [formats.percent(p) for _, p in g.guesses],
                 }
             )
-            ui.page_link(svc.page_of(s.name), t("compare.open", name=s.name))
     st.caption(t("compare.guess.note"))
+    mixing(names, text, scored, pos)
+
+
+@st.fragment
+def mixing(names: tuple[str, ...], text: str, scored: tuple[svc.Scored, ...], pos: int) -> None:
+    """3 · what each model mixes to guess the token at the character ``pos``, drawn as its page draws it, with a
+    link to that page in the same state. One layer and head for all, clamped to each model's size: moving them
+    reruns this part alone; the position reruns it with the guesses."""
+    st.subheader(t("compare.mix.title"))
+    try:
+        mixed = tuple(svc.mixing(s.name, text, svc.guesses(s, pos).index) for s in scored)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    n_layers, n_heads = max(m.n_layers for m in mixed), max(m.n_heads for m in mixed)
+    c_layer, c_head = st.columns(2)
+    layer = ui.slider(c_layer, t("view.layer"), 0, n_layers - 1, 0, key="compare_layer", bind="query-params",
+                      help=t("compare.mix.clamped"))  # fmt: skip
+    head = ui.slider(c_head, t("view.head"), 0, max(n_heads, 1) - 1, 0, key="compare_head", bind="query-params",
+                     help=t("compare.mix.clamped"))  # fmt: skip
+    for j, (col, m) in enumerate(zip(st.columns(len(mixed)), mixed, strict=True)):
+        with col:
+            _mixed(m, text, min(layer, m.n_layers - 1), min(head, max(m.n_heads, 1) - 1), j)
+    state = " " + t("compare.mix.note.state") if any(m.kind == "state" for m in mixed) else ""
+    st.caption(t("compare.mix.note") + state)
+    ui.readout(mixed[0])
+
+
+def _mixed(m: svc.Mixing, text: str, layer: int, head: int, j: int) -> None:
+    """One model's column: an attention row as bars (Mistral's window and Transformer-XL's memory shaded), or
+    Mamba's Δ as its page's strip; the number that grows or does not; the link to its page."""
+    query = visible(m.labels[-1])
+    if m.kind == "state":
+        st.markdown(t("compare.mix.head.state", name=m.name, layer=layer_head_label(layer), i=m.index, token=query))
+        st.metric(t("compare.mix.state", name=m.name), formats.binary_size(m.state_bytes),
+                  help=t("compare.mix.state.help"))  # fmt: skip
+        delta = m.rows[layer]
+        label = t("compare.mix.delta", layer=layer, a=float(delta.min()), b=float(delta.max()))
+        ui.markup(token_strip(list(m.labels), delta, colorscale="Reds", fmt="{:.4f}", label=label))
+        ui.download({"tokens": list(m.labels), "positions": list(range(m.first, m.index + 1)), "delta": delta},
+                    f"compare-{m.name}-delta-l{layer}-q{m.index}", key=f"compare_mix_{j}_dl")  # fmt: skip
+    else:
+        row = m.rows[layer, head]
+        lh = layer_head_label(layer, head)
+        st.markdown(t("compare.mix.head", name=m.name, lh=lh, i=m.index, token=query))
+        K = len(row)
+        if m.kind == "window":
+            read = f"{min(K, m.window)} / {K}"
+        elif m.kind == "memory":
+            read = f"{m.n_marked} + {K - m.n_marked}"
+        else:
+            read = f"{K}"
+        st.metric(t("compare.mix.keys", name=m.name), read, help=t(f"compare.mix.keys.{m.kind}"))
+        marked = {"window": "compare.mix.outside", "memory": "compare.mix.memory"}.get(m.kind)
+        ui.figure(
+            attention_bars(
+                row,
+                list(m.labels),
+                m.n_marked,
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
+                marked_name=t(marked) if marked else "",
+                rest_name=t(f"compare.mix.rest.{m.kind}", w=m.window),
+                height=280,
+            ),
+            {"keys": list(m.labels), "positions": list(range(m.first, m.index + 1)), "weights": row},
+            f"compare-{m.name}-l{layer}h{head}-q{m.index}",
+            key=f"compare_mix_{j}",
+        )
+        if m.first and m.kind != "memory":
+            st.caption(t("compare.mix.cut", a=m.first, b=m.index))
+        if m.kind == "memory" and not m.n_marked:
+            st.caption(t("compare.mix.no_memory", L=services.checkpoint(m.name).config["segment"]))
+    page, params = svc.link(m.name, text, m.index, layer, head)
+    ui.page_link(page, t("compare.open", name=m.name), params)
 
 
 def _count(n: int | None) -> str:

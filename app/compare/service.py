@@ -360,3 +360,126 @@ def costs(name: str, text: str) -> Costs:
         name, k, int(params), n, int(held), int(at), float(ms_token), (time.perf_counter() - start) * 1e3,
         device=str(device),
     )  # fmt: skip
+
+
+# ---- what each mixes at a position: an attention row, or Mamba's Δ ------------------------------------------------
+
+PATTERN, DELTA = "blocks.*.attn.pattern", "layers.*.mixer.delta"
+
+
+@dataclass(frozen=True)
+class Mixing:
+    """What one model mixes to guess token ``index`` of the text: the query is the token it read last (position
+    ``index`` of <|endoftext|> then the text's tokens). Attention: that query's row at every layer and head over the
+    keys it reads; Mamba: Δ at every layer up to the query, the mean over its channels, and its state's bytes."""
+
+    name: str
+    kind: str  # kind(name)
+    index: int  # the query's position (0: <|endoftext|>)
+    first: int  # the position of the first key (> 0 where the context, or Transformer-XL's segment, starts later)
+    labels: tuple[str, ...]  # the keys (Mamba: the tokens Δ is shown at), first .. index
+    rows: np.ndarray  # (L, H, K) the query's attention weights; Mamba: (L, K) mean Δ over the channels
+    n_marked: int  # the first keys that Mistral's window leaves out, or Transformer-XL's memory keys; else 0
+    window: int  # Mistral's W, else 0
+    segment: int  # Transformer-XL's segment of the query, else 0
+    state_bytes: int  # Mamba's state, else 0
+    ms: float
+    backend: str = "torch"
+    device: str = "cpu"
+
+    @property
+    def n_layers(self) -> int:
+        return self.rows.shape[0]
+
+    @property
+    def n_heads(self) -> int:
+        return self.rows.shape[1] if self.rows.ndim == 3 else 0
+
+
+def _pieces(tok, ids: np.ndarray) -> tuple[str, ...]:
+    return tuple("⟨eot⟩" if i == 0 else tok.decode([int(i)]) for i in ids)
+
+
+def _last_rows(probes: dict[str, np.ndarray]) -> np.ndarray:
+    """(L, H, S) the last query's row of every layer's attention pattern."""
+    return services.stack_layers(probes, "blocks.{}.attn.pattern")[:, :, -1, :]
+
+
+def _memory_rows(ck, ids: np.ndarray, index: int) -> tuple[np.ndarray, int, int, float]:
+    """Transformer-XL read as its page reads it, segment after segment with the memory carried, up to the query:
+    (its rows over [memory ∘ segment up to the query], the memory keys, the segment, ms)."""
+    c = ck.config
+    L = int(c["segment"])
+    segment = index // L
+    memory = np.zeros((int(c["n_layers"]), 1, 0, int(c["dim"])), dtype=np.float32)
+    ms = 0.0
+    for start in range(0, segment * L + 1, L):
+        last = start == segment * L
+        res = ck.run({"tokens": ids[None, start : min(start + L, index + 1)], "memory": memory},
+                     (PATTERN,) if last else (), "torch")  # fmt: skip
+        ms += res.ms
+        if last:
+            return _last_rows(res.probes), memory.shape[2], segment, ms
+        memory = res.outputs["new_memory"]
+    raise AssertionError("unreachable: the query's segment is always run")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def mixing(name: str, text: str, index: int) -> Mixing:
+    """Model ``name`` reads ``text`` up to the query ``index`` (each as its page reads it: one forward within its
+    context, Transformer-XL's segments with memory, Mamba's scan) and keeps what it mixes there."""
+    text = check_text(text)
+    ck = services.checkpoint(name)
+    ck.require()
+    ids = np.array([0, *ck.tokenizer.encode(text).ids], dtype=np.int64)
+    index = min(max(int(index), 0), len(ids) - 2)  # a query that guesses a token of the text
+    k = kind(name)
+    window = segment = state = n_marked = first = 0
+    if k == "state":
+        res = ck.run({"tokens": ids[None, : index + 1]}, (DELTA,), "torch")
+        rows, ms = services.stack_layers(res.probes, "layers.{}.mixer.delta").mean(-1), res.ms
+        state = mamba.state_bytes(ck.model)
+    elif k == "memory":
+        rows, n_marked, segment, ms = _memory_rows(ck, ids, index)
+        first = segment * int(ck.config["segment"]) - n_marked
+        res = None
+    else:
+        first = max(index + 1 - _context(name), 0)
+        res = ck.run({"tokens": ids[None, first : index + 1]}, (PATTERN,), "torch")
+        rows, ms = _last_rows(res.probes), res.ms
+        if k == "window":
+            window = int(ck.config["window"])
+            n_marked = max(index + 1 - first - window, 0)
+    device = res.device if res is not None else str(next(ck.model.parameters()).device)
+    pieces = _pieces(ck.tokenizer, ids[first : index + 1])
+    mixed = Mixing(
+        name, k, index, first, pieces, rows.astype(np.float64), n_marked, window, segment, int(state), float(ms),
+        device=device,
+    )  # fmt: skip
+    return services.read_only(mixed)
+
+
+# What each model's page reads from its link, by page: the text, and the layer, head and position where it has them.
+def link(name: str, text: str, index: int, layer: int, head: int) -> tuple[str, dict[str, str]]:
+    """(the page of model ``name``, the query parameters that open it on this text at this layer, head and
+    position, as far as that page's controls go). ``index`` is a position of <|endoftext|> then the text's tokens,
+    the one those pages count in."""
+    page = page_of(name)
+    real = pretrained.is_real(name)
+    if page == "gpt":
+        params = {"gpt_text": text, "gpt_view": "attention", "gpt_layer": layer, "gpt_head": head}
+    elif page == "llama":
+        params = {"llama_text": text, "llama_layer": layer, "llama_head": head, "llama_token": index}
+    elif page == "mistral":
+        params = {"mistral_text": text, "mistral_layer": layer, "mistral_head": head, "mistral_position": index}
+    elif page == "mla":
+        params = {"mla_text": text, "mla_token": index, "mla_layer": layer, "mla_rope_layer": layer, "mla_head": head}
+    elif page == "transformer-xl":
+        L = int(services.checkpoint(name).config["segment"])
+        params = {"txl_text": text, "txl_segment": index // L, "txl_query": index % L, "txl_layer": layer,
+                  "txl_head": head}  # fmt: skip
+    else:  # mamba: its text source
+        params = {"mamba_source": "text", "mamba_text": text, "mamba_layer": layer}
+    if real:
+        params[f"{page.replace('-', '_')}_model"] = name
+    return page, {k: str(v) for k, v in params.items()}

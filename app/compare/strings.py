@@ -86,9 +86,79 @@ STRINGS = {
         "从不同的字符开始。",
     ),
     "compare.open": ("Open {name}'s page", "打开 {name} 的页面"),
+    "compare.mix.title": (
+        "3 · What each model mixes to make that guess",
+        "3 · 每个模型为做出这个猜测混合了什么",
+    ),
+    "compare.mix.clamped": (
+        "One layer and head for every model; a model with fewer shows its last one.",
+        "所有模型共用一个层和头；层数或头数较少的模型显示它的最后一个。",
+    ),
+    "compare.mix.head": (
+        "**{name}** · {lh} — the query is token {i}, `{token}`, the last one it read before that guess",
+        "**{name}** · {lh} —— 查询是第 {i} 个词元 `{token}`，即做出该猜测前它读到的最后一个词元",
+    ),
+    "compare.mix.head.state": (
+        "**{name}** · {layer} — Δ at every token up to {i}, `{token}`, the last one it read before that guess",
+        "**{name}** · {layer} —— 直到第 {i} 个词元 `{token}`（做出该猜测前读到的最后一个）的每个词元处的 Δ",
+    ),
+    "compare.mix.keys": ("{name}: keys it reads", "{name}：读取的键"),
+    "compare.mix.keys.kv": (
+        "Every token from <|endoftext|> up to the query: one more with each token, as its KV cache.",
+        "从 <|endoftext|> 到查询的每个词元：每多一个词元就多一个，和它的 KV 缓存一样。",
+    ),
+    "compare.mix.keys.latent": (
+        "Every token up to the query: MLA rebuilds their keys and values from its cached latents.",
+        "直到查询的每个词元：MLA 从缓存的潜在向量重建它们的键和值。",
+    ),
+    "compare.mix.keys.window": (
+        "Keys inside the window / every token up to the query: the window stops growing at W.",
+        "窗口内的键 / 直到查询的全部词元：窗口长到 W 后不再增长。",
+    ),
+    "compare.mix.keys.memory": (
+        "Memory keys + keys of the current segment up to the query.",
+        "记忆中的键 + 当前段中直到查询的键。",
+    ),
+    "compare.mix.state": ("{name}: state it holds", "{name}：保存的状态"),
+    "compare.mix.state.help": (
+        "The recurrent state after the query, float32: the same bytes at every position of the text.",
+        "读到查询后的循环状态（float32）：在文本的每个位置字节数都相同。",
+    ),
+    "compare.mix.delta": (
+        "Δ at layer {layer}, mean over the channels, from {a:.4f} (lightest) to {b:.4f} (darkest): the larger the "
+        "step, the more this token is written into the state and the more the state before it fades",
+        "第 {layer} 层的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
+        "该词元写入状态越多，之前的状态衰减越多",
+    ),
+    "compare.mix.outside": ("outside the window: 0", "窗口外：0"),
+    "compare.mix.rest.window": ("window, W = {w}", "窗口，W = {w}"),
+    "compare.mix.rest.memory": ("current segment", "当前段"),
+    "compare.mix.rest.kv": ("every token so far", "至今的每个词元"),
+    "compare.mix.rest.latent": ("every token so far", "至今的每个词元"),
+    "compare.mix.memory": ("memory", "记忆"),
+    "compare.mix.cut": (
+        "The text is longer than its context: the row covers positions {a}–{b}, what one forward reads.",
+        "文本长于它的上下文：这一行覆盖位置 {a}–{b}，即一次前向读入的部分。",
+    ),
+    "compare.mix.no_memory": (
+        "The first segment has no memory yet: pick a character past the first {L} tokens.",
+        "第一段还没有记忆：请选第 {L} 个词元之后的字符。",
+    ),
+    "compare.mix.note": (
+        "An attention row is the share of its mix each earlier token gets (it sums to 1): it grows by one key with "
+        "every token, unless a window or a memory bounds it. The links open each model's page on this text, at this "
+        "layer, head and token where the page has them.",
+        "注意力行是每个更早的词元在混合中所占的份额（总和为 1）：每多一个词元就多一个键，除非窗口或记忆限制了它。"
+        "链接在这段文本上打开各模型的页面，并尽量定位到这里的层、头和词元。",
+    ),
+    "compare.mix.note.state": (
+        "Mamba has no row to show: it mixed the earlier tokens into its state as it read them, each as much as its "
+        "Δ allowed.",
+        "Mamba 没有这样的行：它边读边把之前的词元混入状态，每个词元混入多少取决于它的 Δ。",
+    ),
     "compare.cards.title": (
-        "3 · A fair comparison: what differs besides the architecture",
-        "3 · 公平比较：架构之外还有哪些不同",
+        "4 · A fair comparison: what differs besides the architecture",
+        "4 · 公平比较：架构之外还有哪些不同",
     ),
     "compare.cards.note": (
         "Read a gap in bits per character against this table first: a model with more parameters, more training "
@@ -116,7 +186,7 @@ STRINGS = {
     "compare.col.here": ("bits/char, this text", "每字符比特，本文本"),
     "compare.later": ("{steps} (+{later} later)", "{steps}（之后另有 {later}）"),
     "compare.real_data": ("released model: {origin}", "已发布模型：{origin}"),
-    "compare.costs.title": ("4 · What each costs on this text, measured now", "4 · 每个模型在本文本上的代价（实测）"),
+    "compare.costs.title": ("5 · What each costs on this text, measured now", "5 · 每个模型在本文本上的代价（实测）"),
     "compare.col.kind": ("holds while writing", "写作时保存"),
     "compare.col.held": ("held after this text", "读完本文本后保存"),
     "compare.col.per_token": ("per token of text", "每个文本词元"),
@@ -143,36 +213,47 @@ STRINGS = {
         "(the KV cache): its bytes grow with the text, and each new token attends over all of them. Mamba (arXiv "
         "2312.00752) folds the text into a state of fixed size — per layer a few convolution inputs and a "
         "(channels × N) SSM state — so the bytes in the table do not change with the length; it pays for this by "
-        "having to choose what to keep, which its input-dependent Δ, B, C do.",
+        "having to choose what to keep, which its input-dependent Δ, B, C do. In section 3, move the character right: "
+        "the attention row gets one key longer each token, while Mamba's state keeps its bytes; what Mamba shows "
+        "instead is Δ, how strongly each token was written into that state.",
         "**注意力与循环状态。** Transformer 解码器保存之前每个词元的键和值（KV 缓存）：字节数随文本增长，每个新词元都要"
         "对它们全部做注意力。Mamba（arXiv 2312.00752）把文本折叠进固定大小的状态——每层几个卷积输入和一个（通道 × N）"
-        "的 SSM 状态——所以表中的字节数不随长度变化；代价是它必须选择保留什么，这由依赖输入的 Δ、B、C 完成。",
+        "的 SSM 状态——所以表中的字节数不随长度变化；代价是它必须选择保留什么，这由依赖输入的 Δ、B、C 完成。"
+        "在第 3 节把字符往右移：注意力行每个词元长一个键，"
+        "而 Mamba 的状态字节数不变；Mamba 展示的是 Δ，即每个词元被写入状态的强度。",
     ),
     "compare.why.heads": (
         "**How many key/value heads.** Per token and layer a KV cache holds 2 × (key/value heads) × (head width) "
         "numbers. LLaMA-MHA keeps 4 key/value heads, LLaMA (GQA, arXiv 2305.13245) 2 shared by 4 query heads, "
         "LLaMA-MQA (arXiv 1911.02150) 1: caches in the ratio 4 : 2 : 1 for near-equal bits per character. MLA "
         "(arXiv 2405.04434) caches one 64-wide latent and a 16-wide rotary key per token and layer instead, less "
-        "than even MQA here.",
+        "than even MQA here. In section 3 each row is still softmax weights over the same tokens: sharing key/value "
+        "heads or caching a latent changes what is stored, not what a row covers.",
         "**键/值头的个数。** KV 缓存每个词元每层保存 2 ×（键/值头数）×（头宽）个数。LLaMA-MHA 有 4 个键/值头，LLaMA"
         "（GQA，arXiv 2305.13245）让 4 个查询头共享 2 个，LLaMA-MQA（arXiv 1911.02150）只有 1 个："
         "缓存之比为 4 : 2 : 1，而每字符比特数几乎相同。"
         "MLA（arXiv 2405.04434）改为每个词元每层缓存一个 64 维潜在向量和一个 16 维旋转键，"
-        "这里比 MQA 还小。",
+        "这里比 MQA 还小。在第 3 节，每一行仍是对同样词元的 softmax 权重：共享键/值头或缓存潜在向量改变的是存储的内容，"
+        "而不是一行覆盖的范围。",
     ),
     "compare.why.window": (
         "**A sliding window.** Mistral (arXiv 2310.06825) lets each layer attend to the last W = 32 tokens only; its "
         "rolling cache keeps W slots per layer, so once the text passes W tokens its bytes stop growing, while "
-        "information from further back still arrives through the layers (W × layers tokens).",
+        "information from further back still arrives through the layers (W × layers tokens). In section 3, once the "
+        "query is past W tokens, its row is exactly 0 left of the window (shaded).",
         "**滑动窗口。** Mistral（arXiv 2310.06825）让每层只关注最近 W = 32 个词元；它的滚动缓存每层保存 W 个槽，"
-        "文本超过 W 个词元后字节数不再增长，而更早的信息仍可逐层传递（W × 层数个词元）。",
+        "文本超过 W 个词元后字节数不再增长，而更早的信息仍可逐层传递（W × 层数个词元）。在第 3 节，"
+        "查询超过 W 个词元后，"
+        "它的行在窗口左侧（阴影）处恰好为 0。",
     ),
     "compare.why.memory": (
         "**Segments with memory.** Transformer-XL (arXiv 1901.02860) reads the text in segments of 64 tokens and keeps "
         "the last 64 hidden states of each layer as a memory the next segment attends to, with relative positions; "
-        "what it holds is that memory, fixed in size, and generating a token reads it again.",
+        "what it holds is that memory, fixed in size, and generating a token reads it again. In section 3, pick a "
+        "character past the first 64 tokens: the shaded keys of its row are that memory.",
         "**带记忆的分段。** Transformer-XL（arXiv 1901.02860）以 64 个词元为一段读文本，并把每层最后 64 个"
-        "隐藏状态保留为下一段可以关注的记忆，使用相对位置；它保存的就是这份大小固定的记忆，生成一个词元时再次读取它。",
+        "隐藏状态保留为下一段可以关注的记忆，使用相对位置；它保存的就是这份大小固定的记忆，生成一个词元时再次读取它。"
+        "在第 3 节选前 64 个词元之后的字符：它那一行中阴影部分的键就是这份记忆。",
     ),
     "compare.why.mtp": (
         "**Multi-token prediction.** The MTP model (DeepSeek-V3, arXiv 2412.19437) is LLaMA with an extra module "
@@ -194,9 +275,11 @@ STRINGS = {
     "compare.why.kv": (
         "**Two attention decoders.** GPT (arXiv 2005.14165) and LLaMA (arXiv 2302.13971) both keep a KV cache that "
         "grows by a fixed number of bytes per token; they differ in position scheme (learned positions against "
-        "RoPE), norm and FFN, and in how long they were trained (the table above).",
+        "RoPE), norm and FFN, and in how long they were trained (the table above). In section 3 both rows cover "
+        "every token up to the query.",
         "**两个注意力解码器。** GPT（arXiv 2005.14165）和 LLaMA（arXiv 2302.13971）都保存每个词元增长固定字节数的 KV "
-        "缓存；它们的不同在于位置方案（可学习位置与 RoPE）、归一化和前馈网络，以及训练多久（见上表）。",
+        "缓存；它们的不同在于位置方案（可学习位置与 RoPE）、归一化和前馈网络，以及训练多久（见上表）。在第 3 节，"
+        "两者的行都覆盖直到查询的每个词元。",
     ),
     "compare.error.empty": ("Type a text to compare the models on.", "请输入一段文本来比较模型。"),
     "compare.error.count": ("Pick two or three models (at most {max}).", "请选两到三个模型（至多 {max} 个）。"),

@@ -10,8 +10,12 @@ import numpy as np
 import plotly.graph_objects as go
 
 from app.shared.figures import cached
+from app.shared.plots import legend_above
+from app.shared.tokens import visible
 
 GAP = 1  # blank cells between the small maps of a grid
+MARKED, KEYS, QUERY_KEY = "#fdd835", "#90caf9", "#d62728"  # attention_bars: the marked keys, the others, the query
+ROW_TICKS = 40  # key labels under one query's bars
 
 
 def ticks(labels: list[str], max_ticks: int = 48) -> dict:
@@ -152,3 +156,43 @@ def head_grid(
         plot_bgcolor="white",
     )
     return fig
+
+
+@cached
+def attention_bars(
+    weights: np.ndarray,
+    labels: list[str],
+    n_marked: int,
+    *,
+    key_title: str,
+    value_title: str,
+    marked_name: str,
+    rest_name: str,
+    height: int = 320,
+) -> go.Figure:
+    """(K,) one query's weights over its keys, the query last; the first ``n_marked`` keys shaded and named
+    ``marked_name`` (Transformer-XL's memory, the keys left of Mistral's window), the others ``rest_name``."""
+    K = len(weights)
+    colours = [MARKED if j < n_marked else KEYS for j in range(K)]
+    colours[-1] = QUERY_KEY
+    fig = go.Figure(
+        go.Bar(
+            x=np.arange(K),
+            y=weights,
+            marker={"color": colours, "line": {"width": 0}},
+            customdata=[visible(p) for p in labels],
+            hovertemplate="%{customdata}<br>" + value_title + ": %{y:.3f}<extra></extra>",
+            showlegend=False,
+        )
+    )
+    if n_marked:
+        fig.add_vrect(x0=-0.5, x1=n_marked - 0.5, fillcolor=MARKED, opacity=0.15, line_width=0, layer="below")
+        fig.add_annotation(
+            x=(n_marked - 1) / 2, y=1.0, yref="paper", text=marked_name, showarrow=False, yanchor="bottom"
+        )
+    fig.add_annotation(
+        x=n_marked + (K - n_marked - 1) / 2, y=1.0, yref="paper", text=rest_name, showarrow=False, yanchor="bottom"
+    )
+    fig.update_xaxes(title=key_title, tickangle=-60, **ticks([visible(p) for p in labels], ROW_TICKS))
+    fig.update_yaxes(title=value_title, rangemode="tozero")
+    return legend_above(fig, height, top=30)

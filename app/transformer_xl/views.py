@@ -10,13 +10,14 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from app.shared.figures import cached
-from app.shared.heatmaps import ticks
+from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, ticks
 from app.shared.html import span
 from app.shared.plots import legend_above
 from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
-MEMORY, CURRENT, QUERY = "#fdd835", "#90caf9", "#d62728"  # the memory keys, the current segment, the query
+# The memory keys, the current segment, the query: the colours of the shared attention bars (``attention_bars``).
+MEMORY, CURRENT, QUERY = MARKED, KEYS, QUERY_KEY
 WITH, WITHOUT = "#1f77b4", "#ff7f0e"  # loss with memory, with the memory cleared
 TERMS = {"a": "#1f77b4", "b": "#ff7f0e", "c": "#2ca02c", "d": "#9467bd"}
 MAX_TICKS = 40
@@ -43,45 +44,6 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
             boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
         out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
     return "".join(out)
-
-
-@cached
-def attention_bars(
-    weights: np.ndarray,
-    labels: list[str],
-    n_memory: int,
-    *,
-    key_title: str,
-    value_title: str,
-    memory_name: str,
-    current_name: str,
-    height: int = 320,
-) -> go.Figure:
-    """(K,) one query's weights over its keys (its memory first), the memory region shaded."""
-    K = len(weights)
-    colours = [MEMORY if j < n_memory else CURRENT for j in range(K)]
-    colours[-1] = QUERY
-    fig = go.Figure(
-        go.Bar(
-            x=np.arange(K),
-            y=weights,
-            marker={"color": colours, "line": {"width": 0}},
-            customdata=[visible(p) for p in labels],
-            hovertemplate="%{customdata}<br>" + value_title + ": %{y:.3f}<extra></extra>",
-            showlegend=False,
-        )
-    )
-    if n_memory:
-        fig.add_vrect(x0=-0.5, x1=n_memory - 0.5, fillcolor=MEMORY, opacity=0.15, line_width=0, layer="below")
-        fig.add_annotation(
-            x=(n_memory - 1) / 2, y=1.0, yref="paper", text=memory_name, showarrow=False, yanchor="bottom"
-        )
-    fig.add_annotation(
-        x=n_memory + (K - n_memory - 1) / 2, y=1.0, yref="paper", text=current_name, showarrow=False, yanchor="bottom"
-    )
-    fig.update_xaxes(title=key_title, tickangle=-60, **ticks([visible(p) for p in labels], MAX_TICKS))
-    fig.update_yaxes(title=value_title, rangemode="tozero")
-    return legend_above(fig, height, top=30)
 
 
 def _cell(colour: str, title: str) -> str:

@@ -1,7 +1,10 @@
-"""The Compare page: any pair of models renders in both languages, three at once, the guesses follow the position,
-and bad input is a translated message."""
+"""The Compare page: any pair of models renders in both languages with what each mixes at the position and a link
+to its page in that state, three at once, the guesses and the mixing follow the position, the layer control is
+clamped to each model, and bad input is a translated message."""
 
 from __future__ import annotations
+
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -9,7 +12,23 @@ from app.compare import service as svc
 from tests.app.conftest import metric, open_app, rerun
 
 OFFERED = svc.offered()[0]
-PAIRS = [("gpt", "mamba-lm"), ("llama-mha", "llama-mqa"), ("mistral", "transformer-xl"), ("mla", "mtp")]
+PAIRS = [
+    ("gpt", "mamba-lm"),
+    ("llama-mha", "llama-mqa"),
+    ("mistral", "transformer-xl"),
+    ("mla", "mtp"),
+    ("llama", "mla"),
+]
+MIXES = {"en": "3 · What each model mixes to make that guess", "zh": "3 · 每个模型为做出这个猜测混合了什么"}
+
+
+def links(at) -> dict[str, dict[str, str]]:
+    """The page links under the mixing section: {page: its query parameters}."""
+    return {
+        link.proto.page: {k: v[0] for k, v in parse_qs(link.proto.query_string).items()} for link in at.get("page_link")
+    }
+
+
 SHORT = "ROMEO:\nBut soft, what light through yonder window breaks? Café"
 
 
@@ -21,10 +40,19 @@ def test_a_pair_renders(pair, lang):
     at = open_app("compare", lang=lang, compare_models=",".join(pair), compare_text=SHORT)
     assert not at.exception
     assert not at.error
-    assert len(at.metric) == 2
+    assert len(at.metric) == 4  # bits per character, then what each reads or holds at the position
     for name in pair:
         assert 0.5 < float(metric(at, f"{name}: bits/char" if lang == "en" else f"{name}：比特/字符")) < 8
     assert len(at.table) == 4  # guesses of each, the cards, the costs
+    assert MIXES[lang] in [h.value for h in at.subheader]
+    held = [m.label for m in at.metric[2:]]
+    for name in pair:
+        mine = {"mamba-lm": ("state it holds", "保存的状态")}.get(name, ("keys it reads", "读取的键"))
+        assert (f"{name}: {mine[0]}" if lang == "en" else f"{name}：{mine[1]}") in held
+    pages = links(at)
+    assert {svc.page_of(n) for n in pair} == set(pages)
+    for params in pages.values():
+        assert SHORT in params.values()  # each page opens on this text
 
 
 def test_three_models_and_the_position():
@@ -33,17 +61,33 @@ def test_three_models_and_the_position():
         pytest.skip("needs gpt, llama and mamba-lm")
     at = open_app("compare", compare_models=",".join(names), compare_text=SHORT)
     assert not at.exception
-    assert [m.label for m in at.metric] == [f"{n}: bits/char" for n in names]
+    assert [m.label for m in at.metric[:3]] == [f"{n}: bits/char" for n in names]
     costs = at.table[-1].value
     assert len(costs) == 3
     held = dict(zip(costs.iloc[:, 0], costs.iloc[:, 3], strict=True))
     assert all(held.values())
     before = [tab.value.iloc[0, 1] for tab in at.table[:3]]
+    keys, state = int(metric(at, "gpt: keys it reads")), metric(at, "mamba-lm: state it holds")
+    assert int(links(at)["llama"]["llama_token"]) == keys - 1  # the query: <|endoftext|> is key 0
     at.slider(key="compare_pos").set_value(7)  # the "B" of "But"
     at = rerun(at, "en")
     assert not at.exception
     after = [tab.value.iloc[0, 1] for tab in at.table[:3]]
     assert before != after
+    assert int(metric(at, "gpt: keys it reads")) < keys  # the row ends at the new, earlier query
+    assert metric(at, "mamba-lm: state it holds") == state  # the same bytes at any position
+
+
+def test_the_layer_is_clamped_to_each_model():
+    names = [n for n in ("gpt", "smollm2-135m") if n in OFFERED]
+    if len(names) < 2:
+        pytest.skip("needs gpt and smollm2-135m")
+    at = open_app("compare", compare_models=",".join(names), compare_text=SHORT, compare_layer="20", timeout=300)
+    assert not at.exception
+    assert at.slider(key="compare_layer").max == 29  # SmolLM2's 30 layers
+    pages = links(at)
+    assert pages["gpt"]["gpt_layer"] == "3"  # GPT's last of 4
+    assert pages["llama"]["llama_layer"] == "20"
 
 
 def test_the_real_model_beside_ours():

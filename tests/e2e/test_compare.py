@@ -1,9 +1,11 @@
 """The Compare page in a real browser, in English: two models from the link, a third picked in the multiselect, one
-line per model in the chart, one interaction (the character position), a screenshot."""
+line per model in the chart, one interaction (the character position), the mixing section and its links following the
+position to the text's end, a screenshot."""
 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from app.compare import service as svc
 from bench.interactions import INTERACTIONS, SLIDERS
@@ -46,4 +48,17 @@ def test_compare_page(server, page):
     interact(page, 0)
     assert exceptions(page) == 0
     assert thumb.input_value() != before
+
+    keys = page.get_by_test_id("stMetric").filter(has_text="gpt: keys it reads").get_by_test_id("stMetricValue")
+    held = page.get_by_test_id("stMetric").filter(has_text="mamba-lm: state it holds").get_by_test_id("stMetricValue")
+    read, state = keys.inner_text(), held.inner_text()
+    thumb.focus()
+    thumb.press("End")  # the last character: the query moves to the last token
+    expect(keys).not_to_have_text(read, timeout=60_000)
+    wait_idle(page)
+    assert exceptions(page) == 0
+    assert int(keys.inner_text()) > int(read)  # GPT's row grew
+    assert held.inner_text() == state  # Mamba's state did not
+    link = page.locator('a[href*="llama_token="]')
+    assert f"llama_token={int(keys.inner_text()) - 1}" in link.get_attribute("href")  # the link follows the query
     page.screenshot(path=SHOTS / f"compare-{LANG}.png", full_page=True)
