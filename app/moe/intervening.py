@@ -140,6 +140,7 @@ def _part(text: str, res: svc.Routing, capacity_factor: float, backend: str) -> 
             f"{e0} → {e1}",
             delta=f"{state[d0]} → {state[d1]}",
             delta_color="off",
+            delta_arrow="off",
             help=t("moe.ko.m.token.help"),
         )
     _counts(m, t("moe.ko.m.dropped"), before.dropped_count, after.dropped_count, help=t("moe.metric.dropped.help"))
