@@ -147,14 +147,16 @@ def _part(text: str, res: svc.Routing, capacity_factor: float, backend: str) -> 
     _before_after(m, t("moe.ko.m.text"), *iv.text_bpc, help=t("moe.ko.m.text.help"))
     if mode == "off":
         try:
-            held = (
-                svc.held_out_bpc(res.top_k, float(capacity_factor)),
-                svc.held_out_bpc(res.top_k, float(capacity_factor), (layer, expert)),
-            )
+            held = (svc.held_out_bpc(), svc.held_out_bpc((layer, expert)))
         except InputError as e:  # the corpora are not downloaded: the text's numbers above still stand
             ui.input_error(e)
         else:
-            _before_after(m, t("moe.ko.m.held"), *held, help=t("moe.ko.m.held.help", windows=svc.held_out_windows()))
+            _before_after(
+                m,
+                t("moe.ko.m.held"),
+                *held,
+                help=t("moe.ko.m.held.help", windows=svc.held_out_windows(), **svc.trained()),
+            )
     ui.markup(views.legend(E, t("moe.expert")))
     ui.markup(_strip(before, layer, "moe.ko.strip.before") + _strip(after, layer, "moe.ko.strip.after"))
     most = int(max(before.routed.max(), after.routed.max()))

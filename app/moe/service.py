@@ -289,6 +289,11 @@ def held_out_windows() -> int:
     return HELD_OUT_PER_DOMAIN * len(DOMAINS)
 
 
+def trained() -> dict:
+    """The k and capacity factor the model was trained with (and the held-out numbers use)."""
+    return {"k": int(MODEL.config["top_k"]), "cf": float(MODEL.config["capacity_factor"])}
+
+
 def router_probe(layer: int) -> str:
     return f"blocks.{layer}.moe.router_logits"
 
@@ -349,9 +354,9 @@ def _held_out() -> tuple[np.ndarray, int]:
 
 @needs_corpus
 @st.cache_data(show_spinner=False, max_entries=64)
-def held_out_bpc(top_k: int, capacity_factor: float, off: tuple[int, int] | None = None) -> float:
-    """Bits per character on the held-out windows of the three domains, at ``top_k`` and ``capacity_factor``: plainly,
-    or with ``off`` = (layer, expert) switched off."""
+def held_out_bpc(off: tuple[int, int] | None = None) -> float:
+    """Bits per character on the held-out windows of the three domains at the trained k and capacity factor (a page
+    control would rerun them on every move): plainly, or with ``off`` = (layer, expert) switched off."""
     import torch
     import torch.nn.functional as F
 
@@ -365,7 +370,7 @@ def held_out_bpc(top_k: int, capacity_factor: float, off: tuple[int, int] | None
     with torch.inference_mode(), intervene(overrides):
         for s in range(0, len(windows), HELD_OUT_BATCH):
             chunk = torch.from_numpy(windows[s : s + HELD_OUT_BATCH].copy()).to(device)  # shared read-only windows
-            logits = model(chunk[:, :-1], capacity_factor, top_k)
+            logits = model(chunk[:, :-1])  # the config's k and capacity factor
             nll += F.cross_entropy(logits.flatten(0, 1).float(), chunk[:, 1:].flatten(), reduction="sum").item()
     return nll / chars / float(np.log(2))
 

@@ -353,10 +353,11 @@ STRINGS = {
     ),
     "moe.ko.m.held": ("Bits per character, held-out", "每字符比特数（留出集）"),
     "moe.ko.m.held.help": (
-        "On {windows} held-out windows of 128 tokens, a third from each domain, run 12 to a batch as in training "
-        "(the capacity counts the tokens of a batch): before → after.",
-        "在 {windows} 段各 128 个词元的留出窗口上（三个领域各占三分之一），像训练时一样每批 12 段运行"
-        "（容量按一批的词元计算）：干预前 → 干预后。",
+        "On {windows} held-out windows of 128 tokens, a third from each domain, at the trained k = {k} and capacity "
+        "factor {cf} (not the controls above), 12 windows to a batch as in training: the capacity counts a batch's "
+        "tokens. Before → after.",
+        "在 {windows} 段各 128 个词元的留出窗口上（三个领域各占三分之一），使用训练时的 k = {k} 和容量因子 {cf}"
+        "（不是上面的控件），像训练时一样每批 12 段：容量按一批的词元计算。干预前 → 干预后。",
     ),
     "moe.ko.strip.before": ("Layer {layer}, before · {dropped} dropped", "层 {layer} · 干预前 · 丢弃 {dropped} 个"),
     "moe.ko.strip.after": ("Layer {layer}, after · {dropped} dropped", "层 {layer} · 干预后 · 丢弃 {dropped} 个"),
