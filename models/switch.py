@@ -22,7 +22,8 @@ and inside each MoE layer (models/layers/moe.py has the full story):
 A token whose slot overflows an expert's capacity gets nothing from that MoE layer: the residual carries it on.
 
 Glossary (shape letters): B batch, T positions, C width, E experts, K ranks computed (2), V vocabulary, L layers.
-Probes: ``blocks.{i}.moe.{router_probs, expert_index, combine, dropped, capacity}`` (see models/layers/moe.py),
+Probes: ``blocks.{i}.moe.{router_logits, router_probs, expert_index, combine, dropped, capacity}`` (see
+models/layers/moe.py; an override of ``router_logits`` switches an expert off or forces a token to one),
 ``blocks.{i}.resid`` (B, T, C).
 
 Checkpoints ``switch``, its dense twin ``switch-dense`` and ``switch-auxfree`` are trained and evaluated by

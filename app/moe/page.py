@@ -5,7 +5,7 @@ The page in the papers' order; the sections are in ``app/moe/sections.py``."""
 
 import streamlit as st
 
-from app.moe import sections
+from app.moe import intervening, sections
 from app.moe import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -82,4 +82,5 @@ sections.router(res)  # Switch §2.1: the router's probabilities and the combine
 sections.capacity(res, capacity_factor)  # Switch §2.2: the expert capacity, and the tokens it drops
 sections.balance(res)  # Switch §2.2: the differentiable load-balancing loss, term by term
 sections.specialisation(res, backend)  # Mixtral §5, DeepSeekMoE: do the experts specialise by domain?
+intervening.section(text, res, capacity_factor, backend)  # and what is one expert needed for? switch it off
 sections.parameters(res)  # total against active parameters: ours and the published models

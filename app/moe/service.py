@@ -10,6 +10,7 @@ import streamlit as st
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
+from app.shared.numbers import log_softmax
 from app.shared.services import needs_corpus, stack_layers
 from models import metrics
 from models.data import bpe, domains
@@ -130,9 +131,8 @@ def token_labels(ids: list[int]) -> tuple[str, ...]:
     return tuple(EOT_LABEL if i == 0 else p.decode("utf-8", errors="replace") for i, p in zip(ids, pieces))
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Routing:
-    """Route ``text`` through every MoE layer with ``top_k`` experts per token at ``capacity_factor``."""
+def _encode(text: str) -> list[int]:
+    """The text's ids (<|endoftext|> first, as the model was trained), or the translated reason it cannot be run."""
     MODEL.require()
     if not text.strip():
         raise InputError("moe.error.empty")
@@ -141,12 +141,20 @@ def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Rout
     ids = metrics.encode_document(_tokenizer(), text).tolist()
     if len(ids) > max_tokens():
         raise InputError("moe.error.too_many_tokens", n=len(ids), max_tokens=max_tokens())
+    return ids
+
+
+def _run(ids: list[int], top_k: int, capacity_factor: float, backend: str):
     inputs = {
         "tokens": np.array([ids], dtype=np.int64),
         "capacity_factor": np.array([capacity_factor], dtype=np.float32),
         "top_k": np.array([top_k], dtype=np.int64),
     }
-    res = MODEL.run(inputs, PROBES, backend)
+    return MODEL.run(inputs, PROBES, backend)
+
+
+def _routing(res, ids: list[int], top_k: int, capacity_factor: float) -> Routing:
+    """A forward pass's probes as the page's ``Routing``."""
     L = int(MODEL.config["n_layers"])
     probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)
     index = stack_layers(res.probes, "blocks.{}.moe.expert_index", L).astype(np.int64)
@@ -167,6 +175,13 @@ def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Rout
         device=res.device,
         ms=res.ms,
     )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse(text: str, top_k: int, capacity_factor: float, backend: str) -> Routing:
+    """Route ``text`` through every MoE layer with ``top_k`` experts per token at ``capacity_factor``."""
+    ids = _encode(text)
+    return _routing(_run(ids, top_k, capacity_factor, backend), ids, top_k, capacity_factor)
 
 
 @needs_corpus
@@ -261,3 +276,142 @@ def card_numbers() -> dict:
         "val": metrics_.get("val_loss", float("nan")),
         "dense": metrics_.get("dense_val_loss", float("nan")),
     }
+
+
+# ---- intervention: an expert switched off, or one token forced to an expert (torch only) ---------------------------
+
+KO_MODES = ("off", "force")  # models.layers.moe.expert_off / force_expert, through the router_logits probe
+HELD_OUT_PER_DOMAIN = 32  # the held-out windows of the card's val_loss (models/recipes/switch.py evaluate) ...
+HELD_OUT_BATCH = 12  # ... run 12 at a time, as there: the capacity counts the tokens of a batch
+
+
+def held_out_windows() -> int:
+    return HELD_OUT_PER_DOMAIN * len(DOMAINS)
+
+
+def trained() -> dict:
+    """The k and capacity factor the model was trained with (and the held-out numbers use)."""
+    return {"k": int(MODEL.config["top_k"]), "cf": float(MODEL.config["capacity_factor"])}
+
+
+def router_probe(layer: int) -> str:
+    return f"blocks.{layer}.moe.router_logits"
+
+
+@dataclass(frozen=True)
+class Intervention:
+    """The page's text routed plainly and with the override, at the page's k and capacity factor, and its bits per
+    character both ways (the held-out windows' are ``held_out_bpc``: they need the corpora)."""
+
+    mode: str
+    layer: int
+    expert: int
+    position: int  # the forced token (mode "force")
+    before: Routing
+    after: Routing
+    text_bpc: tuple[float, float]
+    backend: str  # always torch: the override runs in the torch model
+    device: str
+    ms: float  # the run with the override
+
+    @property
+    def forced_before(self) -> tuple[int, bool]:
+        """The forced token's first-choice expert in ``layer`` and whether it lost its slot, plainly."""
+        return int(self.before.index[self.layer, self.position, 0]), bool(
+            self.before.dropped[self.layer, self.position, 0]
+        )
+
+    @property
+    def forced_after(self) -> tuple[int, bool]:
+        return int(self.after.index[self.layer, self.position, 0]), bool(
+            self.after.dropped[self.layer, self.position, 0]
+        )
+
+
+def _override(mode: str, layer: int, expert: int, position: int) -> dict:
+    from models.layers import moe
+
+    fn = moe.expert_off(expert) if mode == "off" else moe.force_expert(position, expert)
+    return {router_probe(layer): fn}
+
+
+def _text_bpc(logits: np.ndarray, ids: list[int], chars: int) -> float:
+    """Bits per character of predicting ids[1:] from logits (T, V) of ids (the last position predicts nothing)."""
+    logp = log_softmax(logits[:-1])
+    return float(-logp[np.arange(len(ids) - 1), ids[1:]].sum() / chars / np.log(2))
+
+
+@st.cache_resource(show_spinner=False)
+def _held_out() -> tuple[np.ndarray, int]:
+    """The held-out windows (rows, 129) and the characters of the tokens they predict (windows[:, 1:])."""
+    tok = _tokenizer()
+    windows, _ = domains.validation_windows(tok, per_domain=HELD_OUT_PER_DOMAIN)
+    chars = sum(
+        len(b"".join(bpe.token_bytes(tok, row[1:].tolist())).decode("utf-8", errors="replace")) for row in windows
+    )
+    return services.read_only((windows, chars))
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=64)
+def held_out_bpc(off: tuple[int, int] | None = None) -> float:
+    """Bits per character on the held-out windows of the three domains at the trained k and capacity factor (a page
+    control would rerun them on every move): plainly, or with ``off`` = (layer, expert) switched off."""
+    import torch
+    import torch.nn.functional as F
+
+    from models.probe import intervene
+
+    windows, chars = _held_out()
+    model = MODEL.model
+    device = next(model.parameters()).device
+    overrides = {} if off is None else _override("off", off[0], off[1], 0)
+    nll = 0.0
+    with torch.inference_mode(), intervene(overrides):
+        for s in range(0, len(windows), HELD_OUT_BATCH):
+            chunk = torch.from_numpy(windows[s : s + HELD_OUT_BATCH].copy()).to(device)  # shared read-only windows
+            logits = model(chunk[:, :-1])  # the config's k and capacity factor
+            nll += F.cross_entropy(logits.flatten(0, 1).float(), chunk[:, 1:].flatten(), reduction="sum").item()
+    return nll / chars / float(np.log(2))
+
+
+def _check_intervention(mode: str, layer: int, expert: int, position: int, tokens: int) -> None:
+    cfg = MODEL.config
+    if mode not in KO_MODES:
+        raise InputError("moe.error.ko_mode")
+    if not (0 <= layer < cfg["n_layers"] and 0 <= expert < cfg["n_experts"] and 0 <= position < tokens):
+        raise InputError("moe.error.ko_index", layers=cfg["n_layers"], experts=cfg["n_experts"], tokens=tokens)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def intervene(
+    text: str, top_k: int, capacity_factor: float, mode: str, layer: int, expert: int, position: int = 0
+) -> Intervention:
+    """Route ``text`` plainly and with ``expert`` of ``layer`` switched off (``mode`` "off": its router logit −∞) or
+    with the token at ``position`` forced to it (``mode`` "force": its logit swapped with the token's largest), through
+    the probe ``router_probe(layer)`` (``models.probe.intervene``). Eager torch on the shared model: the override lives
+    in this call's context only, the model is never changed."""
+    import time
+
+    from models.probe import intervene as overriding
+
+    ids = _encode(text)
+    _check_intervention(mode, layer, expert, position, len(ids))
+    plain = _run(ids, top_k, capacity_factor, "torch")
+    start = time.perf_counter()
+    with overriding(_override(mode, layer, expert, position)):
+        changed = _run(ids, top_k, capacity_factor, "torch")
+    ms = (time.perf_counter() - start) * 1e3
+    bpc = tuple(_text_bpc(r.outputs["logits"][0], ids, len(text)) for r in (plain, changed))
+    return Intervention(
+        mode=mode,
+        layer=layer,
+        expert=expert,
+        position=position,
+        before=_routing(plain, ids, top_k, capacity_factor),
+        after=_routing(changed, ids, top_k, capacity_factor),
+        text_bpc=bpc,
+        backend="torch",
+        device=changed.device,
+        ms=ms,
+    )

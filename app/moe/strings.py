@@ -321,4 +321,77 @@ STRINGS = {
         "否则一些设备闲置、另一些设备丢弃词元；在分布式模型中，每个 MoE 层都要把词元发到其他设备再取回"
         "（all-to-all 通信），这常常占据大部分运行时间。",
     ),
+    # intervention: an expert switched off, or a token forced to an expert
+    "moe.h.ko": ("Intervene: switch an expert off, or move a token", "干预：关闭一个专家，或改派一个词元"),
+    "moe.ko.caption": (
+        "The model is not changed: the override sits on the router's logits of one layer, for this run only.",
+        "模型本身不变：改动只作用于一层路由器的 logits，且只在这次运行中生效。",
+    ),
+    "moe.ko.mode": ("Intervention", "干预方式"),
+    "moe.ko.mode.off": ("Switch the expert off", "关闭该专家"),
+    "moe.ko.mode.force": ("Send one token to it", "把一个词元派给它"),
+    "moe.ko.expert": ("Expert", "专家"),
+    "moe.ko.position": ("Token (position in the text)", "词元（在文本中的位置）"),
+    "moe.ko.position.help": (
+        "Position 0 is the <eot> token the text starts with.",
+        "位置 0 是文本开头的 <eot> 词元。",
+    ),
+    "moe.ko.m.sent": ("Slots sent to expert {expert}, layer {layer}", "层 {layer} · 派给专家 {expert} 的槽位"),
+    "moe.ko.m.token": (
+        "Expert of “{token}” (position {position}), layer {layer}",
+        "层 {layer} · “{token}”（位置 {position}）的专家",
+    ),
+    "moe.ko.m.token.help": (
+        "Its first-choice expert before → after, and below whether it got a slot.",
+        "其首选专家：干预前 → 干预后；下方显示它是否得到了槽位。",
+    ),
+    "moe.ko.m.dropped": ("Dropped slots, all layers", "被丢弃的槽位（所有层）"),
+    "moe.ko.m.text": ("Bits per character, this text", "每字符比特数（本文本）"),
+    "moe.ko.m.text.help": (
+        "Next-token loss over the whole text in bits, ÷ its characters: before → after the intervention.",
+        "整段文本的下一词元损失（比特）÷ 字符数：干预前 → 干预后。",
+    ),
+    "moe.ko.m.held": ("Bits per character, held-out", "每字符比特数（留出集）"),
+    "moe.ko.m.held.help": (
+        "On {windows} held-out windows of 128 tokens, a third from each domain, at the trained k = {k} and capacity "
+        "factor {cf} (not the controls above), 12 windows to a batch as in training: the capacity counts a batch's "
+        "tokens. Before → after.",
+        "在 {windows} 段各 128 个词元的留出窗口上（三个领域各占三分之一），使用训练时的 k = {k} 和容量因子 {cf}"
+        "（不是上面的控件），像训练时一样每批 12 段：容量按一批的词元计算。干预前 → 干预后。",
+    ),
+    "moe.ko.strip.before": ("Layer {layer}, before · {dropped} dropped", "层 {layer} · 干预前 · 丢弃 {dropped} 个"),
+    "moe.ko.strip.after": ("Layer {layer}, after · {dropped} dropped", "层 {layer} · 干预后 · 丢弃 {dropped} 个"),
+    "moe.ko.load.before": ("**Before:** token slots per expert, every layer", "**干预前：** 各层每个专家的词元槽位"),
+    "moe.ko.load.after": ("**After:** the same count with the intervention", "**干预后：** 同样的计数，加上干预"),
+    "moe.ko.torch_only": (
+        "Interventions run on torch: the ONNX graph cannot be changed while it runs, so these numbers come from torch.",
+        "干预只在 torch 上运行：ONNX 计算图无法在运行中修改，所以这些数字来自 torch。",
+    ),
+    "moe.explain.ko": (
+        "**What an expert is needed for.** *Switch off* sets the expert's router logit to −∞: its probability "
+        "becomes 0 and the softmax shares it among the others, so each token that chose it takes its next choice, "
+        "weighted by that expert's now larger probability. The capacity stays ⌈factor × tokens × k ÷ {E}⌉, so "
+        "{rest} experts must hold what {E} did: a token whose next choice is already full is dropped, and only the "
+        "residual and the shared expert carry it past the layer. *Send one token* swaps, at that position, the "
+        "chosen expert's logit with the token's largest: the expert becomes its first choice at the probability "
+        "the old choice had. It still queues in token order, so it is dropped if the expert fills up before its "
+        "turn. Later layers see a changed input, so their routing can move too. On the held-out windows at the trained "
+        "capacity factor, switching off any one expert of layer 0 costs more bits per character than switching off "
+        "any one expert of a later layer. "
+        "([arXiv:2101.03961](https://arxiv.org/abs/2101.03961), §2.2 on capacity.)",
+        "**专家究竟有什么用。** *关闭专家* 把该专家的路由 logit 设为 −∞：它的概率变为 0，softmax 把这部分分给其余专家，"
+        "于是原本选它的每个词元改去其次选，并以该专家变大了的概率加权。容量仍是 ⌈容量因子 × 词元数 × k ÷ {E}⌉，"
+        "所以 {rest} 个专家要装下原来 {E} 个专家的词元：次选已满的词元会被丢弃，只靠残差连接和共享专家把它带过这一层。"
+        "*派一个词元* 在该位置把所选专家的 logit 与该词元最大的 logit 对调："
+        "这个专家成为它的首选，概率等于原首选的概率。"
+        "它仍按词元顺序排队，所以如果轮到它之前专家已满，它就会被丢弃。后面的层看到的输入变了，它们的路由也可能随之改变。"
+        "在训练时的容量因子下，在留出窗口上关闭第 0 层的任何一个专家，每字符比特数的增加都比关闭后面任何一层的"
+        "任何一个专家更多。"
+        "（[arXiv:2101.03961](https://arxiv.org/abs/2101.03961)，§2.2 讲容量。）",
+    ),
+    "moe.error.ko_mode": ("Choose an intervention.", "请选择一种干预方式。"),
+    "moe.error.ko_index": (
+        "Choose a layer below {layers}, an expert below {experts} and a position below {tokens}.",
+        "请选择小于 {layers} 的层、小于 {experts} 的专家和小于 {tokens} 的位置。",
+    ),
 }

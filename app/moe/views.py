@@ -221,12 +221,14 @@ def load_bars(
     dropped_title: str,
     capacity_title: str,
     count_title: str,
+    most: int | None = None,
 ) -> go.Figure:
     """Per layer, stacked bars per expert: kept slots, then dropped ones, with the capacity as a dashed line. Built
     from dicts (``from_dicts``; with ``make_subplots`` and ``graph_objects`` a new text's figure took ~100 ms).
 
     Args:
-        kept, dropped: (L, E) token slots; capacity: slots per expert (the same in every layer).
+        kept, dropped: (L, E) token slots; capacity: slots per expert (the same in every layer); most: the slots
+        the count axis must reach at least (two figures compared side by side share one scale).
     """
     E = kept.shape[1]
     x = [f"{expert_title} {e}" for e in range(E)]
@@ -235,7 +237,7 @@ def load_bars(
         (kept, kept_title, {"color": [expert_colour(e) for e in range(E)]}),
         (dropped, dropped_title, {"color": "#bbbbbb", "pattern": {"shape": "/"}}),
     )
-    top = max(float(np.max(kept + dropped)), capacity) * 1.15 + 1
+    top = max(float(np.max(kept + dropped)), capacity, most or 0) * 1.15 + 1
     return _layer_figure(
         traces,
         layer_titles,

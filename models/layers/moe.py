@@ -32,10 +32,19 @@ selected experts; here the router stays Switch's softmax with its combine weight
 probabilities. With the default ``balance="aux"`` the layer has no bias buffer and is unchanged.
 
 Shape letters: B batch, T positions, N = B·T tokens, C width, E routed experts, K = max(k, 2) ranks computed.
-Probes (relative to this module): ``router_probs`` (B, T, E); ``expert_index`` (B, T, K) int64, rank 0 first;
+Probes (relative to this module): ``router_logits`` (B, T, E) W_r x, what the softmax and the choice read;
+``router_probs`` (B, T, E); ``expert_index`` (B, T, K) int64, rank 0 first;
 ``combine`` (B, T, K) the weight g of each rank (0 where the rank is unused or dropped); ``dropped`` (B, T, K)
 1.0 where a used rank lost its slot to the capacity; ``capacity`` (1,) the capacity per expert of this batch.
 Ranks ≥ k are always computed (so k can be switched at run time, also in an exported graph) but carry no weight.
+
+Interventions go through ``router_logits`` (``models.probe.intervene``; the layer itself never changes):
+``expert_off(e)`` sets expert e's logit to −∞, so p_e = 0 and the softmax spreads the rest over the other experts:
+each token that chose e takes its next choice, with that expert's renormalised probability as its weight, and is
+dropped if that expert is already full (the capacity stays ⌈capacity_factor · N · k / E⌉ with E counting e).
+``force_expert(position, e)`` swaps, at one position, e's logit with the token's largest one: e becomes its first
+choice with the probability its old first choice had (the token still queues for a slot and may be dropped). With
+``balance="bias"`` an expert whose logit is −∞ is never picked; a forced one still competes with the bias added.
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ import torch
 from torch import nn
 
 from models.layers.ffn import MLP
-from models.probe import Probe
+from models.probe import Override, Probe
 
 
 def load_balancing_loss(probs: torch.Tensor, index: torch.Tensor, used: torch.Tensor) -> torch.Tensor:
@@ -63,6 +72,33 @@ def load_balancing_loss(probs: torch.Tensor, index: torch.Tensor, used: torch.Te
     f = (onehot * used[..., None]).sum((0, 1)) / used.sum()  # (E,) fraction of routed slots per expert
     P = probs.mean(0)  # (E,)
     return E * (f * P).sum()
+
+
+def expert_off(*experts: int) -> Override:
+    """An override for a ``router_logits`` probe (B, T, E): the logits of ``experts`` set to −∞ at every token."""
+
+    def fn(logits: torch.Tensor, name: str) -> torch.Tensor:
+        out = logits.clone()
+        out[..., list(experts)] = float("-inf")
+        return out
+
+    return fn
+
+
+def force_expert(position: int, expert: int) -> Override:
+    """An override for a ``router_logits`` probe (B, T, E): at ``position`` of every row, ``expert``'s logit and the
+    largest one trade places, so ``expert`` is that token's first choice at the first choice's probability."""
+
+    def fn(logits: torch.Tensor, name: str) -> torch.Tensor:
+        out = logits.clone()
+        row = out[:, position]  # (B, E), a view into out
+        top = row.argmax(-1, keepdim=True)  # (B, 1)
+        mine = row[:, expert].clone()
+        row.scatter_(-1, top, mine[:, None])
+        row[:, expert] = logits[:, position].gather(-1, top)[:, 0]
+        return out
+
+    return fn
 
 
 class MoE(nn.Module):
@@ -96,7 +132,8 @@ class MoE(nn.Module):
         self.router = nn.Linear(dim, n_experts, bias=False)
         self.experts = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_experts))
         self.shared = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_shared))
-        self.router_probs, self.expert_index, self.combine = Probe(), Probe(), Probe()
+        self.router_logits, self.router_probs = Probe(), Probe()
+        self.expert_index, self.combine = Probe(), Probe()
         self.dropped, self.capacity = Probe(), Probe()
 
     @torch.no_grad()
@@ -115,7 +152,7 @@ class MoE(nn.Module):
         capacity_factor: float | torch.Tensor | None = None,
         top_k: int | torch.Tensor | None = None,
     ):
-        """Routing decisions for tokens x (N, C).
+        """Routing decisions for tokens x (B, T, C), taken as N = B·T tokens in order.
 
         Returns:
             probs (N, E), index (N, K), weight (N, K) combine weights of kept used slots, used (N, K) bool,
@@ -127,10 +164,15 @@ class MoE(nn.Module):
         cf = (cf if isinstance(cf, torch.Tensor) else torch.tensor(cf)).to(x.device, x.dtype).reshape(1)
         k = (k if isinstance(k, torch.Tensor) else torch.tensor(k)).to(x.device, torch.int64).reshape(1)
         E, K = self.n_experts, self.ranks
-        probs = torch.softmax(self.router(x), dim=-1)  # (N, E)
+        B, T, C = x.shape
+        x = x.reshape(B * T, C)
+        logits = self.router_logits(self.router(x).reshape(B, T, E)).reshape(B * T, E)  # an override acts here
+        probs = torch.softmax(logits, dim=-1)  # (N, E)
         if self.balance == "bias":
-            # DeepSeek-V3: the bias decides which experts are chosen, the un-biased probability weights them
-            index = torch.topk(probs + self.selection_bias, K, dim=-1).indices  # (N, K), largest biased score first
+            # DeepSeek-V3: the bias decides which experts are chosen, the un-biased probability weights them;
+            # an expert switched off (logit −∞, see expert_off) is never chosen, whatever its bias
+            score = torch.where(logits == float("-inf"), float("-inf"), probs + self.selection_bias)
+            index = torch.topk(score, K, dim=-1).indices  # (N, K), largest biased score first
             top_p = probs.gather(-1, index)
         else:
             top_p, index = torch.topk(probs, K, dim=-1)  # (N, K), largest first
@@ -161,7 +203,7 @@ class MoE(nn.Module):
         """x (B, T, C) -> (y (B, T, C), aux loss scalar)."""
         B, T, C = x.shape
         flat = x.reshape(B * T, C)
-        probs, index, weight, used, kept, capacity = self.route(flat, capacity_factor, top_k)
+        probs, index, weight, used, kept, capacity = self.route(x, capacity_factor, top_k)
         aux = load_balancing_loss(probs, index, used)
         self.router_probs(probs.reshape(B, T, -1))
         self.expert_index(index.reshape(B, T, -1))

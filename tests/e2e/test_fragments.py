@@ -187,6 +187,21 @@ def test_moe_layer_slider_reruns_the_router_view_and_nothing_else(server):
     run_tab(server, "moe", script)
 
 
+def test_moe_intervention_controls_rerun_the_intervention_alone(server):
+    """The MoE page's intervention: picking another expert to switch off reruns its part (metrics, strips, the two
+    load figures) and nothing above it, neither the router's view nor the capacity and specialisation figures."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["moe_ko_expert"] = ("choice", ["2"])
+        status, drawn = await tab.rerun(fragment_of="moe_ko_expert")
+        assert status == FRAGMENT_DONE
+        assert drawn.get("moe_ko_load_after") not in (None, first["moe_ko_load_after"])  # redrawn, for expert 2
+        assert not {"moe_text", "moe_router", "moe_load", "moe_special", "moe_params"} & drawn.keys()
+
+    run_tab(server, "moe", script)
+
+
 def test_transformer_xl_query_reruns_the_memory_and_terms_parts(server):
     """Transformer-XL's query slider drives two parts apart in the page, the memory bars (1) and the four terms of
     the relative score (4): its callback reruns both fragments, and the loss, reach, controls and text box between
