@@ -106,6 +106,19 @@ def encoder_decoder_knock_out(
     return knock_out(layer, plain, mode, head, stack=f"{stack}.layers", attn=attn)
 
 
+@torch.inference_mode()
+def teacher_forced(model: nn.Module, src, tgt_in, targets) -> tuple[np.ndarray, np.ndarray]:
+    """An encoder–decoder (``models.transformer``, ``models.t5``) reading source ``src`` and decoder input ``tgt_in``
+    (1, T), each position's target given: (−log p(target) per position (T,), the top id per position (T,)). Run it
+    inside ``intervene(encoder_decoder_knock_out(...))`` for the knocked-out numbers."""
+    device = next(model.parameters()).device
+    logits = model(_tensor(src, device), _tensor(tgt_in, device))[0].double()  # (T, V)
+    logp = torch.log_softmax(logits, -1)
+    rows = torch.arange(logits.shape[0], device=device)
+    loss = -logp[rows, torch.as_tensor(np.asarray(targets, dtype=np.int64), device=device)]
+    return loss.cpu().numpy(), logits.argmax(-1).cpu().numpy()
+
+
 def patch_from(clean: dict[str, torch.Tensor] | torch.Tensor, positions: Iterable[int]) -> Override:
     """Copy the clean run's tensor at ``positions`` (the second-to-last axis) into every row of the probe;
     ``clean``: one tensor (1, ..., T, C), or the clean trace by probe name (one override for several probes)."""

@@ -66,13 +66,23 @@ def _clamp(key: str, n: int) -> None:
         st.session_state[key] = None
 
 
-def controls(page: str, layers: dict[str, int], heads: int, *, default: tuple[int, int] = (0, 0)) -> Choice:
+def controls(
+    page: str,
+    layers: dict[str, int],
+    heads: int,
+    *,
+    default: tuple[int, int] = (0, 0),
+    stack: str | None = None,
+    part: str = "head",
+) -> Choice:
     """The knock-out's controls: the side (when ``layers`` names more than one stack), the part, zeros or the mean,
     the layer and, for a head, the head. ``layers``: layers per stack (``{BLOCKS: L}``, or ``{"encoder": L_e,
-    "decoder": L_d}``); ``default``: the (layer, head) first shown."""
+    "decoder": L_d}``); ``default``: the (layer, head) first shown, on the side ``stack`` (else the first), with
+    ``part`` (where that side has it)."""
     stacks = tuple(layers)
-    stack = stacks[0]
-    c_stack, c_part, c_mode = st.columns([1, 2, 1]) if len(stacks) > 1 else (None, *st.columns([2, 1]))
+    first_stack = stacks[0] if stack is None else stack
+    stack = first_stack
+    c_stack, c_part, c_mode = st.columns([1, 3, 1]) if len(stacks) > 1 else (None, *st.columns([2, 1]))
     if c_stack is not None:
         with c_stack:
             stack = ui.choice(
@@ -80,6 +90,7 @@ def controls(page: str, layers: dict[str, int], heads: int, *, default: tuple[in
                 t("view.ko.stack"),
                 stacks,
                 key=f"{page}_ko_stack",
+                default=first_stack,
                 labels={s: t(f"view.ko.stack.{s}") for s in stacks},
                 required=True,
             )
@@ -90,7 +101,7 @@ def controls(page: str, layers: dict[str, int], heads: int, *, default: tuple[in
             t("view.ko.part"),
             own,
             key=f"{page}_ko_part",
-            default="head",
+            default=part if part in own else "head",
             labels={p: t(f"view.ko.part.{p}" if stack == BLOCKS else f"view.ko.part.pair.{p}") for p in own},
             required=True,
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import numpy as np
 import pytest
 import torch
 
@@ -157,3 +158,16 @@ def test_converted_t5_knocks_out_and_the_identity_changes_nothing(converted_mode
         for stack, part in (("encoder", "attn"), ("decoder", "cross_head"), ("decoder", "mlp")):
             with intervene(encoder_decoder_knock_out(stack, 1, part, "zero", head=3)):
                 assert not torch.allclose(plain, model(*inputs))
+
+
+def test_teacher_forced_reads_the_forward_and_follows_a_knock_out(tiny_pair):
+    src, tgt = _pair_inputs(tiny_pair.config.vocab, 3)
+    targets = torch.roll(tgt, -1, 1)[0]
+    loss, top = interventions.teacher_forced(tiny_pair, src.numpy(), tgt.numpy(), targets.numpy())
+    with torch.inference_mode():
+        logp = torch.log_softmax(tiny_pair(src, tgt)[0].double(), -1)
+    assert np.allclose(loss, -logp[torch.arange(5), targets].numpy(), rtol=1e-12, atol=0)
+    assert np.array_equal(top, logp.argmax(-1).numpy())
+    with intervene(encoder_decoder_knock_out("decoder", 0, "cross", "zero")):
+        knocked, _ = interventions.teacher_forced(tiny_pair, src.numpy(), tgt.numpy(), targets.numpy())
+    assert not np.allclose(loss, knocked)
