@@ -53,7 +53,7 @@ def section(r: Reading) -> None:
         key="bert_ko_fig",
     )
     st.caption(t("bert.ko.read"))
-    if not r.facts["real"]:
+    if not r.facts["real"] and (r.text_a, r.text_b, r.a.masked) == (svc.DEFAULT_A, svc.DEFAULT_B, svc.DEFAULT_MASKS):
         st.caption(t("bert.ko.read.ours"))
     ko.torch_only(r.backend)
     ui.readout(k)

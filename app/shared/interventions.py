@@ -13,6 +13,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.figures import cached
+from app.shared.html import esc
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.tokens import visible
 
@@ -82,7 +83,11 @@ def controls(
     stacks = tuple(layers)
     first_stack = stacks[0] if stack is None else stack
     stack = first_stack
-    c_stack, c_part, c_mode = st.columns([1, 3, 1]) if len(stacks) > 1 else (None, *st.columns([2, 1]))
+    if len(stacks) > 1:  # the side and its five parts fill a row; zeros or mean go beside the layer and head
+        (c_stack, c_part), (c_mode, c_layer, c_head) = st.columns([1, 3]), st.columns([1, 1, 2])
+    else:
+        (c_part, c_mode), (c_layer, c_head) = st.columns([2, 1]), st.columns([1, 2])
+        c_stack = None
     if c_stack is not None:
         with c_stack:
             stack = ui.choice(
@@ -120,7 +125,6 @@ def controls(
     _clamp(f"{page}_ko_layer", L)
     _clamp(f"{page}_ko_head", heads)
     first = (min(default[0], L - 1), min(default[1], heads - 1))
-    c_layer, c_head = st.columns([1, 2])
     if L > LAYER_BUTTONS:
         layer = ui.slider(c_layer, t("view.layer"), 0, L - 1, first[0], key=f"{page}_ko_layer", bind="query-params")
     else:
@@ -167,16 +171,22 @@ def knock_out_tokens(
 ) -> go.Figure:
     """A value per token (loss, or the probability of the right token), plain and knocked out, side by side."""
     x = np.arange(len(labels))
+    shown = [esc(visible(p)) for p in labels]  # as entities: Plotly would read </s> as a closing tag
     fig = go.Figure(
         [
-            go.Bar(x=x, y=before, name=before_name, marker={"color": BEFORE}, customdata=labels),
-            go.Bar(x=x, y=after, name=after_name, marker={"color": CUT}, customdata=labels),
+            go.Bar(x=x, y=before, name=before_name, marker={"color": BEFORE}, customdata=shown),
+            go.Bar(x=x, y=after, name=after_name, marker={"color": CUT}, customdata=shown),
         ]
     )
     fig.update_traces(hovertemplate="%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>")
-    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=[visible(p)[:10] for p in labels], tickangle=-40)
+    ticks = [esc(visible(p)[:10]) for p in labels]
+    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=ticks, tickangle=-40)
     fig.update_yaxes(title=value_title, rangemode="tozero")
     fig.update_layout(
-        barmode="group", height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW
+        barmode="group",
+        bargap=0.2 if len(labels) > 3 else 0.6,  # one or two masked words: not a wall of colour
+        height=300,
+        margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
+        legend=LEGEND_BELOW,
     )
     return fig
