@@ -197,7 +197,7 @@ STRINGS = {
     ),
     "view.paper": ("Paper", "论文"),
     # knock-outs (app/shared/interventions.py)
-    "view.ko.stack": ("In the", "位置"),
+    "view.ko.stack": ("In the", "所在部分"),
     "view.ko.stack.encoder": ("encoder", "编码器"),
     "view.ko.stack.decoder": ("decoder", "解码器"),
     "view.ko.part": ("Knock out", "敲除对象"),
