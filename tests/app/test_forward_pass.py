@@ -59,14 +59,19 @@ def test_recomposed_logits_and_attribution_match_the_model():
 
 
 def test_only_the_picked_step_is_drawn():
+    """Of the steps, only the picked one is drawn (the knock-out, section 9, is always there below them)."""
     at = open_app("forward-pass", lang=LANG)
     assert at.session_state["forward_pass_step"] == "embed"  # the first step by default
-    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {"forward_pass_embed"}
+    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {
+        "forward_pass_embed",
+        "forward_pass_ko_fig",
+    }
     show(at, "mlp")
     assert not at.exception
     assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {
         "forward_pass_mlp",
         "forward_pass_mlp_out",
+        "forward_pass_ko_fig",
     }
     with pytest.raises(KeyError):
         m(at, "forward_pass.s1.m.id")  # step 1's metrics are gone with it
