@@ -21,6 +21,10 @@ Names: layer 0 of the stream is ``embedded`` (before block 0), layer l ≥ 1 is 
 before W_o is ``blocks.{i}.attn.context`` (B, H, T, D); what attention and the MLP write into the stream are
 ``blocks.{i}.attn_out`` and ``blocks.{i}.mlp_out`` (B, T, C). ``models.gpt.GPT`` and ``models.llama.Llama`` (and so
 the real SmolLM2 converted into it) name them alike; both have ``trunk`` (tokens -> x_L) and ``unembed``.
+``models.bert`` uses the same blocks. The encoder–decoders (``models.transformer``, ``models.t5``) keep their layers in
+``encoder.layers`` and ``decoder.layers``, each with a ``self_attn`` (and, in the decoder, a ``cross_attn``): a head's
+output is ``<stack>.{i}.self_attn.context``, what each attention writes is ``self_attn_out`` / ``cross_attn_out``,
+the MLP's ``mlp_out`` (``knock_out``'s ``stack`` and ``attn``; ``encoder_decoder_knock_out`` names them).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from models.probe import Override, intervene, trace
 
 PARTS = ("head", "attn", "mlp")  # one head's output, a layer's whole attention output, its MLP output
 MODES = ("zero", "mean")
+STACKS = ("encoder", "decoder")  # an encoder–decoder's two sides
+CROSS_PARTS = ("cross_head", "cross")  # a decoder layer's cross-attention: one head, or the whole of it
 
 
 # ---- overrides -------------------------------------------------------------------------------------------------------
@@ -73,14 +79,44 @@ def mean() -> Override:
     return lambda x, name: x.mean(dim=-2, keepdim=True).expand_as(x).clone()
 
 
-def knock_out(layer: int, part: str, mode: str = "zero", head: int = 0) -> dict[str, Override]:
-    """The ``intervene`` argument that knocks out ``part`` (``PARTS``) of block ``layer`` by ``mode`` (``MODES``)."""
+def knock_out(
+    layer: int, part: str, mode: str = "zero", head: int = 0, *, stack: str = "blocks", attn: str = "attn"
+) -> dict[str, Override]:
+    """The ``intervene`` argument that knocks out ``part`` (``PARTS``) of block ``layer`` by ``mode`` (``MODES``).
+    ``stack``: the path of the model's list of blocks; ``attn``: which attention of the block ``head`` and ``attn``
+    mean (its probes are ``{attn}.context`` and ``{attn}_out``)."""
     if part not in PARTS or mode not in MODES:
         raise ValueError(f"part must be one of {PARTS}, mode one of {MODES}")
     if part == "head":
-        return {f"blocks.{layer}.attn.context": (zero_head if mode == "zero" else mean_head)(head)}
-    probe = "attn_out" if part == "attn" else "mlp_out"
-    return {f"blocks.{layer}.{probe}": zero() if mode == "zero" else mean()}
+        return {f"{stack}.{layer}.{attn}.context": (zero_head if mode == "zero" else mean_head)(head)}
+    probe = f"{attn}_out" if part == "attn" else "mlp_out"
+    return {f"{stack}.{layer}.{probe}": zero() if mode == "zero" else mean()}
+
+
+def encoder_decoder_knock_out(
+    stack: str, layer: int, part: str, mode: str = "zero", head: int = 0
+) -> dict[str, Override]:
+    """``knock_out`` in an encoder–decoder (``models.transformer``, ``models.t5``): ``stack`` ``"encoder"`` or
+    ``"decoder"``; ``part`` one of ``PARTS`` (a head or the whole of the layer's self-attention, its MLP) or, in
+    the decoder, ``CROSS_PARTS`` (a head or the whole of its cross-attention)."""
+    if stack not in STACKS or part not in PARTS + (CROSS_PARTS if stack == "decoder" else ()):
+        raise ValueError(f"stack must be one of {STACKS}; part one of {PARTS}, or in the decoder {CROSS_PARTS}")
+    attn = "cross_attn" if part in CROSS_PARTS else "self_attn"
+    plain = {"cross_head": "head", "cross": "attn"}.get(part, part)
+    return knock_out(layer, plain, mode, head, stack=f"{stack}.layers", attn=attn)
+
+
+@torch.inference_mode()
+def teacher_forced(model: nn.Module, src, tgt_in, targets) -> tuple[np.ndarray, np.ndarray]:
+    """An encoder–decoder (``models.transformer``, ``models.t5``) reading source ``src`` and decoder input ``tgt_in``
+    (1, T), each position's target given: (−log p(target) per position (T,), the top id per position (T,)). Run it
+    inside ``intervene(encoder_decoder_knock_out(...))`` for the knocked-out numbers."""
+    device = next(model.parameters()).device
+    logits = model(_tensor(src, device), _tensor(tgt_in, device))[0].double()  # (T, V)
+    logp = torch.log_softmax(logits, -1)
+    rows = torch.arange(logits.shape[0], device=device)
+    loss = -logp[rows, torch.as_tensor(np.asarray(targets, dtype=np.int64), device=device)]
+    return loss.cpu().numpy(), logits.argmax(-1).cpu().numpy()
 
 
 def patch_from(clean: dict[str, torch.Tensor] | torch.Tensor, positions: Iterable[int]) -> Override:

@@ -42,7 +42,8 @@ width, V vocabulary.
 
 Probes: ``encoder.layers.{i}.self_attn.{q,k,v,scores,pattern,context}``, ``decoder.layers.{i}.self_attn.*``,
 ``decoder.layers.{i}.cross_attn.*``, ``encoder.bias`` (H, S, S) and ``decoder.bias`` (H, T, T) (the position biases
-as added), ``{encoder,decoder}.layers.{i}.ffn.act``.
+as added), ``{encoder,decoder}.layers.{i}.ffn.act``; what each sublayer adds to the stream (B, ·, C):
+``{encoder,decoder}.layers.{i}.self_attn_out`` and ``mlp_out``, ``decoder.layers.{i}.cross_attn_out``.
 """
 
 from __future__ import annotations
@@ -119,10 +120,11 @@ class EncoderBlock(nn.Module):
         self.norm1, self.norm2 = RMSNorm(c.dim, c.norm_eps), RMSNorm(c.dim, c.norm_eps)
         self.self_attn = attention(c)
         self.ffn = feed_forward(c)
+        self.self_attn_out, self.mlp_out = Probe(), Probe()  # what each sublayer adds (knock-outs act here)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-        x = x + self.self_attn(self.norm1(x), mask=mask, bias=bias)
-        return x + self.ffn(self.norm2(x))  # (B, S, C)
+        x = x + self.self_attn_out(self.self_attn(self.norm1(x), mask=mask, bias=bias))
+        return x + self.mlp_out(self.ffn(self.norm2(x)))  # (B, S, C)
 
 
 class DecoderBlock(nn.Module):
@@ -132,11 +134,12 @@ class DecoderBlock(nn.Module):
         self.self_attn = attention(c)
         self.cross_attn = attention(c)
         self.ffn = feed_forward(c)
+        self.self_attn_out, self.cross_attn_out, self.mlp_out = Probe(), Probe(), Probe()
 
     def forward(self, y, memory, self_mask, cross_mask, bias, cache: KVCache | None = None) -> torch.Tensor:
-        y = y + self.self_attn(self.norm1(y), mask=self_mask, bias=bias, cache=cache)
-        y = y + self.cross_attn(self.norm2(y), source=memory, mask=cross_mask)  # no position bias across
-        return y + self.ffn(self.norm3(y))  # (B, T, C)
+        y = y + self.self_attn_out(self.self_attn(self.norm1(y), mask=self_mask, bias=bias, cache=cache))
+        y = y + self.cross_attn_out(self.cross_attn(self.norm2(y), source=memory, mask=cross_mask))  # no bias across
+        return y + self.mlp_out(self.ffn(self.norm3(y)))  # (B, T, C)
 
 
 class Stack(nn.Module):

@@ -29,6 +29,8 @@ Probes (each attention module records ``q``, ``k``, ``v`` (B, H, ·, D), ``score
     decoder.layers.{i}.cross_attn.*   decoder queries attending to the encoder output (padding mask)
     encoder.layers.{i}.ffn.act, decoder.layers.{i}.ffn.act   ReLU hidden activations (B, ·, F)
     encoder.layers.{i}.out, decoder.layers.{i}.out            each layer's output (B, ·, C)
+    {encoder,decoder}.layers.{i}.{self_attn_out,mlp_out}, decoder.layers.{i}.cross_attn_out
+                                                              what each sublayer adds, before its LayerNorm (B, ·, C)
     encoder.embedded, decoder.embedded                        token embedding · √C + sinusoidal position (B, ·, C)
 """
 
@@ -79,10 +81,11 @@ class EncoderLayer(nn.Module):
         self.ffn = MLP(c.dim, c.ffn_dim, activation="relu")
         self.norm2 = LayerNorm(c.dim)
         self.out = Probe()
+        self.self_attn_out, self.mlp_out = Probe(), Probe()  # what each sublayer adds (knock-outs act here)
 
     def forward(self, x: torch.Tensor, src_mask: torch.Tensor) -> torch.Tensor:
-        x = self.norm1(x + self.self_attn(x, mask=src_mask))  # (B, S, C)
-        return self.out(self.norm2(x + self.ffn(x)))  # (B, S, C)
+        x = self.norm1(x + self.self_attn_out(self.self_attn(x, mask=src_mask)))  # (B, S, C)
+        return self.out(self.norm2(x + self.mlp_out(self.ffn(x))))  # (B, S, C)
 
 
 class DecoderLayer(nn.Module):
@@ -97,13 +100,15 @@ class DecoderLayer(nn.Module):
         self.ffn = MLP(c.dim, c.ffn_dim, activation="relu")
         self.norm3 = LayerNorm(c.dim)
         self.out = Probe()
+        self.self_attn_out, self.cross_attn_out, self.mlp_out = Probe(), Probe(), Probe()
 
     def forward(
         self, y: torch.Tensor, memory: torch.Tensor, tgt_mask: torch.Tensor, src_mask: torch.Tensor
     ) -> torch.Tensor:
-        y = self.norm1(y + self.self_attn(y, mask=tgt_mask))  # (B, T, C)
-        y = self.norm2(y + self.cross_attn(y, source=memory, mask=src_mask))  # queries from y, keys/values memory
-        return self.out(self.norm3(y + self.ffn(y)))  # (B, T, C)
+        y = self.norm1(y + self.self_attn_out(self.self_attn(y, mask=tgt_mask)))  # (B, T, C)
+        # queries from y, keys/values from memory
+        y = self.norm2(y + self.cross_attn_out(self.cross_attn(y, source=memory, mask=src_mask)))
+        return self.out(self.norm3(y + self.mlp_out(self.ffn(y))))  # (B, T, C)
 
 
 class Encoder(nn.Module):

@@ -4,7 +4,7 @@ The page in the paper's order; each section is a function of ``app.attention.sec
 
 import streamlit as st
 
-from app.attention import sections
+from app.attention import knockout, sections
 from app.attention import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
@@ -72,6 +72,7 @@ def explore() -> None:
 
 
 explore()
+knockout.section(d, cfg, backend)  # a head, or a whole attention or MLP, knocked out: how much reversal survives
 
 ui.explain(t("attention.explain", heads=cfg["heads"], d_k=cfg["d_k"]))
 sections.card_note(cfg, card)

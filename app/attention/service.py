@@ -15,6 +15,7 @@ import numpy as np
 import streamlit as st
 
 from app.shared import assets
+from app.shared import interventions as ko
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
 from app.shared.services import checkpoint, stack_layers
@@ -250,3 +251,65 @@ def offset_error(pos: Positions, k: int) -> float:
     table = pos.table
     predicted = table[:-k] @ offset_matrix(k, table.shape[1]).T  # (P − k, C)
     return float(np.abs(predicted - table[k:]).max())
+
+
+# ---- knock-outs (models/interventions.py): torch only, the shared model never changed --------------------------------
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The input reversed, plain and with one part knocked out: teacher-forced on the right answer (the loss of each
+    of its characters and <eos>, and how many the model ranks first), and the greedy answer. T = characters + 1."""
+
+    targets: tuple[str, ...]  # (T,) the right answer's characters, then <eos>
+    loss_before: np.ndarray  # (T,) nats, plain
+    loss_after: np.ndarray  # (T,) knocked out
+    right_before: int  # targets ranked first, plain and knocked out
+    right_after: int
+    answer_after: str  # greedy decoding, knocked out
+    backend: str
+    device: str
+    ms: float  # the knocked-out runs
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(text: str, stack: str, layer: int, part: str, mode: str, head: int = 0) -> KnockOut:
+    """Knock out ``part`` of layer ``layer`` of the encoder or the decoder (``stack``) by ``mode``: the right answer
+    read teacher-forced, and greedy decoding, beside the plain run (eager torch; the override lives in this call's
+    context only, ``models.probe.intervene``)."""
+    import torch
+
+    from models import interventions
+    from models.probe import intervene
+
+    cfg = config()
+    layers = {"encoder": cfg["enc_layers"], "decoder": cfg["dec_layers"]}
+    ko.check(stack, layer, part, mode, head, layers, cfg["heads"])
+    text = normalise(text)
+    src = seq2seq.source_ids(text)  # (1, S)
+    targets = np.array([*seq2seq.encode(text[::-1]), seq2seq.EOS], dtype=np.int64)
+    tgt_in = np.array([[seq2seq.BOS, *targets[:-1]]], dtype=np.int64)
+    model = MODEL.model
+    device = next(model.parameters()).device
+
+    def logits(s: np.ndarray, t: np.ndarray) -> np.ndarray:
+        with torch.inference_mode():
+            return model(torch.from_numpy(s).to(device), torch.from_numpy(t).to(device)).float().cpu().numpy()
+
+    loss_before, top_before = interventions.teacher_forced(model, src, tgt_in, targets)
+    start = time.perf_counter()
+    with intervene(interventions.encoder_decoder_knock_out(stack, layer, part, mode, head)):
+        loss_after, top_after = interventions.teacher_forced(model, src, tgt_in, targets)
+        out_ids = greedy_steps(logits, src, max_new=len(text) + 4)
+    ms = (time.perf_counter() - start) * 1e3
+    return KnockOut(
+        targets=tuple(seq2seq.token_text(int(i)) for i in targets),
+        loss_before=loss_before,
+        loss_after=loss_after,
+        right_before=int((top_before == targets).sum()),
+        right_after=int((top_after == targets).sum()),
+        answer_after=seq2seq.decode(out_ids),
+        backend="torch",
+        device=str(device.type),
+        ms=ms,
+    )

@@ -348,4 +348,43 @@ STRINGS = {
         "The model knows only the letters a–z and the space, so these were left out: {symbols}. It reads “{text}”.",
         "模型只认识字母 a–z 和空格，因此略去了：{symbols}。它读到的是“{text}”。",
     ),
+    # knock-outs (app/attention/knockout.py)
+    "attention.ko.title": ("Knock out a part of the model", "敲除模型的一部分"),
+    "attention.ko.caption": (
+        "Run the same input again with one head, or a whole attention or feed-forward sublayer, of the encoder or "
+        "the decoder switched off. The model reads the right answer (teacher forcing) to score each character, "
+        "and also writes its own answer again.",
+        "把同一个输入再跑一遍，但关掉编码器或解码器中的一个头，或整个注意力或前馈子层。模型读入正确答案"
+        "（教师强制）来给每个字符打分，同时再自己写一遍答案。",
+    ),
+    "attention.ko.m.loss": ("Loss on the answer, {what} out", "答案上的损失（敲除 {what}）"),
+    "attention.ko.m.loss.help": (
+        "Mean −log p(right character) in nats over the reversed text and <eos>, read teacher-forced, plain → "
+        "knocked out.",
+        "在反转文本及 <eos> 上 −log p(正确字符) 的平均值（奈特，教师强制读取），原始 → 敲除后。",
+    ),
+    "attention.ko.m.right": ("Characters ranked first", "排第一的正确字符"),
+    "attention.ko.m.right.help": (
+        "How many of the answer's characters (and <eos>) the model ranks first when it reads the right ones "
+        "before them, plain → knocked out.",
+        "在读入前面正确字符的情况下，模型把答案中多少个字符（及 <eos>）排在第一，原始 → 敲除后。",
+    ),
+    "attention.ko.m.answer": ("Its own answer, knocked out", "敲除后它自己的答案"),
+    "attention.ko.m.answer.help": (
+        "Greedy decoding with the part knocked out (∅: <eos> first, nothing written).",
+        "敲除该部分后的贪心解码（∅：第一个就是 <eos>，什么也没写）。",
+    ),
+    "attention.ko.loss": ("loss (nats)", "损失（奈特）"),
+    "attention.ko.read": (
+        "Each pair of bars is one character of the right answer. Grey: the plain run; red: the part knocked out. "
+        "Where red rises, that character needed the part.",
+        "每对柱子是正确答案中的一个字符。灰色：原始运行；红色：敲除该部分后。红色升高的地方，说明这个字符需要这一部分。",
+    ),
+    "attention.ko.read.default": (
+        "On this input, the cross-attention of decoder layer {lh_layer} carries the copy: replace it by zeros and "
+        "the model ranks at most one of the {n} characters first; zero any single cross-attention head instead "
+        "and it still ranks at least 7 first — the other heads make up for it.",
+        "在这个输入上，复制靠的是解码器层 {lh_layer} 的交叉注意力：把它置零，{n} 个字符中至多一个排在第一；"
+        "改为只把任意一个交叉注意力头置零，仍至少有 7 个排在第一——其他头弥补了它。",
+    ),
 }

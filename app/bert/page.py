@@ -5,7 +5,7 @@ The page in the paper's order; each section is a function of ``app.bert.sections
 
 import streamlit as st
 
-from app.bert import sections
+from app.bert import knockout, sections
 from app.bert import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -85,5 +85,6 @@ def views() -> None:
 
 
 views()
+knockout.section(reading)  # one head, or a layer's attention or MLP, knocked out: the masked words before and after
 
 sections.explanation(name, facts)

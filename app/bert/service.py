@@ -9,6 +9,7 @@ Runtime).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ import numpy as np
 import streamlit as st
 
 from app.shared import assets
+from app.shared import interventions as ko
 from app.shared.i18n import InputError
 from app.shared.numbers import softmax
 from app.shared.services import checkpoint, stack_layers
@@ -334,3 +336,79 @@ def facts(name: str) -> dict:
         "p_short": hp.get("p_short", float("nan")),
         **c["metrics"],
     }
+
+
+# ---- knock-outs (models/interventions.py): torch only, the shared model never changed --------------------------------
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The masked words of one input, plain and with one part knocked out: the probability and the loss of the word
+    that was there, at each masked position where a word was (a typed [MASK] has none)."""
+
+    positions: tuple[int, ...]  # (M,) masked positions with a known word
+    words: tuple[str, ...]  # (M,) that word
+    p_before: np.ndarray  # (M,) its probability, plain
+    p_after: np.ndarray  # (M,) knocked out
+    top_after: tuple[int, ...]  # (M,) the most likely piece there, knocked out
+    backend: str
+    device: str
+    ms: float  # the knocked-out run
+
+    @property
+    def loss_before(self) -> np.ndarray:
+        return -np.log(self.p_before)
+
+    @property
+    def loss_after(self) -> np.ndarray:
+        return -np.log(self.p_after)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(
+    name: str, a: str, b: str, masks: tuple[int, ...], layer: int, part: str, mode: str, head: int = 0
+) -> KnockOut:
+    """Mask ``masks`` as ``analyse`` does and run the model plainly and with ``part`` of block ``layer`` knocked out
+    by ``mode`` (eager torch; the override lives in this call's context only, ``models.probe.intervene``)."""
+    import torch
+
+    from models import interventions
+    from models.probe import intervene
+
+    cfg = checkpoint(name).config
+    ko.check(ko.BLOCKS, layer, part, mode, head, {ko.BLOCKS: cfg["n_layers"]}, cfg["n_heads"])
+    tokens = tokenize(name, a, b)
+    mask_id = tokens.specials.mask
+    typed = {i for i, x in enumerate(tokens.ids) if x == mask_id}  # ``analyse``'s ``masked`` includes them
+    bad = [m for m in masks if m not in tokens.maskable and m not in typed]
+    if bad:
+        raise InputError("bert.error.position", pos=bad[0])
+    inputs = np.array(tokens.ids, dtype=np.int64)
+    inputs[list(masks)] = mask_id
+    known = [m for m in np.flatnonzero(inputs == mask_id) if tokens.ids[m] != mask_id]
+    model = checkpoint(name).model
+    device = next(model.parameters()).device
+    x = torch.from_numpy(inputs[None]).to(device)
+    s = torch.tensor([tokens.segments], device=device)
+
+    def run() -> np.ndarray:
+        with torch.inference_mode():
+            return softmax(model(x, s)[0][0, known].double().cpu().numpy())  # (M, V)
+
+    before = run()
+    start = time.perf_counter()
+    with intervene(interventions.knock_out(layer, part, mode, head)):
+        after = run()
+    ms = (time.perf_counter() - start) * 1e3
+    right = [tokens.ids[m] for m in known]
+    rows = np.arange(len(known))
+    return KnockOut(
+        positions=tuple(int(m) for m in known),
+        words=tuple(tokens.pieces[m] for m in known),
+        p_before=before[rows, right],
+        p_after=after[rows, right],
+        top_after=tuple(int(i) for i in after.argmax(-1)),
+        backend="torch",
+        device=str(device.type),
+        ms=ms,
+    )

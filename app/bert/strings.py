@@ -444,4 +444,38 @@ STRINGS = {
         "（**下一句预测**）。这里用的是 Google 发布的模型。点击词片把它遮住（或直接输入 [MASK]），看看模型对每个位置的"
         "猜测。",
     ),
+    # knock-outs (app/bert/knockout.py)
+    "bert.ko.title": ("Knock out a part of the model", "敲除模型的一部分"),
+    "bert.ko.caption": (
+        "Run the same masked input again with one head, or a whole layer's attention or MLP, switched off, and see "
+        "how well the model still fills in the masked words.",
+        "把同一个遮住词的输入再跑一遍，但关掉一个头，或某一层的整个注意力或 MLP，看看模型还能不能补全被遮住的词。",
+    ),
+    "bert.ko.none": (
+        "No masked word to score: mask a word piece above (a typed [MASK] has no right answer).",
+        "没有可评分的遮住词：请在上面遮住一个词片（直接输入的 [MASK] 没有正确答案）。",
+    ),
+    "bert.ko.m.loss": ("Loss on the masked words, {what} out", "遮住词上的损失（敲除 {what}）"),
+    "bert.ko.m.loss.help": (
+        "Mean −log p(right word) in nats over the {n} masked position(s), plain → knocked out.",
+        "{n} 个遮住位置上 −log p(正确词) 的平均值（奈特），原始 → 敲除后。",
+    ),
+    "bert.ko.m.p": ("p(“{word}”)", "p(“{word}”)"),
+    "bert.ko.m.top": ("Top guess for “{word}”, knocked out", "敲除后对“{word}”的首选"),
+    "bert.ko.m.top.help": (
+        "The most likely piece at the first masked position once the part is knocked out.",
+        "敲除该部分后，第一个遮住位置上最可能的词片。",
+    ),
+    "bert.ko.p": ("p(right word)", "p(正确词)"),
+    "bert.ko.read": (
+        "Grey: the plain run; red: the part knocked out. Where red is far below grey, the part carried what that word "
+        "needs from the rest of the sentence.",
+        "灰色：原始运行；红色：敲除该部分后。红色远低于灰色的地方，说明这部分携带了该词需要从句子其余部分获得的信息。",
+    ),
+    "bert.ko.read.ours": (
+        "On the default sentence, our model needs the attention of its first two layers: knock out layer 0's or "
+        "layer 1's attention and the masked “to” gets much harder; layer 2's or 3's, and it hardly changes.",
+        "在默认句子上，我们的模型依赖前两层的注意力：敲除层 0 或层 1 的注意力，被遮住的“to”就难猜得多；"
+        "敲除层 2 或层 3 的注意力，几乎没有变化。",
+    ),
 }

@@ -4,7 +4,7 @@ the pass live in sections.py (and llama_steps.py for a Llama block)."""
 
 import streamlit as st
 
-from app.forward_pass import sections
+from app.forward_pass import knockout, sections
 from app.forward_pass import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -52,5 +52,7 @@ except InputError as e:
 sections.controls_and_summary(text, n_tokens, name)
 # the steps of the pass, one at a time: 1 tokens and embeddings … 8 the prediction, and which parts made it
 sections.steps(text, name)
+# 9 knock out a head, or a layer's attention or MLP: the next-token loss and the top token, before and after
+knockout.section(text, name)
 
 ui.explain(t("forward_pass.explain.real" if svc.arch(name) == "llama" else "forward_pass.explain"))

@@ -70,6 +70,7 @@ def paper_vs_here(name: str = svc.NAME) -> None:
 PARTS = {
     "start": "forward_pass_part_start",  # the controls and the summary
     "steps": "forward_pass_part_steps",  # the step picker and the picked step
+    "knock": "forward_pass_part_knock",  # the knock-out (app/forward_pass/knockout.py): follows the position
 }
 DRIVES = {  # each control: the parts it reruns
     "forward_pass_pos": list(PARTS.values()),

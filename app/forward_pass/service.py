@@ -16,6 +16,7 @@ widened to float64 only where a step uses it.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,8 +25,9 @@ import streamlit as st
 
 from app.gpt.service import vocabulary  # the display pieces of a checkpoint's tokens (GPT's page builds them)
 from app.shared import assets, services
+from app.shared import interventions as ko
 from app.shared.i18n import InputError
-from app.shared.numbers import softmax
+from app.shared.numbers import log_softmax, softmax
 from app.shared.services import read_only, stack_layers
 from models import metrics
 
@@ -839,4 +841,74 @@ def analyse_llama(text: str, pos: int, layer: int, head: int, temperature: float
             device=f.device,
             ms=f.ms,
         )
+    )
+
+
+# ---- knock-outs (models/interventions.py): the same text with one part of the model switched off ---------------------
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The text run plainly and with one part knocked out: the next-token loss at every position, and at the page's
+    position the probability of the token the plain run ranks first. T tokens, T − 1 targets."""
+
+    targets: tuple[str, ...]  # (T − 1,) the token each position predicts
+    loss_before: np.ndarray  # (T − 1,) nats, plain
+    loss_after: np.ndarray  # (T − 1,) knocked out
+    pos: int  # the page's position
+    top: int  # the plain run's most likely next token there
+    p_before: float  # its probability (τ = 1), plain and knocked out
+    p_after: float
+    top_after: int  # the most likely next token there, knocked out
+    backend: str
+    device: str
+    ms: float  # the knocked-out run
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(text: str, pos: int, layer: int, part: str, mode: str, head: int = 0, name: str = NAME) -> KnockOut:
+    """Knock out ``part`` of block ``layer`` by ``mode`` and compare with the plain run (eager torch on the shared
+    model: the override lives in this call's context only, ``models.probe.intervene``)."""
+    import torch
+
+    from models import interventions
+    from models.probe import intervene
+
+    c = config(name)
+    ko.check(ko.BLOCKS, layer, part, mode, head, {ko.BLOCKS: c["n_layers"]}, c["n_heads"])
+    ids = tokenize(text, name)
+    if len(ids) < 2:
+        raise InputError("forward_pass.error.ko_short")
+    pos = min(max(int(pos), 0), len(ids) - 1)
+    model = handle(name).model
+    device = next(model.parameters()).device
+    x = torch.tensor([ids], device=device)
+
+    def run() -> np.ndarray:
+        with torch.inference_mode():
+            return model(x)[0].double().cpu().numpy()  # (T, V)
+
+    before = run()
+    start = time.perf_counter()
+    with intervene(interventions.knock_out(layer, part, mode, head)):
+        after = run()
+    ms = (time.perf_counter() - start) * 1e3
+    targets = np.array(ids[1:])
+    rows = np.arange(len(targets))
+    loss = [-log_softmax(z[:-1])[rows, targets] for z in (before, after)]
+    p = [softmax(z[pos]) for z in (before, after)]
+    top = int(p[0].argmax())
+    vocab = vocabulary(name)
+    return KnockOut(
+        targets=tuple(vocab[i] for i in ids[1:]),
+        loss_before=loss[0],
+        loss_after=loss[1],
+        pos=pos,
+        top=top,
+        p_before=float(p[0][top]),
+        p_after=float(p[1][top]),
+        top_after=int(p[1].argmax()),
+        backend="torch",
+        device=str(device.type),
+        ms=ms,
     )

@@ -477,4 +477,40 @@ STRINGS = {
         "**试试。** 把模型切回我们的，比较第 2 步（LayerNorm 与 RMSNorm）、第 6 步（GELU 与 SwiGLU）和“哪些部件？”："
         "在 30 层的模型里，一个预测由许多小部件共同完成。",
     ),
+    # 9 · knock-outs (app/forward_pass/knockout.py)
+    "forward_pass.ko.title": ("9 · Knock out a part of the model", "9 · 敲除模型的一部分"),
+    "forward_pass.ko.caption": (
+        "Run the same text again with one head, or a whole layer's attention or MLP, switched off, and compare "
+        "how well the model predicts each next token.",
+        "把同一段文本再跑一遍，但关掉一个头，或某一层的整个注意力或 MLP，比较模型对每个下一个词元的预测有多好。",
+    ),
+    "forward_pass.ko.m.loss": ("Next-token loss, {what} out", "下一词元损失（敲除 {what}）"),
+    "forward_pass.ko.m.loss.help": (
+        "Mean −log p(actual next token) in nats over the text's {n} predictions, plain → knocked out.",
+        "文本中 {n} 个预测上 −log p(实际下一个词元) 的平均值（奈特），原始 → 敲除后。",
+    ),
+    "forward_pass.ko.m.p": ("p(“{token}”) after position {pos}", "位置 {pos} 之后 p(“{token}”)"),
+    "forward_pass.ko.m.p.help": (
+        "The probability (τ = 1) of the token the plain run ranks first after the chosen position, plain → knocked "
+        "out.",
+        "原始运行在所选位置之后排第一的词元的概率（τ = 1），原始 → 敲除后。",
+    ),
+    "forward_pass.ko.m.top": ("Top token after position {pos}, knocked out", "敲除后位置 {pos} 之后的首选词元"),
+    "forward_pass.ko.loss": ("loss (nats)", "损失（奈特）"),
+    "forward_pass.ko.read": (
+        "Each pair of bars is one prediction, labelled by the token it should predict. Grey: the plain run; red: the "
+        "part knocked out. Where red stands above grey, that prediction needed the part.",
+        "每对柱子是一次预测，标签是它应当预测的词元。灰色：原始运行；红色：敲除该部分后。红色高于灰色的地方，"
+        "说明这次预测需要这一部分。",
+    ),
+    "forward_pass.ko.read.ours": (
+        "On the default text, zeroing our model's first MLP (layer 0) more than doubles the loss, while no single "
+        "head moves it by more than half a nat: the first MLP works almost as part of the embedding.",
+        "在默认文本上，把我们模型的第一个 MLP（层 0）置零会让损失增加一倍以上，而任何单个头的影响都不超过半个奈特："
+        "第一个 MLP 几乎就像嵌入的一部分。",
+    ),
+    "forward_pass.error.ko_short": (
+        "The text needs at least two tokens to compare a next-token prediction.",
+        "文本至少需要两个词元，才能比较下一词元的预测。",
+    ),
 }

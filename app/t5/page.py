@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.i18n import t
-from app.t5 import sections
+from app.t5 import knockout, sections
 from app.t5 import service as svc
 
 ui.header("t5")
@@ -41,6 +41,8 @@ answer = sections.text_to_text(name, task, text, backend)  # None on bad input: 
 sections.span_corruption(name, backend)  # 2 · span corruption and the objectives' target lengths (§3.3)
 sections.position_buckets(name, answer, cfg, backend)  # 3 · relative position buckets and the learned biases (§2.1)
 sections.architectures(answer)  # 4 · encoder–decoder, language model, prefix LM (§3.2)
+if answer is not None:  # 5 · a head, or a whole attention or MLP, knocked out: what is left of the answer
+    knockout.section(name, task, text, backend)
 
 sections.paper_vs_here(cfg, card)
 sections.model_card(card)

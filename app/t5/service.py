@@ -23,6 +23,7 @@ import streamlit as st
 import torch
 
 from app.shared import assets
+from app.shared import interventions as ko
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax, softmax
 from app.shared.services import checkpoint, read_only, stack_layers
@@ -630,3 +631,76 @@ def architecture_masks(n_in: int, n_out: int) -> dict[str, np.ndarray]:
 def visible_to_input(mask: np.ndarray, n_in: int) -> float:
     """The mean number of input tokens an input token may attend to (n_in where the input is fully visible)."""
     return float((mask[:n_in, :n_in] > 0).sum(1).mean())
+
+
+# ---- 5 · knock-outs (models/interventions.py): torch only, the shared model never changed ----------------------------
+
+
+@dataclass(frozen=True)
+class KnockOut:
+    """The model's own answer (plain, greedy) read again teacher-forced with one part knocked out: each of its tokens'
+    loss and how many it would still rank first; and the answer it writes, knocked out. T answer tokens (</s> last
+    when it wrote one)."""
+
+    output: tuple[str, ...]  # (T,) the plain answer's pieces
+    loss_before: np.ndarray  # (T,) nats, plain
+    loss_after: np.ndarray  # (T,) knocked out
+    kept: int  # answer tokens still ranked first, knocked out (plain: all T)
+    answer_after: str  # greedy decoding, knocked out
+    correct_after: bool | None  # that answer against the right one, where it is known
+    backend: str
+    device: str
+    ms: float  # the knocked-out runs
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(name: str, task: str, text: str, stack: str, layer: int, part: str, mode: str, head: int = 0) -> KnockOut:
+    """Knock out ``part`` of layer ``layer`` of the encoder or the decoder (``stack``) by ``mode`` and compare with
+    the plain run on the page's task and text (eager torch; the override lives in this call's context only,
+    ``models.probe.intervene``)."""
+    from models import interventions
+    from models.probe import intervene
+
+    cfg = config(name)
+    layers = {"encoder": cfg["enc_layers"], "decoder": cfg["dec_layers"]}
+    ko.check(stack, layer, part, mode, head, layers, cfg["heads"])
+    if task not in tasks(name):
+        raise InputError("t5.error.task", task=task)
+    text = _check_text(name, text, MAX_CHARS)
+    want = expected(name, task, text)
+    v = vocab(name)
+    src = np.array([source_ids(name, task, text)], dtype=np.int64)
+    model = checkpoint(name).model
+    device = next(model.parameters()).device
+    out = _greedy_torch(model, src, MAX_NEW, v)
+    tgt_in = np.array([[v.pad, *out[:-1]]], dtype=np.int64)
+    loss_before, _ = interventions.teacher_forced(model, src, tgt_in, out)
+    start = time.perf_counter()
+    with intervene(interventions.encoder_decoder_knock_out(stack, layer, part, mode, head)):
+        loss_after, top_after = interventions.teacher_forced(model, src, tgt_in, out)
+        knocked = _greedy_torch(model, src, len(out) + 8, v)
+    ms = (time.perf_counter() - start) * 1e3
+    written = text_of(name, knocked)
+    return KnockOut(
+        output=pieces(name, out),
+        loss_before=loss_before,
+        loss_after=loss_after,
+        kept=int((top_after == np.array(out)).sum()),
+        answer_after=written,
+        correct_after=None if want is None else " ".join(written.split()) == " ".join(want.split()),
+        backend="torch",
+        device=str(device.type),
+        ms=ms,
+    )
+
+
+def _greedy_torch(model, src: np.ndarray, max_new: int, v: Vocab) -> list[int]:
+    """Greedy decoding in eager torch, re-reading the whole prefix each step (an override then sees every position
+    so far, as in the teacher-forced run)."""
+
+    def logits(s: np.ndarray, t: np.ndarray) -> np.ndarray:
+        device = next(model.parameters()).device
+        with torch.inference_mode():
+            return model(torch.from_numpy(s).to(device), torch.from_numpy(t).to(device)).float().cpu().numpy()
+
+    return greedy_steps(logits, src, max_new, bos=v.pad, eos=v.eos)

@@ -633,4 +633,42 @@ STRINGS = {
         "The model's vocabulary has no pieces for {chars}: it would read them as <unk>. Write them another way.",
         "模型的词表里没有 {chars} 的片段：模型只会把它们读成 <unk>。请换一种写法。",
     ),
+    # 5 · knock-outs (app/t5/knockout.py)
+    "t5.ko.title": ("5 · Knock out a part of the model", "5 · 敲除模型的一部分"),
+    "t5.ko.caption": (
+        "Run the task of section 1 again with one head, or a whole self-attention, cross-attention or feed-forward "
+        "sublayer, of the encoder or the decoder switched off. The model reads its own plain answer again (teacher "
+        "forcing) to score each token, and writes a new answer.",
+        "把第 1 节的任务再跑一遍，但关掉编码器或解码器中的一个头，或整个自注意力、交叉注意力或前馈子层。"
+        "模型重新读入它原本的答案（教师强制）为每个词元打分，并重新写一个答案。",
+    ),
+    "t5.ko.m.loss": ("Loss of its answer, {what} out", "其答案的损失（敲除 {what}）"),
+    "t5.ko.m.loss.help": (
+        "Mean −log p in nats of the tokens of the plain answer (</s> included), read teacher-forced, plain → "
+        "knocked out.",
+        "原始答案各词元（含 </s>）的 −log p 平均值（奈特，教师强制读取），原始 → 敲除后。",
+    ),
+    "t5.ko.m.kept": ("Answer tokens still ranked first", "仍排第一的答案词元"),
+    "t5.ko.m.kept.help": (
+        "How many tokens of the plain answer the model still ranks first when it reads the ones before them.",
+        "在读入前面词元的情况下，原始答案中有多少个词元仍被模型排在第一。",
+    ),
+    "t5.ko.m.answer": ("Its answer, knocked out", "敲除后的答案"),
+    "t5.ko.m.answer.help": (
+        "Greedy decoding with the part knocked out (∅: </s> first), and whether it is right where the right "
+        "answer is known.",
+        "敲除该部分后的贪心解码（∅：第一个就是 </s>），以及在已知正确答案时它是否正确。",
+    ),
+    "t5.ko.loss": ("loss (nats)", "损失（奈特）"),
+    "t5.ko.read": (
+        "Each pair of bars is one token of the plain answer. Grey: the plain run; red: the part knocked out. Where "
+        "red rises, that token needed the part.",
+        "每对柱子是原始答案中的一个词元。灰色：原始运行；红色：敲除该部分后。红色升高的地方，说明这个词元需要这一部分。",
+    ),
+    "t5.ko.read.default": (
+        "On this input, zero the cross-attention of decoder layer 0 and the model ranks at most one of the {n} "
+        "answer tokens first; zero layer 1's instead and it still reverses the words right.",
+        "在这个输入上，把解码器层 0 的交叉注意力置零，{n} 个答案词元中至多一个仍排第一；"
+        "改为把层 1 的置零，它仍能正确地反转单词。",
+    ),
 }

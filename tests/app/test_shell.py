@@ -152,7 +152,8 @@ def test_a_cached_timing_says_it_is_cached(lang):
 
     first = open_app("attention", lang=lang, attention_text=text)
     assert not first.exception
-    assert [r.split(" ")[0] for r in readouts(first)] == [fresh.split(" ")[0]], readouts(first)
+    # the decoding's readout, and the knock-out section's: both computed now
+    assert len(readouts(first)) == 2 and all(r.startswith(fresh) for r in readouts(first)), readouts(first)
     second = open_app("attention", lang=lang, attention_text=text)  # another reader, same input
     assert readouts(second) and all(r.startswith(cached) for r in readouts(second)), readouts(second)
     assert "ms" in readouts(second)[0] or "毫秒" in readouts(second)[0]

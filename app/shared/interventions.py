@@ -1,0 +1,192 @@
+"""What the pages' knock-out sections share (models/interventions.py, reached through each page's service): the
+control row — which side of an encoder–decoder, which part, zeros or the mean, which layer and head, each mirrored
+in the link as ``<page>_ko_stack``, ``_part``, ``_mode``, ``_layer``, ``_head`` — the name of what was knocked out,
+a measured value plain → knocked out, and the figure of a value per token, plain and knocked out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from app.shared import ui
+from app.shared.figures import cached
+from app.shared.html import esc
+from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.tokens import visible
+
+# models.interventions' names, without importing torch
+PARTS = ("head", "attn", "mlp")  # one head's output, a layer's whole (self-)attention output, its MLP output
+CROSS_PARTS = ("cross_head", "cross")  # a decoder layer's cross-attention: one head, or the whole of it
+MODES = ("zero", "mean")
+BLOCKS = "blocks"  # a model with one stack of blocks (GPT, Llama, BERT)
+STACKS = ("encoder", "decoder")  # an encoder–decoder's two sides
+LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
+BEFORE, CUT = "#9aa5b1", "#d62728"
+TOOLBAR = 36  # px left free above a figure for Plotly's toolbar
+LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"}
+
+
+def parts(stack: str) -> tuple[str, ...]:
+    """The parts a layer of ``stack`` has: a decoder's also its cross-attention."""
+    return ("head", "attn", *CROSS_PARTS, "mlp") if stack == "decoder" else PARTS
+
+
+def check(stack: str, layer: int, part: str, mode: str, head: int, layers: dict[str, int], heads: int) -> None:
+    """``InputError`` unless (stack, layer, part, mode, head) names a part of a model with ``layers`` layers per
+    stack and ``heads`` heads (a link's values are the reader's to change)."""
+    ok = stack in layers and part in parts(stack) and mode in MODES
+    if not (ok and 0 <= layer < layers[stack] and 0 <= head < heads):
+        shown = parts(stack if stack in layers else next(iter(layers)))
+        raise InputError("error.knock_out", parts=", ".join(shown), layers=max(layers.values()), heads=heads)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the reader chose to knock out."""
+
+    stack: str  # BLOCKS, or one of STACKS
+    layer: int
+    part: str
+    mode: str
+    head: int
+
+    @property
+    def what(self) -> str:
+        """What is knocked out, in the session's language ("L1 · H2", "encoder layer 0's MLP", ...)."""
+        lh = layer_head_label(self.layer, self.head)
+        return t(f"view.ko.what.{self.stack}.{self.part}", lh=lh, layer=self.layer)
+
+
+def _clamp(key: str, n: int) -> None:
+    """A layer or head of a model (or side) with more of them than this one: forgotten, the default shows."""
+    value = st.session_state.get(key)
+    if value is not None and not 0 <= int(value) < n:
+        st.session_state[key] = None
+
+
+def controls(
+    page: str,
+    layers: dict[str, int],
+    heads: int,
+    *,
+    default: tuple[int, int] = (0, 0),
+    stack: str | None = None,
+    part: str = "head",
+) -> Choice:
+    """The knock-out's controls: the side (when ``layers`` names more than one stack), the part, zeros or the mean,
+    the layer and, for a head, the head. ``layers``: layers per stack (``{BLOCKS: L}``, or ``{"encoder": L_e,
+    "decoder": L_d}``); ``default``: the (layer, head) first shown, on the side ``stack`` (else the first), with
+    ``part`` (where that side has it)."""
+    stacks = tuple(layers)
+    first_stack = stacks[0] if stack is None else stack
+    stack = first_stack
+    if len(stacks) > 1:  # the side and its five parts fill a row; zeros or mean go beside the layer and head
+        (c_stack, c_part), (c_mode, c_layer, c_head) = st.columns([1, 3]), st.columns([1, 1, 2])
+    else:
+        (c_part, c_mode), (c_layer, c_head) = st.columns([2, 1]), st.columns([1, 2])
+        c_stack = None
+    if c_stack is not None:
+        with c_stack:
+            stack = ui.choice(
+                st.segmented_control,
+                t("view.ko.stack"),
+                stacks,
+                key=f"{page}_ko_stack",
+                default=first_stack,
+                labels={s: t(f"view.ko.stack.{s}") for s in stacks},
+                required=True,
+            )
+    own = parts(stack)
+    with c_part:
+        part = ui.choice(
+            st.segmented_control,
+            t("view.ko.part"),
+            own,
+            key=f"{page}_ko_part",
+            default=part if part in own else "head",
+            labels={p: t(f"view.ko.part.{p}" if stack == BLOCKS else f"view.ko.part.pair.{p}") for p in own},
+            required=True,
+        )
+    with c_mode:
+        mode = ui.choice(
+            st.segmented_control,
+            t("view.ko.mode"),
+            MODES,
+            key=f"{page}_ko_mode",
+            default="zero",
+            labels={m: t(f"view.ko.mode.{m}") for m in MODES},
+            required=True,
+            help=t("view.ko.mode.help"),
+        )
+    L = layers[stack]
+    _clamp(f"{page}_ko_layer", L)
+    _clamp(f"{page}_ko_head", heads)
+    first = (min(default[0], L - 1), min(default[1], heads - 1))
+    if L > LAYER_BUTTONS:
+        layer = ui.slider(c_layer, t("view.layer"), 0, L - 1, first[0], key=f"{page}_ko_layer", bind="query-params")
+    else:
+        layer = c_layer.segmented_control(
+            t("view.layer"), list(range(L)), default=first[0], required=True, key=f"{page}_ko_layer",
+            bind="query-params",
+        )  # fmt: skip
+    head = first[1]
+    if part in ("head", "cross_head"):
+        head = c_head.segmented_control(
+            t("view.head"), list(range(heads)), default=first[1], required=True, key=f"{page}_ko_head",
+            bind="query-params",
+        )  # fmt: skip
+    layer = first[0] if layer is None else min(int(layer), L - 1)
+    head = first[1] if head is None else min(int(head), heads - 1)
+    return Choice(stack=stack, layer=layer, part=part, mode=mode, head=head)
+
+
+def before_after(host, label: str, before: float, after: float, *, percent: bool = False, help: str | None = None):
+    """A metric "before → after" with the change; a rise of a loss shows red (``percent``: a probability, whose
+    fall shows red)."""
+    if percent:
+        host.metric(label, f"{before:.1%} → {after:.1%}", delta=f"{(after - before) * 100:+.1f} pp", help=help)
+    else:
+        value, delta = f"{before:.3f} → {after:.3f}", f"{after - before:+.3f}"
+        host.metric(label, value, delta=delta, delta_color="inverse", help=help)
+
+
+def torch_only(backend: str) -> None:
+    """The knock-outs always run on torch: say so when the reader picked another backend."""
+    if backend != "torch":
+        st.caption(t("view.ko.torch_only"))
+
+
+@cached
+def knock_out_tokens(
+    labels: list[str],
+    before: np.ndarray,
+    after: np.ndarray,
+    *,
+    value_title: str = "loss (nats)",
+    before_name: str = "plain",
+    after_name: str = "knocked out",
+) -> go.Figure:
+    """A value per token (loss, or the probability of the right token), plain and knocked out, side by side."""
+    x = np.arange(len(labels))
+    shown = [esc(visible(p)) for p in labels]  # as entities: Plotly would read </s> as a closing tag
+    fig = go.Figure(
+        [
+            go.Bar(x=x, y=before, name=before_name, marker={"color": BEFORE}, customdata=shown),
+            go.Bar(x=x, y=after, name=after_name, marker={"color": CUT}, customdata=shown),
+        ]
+    )
+    fig.update_traces(hovertemplate="%{customdata}: %{y:.3f}<extra>%{fullData.name}</extra>")
+    ticks = [esc(visible(p)[:10]) for p in labels]
+    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=ticks, tickangle=-40)
+    fig.update_yaxes(title=value_title, rangemode="tozero")
+    fig.update_layout(
+        barmode="group",
+        bargap=0.2 if len(labels) > 3 else 0.6,  # one or two masked words: not a wall of colour
+        height=300,
+        margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
+        legend=LEGEND_BELOW,
+    )
+    return fig

@@ -1,0 +1,55 @@
+"""5 · The T5 page's intervention: knock out one head, or a whole attention (self or cross) or feed-forward sublayer,
+of the encoder or the decoder (models/interventions.py through the probe points), and see what is left of the
+model's answer to the page's task and text."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.shared import interventions as ko
+from app.shared import ui
+from app.shared.i18n import InputError, t
+from app.t5 import service as svc
+
+
+@st.fragment
+def section(name: str, task: str, text: str, backend: str) -> None:
+    """Controls -> the plain answer read again with the part knocked out, and greedy decoding -> metrics, a bar pair
+    per answer token. Opens on decoder layer 0's cross-attention."""
+    st.subheader(t("t5.ko.title"))
+    st.caption(t("t5.ko.caption"))
+    cfg = svc.config(name)
+    layers = {"encoder": cfg["enc_layers"], "decoder": cfg["dec_layers"]}
+    choice = ko.controls("t5", layers, cfg["heads"], stack="decoder", part="cross")
+    try:
+        k = svc.knock_out(name, task, text, choice.stack, choice.layer, choice.part, choice.mode, choice.head)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    what, n = choice.what, len(k.output)
+    m1, m2, m3 = st.columns(3)
+    ko.before_after(
+        m1, t("t5.ko.m.loss", what=what), float(k.loss_before.mean()), float(k.loss_after.mean()),
+        help=t("t5.ko.m.loss.help"),
+    )  # fmt: skip
+    m2.metric(t("t5.ko.m.kept"), f"{n}/{n} → {k.kept}/{n}", delta=k.kept - n, help=t("t5.ko.m.kept.help"))
+    verdict = "" if k.correct_after is None else " · " + t("t5.yes" if k.correct_after else "t5.no")
+    m3.metric(t("t5.ko.m.answer"), (k.answer_after or "∅") + verdict, help=t("t5.ko.m.answer.help"))
+    ui.figure(
+        ko.knock_out_tokens(
+            list(k.output),
+            k.loss_before,
+            k.loss_after,
+            value_title=t("t5.ko.loss"),
+            before_name=t("view.ko.plain"),
+            after_name=t("view.ko.knocked", what=what),
+        ),
+        {"token": list(k.output), "plain": k.loss_before, "knocked_out": k.loss_after},
+        f"t5-knock-out-{choice.stack}-l{choice.layer}-{choice.part}",
+        key="t5_ko_fig",
+    )
+    st.caption(t("t5.ko.read"))
+    if not svc.real(name) and (task, " ".join(text.split())) == ("reverse_words", svc.EXAMPLES["reverse_words"][0]):
+        st.caption(t("t5.ko.read.default", n=n))
+    ko.torch_only(backend)
+    ui.readout(k)
