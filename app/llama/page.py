@@ -11,7 +11,7 @@ grouped by the key/value head they read), ``published`` (4 · the real configura
 
 import streamlit as st
 
-from app.llama import activations, heads, published, siblings
+from app.llama import activations, heads, knockout, published, siblings
 from app.llama import service as svc
 from app.shared import ui
 from app.shared.i18n import t
@@ -58,6 +58,7 @@ if svc.available(name):
         siblings.real_cache(name)  # the real configuration's cache against MHA and MQA
     if a is not None:
         heads.shared_keys(a, text)  # the probed model's heads, grouped by the key/value head they read
+    knockout.section(name, st.session_state.get("backend", "torch"))  # a head, attention or MLP knocked out
 if svc.available():
     siblings.kv_heads()  # our three siblings, trained alike but for G
     siblings.generation()  # the caches while the models write

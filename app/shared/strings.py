@@ -172,6 +172,36 @@ STRINGS = {
         "按词元的损失不能互相比较；按字符的可以。\n"
         "- **留出**文本（模型从未见过的剧本）上的损失衡量的是模型学到的，而不是背下来的。",
     ),
+    # knock-outs on several pages (app/shared/interventions.py)
+    "ko.part": ("Knock out", "敲除对象"),
+    "ko.part.head": ("one head", "一个头"),
+    "ko.part.attn": ("layer's attention", "该层注意力"),
+    "ko.part.mlp": ("layer's MLP", "该层 MLP"),
+    "ko.mode": ("Replace its output by", "将其输出替换为"),
+    "ko.mode.zero": ("zeros", "零"),
+    "ko.mode.mean": ("its mean", "其均值"),
+    "ko.mode.help": (
+        "Zeros: the part writes nothing. Mean: it writes its average over this input's positions at every position, "
+        "keeping its usual size but losing what depends on the position.",
+        "零：该部分什么也不写入。均值：在每个位置写入它在本输入各位置上的平均值，保持通常的大小，但失去随位置变化的信息。",
+    ),
+    "ko.what.attn": ("attention of block {layer}", "块 {layer} 的注意力"),
+    "ko.what.mlp": ("MLP of block {layer}", "块 {layer} 的 MLP"),
+    "ko.m.before": ("Held-out bpc, plain", "留出文本 bpc（原始）"),
+    "ko.m.bpc.help": (
+        "Bits per character on {n} windows of the held-out plays: the summed loss over the characters the scored "
+        "tokens cover, in bits.",
+        "在留出剧本的 {n} 个窗口上的每字符比特：被评分词元的总损失（以比特计）÷ 它们覆盖的字符数。",
+    ),
+    "ko.m.after": ("Held-out bpc, {what}", "留出文本 bpc（{what}）"),
+    "ko.plain": ("plain", "原始"),
+    "ko.knocked": ("{what} knocked out", "敲除 {what}"),
+    "ko.loss": ("loss (nats)", "损失（奈特）"),
+    "ko.position": ("position", "位置"),
+    "ko.torch_only": (
+        "Interventions run on torch: the ONNX graph cannot be changed while it runs, so these numbers come from torch.",
+        "干预只在 torch 上运行：ONNX 计算图无法在运行中修改，所以这些数字来自 torch。",
+    ),
     "view.query": ("query", "查询"),
     "view.key": ("key", "键"),
     "view.layer": ("layer", "层"),
