@@ -164,3 +164,54 @@ def knock_out_losses(
     fig.update_yaxes(title=loss_title, rangemode="tozero")
     fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
     return fig
+
+
+@cached
+def sweep_line(
+    x: tuple,
+    y: tuple,
+    chosen: int,
+    trained: int,
+    *,
+    x_title: str,
+    y_title: str,
+    chosen_name: str,
+    trained_name: str,
+    log_x: bool = False,
+) -> go.Figure:
+    """A measured quantity along a setting the model was not trained with (a narrower window, fewer latent
+    dimensions): the line of every setting measured, the trained setting (index ``trained``) as a grey ring, the
+    chosen one (index ``chosen``) as a red dot."""
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines+markers",
+                showlegend=False,
+                line={"color": BEFORE},
+                marker={"size": 6},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[x[trained]],
+                y=[y[trained]],
+                mode="markers",
+                name=trained_name,
+                marker={"size": 16, "color": "rgba(0,0,0,0)", "line": {"color": "#555", "width": 2}},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[x[chosen]],
+                y=[y[chosen]],
+                mode="markers",
+                name=chosen_name,
+                marker={"size": 11, "color": CUT},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+        ]
+    )
+    fig.update_xaxes(title=x_title, type="log" if log_x else "linear", tickvals=list(x) if log_x else None)
+    fig.update_yaxes(title=y_title)
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
+    return fig
