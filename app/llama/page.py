@@ -58,12 +58,13 @@ if svc.available(name):
         siblings.real_cache(name)  # the real configuration's cache against MHA and MQA
     if a is not None:
         heads.shared_keys(a, text)  # the probed model's heads, grouped by the key/value head they read
-    knockout.section(name, st.session_state.get("backend", "torch"))  # a head, attention or MLP knocked out
 if svc.available():
     siblings.kv_heads()  # our three siblings, trained alike but for G
     siblings.generation()  # the caches while the models write
 else:
     ui.input_error(svc.model_missing())
+if svc.available(name):
+    knockout.section(name, st.session_state.get("backend", "torch"))  # a head, attention or MLP knocked out
 published.configurations()  # 4 · the real configurations
 published.calculator()
 published.qwen()  # 5 · where Qwen2.5 departs

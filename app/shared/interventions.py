@@ -15,9 +15,12 @@ import streamlit as st
 from app.shared import ui
 from app.shared.figures import cached
 from app.shared.i18n import layer_head_label, t
+from app.shared.numbers import smooth
 
 PARTS = ("head", "attn", "mlp")  # models.interventions.PARTS, without importing torch
 MODES = ("zero", "mean")  # models.interventions.MODES
+FEW = 12  # a loss curve of at most this many points draws markers and a tick at each
+SMOOTHING = 8  # positions in the running mean of a long loss curve (the download keeps every position)
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
 BEFORE, CUT = "#9aa5b1", "#d62728"
 TOOLBAR = 36  # Plotly's toolbar strip, left empty (app/gpt/views.py)
@@ -59,9 +62,18 @@ def _clamp(key: str, n: int) -> None:
         st.session_state[key] = None  # a layer or head of a model with more of them
 
 
-def controls(page: str, L: int, H: int, *, parts: tuple[str, ...] = PARTS, labels: dict | None = None) -> Knock:
+def controls(
+    page: str,
+    L: int,
+    H: int,
+    *,
+    parts: tuple[str, ...] = PARTS,
+    labels: dict | None = None,
+    every_layer: tuple[str, ...] = (),
+) -> Knock:
     """The knock-out's controls, keyed ``<page>_ko_part``, ``_mode``, ``_layer``, ``_head`` and mirrored in the URL:
-    the part (``parts``: PARTS and a page's own, labelled by ``labels``), zeros or mean, the layer, the head."""
+    the part (``parts``: PARTS and a page's own, labelled by ``labels``; those of ``every_layer`` draw no layer
+    control), zeros or mean, the layer, the head."""
     names = {p: t(f"ko.part.{p}") for p in parts if p in PARTS} | (labels or {})
     row = ui.row(vertical_alignment="bottom")
     part = ui.choice(row.segmented_control, t("ko.part"), parts, key=f"{page}_ko_part", labels=names, required=True)
@@ -79,7 +91,9 @@ def controls(page: str, L: int, H: int, *, parts: tuple[str, ...] = PARTS, label
     for key, n in ((f"{page}_ko_layer", L), (f"{page}_ko_head", H)):
         _clamp(key, n)
     pick = ui.row(vertical_alignment="bottom")
-    if L > LAYER_BUTTONS:
+    if part in every_layer:
+        layer = 0
+    elif L > LAYER_BUTTONS:
         layer = ui.slider(pick, t("view.layer"), 0, L - 1, 0, key=f"{page}_ko_layer", bind="query-params")
     else:
         layer = pick.segmented_control(
@@ -120,10 +134,11 @@ def held_out(
         delta_color="inverse",
     )
     xs = np.arange(1, len(r.before) + 1) if x is None else np.asarray(x)
+    width = SMOOTHING if len(xs) > FEW else 1
     ui.figure(
         knock_out_losses(
-            r.before,
-            r.after,
+            smooth(r.before, width),
+            smooth(r.after, width),
             None,
             x=xs,
             loss_title=t("ko.loss"),
@@ -135,6 +150,8 @@ def held_out(
         name,
         key=key,
     )
+    if width > 1:
+        st.caption(t("ko.smoothed", n=width, windows=r.windows))
 
 
 @cached
@@ -152,15 +169,17 @@ def knock_out_losses(
     """Loss per position, plain and knocked out; a dotted line where a repeat starts (``length``: the first copy's
     length, the GPT page's induction sequence). ``x``: the positions (1 … T unless given)."""
     x = np.arange(1, len(before) + 1) if x is None else x
+    few = len(x) <= FEW  # a handful of points (segments): markers, one tick each
+    mode = "lines+markers" if few else "lines"
     fig = go.Figure(
         [
-            go.Scatter(x=x, y=before, name=before_name, mode="lines", line={"color": BEFORE}),
-            go.Scatter(x=x, y=after, name=after_name, mode="lines", line={"color": CUT}),
+            go.Scatter(x=x, y=before, name=before_name, mode=mode, line={"color": BEFORE}),
+            go.Scatter(x=x, y=after, name=after_name, mode=mode, line={"color": CUT}),
         ]
     )
     if length is not None:
         fig.add_vline(x=length + 1, line={"dash": "dot", "color": "#888"})
-    fig.update_xaxes(title=position_title)
+    fig.update_xaxes(title=position_title, dtick=1 if few else None)
     fig.update_yaxes(title=loss_title, rangemode="tozero")
     fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
     return fig

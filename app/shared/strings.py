@@ -198,6 +198,11 @@ STRINGS = {
     "ko.knocked": ("{what} knocked out", "敲除 {what}"),
     "ko.loss": ("loss (nats)", "损失（奈特）"),
     "ko.position": ("position", "位置"),
+    "ko.smoothed": (
+        "Loss at each position averaged over the {windows} windows, drawn as a running mean over {n} positions (the "
+        "numbers keep every position).",
+        "每个位置的损失在 {windows} 个窗口上取平均，图中画的是 {n} 个位置的滑动平均（数据保留每个位置）。",
+    ),
     "ko.torch_only": (
         "Interventions run on torch: the ONNX graph cannot be changed while it runs, so these numbers come from torch.",
         "干预只在 torch 上运行：ONNX 计算图无法在运行中修改，所以这些数字来自 torch。",

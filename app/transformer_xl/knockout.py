@@ -18,7 +18,9 @@ def section(backend: str) -> None:
     s = svc.shape()
     st.caption(t("txl.ko.caption", n=svc.KO_SEGMENTS, L=s.segment, M=s.memory))
     labels = {"memory": t("txl.ko.part.memory"), "memory_all": t("txl.ko.part.memory_all")}
-    k = interventions.controls("txl", s.n_layers, s.n_heads, parts=svc.PARTS, labels=labels)
+    k = interventions.controls(
+        "txl", s.n_layers, s.n_heads, parts=svc.PARTS, labels=labels, every_layer=("memory_all",)
+    )
     try:
         r = svc.knock_out(k.layer, k.part, k.mode, k.head)
     except InputError as e:
