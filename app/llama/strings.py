@@ -585,11 +585,10 @@ STRINGS = {
         "看文本需要哪些部分。",
     ),
     "llama.ko.read": (
-        "Measured on our model: block 0's MLP is the one part it cannot do without (zeroed, +2.2 bits per character; "
-        "it acts as a second embedding); a whole block's attention costs at most about +0.2, any single head less "
-        "than +0.05 — the four heads of a block back each other up.",
-        "在我们的模型上测得：块 0 的 MLP 是唯一离不开的部分（置零后每字符比特 +2.2；它像第二层嵌入）；"
-        "整块注意力最多约 +0.2，任一单个头不到 +0.05——同一块的四个头互为备份。",
+        "Measured on our model: block 0's MLP is the one part it cannot do without (zeroed, +2.2 bits per "
+        "character); a whole block's attention costs at most about +0.2, any single head less than +0.05.",
+        "在我们的模型上测得：块 0 的 MLP 是唯一离不开的部分（置零后每字符比特 +2.2）；整块注意力最多约 +0.2，"
+        "任一单个头不到 +0.05。",
     ),
     "llama.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
     "llama.error.knock_index": (

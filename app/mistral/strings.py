@@ -314,9 +314,9 @@ STRINGS = {
         "在留出文本（模型从未训练过的剧本）的 {T} 词元窗口上运行模型，关掉其中一部分，再与原始运行比较。",
     ),
     "mistral.ko.read": (
-        "Measured: block 0's MLP zeroed costs about +2.3 bits per character (it works as a second embedding); a "
-        "whole block's attention at most about +0.25; any single head at most +0.05.",
-        "测得：块 0 的 MLP 置零后每字符比特约 +2.3（它像第二层嵌入）；整块注意力最多约 +0.25；任一单个头最多 +0.05。",
+        "Measured: block 0's MLP zeroed costs about +2.3 bits per character; a whole block's attention at most "
+        "about +0.25; any single head at most +0.05.",
+        "测得：块 0 的 MLP 置零后每字符比特约 +2.3；整块注意力最多约 +0.25；任一单个头最多 +0.05。",
     ),
     "mistral.narrow.title": ("6 · A narrower window than trained", "6 · 比训练时更窄的窗口"),
     "mistral.narrow.caption": (
