@@ -75,7 +75,7 @@ def test_removing_the_rotation_raises_the_held_out_loss():
 @pytest.mark.skipif("llama" not in zoo.available(), reason="no llama checkpoint")
 def test_knocking_out_block_0s_mlp_costs_far_more_than_any_head():
     """The LLaMA page's knock-out claim, on 16 held-out windows: measured 2.095 bpc plain; block 0's MLP zeroed
-    +2.24, block 2's attention +0.185; every single head of blocks 2 and 3 at most +0.044."""
+    +2.24, block 2's attention +0.185; every single head at most +0.044."""
     from models import interventions
 
     model = zoo.load("llama")
@@ -91,6 +91,8 @@ def test_knocking_out_block_0s_mlp_costs_far_more_than_any_head():
             return float(bpc(metrics.position_losses(model, windows)) - before)
 
     assert 1.5 < before < 3
-    assert rise(0, "mlp") > 1.1 and rise(2, "attn") > 0.09
-    heads = [rise(layer, "head", h) for layer in (2, 3) for h in range(model.config.n_heads)]
+    assert rise(0, "mlp") > 1.1
+    attn = [rise(layer, "attn") for layer in range(model.config.n_layers)]
+    assert 0.09 < max(attn) < 0.4 and attn[2] == max(attn)
+    heads = [rise(layer, "head", h) for layer in range(model.config.n_layers) for h in range(model.config.n_heads)]
     assert max(heads) < 0.1 and min(heads) > 0
