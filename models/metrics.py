@@ -65,6 +65,17 @@ def position_losses(model: nn.Module, windows: np.ndarray, **forward) -> np.ndar
     return token_losses(model, windows, **forward).mean(0)
 
 
+def held_out_windows(tok, T: int, n: int, split: str = "validation") -> tuple[np.ndarray, float]:
+    """``n`` windows of T + 1 ids spread evenly over a split's works (each encoded as a document, one after the
+    other), and the characters per predicted token of that text: mean nats per token / it / ln 2 = bits per
+    character."""
+    works = shakespeare.plays(split)
+    ids = np.concatenate([encode_document(tok, text) for text in works.values()])
+    starts = np.linspace(0, len(ids) - T - 2, n).astype(int)
+    chars = sum(len(text) for text in works.values())
+    return np.stack([ids[s : s + T + 1] for s in starts]), chars / (len(ids) - len(works))
+
+
 @torch.inference_mode()
 def document_nats(model: nn.Module, ids: np.ndarray, stride: int | None = None, context: int | None = None) -> float:
     """Total cross-entropy (nats) of predicting ids[1:] with sliding windows of ``context`` tokens (the model's

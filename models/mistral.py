@@ -133,6 +133,18 @@ def build(config: dict) -> Mistral:
     return Mistral(Config(**config))
 
 
+def narrower_window(window: int):
+    """An override for the scores probes (``blocks.{i}.attn.scores``, (B, H, T, S), S = T: a forward from position 0
+    without a cache): keys ``window`` or more positions back get the masked value, so the layer attends over a band
+    of ``window`` keys however wide it was trained (``window`` ≥ the trained W: the plain forward exactly)."""
+
+    def narrowed(x: torch.Tensor, name: str) -> torch.Tensor:
+        T, S = x.shape[-2:]
+        return x.masked_fill(~sliding_window_mask(T, window, S, device=x.device), torch.finfo(x.dtype).min)
+
+    return narrowed
+
+
 # ---- inference helpers ----------------------------------------------------------------------------------------------
 
 

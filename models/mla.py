@@ -38,7 +38,10 @@ D head width d_h (content part), R rotary width d_h^R, K the KV latent width d_c
 V vocabulary, L layers.
 
 Probes: ``blocks.{i}.attn.c_kv`` (B, S, K) and ``blocks.{i}.attn.k_rope`` (B, S, R) as cached (after the norm /
-the rotation), ``blocks.{i}.attn.{scores,pattern}`` (B, H, T, S), ``blocks.{i}.mlp.act``, ``blocks.{i}.resid``.
+the rotation), ``blocks.{i}.attn.{scores,pattern}`` (B, H, T, S), ``blocks.{i}.attn.context`` (B, H, T, D) each
+head's output before W_O (the plain path only: the absorbed one never makes it), ``blocks.{i}.{attn_out,mlp_out}``
+(B, T, C) what attention and the MLP write into the stream, ``blocks.{i}.mlp.act``, ``blocks.{i}.resid`` — named as
+models/interventions.py's knock-outs expect.
 
 The checkpoint ``mla`` is trained by models/recipes/mla.py, exactly as the LLaMA siblings (``llama-mha``,
 ``llama-mqa``) are, so their bits per character compare.
@@ -53,7 +56,7 @@ import torch
 from torch import nn
 
 from models.layers import RMSNorm, RotaryDecoder, RotaryEmbedding, SwiGLU, apply_rope, causal_mask, tensor_bytes
-from models.probe import Probe
+from models.probe import Override, Probe, trace
 
 
 @dataclass
@@ -127,7 +130,7 @@ class MultiHeadLatentAttention(nn.Module):
         self.w_uv = nn.Linear(c.kv_latent, H * D, bias=False)  # W_UV
         self.wo = nn.Linear(H * D, c.dim, bias=False)  # W_O
         self.c_kv, self.k_rope = Probe(), Probe()
-        self.scores, self.pattern = Probe(), Probe()
+        self.scores, self.pattern, self.context = Probe(), Probe(), Probe()
 
     def _split(self, x: torch.Tensor, width: int) -> torch.Tensor:
         B, T, _ = x.shape
@@ -179,7 +182,7 @@ class MultiHeadLatentAttention(nn.Module):
             w_ov = torch.einsum("chd,hdk->hkc", self.wo.weight.view(-1, H, D), self.w_uv.weight.view(H, D, -1))
             return torch.einsum("bhtk,hkc->btc", mixed, w_ov)  # Σ_h W_O,h W_UV,h (…): (B, T, C)
         v_c = self._split(self.w_uv(c_kv), D)  # (B, H, S, D)
-        context = pattern @ v_c  # (B, H, T, D)
+        context = self.context(pattern @ v_c)  # (B, H, T, D)
         return self.wo(context.transpose(1, 2).reshape(B, T, H * D))
 
 
@@ -191,7 +194,7 @@ class Block(nn.Module):
         self.attn_norm, self.ffn_norm = RMSNorm(c.dim), RMSNorm(c.dim)
         self.attn = MultiHeadLatentAttention(c)
         self.mlp = SwiGLU(c.dim, c.hidden)
-        self.resid = Probe()
+        self.attn_out, self.mlp_out, self.resid = Probe(), Probe(), Probe()
 
     def forward(
         self,
@@ -201,8 +204,8 @@ class Block(nn.Module):
         cache: LatentCache | None = None,
         absorbed: bool = False,
     ) -> torch.Tensor:
-        x = x + self.attn(self.attn_norm(x), mask=mask, rope=rope, cache=cache, absorbed=absorbed)
-        return self.resid(x + self.mlp(self.ffn_norm(x)))  # (B, T, C)
+        x = x + self.attn_out(self.attn(self.attn_norm(x), mask=mask, rope=rope, cache=cache, absorbed=absorbed))
+        return self.resid(x + self.mlp_out(self.mlp(self.ffn_norm(x))))  # (B, T, C)
 
 
 class MLA(RotaryDecoder):
@@ -234,6 +237,29 @@ class MLA(RotaryDecoder):
 
 def build(config: dict) -> MLA:
     return MLA(Config(**config))
+
+
+def keep_latent(kept) -> Override:
+    """An override for the latent probes (``blocks.{i}.attn.c_kv``, (B, S, K)): layer i keeps the dimensions
+    ``kept[i]`` of its c_KV and the rest are zeroed — what a cache that stores only those dimensions would hand
+    back. Keeping all K is the plain forward exactly."""
+    index = [torch.as_tensor(list(k), dtype=torch.long) for k in kept]
+
+    def kept_only(x: torch.Tensor, name: str) -> torch.Tensor:
+        keep = index[int(name.split(".")[1])].to(x.device)
+        out = torch.zeros_like(x)
+        out[..., keep] = x[..., keep]
+        return out
+
+    return kept_only
+
+
+def latent_order(model: MLA, tokens: torch.Tensor) -> torch.Tensor:
+    """(L, K): each layer's latent dimensions by their variance over ``tokens`` (B, T), largest first."""
+    with torch.inference_mode(), trace("blocks.*.attn.c_kv") as t:
+        model(tokens)
+    var = torch.stack([t[f"blocks.{i}.attn.c_kv"].flatten(0, 1).var(0) for i in range(len(model.blocks))])
+    return var.argsort(-1, descending=True)
 
 
 def cache_numbers_per_token(c: Config) -> int:

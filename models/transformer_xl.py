@@ -39,7 +39,9 @@ Glossary (shape letters): B batch, T queries (tokens of the segment, L in traini
 
 Probes: ``embedded`` (B, T, C) E[tokens], the input of block 0; ``blocks.{n}.resid`` (B, T, C) after block n;
 ``blocks.{n}.attn.q`` (B, H, T, D), ``.k`` (B, H, S, D), ``.r`` (H, S, D) = W_k,R R for distances S − 1 .. 0,
-``.scores`` (B, H, T, S) A / √D before the mask, ``.pattern`` (B, H, T, S) after the softmax (memory keys first).
+``.scores`` (B, H, T, S) A / √D before the mask, ``.pattern`` (B, H, T, S) after the softmax (memory keys first),
+``.context`` (B, H, T, D) each head's output before W_o; ``blocks.{n}.attn_out`` and ``.mlp_out`` (B, T, C) what each
+sublayer adds before its LayerNorm — the points of models/interventions.py's knock-outs.
 
 Where ours departs from the paper: the sizes (N 4, C 160, 4 heads, a 2,048-id BPE, L 64, M 64; the paper's enwik8
 model has 24 layers and 277M parameters), no dropout (a short run on a small corpus), no adaptive softmax or adaptive
@@ -149,12 +151,12 @@ class Block(nn.Module):
         self.attn = RelMultiHeadAttention(c.dim, c.n_heads)
         self.ln1, self.ln2 = LayerNorm(c.dim), LayerNorm(c.dim)
         self.mlp = MLP(c.dim, c.hidden, activation="relu")
-        self.resid = Probe()
+        self.attn_out, self.mlp_out, self.resid = Probe(), Probe(), Probe()  # what each sublayer adds, before its LN
 
     def forward(self, x, memory, R, u, v, mask):
         h = torch.cat([memory.detach(), x], dim=1)  # SG(m) ∘ h: (B, S, C)
-        x = self.ln1(x + self.attn(x, h, R, u, v, mask))
-        return self.resid(self.ln2(x + self.mlp(x)))  # (B, T, C)
+        x = self.ln1(x + self.attn_out(self.attn(x, h, R, u, v, mask)))
+        return self.resid(self.ln2(x + self.mlp_out(self.mlp(x))))  # (B, T, C)
 
 
 class TransformerXL(nn.Module):
@@ -213,6 +215,15 @@ def build(config: dict) -> TransformerXL:
 
 
 # ---- inference helpers ----------------------------------------------------------------------------------------------
+
+
+def without_memory(x: torch.Tensor, name: str) -> torch.Tensor:
+    """An override for the scores probes (``blocks.{i}.attn.scores``, (B, H, T, S) over [memory ∘ segment]): the
+    memory's keys (the first S − T) get the masked value, so the layer attends to its own segment only. On every
+    layer it gives what an empty memory gives (up to rounding: the same keys, in a smaller product)."""
+    x = x.clone()
+    x[..., : x.shape[-1] - x.shape[-2]] = torch.finfo(x.dtype).min
+    return x
 
 
 def score_terms(

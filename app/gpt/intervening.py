@@ -5,9 +5,10 @@ residual stream into a corrupted one, one (layer, position) at a time, and see w
 import streamlit as st
 
 from app.gpt import service as svc
-from app.gpt.views import knock_out_losses, patching_map
+from app.gpt.views import patching_map
 from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.interventions import knock_out_losses
 from app.shared.tokens import visible
 
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider

@@ -283,32 +283,6 @@ def patching_map(
     return fig
 
 
-@cached
-def knock_out_losses(
-    before: np.ndarray,
-    after: np.ndarray,
-    length: int,
-    *,
-    loss_title: str = "loss (nats)",
-    position_title: str = "position",
-    before_name: str = "plain",
-    after_name: str = "knocked out",
-) -> go.Figure:
-    """Loss per target on the induction sequence, plain and knocked out; a dotted line where the repeat starts."""
-    x = np.arange(1, len(before) + 1)
-    fig = go.Figure(
-        [
-            go.Scatter(x=x, y=before, name=before_name, mode="lines", line={"color": BEFORE}),
-            go.Scatter(x=x, y=after, name=after_name, mode="lines", line={"color": CUT}),
-        ]
-    )
-    fig.add_vline(x=length + 1, line={"dash": "dot", "color": "#888"})
-    fig.update_xaxes(title=position_title)
-    fig.update_yaxes(title=loss_title, rangemode="tozero")
-    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
-    return fig
-
-
 def _layers_by_positions(fig, layer_labels, position_labels, layer_title: str, position_title: str) -> None:
     """The axes of a layer × position grid (the logit lens, activation patching): positions along the top, labelled
     by their token (cut to 10 characters), layers down the side, first on top."""

@@ -11,7 +11,7 @@ grouped by the key/value head they read), ``published`` (4 · the real configura
 
 import streamlit as st
 
-from app.llama import activations, heads, published, siblings
+from app.llama import activations, heads, knockout, published, siblings
 from app.llama import service as svc
 from app.shared import ui
 from app.shared.i18n import t
@@ -63,6 +63,8 @@ if svc.available():
     siblings.generation()  # the caches while the models write
 else:
     ui.input_error(svc.model_missing())
+if svc.available(name):
+    knockout.section(name, st.session_state.get("backend", "torch"))  # a head, attention or MLP knocked out
 published.configurations()  # 4 · the real configurations
 published.calculator()
 published.qwen()  # 5 · where Qwen2.5 departs

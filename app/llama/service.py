@@ -17,7 +17,10 @@ import torch.nn.functional as F
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, stack_layers
+from app.shared.interventions import MODES as KNOCK_MODES
+from app.shared.interventions import PARTS as KNOCK_PARTS
+from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.services import engine, needs_corpus, stack_layers
 from models import llama, metrics, sampling
 from models.data import bpe
 from models.layers import RMSNorm, cache_bytes
@@ -726,4 +729,56 @@ def calculate(
         head_dim=dim // n_heads,
         ffn_ratio=hidden / (2 / 3 * 4 * dim),
         qkv_bias_per_layer=(n_heads + 2 * n_kv_heads) * (dim // n_heads),
+    )
+
+
+# ---- knock-outs on held-out text (models/interventions.py), torch only -----------------------------------------------
+
+KO_WINDOWS = 16  # held-out windows of the model's context (a real model: of its REAL_MAX_TOKENS)
+REAL_KO_WINDOWS = 8
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=8)
+def _held_out(name: str) -> tuple[np.ndarray, float]:
+    """Windows of the held-out plays in the checkpoint's tokens, the characters per token; their plain loss (T,)."""
+    ck = services.checkpoint(name)
+    ck.require()
+    return metrics.held_out_windows(ck.tokenizer, shape(name).limit, REAL_KO_WINDOWS if ck.real else KO_WINDOWS)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _plain_held_out(name: str) -> np.ndarray:
+    return metrics.position_losses(services.checkpoint(name).model, _held_out(name)[0])
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL.name) -> HeldOut:
+    """The held-out loss by position with ``part`` (one head, the whole attention, the MLP) of block ``layer``
+    replaced by ``mode`` (zeros, or its mean over each window's positions), beside the plain run. The override lives
+    in this call's context only (``models.probe.intervene``): the shared model is never changed."""
+    from models import interventions
+    from models.probe import intervene
+
+    s = shape(name)
+    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
+        raise InputError("llama.error.knock_part")
+    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
+        raise InputError("llama.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    windows, chars = _held_out(name)
+    before = _plain_held_out(name)
+    model = services.checkpoint(name).model
+    start = time.perf_counter()
+    with intervene(interventions.knock_out(layer, part, mode, head)):
+        after = metrics.position_losses(model, windows)
+    ms = (time.perf_counter() - start) * 1e3
+    return HeldOut(
+        before=before,
+        after=after,
+        bpc_before=bits_per_character(float(before.mean()), chars),
+        bpc_after=bits_per_character(float(after.mean()), chars),
+        windows=len(windows),
+        backend="torch",
+        device=str(model.embed.weight.device.type),
+        ms=ms,
     )

@@ -576,6 +576,25 @@ STRINGS = {
         "{measured:,} B，换成 16 位为 {half:,} B，与计算一致。用 MHA 时一条 {T} 词元的序列要缓存 {mha}，"
         "用 MQA 为 {mqa}；GQA 还省下了 W_k 和 W_v 的 {saved} 个参数。",
     ),
+    # knock-outs (app/llama/knockout.py)
+    "llama.ko.title": ("Knock out a part of the model", "敲除模型的一部分"),
+    "llama.ko.caption": (
+        "Run {name} on held-out windows of {T} tokens (plays it never trained on) with one part switched off, and "
+        "compare with the plain run: which parts the text needs.",
+        "在留出文本（模型从未训练过的剧本）的 {T} 词元窗口上运行 {name}，关掉其中一部分，再与原始运行比较："
+        "看文本需要哪些部分。",
+    ),
+    "llama.ko.read": (
+        "Measured on our model: block 0's MLP is the one part it cannot do without (zeroed, +2.2 bits per "
+        "character); a whole block's attention costs at most about +0.2, any single head less than +0.05.",
+        "在我们的模型上测得：块 0 的 MLP 是唯一离不开的部分（置零后每字符比特 +2.2）；整块注意力最多约 +0.2，"
+        "任一单个头不到 +0.05。",
+    ),
+    "llama.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
+    "llama.error.knock_index": (
+        "The model has {layers} layers and {heads} heads, counted from 0.",
+        "该模型有 {layers} 层、{heads} 个头，从 0 开始编号。",
+    ),
     "llama.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "llama.error.chars": (
         "The text has {n} characters; at most {max} are allowed.",

@@ -5,7 +5,7 @@ The page in the paper's order; the sections live in ``app/mistral/sections.py``.
 
 import streamlit as st
 
-from app.mistral import sections
+from app.mistral import knockout, sections
 from app.mistral import service as svc
 from app.shared import ui
 from app.shared.i18n import t
@@ -35,6 +35,8 @@ if analysis is not None:
 sections.rolling()  # 3 · the rolling buffer cache while the model writes
 if analysis is not None:
     sections.prefill(analysis, text)  # 4 · pre-fill in chunks of W
+knockout.knock_out(backend)  # 5 · a head, attention or MLP knocked out, on held-out text
+knockout.narrower(backend)  # 6 · a narrower window at inference than the one trained
 
 sections.model_card()
 sections.paper_vs_here()

@@ -14,7 +14,10 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, stack_layers
+from app.shared.interventions import MODES as KNOCK_MODES
+from app.shared.interventions import PARTS as KNOCK_PARTS
+from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.services import engine, needs_corpus, stack_layers
 from models import metrics, mistral, zoo
 from models.data import bpe
 
@@ -283,3 +286,85 @@ def llama_card() -> Mapping:
     """The card of ``llama``, the same block with a full causal mask, whose loss the page sets beside ours (empty when
     it has none): its training settings say how the two runs differ."""
     return services.checkpoint("llama").card
+
+
+# ---- interventions on held-out text, torch only: knock-outs, and a narrower window than trained ----------------------
+
+KO_WINDOWS = 16  # held-out windows of the training context
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=1)
+def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
+    """Windows of the held-out plays, the characters per token, and their plain loss at every position (T,)."""
+    MODEL.require()
+    windows, chars = metrics.held_out_windows(MODEL.tokenizer, shape().max_len, KO_WINDOWS)
+    return windows, chars, metrics.position_losses(MODEL.model, windows)
+
+
+def _changed(overrides: dict) -> HeldOut:
+    """The held-out loss with ``overrides`` (``models.probe.intervene``: this call's context only, the shared model
+    is never changed) beside the plain run."""
+    from models.probe import intervene
+
+    windows, chars, before = _held_out()
+    model = MODEL.model
+    start = time.perf_counter()
+    with intervene(overrides):
+        after = metrics.position_losses(model, windows)
+    ms = (time.perf_counter() - start) * 1e3
+    return HeldOut(
+        before=before,
+        after=after,
+        bpc_before=bits_per_character(float(before.mean()), chars),
+        bpc_after=bits_per_character(float(after.mean()), chars),
+        windows=len(windows),
+        backend="torch",
+        device=str(model.embed.weight.device.type),
+        ms=ms,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
+    """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
+    ``mode`` (zeros, or its mean over each window's positions)."""
+    from models import interventions
+
+    s = shape()
+    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
+        raise InputError("mistral.error.knock_part")
+    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
+        raise InputError("mistral.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    return _changed(interventions.knock_out(layer, part, mode, head))
+
+
+def narrower_windows() -> tuple[int, ...]:
+    """The windows W' a reader may run with: powers of two from 1 up to the trained W (W itself included)."""
+    W = shape().window
+    return tuple(sorted({2**i for i in range(W.bit_length()) if 2**i <= W} | {W}))
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """The held-out loss with every layer's band cut to ``window`` keys (``mistral.narrower_window``), and the bits
+    per character at each window the page offers."""
+
+    window: int  # W'
+    held: HeldOut  # at W', beside the trained W
+    windows: tuple[int, ...]  # every W' offered
+    bpc: tuple[float, ...]  # the held-out bpc at each
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def _narrowed_all() -> dict[int, HeldOut]:
+    return {w: _changed({"blocks.*.attn.scores": mistral.narrower_window(w)}) for w in narrower_windows()}
+
+
+def narrowed(window: int) -> Narrowed:
+    """The model run with a band of ``window`` keys at inference, against its trained W (all computed once)."""
+    options = narrower_windows()
+    if window not in options:
+        raise InputError("mistral.error.narrower", options=", ".join(map(str, options)))
+    every = _narrowed_all()
+    return Narrowed(window, every[window], options, tuple(every[w].bpc_after for w in options))

@@ -5,7 +5,7 @@ published model's sizes. Each story is a module of this folder; this script draw
 
 import streamlit as st
 
-from app.mla import absorbed, balancing, latent, mtp, sizes
+from app.mla import absorbed, balancing, knockout, latent, mtp, sizes
 from app.mla import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -36,6 +36,8 @@ if text_ok:
     if forward is not None:
         absorbed.absorbed_path(forward)
     absorbed.decoupled_rope(text)
+knockout.fewer_latents(backend)  # r of the d_c latent dimensions kept: the loss against the cache saved
+knockout.knock_out(backend)  # a head, attention or MLP knocked out, on held-out text
 
 # 2 · balancing the experts without an auxiliary loss
 balancing.load_over_training()

@@ -14,7 +14,10 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.services import engine, stack_layers
+from app.shared.interventions import MODES as KNOCK_MODES
+from app.shared.interventions import PARTS as KNOCK_PARTS
+from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.services import engine, needs_corpus, stack_layers
 from models import metrics, mla, mtp
 from models.data import bpe
 from models.layers import causal_mask
@@ -617,4 +620,98 @@ def mtp_card() -> MTPCard:
         dict(c.get("metrics", {})),
         None if curves is None else {k: list(v) for k, v in curves.items()},
         None if beside.get("val_bpc") is None else dict(beside["val_bpc"]),
+    )
+
+
+# ---- interventions on held-out text, torch only: knock-outs, and fewer latent dimensions kept ----------------------
+
+KO_WINDOWS = 16  # held-out windows of the training context
+CACHE_BYTES = 4  # float32: bytes per cached number
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=1)
+def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
+    """Windows of the held-out plays, the characters per token, and their plain loss at every position (T,)."""
+    MODEL.require()
+    windows, chars = metrics.held_out_windows(MODEL.tokenizer, shape().max_len, KO_WINDOWS)
+    return windows, chars, metrics.position_losses(MODEL.model, windows)
+
+
+def _changed(overrides: dict) -> HeldOut:
+    """The held-out loss with ``overrides`` (``models.probe.intervene``: this call's context only, the shared model
+    is never changed) beside the plain run."""
+    from models.probe import intervene
+
+    windows, chars, before = _held_out()
+    model = MODEL.model
+    start = time.perf_counter()
+    with intervene(overrides):
+        after = metrics.position_losses(model, windows)
+    ms = (time.perf_counter() - start) * 1e3
+    return HeldOut(
+        before=before,
+        after=after,
+        bpc_before=bits_per_character(float(before.mean()), chars),
+        bpc_after=bits_per_character(float(after.mean()), chars),
+        windows=len(windows),
+        backend="torch",
+        device=str(model.embed.weight.device.type),
+        ms=ms,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
+    """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
+    ``mode`` (zeros, or its mean over each window's positions)."""
+    from models import interventions
+
+    s = shape()
+    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
+        raise InputError("mla.error.knock_part")
+    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
+        raise InputError("mla.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    return _changed(interventions.knock_out(layer, part, mode, head))
+
+
+def latent_options() -> tuple[int, ...]:
+    """The latent widths r a reader may keep, d_c down to 0: d_c, ¾, ½, ⅜, ¼, ⅛, 1/16 of it, none."""
+    K = shape().kv_latent
+    return tuple(sorted({K, 3 * K // 4, K // 2, 3 * K // 8, K // 4, K // 8, K // 16, 0}, reverse=True))
+
+
+def latent_bytes(r: int) -> int:
+    """Bytes the cache grows by per token with r latent dimensions kept: L · (r + d_h^R) · 4."""
+    s = shape()
+    return s.n_layers * (r + s.rope_dim) * CACHE_BYTES
+
+
+@dataclass(frozen=True)
+class Fewer:
+    """The held-out loss with each layer's c_KV cut to its ``kept`` dimensions of largest variance (the rest
+    zeroed: ``mla.keep_latent``), and the bits per character at every width offered."""
+
+    kept: int  # r
+    held: HeldOut
+    options: tuple[int, ...]  # every r offered, d_c first
+    bpc: tuple[float, ...]  # the held-out bpc at each
+    cache_bytes: tuple[int, ...]  # bytes per token cached at each
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def _fewer_all() -> dict[int, HeldOut]:
+    windows = _held_out()[0]
+    order = mla.latent_order(MODEL.model, torch.from_numpy(windows))  # (L, K), measured on the same windows
+    return {r: _changed({"blocks.*.attn.c_kv": mla.keep_latent(order[:, :r])}) for r in latent_options()}
+
+
+def fewer_latents(kept: int) -> Fewer:
+    """The model with ``kept`` latent dimensions of each layer's c_KV (all widths computed once)."""
+    options = latent_options()
+    if kept not in options:
+        raise InputError("mla.error.kept", options=", ".join(map(str, options)))
+    every = _fewer_all()
+    return Fewer(
+        kept, every[kept], options, tuple(every[r].bpc_after for r in options), tuple(map(latent_bytes, options))
     )

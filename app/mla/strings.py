@@ -610,6 +610,56 @@ STRINGS = {
         "Python 代码或算式：两个 MoE 模型的专家会变，主模型接受草稿的比例也会变。",
     ),
     # errors
+    # interventions on held-out text (app/mla/knockout.py)
+    "mla.ko.title": ("Knock out a part of the MLA model", "敲除 MLA 模型的一部分"),
+    "mla.ko.caption": (
+        "Run our MLA decoder on held-out windows of {T} tokens (plays it never trained on) with one part switched "
+        "off, and compare with the plain run.",
+        "在留出文本（模型从未训练过的剧本）的 {T} 词元窗口上运行我们的 MLA 解码器，关掉其中一部分，再与原始运行比较。",
+    ),
+    "mla.ko.read": (
+        "Measured: block 0's MLP zeroed costs about +2.2 bits per character; a whole block's attention at most "
+        "about +0.2; any single head at most +0.05.",
+        "测得：块 0 的 MLP 置零后每字符比特约 +2.2；整块注意力最多约 +0.2；任一单个头最多 +0.05。",
+    ),
+    "mla.fewer.title": ("A smaller latent than trained", "比训练时更小的潜向量"),
+    "mla.fewer.caption": (
+        "Each layer caches a latent c_KV of d_c = {K} numbers per token, plus the shared rotary key of {R}. Keep only "
+        "r of the {K}: in each layer the r dimensions of largest variance on these held-out windows of {T} tokens, "
+        "the others zeroed where the keys and values are made from the latent — what a cache storing r numbers "
+        "would give back. The weights are unchanged.",
+        "每层为每个词元缓存 d_c = {K} 维的潜向量 c_KV，外加 {R} 维的共享旋转键。这里只保留其中 r 维：每层取在这些 "
+        "{T} 词元留出窗口上方差最大的 r 维，其余在由潜向量生成键和值之处置零——相当于只存 r 个数的缓存所能给出的。"
+        "权重不变。",
+    ),
+    "mla.fewer.kept": ("Latent dimensions kept r", "保留的潜向量维数 r"),
+    "mla.fewer.kept.help": (
+        "{K} is the trained width (the plain model); 0 keeps none, so the values vanish and attention writes nothing.",
+        "{K} 是训练时的宽度（即原始模型）；0 表示一维都不留，值随之消失，注意力什么也不写入。",
+    ),
+    "mla.fewer.m.bytes": ("Cache per token, all layers", "每词元缓存（全部层）"),
+    "mla.fewer.m.saved": ("{saved} saved of {full}", "比 {full} 省 {saved}"),
+    "mla.fewer.m.bytes.help": (
+        "{L} layers × (r + {R}) float32 numbers.",
+        "{L} 层 ×（r + {R}）个 float32 数。",
+    ),
+    "mla.fewer.at": ("r = {r}", "r = {r}"),
+    "mla.fewer.trained": ("trained, d_c = {K}", "训练时 d_c = {K}"),
+    "mla.fewer.x": ("cache per token (bytes)", "每词元缓存（字节）"),
+    "mla.fewer.y": ("held-out bits per character", "留出文本每字符比特"),
+    "mla.fewer.read": (
+        "Measured against all {K}: keeping 32 costs +0.08 bits per character, 16 about +0.2, none about +0.5. The "
+        "dimensions of largest variance are the ones to keep: the first 32 in index order cost +0.15. A latent "
+        "trained at a width is used in full; a smaller cache has to be trained small.",
+        "相对保留全部 {K} 维测得：保留 32 维每字符比特 +0.08，16 维约 +0.2，一维不留约 +0.5。应保留方差最大的维度："
+        "按编号取前 32 维要 +0.15。按某个宽度训练的潜向量会被完整使用；想要更小的缓存，就得按小宽度训练。",
+    ),
+    "mla.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
+    "mla.error.knock_index": (
+        "The model has {layers} layers and {heads} heads, counted from 0.",
+        "该模型有 {layers} 层、{heads} 个头，从 0 开始编号。",
+    ),
+    "mla.error.kept": ("Choose a latent width among {options}.", "请在 {options} 中选择潜向量维数。"),
     "mla.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "mla.error.chars": (
         "The text has {n} characters; at most {max} are allowed.",

@@ -12,6 +12,7 @@ from app.rope import views
 from app.shared import ui
 from app.shared.formats import millions_or_billions
 from app.shared.i18n import InputError, t
+from app.shared.numbers import smooth
 
 SMOOTHING = 32  # tokens in the moving average of the extrapolation losses
 
@@ -353,7 +354,7 @@ def _extrapolation_part() -> None:
                 delta_color="inverse",
                 help=t("rope.ext.m.help", T=T),
             )
-    series = {t(f"rope.ext.{s}"): views.smooth(v, SMOOTHING) for s, v in ext.losses.items()}
+    series = {t(f"rope.ext.{s}"): smooth(v, SMOOTHING) for s, v in ext.losses.items()}
     st.caption(t("rope.ext.plot", n=ext.n_tokens, w=SMOOTHING))
     ui.figure(
         views.curves(

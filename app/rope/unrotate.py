@@ -10,6 +10,7 @@ from app.rope import service as svc
 from app.rope import views
 from app.shared import ui
 from app.shared.i18n import InputError, t
+from app.shared.numbers import smooth
 
 SMOOTHING = 8  # positions in the running mean of the loss curves
 
@@ -49,8 +50,8 @@ def section(backend: str, name: str) -> None:
     )
     row.metric(t("rope.unrot.m.late", n=early), f"{u.after[-early:].mean() - u.before[-early:].mean():+.3f}")
     series = {
-        t("rope.unrot.series.before"): views.smooth(u.before, SMOOTHING),
-        t("rope.unrot.series.after", where=where): views.smooth(u.after, SMOOTHING),
+        t("rope.unrot.series.before"): smooth(u.before, SMOOTHING),
+        t("rope.unrot.series.after", where=where): smooth(u.after, SMOOTHING),
     }
     st.caption(t("rope.unrot.plot", n=u.windows, T=T, w=SMOOTHING))
     ui.figure(

@@ -145,11 +145,3 @@ def curves(
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
     return legend_below(fig, height, 40, y=-0.2)
-
-
-def smooth(values: np.ndarray, width: int) -> np.ndarray:
-    """Running mean over ``width`` positions (shorter at the start), so one text's per-token losses read as a curve."""
-    c = np.cumsum(np.insert(np.asarray(values, dtype=float), 0, 0.0))
-    i = np.arange(1, len(values) + 1)
-    lo = np.maximum(0, i - width)
-    return (c[i] - c[lo]) / (i - lo)

@@ -1,10 +1,14 @@
 """What the pages' knock-out sections share (models/interventions.py, reached through each page's service): the
-control row — which side of an encoder–decoder, which part, zeros or the mean, which layer and head, each mirrored
-in the link as ``<page>_ko_stack``, ``_part``, ``_mode``, ``_layer``, ``_head`` — the name of what was knocked out,
-a measured value plain → knocked out, and the figure of a value per token, plain and knocked out."""
+control row — which side of an encoder–decoder, which part (the paper's parts, and a page's own such as Transformer-XL's
+memory), zeros or the mean, which layer and head, each mirrored in the link as ``<page>_ko_stack``, ``_part``,
+``_mode``, ``_layer``, ``_head`` — the name of what was knocked out, a measured value plain → knocked out, the held-out
+loss of a decoder plain and changed (``HeldOut``, ``held_out``), and the figures: a value per token, the loss by
+position, a measured quantity along a setting the model was not trained with. No torch: a page's service runs the
+model."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,6 +19,7 @@ from app.shared import ui
 from app.shared.figures import cached
 from app.shared.html import esc
 from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.numbers import smooth
 from app.shared.tokens import visible
 
 # models.interventions' names, without importing torch
@@ -24,6 +29,8 @@ MODES = ("zero", "mean")
 BLOCKS = "blocks"  # a model with one stack of blocks (GPT, Llama, BERT)
 STACKS = ("encoder", "decoder")  # an encoder–decoder's two sides
 LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
+FEW = 12  # a loss curve of at most this many points draws markers and a tick at each
+SMOOTHING = 8  # positions in the running mean of a long loss curve (the download keeps every position)
 BEFORE, CUT = "#9aa5b1", "#d62728"
 TOOLBAR = 36  # px left free above a figure for Plotly's toolbar
 LEGEND_BELOW = {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0, "xanchor": "left"}
@@ -57,6 +64,8 @@ class Choice:
     def what(self) -> str:
         """What is knocked out, in the session's language ("L1 · H2", "encoder layer 0's MLP", ...)."""
         lh = layer_head_label(self.layer, self.head)
+        if self.part not in parts(self.stack):  # a page's own part: ``ko.what.<part>`` of its strings
+            return t(f"ko.what.{self.part}", layer=self.layer)
         return t(f"view.ko.what.{self.stack}.{self.part}", lh=lh, layer=self.layer)
 
 
@@ -69,17 +78,23 @@ def _clamp(key: str, n: int) -> None:
 
 def controls(
     page: str,
-    layers: dict[str, int],
+    layers: dict[str, int] | int,
     heads: int,
     *,
     default: tuple[int, int] = (0, 0),
     stack: str | None = None,
     part: str = "head",
+    own: dict[str, str] | None = None,
+    every_layer: tuple[str, ...] = (),
 ) -> Choice:
     """The knock-out's controls: the side (when ``layers`` names more than one stack), the part, zeros or the mean,
     the layer and, for a head, the head. ``layers``: layers per stack (``{BLOCKS: L}``, or ``{"encoder": L_e,
-    "decoder": L_d}``); ``default``: the (layer, head) first shown, on the side ``stack`` (else the first), with
-    ``part`` (where that side has it)."""
+    "decoder": L_d}``; a number: ``{BLOCKS: L}``); ``default``: the (layer, head) first shown, on the side ``stack``
+    (else the first), with ``part`` (where that side has it); ``own``: a page's own parts after the paper's, by their
+    labels (no zeros-or-mean choice: the page's service says what they do); those of ``every_layer`` draw no layer
+    control."""
+    layers = {BLOCKS: layers} if isinstance(layers, int) else layers
+    own = own or {}
     stacks = tuple(layers)
     first_stack = stacks[0] if stack is None else stack
     stack = first_stack
@@ -99,33 +114,38 @@ def controls(
                 labels={s: t(f"view.ko.stack.{s}") for s in stacks},
                 required=True,
             )
-    own = parts(stack)
+    paper = parts(stack)
+    names = {p: t(f"view.ko.part.{p}" if stack == BLOCKS else f"view.ko.part.pair.{p}") for p in paper} | own
     with c_part:
         part = ui.choice(
             st.segmented_control,
             t("view.ko.part"),
-            own,
+            tuple(names),
             key=f"{page}_ko_part",
-            default=part if part in own else "head",
-            labels={p: t(f"view.ko.part.{p}" if stack == BLOCKS else f"view.ko.part.pair.{p}") for p in own},
+            default=part if part in names else "head",
+            labels=names,
             required=True,
         )
-    with c_mode:
-        mode = ui.choice(
-            st.segmented_control,
-            t("view.ko.mode"),
-            MODES,
-            key=f"{page}_ko_mode",
-            default="zero",
-            labels={m: t(f"view.ko.mode.{m}") for m in MODES},
-            required=True,
-            help=t("view.ko.mode.help"),
-        )
+    mode = "zero"
+    if part in paper:
+        with c_mode:
+            mode = ui.choice(
+                st.segmented_control,
+                t("view.ko.mode"),
+                MODES,
+                key=f"{page}_ko_mode",
+                default="zero",
+                labels={m: t(f"view.ko.mode.{m}") for m in MODES},
+                required=True,
+                help=t("view.ko.mode.help"),
+            )
     L = layers[stack]
     _clamp(f"{page}_ko_layer", L)
     _clamp(f"{page}_ko_head", heads)
     first = (min(default[0], L - 1), min(default[1], heads - 1))
-    if L > LAYER_BUTTONS:
+    if part in every_layer:
+        layer = 0
+    elif L > LAYER_BUTTONS:
         layer = ui.slider(c_layer, t("view.layer"), 0, L - 1, first[0], key=f"{page}_ko_layer", bind="query-params")
     else:
         layer = c_layer.segmented_control(
@@ -189,4 +209,140 @@ def knock_out_tokens(
         margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
         legend=LEGEND_BELOW,
     )
+    return fig
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """The held-out loss of one model run plainly and with one change: by position (nats, averaged over the
+    windows) and in bits per character (the summed nats over the characters the scored tokens cover, / ln 2)."""
+
+    before: np.ndarray  # (T,) mean nats at each position (or segment), plain
+    after: np.ndarray  # (T,) with the change
+    bpc_before: float
+    bpc_after: float
+    windows: int  # held-out windows averaged
+    backend: str  # always torch: interventions change the eager model while it runs
+    device: str
+    ms: float  # the changed run
+
+
+def bits_per_character(nats: float, chars_per_token: float) -> float:
+    """Mean nats per token -> bits per character, given the characters an average token of the text covers."""
+    return float(nats / chars_per_token / math.log(2))
+
+
+def held_out(
+    r: HeldOut, label: str, name: str, *, key: str, x: np.ndarray | None = None, x_title: str | None = None
+) -> None:
+    """The held-out loss in bits per character, plain and changed (``label`` names the change), and the loss at
+    every position (``x``: their numbers, 1 … T unless given; ``x_title``: the axis, "position" unless given)."""
+    m = ui.row()
+    m.metric(t("ko.m.before"), f"{r.bpc_before:.3f}", help=t("ko.m.bpc.help", n=r.windows))
+    m.metric(
+        t("ko.m.after", what=label),
+        f"{r.bpc_after:.3f}",
+        f"{r.bpc_after - r.bpc_before:+.3f}",
+        delta_color="inverse",
+    )
+    xs = np.arange(1, len(r.before) + 1) if x is None else np.asarray(x)
+    width = SMOOTHING if len(xs) > FEW else 1
+    ui.figure(
+        knock_out_losses(
+            smooth(r.before, width),
+            smooth(r.after, width),
+            None,
+            x=xs,
+            loss_title=t("ko.loss"),
+            position_title=x_title or t("ko.position"),
+            before_name=t("view.ko.plain"),
+            after_name=label,
+        ),
+        {"position": xs, "plain": r.before, "changed": r.after},
+        name,
+        key=key,
+    )
+    if width > 1:
+        st.caption(t("ko.smoothed", n=width, windows=r.windows))
+
+
+@cached
+def knock_out_losses(
+    before: np.ndarray,
+    after: np.ndarray,
+    length: int | None = None,
+    *,
+    x: np.ndarray | None = None,
+    loss_title: str = "loss (nats)",
+    position_title: str = "position",
+    before_name: str = "plain",
+    after_name: str = "knocked out",
+) -> go.Figure:
+    """Loss per position, plain and knocked out; a dotted line where a repeat starts (``length``: the first copy's
+    length, the GPT page's induction sequence). ``x``: the positions (1 … T unless given)."""
+    x = np.arange(1, len(before) + 1) if x is None else x
+    few = len(x) <= FEW  # a handful of points (segments): markers, one tick each
+    mode = "lines+markers" if few else "lines"
+    fig = go.Figure(
+        [
+            go.Scatter(x=x, y=before, name=before_name, mode=mode, line={"color": BEFORE}),
+            go.Scatter(x=x, y=after, name=after_name, mode=mode, line={"color": CUT}),
+        ]
+    )
+    if length is not None:
+        fig.add_vline(x=length + 1, line={"dash": "dot", "color": "#888"})
+    fig.update_xaxes(title=position_title, dtick=1 if few else None)
+    fig.update_yaxes(title=loss_title, rangemode="tozero")
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
+    return fig
+
+
+@cached
+def sweep_line(
+    x: tuple,
+    y: tuple,
+    chosen: int,
+    trained: int,
+    *,
+    x_title: str,
+    y_title: str,
+    chosen_name: str,
+    trained_name: str,
+    log_x: bool = False,
+) -> go.Figure:
+    """A measured quantity along a setting the model was not trained with (a narrower window, fewer latent
+    dimensions): the line of every setting measured, the trained setting (index ``trained``) as a grey ring, the
+    chosen one (index ``chosen``) as a red dot."""
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines+markers",
+                showlegend=False,
+                line={"color": BEFORE},
+                marker={"size": 6},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[x[trained]],
+                y=[y[trained]],
+                mode="markers",
+                name=trained_name,
+                marker={"size": 16, "color": "rgba(0,0,0,0)", "line": {"color": "#555", "width": 2}},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[x[chosen]],
+                y=[y[chosen]],
+                mode="markers",
+                name=chosen_name,
+                marker={"size": 11, "color": CUT},
+                hovertemplate="%{x}: %{y:.3f}<extra></extra>",
+            ),
+        ]
+    )
+    fig.update_xaxes(title=x_title, type="log" if log_x else "linear", tickvals=list(x) if log_x else None)
+    fig.update_yaxes(title=y_title)
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": TOOLBAR, "b": 10}, legend=LEGEND_BELOW)
     return fig

@@ -59,3 +59,11 @@ def to_json(obj) -> bytes:
     return orjson.dumps(
         obj, default=_fallback, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS
     )
+
+
+def smooth(values: np.ndarray, width: int) -> np.ndarray:
+    """Running mean over ``width`` positions (shorter at the start), so one text's per-token losses read as a curve."""
+    c = np.cumsum(np.insert(np.asarray(values, dtype=float), 0, 0.0))
+    i = np.arange(1, len(values) + 1)
+    lo = np.maximum(0, i - width)
+    return (c[i] - c[lo]) / (i - lo)

@@ -176,6 +176,21 @@ STRINGS = {
         "按词元的损失不能互相比较；按字符的可以。\n"
         "- **留出**文本（模型从未见过的剧本）上的损失衡量的是模型学到的，而不是背下来的。",
     ),
+    # knock-outs on several pages (app/shared/interventions.py)
+    "ko.m.before": ("Held-out bpc, plain", "留出文本 bpc（原始）"),
+    "ko.m.bpc.help": (
+        "Bits per character on {n} windows of the held-out plays: the summed loss over the characters the scored "
+        "tokens cover, in bits.",
+        "在留出剧本的 {n} 个窗口上的每字符比特：被评分词元的总损失（以比特计）÷ 它们覆盖的字符数。",
+    ),
+    "ko.m.after": ("Held-out bpc, {what}", "留出文本 bpc（{what}）"),
+    "ko.loss": ("loss (nats)", "损失（奈特）"),
+    "ko.position": ("position", "位置"),
+    "ko.smoothed": (
+        "Loss at each position averaged over the {windows} windows, drawn as a running mean over {n} positions (the "
+        "numbers keep every position).",
+        "每个位置的损失在 {windows} 个窗口上取平均，图中画的是 {n} 个位置的滑动平均（数据保留每个位置）。",
+    ),
     "view.query": ("query", "查询"),
     "view.key": ("key", "键"),
     "view.layer": ("layer", "层"),

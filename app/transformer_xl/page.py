@@ -8,7 +8,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.i18n import InputError, t
-from app.transformer_xl import sections
+from app.transformer_xl import knockout, sections
 from app.transformer_xl import service as svc
 
 ui.header("transformer_xl")
@@ -48,6 +48,7 @@ if a is not None:
     sections.four_terms(a, text, backend)  # 4 · the four terms of a relative score
 sections.absolute_positions_collide()  # 5 · why absolute positions break across segments
 sections.evaluation_speed(found, shape)  # 6 · evaluation speed, measured (§4)
+knockout.section(backend)  # 7 · a head, attention, MLP or the memory knocked out, on held-out text
 
 sections.paper_vs_here(shape, found)
 sections.model_card(card)

@@ -5,6 +5,7 @@ terms of one query, the reach of the attention through the layers, and the card'
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,8 +14,11 @@ import torch
 
 from app.shared import assets
 from app.shared.i18n import InputError
+from app.shared.interventions import MODES as KNOCK_MODES
+from app.shared.interventions import PARTS as KNOCK_PARTS
+from app.shared.interventions import HeldOut, bits_per_character
 from app.shared.numbers import log_softmax
-from app.shared.services import checkpoint
+from app.shared.services import checkpoint, needs_corpus
 from models import metrics, transformer_xl, zoo
 from models.data import bpe
 
@@ -245,3 +249,73 @@ def reach(text: str, backend: str, threshold: float) -> Reach:
 def card() -> dict:
     """The checkpoint's card ({} without one): metrics (the evaluation speed, the memory sweep), data, steps."""
     return MODEL.card  # a fresh plain dict from card.json, as the figures and downloads take it
+
+
+# ---- knock-outs on held-out text, torch only: a head, attention, MLP, or the memory of one block or all --------------
+
+KO_WINDOWS = 16  # held-out windows, each KO_SEGMENTS segments of L run with the memory carried
+KO_SEGMENTS = 4
+MEMORY_PARTS = ("memory", "memory_all")  # one block's memory cut (it attends to its own segment only), every block's
+PARTS = KNOCK_PARTS + MEMORY_PARTS
+
+
+@needs_corpus
+@st.cache_data(show_spinner=False, max_entries=1)
+def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
+    """Windows of the held-out plays, the characters per token, and their plain loss by segment (KO_SEGMENTS,)."""
+    MODEL.require()
+    windows, chars = metrics.held_out_windows(MODEL.tokenizer, KO_SEGMENTS * shape().segment, KO_WINDOWS)
+    return windows, chars, _segment_losses(windows)
+
+
+@torch.inference_mode()
+def _segment_losses(windows: np.ndarray) -> np.ndarray:
+    """Mean loss (nats) of each segment over the windows, run segment after segment with the memory carried."""
+    import torch.nn.functional as F
+
+    model, L = MODEL.model, shape().segment
+    x = torch.from_numpy(windows).to(model.embed.weight.device)
+    memory, out = model.empty_memory(len(windows)), []
+    for start in range(0, x.shape[1] - 1, L):
+        logits, memory = model(x[:, start : start + L], memory)
+        out.append(F.cross_entropy(logits.transpose(1, 2), x[:, start + 1 : start + L + 1]).item())
+    return np.array(out)
+
+
+def _override(layer: int, part: str, mode: str, head: int) -> dict:
+    from models import interventions
+
+    if part == "memory":
+        return {f"blocks.{layer}.attn.scores": transformer_xl.without_memory}
+    if part == "memory_all":
+        return {"blocks.*.attn.scores": transformer_xl.without_memory}
+    return interventions.knock_out(layer, part, mode, head)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
+    """The held-out loss by segment with ``part`` of block ``layer`` knocked out (one head, the attention, the MLP,
+    replaced by ``mode``: zeros or its mean over the segment's positions) or its memory cut (``memory``; every
+    block's: ``memory_all``). The override lives in this call's context only (``models.probe.intervene``)."""
+    from models.probe import intervene
+
+    s = shape()
+    if part not in PARTS or mode not in KNOCK_MODES:
+        raise InputError("txl.error.knock_part")
+    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
+        raise InputError("txl.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    windows, chars, before = _held_out()
+    start = time.perf_counter()
+    with intervene(_override(layer, part, mode, head)):
+        after = _segment_losses(windows)
+    ms = (time.perf_counter() - start) * 1e3
+    return HeldOut(
+        before=before,
+        after=after,
+        bpc_before=bits_per_character(float(before.mean()), chars),
+        bpc_after=bits_per_character(float(after.mean()), chars),
+        windows=len(windows),
+        backend="torch",
+        device=str(MODEL.model.embed.weight.device.type),
+        ms=ms,
+    )
