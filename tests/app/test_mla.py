@@ -214,4 +214,7 @@ def test_fewer_latent_dimensions_and_a_knock_out_raise_the_held_out_bits():
     rerun(at, LANG)
     assert not at.exception
     assert after(translate("mla.fewer.at", LANG, r=K)) == before
-    assert after(translate("view.ko.knocked", LANG, what=translate("view.ko.what.blocks.mlp", LANG, layer=0))) - before > 1.5
+    assert (
+        after(translate("view.ko.knocked", LANG, what=translate("view.ko.what.blocks.mlp", LANG, layer=0))) - before
+        > 1.5
+    )
