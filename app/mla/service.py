@@ -571,6 +571,7 @@ def _forward(backend: str, clock: list[float]):
     return forward
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=32)
 def speculate(text: str, n: int, backend: str) -> Speculated:
     prompt = _prompt(text, n)
