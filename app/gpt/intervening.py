@@ -6,12 +6,11 @@ import streamlit as st
 
 from app.gpt import service as svc
 from app.gpt.views import patching_map
+from app.shared import interventions as ko_controls
 from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.interventions import knock_out_losses
 from app.shared.tokens import visible
-
-LAYER_BUTTONS = 12  # layers a row of buttons picks from; more get a slider
 
 
 def _held(key: str, default: int) -> int:
@@ -25,33 +24,6 @@ def _held(key: str, default: int) -> int:
         return default
 
 
-def _torch_only(backend: str) -> None:
-    if backend != "torch":
-        st.caption(t("gpt.ko.torch_only"))
-
-
-def _layer_and_head(L: int, H: int, best: tuple[int, int], part: str) -> tuple[int, int]:
-    """Layer and head controls, defaulting to the page's induction head; values of a bigger model are clamped."""
-    for key, n in (("gpt_ko_layer", L), ("gpt_ko_head", H)):
-        if st.session_state.get(key) is not None and st.session_state[key] >= n:
-            st.session_state[key] = None  # a layer or head of a model with more of them
-    c_layer, c_head = st.columns([1, 2])
-    if L > LAYER_BUTTONS:
-        layer = ui.slider(c_layer, t("view.layer"), 0, L - 1, best[0], key="gpt_ko_layer", bind="query-params")
-    else:
-        layer = c_layer.segmented_control(
-            t("view.layer"), list(range(L)), default=best[0], required=True, key="gpt_ko_layer", bind="query-params"
-        )
-    head = best[1]
-    if part == "head":
-        head = c_head.segmented_control(
-            t("view.head"), list(range(H)), default=best[1], required=True, key="gpt_ko_head", bind="query-params"
-        )
-    layer = best[0] if layer is None else layer
-    head = best[1] if head is None else head
-    return min(int(layer), L - 1), min(int(head), H - 1)
-
-
 def knock_out(a, backend: str) -> None:
     """Knock out a head (or a layer's attention or MLP): the loss on the repeat and the prompt's top token, before
     and after, side by side. Defaults to the page's induction head."""
@@ -59,35 +31,14 @@ def knock_out(a, backend: str) -> None:
     length, seed = (_held(k, d) for k, d in zip(("gpt_icl_length", "gpt_icl_seed"), svc.ICL_DEFAULT))
     best = svc.induction(length, seed, "torch", a.name).best_head
     st.caption(t("gpt.ko.caption", lh=layer_head_label(*best), length=length, seed=seed))
-    c_part, c_mode = st.columns(2)
-    with c_part:
-        part = ui.choice(
-            st.segmented_control,
-            t("gpt.ko.part"),
-            svc.KNOCK_PARTS,
-            key="gpt_ko_part",
-            default="head",
-            labels={p: t(f"gpt.ko.part.{p}") for p in svc.KNOCK_PARTS},
-            required=True,
-        )
-    with c_mode:
-        mode = ui.choice(
-            st.segmented_control,
-            t("gpt.ko.mode"),
-            svc.KNOCK_MODES,
-            key="gpt_ko_mode",
-            default="zero",
-            labels={m: t(f"gpt.ko.mode.{m}") for m in svc.KNOCK_MODES},
-            required=True,
-            help=t("gpt.ko.mode.help"),
-        )
-    layer, head = _layer_and_head(facts["layers"], facts["heads"], best, part)
+    choice = ko_controls.controls("gpt", facts["layers"], facts["heads"], default=best)
+    layer, part, mode, head = choice.layer, choice.part, choice.mode, choice.head
     try:
         ko = svc.knock_out(svc.text_of(a), length, seed, layer, part, mode, head, a.name)
     except InputError as e:
         ui.input_error(e)
         return
-    what = layer_head_label(layer, head) if part == "head" else t(f"gpt.ko.what.{part}", layer=layer)
+    what = choice.what
     vocab = svc.vocabulary(a.name)
     k1, k2, k3 = st.columns(3)
     k1.metric(
@@ -116,15 +67,15 @@ def knock_out(a, backend: str) -> None:
             length,
             loss_title=t("gpt.icl.loss"),
             position_title=t("gpt.lens.position"),
-            before_name=t("gpt.ko.plain"),
-            after_name=t("gpt.ko.knocked", what=what),
+            before_name=t("view.ko.plain"),
+            after_name=t("view.ko.knocked", what=what),
         ),
         {"plain": ko.loss_before, "knocked_out": ko.loss_after},
         f"gpt-knock-out-l{layer}-{part}",
         key="gpt_ko_loss",
     )
     st.caption(t("gpt.ko.read", lh=layer_head_label(*best)))
-    _torch_only(backend)
+    ko_controls.torch_only(backend)
     ui.readout(ko)
 
 
@@ -172,5 +123,5 @@ def patching(a, backend: str) -> None:
     n_blocks = svc.facts(a.name)["layers"]
     if len(p.layers) < n_blocks + 1:
         st.caption(t("gpt.patch.every", step=p.layers[1], rows=len(p.layers), all=n_blocks + 1))
-    _torch_only(backend)
+    ko_controls.torch_only(backend)
     ui.readout(p)

@@ -28,6 +28,8 @@ import streamlit as st
 from app.shared import assets, services
 from app.shared.figures import cached
 from app.shared.i18n import InputError
+from app.shared.interventions import MODES as KNOCK_MODES  # models.interventions' names, no torch
+from app.shared.interventions import PARTS as KNOCK_PARTS
 from app.shared.numbers import entropy_bits, log_softmax, softmax
 from app.shared.services import engine, stack_layers
 from models import gpt, metrics, sampling
@@ -529,8 +531,6 @@ def text_of(a: Analysis) -> str:
 # ---- interventions: knock-outs and activation patching (models/interventions.py), torch only ----------------------
 
 ICL_DEFAULT = (30, 0)  # the in-context-learning view's default length and seed (the knock-out view reads them too)
-KNOCK_PARTS = ("head", "attn", "mlp")  # models.interventions.PARTS, without importing torch
-KNOCK_MODES = ("zero", "mean")
 
 
 @dataclass(frozen=True)

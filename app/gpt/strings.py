@@ -142,20 +142,6 @@ STRINGS = {
         "让模型在关掉某一部分的情况下再跑一遍，然后比较。所用序列与“上下文学习”视图相同（{length} 个随机词元重复两遍，"
         "种子 {seed}）；默认选中本页的归纳头 {lh}。",
     ),
-    "gpt.ko.part": ("Knock out", "敲除对象"),
-    "gpt.ko.part.head": ("one head", "一个头"),
-    "gpt.ko.part.attn": ("layer's attention", "该层注意力"),
-    "gpt.ko.part.mlp": ("layer's MLP", "该层 MLP"),
-    "gpt.ko.mode": ("Replace its output by", "将其输出替换为"),
-    "gpt.ko.mode.zero": ("zeros", "零"),
-    "gpt.ko.mode.mean": ("its mean", "其均值"),
-    "gpt.ko.mode.help": (
-        "Zeros: the part writes nothing. Mean: it writes its average over this input's positions at every position, "
-        "keeping its usual size but losing what depends on the position.",
-        "零：该部分什么也不写入。均值：在每个位置写入它在本输入各位置上的平均值，保持通常的大小，但失去随位置变化的信息。",
-    ),
-    "gpt.ko.what.attn": ("attention of block {layer}", "块 {layer} 的注意力"),
-    "gpt.ko.what.mlp": ("MLP of block {layer}", "块 {layer} 的 MLP"),
     "gpt.ko.m.repeat": ("Loss on the repeat, {what} out", "重复部分的损失（敲除 {what}）"),
     "gpt.ko.m.repeat.help": (
         "Mean loss (nats) over the second copy, plain → knocked out. The induction head is what makes it small.",
@@ -168,18 +154,12 @@ STRINGS = {
         "is {top}.",
         "提示词最可能的下一个词元的概率，原始 → 敲除后。敲除后排第一的词元是 {top}。",
     ),
-    "gpt.ko.plain": ("plain", "原始"),
-    "gpt.ko.knocked": ("{what} knocked out", "敲除 {what}"),
     "gpt.ko.read": (
         "Where the red line rises above the grey one on the right of the dotted line, the repeat got harder: the "
         "part you removed was needed to copy from the first copy. Knock out {lh} and the repeat becomes nearly as "
         "hard as the first copy; most other heads change it little.",
         "在虚线右侧，红线高出灰线的地方，重复部分变难了：被移除的部分正是从第一遍复制所需要的。敲除 {lh}，"
         "重复部分几乎和第一遍一样难；大多数其他头影响很小。",
-    ),
-    "gpt.ko.torch_only": (
-        "Interventions run on torch: the ONNX graph cannot be changed while it runs, so these numbers come from torch.",
-        "干预只在 torch 上运行：ONNX 计算图无法在运行中修改，所以这些数字来自 torch。",
     ),
     # activation patching
     "gpt.patch.caption": (

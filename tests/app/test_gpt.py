@@ -271,7 +271,7 @@ def test_knocking_out_the_induction_head_raises_the_loss_on_the_repeat():
     at.button_group(key="gpt_ko_mode").set_value("mean")
     rerun(at, LANG)
     assert not at.exception
-    assert "→" in m("gpt.ko.m.repeat", what=translate("gpt.ko.what.mlp", LANG, layer=3))
+    assert "→" in m("gpt.ko.m.repeat", what=translate("view.ko.what.blocks.mlp", LANG, layer=3))
 
 
 def test_activation_patching_names_the_answers_and_refuses_unequal_lengths():
