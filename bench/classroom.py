@@ -9,10 +9,10 @@ page's slider every ~2 s; optionally one process killed mid-class, or one reader
 Each student is what a browser tab is to the server (as in ``bench.load``): it fetches the page (Streamlit's XSRF
 cookie, and nginx's process cookie, given in turn), opens ``/_stcore/stream``, draws one of ``PAGES`` (students are
 dealt the pages in turn) and then moves the page's slider (``bench.common.WIDGETS``) between its two values every
-``MOVE_S`` seconds (± a quarter, so students are not in step), as the browser sends it. A move's round trip runs
-from sending it to the server's ``script_finished``. Students arrive within ``ARRIVE_S`` seconds of the start. The
-query string the server last gave a student (``page_info_changed``: the page's state, as the browser's URL holds it)
-is kept, as a browser keeps its URL.
+``MOVE_S`` seconds (± a quarter, so students are not in step), as the browser sends it, once at least however late
+its page was drawn. A move's round trip runs
+from sending it to the server's ``script_finished``. Students arrive within ``ARRIVE_S`` seconds of the start. Each
+keeps its URL's query string as the browser does: a moved slider that is bound to the URL writes its value there.
 
 When a student's websocket closes, it does what Streamlit's client does: it says it is reconnecting, asks
 ``/_stcore/health`` (with its cookies) until an answer comes, opens a new websocket and reruns its page with the URL
@@ -199,11 +199,14 @@ async def student(base: str, s: Student, start: float, until: float, killed: set
             if ws is None:
                 return
         shown = found[2]
-        while time.monotonic() < until:
+        tried = 0
+        while tried == 0 or time.monotonic() < until:  # every student moves once at least, however late it drew
             pause = s.every * rng.uniform(0.75, 1.25) if s.every >= MOVE_S else s.every
-            await asyncio.sleep(min(pause, max(0.0, until - time.monotonic())))
-            if time.monotonic() >= until:
+            left = until - time.monotonic()
+            if tried and pause >= left:
                 break
+            await asyncio.sleep(max(0.0, min(pause, left)))
+            tried += 1
             value = values[(moves + 1) % 2]
             try:
                 began, at = time.perf_counter(), time.monotonic()
@@ -234,7 +237,8 @@ async def reconnect(base: str, s: Student, old, shown: float | None):
     """Streamlit's client after its websocket closed: "reconnecting" until ``/_stcore/health`` answers (nginx sends
     the student's cookie on to a live process and rewrites it), then a new websocket and a rerun of the page with the
     URL it held. Returns the new websocket and the slider it drew, or (None, None) with an error recorded; counts the
-    page as restored when its slider shows ``shown``, the value it showed before the drop."""
+    page as restored when its slider, bound to the URL, shows the URL's value (``shown``, the value it showed before
+    the drop, where the URL holds none: a student who had not moved yet)."""
     dropped = time.monotonic()
     with contextlib.suppress(Exception):  # closing a dead connection may raise anything of its transport
         await old.close()
@@ -253,9 +257,12 @@ async def reconnect(base: str, s: Student, old, shown: float | None):
         s.reconnect_s.append(time.monotonic() - dropped)
         s.moved_to = s.process
         value, bound = drawn.slider[2], drawn.slider[3]
-        s.restorable += bool(bound) and shown is not None
-        if bound and shown is not None and abs(value - shown) <= 1e-9 * max(1.0, abs(shown)):
-            s.restored += 1
+        if bound:  # a slider the URL holds: it must show the URL's value (its default where the URL has none)
+            s.restorable += 1
+            held = dict(urllib.parse.parse_qsl(s.query)).get(bound)
+            wanted = float(held) if held is not None else shown
+            if wanted is None or abs(value - wanted) <= 1e-9 * max(1.0, abs(wanted)):
+                s.restored += 1
         return ws, drawn.slider
     s.errors.append(f"{s.page}: not back on a live process within {RECONNECT_S:g} s")
     return None, None
@@ -299,8 +306,9 @@ async def lesson(
     async def sample() -> None:
         while running[0]:
             for pid in pids():
-                seconds_now = cpu_seconds([pid])
-                used[pid] = (used.get(pid, (seconds_now, 0.0))[0], seconds_now)
+                seconds_now = cpu_seconds([pid])  # 0 once the process is gone: its last reading stays
+                first, last = used.get(pid, (seconds_now, seconds_now))
+                used[pid] = (first, max(last, seconds_now))
             await asyncio.sleep(1.0)
 
     async def killer() -> None:
@@ -328,6 +336,9 @@ def summary(students: list[Student], busy: Machine, hammer: Student | None = Non
     drawn = [s.drawn_at for s in students if s.drawn_at is not None]
     settled = max(drawn) if drawn else float("inf")
     steady = [m for s in students for m, at in zip(s.moves_ms, s.moves_at) if at >= settled]
+    by_process: dict[str, list[float]] = {}
+    for s in students:
+        by_process.setdefault(s.first, []).extend(m for m, at in zip(s.moves_ms, s.moves_at) if at >= settled)
     opened = [s.opened_ms for s in students if s.opened_ms is not None]
     errors = [e for s in students for e in s.errors]
     per: dict[str, dict[str, int]] = {}
@@ -346,6 +357,7 @@ def summary(students: list[Student], busy: Machine, hammer: Student | None = Non
         "steady_moves": len(steady),
         "steady_p50_ms": round(statistics.median(steady), 1) if steady else None,
         "steady_p95_ms": round(percentile(steady, 95), 1) if steady else None,
+        "steady_p95_ms_by_process": {k: round(percentile(v, 95), 1) for k, v in sorted(by_process.items()) if v},
         "open_p50_ms": round(statistics.median(opened), 1) if opened else None,
         "open_p95_ms": round(percentile(opened, 95), 1) if opened else None,
         "errors": len(errors),
@@ -476,13 +488,21 @@ def table(results: dict) -> str:
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     runs = results["runs"]
     if "hammer" in runs and "class" in runs:
-        h = runs["hammer"]
-        ratio = h["p95_ms"] / runs["class"]["p95_ms"] if h["p95_ms"] and runs["class"]["p95_ms"] else float("nan")
+        h, alone = runs["hammer"], runs["class"]
+        where = h["hammer"]["process"]
+
+        def ratio(a, b) -> str:
+            return f"{a / b:.2f}" if a and b else "—"
+
+        near = (alone.get("steady_p95_ms_by_process") or {}).get(where)
+        near_beside = (h.get("steady_p95_ms_by_process") or {}).get(where)
         lines += [
             "",
-            f"The hammer ({h['hammer']['page']}, on {h['hammer']['process']}): {h['hammer']['moves']} moves, p50 "
-            f"{h['hammer']['p50_ms']} ms, {h['hammer']['errors']} errors. The class's p95 beside it ÷ alone: "
-            f"{ratio:.2f}; the students on the hammer's process: p95 {h['p95_ms_beside_hammer']} ms.",
+            f"The hammer ({h['hammer']['page']}, on {where}): {h['hammer']['moves']} moves, p50 "
+            f"{h['hammer']['p50_ms']} ms, {h['hammer']['errors']} errors. The class's p95 beside it ÷ alone, after "
+            f"every first draw: {ratio(h.get('steady_p95_ms'), alone.get('steady_p95_ms'))} (all moves: "
+            f"{ratio(h['p95_ms'], alone['p95_ms'])}); the students on the hammer's process: p95 {near_beside} ms "
+            f"beside it, {near} ms alone ({ratio(near_beside, near)}).",
         ]
     errors = [e for r in runs.values() for e in r["first_errors"]]
     if errors:
