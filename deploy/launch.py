@@ -7,13 +7,22 @@ Why several processes: one Streamlit process serves every session from one Pytho
 core however many readers wait (``python -m bench.load`` measures it). Why nginx in front, with sticky sessions: a
 Streamlit session lives in the process that holds its websocket, and that process alone knows the session's uploaded
 files and media; so every request of one browser must reach the same process. Open-source nginx has no sticky-cookie
-directive, so the configuration below picks a process at random for a browser without the cookie (``split_clients``),
-remembers it in the ``te_process`` cookie, and routes by that cookie (``map``). Websockets are upgraded and kept open
-for a day.
+directive, so the configuration below sends a browser without the cookie to the processes in turn (round robin over
+the upstream ``te_any``), remembers the process that answered in the ``te_process`` cookie (``$upstream_addr`` mapped
+back to its name), and routes by that cookie (``map``). Websockets are upgraded and kept open for a day.
+
+A process that dies does not take the class with it. Each process's upstream lists the other processes as
+``backup``: a browser whose process is down is sent to a live one (nginx retries a refused connection there), and
+its cookie is rewritten to the process that answered, so it stays there. Its websocket closed with the process;
+Streamlit's client shows that it is reconnecting, opens a new session on the live process and reruns the page from
+its URL, which holds the page's state. The launcher restarts the dead process on its port, waiting 1, 2, 4 ... up to
+``BACKOFF_MAX_S`` seconds between attempts (back to 1 s once a process has run ``BACKOFF_RESET_S``); new browsers
+reach it again once it answers.
 
 The launcher writes the nginx configuration into a private folder (nginx's pid, logs and temporary files too), starts
-the Streamlit processes and nginx, waits until every process answers ``/_stcore/health`` through nginx, and stops
-them all on Ctrl-C or SIGTERM. nginx comes from the system (Debian: ``apt-get install nginx``).
+the Streamlit processes and nginx, waits until every process answers ``/_stcore/health`` through nginx, watches them
+(``Cluster.supervise``), and stops them all on Ctrl-C or SIGTERM. nginx comes from the system (Debian: ``apt-get
+install nginx``).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 import urllib.request
@@ -66,20 +76,25 @@ def upstream_name(i: int) -> str:
     return f"te{i}"
 
 
-def shares(n: int) -> list[str]:
-    """``split_clients`` shares for n processes: n − 1 equal percentages (two decimals, nginx's precision) and ``*``
-    for the rest, so every process gets about 1/n of the new browsers."""
-    each = f"{100 / n:.2f}%"
-    return [each] * (n - 1) + ["*"]
+ANY = "te_any"  # the upstream of every process, in turn: where a browser without a (known) cookie goes
+
+
+def upstream_block(i: int, ports: list[int]) -> str:
+    """Process ``i``'s upstream: its own server first, the other processes as ``backup`` (nginx passes a request
+    there when this one refuses the connection, and keeps off it for ``fail_timeout``)."""
+    others = "".join(f" server 127.0.0.1:{p} backup;" for j, p in enumerate(ports) if j != i)
+    own = f"server 127.0.0.1:{ports[i]} max_fails=1 fail_timeout=2s;"
+    return f"    upstream {upstream_name(i)} {{ {own}{others} keepalive 16; }}"
 
 
 def nginx_config(ports: list[int], listen: str, run_dir: Path) -> str:
-    """The whole nginx.conf: one upstream per Streamlit process, cookie-sticky routing, websocket upgrade."""
-    upstreams = "\n".join(
-        f"    upstream {upstream_name(i)} {{ server 127.0.0.1:{p}; keepalive 16; }}" for i, p in enumerate(ports)
-    )
-    split = "\n".join(f"        {s} {upstream_name(i)};" for i, s in enumerate(shares(len(ports))))
+    """The whole nginx.conf: one upstream per Streamlit process (the others its backups) and one of them all in
+    turn, cookie-sticky routing to the process that last answered, websocket upgrade."""
+    upstreams = "\n".join(upstream_block(i, ports) for i in range(len(ports)))
+    every = " ".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;" for p in ports)
     known = "\n".join(f"        {upstream_name(i)} {upstream_name(i)};" for i in range(len(ports)))
+    # $upstream_addr lists every server tried ("127.0.0.1:8501, 127.0.0.1:8502"); the last one answered
+    served = "\n".join(f'        "~(^|\\s)127\\.0\\.0\\.1:{p}$" {upstream_name(i)};' for i, p in enumerate(ports))
     return f"""# Written by deploy/launch.py for {len(ports)} Streamlit processes; see its docstring.
 daemon off;
 worker_processes 1;
@@ -97,14 +112,17 @@ http {{
     tcp_nodelay on;
 
 {upstreams}
+    upstream {ANY} {{ {every} keepalive 16; }}
 
-    # A browser without the cookie gets a process at random; with it, its own process.
-    split_clients "${{remote_addr}}${{remote_port}}${{msec}}" $te_new {{
-{split}
-    }}
+    # A browser without the cookie (or with an unknown one) goes to the processes in turn; with it, to its own.
     map $cookie_{COOKIE} $te_process {{
-        default $te_new;
+        default {ANY};
 {known}
+    }}
+    # The process that answered, for the cookie: another than the cookie's when that one was down.
+    map $upstream_addr $te_served {{
+        default $te_process;
+{served}
     }}
     map $http_upgrade $connection_upgrade {{
         default upgrade;
@@ -115,6 +133,8 @@ http {{
         listen {listen};
         location / {{
             proxy_pass http://$te_process;
+            proxy_next_upstream error timeout http_502;
+            proxy_connect_timeout 2s;
             proxy_http_version 1.1;
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
@@ -123,7 +143,7 @@ http {{
             proxy_read_timeout 1d;
             proxy_send_timeout 1d;
             proxy_request_buffering off;
-            add_header Set-Cookie "{COOKIE}=$te_process; Path=/; HttpOnly; SameSite=Lax" always;
+            add_header Set-Cookie "{COOKIE}=$te_served; Path=/; HttpOnly; SameSite=Lax" always;
             add_header X-TE-Upstream $upstream_addr always;
         }}
     }}
@@ -131,16 +151,86 @@ http {{
 """
 
 
+BACKOFF_FIRST_S = 1.0  # a dead process is started again after this long, then twice as long each time it dies soon
+BACKOFF_MAX_S = 30.0
+BACKOFF_RESET_S = 60.0  # a process that ran this long before it died is restarted after BACKOFF_FIRST_S again
+
+
+@dataclass
+class Child:
+    """One process the launcher keeps running: its command, its log (appended to across restarts), the running
+    ``Popen``, and when it is due to start again if it died."""
+
+    name: str
+    args: list[str]
+    log: Path
+    env: dict[str, str] | None = None
+    proc: subprocess.Popen | None = None
+    started: float = 0.0
+    restarts: int = 0
+    backoff: float = BACKOFF_FIRST_S
+    due: float | None = None
+
+    def spawn(self) -> None:
+        with open(self.log, "a") as log:  # the child holds its own copy of the descriptor
+            self.proc = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.started = time.monotonic()
+
+
 @dataclass
 class Cluster:
-    """The running processes: ``url`` is nginx's address; ``ports`` the Streamlit processes' own."""
+    """The running processes: ``url`` is nginx's address; ``ports`` the Streamlit processes' own; ``children`` the
+    Streamlit processes, then nginx."""
 
     url: str
     ports: list[int]
     run_dir: Path
-    procs: list[subprocess.Popen] = field(default_factory=list)
+    children: list[Child] = field(default_factory=list)
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _watch: threading.Thread | None = None
+
+    @property
+    def procs(self) -> list[subprocess.Popen]:
+        """The running ``Popen`` of every child, Streamlit processes first, nginx last."""
+        return [c.proc for c in self.children if c.proc is not None]
+
+    def check(self, now: float | None = None) -> None:
+        """One look at the children: a dead one is given a time to start again (its back-off, doubled for the next
+        death up to ``BACKOFF_MAX_S``), and started once that time has come. The others keep serving meanwhile."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if self._stopping.is_set():
+                return
+            for c in self.children:
+                code = c.proc.poll()
+                if code is None:
+                    if now - c.started >= BACKOFF_RESET_S:
+                        c.backoff = BACKOFF_FIRST_S
+                    continue
+                if c.due is None:
+                    c.due = now + c.backoff
+                    print(f"deploy.launch: {c.name} exited with {code}; restarting in {c.backoff:g} s", flush=True)
+                    c.backoff = min(c.backoff * 2, BACKOFF_MAX_S)
+                elif now >= c.due:
+                    c.spawn()
+                    c.due, c.restarts = None, c.restarts + 1
+
+    def supervise(self, every_s: float = 0.2) -> None:
+        """Watch the children on a thread of this process until ``stop`` (``check`` every ``every_s``)."""
+
+        def watch() -> None:
+            while not self._stopping.wait(every_s):
+                self.check()
+
+        self._watch = threading.Thread(target=watch, name="te-launch-watch", daemon=True)
+        self._watch.start()
 
     def stop(self, keep_logs: bool = False) -> None:
+        with self._lock:
+            self._stopping.set()
+        if self._watch is not None:
+            self._watch.join()
         for p in reversed(self.procs):  # nginx first
             if p.poll() is None:
                 p.terminate()
@@ -166,6 +256,14 @@ def nginx_binary() -> str:
     return path
 
 
+def have_nginx() -> bool:
+    try:
+        nginx_binary()
+    except FileNotFoundError:
+        return False
+    return True
+
+
 def healthy(url: str) -> bool:
     """Whether the server at ``url`` answers ``/_stcore/health``."""
     try:
@@ -183,7 +281,8 @@ def start(
     timeout: float = 120,
 ) -> Cluster:
     """Start ``processes`` Streamlit processes (one per core by default) and nginx on ``address:port``; return once
-    each process answers its health check and nginx answers too (or raise with the logs' folder)."""
+    each process answers its health check and nginx answers too (or raise with the logs' folder), with a thread
+    that restarts any of them that dies (``Cluster.supervise``)."""
     n = processes or os.cpu_count() or 1
     nginx = nginx_binary()
     run_dir = Path(tempfile.mkdtemp(prefix="te-deploy-"))
@@ -201,28 +300,29 @@ def start(
     env = {"TE_WARM_FIRST": "1", **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
     try:
         for i, p in enumerate(ports):
-            log = open(run_dir / f"streamlit-{i}.log", "w")  # noqa: SIM115 (closed with the process)
-            cmd = streamlit_command(p, extra)
-            cluster.procs.append(subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+            child = Child(f"process {i} (:{p})", streamlit_command(p, extra), run_dir / f"streamlit-{i}.log", env)
+            child.spawn()
+            cluster.children.append(child)
         conf = run_dir / "nginx.conf"
         conf.write_text(nginx_config(ports, f"{address}:{port}", run_dir))
-        nginx_log = open(run_dir / "nginx.out", "w")  # noqa: SIM115
-        cluster.procs.append(
-            subprocess.Popen([nginx, "-p", str(run_dir), "-c", str(conf)], stdout=nginx_log, stderr=subprocess.STDOUT)
-        )
+        cluster.children.append(Child("nginx", [nginx, "-p", str(run_dir), "-c", str(conf)], run_dir / "nginx.out"))
+        cluster.children[-1].spawn()
         deadline = time.monotonic() + timeout
         waiting = [f"http://127.0.0.1:{p}" for p in ports] + [cluster.url]
         while waiting:
             for proc in cluster.procs:
                 if proc.poll() is not None:
                     raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}; logs in {run_dir}")
-            waiting = [u for u in waiting if not healthy(u)]
+            # nginx is asked last: a process it finds not yet listening counts as failed for a while, and the
+            # first browsers would all go to the others
+            waiting = [u for u in waiting if (u == cluster.url and len(waiting) > 1) or not healthy(u)]
             if waiting and time.monotonic() > deadline:
                 raise RuntimeError(f"not healthy within {timeout:.0f} s: {waiting}; logs in {run_dir}")
             time.sleep(0.2)
     except BaseException:
         cluster.stop(keep_logs=True)  # the message names the folder
         raise
+    cluster.supervise()
     return cluster
 
 
@@ -236,11 +336,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--processes must be at least 1")
     cluster = start(args.processes, args.port, args.address)
     print(f"Serving {len(cluster.ports)} processes at {cluster.url} (Ctrl-C stops them)", flush=True)
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     try:
-        while not stopping and all(p.poll() is None for p in cluster.procs):
-            time.sleep(0.5)
+        while not stopping.wait(0.5):  # a process that dies is restarted by the cluster's watch; the others serve on
+            pass
     except KeyboardInterrupt:
         pass
     finally:

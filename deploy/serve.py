@@ -2,7 +2,7 @@
 
     python -m deploy.serve                                   # streamlit run app/streamlit_app.py
     python -m deploy.serve --server.port 8600                # any `streamlit run` option after it
-    TE_WARM_FIRST=1 python -m deploy.serve                   # load every model before answering at all
+    TE_WARM_FIRST=1 python -m deploy.serve                   # import every page and load every model first
 
 Why: Streamlit 1.67 serves through uvicorn on a listening socket it binds itself with ``socket.socket(family)`` —
 protocol 0. asyncio turns Nagle's algorithm off (``TCP_NODELAY``) on a connection only when the socket's protocol
@@ -174,6 +174,29 @@ def warm_first() -> float:
     return seconds
 
 
+def import_first() -> float:
+    """Import every page's modules and what the pages import at first use (``services.import_pages``) before the
+    server starts, so that no reader's run imports a module while another reader's run finds it half-initialised
+    (pandas, which Plotly's array check reads from ``sys.modules``, failed a page's first visit on a fresh process
+    under a class's load). Returns the seconds it took."""
+    import logging
+    import time
+
+    from app.shared.services import import_pages
+
+    start = time.perf_counter()
+    caching = logging.getLogger("streamlit.runtime.caching.cache_data_api")
+    level = caching.level
+    caching.setLevel(logging.ERROR)  # each st.cache_data decorated before the server exists says so; harmless here
+    try:
+        names = import_pages()
+    finally:
+        caching.setLevel(level)
+    seconds = time.perf_counter() - start
+    print(f"deploy.serve: imported {len(names)} modules of the app in {seconds:.1f} s", flush=True)
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     from streamlit.web import cli
 
@@ -181,8 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         patch_streamlit()
     patch_config_reads()
     patch_media_sweep()
-    if os.environ.get("TE_WARM_FIRST") == "1" and os.environ.get("TE_WARM_UP", "1") != "0":
-        warm_first()
+    if os.environ.get("TE_WARM_FIRST") == "1":  # /_stcore/health answering means ready
+        import_first()
+        if os.environ.get("TE_WARM_UP", "1") != "0":
+            warm_first()
     args = sys.argv[1:] if argv is None else argv
     sys.argv = ["streamlit", "run", str(ENTRY), *args]
     return cli.main()

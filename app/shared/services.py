@@ -187,6 +187,69 @@ def begin_warm_up(delay_s: float = 0.0) -> WarmUp:
     return state
 
 
+# What the pages' first runs import inside libraries rather than at the top of a module of ours: pyarrow imports pandas
+# and its pandas bridge on ``ui.table``'s first call; Plotly imports narwhals and its chart helpers on the first figure
+# Streamlit sends; the model picker reads the Hugging Face cache; the ViT page's digits come from scikit-learn. A name
+# missing from the installed libraries is passed over.
+FIRST_USE = (
+    "pandas",
+    "pyarrow.pandas_compat",
+    "narwhals.stable.v1",
+    "narwhals._interchange.dataframe",
+    "plotly.io",
+    "plotly.subplots",
+    "plotly.colors",
+    "plotly.tools",
+    "plotly.offline",
+    "huggingface_hub",
+    "sklearn.datasets",
+    "streamlit.emojis",
+    "streamlit.material_icon_names",
+    "streamlit.runtime.scriptrunner.magic_funcs",
+)
+# our modules that pages reach only inside functions, besides each checkpoint's architecture (zoo.arch_module)
+OUR_FIRST_USE = ("models.engine", "models.probe", "models.pretrained", "models.data.pretrained")
+
+
+def import_pages() -> list[str]:
+    """Import, in this thread, every module of the app except the page scripts (each page's sections, service,
+    views, strings, and through them torch and models/), the architecture of every installed checkpoint, every
+    Plotly graph object (``plotly.graph_objects`` imports each on its first use) and what the pages import at first
+    use (``FIRST_USE``), then make one Arrow table, which completes pyarrow's pandas bridge; returns the modules of
+    app/ and models/ it imported. Called before the server answers (``deploy.serve``, ``TE_WARM_FIRST=1``): a module
+    imported during a reader's run is half-initialised in ``sys.modules`` meanwhile, and Plotly's and narwhals'
+    array checks read pandas from there without Python's import lock; another reader's figure failed with "partially
+    initialized module 'pandas' has no attribute 'Series'" on the first visits to a fresh process."""
+    import importlib
+    import pkgutil
+
+    import plotly.graph_objs
+    import pyarrow as pa
+
+    from app.catalog import APP_DIR
+    from models import zoo
+
+    names = []
+    for path in sorted(APP_DIR.rglob("*.py")):
+        if path.name == "page.py" or path.parent == APP_DIR and path.name == "streamlit_app.py":
+            continue  # scripts: Streamlit runs them, each run afresh
+        parts = path.relative_to(APP_DIR.parent).with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    for name in (*names, *OUR_FIRST_USE):
+        importlib.import_module(name)
+    names += [zoo.arch_module(zoo.read_spec(name)).__name__ for name in zoo.available()]
+    for found in pkgutil.walk_packages(plotly.graph_objs.__path__, "plotly.graph_objs."):
+        if "widget" not in found.name:  # the Jupyter widget needs ipywidgets, which a server does not have
+            importlib.import_module(found.name)
+    for name in FIRST_USE:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError:
+            pass
+    pa.table({"x": [0]})  # pyarrow's pandas bridge: imported on its first table, as ui.table's first call did
+    return sorted({*names, *OUR_FIRST_USE})
+
+
 @st.cache_resource(show_spinner=False)
 def _cpu_copy(name: str):
     from models import zoo

@@ -1,5 +1,5 @@
 """deploy/serve.py: connections that Streamlit's listener accepts get TCP_NODELAY from asyncio; TE_WARM_FIRST=1
-loads every model before the server answers."""
+imports every page and loads every model before the server answers."""
 
 from __future__ import annotations
 
@@ -75,6 +75,44 @@ def test_warm_first_loads_every_checkpoint_before_the_server_answers():
     n = len(zoo.available())
     assert f"deploy.serve: warmed {n} of {n} checkpoints" in log, log[-2000:]
     assert log.index("deploy.serve: warmed") < log.index(f":{port}")  # before Streamlit printed its address
+    assert log.index("deploy.serve: imported") < log.index("deploy.serve: warmed")  # the pages' modules, first
+
+
+IMPORTED = """
+import sys
+from deploy import serve
+
+serve.import_first()
+half = sorted(n for n, m in list(sys.modules.items()) if getattr(getattr(m, "__spec__", None), "_initializing", 0))
+pandas = sys.modules.get("pandas")
+print("HALF", half)
+print("PANDAS", pandas is not None and hasattr(pandas, "Series") and hasattr(pandas, "DataFrame"))
+print("MODULES", " ".join(sorted(sys.modules)))
+"""
+
+
+def test_the_pages_imports_are_complete_before_the_server_answers():
+    """In a fresh process, what ``deploy.serve`` does before the server starts with TE_WARM_FIRST=1
+    (``import_first``) leaves no module half-imported, pandas whole (Plotly's array check reads it from
+    ``sys.modules`` without the import lock: a reader's first figure failed while another reader's table was still
+    importing it), and every page's modules, the checkpoints' architectures and the graph objects the pages draw
+    imported, so that no reader's first run imports them beside another's."""
+    import subprocess
+    import sys
+
+    from bench.common import ROOT
+
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORTED], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True
+    ).stdout
+    lines = dict(
+        line.split(" ", 1) for line in out.splitlines() if line.split(" ", 1)[0] in {"HALF", "PANDAS", "MODULES"}
+    )
+    assert lines["HALF"] == "[]" and lines["PANDAS"] == "True", out[-2000:]
+    modules = set(lines["MODULES"].split())
+    wanted = {"pyarrow.pandas_compat", "app.llama.views", "app.t5.sections", "app.mistral.service", "models.t5"}
+    wanted |= {"plotly.graph_objs.heatmap", "plotly.graph_objs.bar", "plotly.graph_objs.scatter"}
+    assert wanted <= modules, wanted - modules
 
 
 def test_config_reads_are_remembered_until_an_option_is_set():
