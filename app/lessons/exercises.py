@@ -1,0 +1,364 @@
+"""One exercise per model page, checked against the live model: each check asks the page's own service for the
+numbers the page shows (never a stored answer) and returns a verdict, with a hint in the reader's language when the
+answer is wrong. An exercise is answered either on the page itself (its controls' values in ``st.session_state``)
+or in a small answer box drawn under the page. The shell draws the exercise after the page (``exercise``), so page
+folders need no code of their own."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from app.lessons import progress
+from app.shared.formats import percent
+from app.shared.i18n import InputError, current_lang, layer_head_label, t, translate
+
+
+def _svc(page: str):
+    """The service of the page at url_path ``page``, imported when an exercise first needs it (the shell and the
+    home page import this module without loading a model)."""
+    return importlib.import_module(f"app.{page.replace('-', '_')}.service")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    key: str  # i18n: why it is right, or the hint
+    fields: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    page: str
+    check: Callable[[object], Verdict]  # the answer (an option, or None when the page's controls are the answer)
+    answer: Callable[[str], str]  # the answer key in a language, from the same numbers as the check
+    options: Callable[[], tuple] | None = None  # the answers offered in the answer box; None: act on the page
+    label: Callable[[object, str], str] = lambda option, lang: str(option)  # an option in a language
+
+
+def _backend() -> str:
+    return st.session_state.get("backend", "torch")
+
+
+# ---- GPT: the induction head -----------------------------------------------------------------------------------------
+
+
+def _gpt_heads() -> tuple:
+    c = _svc("gpt").handle().config
+    return tuple((layer, head) for layer in range(int(c["n_layers"])) for head in range(int(c["n_heads"])))
+
+
+def _gpt_label(head: tuple[int, int], lang: str) -> str:
+    """ "L3 · H3" / "层 3 · 头 3": the shared label (``layer_head_label``), in a given language for the worksheet."""
+    return (
+        layer_head_label(*head)
+        if lang == current_lang()
+        else translate("view.layer_head", lang, layer=head[0], head=head[1])
+    )
+
+
+def _gpt_best() -> tuple[tuple[int, int], float, tuple[int, int]]:
+    """The head with the highest induction score on the page's repeated sequence (length and seed as set there)."""
+    svc = _svc("gpt")
+    length = int(st.session_state.get("gpt_icl_length", svc.ICL_DEFAULT[0]))
+    seed = int(st.session_state.get("gpt_icl_seed", svc.ICL_DEFAULT[1]))
+    ind = svc.induction(length, seed, "torch")
+    return ind.best_head, float(ind.scores.max()), (length, seed)
+
+
+def _gpt_check(answer) -> Verdict:
+    best, score, (length, seed) = _gpt_best()
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    svc = _svc("gpt")
+    got = float(svc.induction(length, seed, "torch").scores[answer])
+    if tuple(answer) == best:
+        return Verdict(True, "lessons.ex.gpt.right", {"score": f"{score:.2f}"})
+    return Verdict(False, "lessons.ex.gpt.hint", {"score": f"{got:.2f}"})
+
+
+def _gpt_answer(lang: str) -> str:
+    (layer, head), score, (length, seed) = _gpt_best()
+    label = translate("view.layer_head", lang, layer=layer, head=head)
+    return translate("lessons.ex.gpt.key", lang, head=label, score=f"{score:.2f}", length=length, seed=seed)
+
+
+# ---- BERT: one masked word right, one wrong --------------------------------------------------------------------------
+
+
+def _bert_reading():
+    """Which of the page's masked words our BERT (or the picked one) puts first, and which it misses."""
+    svc = _svc("bert")
+    name = st.session_state.get("bert_model", svc.NAME)
+    a = st.session_state.get("bert_a", svc.DEFAULT_A)
+    b = st.session_state.get("bert_b", svc.DEFAULT_B)
+    masks = tuple(sorted(st.session_state.get("bert_masks", svc.DEFAULT_MASKS)))
+    res = svc.analyse(name, a, b, masks, 1, _backend())
+    right = [m for i, m in enumerate(res.masked) if res.top_ids[i, 0] == res.tokens.ids[m]]
+    wrong = [m for m in res.masked if m not in right]
+    vocab = svc.vocabulary(name)
+    return right, wrong, res.tokens.pieces, [vocab[res.top_ids[i, 0]] for i in range(len(res.masked))]
+
+
+def _bert_check(_answer) -> Verdict:
+    right, wrong, pieces, _ = _bert_reading()
+    if not right and not wrong:
+        return Verdict(False, "lessons.ex.bert.none")
+    if not right:
+        return Verdict(False, "lessons.ex.bert.no_right")
+    if not wrong:
+        return Verdict(False, "lessons.ex.bert.no_wrong")
+    return Verdict(
+        True, "lessons.ex.bert.right", {"right": pieces[right[0]].strip(), "wrong": pieces[wrong[0]].strip()}
+    )
+
+
+def _bert_answer(lang: str) -> str:
+    """Every word of the default sentence A, masked alone: which ones our BERT puts first."""
+    svc = _svc("bert")
+    tokens = svc.tokenize(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B)
+    hits, misses = [], []
+    for m in tokens.maskable:
+        if m >= len(svc.tokenize(svc.NAME, svc.DEFAULT_A).ids) - 1:
+            break  # sentence A only
+        res = svc.analyse(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B, (m,), 1)
+        (hits if res.top_ids[0, 0] == tokens.ids[m] else misses).append(tokens.pieces[m].strip())
+    return translate("lessons.ex.bert.key", lang, hits=", ".join(hits) or "—", misses=", ".join(misses) or "—")
+
+
+# ---- MoE: the smallest capacity factor that drops nothing ------------------------------------------------------------
+
+CF_STEP = 0.05  # the capacity slider's step
+
+
+def _moe_state() -> tuple[str, int, float]:
+    svc = _svc("moe")
+    text = st.session_state.get("moe_text", svc.SAMPLES["mixed"])
+    return text, int(st.session_state.get("moe_topk", 1) or 1), float(st.session_state.get("moe_capacity", 1.25))
+
+
+def _moe_dropped(text: str, top_k: int, cf: float) -> int:
+    return int(_svc("moe").analyse(text, top_k, round(cf, 2), _backend()).dropped.sum())
+
+
+def _moe_check(_answer) -> Verdict:
+    text, top_k, cf = _moe_state()
+    dropped = _moe_dropped(text, top_k, cf)
+    if dropped:
+        return Verdict(False, "lessons.ex.moe.low", {"n": dropped, "cf": f"{cf:.2f}"})
+    if cf - CF_STEP >= 0 and _moe_dropped(text, top_k, cf - CF_STEP) == 0:
+        return Verdict(False, "lessons.ex.moe.high", {"cf": f"{cf:.2f}", "lower": f"{cf - CF_STEP:.2f}"})
+    return Verdict(True, "lessons.ex.moe.right", {"cf": f"{cf:.2f}"})
+
+
+def moe_smallest_safe(text: str, top_k: int) -> float:
+    """The smallest capacity factor on the slider's grid at which no token of ``text`` is dropped in any layer (the
+    drops fall as the factor grows, so a bisection over the grid finds it)."""
+    lo, hi = 0, round(3.0 / CF_STEP)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _moe_dropped(text, top_k, mid * CF_STEP):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo * CF_STEP
+
+
+def _moe_answer(lang: str) -> str:
+    svc = _svc("moe")
+    cf = moe_smallest_safe(svc.SAMPLES["mixed"], 1)
+    return translate("lessons.ex.moe.key", lang, cf=f"{cf:.2f}", default=_moe_dropped(svc.SAMPLES["mixed"], 1, 1.25))
+
+
+# ---- FlashAttention: how many times fewer HBM accesses ---------------------------------------------------------------
+
+FLASH_BANDS = ((1, 2), (2, 4), (4, 8), (8, 16), (16, 10**9))  # how many times fewer accesses, [lo, hi)
+
+
+def _flash_io():
+    svc = _svc("flash-attention")
+    n = int(st.session_state.get("flash_io_n", 1024))
+    m = int(st.session_state.get("flash_io_m", 65536))
+    return svc.io(n, m)
+
+
+def _flash_band(ratio: float) -> tuple[int, int]:
+    return next((b for b in FLASH_BANDS if b[0] <= ratio < b[1]), FLASH_BANDS[0])
+
+
+def _flash_label(band, lang: str) -> str:
+    lo, hi = band
+    if hi > 1000:
+        return translate("lessons.ex.flash_attention.over", lang, lo=lo)
+    return translate("lessons.ex.flash_attention.band", lang, lo=lo, hi=hi)
+
+
+def _flash_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    io = _flash_io()
+    ratio = io.standard / io.flash
+    fields = {"ratio": f"{ratio:.1f}", "n": f"{io.N:,}", "m": f"{io.M:,}"}
+    if tuple(answer) == _flash_band(ratio):
+        return Verdict(True, "lessons.ex.flash_attention.right", fields)
+    return Verdict(False, "lessons.ex.flash_attention.hint", fields)
+
+
+def _flash_answer(lang: str) -> str:
+    io = _svc("flash-attention").io(1024, 65536)
+    return translate(
+        "lessons.ex.flash_attention.key",
+        lang,
+        ratio=f"{io.standard / io.flash:.1f}",
+        std=f"{io.standard:,}",
+        flash=f"{io.flash:,}",
+    )
+
+
+# ---- MLA: the smallest cache -----------------------------------------------------------------------------------------
+
+MLA_LENGTH = 256  # tokens
+
+
+def _mla_caches() -> dict[str, int]:
+    """Measured bytes per token of each installed decoder's cache, by kind (MHA, GQA, MQA, MLA)."""
+    return {c.kind: c.bytes_measured for c in _svc("mla").trained_caches() if c.bytes_measured}
+
+
+def _mla_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    caches = _mla_caches()
+    best = min(caches, key=caches.get)
+    fields = {"kind": answer, "kib": f"{caches[answer] * MLA_LENGTH / 1024:,.0f}"}
+    if answer == best:
+        return Verdict(True, "lessons.ex.mla.right", fields)
+    return Verdict(False, "lessons.ex.mla.hint", fields)
+
+
+def _mla_answer(lang: str) -> str:
+    caches = _mla_caches()
+    rows = ", ".join(f"{k} {v * MLA_LENGTH / 1024:,.0f} KiB" for k, v in sorted(caches.items(), key=lambda kv: kv[1]))
+    return translate("lessons.ex.mla.key", lang, best=min(caches, key=caches.get), rows=rows, n=MLA_LENGTH)
+
+
+# ---- Reasoning: where writing the steps stops helping ----------------------------------------------------------------
+
+
+def _reasoning_curves():
+    return _svc("reasoning").accuracy_curves()
+
+
+def _reasoning_stop() -> int | None:
+    """The fewest operations k at which chain of thought is no longer more accurate than answering directly."""
+    c = _reasoning_curves()
+    return next((int(k) for k, a, b in zip(c.ks, c.cot, c.direct) if a <= b), None)
+
+
+def _reasoning_options() -> tuple:
+    return (*(int(k) for k in _reasoning_curves().ks), 0)  # 0: it always helps
+
+
+def _reasoning_label(k, lang: str) -> str:
+    return translate("lessons.ex.reasoning.never", lang) if k == 0 else translate("lessons.ex.reasoning.k", lang, k=k)
+
+
+def _reasoning_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    c = _reasoning_curves()
+    stop = _reasoning_stop() or 0
+    if answer == stop:
+        i = list(c.ks).index(stop) if stop else -1
+        return Verdict(True, "lessons.ex.reasoning.right", {"cot": percent(c.cot[i]), "direct": percent(c.direct[i])})
+    if answer:
+        i = list(c.ks).index(answer)
+        return Verdict(
+            False, "lessons.ex.reasoning.hint", {"k": answer, "cot": percent(c.cot[i]), "direct": percent(c.direct[i])}
+        )
+    return Verdict(False, "lessons.ex.reasoning.hint_never")
+
+
+def _reasoning_answer(lang: str) -> str:
+    c = _reasoning_curves()
+    pairs = ", ".join(f"k={k}: {percent(a)} / {percent(b)}" for k, a, b in zip(c.ks, c.cot, c.direct))
+    stop = _reasoning_stop()
+    return translate("lessons.ex.reasoning.key", lang, k=stop if stop else "—", pairs=pairs)
+
+
+EXERCISES: dict[str, Exercise] = {
+    "gpt": Exercise("gpt", _gpt_check, _gpt_answer, _gpt_heads, _gpt_label),
+    "bert": Exercise("bert", _bert_check, _bert_answer),
+    "moe": Exercise("moe", _moe_check, _moe_answer),
+    "flash-attention": Exercise("flash-attention", _flash_check, _flash_answer, lambda: FLASH_BANDS, _flash_label),
+    "mla": Exercise("mla", _mla_check, _mla_answer, lambda: ("MHA", "GQA", "MQA", "MLA")),
+    "reasoning": Exercise("reasoning", _reasoning_check, _reasoning_answer, _reasoning_options, _reasoning_label),
+}
+
+VERDICT = "_te_lessons_verdict_{}"  # session key of the last verdict on a page: (answer, Verdict)
+
+
+def slug(page: str) -> str:
+    """A page's url_path as it appears in keys (``flash-attention`` -> ``flash_attention``)."""
+    return page.replace("-", "_")
+
+
+def answer_key(page: str) -> str:
+    return f"lessons_{slug(page)}_answer"
+
+
+def _check(page: str) -> None:
+    """``on_click`` of the check button: the verdict, before the run draws it (so a right answer's progress is in
+    the state that run writes into the browser)."""
+    ex = EXERCISES[page]
+    answer = st.session_state.get(answer_key(page)) if ex.options else None
+    try:
+        verdict = ex.check(answer)
+    except InputError as e:  # the page's input is bad: the page shows why; the exercise cannot be checked on it
+        verdict = Verdict(False, e.key, e.fields)
+    if verdict.ok:
+        progress.solve(page)
+    st.session_state[VERDICT.format(page)] = (answer, verdict)
+
+
+def exercise(page: str) -> None:
+    """The page's exercise, under the page: the question, the answer box (where the answer is not the page's own
+    controls), a check button and the last verdict."""
+    ex = EXERCISES.get(page)
+    if ex is None:
+        return
+    with st.container(border=True, key="te_lesson_exercise"):
+        done = " ✓" if progress.solved(page) else ""
+        st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
+        answer = None
+        if ex.options is not None:
+            answer = st.selectbox(
+                t("lessons.answer"),
+                ex.options(),
+                index=None,
+                format_func=lambda o: ex.label(o, current_lang()),
+                key=answer_key(page),
+                placeholder=t("lessons.answer.placeholder"),
+            )
+        st.button(t("lessons.check"), key=f"lessons_{slug(page)}_check", on_click=_check, args=(page,))
+        held = st.session_state.get(VERDICT.format(page))
+        if held is not None and (ex.options is None or held[0] == answer):
+            verdict = held[1]
+            text = t(verdict.key, **verdict.fields)
+            if verdict.ok:
+                st.success(text, icon=":material/check_circle:")
+            else:
+                st.warning(text, icon=":material/lightbulb:")
+    progress.sync()
+
+
+def answers(lang: str) -> dict[str, str]:
+    """The answer key of every exercise, in ``lang``, from the live model (the worksheet's last part)."""
+    return {page: ex.answer(lang) for page, ex in EXERCISES.items()}
+
+
+def label_in(ex: Exercise, option, lang: str) -> str:
+    return ex.label(option, lang)

@@ -1,0 +1,300 @@
+"""Every string the lessons show (the Lessons page, a stop's banner, the exercises, the worksheets), in English and
+简体中文."""
+
+STRINGS = {
+    "lessons.intro": (
+        "Three paths through the papers, in reading order. Each stop opens a page already set up, with one task at "
+        "the top; most pages end with an exercise that the model itself checks. Your progress stays in this browser.",
+        "三条按阅读顺序穿过论文的路线。每一站打开一个已设置好的页面，顶部有一项任务；多数页面末尾有一道由模型本身批改的"
+        "练习。你的进度只保存在这个浏览器里。",
+    ),
+    "lessons.legend": (
+        "✓ stop seen · ✎ the page has an exercise",
+        "✓ 已到过的站 · ✎ 该页有练习",
+    ),
+    "lessons.privacy": (
+        "Progress is one cookie in your browser (`te_lessons`): no account, nothing kept on the server.",
+        "进度是浏览器里的一个 cookie（`te_lessons`）：无需账号，服务器上不保存任何东西。",
+    ),
+    "lessons.reset": ("Reset my progress", "清除我的进度"),
+    "lessons.reset.help": (
+        "Forget the stops seen and the exercises solved, in this browser.",
+        "在这个浏览器里忘掉已到过的站和已解出的练习。",
+    ),
+    "lessons.stop_of": ("stop {n} of {total}", "第 {n} 站，共 {total} 站"),
+    "lessons.previous": ("← Previous stop", "← 上一站"),
+    "lessons.next": ("Next stop →", "下一站 →"),
+    "lessons.done": ("End of the path: all lessons", "路线终点：全部课程"),
+    "lessons.continue": ("Go on", "继续"),
+    "lessons.progress.title": ("Your progress", "你的进度"),
+    "lessons.progress.line": (
+        "{seen} of {stops} stops seen · {solved} of {total} exercises solved",
+        "已到 {seen}/{stops} 站 · 已解 {solved}/{total} 道练习",
+    ),
+    "lessons.exercise": ("Exercise", "练习"),
+    "lessons.answer": ("Your answer", "你的答案"),
+    "lessons.answer.placeholder": ("Choose an answer", "选择一个答案"),
+    "lessons.check": ("Check with the model", "用模型批改"),
+    "lessons.pick": ("Choose an answer first.", "请先选择一个答案。"),
+    "lessons.ws.md": ("Worksheet · Markdown · {language}", "练习单 · Markdown · {language}"),
+    "lessons.ws.html": ("Worksheet · printable HTML · {language}", "练习单 · 可打印 HTML · {language}"),
+    "lessons.ws.task": ("Task:", "任务："),
+    "lessons.ws.answer_line": ("Answer:", "答案："),
+    "lessons.ws.key": ("Answer key", "参考答案"),
+    "lessons.ws.key.note": (
+        "Computed from the live model when this sheet was downloaded, at each page's default settings.",
+        "下载本练习单时由运行中的模型在各页面的默认设置下算出。",
+    ),
+    # ---- the paths
+    "lessons.path.scratch.title": ("Attention from scratch", "从零理解注意力"),
+    "lessons.path.scratch.blurb": (
+        "From one attention map to the three ways of using the same block: decoder only (GPT), encoder only (BERT), "
+        "encoder–decoder (T5), and a memory that reaches past the context (Transformer-XL).",
+        "从一张注意力图出发，到同一个模块的三种用法：只有解码器（GPT）、只有编码器（BERT）、编码器–解码器（T5），"
+        "以及越过上下文长度的记忆（Transformer-XL）。",
+    ),
+    "lessons.path.efficient.title": ("How LLMs got efficient", "大模型如何变高效"),
+    "lessons.path.efficient.blurb": (
+        "What changed inside the block to make models cheaper to train and to run: rotary positions, sparse experts, "
+        "attention that never writes the N × N matrix, shared and windowed key/value heads, a compressed cache, and "
+        "a model with no attention at all.",
+        "为了让模型训练和运行更便宜，模块内部改了什么：旋转位置编码、稀疏专家、从不写出 N × N 矩阵的注意力、"
+        "共享与滑动窗口的键/值头、压缩的缓存，以及完全没有注意力的模型。",
+    ),
+    "lessons.path.reasoning.title": ("From pre-training to reasoning", "从预训练到推理"),
+    "lessons.path.reasoning.blurb": (
+        "A model trained to predict the next token, how big to make it for a budget, how preferences and rewards "
+        "reshape what it writes, and why writing the steps helps it solve longer problems.",
+        "一个被训练来预测下一个词元的模型，给定预算该做多大，偏好与奖励如何改变它写出的内容，以及为什么写出步骤能帮它"
+        "解更长的问题。",
+    ),
+    # ---- the tasks, one per stop
+    "lessons.task.scratch.attention": (
+        "The model reverses its input. Step through the decoding and watch the cross-attention: at each output "
+        "step, which input character does it read? Then compare the scaled and unscaled dot products.",
+        "这个模型把输入倒过来写。逐步解码并观察交叉注意力：每个输出步读的是哪个输入字符？再比较缩放与不缩放的点积。",
+    ),
+    "lessons.task.scratch.forward": (
+        "Follow one token through the whole network: embedding, each block's attention and MLP, the final "
+        "unembedding. Which step changes the top guess most?",
+        "跟着一个词元走完整个网络：嵌入、每个模块的注意力与 MLP、最后的反嵌入。哪一步最大地改变了首选猜测？",
+    ),
+    "lessons.task.scratch.gpt": (
+        "A random sequence shown twice: the second copy is easy, because some head looks back to what followed the "
+        "same token last time. Find that induction head, then answer the exercise at the bottom.",
+        "一段随机序列出现两次：第二遍很容易，因为某个头会回看上次同一词元之后是什么。找到这个归纳头，再做页面底部的练习。",
+    ),
+    "lessons.task.scratch.bert": (
+        "BERT sees both sides of a gap. Mask words with the pills and read its guesses; find one it fills in right "
+        "and one it gets wrong, then check at the bottom.",
+        "BERT 能看到空位两边。用药丸按钮遮住词语并查看它的猜测；找一个它填对的、一个它填错的，再到底部批改。",
+    ),
+    "lessons.task.scratch.t5": (
+        "Every task is text in, text out. Pick a task and a layer, and see where the decoder's cross-attention "
+        "looks in the input while it writes.",
+        "每个任务都是输入文本、输出文本。选一个任务和一层，看解码器写作时交叉注意力落在输入的哪里。",
+    ),
+    "lessons.task.scratch.txl": (
+        "A segment-level memory lets the model read past its segment. Compare the loss with and without the memory, "
+        "and why relative positions are needed for it.",
+        "段级记忆让模型能读到本段之前的内容。比较有无记忆时的损失，以及为什么需要相对位置。",
+    ),
+    "lessons.task.efficient.rope": (
+        "Rotate a query and a key by their positions: their dot product depends only on how far apart they are. "
+        "Move the position and watch the slow and fast pairs turn.",
+        "按位置旋转查询和键：它们的点积只取决于两者相距多远。移动位置，看慢速和快速的维度对如何转动。",
+    ),
+    "lessons.task.efficient.moe": (
+        "Each token goes to one expert, and each expert takes a fixed number of tokens: the rest are dropped. Find "
+        "the smallest capacity factor that drops none, then check at the bottom.",
+        "每个词元只去一个专家，每个专家只接收固定数量的词元：多出来的被丢弃。找出不丢任何词元的最小容量因子，再到底部批改。",
+    ),
+    "lessons.task.efficient.flash": (
+        "FlashAttention computes exact attention in tiles that fit in fast memory. Set N and the memory M in the IO "
+        "section and estimate how many times fewer slow-memory accesses it makes; check at the bottom.",
+        "FlashAttention 分块计算精确的注意力，每块都放得进快速存储。在 IO 一节设置 N 和存储 M，估计它少了多少倍慢速"
+        "存储访问；再到底部批改。",
+    ),
+    "lessons.task.efficient.llama": (
+        "LLaMA's block: RMSNorm, SwiGLU, rotary positions, and grouped key/value heads. Compare the three siblings "
+        "with 4, 2 and 1 key/value heads: how much smaller is the cache, and what does it cost?",
+        "LLaMA 的模块：RMSNorm、SwiGLU、旋转位置和分组的键/值头。比较有 4、2、1 个键/值头的三个兄弟模型：缓存小了多少，"
+        "代价是什么？",
+    ),
+    "lessons.task.efficient.mistral": (
+        "Each layer attends to the last W tokens only, yet stacked layers reach further back. Find how far the "
+        "influence of one input reaches through the layers.",
+        "每层只关注最近的 W 个词元，但多层叠加能看得更远。找出一个输入的影响能穿过多少层传多远。",
+    ),
+    "lessons.task.efficient.mla": (
+        "MLA caches one small latent per token instead of keys and values for every head. Read the measured cache "
+        "of the four decoders and say which is smallest; check at the bottom.",
+        "MLA 每个词元只缓存一个小的潜向量，而不是每个头的键和值。读出四个解码器实测的缓存大小，说出哪个最小；"
+        "再到底部批改。",
+    ),
+    "lessons.task.efficient.mamba": (
+        "No attention: a state of fixed size, updated with a step size Δ that depends on the input. Watch Δ jump on "
+        "the tokens the model must remember.",
+        "没有注意力：一个大小固定的状态，用随输入而变的步长 Δ 更新。看 Δ 在模型必须记住的词元上跳高。",
+    ),
+    "lessons.task.reasoning.gpt": (
+        "Pre-training is next-token prediction. Generate from a prompt, then find the head that copies from earlier "
+        "in the text — the start of learning in context.",
+        "预训练就是预测下一个词元。从一个提示开始生成，再找出从前文复制的那个头——上下文学习的起点。",
+    ),
+    "lessons.task.reasoning.mla": (
+        "DeepSeek-V3, the base model that R1 was trained from: a latent cache, experts balanced without an auxiliary "
+        "loss, and a second head that predicts one token further. Which cache is smallest?",
+        "DeepSeek-V3 是 R1 的训练起点：潜向量缓存、不用辅助损失来平衡的专家，以及多预测一个词元的第二个头。"
+        "哪种缓存最小？",
+    ),
+    "lessons.task.reasoning.scaling": (
+        "For a fixed compute budget, how many parameters and how many tokens? Move the budget and compare Kaplan's "
+        "and Chinchilla's answers with our own runs.",
+        "给定计算预算，该用多少参数、多少词元？移动预算，把 Kaplan 与 Chinchilla 的答案和我们自己的训练结果比较。",
+    ),
+    "lessons.task.reasoning.alignment": (
+        "The same prompt answered by the fine-tuned, the PPO and the DPO policy, each scored by the reward model. "
+        "Which one scores higher, and do the replies read better?",
+        "同一个提示分别由微调、PPO 和 DPO 策略回答，每个回答由奖励模型打分。哪个分更高？回答读起来更好吗？",
+    ),
+    "lessons.task.reasoning.reasoning": (
+        "Digit puzzles of k operations, answered at once or after writing each step. Predict where writing the "
+        "steps stops helping, then check at the bottom.",
+        "由 k 个运算组成的数字题，直接作答或先写出每一步。预测写步骤在哪里不再有帮助，再到底部批改。",
+    ),
+    # ---- the exercises
+    "lessons.ex.gpt.q": (
+        "Which head is the induction head on the repeated random sequence (section “In-context learning”, length "
+        "and seed as set there)?",
+        "在重复的随机序列上（“上下文学习”一节，长度和种子按那里的设置），哪个头是归纳头？",
+    ),
+    "lessons.ex.gpt.right": (
+        "Right: its induction score is {score} — nearly all of its attention goes to the token after the earlier copy.",
+        "正确：它的归纳分数是 {score}——几乎全部注意力都落在前一次出现之后的那个词元上。",
+    ),
+    "lessons.ex.gpt.hint": (
+        "Not this one: its induction score is only {score}. Look at the grid of induction scores in the in-context "
+        "section: one cell stands out.",
+        "不是这个：它的归纳分数只有 {score}。看上下文学习一节的归纳分数网格：有一格特别突出。",
+    ),
+    "lessons.ex.gpt.key": (
+        "{head} (induction score {score}; length {length}, seed {seed}).",
+        "{head}（归纳分数 {score}；长度 {length}，种子 {seed}）。",
+    ),
+    "lessons.ex.bert.q": (
+        "Mask at least two words with the pills so that BERT's first guess is right for one and wrong for another, "
+        "then check.",
+        "用药丸按钮至少遮住两个词，使 BERT 的首选猜测对其中一个正确、对另一个错误，然后批改。",
+    ),
+    "lessons.ex.bert.right": (
+        "Right: it restores “{right}” but not “{wrong}”. Frequent, predictable words are easy; names and rare words "
+        "are not.",
+        "正确：它还原了“{right}”，却没还原“{wrong}”。常见、可预测的词容易；人名和生僻词难。",
+    ),
+    "lessons.ex.bert.none": (
+        "Nothing is masked yet: click words in the pills above the predictions.",
+        "还没有遮住任何词：点选预测上方药丸按钮里的词。",
+    ),
+    "lessons.ex.bert.no_right": (
+        "BERT misses every masked word. Mask a short, frequent word too (“to”, “the”, “is”).",
+        "BERT 把所有被遮住的词都猜错了。再遮一个短而常见的词（如 “to”、“the”、“is”）。",
+    ),
+    "lessons.ex.bert.no_wrong": (
+        "BERT gets every masked word right. Mask a rarer word too, or one the context does not pin down.",
+        "BERT 把所有被遮住的词都猜对了。再遮一个较少见的词，或上下文无法确定的词。",
+    ),
+    "lessons.ex.bert.key": (
+        "Default sentence A, one word masked at a time — first guess right: {hits}; wrong: {misses}.",
+        "默认句子 A，每次遮一个词——首选猜对：{hits}；猜错：{misses}。",
+    ),
+    "lessons.ex.moe.q": (
+        "Set the capacity factor slider to the smallest value (step 0.05) at which no token is dropped in any layer, "
+        "then check.",
+        "把容量因子滑块调到不丢弃任何层中任何词元的最小值（步长 0.05），然后批改。",
+    ),
+    "lessons.ex.moe.low": (
+        "At {cf}, {n} token–layer slots are still dropped: the busiest expert gets more tokens than its capacity. "
+        "Raise the factor.",
+        "在 {cf} 时仍有 {n} 个词元–层位置被丢弃：最忙的专家收到的词元超过了容量。调高因子。",
+    ),
+    "lessons.ex.moe.high": (
+        "Nothing is dropped at {cf}, but nothing is dropped at {lower} either: go lower, every slot of spare "
+        "capacity costs memory and compute.",
+        "在 {cf} 时没有丢弃，但在 {lower} 时也没有：再调低，每个多余的容量位置都耗费内存和计算。",
+    ),
+    "lessons.ex.moe.right": (
+        "Right: at {cf} no token is dropped, and one step lower some are. The capacity must fit the busiest expert, "
+        "not the average one.",
+        "正确：在 {cf} 时没有词元被丢弃，再低一步就会丢。容量必须容得下最忙的专家，而不是平均的专家。",
+    ),
+    "lessons.ex.moe.key": (
+        "On the mixed sample, top-1: {cf} (the default 1.25 drops {default} token–layer slots).",
+        "混合样本、top-1：{cf}（默认的 1.25 会丢弃 {default} 个词元–层位置）。",
+    ),
+    "lessons.ex.flash_attention.q": (
+        "With N and M as set in the IO section, how many times fewer HBM reads and writes does FlashAttention make "
+        "than standard attention?",
+        "按 IO 一节设置的 N 和 M，FlashAttention 的 HBM 读写次数比标准注意力少多少倍？",
+    ),
+    "lessons.ex.flash_attention.band": ("{lo}× to {hi}× fewer", "少 {lo}× 到 {hi}×"),
+    "lessons.ex.flash_attention.over": ("{lo}× fewer or more", "少 {lo}× 或更多"),
+    "lessons.ex.flash_attention.right": (
+        "Right: {ratio}× fewer at N = {n}, M = {m}. The N × N matrix never goes to HBM; each block of K and V is read "
+        "once per block of queries.",
+        "正确：在 N = {n}、M = {m} 时少 {ratio}×。N × N 矩阵从不写入 HBM；每块 K、V 对每块查询只读一次。",
+    ),
+    "lessons.ex.flash_attention.hint": (
+        "Not quite. Compare the two counts in the IO section at N = {n}, M = {m}: standard attention reads and "
+        "writes the N × N matrix, FlashAttention re-reads K and V once per block of queries.",
+        "不太对。比较 IO 一节在 N = {n}、M = {m} 时的两个计数：标准注意力要读写 N × N 矩阵，FlashAttention 对每块查询"
+        "重读一次 K 和 V。",
+    ),
+    "lessons.ex.flash_attention.key": (
+        "At N = 1,024, M = 65,536: {std} vs {flash} accesses, {ratio}× fewer.",
+        "N = 1,024、M = 65,536 时：{std} 对 {flash} 次访问，少 {ratio}×。",
+    ),
+    "lessons.ex.mla.q": (
+        "Of our four decoders (MHA, GQA, MQA, MLA), which one's cache, measured after a forward pass, is smallest "
+        "for 256 tokens?",
+        "在我们的四个解码器（MHA、GQA、MQA、MLA）中，前向之后实测的缓存，哪个在 256 个词元时最小？",
+    ),
+    "lessons.ex.mla.right": (
+        "Right: {kind} holds {kib} KiB for 256 tokens — one latent per token and layer, plus the small shared "
+        "rotary key.",
+        "正确：{kind} 在 256 个词元时占 {kib} KiB——每个词元每层一个潜向量，加一个小的共享旋转键。",
+    ),
+    "lessons.ex.mla.hint": (
+        "{kind} holds {kib} KiB for 256 tokens; one of the others holds less. Look at the measured bytes in the "
+        "cache table.",
+        "{kind} 在 256 个词元时占 {kib} KiB；另一个更少。看缓存表里实测的字节数。",
+    ),
+    "lessons.ex.mla.key": (
+        "{best}. Measured for {n} tokens: {rows}.",
+        "{best}。{n} 个词元时的实测：{rows}。",
+    ),
+    "lessons.ex.reasoning.q": (
+        "From how many operations k on is writing the steps first (chain of thought) no longer more accurate than "
+        "answering at once?",
+        "从多少个运算 k 开始，先写出步骤（思维链）不再比直接作答更准确？",
+    ),
+    "lessons.ex.reasoning.k": ("k = {k}", "k = {k}"),
+    "lessons.ex.reasoning.never": ("It always helps", "总是有帮助"),
+    "lessons.ex.reasoning.right": (
+        "Right: there it gets {cot} against {direct} answering at once. Chains longer than those it was trained on "
+        "break down.",
+        "正确：在那里它的准确率是 {cot}，直接作答是 {direct}。比训练时更长的链条就会崩溃。",
+    ),
+    "lessons.ex.reasoning.hint": (
+        "At k = {k}, writing the steps still wins: {cot} against {direct}. Read the two accuracy curves further right.",
+        "在 k = {k} 时写步骤仍然更好：{cot} 对 {direct}。沿两条准确率曲线再往右看。",
+    ),
+    "lessons.ex.reasoning.hint_never": (
+        "Look at the two accuracy curves at the largest k: does the chain-of-thought line stay above?",
+        "看两条准确率曲线在最大 k 处：思维链那条还在上面吗？",
+    ),
+    "lessons.ex.reasoning.key": (
+        "k = {k}. Accuracy with steps / at once: {pairs}.",
+        "k = {k}。写步骤 / 直接作答的准确率：{pairs}。",
+    ),
+}
