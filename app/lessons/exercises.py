@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+import numpy as np
 import streamlit as st
 
 from app.lessons import progress
@@ -39,8 +42,32 @@ class Exercise:
     label: Callable[[object, str], str] = lambda option, lang: str(option)  # an option in a language
 
 
+# The settings an answer key is computed at: a stop's prepared state (its query parameters) while the worksheet is
+# written, else None and the reader's own page state.
+_PREPARED: ContextVar[dict | None] = ContextVar("prepared", default=None)
+
+
+@contextmanager
+def prepared(params: dict):
+    """Read the page's settings from ``params`` (a stop's query parameters) instead of the session, for an answer
+    key: the same functions then give the answer at the state the stop opens in."""
+    token = _PREPARED.set(dict(params))
+    try:
+        yield
+    finally:
+        _PREPARED.reset(token)
+
+
+def _state(key: str, default):
+    """A control of the page as the reader set it (or as a stop prepares it; query parameters are text)."""
+    params = _PREPARED.get()
+    if params is None:
+        return st.session_state.get(key, default)
+    return params.get(key, default)
+
+
 def _backend() -> str:
-    return st.session_state.get("backend", "torch")
+    return "torch" if _PREPARED.get() is not None else st.session_state.get("backend", "torch")
 
 
 # ---- GPT: the induction head -----------------------------------------------------------------------------------------
@@ -63,8 +90,8 @@ def _gpt_label(head: tuple[int, int], lang: str) -> str:
 def _gpt_best() -> tuple[tuple[int, int], float, tuple[int, int]]:
     """The head with the highest induction score on the page's repeated sequence (length and seed as set there)."""
     svc = _svc("gpt")
-    length = int(st.session_state.get("gpt_icl_length", svc.ICL_DEFAULT[0]))
-    seed = int(st.session_state.get("gpt_icl_seed", svc.ICL_DEFAULT[1]))
+    length = int(_state("gpt_icl_length", svc.ICL_DEFAULT[0]))
+    seed = int(_state("gpt_icl_seed", svc.ICL_DEFAULT[1]))
     ind = svc.induction(length, seed, "torch")
     return ind.best_head, float(ind.scores.max()), (length, seed)
 
@@ -92,10 +119,11 @@ def _gpt_answer(lang: str) -> str:
 def _bert_reading():
     """Which of the page's masked words our BERT (or the picked one) puts first, and which it misses."""
     svc = _svc("bert")
-    name = st.session_state.get("bert_model", svc.NAME)
-    a = st.session_state.get("bert_a", svc.DEFAULT_A)
-    b = st.session_state.get("bert_b", svc.DEFAULT_B)
-    masks = tuple(sorted(st.session_state.get("bert_masks", svc.DEFAULT_MASKS)))
+    name = _state("bert_model", svc.NAME)
+    a = _state("bert_a", svc.DEFAULT_A)
+    b = _state("bert_b", svc.DEFAULT_B)
+    masks = _state("bert_masks", svc.DEFAULT_MASKS)
+    masks = tuple(sorted(int(m) for m in (masks.split(",") if isinstance(masks, str) else masks)))
     res = svc.analyse(name, a, b, masks, 1, _backend())
     right = [m for i, m in enumerate(res.masked) if res.top_ids[i, 0] == res.tokens.ids[m]]
     wrong = [m for m in res.masked if m not in right]
@@ -117,14 +145,14 @@ def _bert_check(_answer) -> Verdict:
 
 
 def _bert_answer(lang: str) -> str:
-    """Every word of the default sentence A, masked alone: which ones our BERT puts first."""
+    """Every word piece of sentence A, masked alone: which ones our BERT puts first."""
     svc = _svc("bert")
-    tokens = svc.tokenize(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B)
+    a, b = _state("bert_a", svc.DEFAULT_A), _state("bert_b", svc.DEFAULT_B)
+    tokens = svc.tokenize(svc.NAME, a, b)
+    end_of_a = len(svc.tokenize(svc.NAME, a).ids) - 1  # its [SEP]
     hits, misses = [], []
-    for m in tokens.maskable:
-        if m >= len(svc.tokenize(svc.NAME, svc.DEFAULT_A).ids) - 1:
-            break  # sentence A only
-        res = svc.analyse(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B, (m,), 1)
+    for m in (m for m in tokens.maskable if m < end_of_a):
+        res = svc.analyse(svc.NAME, a, b, (m,), 1)
         (hits if res.top_ids[0, 0] == tokens.ids[m] else misses).append(tokens.pieces[m].strip())
     return translate("lessons.ex.bert.key", lang, hits=", ".join(hits) or "—", misses=", ".join(misses) or "—")
 
@@ -136,8 +164,8 @@ CF_STEP = 0.05  # the capacity slider's step
 
 def _moe_state() -> tuple[str, int, float]:
     svc = _svc("moe")
-    text = st.session_state.get("moe_text", svc.SAMPLES["mixed"])
-    return text, int(st.session_state.get("moe_topk", 1) or 1), float(st.session_state.get("moe_capacity", 1.25))
+    text = _state("moe_text", svc.SAMPLES["mixed"])
+    return text, int(_state("moe_topk", 1) or 1), float(_state("moe_capacity", 1.25))
 
 
 def _moe_dropped(text: str, top_k: int, cf: float) -> int:
@@ -146,18 +174,21 @@ def _moe_dropped(text: str, top_k: int, cf: float) -> int:
 
 def _moe_check(_answer) -> Verdict:
     text, top_k, cf = _moe_state()
+    if cf < CF_STEP / 2:  # 0 is the slider's "no limit" (Mixtral's way), not a capacity
+        return Verdict(False, "lessons.ex.moe.zero")
     dropped = _moe_dropped(text, top_k, cf)
     if dropped:
         return Verdict(False, "lessons.ex.moe.low", {"n": dropped, "cf": f"{cf:.2f}"})
-    if cf - CF_STEP >= 0 and _moe_dropped(text, top_k, cf - CF_STEP) == 0:
+    if cf - CF_STEP > CF_STEP / 2 and _moe_dropped(text, top_k, cf - CF_STEP) == 0:
         return Verdict(False, "lessons.ex.moe.high", {"cf": f"{cf:.2f}", "lower": f"{cf - CF_STEP:.2f}"})
     return Verdict(True, "lessons.ex.moe.right", {"cf": f"{cf:.2f}"})
 
 
 def moe_smallest_safe(text: str, top_k: int) -> float:
     """The smallest capacity factor on the slider's grid at which no token of ``text`` is dropped in any layer (the
-    drops fall as the factor grows, so a bisection over the grid finds it)."""
-    lo, hi = 0, round(3.0 / CF_STEP)
+    drops fall as the factor grows, so a bisection over the grid finds it). The grid starts at one step: 0 means no
+    limit."""
+    lo, hi = 1, round(3.0 / CF_STEP)
     while lo < hi:
         mid = (lo + hi) // 2
         if _moe_dropped(text, top_k, mid * CF_STEP):
@@ -168,9 +199,11 @@ def moe_smallest_safe(text: str, top_k: int) -> float:
 
 
 def _moe_answer(lang: str) -> str:
-    svc = _svc("moe")
-    cf = moe_smallest_safe(svc.SAMPLES["mixed"], 1)
-    return translate("lessons.ex.moe.key", lang, cf=f"{cf:.2f}", default=_moe_dropped(svc.SAMPLES["mixed"], 1, 1.25))
+    text, top_k, cf = _moe_state()
+    safe = moe_smallest_safe(text, top_k)
+    return translate(
+        "lessons.ex.moe.key", lang, k=top_k, safe=f"{safe:.2f}", cf=f"{cf:.2f}", n=_moe_dropped(text, top_k, cf)
+    )
 
 
 # ---- FlashAttention: how many times fewer HBM accesses ---------------------------------------------------------------
@@ -180,8 +213,8 @@ FLASH_BANDS = ((1, 2), (2, 4), (4, 8), (8, 16), (16, 10**9))  # how many times f
 
 def _flash_io():
     svc = _svc("flash-attention")
-    n = int(st.session_state.get("flash_io_n", 1024))
-    m = int(st.session_state.get("flash_io_m", 65536))
+    n = int(_state("flash_io_n", 1024))
+    m = int(_state("flash_io_m", 65536))
     return svc.io(n, m)
 
 
@@ -208,10 +241,12 @@ def _flash_check(answer) -> Verdict:
 
 
 def _flash_answer(lang: str) -> str:
-    io = _svc("flash-attention").io(1024, 65536)
+    io = _flash_io()
     return translate(
         "lessons.ex.flash_attention.key",
         lang,
+        n=f"{io.N:,}",
+        m=f"{io.M:,}",
         ratio=f"{io.standard / io.flash:.1f}",
         std=f"{io.standard:,}",
         flash=f"{io.flash:,}",
@@ -273,7 +308,8 @@ def _reasoning_check(answer) -> Verdict:
     stop = _reasoning_stop() or 0
     if answer == stop:
         i = list(c.ks).index(stop) if stop else -1
-        return Verdict(True, "lessons.ex.reasoning.right", {"cot": percent(c.cot[i]), "direct": percent(c.direct[i])})
+        fields = {"cot": percent(c.cot[i]), "direct": percent(c.direct[i]), "trained": c.easy_steps + 1}
+        return Verdict(True, "lessons.ex.reasoning.right", fields)
     if answer:
         i = list(c.ks).index(answer)
         return Verdict(
@@ -289,7 +325,182 @@ def _reasoning_answer(lang: str) -> str:
     return translate("lessons.ex.reasoning.key", lang, k=stop if stop else "—", pairs=pairs)
 
 
+# ---- Attention: where cross-attention reads while writing ------------------------------------------------------------
+
+
+def _attention_reading():
+    """The page's input decoded, the step set there, and the source position the last layer's cross-attention
+    (mean over heads) weighs most at that step."""
+    svc = _svc("attention")
+    d = svc.decode(_state("attention_text", svc.EXAMPLES[0]), _backend())
+    step = min(int(_state("attention_step", 0)), d.steps - 1)
+    row = d.patterns["cross"][-1, :, step, :].mean(0)  # (S,)
+    return d, step, row
+
+
+def _attention_options() -> tuple:
+    d, _, _ = _attention_reading()
+    return tuple(range(len(d.source)))
+
+
+def _attention_label(i: int, lang: str) -> str:
+    d, _, _ = _attention_reading()
+    return translate("lessons.ex.attention.option", lang, i=i, char=d.source[i])
+
+
+def _attention_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    d, step, row = _attention_reading()
+    best = int(row.argmax())
+    fields = {"step": step, "char": d.source[best], "i": best, "w": percent(row[best]), "got": percent(row[answer])}
+    return Verdict(
+        answer == best, "lessons.ex.attention.right" if answer == best else "lessons.ex.attention.hint", fields
+    )
+
+
+def _attention_answer(lang: str) -> str:
+    d, step, row = _attention_reading()
+    best = int(row.argmax())
+    fields = {"text": d.text, "step": step, "i": best, "char": d.source[best], "w": percent(row[best])}
+    return translate("lessons.ex.attention.key", lang, **fields)
+
+
+# ---- Forward pass: what writes the predicted token -------------------------------------------------------------------
+
+
+def _forward_parts():
+    """At the last token of the page's text: each kind of part's direct contribution to the predicted token's logit,
+    heads summed per layer. ((kind, layer), logit), largest first."""
+    svc = _svc("forward-pass")
+    text = _state("forward_pass_text", svc.DEFAULT_TEXT)
+    view = svc.analyse(text, 10**6, 0, 0, 1.0, svc.NAME)  # the position is clamped to the last token
+    sums: dict[tuple[str, int], float] = {}
+    for (kind, layer, _head), v in zip(view.dla_parts, view.dla):
+        kind = "attn" if kind in ("head", "bias") else kind
+        sums[kind, layer] = sums.get((kind, layer), 0.0) + float(v)
+    return view, sorted(sums.items(), key=lambda kv: -kv[1])
+
+
+def _forward_options() -> tuple:
+    return tuple(sorted(k for k, _ in _forward_parts()[1]))
+
+
+def _forward_label(part, lang: str) -> str:
+    kind, layer = part
+    return translate(f"lessons.ex.forward_pass.{kind}", lang, layer=layer)
+
+
+def _forward_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    view, ranked = _forward_parts()
+    best, value = ranked[0]
+    got = dict(ranked)[tuple(answer)]
+    fields = {
+        "piece": view.predicted_piece.strip() or view.predicted_piece,
+        "logit": f"{value:.2f}",
+        "got": f"{got:.2f}",
+    }
+    if tuple(answer) == best:
+        return Verdict(True, "lessons.ex.forward_pass.right", fields)
+    return Verdict(False, "lessons.ex.forward_pass.hint", fields)
+
+
+def _forward_answer(lang: str) -> str:
+    view, ranked = _forward_parts()
+    best, value = ranked[0]
+    part = _forward_label(best, lang)
+    return translate("lessons.ex.forward_pass.key", lang, part=part, logit=f"{value:.2f}", piece=view.predicted_piece)
+
+
+# ---- ViT: the patch [CLS] reads most ---------------------------------------------------------------------------------
+
+
+def _vit_map():
+    """[CLS]'s attention over the patches in the last layer, mean over heads, on the held-out digit picked on the
+    page."""
+    svc = _svc("vit")
+    index = int(_state("vit_index", 2))
+    held = svc.held_out(index)
+    res = svc.analyse(svc.image_key(held.image), _backend())
+    return svc.cls_attention(res, res.patterns.shape[0] - 1, None), held
+
+
+def _vit_options() -> tuple:
+    grid = _svc("vit").MODEL.model.config.grid
+    return tuple((r, c) for r in range(grid) for c in range(grid))
+
+
+def _vit_label(cell, lang: str) -> str:
+    return translate("lessons.ex.vit.option", lang, row=cell[0], col=cell[1])
+
+
+def _vit_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    cls_map, held = _vit_map()
+    best = tuple(int(i) for i in np.unravel_index(int(cls_map.argmax()), cls_map.shape))
+    fields = {"w": f"{cls_map.max():.3f}", "got": f"{cls_map[tuple(answer)]:.3f}", "digit": held.label}
+    return Verdict(
+        tuple(answer) == best, "lessons.ex.vit.right" if tuple(answer) == best else "lessons.ex.vit.hint", fields
+    )
+
+
+def _vit_answer(lang: str) -> str:
+    cls_map, held = _vit_map()
+    r, c = (int(i) for i in np.unravel_index(int(cls_map.argmax()), cls_map.shape))
+    index = int(_state("vit_index", 2))
+    return translate("lessons.ex.vit.key", lang, index=index, row=r, col=c, w=f"{cls_map.max():.3f}", digit=held.label)
+
+
+# ---- Alignment: the reply the reward model prefers -------------------------------------------------------------------
+
+
+def _alignment_replies():
+    svc = _svc("alignment")
+    d = svc.examples()[0]
+    asked = tuple(_state(f"alignment_{k}", v) for k, v in zip(("previous", "line", "speaker"), d))
+    return svc.replies(*asked, _backend()), svc.SAME
+
+
+def _alignment_options() -> tuple:
+    svc = _svc("alignment")
+    return tuple(n for n in (svc.BASE, *svc.POLICIES) if svc.available(n))
+
+
+def _alignment_label(name: str, lang: str) -> str:
+    return translate(f"lessons.ex.alignment.{name}", lang)
+
+
+def _alignment_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    res, same = _alignment_replies()
+    scored = {r.name: r.reward for r in res.replies if r.reward is not None}
+    if not scored:
+        return Verdict(False, "lessons.ex.alignment.no_reward")
+    top = max(scored.values())
+    fields = {"top": f"{top:.2f}", "got": f"{scored.get(answer, float('nan')):.2f}"}
+    ok = answer in scored and scored[answer] >= top - same  # within the page's two decimals of the best
+    return Verdict(ok, "lessons.ex.alignment.right" if ok else "lessons.ex.alignment.hint", fields)
+
+
+def _alignment_answer(lang: str) -> str:
+    res, _ = _alignment_replies()
+    rows = ", ".join(
+        f"{_alignment_label(r.name, lang)} {r.reward:.2f}"
+        for r in sorted(res.replies, key=lambda r: -(r.reward or -1e9))
+        if r.reward is not None
+    )
+    return translate("lessons.ex.alignment.key", lang, rows=rows or "—")
+
+
 EXERCISES: dict[str, Exercise] = {
+    "attention": Exercise("attention", _attention_check, _attention_answer, _attention_options, _attention_label),
+    "forward-pass": Exercise("forward-pass", _forward_check, _forward_answer, _forward_options, _forward_label),
+    "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label),
+    "alignment": Exercise("alignment", _alignment_check, _alignment_answer, _alignment_options, _alignment_label),
     "gpt": Exercise("gpt", _gpt_check, _gpt_answer, _gpt_heads, _gpt_label),
     "bert": Exercise("bert", _bert_check, _bert_answer),
     "moe": Exercise("moe", _moe_check, _moe_answer),
@@ -358,7 +569,3 @@ def exercise(page: str) -> None:
 def answers(lang: str) -> dict[str, str]:
     """The answer key of every exercise, in ``lang``, from the live model (the worksheet's last part)."""
     return {page: ex.answer(lang) for page, ex in EXERCISES.items()}
-
-
-def label_in(ex: Exercise, option, lang: str) -> str:
-    return ex.label(option, lang)

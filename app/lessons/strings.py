@@ -42,8 +42,8 @@ STRINGS = {
     "lessons.ws.answer_line": ("Answer:", "答案："),
     "lessons.ws.key": ("Answer key", "参考答案"),
     "lessons.ws.key.note": (
-        "Computed from the live model when this sheet was downloaded, at each page's default settings.",
-        "下载本练习单时由运行中的模型在各页面的默认设置下算出。",
+        "Computed from the live model when this sheet was downloaded, at the settings each stop opens with.",
+        "下载本练习单时，由运行中的模型在每一站打开时的设置下算出。",
     ),
     # ---- the paths
     "lessons.path.scratch.title": ("Attention from scratch", "从零理解注意力"),
@@ -205,8 +205,8 @@ STRINGS = {
         "BERT 把所有被遮住的词都猜对了。再遮一个较少见的词，或上下文无法确定的词。",
     ),
     "lessons.ex.bert.key": (
-        "Default sentence A, one word masked at a time — first guess right: {hits}; wrong: {misses}.",
-        "默认句子 A，每次遮一个词——首选猜对：{hits}；猜错：{misses}。",
+        "Sentence A, one word piece masked at a time — first guess right: {hits}; wrong: {misses}.",
+        "句子 A，每次遮一个词片——首选猜对：{hits}；猜错：{misses}。",
     ),
     "lessons.ex.moe.q": (
         "Set the capacity factor slider to the smallest value (step 0.05) at which no token is dropped in any layer, "
@@ -223,14 +223,18 @@ STRINGS = {
         "capacity costs memory and compute.",
         "在 {cf} 时没有丢弃，但在 {lower} 时也没有：再调低，每个多余的容量位置都耗费内存和计算。",
     ),
+    "lessons.ex.moe.zero": (
+        "0 lifts the limit altogether (as Mixtral does), so nothing can be dropped; find the smallest real capacity.",
+        "0 表示完全不设上限（Mixtral 的做法），自然不会丢弃；请找出最小的真实容量。",
+    ),
     "lessons.ex.moe.right": (
         "Right: at {cf} no token is dropped, and one step lower some are. The capacity must fit the busiest expert, "
         "not the average one.",
         "正确：在 {cf} 时没有词元被丢弃，再低一步就会丢。容量必须容得下最忙的专家，而不是平均的专家。",
     ),
     "lessons.ex.moe.key": (
-        "On the mixed sample, top-1: {cf} (the default 1.25 drops {default} token–layer slots).",
-        "混合样本、top-1：{cf}（默认的 1.25 会丢弃 {default} 个词元–层位置）。",
+        "Top-{k}: {safe} (the stop's {cf} drops {n} token–layer slots).",
+        "top-{k}：{safe}（本站的 {cf} 会丢弃 {n} 个词元–层位置）。",
     ),
     "lessons.ex.flash_attention.q": (
         "With N and M as set in the IO section, how many times fewer HBM reads and writes does FlashAttention make "
@@ -251,8 +255,8 @@ STRINGS = {
         "重读一次 K 和 V。",
     ),
     "lessons.ex.flash_attention.key": (
-        "At N = 1,024, M = 65,536: {std} vs {flash} accesses, {ratio}× fewer.",
-        "N = 1,024、M = 65,536 时：{std} 对 {flash} 次访问，少 {ratio}×。",
+        "At N = {n}, M = {m}: {std} vs {flash} accesses, {ratio}× fewer.",
+        "N = {n}、M = {m} 时：{std} 对 {flash} 次访问，少 {ratio}×。",
     ),
     "lessons.ex.mla.q": (
         "Of our four decoders (MHA, GQA, MQA, MLA), which one's cache, measured after a forward pass, is smallest "
@@ -281,9 +285,10 @@ STRINGS = {
     "lessons.ex.reasoning.k": ("k = {k}", "k = {k}"),
     "lessons.ex.reasoning.never": ("It always helps", "总是有帮助"),
     "lessons.ex.reasoning.right": (
-        "Right: there it gets {cot} against {direct} answering at once. Chains longer than those it was trained on "
-        "break down.",
-        "正确：在那里它的准确率是 {cot}，直接作答是 {direct}。比训练时更长的链条就会崩溃。",
+        "Right: there it gets {cot} against {direct} answering at once. It was trained on chains of at most "
+        "{trained} operations; its written steps break down on longer ones.",
+        "正确：在那里它的准确率是 {cot}，直接作答是 {direct}。它训练时的链条最多 {trained} 个运算；更长的链条上，"
+        "它写出的步骤就崩溃了。",
     ),
     "lessons.ex.reasoning.hint": (
         "At k = {k}, writing the steps still wins: {cot} against {direct}. Read the two accuracy curves further right.",
@@ -297,4 +302,91 @@ STRINGS = {
         "k = {k}. Accuracy with steps / at once: {pairs}.",
         "k = {k}。写步骤 / 直接作答的准确率：{pairs}。",
     ),
+}
+
+STRINGS |= {
+    "lessons.ex.attention.q": (
+        "At the decoding step set on the page (the step slider), which input character does the last layer's "
+        "cross-attention, averaged over its heads, weigh most?",
+        "在页面上设置的解码步（步骤滑块），最后一层的交叉注意力（各头平均）最看重哪个输入字符？",
+    ),
+    "lessons.ex.attention.option": ("position {i}: “{char}”", "位置 {i}：“{char}”"),
+    "lessons.ex.attention.right": (
+        "Right: at step {step} it puts {w} of its weight on position {i} (“{char}”) — the character it is about to "
+        "copy, counted from the end.",
+        "正确：第 {step} 步把 {w} 的权重放在位置 {i}（“{char}”）上——正是它要从末尾数着抄写的那个字符。",
+    ),
+    "lessons.ex.attention.hint": (
+        "That position gets {got} of the weight. To reverse, output step s must read the input s places from the "
+        "end: look at the bright cell in the cross-attention row of this step.",
+        "这个位置只得到 {got} 的权重。要倒着写，第 s 个输出步必须读离末尾 s 个位置的输入：看这一步交叉注意力那一行里"
+        "最亮的格子。",
+    ),
+    "lessons.ex.attention.key": (
+        "On “{text}”, step {step}: position {i} (“{char}”), weight {w}.",
+        "在 “{text}” 上，第 {step} 步：位置 {i}（“{char}”），权重 {w}。",
+    ),
+    "lessons.ex.forward_pass.q": (
+        "At the last token of the text, which part of the network adds the most to the logit of the predicted next "
+        "token (direct logit attribution)?",
+        "在文本的最后一个词元处，网络的哪一部分对预测的下一个词元的 logit 贡献最大（直接 logit 归因）？",
+    ),
+    "lessons.ex.forward_pass.token": ("the token embedding", "词元嵌入"),
+    "lessons.ex.forward_pass.position": ("the position embedding", "位置嵌入"),
+    "lessons.ex.forward_pass.attn": ("attention of layer {layer} (all heads)", "第 {layer} 层的注意力（所有头）"),
+    "lessons.ex.forward_pass.mlp": ("MLP of layer {layer}", "第 {layer} 层的 MLP"),
+    "lessons.ex.forward_pass.right": (
+        "Right: it adds {logit} to the logit of “{piece}”, more than any other part.",
+        "正确：它给 “{piece}” 的 logit 加了 {logit}，比其他任何部分都多。",
+    ),
+    "lessons.ex.forward_pass.hint": (
+        "That part adds {got}; another adds {logit} to “{piece}”. Read the attribution bars at the end of the page: "
+        "the longest bar to the right.",
+        "这一部分加了 {got}；另一部分给 “{piece}” 加了 {logit}。看页面末尾的归因条形图：向右最长的那一条。",
+    ),
+    "lessons.ex.forward_pass.key": (
+        "{part}: +{logit} to the logit of “{piece}” (last token).",
+        "{part}：给 “{piece}” 的 logit 加 {logit}（最后一个词元）。",
+    ),
+    "lessons.ex.vit.q": (
+        "On the held-out digit picked on the page, which patch does [CLS] attend to most in the last layer "
+        "(mean over heads)?",
+        "在页面上选的留出数字上，最后一层（各头平均）中 [CLS] 最关注哪个图块？",
+    ),
+    "lessons.ex.vit.option": ("row {row}, column {col}", "第 {row} 行，第 {col} 列"),
+    "lessons.ex.vit.right": (
+        "Right: that patch gets {w} of [CLS]'s attention on this {digit}.",
+        "正确：在这个 {digit} 上，这个图块得到 [CLS] {w} 的注意力。",
+    ),
+    "lessons.ex.vit.hint": (
+        "That patch gets {got}; the brightest one gets {w}. Set the layer slider to the last layer, the head to the "
+        "mean, and read the overlay.",
+        "这个图块得到 {got}；最亮的那个得到 {w}。把层滑块拉到最后一层、头选“平均”，再看叠加图。",
+    ),
+    "lessons.ex.vit.key": (
+        "Held-out image {index} (a {digit}): row {row}, column {col}, weight {w}.",
+        "留出图像 {index}（一个 {digit}）：第 {row} 行，第 {col} 列，权重 {w}。",
+    ),
+    "lessons.ex.alignment.q": (
+        "On the prompt as set on the page, whose reply does the reward model score highest?",
+        "在页面上设置的提示上，奖励模型给谁的回答打分最高？",
+    ),
+    "lessons.ex.alignment.gpt": ("the base GPT", "基础 GPT"),
+    "lessons.ex.alignment.sft": ("SFT", "SFT"),
+    "lessons.ex.alignment.ppo": ("PPO", "PPO"),
+    "lessons.ex.alignment.dpo": ("DPO", "DPO"),
+    "lessons.ex.alignment.right": (
+        "Right: {top}, the highest reward here. Remember that a high reward is what PPO optimised for, not proof "
+        "that the reply is better.",
+        "正确：{top}，这里最高的奖励。记住，高奖励是 PPO 优化的目标，并不证明回答更好。",
+    ),
+    "lessons.ex.alignment.hint": (
+        "That reply scores {got}; the best scores {top}. Compare the reward column of the four replies.",
+        "这个回答得 {got}；最高的得 {top}。比较四个回答的奖励一栏。",
+    ),
+    "lessons.ex.alignment.no_reward": (
+        "The reward model is not installed here, so the replies have no reward to compare.",
+        "本机没有安装奖励模型，回答没有可比较的奖励。",
+    ),
+    "lessons.ex.alignment.key": ("Rewards: {rows}.", "奖励：{rows}。"),
 }

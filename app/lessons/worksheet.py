@@ -30,16 +30,14 @@ def _parts(path: str, lang: str, base: str) -> tuple[str, list[dict], list[tuple
                 "url": stop_url(stop, base, lang),
                 "task": translate(f"lessons.task.{path}.{stop.task}", lang),
                 "question": translate(f"lessons.ex.{page}.q", lang) if ex else None,
-                "options": [_label(ex, o, lang) for o in ex.options()] if ex and ex.options else [],
+                "options": [],
             }
         )
         if ex:
-            keys.append((title, ex.answer(lang)))
+            with exercises.prepared(dict(stop.params)):  # the options and the answer at the state the stop opens in
+                stops[-1]["options"] = [ex.label(o, lang) for o in ex.options()] if ex.options else []
+                keys.append((title, ex.answer(lang)))
     return translate(f"lessons.path.{path}.title", lang), stops, keys
-
-
-def _label(ex: exercises.Exercise, option, lang: str) -> str:
-    return exercises.label_in(ex, option, lang)
 
 
 def markdown(path: str, lang: str, base: str) -> str:
