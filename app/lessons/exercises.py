@@ -79,7 +79,7 @@ def _gpt_heads() -> tuple:
 
 
 def _gpt_label(head: tuple[int, int], lang: str) -> str:
-    """ "L3 · H3" / "层 3 · 头 3": the shared label (``layer_head_label``), in a given language for the worksheet."""
+    """The shared label ("L3 · H3" / "层 3 · 头 3", ``layer_head_label``), in a given language for the worksheet."""
     return (
         layer_head_label(*head)
         if lang == current_lang()
@@ -496,7 +496,165 @@ def _alignment_answer(lang: str) -> str:
     return translate("lessons.ex.alignment.key", lang, rows=rows or "—")
 
 
+# ---- Transformer-XL: where the memory helps -------------------------------------------------------------------------
+
+
+def _txl_gain():
+    """Mean loss saved by carrying the memory (nats) at the first and at the last FIRST places of a segment, over
+    the segments after the first, on the page's text."""
+    svc = _svc("transformer-xl")
+    a = svc.analyse(_state("txl_text", svc.DEFAULT_TEXT), _backend())
+    _places, memory, cleared = a.by_place()
+    gain = cleared - memory
+    n = min(svc.FIRST, len(gain) // 2)
+    return float(gain[:n].mean()), float(gain[-n:].mean()), n
+
+
+def _txl_label(option: str, lang: str) -> str:
+    return translate(f"lessons.ex.transformer_xl.{option}", lang, n=_svc("transformer-xl").FIRST)
+
+
+def _txl_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    first, last, n = _txl_gain()
+    right = "first" if first > last else "last"
+    fields = {"first": f"{first:.2f}", "last": f"{last:.2f}", "n": n}
+    return Verdict(answer == right, f"lessons.ex.transformer_xl.{'right' if answer == right else 'hint'}", fields)
+
+
+def _txl_answer(lang: str) -> str:
+    first, last, n = _txl_gain()
+    which = _txl_label("first" if first > last else "last", lang)
+    return translate("lessons.ex.transformer_xl.key", lang, which=which, first=f"{first:.2f}", last=f"{last:.2f}")
+
+
+# ---- Mistral: how far the window reaches through the layers ---------------------------------------------------------
+
+
+def _mistral_numbers():
+    svc = _svc("mistral")
+    text = _state("mistral_text", svc.DEFAULT_TEXT)
+    T = len(svc.encode(text))
+    position = min(int(_state("mistral_position", T - 1)), T - 1)
+    r = svc.reach(text, position)
+    return int(r.farthest[-1]), position, svc.shape()
+
+
+def _mistral_options() -> tuple:
+    s = _svc("mistral").shape()
+    return (*(k * (s.window - 1) for k in range(1, s.n_layers + 1)), 0)  # 0: back to the first token
+
+
+def _mistral_label(option: int, lang: str) -> str:
+    if option == 0:
+        return translate("lessons.ex.mistral.all", lang)
+    return translate("lessons.ex.mistral.tokens", lang, n=option)
+
+
+def _mistral_right() -> int:
+    farthest, position, _ = _mistral_numbers()
+    return 0 if farthest == position else farthest
+
+
+def _mistral_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    farthest, position, s = _mistral_numbers()
+    fields = {"n": farthest, "pos": position, "W": s.window, "L": s.n_layers, "bound": s.n_layers * (s.window - 1)}
+    ok = answer == _mistral_right()
+    return Verdict(ok, "lessons.ex.mistral.right" if ok else "lessons.ex.mistral.hint", fields)
+
+
+def _mistral_answer(lang: str) -> str:
+    farthest, position, s = _mistral_numbers()
+    return translate("lessons.ex.mistral.key", lang, n=farthest, pos=position, W=s.window, L=s.n_layers)
+
+
+# ---- Scaling: who spends the budget on data -------------------------------------------------------------------------
+
+
+def _scaling_optima():
+    svc = _svc("scaling")
+    label = _state("scaling_budget", svc.DEFAULT_BUDGET)
+    s = svc.sweep()
+    return label, {o.law: o for o in svc.optima(svc.budget(label), s if s is not None and s.fitted else None)}
+
+
+def _scaling_options() -> tuple:
+    return tuple(_scaling_optima()[1])
+
+
+def _scaling_label(law: str, lang: str) -> str:
+    return translate(f"scaling.law.{law}", lang)
+
+
+def _scaling_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    label, optima = _scaling_optima()
+    best = max(optima, key=lambda law: optima[law].tokens_per_param)
+    fields = {
+        "c": label,
+        "best": t(f"scaling.law.{best}"),
+        "ratio": f"{optima[best].tokens_per_param:,.0f}",
+        "got": f"{optima[answer].tokens_per_param:,.1f}",
+    }
+    return Verdict(answer == best, "lessons.ex.scaling.right" if answer == best else "lessons.ex.scaling.hint", fields)
+
+
+def _scaling_answer(lang: str) -> str:
+    label, optima = _scaling_optima()
+    rows = ", ".join(f"{_scaling_label(law, lang)} {o.tokens_per_param:,.1f}" for law, o in optima.items())
+    best = max(optima, key=lambda law: optima[law].tokens_per_param)
+    return translate("lessons.ex.scaling.key", lang, c=label, best=_scaling_label(best, lang), rows=rows)
+
+
+# ---- LLaMA: heads that share a key/value head -----------------------------------------------------------------------
+
+
+def _llama_overlap():
+    """Per layer, how much more alike two query heads attend when they read the same key/value head than when they
+    read different ones (mean overlap Σ min(Aᵢ, Aⱼ)), on the page's text."""
+    svc = _svc("llama")
+    h = svc.heads(_state("llama_text", svc.DEFAULT_TEXT))
+    return h.within - h.across, h
+
+
+def _llama_options() -> tuple:
+    return tuple(range(_svc("llama").shape().n_layers))
+
+
+def _llama_label(layer: int, lang: str) -> str:
+    return layer_head_label(layer) if lang == current_lang() else translate("view.layer_n", lang, layer=layer)
+
+
+def _llama_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    diff, h = _llama_overlap()
+    best = int(np.argmax(diff))
+    fields = {
+        "within": f"{h.within[best]:.2f}",
+        "across": f"{h.across[best]:.2f}",
+        "got_within": f"{h.within[answer]:.2f}",
+        "got_across": f"{h.across[answer]:.2f}",
+    }
+    return Verdict(answer == best, "lessons.ex.llama.right" if answer == best else "lessons.ex.llama.hint", fields)
+
+
+def _llama_answer(lang: str) -> str:
+    diff, h = _llama_overlap()
+    best = int(np.argmax(diff))
+    rows = ", ".join(f"{i}: {a:.2f} / {b:.2f}" for i, (a, b) in enumerate(zip(h.within, h.across)))
+    return translate("lessons.ex.llama.key", lang, layer=_llama_label(best, lang), rows=rows)
+
+
 EXERCISES: dict[str, Exercise] = {
+    "transformer-xl": Exercise("transformer-xl", _txl_check, _txl_answer, lambda: ("first", "last"), _txl_label),
+    "mistral": Exercise("mistral", _mistral_check, _mistral_answer, _mistral_options, _mistral_label),
+    "scaling": Exercise("scaling", _scaling_check, _scaling_answer, _scaling_options, _scaling_label),
+    "llama": Exercise("llama", _llama_check, _llama_answer, _llama_options, _llama_label),
     "attention": Exercise("attention", _attention_check, _attention_answer, _attention_options, _attention_label),
     "forward-pass": Exercise("forward-pass", _forward_check, _forward_answer, _forward_options, _forward_label),
     "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label),

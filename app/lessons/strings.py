@@ -390,3 +390,89 @@ STRINGS |= {
     ),
     "lessons.ex.alignment.key": ("Rewards: {rows}.", "奖励：{rows}。"),
 }
+
+STRINGS |= {
+    "lessons.ex.transformer_xl.q": (
+        "Carrying the memory from the segment before: at which tokens of a segment does it lower the loss most?",
+        "带上前一段的记忆：它在一段中的哪些词元上降低损失最多？",
+    ),
+    "lessons.ex.transformer_xl.first": ("its first {n} tokens", "段首的 {n} 个词元"),
+    "lessons.ex.transformer_xl.last": ("its last {n} tokens", "段尾的 {n} 个词元"),
+    "lessons.ex.transformer_xl.right": (
+        "Right: the memory saves {first} nats a token at the first {n} places and {last} at the last {n}. Without "
+        "it, a segment's first tokens have almost no context; its last tokens have the segment itself.",
+        "正确：记忆在前 {n} 个位置每个词元省下 {first} 奈特，在最后 {n} 个位置省下 {last}。没有记忆时，段首的词元"
+        "几乎没有上下文；段尾的词元还有本段可看。",
+    ),
+    "lessons.ex.transformer_xl.hint": (
+        "Not so: {first} nats saved at the first {n} places against {last} at the last {n}. Look at the loss by place "
+        "in the segment, with and without the memory.",
+        "不对：前 {n} 个位置省下 {first} 奈特，最后 {n} 个位置省下 {last}。看按段内位置画的损失，有记忆与无记忆两条。",
+    ),
+    "lessons.ex.transformer_xl.key": (
+        "{which}: {first} nats a token saved at the start, {last} at the end.",
+        "{which}：段首每个词元省下 {first} 奈特，段尾省下 {last}。",
+    ),
+    "lessons.ex.mistral.q": (
+        "At the position set in the reach section, how far back does the last layer's state depend on the input?",
+        "在“影响范围”一节设置的位置上，最后一层的状态依赖多远之前的输入？",
+    ),
+    "lessons.ex.mistral.tokens": ("{n} tokens back", "往回 {n} 个词元"),
+    "lessons.ex.mistral.all": ("back to the first token", "一直到第一个词元"),
+    "lessons.ex.mistral.right": (
+        "Right: {n} tokens back from position {pos}. Each of the {L} layers adds at most W − 1 = {W} − 1 tokens, so "
+        "the reach is at most {bound}, however long the text.",
+        "正确：从位置 {pos} 往回 {n} 个词元。{L} 层中每层最多多看 W − 1 = {W} − 1 个词元，所以无论文本多长，影响范围"
+        "至多 {bound}。",
+    ),
+    "lessons.ex.mistral.hint": (
+        "Not quite: one layer sees W − 1 = {W} − 1 tokens back, and each further layer can pass on what its window "
+        "saw. Read the influence map's last row.",
+        "不太对：一层能看到往回 W − 1 = {W} − 1 个词元，往上的每一层都能把自己窗口里看到的再传下去。"
+        "看影响图的最后一行。",
+    ),
+    "lessons.ex.mistral.key": (
+        "From position {pos}: {n} tokens back (at most {L} × (W − 1) with W = {W}).",
+        "从位置 {pos}：往回 {n} 个词元（至多 {L} × (W − 1)，W = {W}）。",
+    ),
+    "lessons.ex.scaling.q": (
+        "At the compute budget set on the slider, which law spends it on the most training tokens per parameter?",
+        "在滑块设置的计算预算下，哪条定律为每个参数分配的训练词元最多？",
+    ),
+    "lessons.ex.scaling.right": (
+        "Right: at {c} FLOPs, {best} asks for {ratio} tokens per parameter. Move the budget: the laws disagree by "
+        "orders of magnitude, and ours is fitted on tiny runs.",
+        "正确：在 {c} FLOPs 时，{best} 要求每个参数 {ratio} 个词元。移动预算看看：几条定律相差几个数量级，而我们的拟合"
+        "来自很小的训练。",
+    ),
+    "lessons.ex.scaling.hint": (
+        "That law asks for {got} tokens per parameter at {c} FLOPs; another asks for more. Divide D by N in the three "
+        "columns.",
+        "这条定律在 {c} FLOPs 时要求每个参数 {got} 个词元；另一条要求更多。在三栏里用 D 除以 N。",
+    ),
+    "lessons.ex.scaling.key": (
+        "At {c} FLOPs: {best}. Tokens per parameter: {rows}.",
+        "在 {c} FLOPs 时：{best}。每个参数的词元数：{rows}。",
+    ),
+    "lessons.ex.llama.q": (
+        "In which layer do two query heads that share a key/value head attend most alike, compared with two that "
+        "read different ones?",
+        "在哪一层，共用一个键/值头的两个查询头，比读不同键/值头的两个查询头注意得更相像？",
+    ),
+    "lessons.ex.llama.right": (
+        "Right: there heads sharing a key/value head overlap {within}, heads reading different ones {across}. "
+        "Sharing the keys pulls the patterns together; their queries still differ.",
+        "正确：在那一层，共用键/值头的头重叠 {within}，读不同键/值头的重叠 {across}。共用键让注意力模式靠拢，但查询"
+        "仍各不相同。",
+    ),
+    "lessons.ex.llama.hint": (
+        "In that layer the overlap is {got_within} within a group against {got_across} across: a smaller gap than "
+        "elsewhere. Move the layer slider of the heads section and read the overlap metric (within / across).",
+        "那一层组内重叠 {got_within}，组间 {got_across}：差距比别处小。"
+        "拖动“头”一节的层滑块，读重叠指标（组内 / 组间）。",
+    ),
+    "lessons.ex.llama.key": (
+        "{layer}. Overlap within / across groups, by layer: {rows}.",
+        "{layer}。按层的组内 / 组间重叠：{rows}。",
+    ),
+}
