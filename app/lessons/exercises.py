@@ -650,7 +650,127 @@ def _llama_answer(lang: str) -> str:
     return translate("lessons.ex.llama.key", lang, layer=_llama_label(best, lang), rows=rows)
 
 
+# ---- RoPE: which scores depend only on the offset -------------------------------------------------------------------
+
+ROPE_OPTIONS = ("rope", "absolute", "both", "neither")
+TOEPLITZ = 1e-4  # a matrix counts as a function of m − n when no entry is farther than this × its largest |score|
+
+
+def _rope_relative():
+    svc = _svc("rope")
+    d, base = int(_state("rope_d", 48)), int(_state("rope_base", 10_000))
+    return svc.relative(d, base, int(_state("rope_seed", 0))), d, base
+
+
+def _rope_right() -> tuple[str, object]:
+    rel, d, base = _rope_relative()
+    rope = rel.rope_deviation <= TOEPLITZ * np.abs(rel.rope).max()
+    absolute = rel.absolute_deviation <= TOEPLITZ * np.abs(rel.absolute).max()
+    right = {(True, False): "rope", (False, True): "absolute", (True, True): "both"}.get((rope, absolute), "neither")
+    return right, rel
+
+
+def _rope_label(option: str, lang: str) -> str:
+    return translate(f"lessons.ex.rope.{option}", lang)
+
+
+def _rope_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    right, rel = _rope_right()
+    fields = {"rope": f"{rel.rope_deviation:.1e}", "absolute": f"{rel.absolute_deviation:.2f}"}
+    return Verdict(answer == right, "lessons.ex.rope.right" if answer == right else "lessons.ex.rope.hint", fields)
+
+
+def _rope_answer(lang: str) -> str:
+    right, rel = _rope_right()
+    return translate(
+        "lessons.ex.rope.key",
+        lang,
+        which=_rope_label(right, lang),
+        rope=f"{rel.rope_deviation:.1e}",
+        absolute=f"{rel.absolute_deviation:.2f}",
+    )
+
+
+# ---- T5: where a head's learned bias peaks --------------------------------------------------------------------------
+
+T5_NEAR = 4  # offsets −4 … 4 are offered one by one; the rest as "farther"
+T5_FAR = 99
+
+
+def _t5_peak() -> tuple[int, int]:
+    """(head, offset key − query) where the encoder head set in the bias section has its largest learned bias."""
+    svc = _svc("t5")
+    tb = svc.trained_bias(svc.NAME, _backend())
+    head = min(int(_state("t5_bias_head", 0) or 0), tb.encoder.shape[0] - 1)
+    return head, int(tb.offsets[int(tb.encoder[head].argmax())])
+
+
+def _t5_options() -> tuple:
+    return (*range(-T5_NEAR, T5_NEAR + 1), T5_FAR)
+
+
+def _t5_label(offset: int, lang: str) -> str:
+    if offset == T5_FAR:
+        return translate("lessons.ex.t5.far", lang, n=T5_NEAR)
+    return translate("lessons.ex.t5.offset", lang, offset=f"{offset:+d}" if offset else "0")
+
+
+def _t5_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    head, peak = _t5_peak()
+    right = peak if abs(peak) <= T5_NEAR else T5_FAR
+    fields = {"head": head, "offset": f"{peak:+d}" if peak else "0"}
+    return Verdict(answer == right, "lessons.ex.t5.right" if answer == right else "lessons.ex.t5.hint", fields)
+
+
+def _t5_answer(lang: str) -> str:
+    svc = _svc("t5")
+    tb = svc.trained_bias(svc.NAME, "torch")
+    peaks = ", ".join(f"{h}: {int(tb.offsets[int(row.argmax())]):+d}" for h, row in enumerate(tb.encoder))
+    head, peak = _t5_peak()
+    return translate("lessons.ex.t5.key", lang, head=head, offset=f"{peak:+d}", peaks=peaks)
+
+
+# ---- Mamba: where Δ moves ------------------------------------------------------------------------------------------
+
+MAMBA_BANDS = ((0, 50), (50, 75), (75, 90), (90, 101))  # percent of Δ's movement near the letters, [lo, hi)
+
+
+def _mamba_share() -> tuple[float, float, int]:
+    """Layer 0 on the selective-copying instance of the page's seed: the share of Δ's movement near the letters,
+    and the share of positions near them."""
+    svc = _svc("mamba")
+    seed = int(_state("mamba_seed", 0) or 0)
+    share, where = svc.share_near_letters(svc.analyse("copy", seed, 0, "", _backend()), 0)
+    return share, where, seed
+
+
+def _mamba_label(band, lang: str) -> str:
+    return translate("lessons.ex.mamba.band", lang, lo=band[0], hi=min(band[1], 100))
+
+
+def _mamba_check(answer) -> Verdict:
+    if answer is None:
+        return Verdict(False, "lessons.pick")
+    share, where, seed = _mamba_share()
+    right = next(b for b in MAMBA_BANDS if b[0] <= 100 * share < b[1])
+    fields = {"share": percent(share), "where": percent(where), "seed": seed}
+    ok = tuple(answer) == right
+    return Verdict(ok, "lessons.ex.mamba.right" if ok else "lessons.ex.mamba.hint", fields)
+
+
+def _mamba_answer(lang: str) -> str:
+    share, where, seed = _mamba_share()
+    return translate("lessons.ex.mamba.key", lang, share=percent(share), where=percent(where), seed=seed)
+
+
 EXERCISES: dict[str, Exercise] = {
+    "rope": Exercise("rope", _rope_check, _rope_answer, lambda: ROPE_OPTIONS, _rope_label),
+    "t5": Exercise("t5", _t5_check, _t5_answer, _t5_options, _t5_label),
+    "mamba": Exercise("mamba", _mamba_check, _mamba_answer, lambda: MAMBA_BANDS, _mamba_label),
     "transformer-xl": Exercise("transformer-xl", _txl_check, _txl_answer, lambda: ("first", "last"), _txl_label),
     "mistral": Exercise("mistral", _mistral_check, _mistral_answer, _mistral_options, _mistral_label),
     "scaling": Exercise("scaling", _scaling_check, _scaling_answer, _scaling_options, _scaling_label),

@@ -476,3 +476,70 @@ STRINGS |= {
         "{layer}。按层的组内 / 组间重叠：{rows}。",
     ),
 }
+
+STRINGS |= {
+    "lessons.ex.rope.q": (
+        "With d, the base and the seed set on the page, which scores q_m·k_n depend only on the offset m − n "
+        "(the same all along each diagonal of the matrix)?",
+        "按页面上设置的 d、底数和种子，哪种得分 q_m·k_n 只取决于偏移 m − n（矩阵每条对角线上处处相同）？",
+    ),
+    "lessons.ex.rope.rope": ("RoPE's", "RoPE 的"),
+    "lessons.ex.rope.absolute": ("the sinusoidal table's, added to q and k", "把正弦表加到 q 和 k 上的"),
+    "lessons.ex.rope.both": ("both", "两者都是"),
+    "lessons.ex.rope.neither": ("neither", "两者都不是"),
+    "lessons.ex.rope.right": (
+        "Right: RoPE's scores stray from their diagonal's mean by {rope} (float32 rounding), the added table's by "
+        "{absolute}. Rotating q by mθ and k by nθ leaves only (m − n)θ in their dot product.",
+        "正确：RoPE 的得分偏离所在对角线均值 {rope}（float32 舍入），加表的偏离 {absolute}。把 q 转 mθ、k 转 nθ，"
+        "点积里只剩下 (m − n)θ。",
+    ),
+    "lessons.ex.rope.hint": (
+        "Not so: the largest distance from a diagonal's mean is {rope} with RoPE and {absolute} with the table added. "
+        "Compare the two score matrices side by side.",
+        "不对：与对角线均值的最大偏离，RoPE 是 {rope}，加表是 {absolute}。并排比较两个得分矩阵。",
+    ),
+    "lessons.ex.rope.key": (
+        "{which} (largest distance from a diagonal's mean: RoPE {rope}, table added {absolute}).",
+        "{which}（与对角线均值的最大偏离：RoPE {rope}，加表 {absolute}）。",
+    ),
+    "lessons.ex.t5.q": (
+        "For the head picked for the bias matrix, at which offset key − query is the encoder's learned bias largest?",
+        "对于偏置矩阵选中的头，编码器学到的偏置在哪个偏移（键 − 查询）处最大？",
+    ),
+    "lessons.ex.t5.offset": ("offset {offset}", "偏移 {offset}"),
+    "lessons.ex.t5.far": ("farther than {n} either way", "两侧都超过 {n}"),
+    "lessons.ex.t5.right": (
+        "Right: encoder head {head} adds the most to keys at offset {offset}. One learned number per bucket of "
+        "offsets, shared by all layers, replaces the position embeddings.",
+        "正确：编码器头 {head} 给偏移 {offset} 处的键加得最多。每个偏移桶一个学到的数、所有层共用，代替了位置嵌入。",
+    ),
+    "lessons.ex.t5.hint": (
+        "Not there: head {head}'s bias peaks at offset {offset}. Read that head's line in the encoder's learned-bias "
+        "curves: its highest point.",
+        "不在那里：头 {head} 的偏置峰值在偏移 {offset}。看编码器学到的偏置曲线里这个头的那条线：它的最高点。",
+    ),
+    "lessons.ex.t5.key": (
+        "Head {head}: {offset}. Peak offset of every encoder head: {peaks}.",
+        "头 {head}：{offset}。每个编码器头的峰值偏移：{peaks}。",
+    ),
+    "lessons.ex.mamba.q": (
+        "Selective copying, layer 0, the instance of the page's seed: what share of the step size Δ's movement "
+        "falls on the letters to remember (and the positions right after them)?",
+        "选择性复制、第 0 层、页面种子对应的实例：步长 Δ 的变化有多大比例落在要记住的字母（及紧随其后的位置）上？",
+    ),
+    "lessons.ex.mamba.band": ("{lo} % to {hi} %", "{lo}% 到 {hi}%"),
+    "lessons.ex.mamba.right": (
+        "Right: {share} of Δ's movement, on {where} of the positions. Δ is a function of the input: it opens the "
+        "state to the letters and lets the noise between them pass.",
+        "正确：Δ 的变化有 {share} 落在只占 {where} 的位置上。Δ 是输入的函数：它为字母打开状态，让中间的噪声滑过。",
+    ),
+    "lessons.ex.mamba.hint": (
+        "Not quite: these positions are {where} of the sequence, but Δ moves far more there than elsewhere. Read "
+        "the Δ map of layer 0 against the letters.",
+        "不太对：这些位置只占序列的 {where}，但 Δ 在那里的变化远多于别处。对照字母看第 0 层的 Δ 图。",
+    ),
+    "lessons.ex.mamba.key": (
+        "Seed {seed}: {share} of Δ's movement near the letters, which are {where} of the positions.",
+        "种子 {seed}：Δ 的变化有 {share} 在字母附近，而这些位置占 {where}。",
+    ),
+}
