@@ -192,7 +192,80 @@ def _alignment_right():
     return max(scored, key=scored.get), min(scored, key=scored.get)
 
 
+def _txl_right():
+    from app.transformer_xl import service as svc
+
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    _, memory, cleared = a.by_place()
+    gain = cleared - memory
+    first, last = gain[: svc.FIRST].mean(), gain[-svc.FIRST :].mean()
+    assert first > last + 0.5  # nats: without the memory a segment's first tokens have almost no context
+    return "first", "last"
+
+
+def _mistral_right():
+    from app.mistral import service as svc
+
+    ids = svc.encode(svc.DEFAULT_TEXT)
+    s = svc.shape()
+    r = svc.reach(svc.DEFAULT_TEXT, len(ids) - 1)
+    assert len(ids) - 1 > s.n_layers * (s.window - 1)  # the text is longer than the reach
+    assert r.farthest[-1] == s.n_layers * (s.window - 1) and (r.beyond == 0).all()
+    return int(r.farthest[-1]), s.window - 1
+
+
+def _scaling_right():
+    from app.scaling import service as svc
+
+    s = svc.sweep()
+    optima = svc.optima(svc.budget(svc.DEFAULT_BUDGET), s if s is not None and s.fitted else None)
+    ranked = sorted(optima, key=lambda o: o.tokens_per_param)
+    return ranked[-1].law, ranked[0].law
+
+
+def _llama_right():
+    from app.llama import service as svc
+
+    h = svc.heads(svc.DEFAULT_TEXT)
+    assert (h.within >= h.across - 0.01).all()  # sharing a key/value head never makes two heads less alike here
+    diff = h.within - h.across
+    return int(np.argmax(diff)), int(np.argmin(diff))
+
+
+def _rope_right():
+    from app.rope import service as svc
+
+    rel = svc.relative(48, 10_000, 0)
+    assert rel.rope_deviation < 1e-4 * np.abs(rel.rope).max()
+    assert rel.absolute_deviation > 0.1 * np.abs(rel.absolute).max()
+    return "rope", "both"
+
+
+def _t5_right():
+    from app.t5 import service as svc
+
+    tb = svc.trained_bias(svc.NAME)
+    peak = int(tb.offsets[int(tb.encoder[0].argmax())])
+    assert abs(peak) <= exercises.T5_NEAR  # encoder head 0 favours a key next to the query
+    return peak, exercises.T5_NEAR if peak != exercises.T5_NEAR else -exercises.T5_NEAR
+
+
+def _mamba_right():
+    from app.mamba import service as svc
+
+    share, where = svc.share_near_letters(svc.analyse("copy", 0, 0, ""), 0)
+    assert share > 0.9 and where < 0.6  # Δ moves on the letters, far beyond their share of the positions
+    return next(b for b in exercises.MAMBA_BANDS if b[0] <= 100 * share < b[1]), exercises.MAMBA_BANDS[0]
+
+
 CHOICES = {
+    "transformer-xl": _txl_right,
+    "mistral": _mistral_right,
+    "scaling": _scaling_right,
+    "llama": _llama_right,
+    "rope": _rope_right,
+    "t5": _t5_right,
+    "mamba": _mamba_right,
     "gpt": _gpt_right,
     "mla": _mla_right,
     "reasoning": _reasoning_right,
@@ -206,6 +279,7 @@ CHOICES = {
 
 @pytest.mark.parametrize("page", list(CHOICES))
 def test_an_answer_box_exercise_tells_right_from_wrong(page):
+    """Every model page has an exercise; each answered in its box is checked against the live model."""
     right, wrong = CHOICES[page]()
     assert right != wrong
     at = open_app(page, lang="en")
@@ -282,6 +356,14 @@ def test_bert_is_answered_with_the_pages_masks(masks, hits):
     at = _solve(at, "bert", None)
     ok, text = _verdict(at)
     assert ok == (any(hits) and not all(hits)), text
+
+
+def test_every_model_page_has_an_exercise_in_both_languages():
+    assert set(exercises.EXERCISES) == PAGES
+    assert set(CHOICES) | {"moe", "bert"} == PAGES
+    for page in PAGES:
+        for lang in ("en", "zh"):
+            assert translate(f"lessons.ex.{exercises.slug(page)}.q", lang)
 
 
 # ---- progress --------------------------------------------------------------------------------------------------------
