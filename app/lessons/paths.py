@@ -124,5 +124,6 @@ def progress_lines(with_exercise: frozenset[str]) -> None:
         st.markdown(f"**{t('lessons.progress.title')}**")
         for path in begun:
             with ui.row(vertical_alignment="center"):
-                st.markdown(f"{t(f'lessons.path.{path}.title')}: {progress_line(path, with_exercise)}")
+                title = t(f"lessons.path.{path}.title")
+                st.markdown(t("lessons.progress.path", path=title, line=progress_line(path, with_exercise)))
                 link(next_stop(path), t("lessons.continue"))

@@ -27,6 +27,7 @@ STRINGS = {
     "lessons.done": ("End of the path: all lessons", "路线终点：全部课程"),
     "lessons.continue": ("Go on", "继续"),
     "lessons.progress.title": ("Your progress", "你的进度"),
+    "lessons.progress.path": ("{path}: {line}", "{path}：{line}"),
     "lessons.progress.line": (
         "{seen} of {stops} stops seen · {solved} of {total} exercises solved",
         "已到 {seen}/{stops} 站 · 已解 {solved}/{total} 道练习",

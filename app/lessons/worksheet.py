@@ -11,6 +11,8 @@ from app.lessons.paths import PATHS, Stop
 from app.shared import html
 from app.shared.i18n import translate
 
+INLINE = 10  # more answers than this are printed on one line, not as a list of boxes
+
 
 def stop_url(stop: Stop, base: str, lang: str) -> str:
     return f"{base.rstrip('/')}/{stop.page}?{urlencode(stop.query(lang))}"
@@ -53,7 +55,10 @@ def markdown(path: str, lang: str, base: str) -> str:
         ]
         if s["question"]:
             out += ["", f"**{translate('lessons.exercise', lang)}** {s['question']}"]
-            out += [f"- [ ] {o}" for o in s["options"]]
+            if len(s["options"]) > INLINE:
+                out += ["", " · ".join(s["options"])]
+            else:
+                out += [f"- [ ] {o}" for o in s["options"]]
             out += ["", f"{translate('lessons.ws.answer_line', lang)} ____________________"]
         out.append("")
     out += [f"## {translate('lessons.ws.key', lang)}", "", translate("lessons.ws.key.note", lang), ""]
@@ -71,7 +76,9 @@ def printable(path: str, lang: str, base: str) -> str:
         body.append(f"<p><b>{e(translate('lessons.ws.task', lang))}</b> {e(s['task'])}</p>")
         if s["question"]:
             body.append(f"<p><b>{e(translate('lessons.exercise', lang))}</b> {e(s['question'])}</p>")
-            if s["options"]:
+            if len(s["options"]) > INLINE:
+                body.append(f'<p class="options">{" · ".join(e(o) for o in s["options"])}</p>')
+            elif s["options"]:
                 body.append("<ul>" + "".join(f"<li>☐ {e(o)}</li>" for o in s["options"]) + "</ul>")
             body.append(f'<p class="line">{e(translate("lessons.ws.answer_line", lang))}</p>')
         body.append("</section>")
