@@ -19,11 +19,12 @@ for path, stops in paths.PATHS.items():
         st.subheader(t(f"lessons.path.{path}.title"))
         st.markdown(t(f"lessons.path.{path}.blurb"))
         st.caption(paths.progress_line(path, WITH_EXERCISE))
-        seen = set(progress.state()["seen"].get(path, ()))
+        seen, solved = set(progress.state()["seen"].get(path, ())), set(progress.state()["solved"])
         for stop in stops:
-            marks = ("✓ " if stop.number in seen else "") + ("✎" if stop.page in WITH_EXERCISE else "")
+            marks = ("✓ " if stop.number in seen else "") + ("★" if stop.page in solved else "")
             label = f"{stop.number} · {t(f'paper.{stop.paper}.title')} {marks}".rstrip()
             paths.link(stop, label)
+        st.caption(t("lessons.ws.title"))
         with ui.row(gap="small"):
             for lang in (current_lang(), *(x for x in LANGS if x != current_lang())):
                 for kind, mime, ext in (("md", "text/markdown", "md"), ("html", "text/html", "html")):

@@ -4,13 +4,13 @@
 STRINGS = {
     "lessons.intro": (
         "Three paths through the papers, in reading order. Each stop opens a page already set up, with one task at "
-        "the top; most pages end with an exercise that the model itself checks. Your progress stays in this browser.",
-        "三条按阅读顺序穿过论文的路线。每一站打开一个已设置好的页面，顶部有一项任务；多数页面末尾有一道由模型本身批改的"
-        "练习。你的进度只保存在这个浏览器里。",
+        "the top; every page ends with an exercise that the model itself checks. Your progress stays in this browser.",
+        "三条按阅读顺序穿过论文的路线。每一站打开一个已设置好的页面，顶部有一项任务；每个页面末尾都有一道由模型本身批改"
+        "的练习。你的进度只保存在这个浏览器里。",
     ),
     "lessons.legend": (
-        "✓ stop seen · ✎ the page has an exercise",
-        "✓ 已到过的站 · ✎ 该页有练习",
+        "✓ stop seen · ★ its exercise solved",
+        "✓ 已到过的站 · ★ 已解出该页练习",
     ),
     "lessons.privacy": (
         "Progress is one cookie in your browser (`te_lessons`): no account, nothing kept on the server.",
@@ -37,8 +37,13 @@ STRINGS = {
     "lessons.answer.placeholder": ("Choose an answer", "选择一个答案"),
     "lessons.check": ("Check with the model", "用模型批改"),
     "lessons.pick": ("Choose an answer first.", "请先选择一个答案。"),
-    "lessons.ws.md": ("Worksheet · Markdown · {language}", "练习单 · Markdown · {language}"),
-    "lessons.ws.html": ("Worksheet · printable HTML · {language}", "练习单 · 可打印 HTML · {language}"),
+    "lessons.ws.title": (
+        "Worksheet for instructors: the tasks, the questions, a link to each stop, and an answer key the live model "
+        "computes when you download it.",
+        "给教师的练习单：任务、问题、每一站的链接，以及下载时由运行中的模型算出的参考答案。",
+    ),
+    "lessons.ws.md": ("Markdown · {language}", "Markdown · {language}"),
+    "lessons.ws.html": ("Printable HTML · {language}", "可打印 HTML · {language}"),
     "lessons.ws.task": ("Task:", "任务："),
     "lessons.ws.answer_line": ("Answer:", "答案："),
     "lessons.ws.key": ("Answer key", "参考答案"),
