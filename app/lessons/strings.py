@@ -194,9 +194,9 @@ STRINGS = {
         "用药丸按钮至少遮住两个词，使 BERT 的首选猜测对其中一个正确、对另一个错误，然后批改。",
     ),
     "lessons.ex.bert.right": (
-        "Right: it restores “{right}” but not “{wrong}”. Frequent, predictable words are easy; names and rare words "
-        "are not.",
-        "正确：它还原了“{right}”，却没还原“{wrong}”。常见、可预测的词容易；人名和生僻词难。",
+        "Right: it restores “{right}” but not “{wrong}”. It fills in what the words on both sides pin down, and "
+        "guesses the rest.",
+        "正确：它还原了“{right}”，却没还原“{wrong}”。两侧的词能确定的，它就填得出；其余的只能猜。",
     ),
     "lessons.ex.bert.none": (
         "Nothing is masked yet: click words in the pills above the predictions.",
@@ -250,15 +250,16 @@ STRINGS = {
     "lessons.ex.flash_attention.band": ("{lo}× to {hi}× fewer", "少 {lo}× 到 {hi}×"),
     "lessons.ex.flash_attention.over": ("{lo}× fewer or more", "少 {lo}× 或更多"),
     "lessons.ex.flash_attention.right": (
-        "Right: {ratio}× fewer at N = {n}, M = {m}. The N × N matrix never goes to HBM; each block of K and V is read "
-        "once per block of queries.",
-        "正确：在 N = {n}、M = {m} 时少 {ratio}×。N × N 矩阵从不写入 HBM；每块 K、V 对每块查询只读一次。",
+        "Right: {ratio}× fewer at N = {n}, M = {m}. The N × N matrix never goes to HBM: K and V are read once, and "
+        "Q and the output travel once per block of K and V.",
+        "正确：在 N = {n}、M = {m} 时少 {ratio}×。N × N 矩阵从不写入 HBM：K、V 只读一次，"
+        "Q 和输出对每块 K、V 各往返一次。",
     ),
     "lessons.ex.flash_attention.hint": (
         "Not quite. Compare the two counts in the IO section at N = {n}, M = {m}: standard attention reads and "
-        "writes the N × N matrix, FlashAttention re-reads K and V once per block of queries.",
-        "不太对。比较 IO 一节在 N = {n}、M = {m} 时的两个计数：标准注意力要读写 N × N 矩阵，FlashAttention 对每块查询"
-        "重读一次 K 和 V。",
+        "writes the N × N matrix; FlashAttention reads K and V once, and Q and the output once per block of K and V.",
+        "不太对。比较 IO 一节在 N = {n}、M = {m} 时的两个计数：标准注意力要读写 N × N 矩阵；FlashAttention 只读一次 "
+        "K、V，Q 和输出则对每块 K、V 各读写一次。",
     ),
     "lessons.ex.flash_attention.key": (
         "At N = {n}, M = {m}: {std} vs {flash} accesses, {ratio}× fewer.",
