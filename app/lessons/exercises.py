@@ -787,7 +787,10 @@ EXERCISES: dict[str, Exercise] = {
     "reasoning": Exercise("reasoning", _reasoning_check, _reasoning_answer, _reasoning_options, _reasoning_label),
 }
 
-VERDICT = "_te_lessons_verdict_{}"  # session key of the last verdict on a page: (answer, Verdict)
+VERDICT = "_te_lessons_verdict_{}"
+# What a check meets when the page's checkpoint (or its card, or the corpus) is not installed: the page shows what to
+# run; the exercise says it cannot be checked here rather than showing a traceback.
+UNAVAILABLE = (FileNotFoundError, KeyError)  # session key of the last verdict on a page: (answer, Verdict)
 
 
 def slug(page: str) -> str:
@@ -808,6 +811,8 @@ def _check(page: str) -> None:
         verdict = ex.check(answer)
     except InputError as e:  # the page's input is bad: the page shows why; the exercise cannot be checked on it
         verdict = Verdict(False, e.key, e.fields)
+    except UNAVAILABLE:
+        verdict = Verdict(False, "lessons.unavailable")
     if verdict.ok:
         progress.solve(page)
     st.session_state[VERDICT.format(page)] = (answer, verdict)
@@ -819,14 +824,18 @@ def exercise(page: str) -> None:
     ex = EXERCISES.get(page)
     if ex is None:
         return
+    try:
+        options = ex.options() if ex.options is not None else None
+    except (InputError, *UNAVAILABLE):  # a model or the corpus is missing: the page already says what to run
+        return
     with st.container(border=True, key="te_lesson_exercise"):
         done = " ✓" if progress.solved(page) else ""
         st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
         answer = None
-        if ex.options is not None:
+        if options is not None:
             answer = st.selectbox(
                 t("lessons.answer"),
-                ex.options(),
+                options,
                 index=None,
                 format_func=lambda o: ex.label(o, current_lang()),
                 key=answer_key(page),

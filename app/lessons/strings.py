@@ -37,6 +37,10 @@ STRINGS = {
     "lessons.answer.placeholder": ("Choose an answer", "选择一个答案"),
     "lessons.check": ("Check with the model", "用模型批改"),
     "lessons.pick": ("Choose an answer first.", "请先选择一个答案。"),
+    "lessons.unavailable": (
+        "This exercise needs a model that is not installed here; the page above says how to get it.",
+        "这道练习需要的模型本机没有安装；上面的页面说明了如何获取。",
+    ),
     "lessons.ws.title": (
         "Worksheet for instructors: the tasks, the questions, a link to each stop, and an answer key the live model "
         "computes when you download it.",

@@ -449,3 +449,16 @@ def test_the_answer_key_follows_the_stops_prepared_state():
     FlashAttention stop opens at N = 1,024 and M = 65,536."""
     assert "step 2:" in worksheet.markdown("scratch", "en", "")
     assert "At N = 1,024, M = 65,536:" in worksheet.markdown("efficient", "en", "")
+
+
+def test_an_exercise_whose_model_is_missing_says_so_instead_of_a_traceback(monkeypatch):
+    """Checked against a page whose numbers cannot be computed here: a translated verdict, no exception."""
+
+    def missing(_answer):
+        raise FileNotFoundError("models/checkpoints/mla/config.json")
+
+    monkeypatch.setitem(exercises.EXERCISES, "mla", exercises.Exercise("mla", missing, str, lambda: ("MLA",)))
+    at = open_app("mla", lang="zh")
+    at = _solve(at, "mla", "MLA", "zh")
+    assert not at.exception
+    assert _verdict(at) == (False, translate("lessons.unavailable", "zh"))
