@@ -383,7 +383,10 @@ def _forward_parts():
 
 
 def _forward_options() -> tuple:
-    return tuple(sorted(k for k, _ in _forward_parts()[1]))
+    """The embeddings, then each layer's attention and MLP, in the order the stream passes them (from the config:
+    drawing the answer box runs no forward pass)."""
+    n_layers = int(_svc("forward-pass").config()["n_layers"])
+    return (("token", -1), ("position", -1), *((kind, layer) for layer in range(n_layers) for kind in ("attn", "mlp")))
 
 
 def _forward_label(part, lang: str) -> str:
