@@ -21,8 +21,10 @@ GPT_STOP = next(s.number for s in PATHS[PATH] if s.page == "gpt")
 
 def _pick(page, key: str, label: str) -> None:
     """Choose ``label`` in the selectbox drawn with ``key``."""
-    page.locator(f'.st-key-{key} [role="combobox"]').click()
-    page.get_by_role("option", name=label, exact=True).click()
+    box = page.locator(f'.st-key-{key} [role="combobox"]')
+    box.click()
+    box.fill(label)  # filters the list to the one option (the page may still be drawing below the box)
+    page.get_by_role("option", name=label, exact=True).click(timeout=60_000)
     wait_idle(page)
 
 
