@@ -88,6 +88,17 @@ def test_the_last_stop_links_back_to_the_lessons_and_the_previous_stop_carries_i
     assert prev.page == "alignment" and "stop=4" in prev.query_string and "lang=zh" in prev.query_string
 
 
+@pytest.mark.parametrize("stop", [s for stops in PATHS.values() for s in stops], ids=lambda s: f"{s.path}-{s.number}")
+def test_every_stop_opens_its_page_in_its_prepared_state(stop):
+    at = open_app(stop.page, lang="en", **stop.query("en"))
+    assert not at.exception
+    assert any(f"stop {stop.number} of {len(PATHS[stop.path])}" in m.value for m in at.markdown)
+    for key, value in stop.params:  # each prepared control is one the page draws, at the prepared value
+        held = at.session_state[key]
+        assert str(held) == value or float(held) == pytest.approx(float(value)), key
+    assert at.session_state[progress.STATE]["seen"] == {stop.path: [stop.number]}
+
+
 @pytest.mark.parametrize(
     "query", [{"lesson": "scratch", "stop": "9"}, {"lesson": "nope", "stop": "1"}, {"lesson": "efficient", "stop": "1"}]
 )
