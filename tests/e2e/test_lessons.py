@@ -33,6 +33,11 @@ def _check(page, key: str) -> None:
     wait_idle(page)
 
 
+def _cookie_holds(page, text: str) -> None:
+    """Wait until the browser's progress cookie holds ``text`` (its JSON, percent-decoded)."""
+    page.wait_for_function("(text) => decodeURIComponent(document.cookie).includes(text)", arg=text, timeout=60_000)
+
+
 def _banner(page, n: int, total: int, lang: str) -> None:
     page.get_by_text(translate("lessons.stop_of", lang, n=n, total=total), exact=False).first.wait_for(timeout=120_000)
     wait_idle(page, 120_000)
@@ -72,7 +77,9 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
     line = translate("lessons.progress.line", lang, seen=len(stops), stops=len(stops), solved=1, total=with_exercise)
     assert page.get_by_text(line).count() >= 1
 
-    # A fresh session (the address opened anew): the server reads the progress back from the cookie.
+    # A fresh session (the address opened anew): the server reads the progress back from the cookie, once the
+    # browser has run the script that writes it.
+    _cookie_holds(page, '"solved":["gpt"]')
     goto(page, f"{server}/?lang={lang}")
     progress = page.locator(".st-key-te_lesson_progress")
     progress.wait_for()
@@ -96,6 +103,7 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
 def test_reset_forgets_the_progress(server, page):
     goto(page, f"{server}/gpt?lang=en&lesson={PATH}&stop={GPT_STOP}")
     _banner(page, GPT_STOP, len(PATHS[PATH]), "en")
+    _cookie_holds(page, f'"{PATH}":[{GPT_STOP}]')
     goto(page, f"{server}/lessons?lang=en")
     page.get_by_role("button", name=translate("lessons.reset", "en")).click()
     wait_idle(page)
