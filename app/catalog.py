@@ -72,7 +72,10 @@ class Tool:
         return _exists(APP_DIR / self.script)
 
 
-TOOLS: tuple[Tool, ...] = (Tool("compare", "compare", ":material/compare_arrows:"),)
+TOOLS: tuple[Tool, ...] = (
+    Tool("compare", "compare", ":material/compare_arrows:"),
+    Tool("lessons", "lessons", ":material/school:"),
+)
 
 
 # The suggested order through the pages (home's "start here"): each builds on the ones before it — attention, a

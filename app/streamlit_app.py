@@ -19,6 +19,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools  # noqa: E402
+from app.lessons import hooks as lessons  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
 from app.shared.services import (  # noqa: E402
@@ -129,7 +130,9 @@ else:
     st.query_params["lang"] = st.session_state["lang"]
 try:
     with reader_run():  # the warm-up waits for it (services)
+        lessons.before_page(page.url_path, presenting)  # a lesson's stop: its task at the top of the page
         page.run()
+        lessons.after_page(page.url_path)  # the page's exercise, checked against the live model
 finally:
     begin_warm_up(WARM_UP_DELAY_S)  # after the first run has drawn its page, not beside it (services)
 settle_heap(page.url_path or HOME)  # once per page and process, after its first whole run: see services

@@ -5,11 +5,13 @@ import streamlit as st
 
 from app.catalog import ERAS, available_papers, start_here
 from app.home.views import timeline
+from app.lessons import hooks as lessons
 from app.shared import ui
 from app.shared.i18n import current_lang, t
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+lessons.home()  # the reader's progress through the lesson paths, when they have begun one
 
 available = available_papers()  # every paper of the catalog has its page (tests/app/test_home.py)
 st.metric(t("home.available"), len(available))

@@ -1,0 +1,475 @@
+"""Lessons: the paths and their stops (banner, prepared state, links on), exercises answered right and wrong against
+the live model (each right answer worked out here from the page's service, not from the exercise), the progress the
+browser keeps, and the worksheets."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from app.catalog import PAPERS, START_HERE
+from app.lessons import exercises, progress, worksheet
+from app.lessons.paths import PATHS
+from app.shared.i18n import translate
+from tests.app.conftest import open_app, rerun
+
+PAGES = {p.page for p in PAPERS}
+
+
+def _solve(at, page: str, answer, lang: str = "en"):
+    """Pick ``answer`` in the page's answer box (None: the page's controls are the answer) and press check."""
+    slug = exercises.slug(page)
+    if answer is not None:
+        at.selectbox(key=f"lessons_{slug}_answer").set_value(answer)
+    at.button(key=f"lessons_{slug}_check").click()
+    return rerun(at, lang)
+
+
+def _verdict(at) -> tuple[bool, str]:
+    """(right, text) of the verdict drawn under the page."""
+    if at.success:
+        return True, at.success[-1].value
+    assert at.warning, "no verdict drawn"
+    return False, at.warning[-1].value
+
+
+# ---- the paths -------------------------------------------------------------------------------------------------------
+
+
+def test_paths_follow_the_reading_order_and_name_real_pages_and_strings():
+    order = {p.page: START_HERE.index(p.key) for p in PAPERS}
+    assert set(PATHS) == {"scratch", "efficient", "reasoning"}
+    for key, stops in PATHS.items():
+        assert 5 <= len(stops) <= 8, key
+        assert [s.number for s in stops] == list(range(1, len(stops) + 1))
+        assert all(s.page in PAGES for s in stops), key
+        positions = [order[s.page] for s in stops]
+        assert positions == sorted(positions), f"{key} is not in the catalog's reading order"
+        for s in stops:  # every text in both languages (translate raises on a missing key)
+            for lang in ("en", "zh"):
+                assert translate(f"lessons.task.{key}.{s.task}", lang)
+    assert [s.page for s in PATHS["scratch"]][:5] == ["attention", "forward-pass", "gpt", "bert", "t5"]
+    assert {"rope", "llama", "mistral", "flash-attention", "mla", "mamba"} <= {s.page for s in PATHS["efficient"]}
+    assert {"scaling", "alignment", "reasoning"} <= {s.page for s in PATHS["reasoning"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_lessons_page_lists_every_path_and_its_worksheets(lang):
+    at = open_app("lessons", lang=lang)
+    assert not at.exception
+    assert at.title[0].value == translate("tool.lessons.title", lang)
+    assert [h.value for h in at.subheader] == [translate(f"lessons.path.{p}.title", lang) for p in PATHS]
+    links = [link for link in at.get("page_link") if "lesson=" in link.proto.query_string]
+    assert len(links) == sum(len(s) for s in PATHS.values())
+    assert len(at.get("download_button")) == 4 * len(PATHS)  # Markdown and HTML, in both languages
+    assert not [b for b in at.button if b.key == "lessons_reset"]  # nothing to reset yet
+
+
+def test_a_stop_opens_its_page_prepared_with_the_task_and_links_on():
+    at = open_app("attention", lang="en", lesson="scratch", stop="1", attention_step="2")
+    assert not at.exception
+    assert any("Attention from scratch" in m.value and "stop 1 of 6" in m.value for m in at.markdown)
+    assert any(m.value == translate("lessons.task.scratch.attention", "en") for m in at.markdown)
+    assert at.slider(key="attention_step").value == 2  # the prepared state
+    nxt = [link.proto for link in at.get("page_link") if link.proto.label == "Next stop →"]
+    assert len(nxt) == 1 and nxt[0].page == "forward-pass"
+    assert "lesson=scratch" in nxt[0].query_string and "stop=2" in nxt[0].query_string
+    assert at.session_state[progress.STATE]["seen"] == {"scratch": [1]}
+
+
+def test_the_last_stop_links_back_to_the_lessons_and_the_previous_stop_carries_its_state():
+    at = open_app("reasoning", lang="zh", lesson="reasoning", stop="5")
+    assert not at.exception
+    labels = {link.proto.label: link.proto for link in at.get("page_link")}
+    assert translate("lessons.done", "zh") in labels
+    prev = labels[translate("lessons.previous", "zh")]
+    assert prev.page == "alignment" and "stop=4" in prev.query_string and "lang=zh" in prev.query_string
+
+
+@pytest.mark.parametrize("stop", [s for stops in PATHS.values() for s in stops], ids=lambda s: f"{s.path}-{s.number}")
+def test_every_stop_opens_its_page_in_its_prepared_state(stop):
+    at = open_app(stop.page, lang="en", **stop.query("en"))
+    assert not at.exception
+    assert any(f"stop {stop.number} of {len(PATHS[stop.path])}" in m.value for m in at.markdown)
+    for key, value in stop.params:  # each prepared control is one the page draws, at the prepared value
+        held = at.session_state[key]
+        assert str(held) == value or float(held) == pytest.approx(float(value)), key
+    assert at.session_state[progress.STATE]["seen"] == {stop.path: [stop.number]}
+
+
+@pytest.mark.parametrize(
+    "query", [{"lesson": "scratch", "stop": "9"}, {"lesson": "nope", "stop": "1"}, {"lesson": "efficient", "stop": "1"}]
+)
+def test_a_wrong_or_foreign_stop_shows_no_banner(query):
+    at = open_app("gpt", lang="en", **query)  # stop 1 of "efficient" is the RoPE page, not this one
+    assert not at.exception
+    assert not any("stop " in m.value and " of " in m.value for m in at.markdown)
+
+
+def test_presenter_mode_shows_the_task_large():
+    at = open_app("mla", lang="en", lesson="efficient", stop="6", present="true")
+    assert not at.exception
+    big = [h.proto.body for h in at.get("html") if "font-size:1.6rem" in h.proto.body]
+    assert len(big) == 1 and "latent" in big[0]
+
+
+# ---- exercises: right and wrong, each right answer worked out here from the page's service ---------------------------
+
+
+def _gpt_right():
+    from app.gpt import service as svc
+
+    ind = svc.induction(*svc.ICL_DEFAULT, "torch")
+    best = np.unravel_index(int(ind.scores.argmax()), ind.scores.shape)
+    assert ind.scores.max() > 0.5  # the head copies: most of its attention goes to the token after the first copy
+    return tuple(int(i) for i in best), (0, 0) if tuple(best) != (0, 0) else (0, 1)
+
+
+def _mla_right():
+    from app.mla import service as svc
+
+    caches = {c.kind: c.bytes_measured for c in svc.trained_caches() if c.bytes_measured}
+    best = min(caches, key=caches.get)
+    assert best == "MLA" and caches["MLA"] < caches["MQA"] < caches["GQA"] < caches["MHA"]
+    return best, "MHA"
+
+
+def _reasoning_right():
+    from app.reasoning import service as svc
+
+    c = svc.accuracy_curves()
+    i = int(np.argmax(c.cot <= c.direct))
+    assert c.cot[i] <= c.direct[i] and (c.cot[:i] > c.direct[:i]).all()
+    k6 = list(c.ks).index(6)
+    assert c.cot[k6] > c.direct[k6] + 0.5  # at k = 6 writing the steps helps by a wide margin
+    return int(c.ks[i]), 6
+
+
+def _flash_right():
+    from app.flash_attention import service as svc
+
+    io = svc.io(1024, 65536)
+    ratio = io.standard / io.flash
+    assert 2 < ratio < 16
+    right = next(b for b in exercises.FLASH_BANDS if b[0] <= ratio < b[1])
+    return right, exercises.FLASH_BANDS[0] if right != exercises.FLASH_BANDS[0] else exercises.FLASH_BANDS[-1]
+
+
+def _attention_right():
+    from app.attention import service as svc
+
+    d = svc.decode(svc.EXAMPLES[0])
+    row = d.patterns["cross"][-1, :, 0, :].mean(0)
+    best = int(row.argmax())
+    # reversing: the first output reads the last symbol (the source ends with <eos>)
+    assert best == len(d.source) - 2
+    return best, 0
+
+
+def _forward_right():
+    from app.forward_pass import service as svc
+
+    view = svc.analyse(svc.DEFAULT_TEXT, 10**6, 0, 0, 1.0, svc.NAME)
+    sums: dict = {}
+    for (kind, layer, _), v in zip(view.dla_parts, view.dla):
+        key = ("attn" if kind in ("head", "bias") else kind, layer)
+        sums[key] = sums.get(key, 0.0) + float(v)
+    scale = np.abs(view.logits).max()
+    assert abs(sum(sums.values()) + view.dla_bias - view.logits[view.predicted]) < 1e-3 * scale
+    best = max(sums, key=sums.get)
+    return best, min(sums, key=sums.get)
+
+
+def _vit_right():
+    from app.vit import service as svc
+
+    held = svc.held_out(2)
+    res = svc.analyse(svc.image_key(held.image))
+    m = svc.cls_attention(res, res.patterns.shape[0] - 1, None)
+    best = tuple(int(i) for i in np.unravel_index(int(m.argmax()), m.shape))
+    worst = tuple(int(i) for i in np.unravel_index(int(m.argmin()), m.shape))
+    return best, worst
+
+
+def _alignment_right():
+    from app.alignment import service as svc
+
+    res = svc.replies(*svc.examples()[0])
+    scored = {r.name: r.reward for r in res.replies if r.reward is not None}
+    if not scored:
+        pytest.skip("no reward model installed")
+    return max(scored, key=scored.get), min(scored, key=scored.get)
+
+
+def _txl_right():
+    from app.transformer_xl import service as svc
+
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    _, memory, cleared = a.by_place()
+    gain = cleared - memory
+    first, last = gain[: svc.FIRST].mean(), gain[-svc.FIRST :].mean()
+    assert first > last + 0.5  # nats: without the memory a segment's first tokens have almost no context
+    return "first", "last"
+
+
+def _mistral_right():
+    from app.mistral import service as svc
+
+    ids = svc.encode(svc.DEFAULT_TEXT)
+    s = svc.shape()
+    r = svc.reach(svc.DEFAULT_TEXT, len(ids) - 1)
+    assert len(ids) - 1 > s.n_layers * (s.window - 1)  # the text is longer than the reach
+    assert r.farthest[-1] == s.n_layers * (s.window - 1) and (r.beyond == 0).all()
+    return int(r.farthest[-1]), s.window - 1
+
+
+def _scaling_right():
+    from app.scaling import service as svc
+
+    s = svc.sweep()
+    optima = svc.optima(svc.budget(svc.DEFAULT_BUDGET), s if s is not None and s.fitted else None)
+    ranked = sorted(optima, key=lambda o: o.tokens_per_param)
+    return ranked[-1].law, ranked[0].law
+
+
+def _llama_right():
+    from app.llama import service as svc
+
+    h = svc.heads(svc.DEFAULT_TEXT)
+    assert (h.within >= h.across - 0.01).all()  # sharing a key/value head never makes two heads less alike here
+    diff = h.within - h.across
+    return int(np.argmax(diff)), int(np.argmin(diff))
+
+
+def _rope_right():
+    from app.rope import service as svc
+
+    rel = svc.relative(48, 10_000, 0)
+    assert rel.rope_deviation < 1e-4 * np.abs(rel.rope).max()
+    assert rel.absolute_deviation > 0.1 * np.abs(rel.absolute).max()
+    return "rope", "both"
+
+
+def _t5_right():
+    from app.t5 import service as svc
+
+    tb = svc.trained_bias(svc.NAME)
+    peak = int(tb.offsets[int(tb.encoder[0].argmax())])
+    assert abs(peak) <= exercises.T5_NEAR  # encoder head 0 favours a key next to the query
+    return peak, exercises.T5_NEAR if peak != exercises.T5_NEAR else -exercises.T5_NEAR
+
+
+def _mamba_right():
+    from app.mamba import service as svc
+
+    share, where = svc.share_near_letters(svc.analyse("copy", 0, 0, ""), 0)
+    assert share > 0.9 and where < 0.6  # Δ moves on the letters, far beyond their share of the positions
+    return next(b for b in exercises.MAMBA_BANDS if b[0] <= 100 * share < b[1]), exercises.MAMBA_BANDS[0]
+
+
+CHOICES = {
+    "transformer-xl": _txl_right,
+    "mistral": _mistral_right,
+    "scaling": _scaling_right,
+    "llama": _llama_right,
+    "rope": _rope_right,
+    "t5": _t5_right,
+    "mamba": _mamba_right,
+    "gpt": _gpt_right,
+    "mla": _mla_right,
+    "reasoning": _reasoning_right,
+    "flash-attention": _flash_right,
+    "attention": _attention_right,
+    "forward-pass": _forward_right,
+    "vit": _vit_right,
+    "alignment": _alignment_right,
+}
+
+
+@pytest.mark.parametrize("page", list(CHOICES))
+def test_an_answer_box_exercise_tells_right_from_wrong(page):
+    """Every model page has an exercise; each answered in its box is checked against the live model."""
+    right, wrong = CHOICES[page]()
+    assert right != wrong
+    at = open_app(page, lang="en")
+    assert not at.exception
+    at = _solve(at, page, wrong)
+    ok, text = _verdict(at)
+    assert not ok and text
+    assert page not in at.session_state[progress.STATE]["solved"]
+    at = _solve(at, page, right)
+    ok, text = _verdict(at)
+    assert ok, text
+    assert page in at.session_state[progress.STATE]["solved"]
+
+
+def test_a_wrong_answer_gets_its_hint_in_chinese():
+    right, wrong = _mla_right()
+    at = open_app("mla", lang="zh")
+    at = _solve(at, "mla", wrong, "zh")
+    ok, text = _verdict(at)
+    assert not ok and "缓存表" in text and "KiB" in text
+
+
+def test_checking_without_an_answer_asks_for_one():
+    at = open_app("reasoning", lang="en")
+    at = _solve(at, "reasoning", None)
+    assert _verdict(at) == (False, translate("lessons.pick", "en"))
+
+
+def _moe_smallest_safe() -> float:
+    """Walked up the slider's grid with the page's own service: the first factor that drops nothing (0 is the
+    slider's "no limit")."""
+    from app.moe import service as svc
+
+    text = svc.SAMPLES["mixed"]
+    for step in range(1, 61):
+        if not svc.analyse(text, 1, round(step * 0.05, 2), "torch").dropped.any():
+            return round(step * 0.05, 2)
+    raise AssertionError("every factor up to 3 drops tokens")
+
+
+def test_moe_is_answered_with_the_pages_own_slider():
+    safe = _moe_smallest_safe()
+    assert 1.25 < safe < 3  # the default 1.25 drops tokens of the mixed sample, so the exercise has work to do
+    at = open_app("moe", lang="en")
+    at = _solve(at, "moe", None)  # the default: tokens dropped
+    ok, text = _verdict(at)
+    assert not ok and "Raise the factor" in text
+    at.slider(key="moe_capacity").set_value(0.0)
+    at = _solve(at, "moe", None)
+    ok, text = _verdict(at)
+    assert not ok and "no limit" not in text and "lifts the limit" in text
+    at.slider(key="moe_capacity").set_value(3.0)
+    at = _solve(at, "moe", None)
+    ok, text = _verdict(at)
+    assert not ok and "go lower" in text
+    at.slider(key="moe_capacity").set_value(safe)
+    at = _solve(at, "moe", None)
+    assert _verdict(at)[0]
+    assert exercises.moe_smallest_safe(exercises._svc("moe").SAMPLES["mixed"], 1) == pytest.approx(safe)
+
+
+@pytest.mark.parametrize(("masks", "hits"), [("3,4", [True, False]), ("2,9", [False, False]), ("3,6", [True, True])])
+def test_bert_is_answered_with_the_pages_masks(masks, hits):
+    """Masked together on the default pair, our BERT restores "," (position 3) but not "or" (4); neither "be" (2)
+    nor the word at 9; both "," and the second "be" (6). Only one right and one wrong answers the exercise."""
+    from app.bert import service as svc
+
+    picked = tuple(int(m) for m in masks.split(","))
+    tokens = svc.tokenize(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B)
+    res = svc.analyse(svc.NAME, svc.DEFAULT_A, svc.DEFAULT_B, picked, 1)
+    assert [bool(res.top_ids[i, 0] == tokens.ids[m]) for i, m in enumerate(res.masked)] == hits
+    at = open_app("bert", lang="en", bert_masks=masks)
+    assert not at.exception
+    at = _solve(at, "bert", None)
+    ok, text = _verdict(at)
+    assert ok == (any(hits) and not all(hits)), text
+
+
+def test_every_model_page_has_an_exercise_in_both_languages():
+    assert set(exercises.EXERCISES) == PAGES
+    assert set(CHOICES) | {"moe", "bert"} == PAGES
+    for page in PAGES:
+        for lang in ("en", "zh"):
+            assert translate(f"lessons.ex.{exercises.slug(page)}.q", lang)
+
+
+# ---- progress --------------------------------------------------------------------------------------------------------
+
+
+def test_progress_shows_on_home_and_in_its_path_and_resets():
+    at = open_app("gpt", lang="en", lesson="scratch", stop="3")
+    right, _ = _gpt_right()
+    at = _solve(at, "gpt", right)
+    assert at.session_state[progress.STATE] == {"seen": {"scratch": [3]}, "solved": ["gpt"]}
+    scripts = [h.proto.body for h in at.get("html") if "te_lessons=" in h.proto.body]
+    assert scripts and progress.encode(at.session_state[progress.STATE]) in scripts[-1]
+    at.switch_page("home/page.py").run()
+    assert not at.exception
+    total = len([s for s in PATHS["scratch"] if s.page in exercises.EXERCISES])
+    line = translate("lessons.progress.line", "en", seen=1, stops=6, solved=1, total=total)
+    assert any(line in m.value for m in at.markdown)
+    at.switch_page("lessons/page.py").run()
+    assert any(line == c.value for c in at.caption)
+    at.button(key="lessons_reset").click().run()
+    assert at.session_state[progress.STATE] == {"seen": {}, "solved": []}
+    assert any("max-age=0" in h.proto.body for h in at.get("html"))  # the cookie is deleted
+    at.switch_page("home/page.py").run()
+    assert not any(translate("lessons.progress.title", "en") in m.value for m in at.markdown)
+
+
+def test_home_shows_no_progress_before_any():
+    at = open_app(None, lang="en")
+    assert not at.exception
+    assert not any(translate("lessons.progress.title", "en") in m.value for m in at.markdown)
+
+
+def test_the_cookie_round_trips_and_bad_cookies_read_as_nothing():
+    state = {"seen": {"scratch": [1, 3]}, "solved": ["gpt", "mla"]}
+    assert progress.parse(progress.encode(state)) == state
+    for bad in (None, "", "{", "%7B%22seen%22%3A5%7D", '{"seen": {"x": ["a"]}}', "[1]"):
+        assert progress.parse(bad) == {"seen": {}, "solved": []}
+    value = progress.encode({"seen": {}, "solved": ['"</script><b>']})
+    assert not set(value) & set("<>\"'; ")
+
+
+# ---- worksheets ------------------------------------------------------------------------------------------------------
+
+
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.text, self.links = [], []
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.links.append(dict(attrs)["href"])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("path", list(PATHS))
+def test_a_worksheet_has_every_stop_its_link_and_an_answer_key(path, lang):
+    base = "https://explorer.example"
+    md = worksheet.markdown(path, lang, base)
+    page = worksheet.printable(path, lang, base)
+    parsed = _Text()
+    parsed.feed(page)
+    text = "".join(parsed.text)
+    assert md.startswith(f"# {translate(f'lessons.path.{path}.title', lang)}")
+    for stop in PATHS[path]:
+        url = worksheet.stop_url(stop, base, lang)
+        assert f"lesson={path}&stop={stop.number}" in url and (("lang=zh" in url) == (lang == "zh"))
+        assert url in md and url in parsed.links
+        task = translate(f"lessons.task.{path}.{stop.task}", lang)
+        assert task in md and task in text
+    key = translate("lessons.ws.key", lang)
+    assert f"## {key}" in md and key in text
+    with_exercise = [s for s in PATHS[path] if s.page in exercises.EXERCISES]
+    assert md.split(f"## {key}")[1].count("\n- **") == len(with_exercise)
+    assert f'lang="{"zh-Hans" if lang == "zh" else "en"}"' in page
+
+
+def test_the_answer_key_follows_the_stops_prepared_state():
+    """The attention stop opens at step 2: the key names what cross-attention reads there, not at step 0; the
+    FlashAttention stop opens at N = 1,024 and M = 65,536."""
+    assert "step 2:" in worksheet.markdown("scratch", "en", "")
+    assert "At N = 1,024, M = 65,536:" in worksheet.markdown("efficient", "en", "")
+
+
+def test_an_exercise_whose_model_is_missing_says_so_instead_of_a_traceback(monkeypatch):
+    """Checked against a page whose numbers cannot be computed here: a translated verdict, no exception."""
+
+    def missing(_answer):
+        raise FileNotFoundError("models/checkpoints/mla/config.json")
+
+    monkeypatch.setitem(exercises.EXERCISES, "mla", exercises.Exercise("mla", missing, str, lambda: ("MLA",)))
+    at = open_app("mla", lang="zh")
+    at = _solve(at, "mla", "MLA", "zh")
+    assert not at.exception
+    assert _verdict(at) == (False, translate("lessons.unavailable", "zh"))
