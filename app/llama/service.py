@@ -19,7 +19,7 @@ from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.interventions import HeldOut, held_out_change
 from app.shared.services import engine, needs_corpus, stack_layers
 from models import llama, metrics, sampling
 from models.data import bpe
@@ -758,7 +758,6 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL
     replaced by ``mode`` (zeros, or its mean over each window's positions), beside the plain run. The override lives
     in this call's context only (``models.probe.intervene``): the shared model is never changed."""
     from models import interventions
-    from models.probe import intervene
 
     s = shape(name)
     if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
@@ -766,19 +765,8 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL
     if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
         raise InputError("llama.error.knock_index", layers=s.n_layers, heads=s.n_heads)
     windows, chars = _held_out(name)
-    before = _plain_held_out(name)
     model = services.checkpoint(name).model
-    start = time.perf_counter()
-    with intervene(interventions.knock_out(layer, part, mode, head)):
-        after = metrics.position_losses(model, windows)
-    ms = (time.perf_counter() - start) * 1e3
-    return HeldOut(
-        before=before,
-        after=after,
-        bpc_before=bits_per_character(float(before.mean()), chars),
-        bpc_after=bits_per_character(float(after.mean()), chars),
-        windows=len(windows),
-        backend="torch",
-        device=str(model.embed.weight.device.type),
-        ms=ms,
-    )
+    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
+    device = str(model.embed.weight.device.type)
+    overrides = interventions.knock_out(layer, part, mode, head)
+    return held_out_change(losses, overrides, _plain_held_out(name), chars, len(windows), device)

@@ -16,7 +16,7 @@ from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.interventions import HeldOut, held_out_change
 from app.shared.services import engine, needs_corpus, stack_layers
 from models import metrics, mla, mtp
 from models.data import bpe
@@ -640,26 +640,11 @@ def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
 
 
 def _changed(overrides: dict) -> HeldOut:
-    """The held-out loss with ``overrides`` (``models.probe.intervene``: this call's context only, the shared model
-    is never changed) beside the plain run."""
-    from models.probe import intervene
-
+    """The held-out loss with ``overrides`` beside the plain run."""
     windows, chars, before = _held_out()
     model = MODEL.model
-    start = time.perf_counter()
-    with intervene(overrides):
-        after = metrics.position_losses(model, windows)
-    ms = (time.perf_counter() - start) * 1e3
-    return HeldOut(
-        before=before,
-        after=after,
-        bpc_before=bits_per_character(float(before.mean()), chars),
-        bpc_after=bits_per_character(float(after.mean()), chars),
-        windows=len(windows),
-        backend="torch",
-        device=str(model.embed.weight.device.type),
-        ms=ms,
-    )
+    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
+    return held_out_change(losses, overrides, before, chars, len(windows), str(model.embed.weight.device.type))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -9,6 +9,8 @@ model."""
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -230,6 +232,30 @@ class HeldOut:
 def bits_per_character(nats: float, chars_per_token: float) -> float:
     """Mean nats per token -> bits per character, given the characters an average token of the text covers."""
     return float(nats / chars_per_token / math.log(2))
+
+
+def held_out_change(
+    losses: Callable[[], np.ndarray], overrides: dict, before: np.ndarray, chars: float, windows: int, device: str
+) -> HeldOut:
+    """A page service's held-out run with one change: ``losses()`` (the loss at every position or segment, over the
+    service's ``windows`` held-out windows) run inside ``models.probe.intervene(overrides)`` — this call's context
+    only, the shared model is never changed — beside the plain run's ``before``; ``chars``: characters per token."""
+    from models.probe import intervene
+
+    start = time.perf_counter()
+    with intervene(overrides):
+        after = losses()
+    ms = (time.perf_counter() - start) * 1e3
+    return HeldOut(
+        before=before,
+        after=after,
+        bpc_before=bits_per_character(float(before.mean()), chars),
+        bpc_after=bits_per_character(float(after.mean()), chars),
+        windows=windows,
+        backend="torch",
+        device=device,
+        ms=ms,
+    )
 
 
 def held_out(

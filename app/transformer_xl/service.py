@@ -5,7 +5,6 @@ terms of one query, the reach of the attention through the layers, and the card'
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +15,7 @@ from app.shared import assets
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, bits_per_character
+from app.shared.interventions import HeldOut, held_out_change
 from app.shared.numbers import log_softmax
 from app.shared.services import checkpoint, needs_corpus
 from models import metrics, transformer_xl, zoo
@@ -297,25 +296,12 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss by segment with ``part`` of block ``layer`` knocked out (one head, the attention, the MLP,
     replaced by ``mode``: zeros or its mean over the segment's positions) or its memory cut (``memory``; every
     block's: ``memory_all``). The override lives in this call's context only (``models.probe.intervene``)."""
-    from models.probe import intervene
-
     s = shape()
     if part not in PARTS or mode not in KNOCK_MODES:
         raise InputError("txl.error.knock_part")
     if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
         raise InputError("txl.error.knock_index", layers=s.n_layers, heads=s.n_heads)
     windows, chars, before = _held_out()
-    start = time.perf_counter()
-    with intervene(_override(layer, part, mode, head)):
-        after = _segment_losses(windows)
-    ms = (time.perf_counter() - start) * 1e3
-    return HeldOut(
-        before=before,
-        after=after,
-        bpc_before=bits_per_character(float(before.mean()), chars),
-        bpc_after=bits_per_character(float(after.mean()), chars),
-        windows=len(windows),
-        backend="torch",
-        device=str(MODEL.model.embed.weight.device.type),
-        ms=ms,
-    )
+    device = str(MODEL.model.embed.weight.device.type)
+    overrides = _override(layer, part, mode, head)
+    return held_out_change(lambda: _segment_losses(windows), overrides, before, chars, len(windows), device)
