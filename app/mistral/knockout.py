@@ -16,17 +16,8 @@ def knock_out(backend: str) -> None:
     st.subheader(t("mistral.ko.title"))
     s = svc.shape()
     st.caption(t("mistral.ko.caption", T=s.max_len))
-    k = interventions.controls("mistral", s.n_layers, s.n_heads)
-    try:
-        r = svc.knock_out(k.layer, k.part, k.mode, k.head)
-    except InputError as e:
-        ui.input_error(e)
-        return
-    label = t("view.ko.knocked", what=k.what)
-    interventions.held_out(r, label, f"mistral-knock-out-l{k.layer}-{k.part}", key="mistral_ko_loss")
-    st.caption(t("mistral.ko.read"))
-    interventions.torch_only(backend)
-    ui.readout(r)
+    run = lambda k: svc.knock_out(k.layer, k.part, k.mode, k.head)  # noqa: E731
+    interventions.held_out_knock_out("mistral", s.n_layers, s.n_heads, run, backend, t("mistral.ko.read"))
 
 
 @st.fragment

@@ -258,6 +258,22 @@ def held_out_change(
     )
 
 
+def held_out_knock_out(page: str, L: int, H: int, run: Callable[[Choice], HeldOut], backend: str, read: str) -> None:
+    """A decoder page's knock-out on held-out text: the controls, ``run`` (the page's service) on what they chose,
+    the held-out loss plain and knocked out, ``read`` (what to look for; "" for none), the torch-only note."""
+    k = controls(page, L, H)
+    try:
+        r = run(k)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    held_out(r, t("view.ko.knocked", what=k.what), f"{page}-knock-out-l{k.layer}-{k.part}", key=f"{page}_ko_loss")
+    if read:
+        st.caption(read)
+    torch_only(backend)
+    ui.readout(r)
+
+
 def held_out(
     r: HeldOut, label: str, name: str, *, key: str, x: np.ndarray | None = None, x_title: str | None = None
 ) -> None:
