@@ -40,18 +40,14 @@ def section(d: svc.Decoding, cfg: dict, backend: str) -> None:
         help=t("attention.ko.m.right.help"),
     )
     m3.metric(t("attention.ko.m.answer"), visible(k.answer_after) or "∅", help=t("attention.ko.m.answer.help"))
-    ui.figure(
-        ko.knock_out_tokens(
-            list(k.targets),
-            k.loss_before,
-            k.loss_after,
-            value_title=t("attention.ko.loss"),
-            before_name=t("view.ko.plain"),
-            after_name=t("view.ko.knocked", what=what),
-        ),
+    ko.token_figure(
+        choice,
+        list(k.targets),
+        k.loss_before,
+        k.loss_after,
+        t("attention.ko.loss"),
         {"target": list(k.targets), "plain": k.loss_before, "knocked_out": k.loss_after},
-        f"attention-knock-out-{choice.stack}-l{choice.layer}-{choice.part}",
-        key="attention_ko_fig",
+        "attention",
     )
     st.caption(t("attention.ko.read"))
     if d.text == svc.normalise(svc.EXAMPLES[0]):

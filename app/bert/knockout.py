@@ -39,18 +39,14 @@ def section(r: Reading) -> None:
     ko.before_after(m2, t("bert.ko.m.p", word=first), float(k.p_before[0]), float(k.p_after[0]), percent=True)
     m3.metric(t("bert.ko.m.top", word=first), visible(vocab[k.top_after[0]]), help=t("bert.ko.m.top.help"))
     labels = [f"{p}: {w}" for p, w in zip(k.positions, k.words)]
-    ui.figure(
-        ko.knock_out_tokens(
-            labels,
-            k.p_before,
-            k.p_after,
-            value_title=t("bert.ko.p"),
-            before_name=t("view.ko.plain"),
-            after_name=t("view.ko.knocked", what=what),
-        ),
+    ko.token_figure(
+        choice,
+        labels,
+        k.p_before,
+        k.p_after,
+        t("bert.ko.p"),
         {"positions": list(k.positions), "words": list(k.words), "plain": k.p_before, "knocked_out": k.p_after},
-        f"bert-knock-out-l{choice.layer}-{choice.part}",
-        key="bert_ko_fig",
+        "bert",
     )
     st.caption(t("bert.ko.read"))
     if not r.facts["real"] and (r.text_a, r.text_b, r.a.masked) == (svc.DEFAULT_A, svc.DEFAULT_B, svc.DEFAULT_MASKS):

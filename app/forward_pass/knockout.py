@@ -37,18 +37,14 @@ def section(text: str, name: str = svc.NAME) -> None:
         help=t("forward_pass.ko.m.p.help"),
     )  # fmt: skip
     m3.metric(t("forward_pass.ko.m.top", pos=k.pos), visible(vocab[k.top_after]))
-    ui.figure(
-        ko.knock_out_tokens(
-            list(k.targets),
-            k.loss_before,
-            k.loss_after,
-            value_title=t("forward_pass.ko.loss"),
-            before_name=t("view.ko.plain"),
-            after_name=t("view.ko.knocked", what=what),
-        ),
+    ko.token_figure(
+        choice,
+        list(k.targets),
+        k.loss_before,
+        k.loss_after,
+        t("forward_pass.ko.loss"),
         {"target": list(k.targets), "plain": k.loss_before, "knocked_out": k.loss_after},
-        f"forward-pass-knock-out-l{choice.layer}-{choice.part}",
-        key="forward_pass_ko_fig",
+        "forward_pass",
     )
     st.caption(t("forward_pass.ko.read"))
     if not svc.is_real(name) and text == svc.DEFAULT_TEXT:

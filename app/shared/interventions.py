@@ -181,6 +181,25 @@ def torch_only(backend: str) -> None:
         st.caption(t("view.ko.torch_only"))
 
 
+def token_figure(choice: Choice, labels: list[str], before, after, value_title: str, numbers: dict, page: str) -> None:
+    """A value per token, plain and knocked out (``knock_out_tokens``), with its download (``numbers``), named after
+    ``page`` and what ``choice`` knocked out."""
+    side = "" if choice.stack == BLOCKS else f"{choice.stack}-"
+    ui.figure(
+        knock_out_tokens(
+            list(labels),
+            before,
+            after,
+            value_title=value_title,
+            before_name=t("view.ko.plain"),
+            after_name=t("view.ko.knocked", what=choice.what),
+        ),
+        numbers,
+        f"{page.replace('_', '-')}-knock-out-{side}l{choice.layer}-{choice.part}",
+        key=f"{page}_ko_fig",
+    )
+
+
 @cached
 def knock_out_tokens(
     labels: list[str],

@@ -35,18 +35,14 @@ def section(name: str, task: str, text: str, backend: str) -> None:
     m2.metric(t("t5.ko.m.kept"), f"{n}/{n} → {k.kept}/{n}", delta=k.kept - n, help=t("t5.ko.m.kept.help"))
     verdict = "" if k.correct_after is None else " · " + t("t5.yes" if k.correct_after else "t5.no")
     m3.metric(t("t5.ko.m.answer"), (k.answer_after or "∅") + verdict, help=t("t5.ko.m.answer.help"))
-    ui.figure(
-        ko.knock_out_tokens(
-            list(k.output),
-            k.loss_before,
-            k.loss_after,
-            value_title=t("t5.ko.loss"),
-            before_name=t("view.ko.plain"),
-            after_name=t("view.ko.knocked", what=what),
-        ),
+    ko.token_figure(
+        choice,
+        list(k.output),
+        k.loss_before,
+        k.loss_after,
+        t("t5.ko.loss"),
         {"token": list(k.output), "plain": k.loss_before, "knocked_out": k.loss_after},
-        f"t5-knock-out-{choice.stack}-l{choice.layer}-{choice.part}",
-        key="t5_ko_fig",
+        "t5",
     )
     st.caption(t("t5.ko.read"))
     if not svc.real(name) and (task, " ".join(text.split())) == ("reverse_words", svc.EXAMPLES["reverse_words"][0]):
