@@ -19,8 +19,8 @@ from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, held_out_change
-from app.shared.services import engine, needs_corpus, stack_layers
+from app.shared.interventions import HeldOut, decoder_change
+from app.shared.services import engine, stack_layers
 from models import llama, metrics, sampling
 from models.data import bpe
 from models.layers import RMSNorm, cache_bytes
@@ -738,20 +738,6 @@ KO_WINDOWS = 16  # held-out windows of the model's context (a real model: of its
 REAL_KO_WINDOWS = 8
 
 
-@needs_corpus
-@st.cache_data(show_spinner=False, max_entries=8)
-def _held_out(name: str) -> tuple[np.ndarray, float]:
-    """Windows of the held-out plays in the checkpoint's tokens, the characters per token; their plain loss (T,)."""
-    ck = services.checkpoint(name)
-    ck.require()
-    return metrics.held_out_windows(ck.tokenizer, shape(name).limit, REAL_KO_WINDOWS if ck.real else KO_WINDOWS)
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def _plain_held_out(name: str) -> np.ndarray:
-    return metrics.position_losses(services.checkpoint(name).model, _held_out(name)[0])
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL.name) -> HeldOut:
     """The held-out loss by position with ``part`` (one head, the whole attention, the MLP) of block ``layer``
@@ -764,9 +750,7 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL
         raise InputError("llama.error.knock_part")
     if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
         raise InputError("llama.error.knock_index", layers=s.n_layers, heads=s.n_heads)
-    windows, chars = _held_out(name)
-    model = services.checkpoint(name).model
-    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
-    device = str(model.embed.weight.device.type)
-    overrides = interventions.knock_out(layer, part, mode, head)
-    return held_out_change(losses, overrides, _plain_held_out(name), chars, len(windows), device)
+    ck = services.checkpoint(name)
+    ck.require()
+    n = REAL_KO_WINDOWS if ck.real else KO_WINDOWS
+    return decoder_change(name, shape(name).limit, n, interventions.knock_out(layer, part, mode, head))

@@ -16,8 +16,8 @@ from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, held_out_change
-from app.shared.services import engine, needs_corpus, stack_layers
+from app.shared.interventions import HeldOut, decoder_change
+from app.shared.services import engine, stack_layers
 from models import metrics, mistral, zoo
 from models.data import bpe
 
@@ -293,21 +293,10 @@ def llama_card() -> Mapping:
 KO_WINDOWS = 16  # held-out windows of the training context
 
 
-@needs_corpus
-@st.cache_data(show_spinner=False, max_entries=1)
-def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
-    """Windows of the held-out plays, the characters per token, and their plain loss at every position (T,)."""
-    MODEL.require()
-    windows, chars = metrics.held_out_windows(MODEL.tokenizer, shape().max_len, KO_WINDOWS)
-    return windows, chars, metrics.position_losses(MODEL.model, windows)
-
-
 def _changed(overrides: dict) -> HeldOut:
     """The held-out loss with ``overrides`` beside the plain run."""
-    windows, chars, before = _held_out()
-    model = MODEL.model
-    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
-    return held_out_change(losses, overrides, before, chars, len(windows), str(model.embed.weight.device.type))
+    MODEL.require()
+    return decoder_change(MODEL.name, shape().max_len, KO_WINDOWS, overrides)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

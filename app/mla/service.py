@@ -16,8 +16,8 @@ from app.shared import assets, services
 from app.shared.i18n import InputError
 from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, held_out_change
-from app.shared.services import engine, needs_corpus, stack_layers
+from app.shared.interventions import HeldOut, decoder_change, held_out_windows
+from app.shared.services import engine, stack_layers
 from models import metrics, mla, mtp
 from models.data import bpe
 from models.layers import causal_mask
@@ -630,21 +630,10 @@ KO_WINDOWS = 16  # held-out windows of the training context
 CACHE_BYTES = 4  # float32: bytes per cached number
 
 
-@needs_corpus
-@st.cache_data(show_spinner=False, max_entries=1)
-def _held_out() -> tuple[np.ndarray, float, np.ndarray]:
-    """Windows of the held-out plays, the characters per token, and their plain loss at every position (T,)."""
-    MODEL.require()
-    windows, chars = metrics.held_out_windows(MODEL.tokenizer, shape().max_len, KO_WINDOWS)
-    return windows, chars, metrics.position_losses(MODEL.model, windows)
-
-
 def _changed(overrides: dict) -> HeldOut:
     """The held-out loss with ``overrides`` beside the plain run."""
-    windows, chars, before = _held_out()
-    model = MODEL.model
-    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
-    return held_out_change(losses, overrides, before, chars, len(windows), str(model.embed.weight.device.type))
+    MODEL.require()
+    return decoder_change(MODEL.name, shape().max_len, KO_WINDOWS, overrides)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -687,7 +676,7 @@ class Fewer:
 
 @st.cache_data(show_spinner=False, max_entries=1)
 def _fewer_all() -> dict[int, HeldOut]:
-    windows = _held_out()[0]
+    windows = held_out_windows(MODEL.name, shape().max_len, KO_WINDOWS)[0]
     order = mla.latent_order(MODEL.model, torch.from_numpy(windows))  # (L, K), measured on the same windows
     return {r: _changed({"blocks.*.attn.c_kv": mla.keep_latent(order[:, :r])}) for r in latent_options()}
 

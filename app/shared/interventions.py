@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
-from app.shared import ui
+from app.shared import services, ui
 from app.shared.figures import cached
 from app.shared.html import esc
 from app.shared.i18n import InputError, layer_head_label, t
@@ -251,6 +251,29 @@ class HeldOut:
 def bits_per_character(nats: float, chars_per_token: float) -> float:
     """Mean nats per token -> bits per character, given the characters an average token of the text covers."""
     return float(nats / chars_per_token / math.log(2))
+
+
+@services.needs_corpus
+@st.cache_data(show_spinner=False, max_entries=8)
+def held_out_windows(name: str, T: int, n: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """``n`` windows of ``T`` tokens of the held-out plays in checkpoint ``name``'s tokens, the characters per token,
+    and the plain loss at every position (T,), averaged over the windows: what a decoder's knock-outs compare with."""
+    from models import metrics
+
+    handle = services.checkpoint(name)
+    handle.require()
+    windows, chars = metrics.held_out_windows(handle.tokenizer, T, n)
+    return windows, chars, metrics.position_losses(handle.model, windows)
+
+
+def decoder_change(name: str, T: int, n: int, overrides: dict) -> HeldOut:
+    """Decoder ``name`` on ``held_out_windows(name, T, n)`` with ``overrides``, beside the plain run."""
+    from models import metrics
+
+    windows, chars, before = held_out_windows(name, T, n)
+    model = services.checkpoint(name).model
+    losses = lambda: metrics.position_losses(model, windows)  # noqa: E731
+    return held_out_change(losses, overrides, before, chars, len(windows), str(model.embed.weight.device.type))
 
 
 def held_out_change(
