@@ -74,6 +74,7 @@ def _pieces(ids: np.ndarray) -> tuple[str, ...]:
     return tuple(bpe.EOT if i == 0 else b.decode("utf-8", errors="replace") for i, b in zip(ids, raw))
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def heads(text: str, layer: int, head: int) -> Heads:
     """q, k, v of ``head`` in block ``layer`` of the GPT for ``text``."""

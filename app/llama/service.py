@@ -738,6 +738,7 @@ KO_WINDOWS = 16  # held-out windows of the model's context (a real model: of its
 REAL_KO_WINDOWS = 8
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL.name) -> HeldOut:
     """The held-out loss by position with ``part`` (one head, the whole attention, the MLP) of block ``layer``

@@ -299,6 +299,7 @@ def _changed(overrides: dict) -> HeldOut:
     return decoder_change(MODEL.name, shape().max_len, KO_WINDOWS, overrides)
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
@@ -330,6 +331,7 @@ class Narrowed:
     bpc: tuple[float, ...]  # the held-out bpc at each
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=1)
 def _narrowed_all() -> dict[int, HeldOut]:
     return {w: _changed({"blocks.*.attn.scores": mistral.narrower_window(w)}) for w in narrower_windows()}

@@ -636,6 +636,7 @@ def _changed(overrides: dict) -> HeldOut:
     return decoder_change(MODEL.name, shape().max_len, KO_WINDOWS, overrides)
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
@@ -674,6 +675,7 @@ class Fewer:
     cache_bytes: tuple[int, ...]  # bytes per token cached at each
 
 
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=1)
 def _fewer_all() -> dict[int, HeldOut]:
     windows = held_out_windows(MODEL.name, shape().max_len, KO_WINDOWS)[0]

@@ -17,7 +17,7 @@ from app.shared.interventions import MODES as KNOCK_MODES
 from app.shared.interventions import PARTS as KNOCK_PARTS
 from app.shared.interventions import HeldOut, held_out_change
 from app.shared.numbers import log_softmax
-from app.shared.services import checkpoint, needs_corpus
+from app.shared.services import checkpoint, computing, needs_corpus
 from models import metrics, transformer_xl, zoo
 from models.data import bpe
 
@@ -291,6 +291,7 @@ def _override(layer: int, part: str, mode: str, head: int) -> dict:
     return interventions.knock_out(layer, part, mode, head)
 
 
+@computing
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss by segment with ``part`` of block ``layer`` knocked out (one head, the attention, the MLP,
