@@ -28,8 +28,8 @@ import streamlit as st
 from app.shared import assets, services
 from app.shared.figures import cached
 from app.shared.i18n import InputError
-from app.shared.interventions import MODES as KNOCK_MODES  # models.interventions' names, no torch
-from app.shared.interventions import PARTS as KNOCK_PARTS
+from app.shared.interventions import BLOCKS
+from app.shared.interventions import check as check_knock_out
 from app.shared.numbers import entropy_bits, log_softmax, softmax
 from app.shared.services import engine, stack_layers
 from models import gpt, metrics, sampling
@@ -556,10 +556,7 @@ class KnockOut:
 
 def _check_part(name: str, layer: int, part: str, mode: str, head: int) -> None:
     cfg = handle(name).config
-    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
-        raise InputError("gpt.error.knock_part")
-    if not (0 <= layer < cfg["n_layers"] and 0 <= head < cfg["n_heads"]):
-        raise InputError("gpt.error.knock_index", layers=cfg["n_layers"], heads=cfg["n_heads"])
+    check_knock_out(BLOCKS, layer, part, mode, head, {BLOCKS: cfg["n_layers"]}, cfg["n_heads"])
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

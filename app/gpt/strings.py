@@ -355,11 +355,6 @@ STRINGS = {
         "非英文文本每个字符会占用多得多的词元。",
     ),
     "gpt.error.n": ("Generate between 1 and {max} tokens.", "生成的词元数须在 1 到 {max} 之间。"),
-    "gpt.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
-    "gpt.error.knock_index": (
-        "This model has {layers} layers and {heads} heads: choose within them.",
-        "这个模型有 {layers} 层、{heads} 个头：请在范围内选择。",
-    ),
     "gpt.error.patch_lengths": (
         "The clean prompt has {clean} tokens and the corrupted one {corrupted}: patching needs the same number. "
         "Change words for words of the same length in tokens.",

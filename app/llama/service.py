@@ -17,9 +17,8 @@ import torch.nn.functional as F
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.interventions import MODES as KNOCK_MODES
-from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, decoder_change
+from app.shared.interventions import BLOCKS, HeldOut, decoder_change
+from app.shared.interventions import check as check_knock_out
 from app.shared.services import engine, stack_layers
 from models import llama, metrics, sampling
 from models.data import bpe
@@ -747,10 +746,7 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL
     from models import interventions
 
     s = shape(name)
-    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
-        raise InputError("llama.error.knock_part")
-    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
-        raise InputError("llama.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    check_knock_out(BLOCKS, layer, part, mode, head, {BLOCKS: s.n_layers}, s.n_heads)
     ck = services.checkpoint(name)
     ck.require()
     n = REAL_KO_WINDOWS if ck.real else KO_WINDOWS

@@ -590,11 +590,6 @@ STRINGS = {
         "在我们的模型上测得：块 0 的 MLP 是唯一离不开的部分（置零后每字符比特 +2.2）；整块注意力最多约 +0.2，"
         "任一单个头不到 +0.05。",
     ),
-    "llama.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
-    "llama.error.knock_index": (
-        "The model has {layers} layers and {heads} heads, counted from 0.",
-        "该模型有 {layers} 层、{heads} 个头，从 0 开始编号。",
-    ),
     "llama.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "llama.error.chars": (
         "The text has {n} characters; at most {max} are allowed.",

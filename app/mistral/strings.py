@@ -342,11 +342,6 @@ STRINGS = {
         "W' 之前的位置无论如何都能看到所有键，不受影响；之后的每个查询都失去了训练时会用到的键。测得：相对 W = {W}，"
         "W' = 16 每字符比特 +0.02，W' = 4 约 +0.2，W' = 1（每个词元只看自己）约 +0.6。",
     ),
-    "mistral.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
-    "mistral.error.knock_index": (
-        "The model has {layers} layers and {heads} heads, counted from 0.",
-        "该模型有 {layers} 层、{heads} 个头，从 0 开始编号。",
-    ),
     "mistral.error.narrower": ("Choose a window among {options}.", "请在 {options} 中选择一个窗口。"),
     "mistral.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "mistral.error.chars": (

@@ -14,9 +14,8 @@ import torch
 
 from app.shared import assets, services
 from app.shared.i18n import InputError
-from app.shared.interventions import MODES as KNOCK_MODES
-from app.shared.interventions import PARTS as KNOCK_PARTS
-from app.shared.interventions import HeldOut, decoder_change, held_out_windows
+from app.shared.interventions import BLOCKS, HeldOut, decoder_change, held_out_windows
+from app.shared.interventions import check as check_knock_out
 from app.shared.services import engine, stack_layers
 from models import metrics, mla, mtp
 from models.data import bpe
@@ -644,10 +643,7 @@ def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     from models import interventions
 
     s = shape()
-    if part not in KNOCK_PARTS or mode not in KNOCK_MODES:
-        raise InputError("mla.error.knock_part")
-    if not (0 <= layer < s.n_layers and 0 <= head < s.n_heads):
-        raise InputError("mla.error.knock_index", layers=s.n_layers, heads=s.n_heads)
+    check_knock_out(BLOCKS, layer, part, mode, head, {BLOCKS: s.n_layers}, s.n_heads)
     return _changed(interventions.knock_out(layer, part, mode, head))
 
 

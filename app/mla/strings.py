@@ -654,11 +654,6 @@ STRINGS = {
         "相对保留全部 {K} 维测得：保留 32 维每字符比特 +0.08，16 维约 +0.2，一维不留约 +0.5。应保留方差最大的维度："
         "按编号取前 32 维要 +0.15。按某个宽度训练的潜向量会被完整使用；想要更小的缓存，就得按小宽度训练。",
     ),
-    "mla.error.knock_part": ("Choose a part to knock out and how.", "请选择要敲除的部分和方式。"),
-    "mla.error.knock_index": (
-        "The model has {layers} layers and {heads} heads, counted from 0.",
-        "该模型有 {layers} 层、{heads} 个头，从 0 开始编号。",
-    ),
     "mla.error.kept": ("Choose a latent width among {options}.", "请在 {options} 中选择潜向量维数。"),
     "mla.error.empty": ("Type some text first.", "请先输入一些文本。"),
     "mla.error.chars": (
