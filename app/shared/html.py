@@ -42,6 +42,11 @@ TIP_CSS = f"""<style>
 /* On a phone a tap shows Plotly's toolbar over the figure's title and legend; every figure has its own download
    of the numbers below it, so the toolbar goes. */
 @media (max-width: 640px) {{ .js-plotly-plot .modebar-container {{ display: none !important; }} }}
+/* A row of segmented buttons wider than a phone wraps onto a second line rather than scrolling sideways, where
+   the options past the edge would be hidden (a knock-out's five parts, a model's layers). */
+@media (max-width: 640px) {{
+  [data-testid="stButtonGroup"] [role="radiogroup"] {{ flex-wrap: wrap; overflow-x: visible; row-gap: 0.25rem; }}
+}}
 /* A static table on a phone: tighter cells, so most tables fit 390 px; a wider one scrolls inside its box. */
 @media (max-width: 640px) {{
   [data-testid="stTableStyledTable"] :is(th, td) {{ padding: 0.25rem 0.25rem !important; font-size: 0.78rem; }}
