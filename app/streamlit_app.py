@@ -82,6 +82,12 @@ with st.sidebar:
     last_run = st.empty()
     st.html(html.history_script((*SHELL_KEYS, PRESENT)), unsafe_allow_javascript=True)
     st.html(html.TIP_CSS)
+    st.html(
+        html.connection_words(
+            t("shell.reconnecting"), t("shell.connection_error.title"), t("shell.connection_error.body")
+        ),
+        unsafe_allow_javascript=True,
+    )
     st.html(theme.THEME_CSS)  # the colours our HTML takes from the reader's light or dark theme
     share_the_interpreter()
     warming = warm_up()

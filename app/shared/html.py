@@ -181,3 +181,37 @@ HISTORY_SCRIPT = """<script>
   }, true);
 })();
 </script>"""
+
+
+# Streamlit's own words while the connection to the server is lost are English and speak to a developer ("Connecting",
+# and after a while a dialog "Connection error … streamlit run yourscript.py"). In a class behind deploy/launch.py a
+# student sees them when their process stops, until a live one takes them over. The style shows our translated words
+# in their place (the original text stays in the page, at size 0, for React to update); the script (ours, static, the
+# texts passed as JSON) marks that dialog, which no selector can tell from another by its text.
+CONNECTION_DIALOG = "te-connection-dialog"
+
+
+def connection_words(status: str, title: str, body: str) -> str:
+    words = {
+        k: json.dumps(str(v), ensure_ascii=False) for k, v in (("status", status), ("title", title), ("body", body))
+    }
+    return f"""<style>
+[data-testid="stConnectionStatus"] label {{ font-size: 0 !important; }}
+[data-testid="stConnectionStatus"] label::after {{ content: {words["status"]}; font-size: 0.875rem; }}
+section[role="dialog"].{CONNECTION_DIALOG} h2 {{ font-size: 0 !important; }}
+section[role="dialog"].{CONNECTION_DIALOG} h2::after {{ content: {words["title"]}; font-size: 1.5rem; }}
+section[role="dialog"].{CONNECTION_DIALOG} h2 ~ * {{ display: none !important; }}
+section[role="dialog"].{CONNECTION_DIALOG}::after {{
+  content: {words["body"]}; display: block; padding: 0 1.5rem 1.5rem;
+}}
+</style><script>
+(() => {{
+  if (window.__teConnection) return;
+  window.__teConnection = true;
+  const mark = () => document.querySelectorAll('section[role="dialog"]').forEach((d) => {{
+    const h = d.querySelector("h2");
+    if (h && h.textContent.trim() === "Connection error") d.classList.add("{CONNECTION_DIALOG}");
+  }});
+  new MutationObserver(mark).observe(document.body, {{ childList: true, subtree: true }});
+}})();
+</script>"""

@@ -36,6 +36,14 @@ STRINGS = {
         "Running the model for this view (a first visit loads and runs it; later visits show the result at once)…",
         "正在为这个视图运行模型（首次访问需要加载并运行模型；之后再访问会立即显示结果）……",
     ),
+    "shell.reconnecting": ("Connection lost · reconnecting…", "连接中断 · 正在重新连接……"),
+    "shell.connection_error.title": ("The server is not answering", "服务器没有响应"),
+    "shell.connection_error.body": (
+        "This page keeps trying and comes back by itself once a server answers, with every control as its link holds "
+        "it. If it stays like this, reload the page in a minute or ask the person who runs the server.",
+        "本页会不断重试，一旦有服务器响应就会自动恢复，各控件保持链接中记录的状态。如果一直这样，请过一分钟再刷新页面，"
+        "或联系运行服务器的人。",
+    ),
     "era.home": ("Start", "开始"),
     "era.foundations": ("Foundations", "奠基"),
     "era.expansion": ("Expansion", "扩展"),
