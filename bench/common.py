@@ -106,6 +106,54 @@ def wait_idle(page, timeout: float = 60_000) -> None:
     page.wait_for_selector(IDLE, timeout=timeout)
 
 
+# The browser's own clock around one move, so the time a reader waits is read without the fixed wait of
+# ``wait_idle``: ``arm_move_clock`` notes the next key press or pointer press (capture phase, before the widget sees
+# it) and every later change of the DOM under the page's main area (``stMain``: not the sidebar, not the toolbar's
+# "running" icon); ``move_drawn_ms`` is then the time from that press to the last change, once the app is idle again:
+# the moment the updated figure was in the page (Plotly draws synchronously into its SVG after the element's render).
+MOVE_CLOCK = """() => {
+  if (!window.__teClock) {
+    const clock = (window.__teClock = { pressed: null, last: null });
+    const press = () => { if (clock.pressed === null) clock.pressed = performance.now(); };
+    document.addEventListener("keydown", press, true);
+    document.addEventListener("pointerdown", press, true);
+    const inMain = (node) => {
+      const el = node && node.nodeType === 1 ? node : node && node.parentElement;
+      return !!(el && el.closest('[data-testid="stMain"]'));
+    };
+    new MutationObserver((records) => {
+      if (clock.pressed !== null && records.some((r) => inMain(r.target))) clock.last = performance.now();
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  window.__teClock.pressed = null;
+  window.__teClock.last = null;
+}"""
+
+
+def arm_move_clock(page) -> None:
+    """Start the browser's clock for the next move on ``page`` (see ``MOVE_CLOCK``)."""
+    page.evaluate(MOVE_CLOCK)
+
+
+QUIET_MS = 500  # the main area unchanged this long after the app went idle: the move's drawing is over
+
+
+def move_drawn_ms(page) -> float | None:
+    """Milliseconds from the armed move's press to the last change of the main area; None when either is missing
+    (no press seen, or nothing changed). Call it once the app is idle: it first waits until the main area has not
+    changed for ``QUIET_MS``, since a figure can finish drawing after the script's run has ended (Plotly draws from
+    a promise, after the element arrived). A benchmark's wait, never a test's: it reads a time, it asserts nothing."""
+    page.wait_for_function(
+        "() => { const c = window.__teClock;"
+        f" return !c || performance.now() - (c.last ?? c.pressed ?? 0) > {QUIET_MS}; }}",
+        timeout=60_000,
+    )
+    return page.evaluate(
+        "() => { const c = window.__teClock;"
+        " return c && c.pressed !== null && c.last !== null ? c.last - c.pressed : null; }"
+    )
+
+
 def nudge(page, thumb, i: int, first: str = "ArrowRight") -> None:
     """One step of a slider (a react-aria range input): ``first`` on even ``i``, the other way on odd ``i``, so
     repeated calls always change the value and stay next to the default; returns after the rerun."""

@@ -34,6 +34,24 @@ SLIDERS = {
     "t5": slider("t5_density"),  # section 2's noise density
     "transformer-xl": slider("txl_query"),  # the query token in the segment
 }
+# Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
+# layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
+# word, a new temperature or noise density, a capacity factor, a group sampled afresh, a compute budget's frontier).
+RESLICE = frozenset(
+    {
+        "attention",
+        "compare",
+        "flash-attention",
+        "forward-pass",
+        "llama",
+        "mamba",
+        "mistral",
+        "mla",
+        "rope",
+        "transformer-xl",
+        "vit",
+    }
+)
 # Where the first step of a page's slider goes left (the default sits at the slider's right end, or the left step is
 # the one the page redraws most)
 LEFT_FIRST = {"mistral"}

@@ -425,7 +425,15 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
 def browser(repeats: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from bench.common import CHROMIUM_ARGS, find_chromium, free_port, goto, start_server
+    from bench.common import (
+        CHROMIUM_ARGS,
+        arm_move_clock,
+        find_chromium,
+        free_port,
+        goto,
+        move_drawn_ms,
+        start_server,
+    )
 
     chromium = find_chromium()
     if chromium is None:
@@ -445,12 +453,18 @@ def browser(repeats: int) -> dict:
             for name, fn in interactions.items():
                 goto(page, f"http://127.0.0.1:{port}/{name}")
                 fn(page, 0)
-                samples = []
+                samples, drawn = [], []
                 for i in range(1, repeats + 1):
+                    arm_move_clock(page)
                     t0 = time.perf_counter()
                     fn(page, i)
                     samples.append((time.perf_counter() - t0) * 1e3)
+                    ms = move_drawn_ms(page)
+                    if ms is not None:
+                        drawn.append(ms)
                 result["pages"].setdefault(name, {})[label] = _stats(samples)
+                if drawn:
+                    result["pages"][name][f"{label}_drawn"] = _stats(drawn)
             if not gc_on:
                 result["start_to_home_ms"] = round(started, 0)
                 result["server_rss_mb"] = process_rss_mb(proc.pid)
@@ -534,14 +548,30 @@ def table(results: dict) -> str:
             lines.append(f"| {key} | {s['p50']} | {s['p95']} | ≤ 20 ms |")
     br = results.get("browser")
     if br:
+        from bench.interactions import RESLICE
+
         lines += [
             "",
-            "| widget change → figure updated (Chromium) | p50 ms | p95 ms | p50 with post-rerun gc | budget |",
-            "|---|---|---|---|---|",
+            "Widget change → figure updated, in Chromium: *drawn* is the browser's own clock from the key or pointer "
+            "press to the last change of the page's main area (a figure may finish drawing after the script's run "
+            "ended); *idle* is the test's view, press → the app reports idle, which includes `wait_idle`'s fixed "
+            "100 ms. A move that only re-slices numbers already computed (`bench.interactions.RESLICE`) has the "
+            "tighter budget.",
+            "",
+            "| widget change → figure updated (Chromium) | drawn p50 ms | drawn p95 ms | idle p50 ms | idle p95 ms "
+            "| drawn p50 with post-rerun gc | budget (drawn) | met |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for name, s in br["pages"].items():
-            off, on = s["gc_off"], s.get("gc_on", {})
-            lines.append(f"| {name} | {off['p50']} | {off['p95']} | {on.get('p50', '–')} | p50 ≤ 300, p95 ≤ 600 |")
+            off, drawn, on = s["gc_off"], s.get("gc_off_drawn", {}), s.get("gc_on_drawn", s.get("gc_on", {}))
+            limit = 100 if name in RESLICE else 300
+            met = "–"
+            if drawn:
+                met = "yes" if drawn["p50"] <= limit and drawn["p95"] <= 600 else "no"
+            lines.append(
+                f"| {name} | {drawn.get('p50', '–')} | {drawn.get('p95', '–')} | {off['p50']} | {off['p95']} "
+                f"| {on.get('p50', '–')} | p50 ≤ {limit}, p95 ≤ 600 | {met} |"
+            )
         lines += [
             "",
             "| other | value | budget |",
