@@ -26,6 +26,7 @@ from app.shared.services import (  # noqa: E402
     BACKENDS,
     WARM_UP_DELAY_S,
     begin_warm_up,
+    import_page,
     reader_run,
     settle_heap,
     share_the_interpreter,
@@ -128,6 +129,15 @@ def navigation_sections() -> dict[str, list]:
     return sections
 
 
+def page_folder(url_path: str) -> Path:
+    """The folder of app/ that holds the page at ``url_path`` (home's for the home page and the benchmarks' empty
+    page, whose script is not in app/)."""
+    for p in (*available_papers(), *available_tools()):
+        if p.page == url_path:
+            return (APP_DIR / p.script).parent
+    return APP_DIR / HOME
+
+
 sections = navigation_sections()
 page = st.navigation(sections, expanded=True)  # every page one click away, none behind "View more"
 if st.session_state["lang"] == "en":
@@ -136,6 +146,7 @@ else:
     st.query_params["lang"] = st.session_state["lang"]
 try:
     with reader_run():  # the warm-up waits for it (services)
+        import_page(page_folder(page.url_path))  # a first visit in this process: a spinner, not a blank page
         lessons.before_page(page.url_path, presenting)  # a lesson's stop: its task at the top of the page
         page.run()
         lessons.after_page(page.url_path)  # the page's exercise, checked against the live model

@@ -179,6 +179,7 @@ class Measured:
 
 
 @needs_corpus
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=8)
 def measured_decay(backend: str, name: str = MODEL.name) -> Measured:
     """Over held-out windows of the model's context (a real model: REAL_WINDOWS windows of REAL_WINDOW tokens)."""
@@ -294,6 +295,7 @@ def source_ids(source: str, start: float, text: str) -> np.ndarray:
 
 
 @needs_corpus
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=32)
 def extrapolation(source: str, start: float, text: str, chosen: tuple[str, ...]) -> Extrapolation:
     """Per-position loss beyond the training context, for each chosen scheme (torch: the scaling is a forward

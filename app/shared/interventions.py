@@ -254,6 +254,7 @@ def bits_per_character(nats: float, chars_per_token: float) -> float:
 
 
 @services.needs_corpus
+@services.computing
 @st.cache_data(show_spinner=False, max_entries=8)
 def held_out_windows(name: str, T: int, n: int) -> tuple[np.ndarray, float, np.ndarray]:
     """``n`` windows of ``T`` tokens of the held-out plays in checkpoint ``name``'s tokens, the characters per token,

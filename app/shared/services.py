@@ -250,6 +250,32 @@ def import_pages() -> list[str]:
     return sorted({*names, *OUR_FIRST_USE})
 
 
+def page_modules(folder: Path) -> list[str]:
+    """The modules of a page's folder of app/ (its sections, service, views, strings ...), not its script."""
+    from app.catalog import APP_DIR
+
+    return [
+        ".".join(path.relative_to(APP_DIR.parent).with_suffix("").parts)
+        for path in sorted(folder.glob("*.py"))
+        if path.name not in ("page.py", "__init__.py")
+    ]
+
+
+def import_page(folder: Path) -> None:
+    """Import the modules of the page in ``folder`` before its script runs, under a spinner that says so when that
+    takes a while: on the first visit to a page in a fresh process they bring torch, models/ and the page's
+    libraries in (seconds on a busy machine), while the page's area would otherwise stay blank. A no-op once they
+    are imported (``TE_WARM_FIRST=1`` imports them all before the server answers: ``import_pages``)."""
+    import importlib
+
+    missing = [name for name in page_modules(folder) if name not in sys.modules]
+    if not missing:
+        return
+    with st.spinner(t("shell.opening"), show_time=True):
+        for name in missing:
+            importlib.import_module(name)
+
+
 @st.cache_resource(show_spinner=False)
 def _cpu_copy(name: str):
     from models import zoo

@@ -36,6 +36,10 @@ STRINGS = {
         "Running the model for this view (a first visit loads and runs it; later visits show the result at once)…",
         "正在为这个视图运行模型（首次访问需要加载并运行模型；之后再访问会立即显示结果）……",
     ),
+    "shell.opening": (
+        "Opening this page: a fresh server loads its libraries and the model's code once…",
+        "正在打开本页：刚启动的服务器要先加载一次所需的库和模型代码……",
+    ),
     "shell.reconnecting": ("Connection lost · reconnecting…", "连接中断 · 正在重新连接……"),
     "shell.connection_error.title": ("The server is not answering", "服务器没有响应"),
     "shell.connection_error.body": (
