@@ -91,7 +91,7 @@ def mean_share(
     xs = np.repeat(np.arange(P), T) + np.tile(np.linspace(-0.12, 0.12, T), P)
     for values, name, colour, offset in ((share, share_name, MEAN, -0.18), (change, change_name, QUERY, 0.18)):
         fig.add_trace(
-            go.Scattergl(  # 2 · P · T dots (570 on the default text): one WebGL canvas, not an SVG node each
+            go.Scatter(
                 x=xs + offset,
                 y=100 * values.ravel(),
                 mode="markers",
@@ -152,7 +152,7 @@ def gating(
     fig = go.Figure()
     fig.add_vrect(x0=-closed_below, x1=closed_below, fillcolor="#bbb", opacity=0.35, line_width=0)
     fig.add_trace(
-        go.Scattergl(  # a dot per hidden unit (512, a real model's 1536): WebGL, not an SVG node each
+        go.Scatter(
             x=gate,
             y=up,
             mode="markers",
