@@ -18,7 +18,6 @@ from app.shared.tokens import TOKEN_BOX, visible
 EDGE, TRAINED = "#d62728", "#555"  # the displayed window's edge, the trained window's edge
 ROLLING, FULL = "#d62728", "#1f77b4"
 MAX_TICKS = 24  # token labels on an axis (more overlap once slanted)
-CHAR_PX = 7  # a tick label's width per character, for margins sized without Plotly's automatic ones
 
 
 def staircase(T: int, window: int) -> tuple[list[float], list[float]]:
@@ -44,16 +43,9 @@ def _edge(fig: go.Figure, T: int, window: int, name: str, colour: str, dash: str
 
 
 def _token_axes(fig: go.Figure, labels: list[str], *, query_title: str, key_title: str) -> None:
-    """Token labels on both axes, slanted on top, in margins sized here from the longest label shown: Plotly's
-    automatic margins measure every label again on each redraw (a window move redraws both maps)."""
     shown = [visible(p) for p in labels]
-    x_ticks, y_ticks = ticks(shown, MAX_TICKS), ticks(shown, MAX_TICKS)
-    longest = max((len(s) for s in y_ticks["ticktext"]), default=1)
-    fig.update_xaxes(title=key_title, side="top", tickangle=-60, automargin=False, **x_ticks)
-    fig.update_yaxes(title=query_title, automargin=False, **y_ticks)
-    # About 7 px a character at Plotly's 12 px font, the axis title's 22 px beside it; the slanted labels reach up
-    # sin 60° of their length.
-    fig.update_layout(margin={"l": 30 + CHAR_PX * longest, "t": max(90, 40 + int(0.87 * CHAR_PX * longest))})
+    fig.update_xaxes(title=key_title, side="top", tickangle=-60, **ticks(shown, MAX_TICKS))
+    fig.update_yaxes(title=query_title, **ticks(shown, MAX_TICKS))
 
 
 @cached
@@ -83,9 +75,8 @@ def band_map(
     _edge(fig, len(mask), window, window_name, EDGE)
     if trained != window:
         _edge(fig, len(mask), trained, trained_name, TRAINED, "dot")
-    legend_below(fig, height, top=90, y=-0.12)
     _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return fig
+    return legend_below(fig, height, top=90, y=-0.12)
 
 
 @cached
@@ -117,9 +108,8 @@ def pattern_map(
     _edge(fig, len(pattern), window, window_name, EDGE)
     if trained != window:
         _edge(fig, len(pattern), trained, trained_name, TRAINED, "dot")
-    legend_below(fig, height, top=90, y=-0.12)
     _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return fig
+    return legend_below(fig, height, top=90, y=-0.12)
 
 
 @cached
