@@ -84,6 +84,7 @@ def accuracy_curve(
     return legend_above(fig, 340, top=40)
 
 
+@cached  # the same HTML for every reader and rerun of a problem: built once
 def step_chips(ops: tuple[str, ...], truth: tuple[int, ...], written: tuple[int | None, ...], start: int) -> str:
     """HTML: the chain as cot wrote it, one chip per operation — "+4 → 7" — green where the written value is the true
     one, red where it is not, grey where nothing was written."""
@@ -151,6 +152,7 @@ def group_bars(
     return legend_above(fig, 380, top=40)
 
 
+@cached  # the same HTML for every reader and rerun of a group: built once
 def pushed_strips(
     completions: tuple[str, ...],
     weights: np.ndarray,

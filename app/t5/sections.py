@@ -135,6 +135,7 @@ def text_to_text(name: str, task: str, text: str, backend: str):
 # ---- 2 · span corruption (§3.3) --------------------------------------------------------------------------------------
 SPAN = ("t5_span_text", "t5_density", "t5_mean_span", "t5_seed")  # the span controls, which rerun its view alone
 SPAN_CHOICE = "_t5_span"  # {control: value}, read by the view (ui.rerun_parts)
+STRIP_GAP = '<div style="height:1rem"></div>'  # between strips drawn as one element: the gap between two elements
 
 
 def span_corruption(name: str, backend: str) -> None:
@@ -185,49 +186,46 @@ def span_view(name: str, backend: str):
         t("t5.yes") if c.reassembled else t("t5.no"),
         help=t("t5.span.m.reassembled.help"),
     )
-    ui.markup(
-        token_strip(
-            list(c.tokens),
-            c.dropped.astype(float),
-            vmin=0,
-            vmax=1,
-            colorscale="Oranges",
-            fmt="{:.0f}",
-            label=t("t5.span.strip.original"),
-        )
-    )
     sentinel = np.array([p.startswith("⟨") for p in c.input], dtype=float)
-    ui.markup(
-        token_strip(
-            list(c.input),
-            sentinel,
-            vmin=0,
-            vmax=1,
-            colorscale="Oranges",
-            fmt="{:.0f}",
-            label=t("t5.span.strip.input"),
-        )
-    )
-    ui.markup(
-        token_strip(
-            list(c.target), c.target_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.target")
-        )
-    )
-    ui.markup(
-        token_strip(
-            list(c.greedy), c.greedy_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.greedy")
-        )
-    )
     shade = np.where(c.dropped, c.filled_ok.astype(float), 0.5)
+    # The five strips as one element, spaced as five were: a density move resends one, not five.
     ui.markup(
-        token_strip(
-            list(c.filled),
-            shade,
-            vmin=0,
-            vmax=1,
-            colorscale=WRONG_KEPT_RIGHT,
-            fmt="{:.1f}",
-            label=t("t5.span.strip.filled"),
+        STRIP_GAP.join(
+            (
+                token_strip(
+                    list(c.tokens),
+                    c.dropped.astype(float),
+                    vmin=0,
+                    vmax=1,
+                    colorscale="Oranges",
+                    fmt="{:.0f}",
+                    label=t("t5.span.strip.original"),
+                ),
+                token_strip(
+                    list(c.input),
+                    sentinel,
+                    vmin=0,
+                    vmax=1,
+                    colorscale="Oranges",
+                    fmt="{:.0f}",
+                    label=t("t5.span.strip.input"),
+                ),
+                token_strip(
+                    list(c.target), c.target_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.target")
+                ),
+                token_strip(
+                    list(c.greedy), c.greedy_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.greedy")
+                ),
+                token_strip(
+                    list(c.filled),
+                    shade,
+                    vmin=0,
+                    vmax=1,
+                    colorscale=WRONG_KEPT_RIGHT,
+                    fmt="{:.1f}",
+                    label=t("t5.span.strip.filled"),
+                ),
+            )
         )
     )
     right = int((c.filled_ok & c.dropped).sum())
