@@ -58,18 +58,6 @@ except InputError as e:
     ui.input_error(e)
     st.stop()
 
-# ---- 3.1 task 1: the masked language model ---------------------------------------------------------------------------
-masks = sections.mask_picker(name, tokens, text_a, text_b)
-try:
-    # the same for every k: moving k reruns only the predictions
-    a = svc.analyse(name, text_a, text_b, masks, sections.MAX_K, backend)
-except InputError as e:
-    ui.input_error(e)
-    st.stop()
-reading = sections.Reading(name, text_a, text_b, tokens, a, facts, backend)
-sections.what_the_model_reads(reading)
-sections.predictions(reading)
-
 VIEWS = {
     "example": sections.masking_recipe,  # 3.1: how a training input is masked (80% [MASK], 10% random, 10% kept)
     "nsp": sections.next_sentence,  # 3.1 task 2: next-sentence prediction
@@ -79,12 +67,29 @@ VIEWS = {
 
 
 @st.fragment
-def views() -> None:
+def views(reading: sections.Reading) -> None:
     """One view at a time: choosing a view, or a control inside one, reruns this part of the page alone."""
     VIEWS[sections.pick_view(tuple(VIEWS))](reading)
 
 
-views()
-knockout.section(reading)  # one head, or a layer's attention or MLP, knocked out: the masked words before and after
+# ---- 3.1 task 1: the masked language model ---------------------------------------------------------------------------
+@st.fragment
+def masked(tokens: svc.Tokens) -> None:
+    """The mask picker and everything it drives: a click on a piece reruns this part alone, not the header, the
+    paper's table and the inputs above it (which the masks do not change)."""
+    masks = sections.mask_picker(name, tokens, text_a, text_b)
+    try:
+        # the same for every k: moving k reruns only the predictions
+        a = svc.analyse(name, text_a, text_b, masks, sections.MAX_K, backend)
+    except InputError as e:
+        ui.input_error(e)
+        return
+    reading = sections.Reading(name, text_a, text_b, tokens, a, facts, backend)
+    sections.what_the_model_reads(reading)
+    sections.predictions(reading)
+    views(reading)
+    knockout.section(reading)  # one head, or a layer's attention or MLP, knocked out: the masked words before and after
 
+
+masked(tokens)
 sections.explanation(name, facts)

@@ -57,11 +57,18 @@ def prediction_bars(
             row=m // cols + 1,
             col=m % cols + 1,
         )
-    fig.update_yaxes(autorange="reversed", type="category")
-    fig.update_xaxes(range=[0, min(1.0, top * 1.35) if top > 0 else 1], tickformat=".0%")
+    # Margins set here rather than measured by Plotly (the template's automargin), so that a click lays the figure
+    # out once: room on the left for the first column's labels ("1. piece"), under it for the ticks and the title.
+    longest = max((len(f"{K}. {visible(p)}") for row in pieces[::cols] for p in row), default=1)
+    fig.update_yaxes(autorange="reversed", type="category", automargin=False)
+    fig.update_xaxes(range=[0, min(1.0, top * 1.35) if top > 0 else 1], tickformat=".0%", automargin=False)
     fig.update_xaxes(title=value_title, row=rows)
     fig.update_annotations(font_size=13)
-    fig.update_layout(height=int(70 + rows * (40 + 22 * K)), margin={"l": 10, "r": 20, "t": 40, "b": 40}, bargap=0.25)
+    fig.update_layout(
+        height=int(70 + rows * (40 + 22 * K)),
+        margin={"l": 14 + round(7 * longest), "r": 20, "t": 40, "b": 48},
+        bargap=0.25,
+    )
     return fig
 
 

@@ -40,10 +40,16 @@ def time_map(
         value_title=value_title,
         hover="t=%{x}, " + row_title + " %{y}",
     )
-    wide = max((len(str(x)) for x in labels), default=1) > 2  # words, not single letters: slant them
-    fig.update_xaxes(**ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0)
-    fig.update_yaxes(title=row_title, autorange="reversed")
-    fig.update_layout(title=title or None, height=height, margin={"l": 10, "r": 10, "t": 40 if title else 10, "b": 10})
+    longest = max((len(str(x)) for x in labels), default=1)
+    wide = longest > 2  # words, not single letters: slant them
+    # Margins set here rather than measured by Plotly (the template's automargin), so that a layer move lays the map
+    # out once: room on the left for the row numbers and title, under it for the (slanted) token labels.
+    fig.update_xaxes(**ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0, automargin=False)
+    fig.update_yaxes(title=row_title, autorange="reversed", automargin=False)
+    bottom = 24 + round(0.87 * 7 * longest) if wide else 28
+    fig.update_layout(
+        title=title or None, height=height, margin={"l": 60, "r": 10, "t": 40 if title else 10, "b": bottom}
+    )
     return fig
 
 

@@ -9,7 +9,6 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.formats import percent
-from app.shared.heatmaps import attention_bars
 from app.shared.i18n import layer_head_label, t
 from app.shared.tokens import visible
 from app.transformer_xl import service as svc
@@ -84,14 +83,14 @@ def memory_view(a: svc.Analysis, shape: svc.Shape) -> None:
     )
     st.caption(t("txl.seg.bars", token=visible(a.pieces[p]), p=p, lh=layer_head_label(layer, head)))
     ui.figure(
-        attention_bars(
+        views.memory_bars(
             weights,
             keys,
             seg.n_memory,
             key_title=t("view.key"),
             value_title=t("view.weight"),
-            marked_name=t("txl.memory"),
-            rest_name=t("txl.current"),
+            memory_name=t("txl.memory"),
+            current_name=t("txl.current"),
         ),
         {"keys": keys, "positions": list(range(seg.memory_start, p + 1)), "weights": weights, "memory": seg.n_memory},
         f"txl-attention-s{segment}-q{query}-l{layer}h{head}",

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from app.shared.figures import cached
-from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, ticks
+from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, attention_bars, ticks
 from app.shared.html import span
 from app.shared.plots import legend_above
 from app.shared.theme import ON_FILL, var
@@ -21,6 +21,18 @@ MEMORY, CURRENT, QUERY = MARKED, KEYS, QUERY_KEY
 WITH, WITHOUT = "#1f77b4", "#ff7f0e"  # loss with memory, with the memory cleared
 TERMS = {"a": "#1f77b4", "b": "#ff7f0e", "c": "#2ca02c", "d": "#9467bd"}
 MAX_TICKS = 40
+# The margins of the figures a query, layer or head move redraws, set here rather than measured by Plotly (the
+# template's automargin), so that a move lays each figure out once: room on the left for the weights and the axis'
+# title, and under the plot for the key labels, rotated by 60°, as long as the longest piece, and the axis' title.
+LEFT = 64
+
+
+def _fixed_margins(fig: go.Figure, shown: list[str]) -> go.Figure:
+    longest = max((len(p) for p in shown), default=1)
+    fig.update_xaxes(automargin=False)
+    fig.update_yaxes(automargin=False)
+    fig.update_layout(margin={"l": LEFT, "b": 34 + round(5.5 * longest)})
+    return fig
 
 
 @cached
@@ -44,6 +56,30 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
             boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
         out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
     return "".join(out)
+
+
+@cached
+def memory_bars(
+    weights: np.ndarray,
+    labels: list[str],
+    n_memory: int,
+    *,
+    key_title: str,
+    value_title: str,
+    memory_name: str,
+    current_name: str,
+) -> go.Figure:
+    """(K,) one query's weights over [memory ∘ segment] (the shared ``attention_bars``), with fixed margins."""
+    bars = attention_bars(
+        weights,
+        labels,
+        n_memory,
+        key_title=key_title,
+        value_title=value_title,
+        marked_name=memory_name,
+        rest_name=current_name,
+    )
+    return _fixed_margins(go.Figure(bars), [visible(p) for p in labels])  # a copy: the shared one stays as built
 
 
 def _cell(colour: str, title: str) -> str:
@@ -182,7 +218,7 @@ def terms_bars(
     fig.update_layout(barmode="relative", bargap=0.1)
     fig.update_xaxes(title=key_title, tickangle=-60, **ticks(shown, MAX_TICKS))
     fig.update_yaxes(title=value_title, zeroline=True, zerolinecolor="#666")
-    return legend_above(fig, height, top=40)
+    return _fixed_margins(legend_above(fig, height, top=40), shown)
 
 
 def collision_rows(L: int, query: int) -> list[dict]:
