@@ -8,6 +8,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.formats import percent
+from app.shared.plots import CHAR, fixed_margins
 from app.shared.tokens import visible
 
 BAR = "#1f77b4"
@@ -60,16 +61,12 @@ def prediction_bars(
     # Margins set here rather than measured by Plotly (the template's automargin), so that a click lays the figure
     # out once: room on the left for the first column's labels ("1. piece"), under it for the ticks and the title.
     longest = max((len(f"{K}. {visible(p)}") for row in pieces[::cols] for p in row), default=1)
-    fig.update_yaxes(autorange="reversed", type="category", automargin=False)
-    fig.update_xaxes(range=[0, min(1.0, top * 1.35) if top > 0 else 1], tickformat=".0%", automargin=False)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(range=[0, min(1.0, top * 1.35) if top > 0 else 1], tickformat=".0%")
     fig.update_xaxes(title=value_title, row=rows)
     fig.update_annotations(font_size=13)
-    fig.update_layout(
-        height=int(70 + rows * (40 + 22 * K)),
-        margin={"l": 14 + round(7 * longest), "r": 20, "t": 40, "b": 48},
-        bargap=0.25,
-    )
-    return fig
+    fig.update_layout(height=int(70 + rows * (40 + 22 * K)), bargap=0.25)
+    return fixed_margins(fig, l=14 + round(CHAR * longest), r=20, t=40, b=48)
 
 
 @cached

@@ -10,6 +10,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.images import colourise, png_data_uri
+from app.shared.plots import CHAR, fixed_margins
 from app.shared.theme import on_fill
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -17,16 +18,6 @@ CURRENT = "#d62728"
 SKIPPED = np.array([222, 222, 222], dtype=float)
 MASKED = np.array([246, 246, 246], dtype=float)
 PALE = 0.78  # how far a tile not yet visited is blended towards white
-CHAR = 7  # px a character of a tick label takes, at most, for the margins below
-
-
-def _fixed_margins(fig: go.Figure, **margin: int) -> go.Figure:
-    """Margins set here rather than measured by Plotly (the template's automargin), so that a step move lays the
-    figures it redraws out once instead of twice; each builder leaves room for its tick labels and axis titles."""
-    fig.update_xaxes(automargin=False)
-    fig.update_yaxes(automargin=False)
-    fig.update_layout(margin=margin)
-    return fig
 
 
 def _block_ticks(spans: list[tuple[int, int]], max_ticks: int = 24) -> dict:
@@ -123,7 +114,7 @@ def tile_grid(
     )
     fig.update_yaxes(range=[N - 0.5, -0.5], title=query_title, showgrid=False, zeroline=False, **_block_ticks(rows))
     fig.update_layout(height=height, plot_bgcolor="white")
-    return _fixed_margins(fig, l=20 + CHAR * len(str(len(rows))) + 24, r=10, t=58, b=10)
+    return fixed_margins(fig, l=20 + CHAR * len(str(len(rows))) + 24, r=10, t=58, b=10)
 
 
 @cached
@@ -179,7 +170,7 @@ def running_state(
         fig.add_vrect(x0=rows[0] - 0.5, x1=rows[1] - 0.5, fillcolor=CURRENT, opacity=0.1, line_width=0, row=r, col=1)
     fig.update_xaxes(title=row_title, row=2, col=1)
     fig.update_layout(height=height, legend={"orientation": "h", "y": 1.08, "x": 0})
-    return _fixed_margins(fig, l=70, r=10, t=30, b=48)
+    return fixed_margins(fig, l=70, r=10, t=30, b=48)
 
 
 @cached
@@ -249,7 +240,7 @@ def tile_update(
     fig.update_layout(height=height, showlegend=False)
     wide = max((len(x) for x in row_labels), default=1)  # "i: piece" beside the rows
     tall = max((len(x) for x in col_labels), default=1)  # the pieces under the columns, rotated by 60°
-    return _fixed_margins(fig, l=14 + CHAR * wide, r=60, t=40, b=34 + round(0.87 * CHAR * tall))
+    return fixed_margins(fig, l=14 + CHAR * wide, r=60, t=40, b=34 + round(0.87 * CHAR * tall))
 
 
 @cached

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.images import image_map
+from app.shared.plots import CHAR, fixed_margins
 
 MAMBA_COLOUR, LTI_COLOUR, GPT_COLOUR = "#d62728", "#1f77b4", "#7f7f7f"
 MAX_TICKS = 72  # position labels on a time axis
@@ -44,13 +45,11 @@ def time_map(
     wide = longest > 2  # words, not single letters: slant them
     # Margins set here rather than measured by Plotly (the template's automargin), so that a layer move lays the map
     # out once: room on the left for the row numbers and title, under it for the (slanted) token labels.
-    fig.update_xaxes(**ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0, automargin=False)
-    fig.update_yaxes(title=row_title, autorange="reversed", automargin=False)
-    bottom = 24 + round(0.87 * 7 * longest) if wide else 28
-    fig.update_layout(
-        title=title or None, height=height, margin={"l": 60, "r": 10, "t": 40 if title else 10, "b": bottom}
-    )
-    return fig
+    fig.update_xaxes(**ticks(labels, max_ticks=max_ticks), tickangle=-60 if wide else 0)
+    fig.update_yaxes(title=row_title, autorange="reversed")
+    fig.update_layout(title=title or None, height=height)
+    bottom = 24 + round(0.87 * CHAR * longest) if wide else 28
+    return fixed_margins(fig, l=60, r=10, t=40 if title else 10, b=bottom)
 
 
 @cached

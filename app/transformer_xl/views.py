@@ -12,7 +12,7 @@ from plotly.colors import sample_colorscale
 from app.shared.figures import cached
 from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, attention_bars, ticks
 from app.shared.html import span
-from app.shared.plots import legend_above
+from app.shared.plots import fixed_margins, legend_above
 from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
@@ -27,12 +27,9 @@ MAX_TICKS = 40
 LEFT = 64
 
 
-def _fixed_margins(fig: go.Figure, shown: list[str]) -> go.Figure:
+def _key_margins(fig: go.Figure, shown: list[str]) -> go.Figure:
     longest = max((len(p) for p in shown), default=1)
-    fig.update_xaxes(automargin=False)
-    fig.update_yaxes(automargin=False)
-    fig.update_layout(margin={"l": LEFT, "b": 34 + round(5.5 * longest)})
-    return fig
+    return fixed_margins(fig, l=LEFT, b=34 + round(5.5 * longest))
 
 
 @cached
@@ -79,7 +76,7 @@ def memory_bars(
         marked_name=memory_name,
         rest_name=current_name,
     )
-    return _fixed_margins(go.Figure(bars), [visible(p) for p in labels])  # a copy: the shared one stays as built
+    return _key_margins(go.Figure(bars), [visible(p) for p in labels])  # a copy: the shared one stays as built
 
 
 def _cell(colour: str, title: str) -> str:
@@ -218,7 +215,7 @@ def terms_bars(
     fig.update_layout(barmode="relative", bargap=0.1)
     fig.update_xaxes(title=key_title, tickangle=-60, **ticks(shown, MAX_TICKS))
     fig.update_yaxes(title=value_title, zeroline=True, zerolinecolor="#666")
-    return _fixed_margins(legend_above(fig, height, top=40), shown)
+    return _key_margins(legend_above(fig, height, top=40), shown)
 
 
 def collision_rows(L: int, query: int) -> list[dict]:
