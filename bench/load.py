@@ -217,7 +217,9 @@ async def reader(base: str, page: str, window: Window, think: float, point: Poin
                     if msg.hash and msg.WhichOneof("type") == "delta":
                         cached.add(msg.hash)
                     if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "exception":
-                        point.errors.append(f"an exception drawn on {page}")  # the run finished, the page did not
+                        exc = msg.delta.new_element.exception
+                        # the run finished, the page did not
+                        point.errors.append(f"an exception drawn on {page}: {exc.type}: {exc.message}"[:300])
                     if key and msg.WhichOneof("type") == "delta":
                         element = msg.delta.new_element
                         kind = element.WhichOneof("type")

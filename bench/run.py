@@ -313,11 +313,12 @@ def memory_decode_profile(model, length: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _interactions() -> dict:
-    """Each available page's interaction (bench/interactions.py), by url path."""
-    from app.catalog import available_papers
+    """Each available page's interaction (bench/interactions.py), by url path: the papers', then the tools' (the
+    Compare page)."""
+    from app.catalog import available_papers, available_tools
     from bench.interactions import INTERACTIONS
 
-    return {p.page: INTERACTIONS[p.page] for p in available_papers() if p.page in INTERACTIONS}
+    return {p.page: INTERACTIONS[p.page] for p in (*available_papers(), *available_tools()) if p.page in INTERACTIONS}
 
 
 def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:

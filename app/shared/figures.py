@@ -35,6 +35,7 @@ import orjson
 import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
+from plotly.basedatatypes import BaseTraceType
 
 from app.shared import theme
 
@@ -49,7 +50,11 @@ _building = threading.local()  # set while this thread runs a cached builder
 
 def _mark(value) -> None:
     """A cached figure: ``for_chart`` may keep its dicts on it. Other values (a service's result) are left as they
-    are."""
+    are. A trace may not be shared: adding one to a figure validates it by taking its ``type`` out of its properties
+    and putting it back (Plotly's data validator), so two readers adding the same trace at once could see it
+    without its type, as a scatter ("Invalid property … Scatter: 'colorbar'" on a heatmap); cache the figure."""
+    if isinstance(value, BaseTraceType):
+        raise TypeError("figures.cached may not return a trace, which readers would share: cache the figure instead")
     if isinstance(value, go.Figure):
         value._te_cached = True
 

@@ -136,7 +136,6 @@ def flattened_sequence(
     return fig
 
 
-@cached
 def _patch_weights(weights: np.ndarray, ph: int, pw: int, colorscale: str, value_title: str, opacity: float):
     """An (h, w) map of weights laid over an image's patches of ph × pw pixels, half transparent, from 0."""
     return go.Heatmap(
@@ -154,6 +153,7 @@ def _patch_weights(weights: np.ndarray, ph: int, pw: int, colorscale: str, value
     )
 
 
+@cached
 def overlay(
     image: np.ndarray,
     weights: np.ndarray,

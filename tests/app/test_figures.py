@@ -73,6 +73,19 @@ def test_other_values_are_shared_too_and_not_taken_for_figures():
     assert getattr(_bars(np.arange(3.0), "t"), "_te_cached", False)  # a figure is still marked for for_chart
 
 
+def test_a_trace_is_never_shared():
+    """Adding a trace to a figure takes its type out of its properties and puts it back: a trace shared between
+    readers (ViT's patch weights were) was seen as a scatter by a second reader adding it at that moment, and 28 of
+    128 readers got an exception in a load run. A builder of a trace is refused; its figure is cached instead."""
+
+    @figures.cached
+    def weights(z: np.ndarray) -> go.Heatmap:
+        return go.Heatmap(z=z, colorbar={"thickness": 10})
+
+    with pytest.raises(TypeError, match="trace"):
+        weights(np.eye(2))
+
+
 def test_arguments_that_differ_in_type_shape_or_content_get_figures_of_their_own():
     built.clear()
     x = np.arange(4.0) + 100  # arrays no other test passes
