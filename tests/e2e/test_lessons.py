@@ -28,6 +28,14 @@ def _pick(page, key: str, label: str) -> None:
     wait_idle(page)
 
 
+def _follow(link) -> None:
+    """Click this very link. A pointer click lands where the link was when Playwright last found it still; on a busy
+    machine the page can still move under it (a spinner above it going away), and the click then followed another
+    stop's link (the walk ended on stop 3 while it waited for stop 1)."""
+    link.wait_for(timeout=120_000)
+    link.evaluate("a => a.click()")
+
+
 def _check(page, key: str) -> None:
     page.locator(f".st-key-{key} button").click()
     wait_idle(page)
@@ -48,7 +56,7 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
     stops = PATHS[PATH]
     goto(page, f"{server}/lessons?lang={lang}")
     assert exceptions(page) == 0
-    page.locator(f".st-key-lessons_path_{PATH} [data-testid='stPageLink-NavLink']").first.click()
+    _follow(page.locator(f".st-key-lessons_path_{PATH} [data-testid='stPageLink-NavLink']").first)
     for stop in stops:
         _banner(page, stop.number, len(stops), lang)
         assert exceptions(page) == 0, stop.page
@@ -69,8 +77,8 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
             page.locator(".st-key-te_lesson_exercise").screenshot(path=SHOTS / f"lessons-right-{lang}.png")
             assert exceptions(page) == 0
         if stop.number < len(stops):
-            page.get_by_role("link", name=translate("lessons.next", lang)).click()
-    page.get_by_role("link", name=translate("lessons.done", lang)).click()
+            _follow(page.get_by_role("link", name=translate("lessons.next", lang)))
+    _follow(page.get_by_role("link", name=translate("lessons.done", lang)))
     page.locator(f".st-key-lessons_path_{PATH}").wait_for()
     wait_idle(page)
     with_exercise = sum(1 for s in stops if s.page in EXERCISES)
