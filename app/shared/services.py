@@ -250,15 +250,16 @@ def import_pages() -> list[str]:
     return sorted({*names, *OUR_FIRST_USE})
 
 
-def page_modules(folder: Path) -> list[str]:
+@functools.cache
+def page_modules(folder: Path) -> tuple[str, ...]:
     """The modules of a page's folder of app/ (its sections, service, views, strings ...), not its script."""
     from app.catalog import APP_DIR
 
-    return [
+    return tuple(
         ".".join(path.relative_to(APP_DIR.parent).with_suffix("").parts)
         for path in sorted(folder.glob("*.py"))
         if path.name not in ("page.py", "__init__.py")
-    ]
+    )
 
 
 def import_page(folder: Path) -> None:

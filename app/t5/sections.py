@@ -189,43 +189,19 @@ def span_view(name: str, backend: str):
     sentinel = np.array([p.startswith("⟨") for p in c.input], dtype=float)
     shade = np.where(c.dropped, c.filled_ok.astype(float), 0.5)
     # The five strips as one element, spaced as five were: a density move resends one, not five.
+    strips = (  # tokens, values, colour scale, number format, label
+        (c.tokens, c.dropped.astype(float), "Oranges", "{:.0f}", "original"),
+        (c.input, sentinel, "Oranges", "{:.0f}", "input"),
+        (c.target, c.target_probs, "Greens", "{:.3f}", "target"),
+        (c.greedy, c.greedy_probs, "Greens", "{:.3f}", "greedy"),
+        (c.filled, shade, WRONG_KEPT_RIGHT, "{:.1f}", "filled"),
+    )
     ui.markup(
         STRIP_GAP.join(
-            (
-                token_strip(
-                    list(c.tokens),
-                    c.dropped.astype(float),
-                    vmin=0,
-                    vmax=1,
-                    colorscale="Oranges",
-                    fmt="{:.0f}",
-                    label=t("t5.span.strip.original"),
-                ),
-                token_strip(
-                    list(c.input),
-                    sentinel,
-                    vmin=0,
-                    vmax=1,
-                    colorscale="Oranges",
-                    fmt="{:.0f}",
-                    label=t("t5.span.strip.input"),
-                ),
-                token_strip(
-                    list(c.target), c.target_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.target")
-                ),
-                token_strip(
-                    list(c.greedy), c.greedy_probs, vmin=0, vmax=1, colorscale="Greens", label=t("t5.span.strip.greedy")
-                ),
-                token_strip(
-                    list(c.filled),
-                    shade,
-                    vmin=0,
-                    vmax=1,
-                    colorscale=WRONG_KEPT_RIGHT,
-                    fmt="{:.1f}",
-                    label=t("t5.span.strip.filled"),
-                ),
+            token_strip(
+                list(tokens), values, vmin=0, vmax=1, colorscale=scale, fmt=fmt, label=t(f"t5.span.strip.{name}")
             )
+            for tokens, values, scale, fmt, name in strips
         )
     )
     right = int((c.filled_ok & c.dropped).sum())
