@@ -182,7 +182,7 @@ WIDGETS = {
     # further pages (--pages): the layer or count a reader moves first
     "bert": ("bert_k", (4.0, 5.0)),
     "forward-pass": ("forward_pass_layer", (1.0, 0.0)),
-    "rope": ("rope_m", (11.0, 10.0)),
+    "rope": ("rope_start", (0.55, 0.5)),  # where in the play extrapolation reads (its position m moves in the browser)
     "vit": ("vit_layer", (0.0, 1.0)),
     "alignment": ("alignment_n", (2.0, 3.0)),
     "t5": ("t5_density", (0.2, 0.15)),

@@ -29,10 +29,14 @@ SLIDERS = {
     "mistral": slider("mistral_window"),  # the window drawn over the band
     "mla": slider("mla_token"),  # the token whose latent section 1 shows
     "reasoning": slider("reasoning_group"),  # G, the size of the sampled group
-    "rope": slider("rope_m"),  # the position of the rotation section
     "scaling": slider("scaling_budget"),  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
     "t5": slider("t5_density"),  # section 2's noise density
     "transformer-xl": slider("txl_query"),  # the query token in the segment
+}
+# Pages whose benchmark move is a step of a figure's own slider (``plots.stepped``), which happens in the browser with
+# no rerun: page -> (the figure's key, the step it opens on). The move goes one step right and back.
+FIGURE_SLIDERS = {
+    "rope": ("rope_rotation", 10),  # the position m of the rotation section
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
@@ -118,6 +122,37 @@ def vit(page, i: int = 0) -> None:
     nudge(page, layer_thumb(page), i, first="ArrowLeft")
 
 
+def figure_value(page, key: str) -> str:
+    """The current value the figure ``key``'s own slider reads ("m = 11"): the text Plotly writes above its rail."""
+    return page.locator(f".st-key-{key} .slider-group > text.slider-label").first.text_content() or ""
+
+
+def figure_step(page, key: str, step: int) -> None:
+    """Click step ``step`` (0-based) on the figure ``key``'s own slider (``plots.stepped``) — where that step's tick
+    sits on the rail — and return once the slider reads that step (the move runs in the browser: no rerun)."""
+    chart = page.locator(f".st-key-{key}")
+    chart.scroll_into_view_if_needed()
+    tick = chart.locator(".slider-tick-rect").nth(step)
+    tick.wait_for(state="attached", timeout=30_000)
+    box, rail = tick.bounding_box(), chart.locator(".slider-rail-rect").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, rail["y"] + rail["height"] / 2)
+    page.wait_for_function(
+        "([sel, want]) => { const el = document.querySelector(sel); return !!el && el.textContent.endsWith(want); }",
+        arg=[f".st-key-{key} .slider-group > text.slider-label", f" {step}"],
+        timeout=30_000,
+    )
+
+
+def _figure_move(name: str):
+    key, default = FIGURE_SLIDERS[name]
+
+    def interact(page, i: int = 0) -> None:
+        figure_step(page, key, default + 1 if i % 2 == 0 else default)
+
+    interact.__doc__ = f"Move {name}'s figure slider ({key}) one step, and back on the next call."
+    return interact
+
+
 def _move(name: str):
     def interact(page, i: int = 0) -> None:
         nudge(page, page.locator(SLIDERS[name]), i, first="ArrowLeft" if name in LEFT_FIRST else "ArrowRight")
@@ -129,6 +164,7 @@ def _move(name: str):
 # page (url path) -> its interaction
 INTERACTIONS = {
     **{name: _move(name) for name in SLIDERS if name != "forward-pass"},
+    **{name: _figure_move(name) for name in FIGURE_SLIDERS},
     "bert": bert,
     "forward-pass": forward_pass,
     "moe": moe,

@@ -111,8 +111,8 @@ STRINGS = {
     ),
     "lessons.task.efficient.rope": (
         "Rotate a query and a key by their positions: their dot product depends only on how far apart they are. "
-        "Move the position and watch the slow and fast pairs turn.",
-        "按位置旋转查询和键：它们的点积只取决于两者相距多远。移动位置，看慢速和快速的维度对如何转动。",
+        "Drag the position slider under the two circles and watch the slow and fast pairs turn.",
+        "按位置旋转查询和键：它们的点积只取决于两者相距多远。拖动两个圆下方的位置滑块，看慢速和快速的维度对如何转动。",
     ),
     "lessons.task.efficient.moe": (
         "Each token goes to one expert, and each expert takes a fixed number of tokens: the rest are dropped. Find "

@@ -18,26 +18,31 @@ SMOOTHING = 32  # tokens in the moving average of the extrapolation losses
 
 
 # ---- rotating pairs -------------------------------------------------------------------------------------------------
-@st.fragment
 def rotation(d: int, base: int, theta: np.ndarray) -> None:
-    """The fastest and the slowest pair of a query rotated to positions 0 … m."""
+    """The fastest and the slowest pair of a query rotated to positions 0 … m, m moved on the figure's own slider
+    (in the browser: every position's angle is sent with the figure). A link's ``rope_m`` picks where it opens."""
     st.subheader(t("rope.rot.title"))
     st.markdown(t("rope.rot.caption"))
-    m = st.slider(t("rope.m"), 0, svc.MAX_POSITION, 10, key="rope_m", bind="query-params")
+    m = ui.query_int("rope_m", 10, 0, svc.MAX_POSITION)
     slow = len(theta) - 1
-    pairs = [svc.rotation(d, base, m, 0), svc.rotation(d, base, m, slow)]
-    r1, r2, r3 = st.columns(3)
-    r1.metric(t("rope.m.fast_angle"), f"{np.degrees(m * theta[0]) % 360:.0f}°", help=t("rope.m.angle.help"))
-    r2.metric(t("rope.m.slow_angle"), f"{np.degrees(m * theta[slow]) % 360:.1f}°", help=t("rope.m.angle.help"))
-    r3.metric(
-        t("rope.m.turns"),
-        f"{m * theta[0] / (2 * np.pi):.1f} / {m * theta[slow] / (2 * np.pi):.4f}",
-        help=t("rope.m.turns.help"),
-    )
+    pairs = [svc.rotation(d, base, svc.MAX_POSITION, 0), svc.rotation(d, base, svc.MAX_POSITION, slow)]
+    k = np.arange(svc.MAX_POSITION + 1)
+    fast_deg, slow_deg = np.degrees(k * theta[0]) % 360, np.degrees(k * theta[slow]) % 360
+    fast_turns, slow_turns = k * theta[0] / (2 * np.pi), k * theta[slow] / (2 * np.pi)
+    readouts = [
+        [t("rope.rot.at", angle=f"{deg[i]:.{digits}f}", turns=f"{turns[i]:.{digits + 1}f}") for i in k]
+        for deg, turns, digits in ((fast_deg, fast_turns, 0), (slow_deg, slow_turns, 3))
+    ]
     titles = [t("rope.rot.pair", i=0, theta=f"{theta[0]:.3g}"), t("rope.rot.pair", i=slow, theta=f"{theta[slow]:.3g}")]
     ui.figure(
-        views.rotation(pairs, titles),
-        {"position": list(range(m + 1)), "fast_pair": pairs[0], "slow_pair": pairs[1]},
+        views.rotation(pairs, titles, readouts, m, "m = "),
+        {
+            "position": k.tolist(),
+            "fast_pair": pairs[0],
+            "slow_pair": pairs[1],
+            "fast_degrees": fast_deg,
+            "slow_degrees": slow_deg,
+        },
         "rope-rotation",
         key="rope_rotation",
     )

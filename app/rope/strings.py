@@ -118,20 +118,15 @@ STRINGS = {
     "rope.rot.title": ("1 · Rotation: one pair per frequency", "1 · 旋转：每个频率一个数对"),
     "rope.rot.caption": (
         "The same query (1, 0) in every pair, placed at positions 0 … m. Each dot is one position; the arrow is "
-        "position m. The fast pair (i = 0) turns one radian per token, the slow pair (i = d/2 − 1) almost nothing.",
+        "position m. The fast pair (i = 0) turns one radian per token, the slow pair (i = d/2 − 1) almost nothing. "
+        "Drag the slider under the circles to move m: above each circle, the pair's angle m·θᵢ (modulo 360°) and "
+        "its turns m·θᵢ / 2π.",
         "每一对都取同一个查询 (1, 0)，放在位置 0 … m。每个点是一个位置，箭头是位置 m。快的数对（i = 0）每个词元"
-        "转 1 弧度，慢的数对（i = d/2 − 1）几乎不转。",
+        "转 1 弧度，慢的数对（i = d/2 − 1）几乎不转。拖动圆下方的滑块来移动 m：每个圆的上方是该数对的角度 m·θᵢ"
+        "（对 360° 取模）和圈数 m·θᵢ / 2π。",
     ),
-    "rope.m": ("Position m", "位置 m"),
     "rope.rot.pair": ("pair {i}: θ = {theta} rad/token", "数对 {i}：θ = {theta} 弧度/词元"),
-    "rope.m.fast_angle": ("Fast pair angle", "快数对角度"),
-    "rope.m.slow_angle": ("Slow pair angle", "慢数对角度"),
-    "rope.m.angle.help": ("m·θᵢ, modulo 360°.", "m·θᵢ，对 360° 取模。"),
-    "rope.m.turns": ("Turns (fast / slow)", "圈数（快 / 慢）"),
-    "rope.m.turns.help": (
-        "m·θᵢ / 2π: how many full circles each pair has made by position m.",
-        "m·θᵢ / 2π：到位置 m 时每个数对转了多少整圈。",
-    ),
+    "rope.rot.at": ("m·θ = {angle}° · {turns} turns", "m·θ = {angle}° · {turns} 圈"),
     "rope.spec.title": ("Frequency spectrum θᵢ = base^(−2i/d)", "频谱 θᵢ = base^(−2i/d)"),
     "rope.spec.caption": (
         "Wavelength 2π/θᵢ of each pair (log scale). Pairs above the dashed line never finish one turn inside the "

@@ -5,18 +5,27 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
-from app.shared.plots import legend_below
+from app.shared.plots import legend_below, stepped
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 HEIGHT = 340
 
 
+# The dots' colour scale: Blues up to the dot at m, transparent above it. A step of the figure's slider only moves the
+# scale's top (``cmax`` = m + 1), so the dots past m vanish without sending every position's path again for each m.
+TRAIL = [[0.997 * p, c] for p, c in get_colorscale("Blues")] + [[1.0, "rgba(0,0,0,0)"]]
+
+
 @cached
-def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
-    """One unit-circle panel per pair: the path of the pair over positions 0 … m (dots) and where it is at m (arrow)."""
+def rotation(pairs: list[np.ndarray], titles: list[str], readouts: list[list[str]], m: int, prefix: str) -> go.Figure:
+    """One unit-circle panel per pair (``pairs``: the pair's path at positions 0 … M), with a slider of its own over
+    m = 0 … M (``plots.stepped``: the move happens in the browser): the path up to m (dots, coloured by position)
+    and where the pair is at m (arrow); ``readouts[c][m]``, pair c's angle at m, above its circle. Everything a step
+    changes is trace data (Plotly redraws only the traces, not the whole figure, as a layout change would)."""
     fig = make_subplots(rows=1, cols=len(pairs), subplot_titles=titles)
     ring = np.linspace(0, 2 * np.pi, 121)
     for c, xy in enumerate(pairs, start=1):
@@ -33,17 +42,16 @@ def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
                 y=xy[:, 1],
                 mode="markers",
                 showlegend=False,
-                marker={"size": 5, "color": np.arange(len(xy)), "colorscale": "Blues", "cmin": -3},
-                hovertemplate="m = %{text}<extra></extra>",
-                text=list(range(len(xy))),
+                marker={"size": 5, "color": np.arange(len(xy)), "colorscale": TRAIL, "cmin": -3, "cmax": m + 1},
+                hoverinfo="skip",  # the dots past m are there, transparent
             ),
             row=1,
             col=c,
         )
         fig.add_trace(
             go.Scatter(
-                x=[0, xy[-1, 0]],
-                y=[0, xy[-1, 1]],
+                x=[0, xy[m, 0]],
+                y=[0, xy[m, 1]],
                 mode="lines+markers",
                 showlegend=False,
                 line={"color": COLOURS[1], "width": 3},
@@ -53,9 +61,48 @@ def rotation(pairs: list[np.ndarray], titles: list[str]) -> go.Figure:
             row=1,
             col=c,
         )
+        fig.add_trace(
+            go.Scatter(
+                x=[0],
+                y=[READOUT_Y],
+                mode="text",
+                text=[readouts[c - 1][m]],
+                textfont={"size": 13},
+                showlegend=False,
+                hoverinfo="skip",
+            ),
+            row=1,
+            col=c,
+        )
         fig.update_xaxes(range=[-1.25, 1.25], constrain="domain", zeroline=True, row=1, col=c)
-        fig.update_yaxes(range=[-1.25, 1.25], scaleanchor=f"x{'' if c == 1 else c}", zeroline=True, row=1, col=c)
-    return legend_below(fig, HEIGHT, 40, y=-0.2)
+        fig.update_yaxes(
+            range=[-1.25, READOUT_Y + 0.2],
+            tickvals=[-1, -0.5, 0, 0.5, 1],  # not up to the readout's row
+            scaleanchor=f"x{'' if c == 1 else c}",
+            zeroline=True,
+            row=1,
+            col=c,
+        )
+    legend_below(fig, HEIGHT, 40, y=-0.2)
+    steps = [
+        {
+            "data": [
+                d
+                for c, xy in enumerate(pairs)
+                for d in (
+                    {},
+                    {"marker": {"cmax": k + 1}},
+                    {"x": [0, xy[k, 0]], "y": [0, xy[k, 1]]},
+                    {"text": [readouts[c][k]]},
+                )
+            ]
+        }
+        for k in range(len(pairs[0]))
+    ]
+    return stepped(fig, steps, active=m, prefix=prefix)
+
+
+READOUT_Y = 1.45  # where a pair's angle at m is written, above its circle (radius 1)
 
 
 @cached

@@ -130,4 +130,14 @@ def for_dark(fig: go.Figure) -> go.Figure:
     _changes(spec.get("layout", {}), (), changes)
     for path, value in changes:
         fig.layout[path] = value
+    for k, frame in enumerate(spec.get("frames", [])):  # a figure's own steps (plots.stepped) recoloured alike
+        for i, trace in enumerate(frame.get("data", [])):
+            changes = []
+            _changes(trace, (), changes)
+            for path, value in changes:
+                fig.frames[k].data[i][path] = value
+        changes = []
+        _changes(frame.get("layout", {}), (), changes)
+        for path, value in changes:
+            fig.frames[k].layout[path] = value
     return fig

@@ -267,6 +267,17 @@ def download(data, filename: str, *, key: str, row_labels=None, col_labels=None)
     )
 
 
+def query_int(key: str, default: int, lo: int, hi: int) -> int:
+    """The integer a link's ``key`` holds, clamped into ``[lo, hi]``; ``default`` where it holds none or no integer.
+    For where a figure's own slider (``plots.stepped``) opens: that move happens in the browser, so only a link
+    written by hand, or one from before the move went into the figure, carries it."""
+    try:
+        value = int(st.query_params.get(key, default))
+    except ValueError:
+        return default
+    return min(max(value, lo), hi)
+
+
 def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
     """A select-type widget (``st.segmented_control``, ``st.radio``, ``st.selectbox`` ..., or a column's) whose state
     is mirrored in the URL as the option's id rather than its translated label — what ``bind="query-params"`` would

@@ -129,3 +129,30 @@ def test_markup_sends_the_html_as_a_string_would():
         "\n  <b>x</b>\n",
     ):
         assert ui._Markup(html)._repr_html_() == textwrap.dedent(html).strip()
+
+
+def test_a_stepped_figure_carries_each_steps_numbers_in_its_frames():
+    from app.shared.plots import MARGIN, SLIDER_HEIGHT, stepped
+
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[0, 0], line={"color": "#444"}), go.Scatter(x=[0], y=[1], mode="text")])
+    fig.update_layout(height=300, margin={"b": MARGIN})
+    steps = [{"data": [{"y": [0, k]}, {"text": [f"step {k}"]}]} for k in range(3)]
+    out = stepped(fig, steps, active=1, prefix="k = ")
+    assert [f.name for f in out.frames] == ["0", "1", "2"]
+    assert out.frames[2].data[0].y == (0, 2) and out.frames[2].data[1].text == ("step 2",)
+    assert out.frames[2].data[0].line.color is None  # only what moves is in a frame; the rest is sent once
+    (slider,) = out.layout.sliders
+    assert (
+        slider.active == 1 and slider.currentvalue.prefix == "k = " and [s.label for s in slider.steps] == list("012")
+    )
+    assert list(slider.steps[2].args[0]) == ["2"] and slider.steps[2].args[1]["frame"]["redraw"] is False
+    assert out.layout.height == 300 + SLIDER_HEIGHT and out.layout.margin.b == MARGIN + SLIDER_HEIGHT
+    assert fig.layout.sliders == ()  # the figure it was given is left as it was
+    dark = theme.for_dark(go.Figure(out))
+    assert dark.frames[2].data[1].text == ("step 2",)  # recoloured alike, numbers untouched
+    try:
+        stepped(fig, [{"data": [{}]}], active=0, prefix="")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a step without a dict for every trace must be refused")
