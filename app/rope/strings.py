@@ -125,7 +125,7 @@ STRINGS = {
         "转 1 弧度，慢的数对（i = d/2 − 1）几乎不转。拖动圆下方的滑块来移动 m：每个圆的上方是该数对的角度 m·θᵢ"
         "（对 360° 取模）和圈数 m·θᵢ / 2π。",
     ),
-    "rope.rot.pair": ("pair {i}: θ = {theta} rad/token", "数对 {i}：θ = {theta} 弧度/词元"),
+    "rope.rot.pair": ("pair {i}<br>θ = {theta} rad/token", "数对 {i}<br>θ = {theta} 弧度/词元"),
     "rope.rot.at": ("m·θ = {angle}° · {turns} turns", "m·θ = {angle}° · {turns} 圈"),
     "rope.spec.title": ("Frequency spectrum θᵢ = base^(−2i/d)", "频谱 θᵢ = base^(−2i/d)"),
     "rope.spec.caption": (

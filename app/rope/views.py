@@ -83,7 +83,7 @@ def rotation(pairs: list[np.ndarray], titles: list[str], readouts: list[list[str
             row=1,
             col=c,
         )
-    legend_below(fig, HEIGHT, 40, y=-0.2)
+    legend_below(fig, HEIGHT, 56, y=-0.2)  # the panels' titles: two lines each
     steps = [
         {
             "data": [

@@ -85,6 +85,7 @@ def stepped(
         "steps": [{"method": "animate", "label": label, "args": [[str(k)], go_to]} for k, label in enumerate(labels)],
         "currentvalue": {"prefix": prefix, "font": {"size": 13}},
         "transition": {"duration": 0},  # the handle jumps: its default glide would keep the page moving for 150 ms
+        "minorticklen": 0,  # a tick only under a label: hundreds of steps drew a solid bar on a phone
         "pad": {"t": 30, "b": 0, "l": 0, "r": 0},
         "len": 1.0,
         "x": 0,
