@@ -183,7 +183,7 @@ WIDGETS = {
     "bert": ("bert_k", (4.0, 5.0)),
     "forward-pass": ("forward_pass_layer", (1.0, 0.0)),
     "rope": ("rope_start", (0.55, 0.5)),  # where in the play extrapolation reads (its position m moves in the browser)
-    "vit": ("vit_layer", (0.0, 1.0)),
+    "vit": ("vit_discard", (0.05, 0.0)),  # rollout's discarded share (its layer moves in the browser)
     "alignment": ("alignment_n", (2.0, 3.0)),
     "t5": ("t5_density", (0.2, 0.15)),
     "transformer-xl": ("txl_query", (3.0, 4.0)),

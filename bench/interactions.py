@@ -34,9 +34,10 @@ SLIDERS = {
     "transformer-xl": slider("txl_query"),  # the query token in the segment
 }
 # Pages whose benchmark move is a step of a figure's own slider (``plots.stepped``), which happens in the browser with
-# no rerun: page -> (the figure's key, the step it opens on). The move goes one step right and back.
+# no rerun: page -> (the figure's key, the step it opens on, the step next to it that the move goes to and back from)
 FIGURE_SLIDERS = {
-    "rope": ("rope_rotation", 10),  # the position m of the rotation section
+    "rope": ("rope_rotation", 10, 11),  # the position m of the rotation section
+    "vit": ("vit_cls", 3, 2),  # the layer of [CLS]'s map (it opens on the last)
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
@@ -67,14 +68,6 @@ def capacity_thumb(page):
     """MoE's capacity-factor slider's thumb (an <input type=range>)."""
     page.locator(".st-key-moe_capacity").scroll_into_view_if_needed()
     thumb = page.locator(".st-key-moe_capacity").get_by_role("slider")
-    thumb.wait_for(timeout=30_000)
-    return thumb
-
-
-def layer_thumb(page):
-    """ViT's attention layer slider's thumb; the slider sits below the fold, so scroll to it first."""
-    page.locator(".st-key-vit_layer").scroll_into_view_if_needed()
-    thumb = page.locator(".st-key-vit_layer").get_by_role("slider")  # an <input type=range>: implicit role
     thumb.wait_for(timeout=30_000)
     return thumb
 
@@ -117,11 +110,6 @@ def moe(page, i: int = 0) -> None:
     nudge(page, capacity_thumb(page), i, first="ArrowLeft")
 
 
-def vit(page, i: int = 0) -> None:
-    """The attention layer slider one layer down (even i) or back up (odd i)."""
-    nudge(page, layer_thumb(page), i, first="ArrowLeft")
-
-
 def figure_value(page, key: str) -> str:
     """The current value the figure ``key``'s own slider reads ("m = 11"): the text Plotly writes above its rail."""
     return page.locator(f".st-key-{key} .slider-group > text.slider-label").first.text_content() or ""
@@ -144,10 +132,10 @@ def figure_step(page, key: str, step: int) -> None:
 
 
 def _figure_move(name: str):
-    key, default = FIGURE_SLIDERS[name]
+    key, default, other = FIGURE_SLIDERS[name]
 
     def interact(page, i: int = 0) -> None:
-        figure_step(page, key, default + 1 if i % 2 == 0 else default)
+        figure_step(page, key, other if i % 2 == 0 else default)
 
     interact.__doc__ = f"Move {name}'s figure slider ({key}) one step, and back on the next call."
     return interact
@@ -168,5 +156,4 @@ INTERACTIONS = {
     "bert": bert,
     "forward-pass": forward_pass,
     "moe": moe,
-    "vit": vit,
 }

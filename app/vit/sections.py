@@ -12,7 +12,7 @@ from app.shared.i18n import InputError, t
 from app.vit import service as svc
 from app.vit import views
 
-ATTENTION = ["vit_part_attention"]  # what the layer drives: the [CLS] map, its metrics and the grid's marked cell
+ATTENTION = ["vit_part_attention"]  # what the head drives: the [CLS] map with its readouts, and the grid
 ATTENTION_CHOICE = "_vit_attention"  # {control: value}, read by the view (ui.rerun_parts)
 
 
@@ -126,48 +126,58 @@ def embeddings(res: svc.Analysis, card: dict) -> None:
 def attention(res: svc.Analysis) -> None:
     L, H = res.patterns.shape[:2]
     st.subheader(t("vit.h.attention"))
-    attention_controls(L, H)
+    attention_controls(H)
     attention_view(res)
     ui.explain(t("vit.explain.attention"))
 
 
 @st.fragment(key="vit_part_attention_controls")
-def attention_controls(L: int, H: int) -> None:
-    """The layer reruns the view alone; the head reruns this part too, which writes it into the link."""
-    c1, c2 = st.columns(2)
-    c1.slider(
-        t("vit.layer"), 0, L - 1, L - 1, **ui.drives("vit_layer", ATTENTION_CHOICE, ATTENTION)
-    )  # fmt: skip
+def attention_controls(H: int) -> None:
+    """The head, which reruns the view (and writes it into the link); the layer moves on the map's own slider."""
     head_names = {-1: t("vit.head.mean"), **{h: str(h) for h in range(H)}}
     ui.choice(
-        c2.segmented_control, t("vit.head"), list(head_names), default=-1, labels=head_names,
+        st.segmented_control, t("vit.head"), list(head_names), default=-1, labels=head_names,
         **ui.drives("vit_head", ATTENTION_CHOICE, ["vit_part_attention_controls", *ATTENTION], bind=False),
     )  # fmt: skip
-    ui.note_controls(ATTENTION_CHOICE, ("vit_layer", "vit_head"))
+    ui.note_controls(ATTENTION_CHOICE, ("vit_head",))
 
 
 @st.fragment(key=ATTENTION[0])
 def attention_view(res: svc.Analysis) -> None:
+    """[CLS]'s map in every layer, moved on the figure's own slider (in the browser: each layer's map and readout
+    ride in the figure), opening on the link's ``vit_layer`` or the last layer; beside it every layer and head."""
     L, H = res.patterns.shape[:2]
-    layer, head = (st.session_state[ATTENTION_CHOICE][k] for k in ("vit_layer", "vit_head"))
+    head = st.session_state[ATTENTION_CHOICE]["vit_head"]
     head = -1 if head is None else int(head)
+    picked = None if head == -1 else head
     head_name = t("vit.head.mean") if head == -1 else t("vit.cls.head", head=head)
     inked = svc.inked(res)
-    cls_map = svc.cls_attention(res, layer, None if head == -1 else head)
-    self_weight = float(res.patterns[layer, :, 0, 0].mean() if head == -1 else res.patterns[layer, head, 0, 0])
+    maps = np.stack([svc.cls_attention(res, layer, picked) for layer in range(L)])
+    own = res.patterns[:, :, 0, 0]  # (L, H): what [CLS] gives itself
+    own = own.mean(1) if picked is None else own[:, picked]
+    titles = [
+        t("vit.cls.title", layer=layer, head=head_name)
+        + "<br>"
+        + t(
+            "vit.cls.readout",
+            peak=f"{maps[layer].max():.3f}",
+            self=f"{own[layer]:.3f}",
+            ink=f"{svc.ink_share(res, layer, picked):.0%}",
+        )
+        for layer in range(L)
+    ]
     left, right = st.columns(2)
     with left:
-        title = t("vit.cls.title", layer=layer, head=head_name)
-        overlay = views.overlay(res.image, cls_map, title=title, value_title=t("vit.weight"))
-        ui.figure(overlay, cls_map, "vit-cls-attention", key="vit_cls")
-        metric_row = ui.row()
-        metric_row.metric(t("vit.metric.cls_peak"), f"{cls_map.max():.3f}")
-        metric_row.metric(t("vit.metric.cls_self"), f"{self_weight:.3f}", help=t("vit.metric.cls_self.help"))
-        metric_row.metric(
-            t("vit.metric.cls_ink"),
-            f"{svc.ink_share(res, layer, None if head == -1 else head):.0%}",
-            help=t("vit.metric.cls_ink.help", k=int(inked.sum()), n=inked.size, ink=svc.INK),
+        overlay = views.overlay_steps(
+            res.image,
+            maps,
+            titles=titles,
+            active=ui.query_int("vit_layer", L - 1, 0, L - 1),
+            prefix=t("vit.layer") + " ",
+            value_title=t("vit.weight"),
         )
+        ui.figure(overlay, maps, "vit-cls-attention", key="vit_cls")
+        st.caption(t("vit.cls.readout.help", k=int(inked.sum()), n=inked.size, ink=svc.INK))
     with right:
         st.markdown(f"**{t('vit.all.title')}**")
         grid = svc.cls_attention_all(res)
@@ -179,7 +189,6 @@ def attention_view(res: svc.Analysis) -> None:
                 colorscale="Reds",
                 zmin=0,
                 value_title=t("vit.weight"),
-                selected=None if head == -1 else (layer, head),
                 height=380,
             ),
             res.patterns,

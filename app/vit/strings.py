@@ -3,19 +3,19 @@
 STRINGS = {
     # guided experiment
     "vit.try.do": (
-        "Under *Attention from [CLS]* below, set **Layer** to {layer} and **Head** to {head}, and watch the metric "
-        "*[CLS] weight on inked patches*. Then pick a few other held-out digits at the top, and compare with layer "
-        "{other_layer}.",
-        "在下方“来自 [CLS] 的注意力”中，把**层**设为 {layer}、**头**设为 {head}，观察指标“[CLS] 在有笔迹图像块上的"
-        "权重”。然后在页面顶部换几个留出集中的数字，再与层 {other_layer} 比较。",
+        "Under *Attention from [CLS]* below, set **Head** to {head}, drag the slider under the map to layer {layer}, "
+        "and watch *on inked patches* above the map. Then pick a few other held-out digits at the top, and compare "
+        "with layer {other_layer}.",
+        "在下方“来自 [CLS] 的注意力”中，把**头**设为 {head}，把热图下方的滑块拖到层 {layer}，观察热图上方的"
+        "“有笔迹的块”。然后在页面顶部换几个留出集中的数字，再与层 {other_layer} 比较。",
     ),
     "vit.try.see": (
-        "At layer {layer}, head {head} the map lights up on the strokes: the metric *[CLS] weight on inked "
-        "patches* is far above the share of patches that hold ink. Over all {n} held-out digits, {share:.0%} of what "
+        "At layer {layer}, head {head} the map lights up on the strokes: its share *on inked patches* is far above "
+        "the share of patches that hold ink. Over all {n} held-out digits, {share:.0%} of what "
         "this head lets [CLS] read from the patches comes from inked ones, which are only {inked:.0%} of the "
         "patches, and it favours them on {favoured} of the {n}. Other heads do other things: at layer "
         "{other_layer}, head {head} the share is {other:.0%} on average, high on some digits and low on others.",
-        "在层 {layer} · 头 {head}，热图亮在笔画上：指标“[CLS] 在有笔迹图像块上的权重”远高于有笔迹图像块所占的比例。"
+        "在层 {layer} · 头 {head}，热图亮在笔画上：“有笔迹的块”上的比例远高于有笔迹图像块所占的比例。"
         "在全部 {n} 个留出数字上，这个头让 [CLS] 从图像块读取的信息中平均 {share:.0%} 来自有笔迹的块，而这些块只占 "
         "{inked:.0%}；{n} 个数字中有 {favoured} 个都偏向笔迹。其他头做的事不同：在层 {other_layer} · 头 {head}，"
         "这一比例平均为 {other:.0%}，有的数字高，有的数字低。",
@@ -187,6 +187,19 @@ STRINGS = {
     "vit.head": ("Head", "头"),
     "vit.head.mean": ("mean of heads", "各头平均"),
     "vit.cls.title": ("[CLS] → patches, layer {layer}, {head}", "[CLS] → 图像块，层 {layer} · {head}"),
+    "vit.cls.readout": (
+        "peak {peak} · itself {self} · on inked patches {ink}",
+        "最大权重 {peak} · 自身 {self} · 有笔迹的块 {ink}",
+    ),
+    "vit.cls.readout.help": (
+        "Above the map: the largest weight [CLS] gives a patch; the weight it gives itself (the patches share the "
+        "rest); and, of what it reads from the patches, the share from the {k} of {n} patches holding ink (mean "
+        "pixel ≥ {ink}), which would be {k}/{n} if it read every patch alike. Drag the slider under the map to move "
+        "through the layers.",
+        "热图上方：[CLS] 给单个图像块的最大权重；它给自身的权重（其余权重分给各图像块）；以及它从图像块读取的信息中，"
+        "来自 {n} 个块中 {k} 个有笔迹的块（平均像素 ≥ {ink}）的比例——若它平等地读取每个块，则等于 {k}/{n}。"
+        "拖动热图下方的滑块可逐层查看。",
+    ),
     "vit.layer.n": ("layer {layer}", "层 {layer}"),
     "vit.cls.head": ("head {head}", "头 {head}"),
     "vit.all.title": ("Every layer (rows) and head (columns)", "所有层（行）与头（列）"),
@@ -195,13 +208,6 @@ STRINGS = {
     "vit.metric.cls_self.help": (
         "The weight [CLS] gives to itself; the patches share the rest.",
         "[CLS] 给自身的权重；其余权重分给各图像块。",
-    ),
-    "vit.metric.cls_ink": ("[CLS] weight on inked patches", "[CLS] 在有笔迹图像块上的权重"),
-    "vit.metric.cls_ink.help": (
-        "Of what [CLS] reads from the patches, the share that comes from the {k} of {n} patches holding ink (mean "
-        "pixel ≥ {ink}). Equal to {k}/{n} if it read every patch alike.",
-        "[CLS] 从图像块读取的信息中，来自 {n} 个块中 {k} 个有笔迹的块（平均像素 ≥ {ink}）的比例。"
-        "若它平等地读取每个块，则等于 {k}/{n}。",
     ),
     "vit.h.rollout": ("Attention rollout", "注意力展开（rollout）"),
     "vit.fusion": ("Head fusion", "多头融合方式"),

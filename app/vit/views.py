@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from app.shared.figures import cached
 from app.shared.heatmaps import GAP, centres, grid_ticks, mark_cell, tile
 from app.shared.images import png_data_uri
+from app.shared.plots import stepped
 
 MARGIN = {"l": 10, "r": 10, "t": 40, "b": 10}
 
@@ -171,6 +172,32 @@ def overlay(
     fig.add_trace(_patch_weights(weights, ph, pw, colorscale, value_title, opacity=0.6))
     fig.update_layout(title=title or None)
     return _square(fig, height)
+
+
+@cached
+def overlay_steps(
+    image: np.ndarray,
+    maps: np.ndarray,
+    *,
+    titles: list[str],
+    active: int,
+    prefix: str,
+    value_title: str = "weight",
+    height: int = 340,
+) -> go.Figure:
+    """``overlay`` of ``maps[active]`` (L, h, w: a map per layer) with a slider of its own over the layers
+    (``plots.stepped``: the move happens in the browser); ``titles[k]`` heads the figure at layer k. A heatmap's
+    ``z`` is not animated by Plotly, so each step draws the figure again (one plot: tens of ms)."""
+    fig = overlay(image, maps[active], title=titles[active], value_title=value_title, height=height)
+    fig.update_layout(margin={"t": 58}, title={"x": 0, "xanchor": "left", "font": {"size": 14}})
+    steps = [
+        {
+            "data": [{}, {"z": m, "zmax": float(np.nanmax(m)) or 1.0}],
+            "layout": {"title": {"text": titles[k]}},
+        }
+        for k, m in enumerate(maps)
+    ]
+    return stepped(fig, steps, active=active, prefix=prefix, redraw=True)
 
 
 @cached

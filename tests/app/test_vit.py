@@ -4,11 +4,13 @@ are preprocessed, and bad ones get a translated message instead of a traceback."
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 from PIL import Image
 
 from app.shared.i18n import translate
+from app.vit import service as svc
 from tests.app.conftest import metric, open_app, rerun
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
@@ -37,16 +39,13 @@ def test_controls_change_the_metrics():
     assert not at.exception
     assert (m("vit.metric.label"), m("vit.metric.probability")) != first
 
-    peak = lambda: (m("vit.metric.cls_peak"), m("vit.metric.cls_self"))  # noqa: E731
-    before = peak()
-    at.slider(key="vit_layer").set_value(0)
-    rerun(at, LANG)
-    assert not at.exception
-    after_layer = peak()
+    readouts = lambda: cls_titles(at)  # noqa: E731  (each layer's map and readout ride in the figure)
+    mean = readouts()
+    assert len(set(mean)) == len(mean) == svc.analyse(svc.image_key(svc.held_out(7).image)).patterns.shape[0]
     at.button_group(key="vit_head").set_value(2)
     rerun(at, LANG)
     assert not at.exception
-    assert len({before, after_layer, peak()}) == 3
+    assert not set(readouts()) & set(mean)  # another head: every layer's readout changes
 
     roll = lambda: (m("vit.metric.rollout_peak"), m("vit.metric.rollout_cls"))  # noqa: E731
     mean = roll()
@@ -63,8 +62,14 @@ def test_controls_change_the_metrics():
     assert float(m("vit.metric.same_row")) > float(m("vit.metric.same_col"))
 
 
-def percent(text: str) -> float:
-    return float(text.rstrip("%")) / 100
+def spec(at, key: str) -> dict:
+    """The figure drawn with ``key``, as Streamlit sends it."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+
+
+def cls_titles(at) -> list[str]:
+    """[CLS]'s map's title and readout at each layer: the steps of its own slider."""
+    return [frame["layout"]["title"]["text"] for frame in spec(at, "vit_cls")["frames"]]
 
 
 def test_the_guided_experiment():
@@ -74,19 +79,19 @@ def test_the_guided_experiment():
     from app.vit import service as svc
 
     at = open_app("vit", lang=LANG)
-    m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
     stats = svc.ink_attention()
     assert stats.favoured == stats.images and stats.share > stats.inked + 0.2 and stats.other < stats.inked
     for index in (2, 7, 40):
         at.number_input(key="vit_index").set_value(index)
-        at.slider(key="vit_layer").set_value(svc.TRY_LAYER)
         at.button_group(key="vit_head").set_value(svc.TRY_HEAD)
         rerun(at, LANG)
         assert not at.exception
-        held = svc.held_out(index)
-        inked = svc.inked(svc.analyse(svc.image_key(held.image))).mean()
-        share = percent(m("vit.metric.cls_ink"))
+        res = svc.analyse(svc.image_key(svc.held_out(index).image))
+        inked = svc.inked(res).mean()
+        share = svc.ink_share(res, svc.TRY_LAYER, svc.TRY_HEAD)
         assert share > inked + 0.15, (index, share, inked)
+        # the figure's step at that layer says so, above the map
+        assert f"on inked patches {share:.0%}" in cls_titles(at)[svc.TRY_LAYER]
     box = next(md.value for md in at.markdown if translate("view.try.title", LANG) in md.value)
     assert f"{stats.share:.0%}" in box and f"{stats.favoured} of the {stats.images}" in box
 
@@ -132,7 +137,7 @@ def test_the_url_reproduces_the_view():
     at = open_app("vit", lang=LANG, vit_index="12", vit_layer="1", vit_fusion="min")
     assert not at.exception
     assert at.number_input(key="vit_index").value == 12
-    assert at.slider(key="vit_layer").value == 1
+    assert spec(at, "vit_cls")["layout"]["sliders"][0]["active"] == 1  # the map opens on the link's layer
 
 
 def test_the_probability_says_what_label_smoothing_caps_it_at():

@@ -11,7 +11,7 @@ from tests.e2e.conftest import SHOTS, exceptions, goto
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
-FIGURE, DEFAULT = FIGURE_SLIDERS["rope"]
+FIGURE, DEFAULT, NEXT = FIGURE_SLIDERS["rope"]
 interact = INTERACTIONS["rope"]  # one widget change, as bench/ times it
 
 
@@ -25,6 +25,6 @@ def test_rope_page(server, page):
     before = readout.text_content()
     interact(page, 0)  # a step of the figure's own slider: drawn in the browser
     assert exceptions(page) == 0
-    assert figure_value(page, FIGURE) == f"m = {DEFAULT + 1}"
+    assert figure_value(page, FIGURE) == f"m = {NEXT}"
     assert "213°" in before and "270°" in readout.text_content()  # the fast pair: 10 rad, then 11 rad (mod 360°)
     page.screenshot(path=SHOTS / f"rope-{LANG}.png", full_page=True)

@@ -5,24 +5,29 @@ from __future__ import annotations
 
 import pytest
 
-from bench.interactions import INTERACTIONS, layer_thumb
+from app.shared.i18n import translate
+from bench.interactions import FIGURE_SLIDERS, INTERACTIONS, figure_value
 from tests.e2e.conftest import SHOTS, exceptions, goto
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
 pytestmark = pytest.mark.e2e
 interact = INTERACTIONS["vit"]  # one widget change, as bench/ times it
+FIGURE, LAST, NEXT = FIGURE_SLIDERS["vit"]
 
 
 def test_vit_page(server, page):
     goto(page, f"{server}/vit?lang={LANG}")
     assert exceptions(page) == 0
-    thumb = layer_thumb(page)
-    assert thumb.count() == 1
-    last = int(thumb.input_value())
-    interact(page)
+    chart = page.locator(f".st-key-{FIGURE}")
+    chart.wait_for(timeout=60_000)
+    layer = translate("vit.layer", LANG)
+    assert figure_value(page, FIGURE) == f"{layer} {LAST}"  # it opens on the last layer
+    title = chart.locator(".gtitle").first
+    assert f"layer {LAST}" in title.text_content()
+    interact(page)  # a step of the map's own slider: drawn in the browser
     assert exceptions(page) == 0
-    assert layer_thumb(page).input_value() == str(last - 1)
+    assert figure_value(page, FIGURE) == f"{layer} {NEXT}" and f"layer {NEXT}" in title.text_content()
     page.screenshot(path=SHOTS / f"vit-{LANG}.png", full_page=True)
 
 
