@@ -1,4 +1,5 @@
-"""Plotly layout shared by the pages' figure builders: one height, tight margins, and where the legend goes."""
+"""Plotly layout shared by the pages' figure builders: one height, tight margins, where the legend goes, and a figure
+with a slider of its own over precomputed steps (a move that happens in the browser)."""
 
 from __future__ import annotations
 
