@@ -3,17 +3,16 @@ from the cached latent alone, and why that needs RoPE decoupled from the content
 
 import streamlit as st
 
-from app.mla import latent, views
 from app.mla import service as svc
+from app.mla import views
 from app.shared import ui
 from app.shared.formats import percent
 from app.shared.i18n import InputError, t
-from app.shared.tokens import visible
 
 
 def absorbed_path(a) -> None:
-    """The naive and absorbed paths compared on the latent view's forward pass ``a``: what the token does not change
-    is drawn here, the next-token table at the chosen token in a part of its own."""
+    """The naive and absorbed paths compared on the latent view's forward pass ``a`` (no token changes these; the
+    next tokens on both paths at each token ride in the latent view's figure, above)."""
     st.subheader(t("mla.absorb.title"))
     st.markdown(t("mla.absorb.caption"))
     metric_row = ui.row()
@@ -21,23 +20,8 @@ def absorbed_path(a) -> None:
     metric_row.metric(t("mla.m.top1"), f"{a.top1_agree:.0%}", help=t("mla.m.top1.help", n=len(a.ids)))
     metric_row.metric(t("mla.m.naive_ms"), f"{a.ms:.1f} ms", help=t("mla.m.ms.help"))
     metric_row.metric(t("mla.m.absorbed_ms"), f"{a.absorbed_ms:.1f} ms", help=t("mla.m.ms.help"))
-    _next_tokens(a)
+    st.caption(t("mla.absorb.next"))
     ui.readout(a)
-
-
-@st.fragment(key="mla_part_absorbed")
-def _next_tokens(a) -> None:
-    """The naive and the absorbed path's next tokens at the chosen token (the layer does not change them)."""
-    token = st.session_state[latent.CHOICE]["mla_token"]
-    naive, absorbed = svc.next_tokens(a, token)
-    st.caption(t("mla.absorb.next", token=token, piece=visible(a.pieces[token])))
-    ui.table(
-        {
-            t("mla.col.rank"): [str(i + 1) for i in range(len(naive.pieces))],
-            t("mla.col.naive"): [f"{visible(p)} · {q:.4f}" for p, q in zip(naive.pieces, naive.probs)],
-            t("mla.col.absorbed"): [f"{visible(p)} · {q:.4f}" for p, q in zip(absorbed.pieces, absorbed.probs)],
-        }
-    )
 
 
 @st.fragment

@@ -7,11 +7,12 @@ from app.mla import service as svc
 from app.mla import views
 from app.shared import ui
 from app.shared.formats import binary_size
+from app.shared.html import esc
 from app.shared.i18n import InputError, layer_head_label, t
 from app.shared.seeds import two_seed_scatter
 from app.shared.tokens import visible
 
-CONTROLS = ("mla_token", "mla_layer")  # the latent view's controls (the token also reruns the absorbed check)
+CONTROLS = ("mla_layer",)  # the latent view's control (its token moves on the figure's own slider)
 CHOICE = "_mla_latent"  # {control: value}, read by the parts they rerun (ui.rerun_parts)
 
 
@@ -136,8 +137,9 @@ def _loss_against_cache(rows, mha, ours) -> None:
 
 
 def latent_of_a_token(text: str):
-    """The latent view of the text: its heading, the token and layer controls, and the part they rerun. Returns the
-    forward pass (``svc.Latent``) for the absorbed check, or None when the model or the text cannot run."""
+    """The latent view of the text: its heading, the layer control, and the part it reruns (the token moves on its
+    figure's own slider). Returns the forward pass (``svc.Latent``) for the absorbed check, or None when the model
+    or the text cannot run."""
     s = svc.shape()
     st.subheader(t("mla.latent.title"))
     st.markdown(t("mla.latent.caption", K=s.kv_latent, R=s.rope_dim, H=s.n_heads, D=s.head_dim))
@@ -149,24 +151,15 @@ def latent_of_a_token(text: str):
     except InputError as e:
         ui.input_error(e)
         return None
-    _controls(len(a.ids), s.n_layers)
+    _controls(s.n_layers)
     _latent_view(a)
     return a
 
 
 @st.fragment(key="mla_part_latent_controls")
-def _controls(T: int, n_layers: int) -> None:
-    c_tok, c_layer = st.columns([3, 2])
-    ui.slider(
-        c_tok,
-        t("mla.token"),
-        0,
-        T - 1,
-        min(T - 1, 5),
-        help=t("mla.token.help"),
-        **ui.drives("mla_token", CHOICE, ["mla_part_latent", "mla_part_absorbed"]),
-    )
-    c_layer.segmented_control(
+def _controls(n_layers: int) -> None:
+    """The layer, which reruns the view; the token moves on the figure's own slider, in the browser."""
+    st.segmented_control(
         t("mla.layer"),
         list(range(n_layers)),
         default=0,
@@ -178,39 +171,59 @@ def _controls(T: int, n_layers: int) -> None:
 
 @st.fragment(key="mla_part_latent")
 def _latent_view(a) -> None:
-    """The chosen token's cached latent and rope key in the chosen layer, and the keys rebuilt from them."""
+    """Every token's cached latent and rope key in the chosen layer, the keys rebuilt from them and the next tokens on
+    both paths, moved on the figure's own slider (in the browser: every token's numbers ride in the figure), opening
+    on the link's ``mla_token`` or token 5."""
     s = svc.shape()
-    token, layer = (st.session_state[CHOICE][k] for k in CONTROLS)
-    st.caption(t("mla.chosen", token=token, piece=visible(a.pieces[token]), layer=layer))
-    c_kv, k_rope, keys = a.c_kv[layer, token], a.k_rope[layer, token], a.keys[layer, token]
-    metric_row = ui.row()
-    metric_row.metric(t("mla.m.latent_norm"), f"{float((c_kv**2).sum() ** 0.5):.3f}", help=t("mla.m.latent_norm.help"))
-    metric_row.metric(t("mla.m.rope_norm"), f"{float((k_rope**2).sum() ** 0.5):.3f}", help=t("mla.m.rope_norm.help"))
-    metric_row.metric(
+    layer = st.session_state[CHOICE]["mla_layer"]
+    T = len(a.ids)
+    c_kv, k_rope, keys = a.c_kv[layer], a.k_rope[layer], a.keys[layer]
+    st.metric(
         t("mla.m.cached_here"),
         f"{s.kv_latent + s.rope_dim} / {2 * s.n_heads * s.head_dim}",
         help=t("mla.m.cached_here.help", K=s.kv_latent, R=s.rope_dim, H=s.n_heads, D=s.head_dim),
     )
-    norms = (keys**2).sum(-1) ** 0.5
-    metric_row.metric(
-        t("mla.m.key_norms"), f"{norms.min():.2f}–{norms.max():.2f}", help=t("mla.m.key_norms.help", H=s.n_heads)
+    latent_norms = (c_kv**2).sum(-1) ** 0.5
+    rope_norms = (k_rope**2).sum(-1) ** 0.5
+    key_norms = (keys**2).sum(-1) ** 0.5  # (T, H)
+    readouts = [
+        t("mla.readout", token=k, piece=esc(visible(a.pieces[k])), latent=f"{latent_norms[k]:.3f}",
+          rope=f"{rope_norms[k]:.3f}")
+        for k in range(T)
+    ]  # fmt: skip
+    key_readouts = [
+        t("mla.readout.keys", lo=f"{key_norms[k].min():.2f}", hi=f"{key_norms[k].max():.2f}") for k in range(T)
+    ]
+    nexts = [svc.next_tokens(a, k) for k in range(T)]
+    st.caption(t("mla.latent.steps", layer=layer))
+    heads = [layer_head_label(head=h) for h in range(s.n_heads)]
+    fig = views.latent_steps(
+        c_kv,
+        k_rope,
+        keys,
+        readouts=readouts,
+        key_readouts=key_readouts,
+        next_naive=[_column(t("mla.col.naive"), n) for n, _ in nexts],
+        next_absorbed=[_column(t("mla.col.absorbed"), b) for _, b in nexts],
+        titles=(t("mla.latent.bars.title"), t("mla.latent.keys.title")),
+        head_labels=heads,
+        latent_name="c_KV",
+        rope_name="k^R",
+        x_title=t("mla.dim"),
+        y_title=t("mla.value"),
+        active=ui.query_int("mla_token", min(T - 1, 5), 0, T - 1),
+        prefix=t("mla.token") + " ",
     )
-    left, right = st.columns(2)
-    with left:
-        st.caption(t("mla.latent.bars"))
-        ui.figure(
-            views.latent_bars(c_kv, k_rope, latent_name="c_KV", rope_name="k^R", y_title=t("mla.value")),
-            {"c_kv": c_kv, "k_rope": k_rope},
-            f"mla-latent-l{layer}-t{token}",
-            key="mla_latent",
-        )
-    with right:
-        st.caption(t("mla.latent.keys"))
-        heads = [layer_head_label(head=h) for h in range(s.n_heads)]
-        ui.figure(
-            views.head_vectors(keys, head_labels=heads, x_title=t("mla.dim"), value_title=t("mla.value")),
-            keys,
-            f"mla-keys-l{layer}-t{token}",
-            key="mla_keys",
-            row_labels=heads,
-        )
+    ui.figure(
+        fig,
+        {"pieces": list(a.pieces), "c_kv": c_kv, "k_rope": k_rope, "keys": keys},
+        f"mla-latent-l{layer}",
+        key="mla_latent",
+    )
+    st.caption(t("mla.readout.help", H=s.n_heads))
+
+
+def _column(header: str, pred) -> list[str]:
+    """One path's next tokens at a position, as lines of the figure's table: its name, then rank · piece · p."""
+    lines = (f"{i + 1}. {esc(visible(p))} · {q:.4f}" for i, (p, q) in enumerate(zip(pred.pieces, pred.probs)))
+    return [f"<b>{header}</b>", *lines]

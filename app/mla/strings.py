@@ -14,10 +14,11 @@ STRINGS = {
         "**多词元预测**（MTP）模块，它预测下下个词元，还能为推测解码起草词元。每一节都读取下面的文本。",
     ),
     "mla.try.do": (
-        "Move the token slider in section 1 and watch the metrics under “Absorbed against naive”; in “Why RoPE is "
-        "decoupled” switch the head; in section 3 change the number of new tokens.",
-        "在第 1 节拖动词元滑块，留意“吸收路径与朴素路径”下的指标；在“为什么要解耦 RoPE”中切换注意力头；"
-        "在第 3 节改变新词元的数量。",
+        "In section 1 drag the slider under the latent's figure from token to token and compare the next tokens of "
+        "both paths at its bottom, then read the metrics under “Absorbed against naive”; in “Why RoPE is decoupled” "
+        "switch the head; in section 3 change the number of new tokens.",
+        "在第 1 节拖动潜在向量图下方的滑块，逐个词元比较图底部两条路径的下一个词元，再看“吸收路径与朴素路径”下的"
+        "指标；在“为什么要解耦 RoPE”中切换注意力头；在第 3 节改变新词元的数量。",
     ),
     "mla.try.see": (
         "Every token has its own latent, yet the absorbed path's logits match the naive path's to about 10⁻⁵. With "
@@ -137,43 +138,38 @@ STRINGS = {
         "存下来的只有潜在向量。",
     ),
     "mla.token": ("Token", "词元"),
-    "mla.token.help": (
-        "The position whose latent and next-token predictions are shown (0 is the ⟨eot⟩ that starts every text).",
-        "显示其潜在向量和下一个词元预测的位置（0 是每段文本开头的 ⟨eot⟩）。",
-    ),
     "mla.layer": ("Layer", "层"),
     "mla.head": ("Head", "头"),
-    "mla.chosen": ("Token {token} ({piece}), layer {layer}.", "词元 {token}（{piece}），层 {layer}。"),
-    "mla.m.latent_norm": ("‖c_KV‖", "‖c_KV‖"),
-    "mla.m.latent_norm.help": (
-        "Length of this token's latent in this layer (after the RMSNorm on c_KV, whose gain is learned).",
-        "该词元在这一层的潜在向量长度（经过 c_KV 上的 RMSNorm，其增益是学出来的）。",
-    ),
-    "mla.m.rope_norm": ("‖k^R‖", "‖k^R‖"),
-    "mla.m.rope_norm.help": (
-        "Length of the shared rotary key. RoPE turns pairs of its numbers by angles that grow with the position, "
-        "which leaves the length unchanged.",
-        "共享旋转键的长度。RoPE 按随位置增长的角度旋转其中的数对，长度不变。",
-    ),
     "mla.m.cached_here": ("Cached / MHA would cache", "缓存量 / MHA 的缓存量"),
     "mla.m.cached_here.help": (
         "Numbers this layer keeps for the token: d_c + d_h^R = {K} + {R}, against 2·n_h·d_h = 2·{H}·{D} for the "
         "keys and values of MHA.",
         "这一层为该词元保留的数：d_c + d_h^R = {K} + {R}；MHA 的键和值则是 2·n_h·d_h = 2·{H}·{D}。",
     ),
-    "mla.m.key_norms": ("‖k^C‖ over the heads", "各头 ‖k^C‖ 的范围"),
-    "mla.m.key_norms.help": (
-        "Shortest and longest of the {H} keys W_UK c_KV that this one latent makes: one latent, a different key for "
-        "every head.",
-        "由这一个潜在向量生成的 {H} 个键 W_UK c_KV 中最短和最长的长度：一个潜在向量，每个头得到不同的键。",
+    "mla.latent.steps": (
+        "Layer {layer}, every token of the text: drag the slider under the figure to pick one (0 is the ⟨eot⟩ that "
+        "starts every text). Top: its c_KV (purple) and k^R (orange), everything this layer caches for it; middle: "
+        "the keys k^C = W_UK c_KV the latent makes, one line per head; bottom: the next token on both paths.",
+        "层 {layer}，文本中的每个词元：拖动图下方的滑块选一个（0 是每段文本开头的 ⟨eot⟩）。上：它的 c_KV（紫色）"
+        "和 k^R（橙色），即这一层为它缓存的全部内容；中：潜在向量生成的键 k^C = W_UK c_KV，每个头一条线；"
+        "下：两条路径上的下一个词元。",
     ),
-    "mla.latent.bars": (
-        "c_KV (purple) and k^R (orange) of the chosen token: everything this layer caches for it.",
-        "所选词元的 c_KV（紫色）和 k^R（橙色）：这一层为它缓存的全部内容。",
+    "mla.latent.bars.title": ("What this layer caches: c_KV and k^R", "这一层缓存的内容：c_KV 与 k^R"),
+    "mla.latent.keys.title": ("The keys k^C = W_UK c_KV, one per head", "键 k^C = W_UK c_KV，每个头一个"),
+    "mla.readout": (
+        "token {token} ({piece}) · ‖c_KV‖ {latent} · ‖k^R‖ {rope}",
+        "词元 {token}（{piece}）· ‖c_KV‖ {latent} · ‖k^R‖ {rope}",
     ),
-    "mla.latent.keys": (
-        "The keys k^C = W_UK c_KV the latent makes, one row per head.",
-        "潜在向量生成的键 k^C = W_UK c_KV，每行一个头。",
+    "mla.readout.keys": ("‖k^C‖ over the heads: {lo}–{hi}", "各头 ‖k^C‖：{lo}–{hi}"),
+    "mla.readout.help": (
+        "‖c_KV‖: the length of the token's latent in this layer (after the RMSNorm on c_KV, whose gain is learned). "
+        "‖k^R‖: the length of the shared rotary key; RoPE turns pairs of its numbers by angles that grow with the "
+        "position, which leaves the length unchanged. ‖k^C‖: the shortest and longest of the {H} keys this one "
+        "latent makes, a different key for every head. Under them, the likeliest next tokens after the token with "
+        "their probabilities, on the naive and on the absorbed path.",
+        "‖c_KV‖：该词元在这一层的潜在向量长度（经过 c_KV 上的 RMSNorm，其增益是学出来的）。‖k^R‖：共享旋转键的"
+        "长度；RoPE 按随位置增长的角度旋转其中的数对，长度不变。‖k^C‖：这一个潜在向量生成的 {H} 个键中最短和最长"
+        "的长度，每个头得到不同的键。最下方：该词元之后最可能的下一个词元及其概率，分别来自朴素路径和吸收路径。",
     ),
     "mla.value": ("value", "数值"),
     "mla.dim": ("dimension", "维度"),
@@ -211,10 +207,10 @@ STRINGS = {
         "而不是算术时，它才有收益。",
     ),
     "mla.absorb.next": (
-        "Next token after position {token} ({piece}), with its probability, on both paths:",
-        "位置 {token}（{piece}）之后的下一个词元及其概率，两条路径：",
+        "The next tokens after each token on both paths, with their probabilities, are at the bottom of the figure "
+        "above: move its slider to compare them.",
+        "每个词元之后在两条路径上的下一个词元及其概率，见上图底部：拖动它的滑块进行比较。",
     ),
-    "mla.col.rank": ("rank", "名次"),
     "mla.col.naive": ("naive", "朴素"),
     "mla.col.absorbed": ("absorbed", "吸收"),
     # 1 · why RoPE is decoupled

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.html import esc, span
-from app.shared.plots import MARGIN
+from app.shared.plots import MARGIN, stepped
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, strip_label, visible
 
@@ -428,3 +428,105 @@ def mtp_losses(
 def seed_layout(fig: go.Figure) -> go.Figure:
     """The page's layout for app.shared.seeds.two_seed_scatter."""
     return below(fig, 340)
+
+
+KEY_COLOURS = ("#1f77b4", "#2ca02c", "#d62728", "#8c564b", "#9467bd", "#17becf", "#bcbd22", "#e377c2")
+
+
+@cached
+def latent_steps(
+    c_kv: np.ndarray,
+    k_rope: np.ndarray,
+    keys: np.ndarray,
+    *,
+    readouts: list[str],
+    key_readouts: list[str],
+    next_naive: list[list[str]],
+    next_absorbed: list[list[str]],
+    titles: tuple[str, str],
+    head_labels: list[str],
+    latent_name: str,
+    rope_name: str,
+    x_title: str,
+    y_title: str,
+    active: int,
+    prefix: str,
+) -> go.Figure:
+    """One layer's cache for every token, moved on the figure's own slider (``plots.stepped``: in the browser): on
+    top the latent c_KV (T, d_c) and rotary key k^R (T, d_h^R) as bars, then the keys W_UK c_KV (T, H, d_h) as a line
+    per head, then the next tokens on both paths (``next_naive[k]``, ``next_absorbed[k]``: a header, then a line per
+    rank; the legend sits above them). ``readouts[k]`` and ``key_readouts[k]`` are written above the bars and the
+    keys. Everything a step changes is trace data: the traces are restyled, not the figure redrawn."""
+    T, K = c_kv.shape
+    R, (H, D) = k_rope.shape[1], keys.shape[1:]
+    fig = make_subplots(
+        rows=3, cols=1, row_heights=[0.38, 0.33, 0.29], vertical_spacing=0.12, subplot_titles=titles
+    )  # fmt: skip
+    bars = (
+        (np.arange(K), c_kv, latent_name, LATENT),
+        (np.arange(K, K + R), k_rope, rope_name, ROPE),
+    )
+    for x, y, name, colour in bars:
+        fig.add_trace(
+            go.Bar(
+                x=x, y=y[active], name=name, marker_color=colour, marker_line_width=0,
+                hovertemplate=name + " [%{x}]: %{y:.3f}<extra></extra>",
+            ),
+            row=1, col=1,
+        )  # fmt: skip
+    lim = float(max(np.abs(c_kv).max(), np.abs(k_rope).max())) or 1.0
+    fig.add_trace(_readout(-0.5, lim * 1.28, readouts[active]), row=1, col=1)
+    fig.update_xaxes(title=f"{latent_name} 0 … {K - 1} · {rope_name} {K} … {K + R - 1}", range=[-0.5, K + R - 0.5],
+                     title_standoff=4, row=1, col=1)  # fmt: skip
+    fig.update_yaxes(title=y_title, range=[-lim * 1.05, lim * 1.45], row=1, col=1)
+    key_lim = float(np.abs(keys).max()) or 1.0
+    for h in range(H):
+        fig.add_trace(
+            go.Scatter(
+                x=np.arange(D), y=keys[active, h], mode="lines", name=head_labels[h],
+                line={"color": KEY_COLOURS[h % len(KEY_COLOURS)], "width": 1.5},
+                hovertemplate=head_labels[h] + " [%{x}]: %{y:.3f}<extra></extra>",
+            ),
+            row=2, col=1,
+        )  # fmt: skip
+    fig.add_trace(_readout(-0.5, key_lim * 1.28, key_readouts[active]), row=2, col=1)
+    fig.update_xaxes(title=x_title, range=[-0.5, D - 0.5], title_standoff=4, row=2, col=1)
+    fig.update_yaxes(title=y_title, range=[-key_lim * 1.05, key_lim * 1.45], row=2, col=1)
+    rows = len(next_naive[0])
+    for x, column in ((0.0, next_naive), (1.0, next_absorbed)):
+        fig.add_trace(
+            go.Scatter(
+                x=[x] * rows, y=list(range(rows)), mode="text", text=column[active], textposition="middle right",
+                textfont={"size": 12}, showlegend=False, hoverinfo="skip",
+            ),
+            row=3, col=1,
+        )  # fmt: skip
+    fig.update_xaxes(visible=False, range=[-0.02, 2], fixedrange=True, row=3, col=1)
+    fig.update_yaxes(visible=False, range=[rows - 0.5, -3.4], fixedrange=True, row=3, col=1)  # the legend on top
+    fig.update_annotations(font={"size": 13}, x=0, xanchor="left")
+    below(fig, 760)
+    fig.update_layout(legend={"yref": "paper", "y": fig.layout.yaxis3.domain[1], "yanchor": "top"})
+    fig.update_layout(bargap=0.1)
+    steps = [
+        {
+            "data": [
+                {"y": c_kv[k]},
+                {"y": k_rope[k]},
+                {"text": [readouts[k]]},
+                *({"y": keys[k, h]} for h in range(H)),
+                {"text": [key_readouts[k]]},
+                {"text": next_naive[k]},
+                {"text": next_absorbed[k]},
+            ]
+        }
+        for k in range(T)
+    ]
+    return stepped(fig, steps, active=active, prefix=prefix)
+
+
+def _readout(x: float, y: float, text: str) -> go.Scatter:
+    """A line of text at (x, y) that a step of the figure's slider rewrites (a text trace: no layout change)."""
+    return go.Scatter(
+        x=[x], y=[y], mode="text", text=[text], textposition="middle right", textfont={"size": 12},
+        showlegend=False, hoverinfo="skip",
+    )  # fmt: skip

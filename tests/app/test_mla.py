@@ -5,6 +5,10 @@ share of drafts in [0, 1] and writes exactly what plain greedy decoding writes; 
 
 from __future__ import annotations
 
+import base64
+import json
+
+import numpy as np
 import pytest
 
 from app.mla import service as svc
@@ -49,35 +53,78 @@ def test_cache_per_token_is_measured_and_matches_the_formula():
     assert m(at, "mla.m.vs_mha") == f"{rows['MHA'].numbers / rows['MLA'].numbers:.1f}×"
 
 
+def spec(at, key: str) -> dict:
+    """The figure drawn with ``key``, as Streamlit sends it."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+
+
+def values(array) -> np.ndarray:
+    """A figure's array as the JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array, dtype=float)
+
+
+def readouts(at) -> list[str]:
+    """The latent figure's readout (token, piece, ‖c_KV‖, ‖k^R‖) at each token: the steps of its own slider."""
+    return [frame["data"][2]["text"][0] for frame in spec(at, "mla_latent")["frames"]]
+
+
+def norm(v) -> str:
+    return f"{float((v**2).sum() ** 0.5):.3f}"
+
+
 @needs_mla
 def test_token_and_text_move_the_latent_readings_and_absorbed_equals_naive():
     at = open_app("mla", lang=LANG)
     a = svc.latent(svc.DEFAULT_TEXT)
-    before = m(at, "mla.m.latent_norm")
-    assert before == f"{float((a.c_kv[0, 5] ** 2).sum() ** 0.5):.3f}"
+    fig = spec(at, "mla_latent")
+    assert fig["layout"]["sliders"][0]["active"] == 5  # it opens on token 5
+    frames = fig["frames"]
+    assert len(frames) == len(a.ids)
+    for k in (5, 9):  # every token's numbers ride in the figure: its latent, rope key, keys and readouts
+        data = frames[k]["data"]
+        assert np.allclose(values(data[0]["y"]), a.c_kv[0, k], rtol=1e-5, atol=1e-6)
+        assert np.allclose(values(data[1]["y"]), a.k_rope[0, k], rtol=1e-5, atol=1e-6)
+        assert np.allclose(values(data[3]["y"]), a.keys[0, k, 0], rtol=1e-5, atol=1e-6)
+        assert f"token {k} " in data[2]["text"][0]
+        assert f"‖c_KV‖ {norm(a.c_kv[0, k])}" in data[2]["text"][0]
+        assert f"‖k^R‖ {norm(a.k_rope[0, k])}" in data[2]["text"][0]
+        naive, absorbed = svc.next_tokens(a, k)
+        assert data[-2]["text"][1].endswith(f"{naive.probs[0]:.4f}") and data[-1]["text"][1].endswith(
+            f"{absorbed.probs[0]:.4f}"
+        )
+    assert readouts(at)[5] != readouts(at)[9]
     diff = float(m(at, "mla.m.max_diff"))
     assert diff == pytest.approx(a.max_diff, rel=0.01)
     assert diff <= 1e-4 * max(1.0, a.scale / 10)  # float32 rounding on logits of order ten
     assert m(at, "mla.m.top1") == "100%"
 
-    at.slider(key="mla_token").set_value(9)
-    rerun(at, LANG)
-    assert not at.exception
-    assert m(at, "mla.m.latent_norm") == f"{float((a.c_kv[0, 9] ** 2).sum() ** 0.5):.3f}" != before
-
     at.button_group(key="mla_layer").set_value(2)
     rerun(at, LANG)
-    assert m(at, "mla.m.latent_norm") == f"{float((a.c_kv[2, 9] ** 2).sum() ** 0.5):.3f}"
+    assert not at.exception
+    assert f"‖c_KV‖ {norm(a.c_kv[2, 9])}" in readouts(at)[9]
 
     other = "Tomorrow, and tomorrow, and tomorrow, creeps in this petty pace from day to day."
     at.text_area(key="mla_text").set_value(other)
     rerun(at, LANG)
     assert not at.exception
     b = svc.latent(other)
-    # a new text has a new number of tokens: the slider's range changes and Streamlit may reset it to its default
-    token = next(int(c.value.split()[1]) for c in at.caption if c.value.startswith("Token "))
-    assert m(at, "mla.m.rope_norm") == f"{float((b.k_rope[2, token] ** 2).sum() ** 0.5):.3f}"
+    assert len(readouts(at)) == len(b.ids)
+    assert f"‖k^R‖ {norm(b.k_rope[2, 4])}" in readouts(at)[4]
     assert float(m(at, "mla.m.max_diff")) <= 1e-4 * max(1.0, b.scale / 10)
+
+
+@needs_mla
+def test_a_link_opens_the_figure_on_its_token():
+    """A link's mla_token (the compare page writes them) opens the figure on that token, clamped into the text."""
+    at = open_app("mla", lang=LANG, mla_token="9", mla_layer="1")
+    assert not at.exception
+    assert spec(at, "mla_latent")["layout"]["sliders"][0]["active"] == 9
+    assert at.button_group(key="mla_layer").value == 1
+    at = open_app("mla", lang=LANG, mla_token="999")
+    assert not at.exception
+    assert spec(at, "mla_latent")["layout"]["sliders"][0]["active"] == len(svc.latent(svc.DEFAULT_TEXT).ids) - 1
 
 
 @needs_mla

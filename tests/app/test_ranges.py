@@ -22,7 +22,6 @@ CASES = [
     ("attention", "text_input", "attention_text", "attention is all you need", "attention", "attention_step", {}),
     ("forward-pass", "text_area", "forward_pass_text", LONG[:300], SHORT, "forward_pass_pos", {}),
     ("llama", "text_area", "llama_text", LONG[:250], SHORT, "llama_token", {}),
-    ("mla", "text_area", "mla_text", LONG[:250], SHORT, "mla_token", {}),
 ]
 
 
