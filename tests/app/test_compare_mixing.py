@@ -5,6 +5,8 @@ state."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -72,14 +74,25 @@ def test_mamba_state_keeps_its_bytes_while_delta_grows():
     np.testing.assert_allclose(early.rows, late.rows[:, :6], rtol=1e-4)  # causal: the same Δ at the same tokens
 
 
+# A link's parameter that a figure's own slider opens on (plots.stepped: the move happens in the browser), by the
+# figure's key
+FIGURE_PARAMS = {"mla_token": "mla_latent"}
+
+
 @pytest.mark.parametrize("name", ["gpt", "llama", "mistral", "mla", "transformer-xl", "mamba-lm"])
 def test_a_link_opens_the_page_in_that_state(name):
-    """Every parameter of the link is a control of the target page, and that page opens with it set."""
+    """Every parameter of the link is a control of the target page, or the step a figure's own slider opens on
+    (``FIGURE_PARAMS``), and that page opens with it set."""
     needs(name)
     page, params = svc.link(name, TEXT, LATE, 2, 1)
     at = open_app(page, timeout=120, **params)
     assert not at.exception and not at.error
-    assert {k: str(at.session_state[k]) for k in params} == params
+    controls = {k: v for k, v in params.items() if k not in FIGURE_PARAMS}
+    assert {k: str(at.session_state[k]) for k in controls} == controls
+    for key, figure in FIGURE_PARAMS.items():
+        if key in params:
+            chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{figure}"))
+            assert json.loads(chart.proto.spec)["layout"]["sliders"][0]["active"] == int(params[key])
     if name == "transformer-xl":
         assert (at.slider(key="txl_segment").value, at.slider(key="txl_query").value) == divmod(LATE, 64)
 
