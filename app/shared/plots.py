@@ -72,8 +72,9 @@ def stepped(
     if any(len(step.get("data", [])) != len(types) for step in steps):
         raise ValueError("each step needs one dict per trace of the figure")
     labels = labels if labels is not None else [str(k) for k in range(len(steps))]
-    # A trace Plotly does not animate (an image, a heatmap) that no step changes stays out of the frames: a step
-    # without redraw would blank it (the band's pattern under Mistral's moving edge)
+    # A trace Plotly does not animate (an image, a heatmap) that no step changes stays out of the frames: nothing of
+    # it is sent per step. That alone does not keep it drawn: a step without redraw still cleared an image trace (the
+    # pattern under Mistral's moving band), so a still background there is a layout image
     kept = [i for i, kind in enumerate(types) if kind in ANIMATED or any(step["data"][i] for step in steps)]
     frames = [
         {
