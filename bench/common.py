@@ -189,7 +189,7 @@ WIDGETS = {
     "transformer-xl": ("txl_query", (3.0, 4.0)),
     "flash-attention": ("flash_step", (2.0, 1.0)),
     "llama": ("llama_token", (7.0, 8.0)),
-    "mistral": ("mistral_window", (31.0, 32.0)),
+    "mistral": ("mistral_position", (100.0, 101.0)),  # the reach's position (the band's window moves in the browser)
     "mla": ("mla_n", (31.0, 32.0)),  # new tokens speculative decoding writes (its token moves in the browser)
     "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
     "reasoning": ("reasoning_k", (4.0, 3.0)),

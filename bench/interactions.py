@@ -26,7 +26,6 @@ SLIDERS = {
     "gpt": slider("gpt_temperature"),
     "llama": slider("llama_token"),  # the token sections 1 and 2 show
     "mamba": slider("mamba_layer"),
-    "mistral": slider("mistral_window"),  # the window drawn over the band
     "reasoning": slider("reasoning_group"),  # G, the size of the sampled group
     "scaling": slider("scaling_budget"),  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
     "t5": slider("t5_density"),  # section 2's noise density
@@ -38,6 +37,7 @@ FIGURE_SLIDERS = {
     "rope": ("rope_rotation", 10, 11),  # the position m of the rotation section
     "vit": ("vit_cls", 3, 2),  # the layer of [CLS]'s map (it opens on the last)
     "mla": ("mla_latent", 5, 6),  # the token whose latent, keys and next tokens section 1 shows
+    "mistral": ("mistral_band", 31, 30),  # the window drawn over the band (step k: w = k + 1; it opens on W = 32)
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
@@ -58,8 +58,8 @@ RESLICE = frozenset(
     }
 )
 # Where the first step of a page's slider goes left (the default sits at the slider's right end, or the left step is
-# the one the page redraws most)
-LEFT_FIRST = {"mistral"}
+# the one the page redraws most): none at present
+LEFT_FIRST: frozenset[str] = frozenset()
 # Pills of BERT's default sentence that its interaction toggles, as labelled (piece + position): positions 1, 5, 9
 BERT_TOGGLED = ("to¹", "not⁵", "that⁹")
 
@@ -117,16 +117,17 @@ def figure_value(page, key: str) -> str:
 
 def figure_step(page, key: str, step: int) -> None:
     """Click step ``step`` (0-based) on the figure ``key``'s own slider (``plots.stepped``) — where that step's tick
-    sits on the rail — and return once the slider reads that step (the move runs in the browser: no rerun)."""
+    sits on the rail — and return once the slider reads that step's label (the move runs in the browser: no rerun)."""
     chart = page.locator(f".st-key-{key}")
     chart.scroll_into_view_if_needed()
     tick = chart.locator(".slider-tick-rect").nth(step)
     tick.wait_for(state="attached", timeout=30_000)
+    label = chart.locator(".js-plotly-plot").first.evaluate("(gd, k) => gd.layout.sliders[0].steps[k].label", step)
     box, rail = tick.bounding_box(), chart.locator(".slider-rail-rect").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, rail["y"] + rail["height"] / 2)
     page.wait_for_function(
         "([sel, want]) => { const el = document.querySelector(sel); return !!el && el.textContent.endsWith(want); }",
-        arg=[f".st-key-{key} .slider-group > text.slider-label", f" {step}"],
+        arg=[f".st-key-{key} .slider-group > text.slider-label", f" {label}"],
         timeout=30_000,
     )
 

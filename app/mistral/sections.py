@@ -13,7 +13,7 @@ from app.shared.formats import millions_or_billions, percent
 from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
-BAND = ("mistral_window", "mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone
+BAND = ("mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone (its window moves in it)
 BAND_CHOICE = "_mistral_band"  # {control: value}, read by the view (ui.rerun_parts)
 GENERATED = "_mistral_generated"  # set once the reader has pressed Generate: the writing follows the prompt from then
 
@@ -43,15 +43,9 @@ def band(a: svc.Analysis) -> None:
 
 @st.fragment(key="mistral_part_band_controls")
 def band_controls() -> None:
+    """The layer and the head, which rerun the view; the window moves on the map's own slider."""
     s = svc.shape()
-    c_w, c_l, c_h = st.columns([2, 1, 1])
-    c_w.slider(
-        t("mistral.window"),
-        *svc.DISPLAY_WINDOWS,
-        s.window,
-        help=t("mistral.window.help", W=s.window),
-        **ui.drives("mistral_window", BAND_CHOICE, ["mistral_part_band"]),
-    )
+    c_l, c_h = st.columns(2)
     c_l.segmented_control(
         t("view.layer"), list(range(s.n_layers)), default=0, required=True,
         **ui.drives("mistral_layer", BAND_CHOICE, ["mistral_part_band"]),
@@ -65,62 +59,58 @@ def band_controls() -> None:
 
 @st.fragment(key="mistral_part_band")
 def band_view(a: svc.Analysis) -> None:
-    """The band at the chosen window, and the chosen head's pattern against it."""
+    """The chosen head's pattern against the band of every window drawn, moved on the figure's own slider (in the
+    browser: each window's edge and readout ride in the figure), opening on the link's ``mistral_window`` or W."""
     s = svc.shape()
     W, L, H = s.window, s.n_layers, s.n_heads
-    window, layer, head = (st.session_state[BAND_CHOICE][k] for k in BAND)
+    layer, head = (st.session_state[BAND_CHOICE][k] for k in BAND)
     T = len(a.ids)
-    mask = svc.band(T, window)
     causal = T * (T + 1) // 2
-    metric_row = ui.row()
-    metric_row.metric(t("mistral.m.keys"), min(window, T), help=t("mistral.m.keys.help"))
-    metric_row.metric(
-        t("mistral.m.pairs"),
-        f"{int(mask.sum()):,}",
-        percent(mask.sum() / causal, 0),
-        delta_color="off",
-        delta_arrow="off",
-        help=t("mistral.m.pairs.help", causal=f"{causal:,}"),
+    lo, hi = svc.DISPLAY_WINDOWS
+    windows = list(range(lo, hi + 1))
+    readouts = []
+    for w in windows:
+        pairs = int(svc.band(T, w).sum())
+        readouts.append(
+            t(
+                "mistral.band.readout",
+                keys=min(w, T),
+                pairs=f"{pairs:,}",
+                share=percent(pairs / causal, 0),
+                outside=percent(a.outside_share(w)[layer, head]),
+            )
+        )
+    st.markdown(f"**{t('mistral.band.pattern', lh=t('view.layer_head', layer=layer, head=head))}**")
+    pattern = a.patterns[layer, head]
+    labels = list(a.pieces)
+    ui.figure(
+        views.band_steps(
+            pattern,
+            labels,
+            readouts,
+            windows=windows,
+            active=ui.query_int("mistral_window", W, lo, hi) - lo,
+            trained=W,
+            prefix=t("mistral.window.prefix"),
+            query_title=t("view.query"),
+            key_title=t("view.key"),
+            value_title=t("view.weight"),
+            window_name=t("mistral.edge"),
+            trained_name=t("mistral.edge.trained", W=W),
+            cut_name=t("mistral.band.cut"),
+        ),
+        pattern,
+        f"mistral-attention-l{layer}h{head}",
+        key="mistral_band",
+        row_labels=labels,
+        col_labels=labels,
     )
-    metric_row.metric(
-        t("mistral.m.outside_shown"),
-        percent(a.outside_share(window)[layer, head]),
-        help=t("mistral.m.outside_shown.help", W=W),
-    )
-    metric_row.metric(
+    st.caption(t("mistral.band.readout.help", W=W, causal=f"{causal:,}"))
+    st.metric(
         t("mistral.m.outside_trained", W=W),
         small(float(a.outside(W).max())),
         help=t("mistral.m.outside_trained.help", L=L, H=H),
     )
-    names = {
-        "query_title": t("view.query"),
-        "key_title": t("view.key"),
-        "window_name": t("mistral.edge", w=window),
-        "trained_name": t("mistral.edge.trained", W=W),
-    }
-    labels = list(a.pieces)
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"**{t('mistral.band.mask', w=window)}**")
-        ui.figure(
-            views.band_map(mask, labels, window=window, trained=W, value_title=t("mistral.band.may"), **names),
-            mask.astype(int),
-            f"mistral-band-w{window}",
-            key="mistral_band",
-            row_labels=labels,
-            col_labels=labels,
-        )
-    with right:
-        st.markdown(f"**{t('mistral.band.pattern', lh=t('view.layer_head', layer=layer, head=head))}**")
-        pattern = a.patterns[layer, head]
-        ui.figure(
-            views.pattern_map(pattern, labels, window=window, trained=W, value_title=t("view.weight"), **names),
-            pattern,
-            f"mistral-attention-l{layer}h{head}",
-            key="mistral_pattern",
-            row_labels=labels,
-            col_labels=labels,
-        )
     ui.readout(a)
 
 

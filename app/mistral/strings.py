@@ -38,34 +38,29 @@ STRINGS = {
     "mistral.band.title": ("1 · The band mask", "1 · 带状掩码"),
     "mistral.band.caption": (
         "Query p may attend to keys p − W + 1 … p: W keys, itself included. All {L} layers use the same band "
-        "(W = {W} here). The slider redraws the band for another width; the model itself always runs with "
-        "W = {W}, so its real pattern (right) is exactly 0 outside the trained band.",
+        "(W = {W} here). Drag the slider under the map to draw the band for another width w: its edge moves, and "
+        "the causal keys it cuts off turn grey. The model itself always runs with W = {W}, so its real pattern is "
+        "exactly 0 left of the trained band's dotted edge.",
         "位置 p 的查询只能关注键 p − W + 1 … p：共 W 个键，包括它自己。全部 {L} 层使用同一条带（这里 W = {W}）。"
-        "滑块按另一个宽度重画这条带；模型本身始终以 W = {W} 运行，"
-        "所以它的真实注意力模式（右图）在训练时的带外恰好为 0。",
+        "拖动热图下方的滑块，按另一个宽度 w 画出这条带：带的边缘随之移动，被它切掉的因果键变成灰色。"
+        "模型本身始终以 W = {W} 运行，所以它的真实注意力模式在训练带的虚线边缘左侧恰好为 0。",
     ),
-    "mistral.window": ("Window drawn (keys per query)", "绘制的窗口（每个查询的键数）"),
-    "mistral.window.help": (
-        "For display only; the model was trained with W = {W} and always runs with it.",
-        "仅用于显示；模型训练时 W = {W}，运行时也始终使用它。",
+    "mistral.window.prefix": ("window w = ", "窗口 w = "),
+    "mistral.band.readout": (
+        "last query: {keys} keys<br>in band: {pairs} pairs<br>({share} of causal)<br>this head's weight<br>"
+        "outside: {outside}",
+        "末位查询：{keys} 个键<br>带内：{pairs} 对<br>（占因果的 {share}）<br>该头带外权重：<br>{outside}",
     ),
-    "mistral.m.keys": ("Keys the last query sees", "最后一个查询看到的键数"),
-    "mistral.m.keys.help": (
-        "min(window, tokens): with a full causal mask it would be every token.",
-        "min(窗口, 词元数)：如果用完整的因果掩码，就是全部词元。",
-    ),
-    "mistral.m.pairs": ("Query–key pairs in the band", "带内的查询–键对"),
-    "mistral.m.pairs.help": (
-        "Pairs the band allows; the percentage compares them with the {causal} pairs of a full causal mask. "
-        "Attention costs grow with this count: T·W for the band, T²/2 without it.",
-        "带所允许的对数；百分比是与完整因果掩码的 {causal} 对相比。"
-        "注意力的计算量随这个数增长：有带时约 T·W，没有带时约 T²/2。",
-    ),
-    "mistral.m.outside_shown": ("Weight outside the drawn band", "落在所绘带外的权重"),
-    "mistral.m.outside_shown.help": (
-        "This head's attention weight that falls outside the drawn band, averaged over queries. Zero from "
-        "W = {W} up; below it, the band drawn is narrower than the one the model uses.",
-        "该头落在所绘带外的注意力权重，按查询取平均。窗口 ≥ {W} 时为 0；小于它时，所绘的带比模型实际用的窄。",
+    "mistral.band.readout.help": (
+        "In the map's upper right, for the window drawn: the keys the last query sees, min(w, tokens), where a full "
+        "causal mask would show it every token; the query–key pairs the band allows, against the {causal} pairs "
+        "of a full causal mask (attention costs grow with this count: T·w for the band, T²/2 without it); and this "
+        "head's attention weight that falls outside the band, averaged over queries: zero from w = {W} up, since "
+        "below it the band drawn is narrower than the one the model uses.",
+        "热图右上角是所绘窗口的读数：最后一个查询看到的键数 min(w, 词元数)，完整因果掩码下它能看到全部词元；"
+        "带所允许的查询–键对数，与完整因果掩码的 {causal} 对相比（注意力的计算量随这个数增长：有带时约 T·w，"
+        "没有带时约 T²/2）；以及该头落在带外的注意力权重，按查询取平均：w ≥ {W} 时为 0，"
+        "小于它时，所绘的带比模型实际用的窄。",
     ),
     "mistral.m.outside_trained": ("Largest weight outside W = {W}", "W = {W} 带外的最大权重"),
     "mistral.m.outside_trained.help": (
@@ -73,13 +68,12 @@ STRINGS = {
         "removes those keys before the softmax, so it is exactly 0.",
         "所有 {L} 层、{H} 个头中，任何查询放在训练带之外的最大权重：掩码在 softmax 之前就去掉了这些键，所以恰好为 0。",
     ),
-    "mistral.band.mask": ("Band of {w} keys", "{w} 个键的带"),
     "mistral.band.pattern": (
         "Attention pattern, {lh}",
         "注意力模式：{lh}",
     ),
-    "mistral.band.may": ("may attend", "可关注"),
-    "mistral.edge": ("edge of the band drawn (w = {w})", "所绘带的边缘（w = {w}）"),
+    "mistral.band.cut": ("causal keys outside the band drawn", "所绘带外的因果键"),
+    "mistral.edge": ("edge of the band drawn (w)", "所绘带的边缘（w）"),
     "mistral.edge.trained": ("edge of the trained band (W = {W})", "训练带的边缘（W = {W}）"),
     # reach through depth
     "mistral.reach.title": ("2 · Reach through depth, measured", "2 · 跨层的感受范围（实测）"),
@@ -286,9 +280,9 @@ STRINGS = {
         "**Mixtral 8x7B** (arXiv 2401.04088) builds on Mistral 7B with a full 32K-token context instead of the "
         "window, and replaces each feed-forward block with 8 experts, of which a router picks 2 per token: see the "
         "MoE page.  \n"
-        "**Try:** the window slider below 32 (weight appears outside the drawn band) and above it (none); the "
-        "position slider near the end, to see each layer reach 31 positions further; generate 64 tokens and move "
-        "the step slider back to the start, to see the slots fill and then wrap.  \n"
+        "**Try:** the slider under the band's map below 32 (weight appears outside the drawn band) and above it "
+        "(none); the position slider near the end, to see each layer reach 31 positions further; generate 64 tokens "
+        "and move the step slider back to the start, to see the slots fill and then wrap.  \n"
         "Paper: Jiang et al., *Mistral 7B*, arXiv 2310.06825.",
         "**Mistral 7B 改变了什么。** 滑动窗口注意力：每一层中，一个词元只关注它之前的 W 个词元，而不是全部。"
         "层层堆叠会把信息接力传递下去，所以在论文的 32 层、W = 4096 的设置下，最后一层的理论注意力跨度约为 131K 个词元"
@@ -301,7 +295,7 @@ STRINGS = {
         "论文的模型是 W = 4096、32 层、7B 参数。  \n"
         "**Mixtral 8x7B**（arXiv 2401.04088）在 Mistral 7B 的基础上改用完整的 32K 词元上下文（不再用窗口），"
         "并把每个前馈块换成 8 个专家，由路由器为每个词元选出其中 2 个：见 MoE 页面。  \n"
-        "**试一试：** 把窗口滑块调到 32 以下（所绘带外出现权重）和 32 以上（没有）；把位置滑块放在末尾附近，"
+        "**试一试：** 把带状热图下方的滑块调到 32 以下（所绘带外出现权重）和 32 以上（没有）；把位置滑块放在末尾附近，"
         "看每多一层感受范围就多 31 个位置；生成 64 个词元，再把步滑块拖回开头，看槽位先被填满、然后回绕。  \n"
         "论文：Jiang 等，*Mistral 7B*，arXiv 2310.06825。",
     ),

@@ -1,4 +1,4 @@
-"""Figures of the Mistral page: the band mask and a real attention pattern with the band's edge drawn on it, the
+"""Figures of the Mistral page: a real attention pattern with the band of any width drawn on it (on its own slider), the
 reach of the band through the layers, the rolling buffer's slots over the decoding steps and the cache's memory, and
 the mask each pre-fill chunk uses. Pure functions: numpy in, Plotly figure (or escaped HTML) out."""
 
@@ -10,14 +10,16 @@ import plotly.graph_objects as go
 from app.shared.figures import cached
 from app.shared.heatmaps import ticks
 from app.shared.html import span
-from app.shared.images import image_map
-from app.shared.plots import legend_below
+from app.shared.images import colourise, image_map, png_data_uri
+from app.shared.plots import MARGIN, SLIDER_HEIGHT, legend_below, stepped
 from app.shared.theme import var
 from app.shared.tokens import TOKEN_BOX, visible
 
 EDGE, TRAINED = "#d62728", "#555"  # the displayed window's edge, the trained window's edge
 ROLLING, FULL = "#d62728", "#1f77b4"
 MAX_TICKS = 24  # token labels on an axis (more overlap once slanted)
+LEGEND = 64  # px under a figure's own slider for a legend of three rows
+SLIDER_SPAN = 112  # px under the plot that a figure's own slider reaches down to (its value, rail and tick labels)
 
 
 def staircase(T: int, window: int) -> tuple[list[float], list[float]]:
@@ -32,84 +34,10 @@ def staircase(T: int, window: int) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def _edge(fig: go.Figure, T: int, window: int, name: str, colour: str, dash: str | None = None) -> None:
-    xs, ys = staircase(T, window)
-    if xs:
-        fig.add_trace(
-            go.Scatter(
-                x=xs, y=ys, mode="lines", name=name, line={"color": colour, "width": 2, "dash": dash}, hoverinfo="skip"
-            )
-        )
-
-
 def _token_axes(fig: go.Figure, labels: list[str], *, query_title: str, key_title: str) -> None:
     shown = [visible(p) for p in labels]
     fig.update_xaxes(title=key_title, side="top", tickangle=-60, **ticks(shown, MAX_TICKS))
     fig.update_yaxes(title=query_title, **ticks(shown, MAX_TICKS))
-
-
-@cached
-def band_map(
-    mask: np.ndarray,
-    labels: list[str],
-    *,
-    window: int,
-    trained: int,
-    query_title: str,
-    key_title: str,
-    value_title: str,
-    window_name: str,
-    trained_name: str,
-    height: int = 520,
-) -> go.Figure:
-    """(T, T) bool band drawn as an image (1 = may attend), with the trained band's edge when it differs."""
-    fig = image_map(
-        mask.astype(float),
-        colorscale="Blues",
-        zmin=0,
-        zmax=1.25,
-        value_title=value_title,
-        hover=query_title + " %{y} → " + key_title + " %{x}",
-    )
-    fig.data[1].showscale = False  # two colours need no bar
-    _edge(fig, len(mask), window, window_name, EDGE)
-    if trained != window:
-        _edge(fig, len(mask), trained, trained_name, TRAINED, "dot")
-    _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return legend_below(fig, height, top=90, y=-0.12)
-
-
-@cached
-def pattern_map(
-    pattern: np.ndarray,
-    labels: list[str],
-    *,
-    window: int,
-    trained: int,
-    query_title: str,
-    key_title: str,
-    value_title: str,
-    window_name: str,
-    trained_name: str,
-    height: int = 520,
-) -> go.Figure:
-    """(T, T) attention weights of one head as an image, with the edges of the displayed and the trained band."""
-    inside = pattern[pattern > 0]
-    # A few sharp weights (near 1) would leave the rest of the band white: the colours stop at the 99th percentile.
-    top = float(np.quantile(inside, 0.99)) if inside.size else 1.0
-    fig = image_map(
-        pattern,
-        colorscale="Blues",
-        zmin=0,
-        zmax=max(top, 1e-9),
-        value_title=value_title,
-        hover=query_title + " %{y} → " + key_title + " %{x}",
-    )
-    _edge(fig, len(pattern), window, window_name, EDGE)
-    if trained != window:
-        _edge(fig, len(pattern), trained, trained_name, TRAINED, "dot")
-    _token_axes(fig, labels, query_title=query_title, key_title=key_title)
-    return legend_below(fig, height, top=90, y=-0.12)
 
 
 @cached
@@ -273,3 +201,104 @@ def chunk_mask(
     fig.update_xaxes(title=key_title, side="top", tickangle=-60, **ticks(key_labels, MAX_TICKS))
     fig.update_yaxes(title=query_title, autorange="reversed", **ticks(query_labels, MAX_TICKS))
     return legend_below(fig, height, top=90, y=-0.12)
+
+
+def left_of_band(T: int, window: int) -> tuple[list[float], list[float]]:
+    """The region of a (T, T) map that is causal but left of a band of ``window`` keys (the keys a query could see
+    without the window), as a closed polygon: the axis' left edge down, then the band's staircase back up. Empty
+    when the band reaches the first key in every row."""
+    xs, ys = staircase(T, window)
+    if not xs:
+        return [], []
+    return [-0.5, -0.5, *reversed(xs), -0.5], [window - 0.5, T - 0.5, *reversed(ys), window - 0.5]
+
+
+@cached
+def band_steps(
+    pattern: np.ndarray,
+    labels: list[str],
+    readouts: list[str],
+    *,
+    windows: list[int],
+    active: int,
+    trained: int,
+    prefix: str,
+    query_title: str,
+    key_title: str,
+    value_title: str,
+    window_name: str,
+    trained_name: str,
+    cut_name: str,
+    height: int = 660,
+) -> go.Figure:
+    """One head's (T, T) pattern as an image, with a slider of its own over the window drawn (``windows``, step k
+    draws ``windows[k]``; ``plots.stepped``: the move happens in the browser): the band's edge (red), the causal
+    keys the window cuts off (grey veil, where weight outside the band shows through), the trained band's edge
+    (dotted), and ``readouts[k]`` in the map's empty upper-right corner (keys above the diagonal are never read).
+    Only scatter traces change with the step, so Plotly restyles them without drawing the image again."""
+    T = len(pattern)
+    inside = pattern[pattern > 0]
+    top = float(np.quantile(inside, 0.99)) if inside.size else 1.0  # the colours stop here: a few sharp weights aside
+    # The pattern as a layout image, not an image trace: a step without redraw clears the layers of the traces it
+    # does not move (an image trace vanished at the first step), and a layout image is no trace
+    fig = image_map(np.zeros((T, T)), colorscale="Blues", zmin=0, zmax=max(top, 1e-9), value_title=value_title)
+    fig.data = fig.data[1:]  # the colour bar alone
+    fig.add_layout_image(
+        source=png_data_uri(colourise(pattern, "Blues", 0, max(top, 1e-9))),
+        xref="x", yref="y", x=-0.5, y=-0.5, sizex=T, sizey=T, xanchor="left", yanchor="top",
+        sizing="stretch", layer="below",
+    )  # fmt: skip
+    trained_x, trained_y = staircase(T, trained)
+    fig.add_trace(
+        go.Scatter(
+            x=trained_x, y=trained_y, mode="lines", name=trained_name,
+            line={"color": TRAINED, "width": 2, "dash": "dot"}, hoverinfo="skip",
+        )
+    )  # fmt: skip
+    w = windows[active]
+    cut_x, cut_y = left_of_band(T, w)
+    fig.add_trace(
+        go.Scatter(
+            x=cut_x, y=cut_y, mode="lines", fill="toself", fillcolor="rgba(128,128,128,0.2)",
+            line={"width": 0}, name=cut_name, hoverinfo="skip",
+        )
+    )  # fmt: skip
+    edge_x, edge_y = staircase(T, w)
+    fig.add_trace(
+        go.Scatter(
+            x=edge_x, y=edge_y, mode="lines", name=window_name, line={"color": EDGE, "width": 2}, hoverinfo="skip"
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[T - 1], y=[0], mode="text", text=[readouts[active]], textposition="bottom left",
+            textfont={"size": 11}, showlegend=False, hoverinfo="skip",
+        )
+    )  # fmt: skip
+    _token_axes(fig, labels, query_title=query_title, key_title=key_title)
+    # The legend in a column under the figure's own slider (three rows: a phone would wrap a row of three anyway).
+    # The slider with its current value and tick labels reaches SLIDER_SPAN px under the plot; stepped() adds
+    # SLIDER_HEIGHT of it to the margin, the rest is left here.
+    top, bottom = 90, MARGIN + LEGEND + SLIDER_SPAN - SLIDER_HEIGHT
+    legend_below(fig, height, top=top)
+    fig.update_layout(
+        margin={"b": bottom},
+        legend={"orientation": "v", "x": 0, "xanchor": "left", "y": -SLIDER_SPAN / (height - top - bottom),
+                "yanchor": "top"},
+    )  # fmt: skip
+    steps = []
+    for k, window in enumerate(windows):
+        cut_x, cut_y = left_of_band(T, window)
+        edge_x, edge_y = staircase(T, window)
+        steps.append(
+            {
+                "data": [
+                    {},
+                    {},
+                    {"x": cut_x, "y": cut_y},
+                    {"x": edge_x, "y": edge_y},
+                    {"text": [readouts[k]]},
+                ]
+            }
+        )
+    return stepped(fig, steps, active=active, prefix=prefix, labels=[str(w) for w in windows])

@@ -43,6 +43,7 @@ def legend_below(fig: go.Figure, height: int, top: int = 10, *, y: float = -0.15
     return fig
 
 
+ANIMATED = frozenset({"scatter", "scattergl", "bar"})  # trace types a step restyles without drawing the figure again
 SLIDER_HEIGHT = 64  # px under the plot that a figure's own step slider takes (its rail, ticks and current value)
 
 
@@ -72,10 +73,15 @@ def stepped(
     if any(len(step.get("data", [])) != len(types) for step in steps):
         raise ValueError("each step needs one dict per trace of the figure")
     labels = labels if labels is not None else [str(k) for k in range(len(steps))]
+    # A trace Plotly does not animate (an image, a heatmap) that no step changes stays out of the frames: nothing of
+    # it is sent per step. That alone does not keep it drawn: a step without redraw still cleared an image trace (the
+    # pattern under Mistral's moving band), so a still background there is a layout image
+    kept = [i for i, kind in enumerate(types) if kind in ANIMATED or any(step["data"][i] for step in steps)]
     frames = [
         {
             "name": str(k),
-            "data": [{"type": kind, **props} for kind, props in zip(types, step["data"], strict=True)],
+            "data": [{"type": types[i], **step["data"][i]} for i in kept],
+            "traces": kept,
             "layout": step.get("layout", {}),
         }
         for k, step in enumerate(steps)

@@ -1,13 +1,17 @@
-"""AppTest of the Mistral page: the window slider redraws the band while the real patterns stay exactly 0 outside the
-trained one, the measured reach stops at (l + 1)(W − 1), the chunked pre-fill matches one forward pass, the rolling
-buffer fills its W slots and then wraps, and too long a text gets a translated message."""
+"""AppTest of the Mistral page: the band map's own slider redraws the band (every window's edge and readout ride in
+its frames) while the real patterns stay exactly 0 outside the trained one, the measured reach stops at
+(l + 1)(W − 1), the chunked pre-fill matches one forward pass, the rolling buffer fills its W slots and then wraps,
+and too long a text gets a translated message."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
 
 from app.mistral import service as svc
+from app.shared.formats import percent
 from app.shared.i18n import translate
 from tests.app.conftest import metric, open_app, rerun
 
@@ -20,31 +24,57 @@ def m(at, key: str, **fields) -> str:
     return metric(at, translate(key, LANG, **fields))
 
 
-def test_window_slider_redraws_the_band_and_the_model_stays_inside_its_own():
+def spec(at, key: str) -> dict:
+    """The figure drawn with ``key``, as Streamlit sends it."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+
+
+def readouts(at) -> list[str]:
+    """The band's readout at each window drawn (step k: w = k + 1): the text trace of each step of the map's slider."""
+    return [frame["data"][-1]["text"][0] for frame in spec(at, "mistral_band")["frames"]]
+
+
+def readout(T: int, w: int, outside: str) -> str:
+    keys, pairs = min(w, T), sum(min(w, t + 1) for t in range(T))
+    return translate(
+        "mistral.band.readout", LANG, keys=keys, pairs=f"{pairs:,}", share=percent(pairs / (T * (T + 1) // 2), 0),
+        outside=outside,
+    )  # fmt: skip
+
+
+def test_the_windows_slider_redraws_the_band_and_the_model_stays_inside_its_own():
     at = open_app("mistral", lang=LANG)
     assert not at.exception and not at.error
     W = svc.shape().window
-    T = len(svc.analyse(svc.DEFAULT_TEXT, "torch").ids)
-    assert m(at, "mistral.m.keys") == str(W)
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    T = len(a.ids)
+    lo, hi = svc.DISPLAY_WINDOWS
     assert m(at, "mistral.m.outside_trained", W=W) == "0"
-    assert m(at, "mistral.m.outside_shown") == "0.0%"  # the drawn band is the trained one
-    pairs = m(at, "mistral.m.pairs")
-    assert int(pairs.replace(",", "")) == sum(min(W, t + 1) for t in range(T))
+    figure = spec(at, "mistral_band")
+    slider = figure["layout"]["sliders"][0]
+    assert [step["label"] for step in slider["steps"]] == [str(w) for w in range(lo, hi + 1)]
+    assert slider["active"] == W - lo  # it opens on the trained band
+    shown = readouts(at)
+    assert shown[W - lo] == readout(T, W, "0.0%")  # the drawn band is the trained one
+    assert figure["data"][-1]["text"][0] == shown[W - lo]
+    outside = a.outside_share(8)[0, 0]
+    assert outside > 0.0005 and shown[8 - lo] == readout(T, 8, percent(outside))  # the model reads further than 8
+    # the band's edge at w = 8 starts in row 8, one step left per row
+    edge = spec(at, "mistral_band")["frames"][8 - lo]["data"][-2]
+    assert list(edge["x"][:2]) == [0.5, 0.5] and list(edge["y"][:2]) == [7.5, 8.5]
 
-    at.slider(key="mistral_window").set_value(8)
-    rerun(at, LANG)
-    assert not at.exception
-    assert m(at, "mistral.m.keys") == "8"
-    assert int(m(at, "mistral.m.pairs").replace(",", "")) == sum(min(8, t + 1) for t in range(T))
-    assert float(m(at, "mistral.m.outside_shown").rstrip("%")) > 0  # the model reads further back than 8
-    assert m(at, "mistral.m.outside_trained", W=W) == "0"  # the real band does not move
-
-    assert at.slider(key="mistral_window").value == 8 and m(at, "mistral.m.keys") == "8"
     at.button_group(key="mistral_layer").set_value(3)
     at.button_group(key="mistral_head").set_value(1)
     rerun(at, LANG)
     assert not at.exception
     assert m(at, "mistral.m.outside_trained", W=W) == "0"
+    assert readouts(at)[8 - lo] == readout(T, 8, percent(a.outside_share(8)[3, 1]))  # that head's share
+
+
+def test_a_link_opens_the_band_at_its_window():
+    at = open_app("mistral", lang=LANG, mistral_window="8")
+    assert not at.exception
+    assert spec(at, "mistral_band")["layout"]["sliders"][0]["active"] == 8 - svc.DISPLAY_WINDOWS[0]
 
 
 def test_reach_stops_at_the_bound():

@@ -150,6 +150,10 @@ def test_a_stepped_figure_carries_each_steps_numbers_in_its_frames():
     assert fig.layout.sliders == ()  # the figure it was given is left as it was
     dark = theme.for_dark(go.Figure(out))
     assert dark.frames[2].data[1].text == ("step 2",)  # recoloured alike, numbers untouched
+    # an image no step changes stays out of the frames (nothing of it is sent per step); its index is skipped
+    still = go.Figure([go.Image(z=[[[0, 0, 0]]]), go.Scatter(x=[0], y=[0])])
+    out = stepped(still, [{"data": [{}, {"y": [k]}]} for k in range(2)], active=0, prefix="")
+    assert out.frames[1].traces == (1,) and out.frames[1].data[0].y == (1,)
     try:
         stepped(fig, [{"data": [{}]}], active=0, prefix="")
     except ValueError:

@@ -102,7 +102,6 @@ def run_tab(server: str, page: str, script) -> None:
         # LLaMA's token: the norm and SwiGLU parts, not the text box or anything further down
         ("llama", "llama_token", 3.0, "llama_sorted", "llama_text"),
         ("llama", "llama_token", 3.0, "llama_channels", "llama_loss_kv"),
-        ("mistral", "mistral_window", 8.0, "mistral_band", "mistral_layer"),  # the band's view, not its controls
         ("t5", "t5_density", 0.4, "t5_lengths", "t5_mean_span"),  # the corruption and lengths, not the controls
         # FlashAttention's step: the tile map, the running state and the tile's update, not the slider itself
         ("flash-attention", "flash_step", 2.0, "flash_tiles", "flash_step"),
