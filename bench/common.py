@@ -186,7 +186,7 @@ WIDGETS = {
     "vit": ("vit_discard", (0.05, 0.0)),  # rollout's discarded share (its layer moves in the browser)
     "alignment": ("alignment_n", (2.0, 3.0)),
     "t5": ("t5_density", (0.2, 0.15)),
-    "transformer-xl": ("txl_query", (3.0, 4.0)),
+    "transformer-xl": ("txl_segment", (1.0, 2.0)),
     "flash-attention": ("flash_step", (2.0, 1.0)),
     "llama": ("llama_token", (7.0, 8.0)),
     "mistral": ("mistral_position", (100.0, 101.0)),  # the reach's position (the band's window moves in the browser)

@@ -29,7 +29,6 @@ SLIDERS = {
     "reasoning": slider("reasoning_group"),  # G, the size of the sampled group
     "scaling": slider("scaling_budget"),  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
     "t5": slider("t5_density"),  # section 2's noise density
-    "transformer-xl": slider("txl_query"),  # the query token in the segment
 }
 # Pages whose benchmark move is a step of a figure's own slider (``plots.stepped``), which happens in the browser with
 # no rerun: page -> (the figure's key, the step it opens on, the step next to it that the move goes to and back from)
@@ -38,6 +37,7 @@ FIGURE_SLIDERS = {
     "vit": ("vit_cls", 3, 2),  # the layer of [CLS]'s map (it opens on the last)
     "mla": ("mla_latent", 5, 6),  # the token whose latent, keys and next tokens section 1 shows
     "mistral": ("mistral_band", 31, 30),  # the window drawn over the band (step k: w = k + 1; it opens on W = 32)
+    "transformer-xl": ("txl_attention", 4, 5),  # the query in the segment whose attention section 1 shows
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a

@@ -9,6 +9,7 @@ import streamlit as st
 
 from app.shared import ui
 from app.shared.formats import percent
+from app.shared.html import esc
 from app.shared.i18n import layer_head_label, t
 from app.shared.tokens import visible
 from app.transformer_xl import service as svc
@@ -16,7 +17,8 @@ from app.transformer_xl import views
 
 # ---- 1 · segments and memory ----------------------------------------------------------------------------------------
 CHOICE = "_txl_choice"  # {control: value} as the controls last drew them or a callback noted them, for the parts
-VIEWS = ["txl_memory_part", "txl_terms_part"]  # what the query, layer and head drive: the memory bars and the terms
+VIEWS = ["txl_memory_part", "txl_terms_part"]  # what the layer and head drive: the memory bars and the terms
+QUERY = "txl_query"  # a link's query in the segment: where both figures' own sliders open
 
 
 def segments_and_memory(a: svc.Analysis, shape: svc.Shape) -> None:
@@ -30,72 +32,85 @@ def segments_and_memory(a: svc.Analysis, shape: svc.Shape) -> None:
 
 @st.fragment(key="txl_controls_part")
 def memory_controls(a: svc.Analysis, shape: svc.Shape) -> None:
-    """The segment, query, layer and head. The segment reruns this part too (the query's range is that segment's
-    length); the others rerun the memory bars and the four terms alone (``ui.rerun_parts``)."""
+    """The segment, layer and head; they rerun the memory bars and the four terms (``ui.rerun_parts``). The query
+    moves on those figures' own sliders, in the browser."""
     n_seg, N, H = len(a.segments), shape.n_layers, shape.n_heads
-    c_s, c_q, c_l, c_h = st.columns([2, 3, 2, 2])
+    c_s, c_l, c_h = st.columns([3, 2, 2])
 
     def drives(key: str, parts: list[str] = VIEWS) -> dict:
         return ui.drives(key, CHOICE, parts)
 
-    segment = ui.slider(c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment", ["txl_controls_part", *VIEWS]))
-    T_seg = a.segments[segment].pattern.shape[2]
-    query = ui.slider(c_q, t("txl.query"), 0, T_seg - 1, 4, help=t("txl.query.help"), **drives("txl_query"))
+    segment = ui.slider(c_s, t("txl.segment"), 0, n_seg - 1, 2, **drives("txl_segment"))
     layer = c_l.segmented_control(t("view.layer"), list(range(N)), default=0, required=True, **drives("txl_layer"))
     head = c_h.segmented_control(t("view.head"), list(range(H)), default=0, required=True, **drives("txl_head"))
-    st.session_state[CHOICE] = {"txl_segment": segment, "txl_query": query, "txl_layer": layer, "txl_head": head}
+    st.session_state[CHOICE] = {"txl_segment": segment, "txl_layer": layer, "txl_head": head}
 
 
-def choice() -> tuple[int, int, int, int]:
-    """(segment, query, layer, head) as the controls chose them."""
+def choice() -> tuple[int, int, int]:
+    """(segment, layer, head) as the controls chose them."""
     c = st.session_state[CHOICE]
-    return c["txl_segment"], c["txl_query"], c["txl_layer"], c["txl_head"]
+    return c["txl_segment"], c["txl_layer"], c["txl_head"]
+
+
+def opening_query(a: svc.Analysis, segment: int) -> int:
+    """The query the figures open on: the link's ``txl_query``, or 4, within the segment."""
+    T_seg = a.segments[segment].pattern.shape[2]
+    return ui.query_int(QUERY, min(4, T_seg - 1), 0, T_seg - 1)
 
 
 @st.fragment(key="txl_memory_part")
 def memory_view(a: svc.Analysis, shape: svc.Shape) -> None:
-    """Where the chosen query sits among the segments, and its attention over memory and current keys."""
-    segment, query, layer, head = choice()
-    L, M = shape.segment, shape.memory
+    """The segment and its memory among the segments, and every query's attention over memory and current keys,
+    moved on the figure's own slider (in the browser)."""
+    segment, layer, head = choice()
+    M = shape.memory
     seg = a.segments[segment]
-    p = seg.start + query
     ui.markup(
         views.segments_html(
             list(a.pieces),
-            L,
+            L := shape.segment,
             segment=segment,
             memory_start=seg.memory_start,
-            query=p,
+            query=-1,
             segment_name=t("txl.segment.short"),
         )
     )
-    weights = seg.pattern[layer, head, query, : seg.n_memory + query + 1]
-    on_memory = float(weights[: seg.n_memory].sum())
-    keys = list(a.pieces[seg.memory_start : p + 1])
-    metric_row = ui.row()
-    metric_row.metric(t("txl.m.memory_keys"), f"{seg.n_memory} + {query + 1}", help=t("txl.m.memory_keys.help", M=M))
-    metric_row.metric(t("txl.m.on_memory"), percent(on_memory), help=t("txl.m.on_memory.help"))
+    T_seg = seg.pattern.shape[2]
+    weights = seg.pattern[layer, head, :, : seg.n_memory + T_seg]  # (T_seg, keys)
+    keys = list(a.pieces[seg.memory_start : seg.start + T_seg])
     all_heads = seg.pattern[layer, :, :, : seg.n_memory].sum(-1).mean()
-    metric_row.metric(
+    st.metric(
         t("txl.m.on_memory_layer", layer=layer_head_label(layer)),
         percent(all_heads),
         help=t("txl.m.on_memory_layer.help"),
     )
-    st.caption(t("txl.seg.bars", token=visible(a.pieces[p]), p=p, lh=layer_head_label(layer, head)))
+    on_memory = weights[:, : seg.n_memory].sum(-1)
+    readouts = [
+        t("txl.seg.readout", token=esc(visible(a.pieces[seg.start + q])), p=seg.start + q, n=seg.n_memory, k=q + 1,
+          on=percent(float(on_memory[q])))
+        for q in range(T_seg)
+    ]  # fmt: skip
+    st.caption(t("txl.seg.bars", lh=layer_head_label(layer, head)))
     ui.figure(
-        views.memory_bars(
+        views.memory_steps(
             weights,
             keys,
             seg.n_memory,
+            readouts=readouts,
             key_title=t("view.key"),
             value_title=t("view.weight"),
             memory_name=t("txl.memory"),
             current_name=t("txl.current"),
+            query_name=t("txl.query.bar"),
+            active=opening_query(a, segment),
+            prefix=t("txl.query") + " ",
         ),
-        {"keys": keys, "positions": list(range(seg.memory_start, p + 1)), "weights": weights, "memory": seg.n_memory},
-        f"txl-attention-s{segment}-q{query}-l{layer}h{head}",
+        {"keys": keys, "positions": list(range(seg.memory_start, seg.start + T_seg)), "weights": weights,
+         "memory": seg.n_memory},
+        f"txl-attention-s{segment}-l{layer}h{head}",
         key="txl_attention",
-    )
+    )  # fmt: skip
+    st.caption(t("txl.seg.readout.help", M=M, L=L))
 
 
 # ---- 2 · loss with and without memory -------------------------------------------------------------------------------
@@ -209,41 +224,41 @@ def four_terms(a: svc.Analysis, text: str, backend: str) -> None:
 
 @st.fragment(key="txl_terms_part")
 def terms_part(a: svc.Analysis, text: str, backend: str) -> None:
-    """Reruns with the memory bars when the query, layer or head moves (``memory_controls``)."""
-    segment, query, layer, head = choice()
-    s = svc.terms(text, backend, segment, query, layer, head)
+    """Every query's four terms in the chosen segment, layer and head, moved on the figure's own slider (in the
+    browser); reruns with the memory bars when the segment, layer or head moves (``memory_controls``)."""
+    segment, layer, head = choice()
+    steps = svc.terms_all(text, backend, segment, layer, head)
     seg = a.segments[segment]
-    labels = list(a.pieces[s.keys[0] : s.keys[-1] + 1])
+    labels = list(a.pieces[seg.memory_start : seg.start + len(steps)])
     names = {k: t(f"txl.term.{k}") for k in "abcd"}
-    top = int(s.weights.argmax())
-    metric_row = ui.row()
-    for k in "abcd":
-        metric_row.metric(names[k], f"{getattr(s, k)[top]:+.2f}", help=t("txl.m.term.help", token=visible(labels[top])))
-    st.caption(
-        t(
-            "txl.terms.shown",
-            token=visible(a.pieces[seg.start + query]),
-            lh=layer_head_label(layer, head),
-            top=visible(labels[top]),
-            w=s.weights[top],
-        )
-    )
+    readouts = []
+    for q, s in enumerate(steps):
+        top = int(s.weights.argmax())
+        readouts.append(
+            t("txl.terms.readout", token=esc(visible(a.pieces[seg.start + q])), top=esc(visible(labels[top])),
+              w=f"{s.weights[top]:.2f}", **{k: f"{getattr(s, k)[top]:+.2f}" for k in "abcd"})
+        )  # fmt: skip
+    st.caption(t("txl.terms.shown", lh=layer_head_label(layer, head)))
     ui.figure(
-        views.terms_bars(
-            {k: getattr(s, k) for k in "abcd"},
-            s.total,
+        views.terms_steps(
+            [{k: getattr(s, k) for k in "abcd"} for s in steps],
             labels,
             seg.n_memory,
+            readouts=readouts,
             names=names,
             total_name=t("txl.term.total"),
             key_title=t("view.key"),
             value_title=t("txl.terms.score"),
             memory_name=t("txl.memory"),
+            active=opening_query(a, segment),
+            prefix=t("txl.query") + " ",
         ),
-        {"keys": labels, "positions": s.keys, **{k: getattr(s, k) for k in "abcd"}, "weights": s.weights},
-        f"txl-terms-s{segment}-q{query}-l{layer}h{head}",
+        {"keys": labels, "positions": list(range(seg.memory_start, seg.start + len(steps))),
+         **{k: [getattr(s, k) for s in steps] for k in "abcd"}, "weights": [s.weights for s in steps]},
+        f"txl-terms-s{segment}-l{layer}h{head}",
         key="txl_terms",
-    )
+    )  # fmt: skip
+    st.caption(t("txl.m.term.help"))
 
 
 # ---- 5 · why absolute positions break -------------------------------------------------------------------------------

@@ -200,6 +200,24 @@ def terms(text: str, backend: str, segment: int, query: int, layer: int, head: i
     return Terms(**parts, keys=keys, weights=seg.pattern[layer, head, query, :K])
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def terms_all(text: str, backend: str, segment: int, layer: int, head: int) -> list[Terms]:
+    """``terms`` for every query of the segment (the four-terms figure's steps), from one split of the scores."""
+    seg = analyse(text, backend).segments[segment]
+    model = MODEL.model
+    with torch.no_grad():
+        split = transformer_xl.score_terms(
+            *(torch.from_numpy(x[layer]) for x in (seg.q, seg.k, seg.r)), model.u.cpu(), model.v.cpu()
+        )
+    out = []
+    for query in range(seg.pattern.shape[2]):
+        K = seg.n_memory + query + 1
+        parts = {name: split[name][head, query, :K].numpy() for name in "abcd"}
+        keys = np.arange(seg.memory_start, seg.memory_start + K)
+        out.append(Terms(**parts, keys=keys, weights=seg.pattern[layer, head, query, :K]))
+    return out
+
+
 # ---- reach through the layers ---------------------------------------------------------------------------------------
 
 

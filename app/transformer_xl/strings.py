@@ -83,24 +83,11 @@ STRINGS = {
     ),
     "txl.segment": ("Segment", "片段"),
     "txl.segment.short": ("seg.", "片段"),
-    "txl.query": ("Query token in the segment", "片段中的查询词元"),
-    "txl.query.help": (
-        "Its place in the segment, 0 = the first token. Early tokens have the least context of their own.",
-        "它在片段中的位置，0 表示第一个词元。越靠前的词元，本片段内的上文越少。",
-    ),
+    "txl.query": ("Query in the segment", "片段中的查询"),
+    "txl.query.bar": ("query", "查询"),
     "txl.seg.legend": (
-        "Blue: the chosen segment (the query framed in red); yellow: the memory it reads; grey: the rest.",
-        "蓝色：所选片段（红框为查询）；黄色：它读取的记忆；灰色：其余部分。",
-    ),
-    "txl.m.memory_keys": ("Keys: memory + segment", "键：记忆 + 片段"),
-    "txl.m.memory_keys.help": (
-        "How many keys this query sees: up to M = {M} memory states, then its own segment up to itself.",
-        "该查询能看到的键数：最多 M = {M} 个记忆状态，再加上本片段中直到它自己的词元。",
-    ),
-    "txl.m.on_memory": ("Weight on the memory", "放在记忆上的权重"),
-    "txl.m.on_memory.help": (
-        "The share of this head's attention from this query that lands on memory keys.",
-        "该头中这个查询的注意力落在记忆键上的比例。",
+        "Blue: the chosen segment; yellow: the memory it reads; grey: the rest. The query is the red bar below.",
+        "蓝色：所选片段；黄色：它读取的记忆；灰色：其余部分。查询是下图中的红色条。",
     ),
     "txl.m.on_memory_layer": ("Weight on the memory, {layer}, all heads", "放在记忆上的权重：{layer}，所有头"),
     "txl.m.on_memory_layer.help": (
@@ -108,8 +95,20 @@ STRINGS = {
         "对该片段的所有查询和该层的所有头取平均。",
     ),
     "txl.seg.bars": (
-        "Attention of “{token}” (position {p}), {lh}, over its keys.",
-        "“{token}”（位置 {p}）在 {lh} 中对各个键的注意力。",
+        "Attention of each query of the segment, {lh}, over its keys: drag the slider under the figure to pick the "
+        "query (0 = the segment's first token).",
+        "片段中每个查询在 {lh} 中对各个键的注意力：拖动图下方的滑块选择查询（0 表示片段的第一个词元）。",
+    ),
+    "txl.seg.readout": (
+        "“{token}” (position {p}) · keys {n} + {k} · on the memory {on}",
+        "“{token}”（位置 {p}）· 键 {n} + {k} · 记忆上 {on}",
+    ),
+    "txl.seg.readout.help": (
+        "Keys: how many keys this query sees, up to M = {M} memory states, then its own segment up to itself (early "
+        "queries have the least context of their own). On the memory: the share of this head's attention from this "
+        "query that lands on memory keys.",
+        "键：该查询能看到的键数，最多 M = {M} 个记忆状态，再加上本片段中直到它自己的词元（越靠前的查询，本片段内"
+        "的上文越少）。记忆上：该头中这个查询的注意力落在记忆键上的比例。",
     ),
     # 2 · loss
     "txl.loss.title": ("2 · Loss with and without the memory", "2 · 有记忆与无记忆时的损失"),
@@ -209,12 +208,16 @@ STRINGS = {
     "txl.term.total": ("sum", "总和"),
     "txl.terms.score": ("score / √D", "分数 / √D"),
     "txl.m.term.help": (
-        "This term for the key the query attends to most (“{token}”).",
-        "该查询最关注的键（“{token}”）上的这一项。",
+        "Above the bars: the four terms for the key the query attends to most, and its weight.",
+        "条形上方：该查询最关注的键上的四项，以及它的权重。",
     ),
     "txl.terms.shown": (
-        "Query “{token}”, {lh}. The metrics above are for its most attended key “{top}” (weight {w:.2f}).",
-        "查询 “{token}”，{lh}。上方的指标对应它最关注的键 “{top}”（权重 {w:.2f}）。",
+        "Each query of the segment, {lh}: drag the slider under the figure to pick one.",
+        "片段中的每个查询，{lh}：拖动图下方的滑块选择一个。",
+    ),
+    "txl.terms.readout": (
+        "query “{token}” · top key “{top}” (weight {w})<br>(a) {a} · (b) {b} · (c) {c} · (d) {d}",
+        "查询 “{token}” · 最关注的键 “{top}”（权重 {w}）<br>(a) {a} · (b) {b} · (c) {c} · (d) {d}",
     ),
     # 5 · absolute positions
     "txl.abs.title": ("5 · Why absolute positions break with memory", "5 · 为什么绝对位置与记忆不兼容"),

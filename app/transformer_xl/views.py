@@ -10,13 +10,13 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 
 from app.shared.figures import cached
-from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, attention_bars, ticks
+from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, ticks
 from app.shared.html import span
-from app.shared.plots import fixed_margins, legend_above
+from app.shared.plots import SLIDER_HEIGHT, fixed_margins, legend_above, stepped
 from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
-# The memory keys, the current segment, the query: the colours of the shared attention bars (``attention_bars``).
+# The memory keys, the current segment, the query: the colours of the shared attention bars (heatmaps).
 MEMORY, CURRENT, QUERY = MARKED, KEYS, QUERY_KEY
 WITH, WITHOUT = "#1f77b4", "#ff7f0e"  # loss with memory, with the memory cleared
 TERMS = {"a": "#1f77b4", "b": "#ff7f0e", "c": "#2ca02c", "d": "#9467bd"}
@@ -53,30 +53,6 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
             boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
         out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
     return "".join(out)
-
-
-@cached
-def memory_bars(
-    weights: np.ndarray,
-    labels: list[str],
-    n_memory: int,
-    *,
-    key_title: str,
-    value_title: str,
-    memory_name: str,
-    current_name: str,
-) -> go.Figure:
-    """(K,) one query's weights over [memory ∘ segment] (the shared ``attention_bars``), with fixed margins."""
-    bars = attention_bars(
-        weights,
-        labels,
-        n_memory,
-        key_title=key_title,
-        value_title=value_title,
-        marked_name=memory_name,
-        rest_name=current_name,
-    )
-    return _key_margins(go.Figure(bars), [visible(p) for p in labels])  # a copy: the shared one stays as built
 
 
 def _cell(colour: str, title: str) -> str:
@@ -168,56 +144,6 @@ def reach_bars(
     return legend_above(fig, height, top=40)
 
 
-@cached
-def terms_bars(
-    terms: dict[str, np.ndarray],
-    total: np.ndarray,
-    labels: list[str],
-    n_memory: int,
-    *,
-    names: dict[str, str],
-    total_name: str,
-    key_title: str,
-    value_title: str,
-    memory_name: str,
-    height: int = 380,
-) -> go.Figure:
-    """Stacked (relative) bars: each key's score split into (a)–(d); their sum as a marker."""
-    K = len(total)
-    x = np.arange(K)
-    shown = [visible(p) for p in labels]
-    fig = go.Figure()
-    for name, values in terms.items():
-        fig.add_trace(
-            go.Bar(
-                x=x,
-                y=values,
-                name=names[name],
-                marker={"color": TERMS[name], "line": {"width": 0}},
-                customdata=shown,
-                hovertemplate="%{customdata}<br>" + names[name] + ": %{y:.2f}<extra></extra>",
-            )
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=x,
-            y=total,
-            mode="markers",
-            name=total_name,
-            marker={"color": "#111", "size": 4},
-            customdata=shown,
-            hovertemplate="%{customdata}<br>" + total_name + ": %{y:.2f}<extra></extra>",
-        )
-    )
-    if n_memory:
-        fig.add_vrect(x0=-0.5, x1=n_memory - 0.5, fillcolor=MEMORY, opacity=0.15, line_width=0, layer="below")
-        fig.add_annotation(x=(n_memory - 1) / 2, y=0, yref="paper", text=memory_name, showarrow=False, yanchor="bottom")
-    fig.update_layout(barmode="relative", bargap=0.1)
-    fig.update_xaxes(title=key_title, tickangle=-60, **ticks(shown, MAX_TICKS))
-    fig.update_yaxes(title=value_title, zeroline=True, zerolinecolor="#666")
-    return _key_margins(legend_above(fig, height, top=40), shown)
-
-
 def collision_rows(L: int, query: int) -> list[dict]:
     """The tiny example: a memory of one segment (L tokens) and the current segment, seen from the current token
     ``query``. Per key: where it is, the position index an absolute encoding gives it (0 .. L − 1 in every
@@ -291,3 +217,140 @@ def sweep_line(memory: list[int], bpc: list[float], trained: int, *, x_title: st
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=value_title)
     return legend_above(fig, 300, top=30)
+
+
+def _readout(x: float, y: float, text: str) -> go.Scatter:
+    """A line of text at (x, y) that a step of the figure's slider rewrites (a text trace: no layout change)."""
+    return go.Scatter(
+        x=[x], y=[y], mode="text", text=[text], textposition="middle right", textfont={"size": 12},
+        showlegend=False, hoverinfo="skip", cliponaxis=False,
+    )  # fmt: skip
+
+
+def _key_axis(fig: go.Figure, shown: list[str], n_memory: int, memory_name: str, key_title: str) -> None:
+    """Every key of the segment on a fixed axis (a step only changes how many have a bar), the memory shaded."""
+    if n_memory:
+        fig.add_vrect(x0=-0.5, x1=n_memory - 0.5, fillcolor=MEMORY, opacity=0.15, line_width=0, layer="below")
+        fig.add_annotation(x=(n_memory - 1) / 2, y=0, yref="paper", text=memory_name, showarrow=False, yanchor="bottom")
+    fig.update_xaxes(
+        title=key_title, tickangle=-60, range=[-0.5, len(shown) - 0.5], **ticks(shown, MAX_TICKS)
+    )  # fmt: skip
+
+
+@cached
+def memory_steps(
+    weights: np.ndarray,
+    labels: list[str],
+    n_memory: int,
+    *,
+    readouts: list[str],
+    key_title: str,
+    value_title: str,
+    memory_name: str,
+    current_name: str,
+    query_name: str,
+    active: int,
+    prefix: str,
+) -> go.Figure:
+    """(Q, n_memory + Q) every query's weights over [memory ∘ segment] in one layer and head, moved on the figure's
+    own slider (``plots.stepped``: in the browser): memory keys, the segment's keys before the query, the query
+    itself, and ``readouts[q]`` above the bars. Every step restyles the traces alone."""
+    Q = weights.shape[0]
+    shown = [visible(p) for p in labels]
+    groups = (memory_name, MEMORY), (current_name, CURRENT), (query_name, QUERY)
+
+    def parts(q: int) -> list[np.ndarray]:
+        end = n_memory + q
+        return [np.arange(n_memory), np.arange(n_memory, end), np.array([end])]
+
+    fig = go.Figure()
+    for x, (name, colour) in zip(parts(active), groups):
+        fig.add_trace(
+            go.Bar(
+                x=x, y=weights[active, x], name=name, marker={"color": colour, "line": {"width": 0}},
+                customdata=[shown[j] for j in x], hovertemplate="%{customdata}<br>" + value_title
+                + ": %{y:.3f}<extra></extra>",
+            )
+        )  # fmt: skip
+    top = float(weights.max()) or 1.0
+    fig.add_trace(_readout(-0.5, top * 1.2, readouts[active]))
+    _key_axis(fig, shown, n_memory, memory_name, key_title)
+    fig.update_yaxes(title=value_title, range=[0, top * 1.32])
+    fig.update_layout(bargap=0.1)
+    fig = _key_margins(legend_above(fig, 360, top=30), shown)
+    steps = [
+        {
+            "data": [
+                *({"x": x, "y": weights[q, x], "customdata": [shown[j] for j in x]} for x in parts(q)),
+                {"text": [readouts[q]]},
+            ]
+        }
+        for q in range(Q)
+    ]
+    return _slider_below(stepped(fig, steps, active=active, prefix=prefix))
+
+
+def _slider_below(fig: go.Figure) -> go.Figure:
+    """The figure's own slider under the key labels and the axis' title (``stepped`` puts it right under the plot,
+    where these rotated labels are): its top pad is the room they take, the figure that much taller."""
+    labels = fig.layout.margin.b - SLIDER_HEIGHT  # what _key_margins left for them
+    extra = labels - fig.layout.sliders[0].pad.t
+    fig.layout.sliders[0].pad.t = labels
+    fig.update_layout(height=fig.layout.height + extra, margin={"b": fig.layout.margin.b + extra})
+    return fig
+
+
+@cached
+def terms_steps(
+    terms: list[dict[str, np.ndarray]],
+    labels: list[str],
+    n_memory: int,
+    *,
+    readouts: list[str],
+    names: dict[str, str],
+    total_name: str,
+    key_title: str,
+    value_title: str,
+    memory_name: str,
+    active: int,
+    prefix: str,
+) -> go.Figure:
+    """Every query's score over its keys split into (a)–(d) as stacked bars and their sum as a marker, moved on the
+    figure's own slider (``plots.stepped``): ``terms[q]`` holds (K_q,) arrays a, b, c, d over the keys the query
+    sees, ``readouts[q]`` the line above the bars. Every step restyles the traces alone."""
+    shown = [visible(p) for p in labels]
+    totals = [sum(step[k] for k in "abcd") for step in terms]
+
+    def data(q: int) -> list[dict]:
+        x = np.arange(len(totals[q]))
+        hover = [shown[j] for j in x]
+        return [*({"x": x, "y": terms[q][k], "customdata": hover} for k in "abcd"),
+                {"x": x, "y": totals[q], "customdata": hover}]  # fmt: skip
+
+    fig = go.Figure()
+    first = data(active)
+    for k, props in zip("abcd", first):
+        fig.add_trace(
+            go.Bar(
+                **props, name=names[k], marker={"color": TERMS[k], "line": {"width": 0}},
+                hovertemplate="%{customdata}<br>" + names[k] + ": %{y:.2f}<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(
+            **first[4], mode="markers", name=total_name, marker={"color": "#111", "size": 4},
+            hovertemplate="%{customdata}<br>" + total_name + ": %{y:.2f}<extra></extra>",
+        )
+    )  # fmt: skip
+    pos = max(float(np.clip(np.stack([s[k] for k in "abcd"]), 0, None).sum(0).max()) for s in terms)
+    neg = min(float(np.clip(np.stack([s[k] for k in "abcd"]), None, 0).sum(0).min()) for s in terms)
+    span_ = (pos - neg) or 1.0
+    fig.add_trace(_readout(-0.5, pos + 0.12 * span_, readouts[active]))
+    _key_axis(fig, shown, n_memory, memory_name, key_title)
+    fig.update_layout(barmode="relative", bargap=0.1)
+    fig.update_yaxes(
+        title=value_title, zeroline=True, zerolinecolor="#666", range=[neg - 0.05 * span_, pos + 0.2 * span_]
+    )
+    fig = _key_margins(legend_above(fig, 400, top=40), shown)
+    steps = [{"data": [*data(q), {"text": [readouts[q]]}]} for q in range(len(terms))]
+    return _slider_below(stepped(fig, steps, active=active, prefix=prefix))

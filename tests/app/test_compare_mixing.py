@@ -76,7 +76,7 @@ def test_mamba_state_keeps_its_bytes_while_delta_grows():
 
 # A link's parameter that a figure's own slider opens on (plots.stepped: the move happens in the browser), by the
 # figure's key
-FIGURE_PARAMS = {"mla_token": "mla_latent"}
+FIGURE_PARAMS = {"mla_token": "mla_latent", "txl_query": "txl_attention"}
 
 
 @pytest.mark.parametrize("name", ["gpt", "llama", "mistral", "mla", "transformer-xl", "mamba-lm"])
@@ -94,7 +94,10 @@ def test_a_link_opens_the_page_in_that_state(name):
             chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{figure}"))
             assert json.loads(chart.proto.spec)["layout"]["sliders"][0]["active"] == int(params[key])
     if name == "transformer-xl":
-        assert (at.slider(key="txl_segment").value, at.slider(key="txl_query").value) == divmod(LATE, 64)
+        segment, query = divmod(LATE, 64)
+        assert at.slider(key="txl_segment").value == segment
+        terms = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-txl_terms"))
+        assert json.loads(terms.proto.spec)["layout"]["sliders"][0]["active"] == query  # both figures open there
 
 
 def test_links_name_what_each_page_reads():

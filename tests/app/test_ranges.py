@@ -18,7 +18,6 @@ SHORT = "To be, or not to be"
 CASES = [
     ("mistral", "text_area", "mistral_text", LONG[:590], SHORT, "mistral_position", {}),
     ("transformer-xl", "text_area", "txl_text", LONG[:840], LONG[:290], "txl_segment", {}),
-    ("transformer-xl", "text_area", "txl_text", LONG[:840], SHORT, "txl_query", {}),
     ("attention", "text_input", "attention_text", "attention is all you need", "attention", "attention_step", {}),
     ("forward-pass", "text_area", "forward_pass_text", LONG[:300], SHORT, "forward_pass_pos", {}),
     ("llama", "text_area", "llama_text", LONG[:250], SHORT, "llama_token", {}),

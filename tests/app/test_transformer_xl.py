@@ -5,6 +5,9 @@ text."""
 
 from __future__ import annotations
 
+import base64
+import json
+
 import numpy as np
 import pytest
 
@@ -23,31 +26,68 @@ def m(at, key: str, **fields) -> str:
     return metric(at, translate(key, LANG, **fields))
 
 
+def spec(at, key: str) -> dict:
+    """The figure drawn with ``key``, as Streamlit sends it."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
+
+
+def values(array) -> np.ndarray:
+    """A figure's array as the JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array, dtype=float)
+
+
+def readouts(at, key: str = "txl_attention") -> list[str]:
+    """A figure's readout (its last trace, a text trace) at each query: the steps of its own slider."""
+    return [frame["data"][-1]["text"][0] for frame in spec(at, key)["frames"]]
+
+
 def test_a_query_sees_its_memory_then_its_segment():
     at = open_app("transformer-xl", lang=LANG)
     assert not at.exception and not at.error
     s = svc.shape()
     a = svc.analyse(svc.DEFAULT_TEXT, "torch")
     assert len(a.segments) >= 5  # enough text for the last layer's reach
-    assert m(at, "txl.m.memory_keys") == f"{s.memory} + 5"  # segment 2, query 4
-    assert 0 < float(m(at, "txl.m.on_memory").rstrip("%")) <= 100
+    fig = spec(at, "txl_attention")
+    assert fig["layout"]["sliders"][0]["active"] == 4  # segment 2, query 4
+    lines = readouts(at)
+    assert len(lines) == a.segments[2].pattern.shape[2]
+    assert f"keys {s.memory} + 5 ·" in lines[4] and f"keys {s.memory} + 1 ·" in lines[0]
+    seg = a.segments[2]
+    frame = fig["frames"][7]["data"]  # query 7: memory bars, the 7 keys before it, itself
+    assert len(values(frame[0]["y"])) == seg.n_memory and len(values(frame[1]["y"])) == 7
+    weights = np.concatenate([values(frame[k]["y"]) for k in range(3)])
+    assert np.allclose(weights, seg.pattern[0, 0, 7, : seg.n_memory + 8], atol=1e-5)
+    share = float(lines[7].rsplit(" ", 1)[1].rstrip("%"))
+    assert abs(share - 100 * weights[: seg.n_memory].sum()) < 0.06
+    terms = readouts(at, "txl_terms")
+    assert len(terms) == len(lines) and spec(at, "txl_terms")["layout"]["sliders"][0]["active"] == 4
 
     at.slider(key="txl_segment").set_value(0)
     rerun(at, LANG)
     assert not at.exception
-    assert m(at, "txl.m.memory_keys") == "0 + 5"  # the first segment has no memory
-    assert m(at, "txl.m.on_memory") == "0.0%"
+    lines = readouts(at)
+    assert "keys 0 + 5 ·" in lines[4] and lines[4].endswith("0.0%")  # the first segment has no memory
 
     at.slider(key="txl_segment").set_value(1)
-    at.slider(key="txl_query").set_value(0)
     at.button_group(key="txl_layer").set_value(s.n_layers - 1)
     at.button_group(key="txl_head").set_value(s.n_heads - 1)
     rerun(at, LANG)
     assert not at.exception
-    assert m(at, "txl.m.memory_keys") == f"{s.memory} + 1"
+    seg = a.segments[1]
+    frame = spec(at, "txl_attention")["frames"][0]["data"]
+    assert np.allclose(values(frame[2]["y"]), seg.pattern[-1, -1, 0, seg.n_memory], atol=1e-5)
     for seg in a.segments:
         assert seg.pattern.shape[-1] == seg.n_memory + seg.pattern.shape[2]
         assert np.allclose(seg.pattern.sum(-1), 1, atol=1e-4)
+
+
+def test_a_link_opens_both_figures_on_its_query():
+    at = open_app("transformer-xl", lang=LANG, txl_segment="3", txl_query="11")
+    assert not at.exception
+    for key in ("txl_attention", "txl_terms"):
+        assert spec(at, key)["layout"]["sliders"][0]["active"] == 11
 
 
 def test_the_memory_lowers_the_loss_most_on_the_first_tokens():
@@ -88,9 +128,18 @@ def test_the_four_terms_add_up_to_the_pattern():
         assert np.allclose(softmax(terms.total), terms.weights, atol=1e-4)
         seg = svc.analyse(svc.DEFAULT_TEXT, "torch").segments[segment]
         assert len(terms.keys) == seg.n_memory + query + 1 and terms.keys[-1] == seg.start + query
+    every = svc.terms_all(svc.DEFAULT_TEXT, "torch", 3, s.n_layers - 1, 1)
+    one = svc.terms(svc.DEFAULT_TEXT, "torch", 3, 63, s.n_layers - 1, 1)
+    assert all(np.allclose(getattr(every[63], k), getattr(one, k), atol=1e-5) for k in "abcd")
     at = open_app("transformer-xl", lang=LANG)
-    for k in "abcd":
-        assert m(at, f"txl.term.{k}").startswith(("+", "-"))
+    fig = spec(at, "txl_terms")
+    steps = svc.terms_all(svc.DEFAULT_TEXT, "torch", 2, 0, 0)
+    for q in (0, 4, 9):
+        frame = fig["frames"][q]["data"]
+        for i, k in enumerate("abcd"):
+            assert np.allclose(values(frame[i]["y"]), getattr(steps[q], k), atol=1e-4)
+        top = int(steps[q].weights.argmax())
+        assert f"(a) {steps[q].a[top]:+.2f} · (b) {steps[q].b[top]:+.2f}" in frame[-1]["text"][0]
 
 
 def test_absolute_positions_collide_and_offsets_do_not():

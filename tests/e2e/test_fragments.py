@@ -199,17 +199,17 @@ def test_moe_intervention_controls_rerun_the_intervention_alone(server):
     run_tab(server, "moe", script)
 
 
-def test_transformer_xl_query_reruns_the_memory_and_terms_parts(server):
-    """Transformer-XL's query slider drives two parts apart in the page, the memory bars (1) and the four terms of
+def test_transformer_xl_segment_reruns_the_memory_and_terms_parts(server):
+    """Transformer-XL's segment slider drives two parts apart in the page, the memory bars (1) and the four terms of
     the relative score (4): its callback reruns both fragments, and the loss, reach, controls and text box between
-    and above them are not sent again."""
+    and above them are not sent again (the query moves on those figures' own sliders, in the browser)."""
 
     async def script(tab):
         _, first = await tab.rerun()
-        tab.states["txl_query"] = ("slider", 2.0)
-        status, drawn = await tab.rerun(fragment_of="txl_query")
+        tab.states["txl_segment"] = ("slider", 1.0)
+        status, drawn = await tab.rerun(fragment_of="txl_segment")
         assert status == FRAGMENT_DONE
-        assert drawn.get("txl_attention") not in (None, first["txl_attention"])  # redrawn, for the new query
+        assert drawn.get("txl_attention") not in (None, first["txl_attention"])  # redrawn, for the new segment
         assert drawn.get("txl_terms") not in (None, first["txl_terms"])
         assert not {"txl_text", "txl_loss", "txl_reach", "txl_layer"} & drawn.keys()  # nor the controls
 
