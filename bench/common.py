@@ -178,7 +178,7 @@ WIDGETS = {
     "attention": ("attention_step", (1.0, 2.0)),
     "gpt": ("gpt_temperature", (0.7, 0.8)),
     "moe": ("moe_layer", (1.0, 0.0)),
-    "mamba": ("mamba_layer", (1.0, 0.0)),
+    "mamba": ("mamba_compare_layer", (1.0, 0.0)),
     # further pages (--pages): the layer or count a reader moves first
     "bert": ("bert_k", (4.0, 5.0)),
     "forward-pass": ("forward_pass_layer", (1.0, 0.0)),

@@ -25,7 +25,6 @@ SLIDERS = {
     "forward-pass": slider("forward_pass_layer"),
     "gpt": slider("gpt_temperature"),
     "llama": slider("llama_token"),  # the token sections 1 and 2 show
-    "mamba": slider("mamba_layer"),
     "reasoning": slider("reasoning_group"),  # G, the size of the sampled group
     "scaling": slider("scaling_budget"),  # the compute budget (a select_slider: index of 10¹⁰ … 10²⁵)
     "t5": slider("t5_density"),  # section 2's noise density
@@ -38,6 +37,7 @@ FIGURE_SLIDERS = {
     "mla": ("mla_latent", 5, 6),  # the token whose latent, keys and next tokens section 1 shows
     "mistral": ("mistral_band", 31, 30),  # the window drawn over the band (step k: w = k + 1; it opens on W = 32)
     "transformer-xl": ("txl_attention", 4, 5),  # the query in the segment whose attention section 1 shows
+    "mamba": ("mamba_layer_steps", 0, 1),  # the layer of the selection mechanism's strip, readout and map
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a

@@ -10,6 +10,7 @@ import streamlit as st
 from app.mamba import service as svc
 from app.mamba import views
 from app.shared import formats, ui
+from app.shared.html import esc
 from app.shared.i18n import InputError, t
 from app.shared.tokens import token_strip
 
@@ -60,145 +61,95 @@ def answers(a: svc.Analysis, source: str) -> None:
 # ---- the selection mechanism, layer by layer -------------------------------------------------------------------------
 
 
-def _movement_metrics(a: svc.Analysis, source: str, layer: int) -> None:
-    """Where Δ moves most in ``layer`` and, on selective copying, how much of its movement sits near the letters."""
+def _readout(a: svc.Analysis, source: str, layer: int) -> str:
+    """Where Δ moves most in ``layer`` and, on selective copying, how much of its movement sits near the letters: the
+    figure's readout at that layer."""
     labels, move = a.labels, a.delta_move[layer]
-    row = ui.row()
     peak = svc.movement_peak(a, layer)
     letter = svc.letter_before(a, peak) if source == "copy" else None
     if letter is not None:
         # On selective copying the movement belongs to a letter (the convolution carries it into the next positions):
-        # name the letter, so the metric never points at a noise token.
-        where = t("mamba.m.delta_max.after", n=peak - letter, letter=labels[letter], t=letter, at=peak, v=move[peak])
-        row.metric(
-            t("mamba.m.delta_letter"),
-            t("mamba.m.delta_letter.value", letter=labels[letter], t=letter),
-            help=where + " " + t("mamba.m.delta_max.help", k=a.d_conv - 1),
-        )
+        # name the letter, so the readout never points at a noise token.
+        first = t("mamba.readout.letter", letter=esc(labels[letter]), t=letter, at=peak, v=move[peak])
     else:
-        row.metric(
-            t("mamba.m.delta_max"),
-            f"{move[peak]:.2f}",
-            help=t("mamba.m.delta_max.at", token=labels[peak], t=peak)
-            + " "
-            + t("mamba.m.delta_max.help", k=a.d_conv - 1),
+        first = t("mamba.readout.peak", token=esc(labels[peak]), t=peak, v=move[peak])
+    if source != "copy":
+        return first
+    share, positions = svc.share_near_letters(a, layer)
+    return first + "<br>" + t("mamba.readout.near", share=share, positions=positions)
+
+
+def _image(values: np.ndarray, titles, row_title: str, value_title: str, colorscale: str, **scale) -> dict:
+    return {
+        "kind": "image",
+        "values": values,
+        "titles": tuple(titles),
+        "row_title": row_title,
+        "value_title": value_title,
+        "colorscale": colorscale,
+        **{"zmin": None, "zmax": None, **scale},
+    }
+
+
+def _panels(a: svc.Analysis, source: str, shown: str, channel: int) -> tuple[dict, ...]:
+    """The picked map of every layer, as ``views.layer_steps`` panels."""
+    n_layers, n_state = a.delta.shape[0], a.B.shape[-1]
+    layers = range(n_layers)
+    if shown == "delta":
+        titles = (t("mamba.delta.title", layer=k) for k in layers)
+        return (_image(a.delta.transpose(0, 2, 1), titles, t("mamba.channel"), "Δ", "Reds", zmin=0.0),)
+    if shown == "abar":
+        titles = (
+            t("mamba.abar.title", layer=k, n=n_state)
+            + "<br>"
+            + t("mamba.abar.range", low=float(a.A_bar[k].min()), median=float(np.median(a.A_bar[k])))
+            for k in layers
         )
-    if source == "copy":
-        share, positions = svc.share_near_letters(a, layer)
-        row.metric(t("mamba.m.near"), f"{share:.0%}", help=t("mamba.m.near.help", k=a.d_conv - 1, positions=positions))
-
-
-def _delta_map(a: svc.Analysis, layer: int) -> None:
-    st.subheader(t("mamba.h.delta"))
-    title = t("mamba.delta.title", layer=layer)
-    fig = views.time_map(
-        a.delta[layer].T,
-        list(a.labels),
-        row_title=t("mamba.channel"),
-        value_title="Δ",
-        colorscale="Reds",
-        zmin=0.0,
-        title=title,
-    )
-    ui.figure(fig, a.delta[layer], "mamba-delta", key="mamba_delta", row_labels=list(a.labels))
-    ui.explain(t("mamba.explain.delta"))
-
-
-def _abar_map(a: svc.Analysis, layer: int) -> None:
-    st.subheader(t("mamba.h.abar"))
-    left, right = st.columns([4, 1])
-    with left:
-        ui.plot(
-            views.time_map(
-                a.A_bar[layer].T,
-                list(a.labels),
-                row_title=t("mamba.channel"),
-                value_title="Ā",
-                colorscale="Blues_r",
-                zmin=0.0,
-                zmax=1.0,
-                title=t("mamba.abar.title", layer=layer, n=a.B.shape[-1]),
-            ),
-            key="mamba_abar",
-        )
-    with right:
-        st.metric(t("mamba.m.abar_min"), f"{a.A_bar[layer].min():.3f}")
-        st.metric(t("mamba.m.abar_median"), f"{np.median(a.A_bar[layer]):.3f}")
-    ui.download(a.A_bar[layer], "mamba-abar", key="mamba_dl_abar", row_labels=list(a.labels))
-    ui.explain(t("mamba.explain.abar"))
-
-
-def _bc_maps(a: svc.Analysis, layer: int) -> None:
-    st.subheader(t("mamba.h.bc"))
-    bound = float(max(np.abs(a.B[layer]).max(), np.abs(a.C[layer]).max(), 1e-6))
-    left, right = st.columns(2)
-    for col, name, arr in ((left, "b", a.B[layer]), (right, "c", a.C[layer])):
-        with col:
-            ui.figure(
-                views.time_map(
-                    arr.T,
-                    list(a.labels),
-                    row_title=t("mamba.state_index"),
-                    value_title=name.upper(),
-                    colorscale="RdBu",
-                    zmin=-bound,
-                    zmax=bound,
-                    height=300,
-                    max_ticks=36,
-                    title=t(f"mamba.{name}.title", layer=layer),
-                ),
-                arr,
-                f"mamba-{name}",
-                key=f"mamba_{name}",
-                row_labels=list(a.labels),
+        return (_image(a.A_bar.transpose(0, 2, 1), titles, t("mamba.channel"), "Ā", "Blues_r", zmin=0.0, zmax=1.0),)
+    if shown == "bc":
+        # B and C of a layer share one colour scale, symmetric about 0, as when they stood side by side
+        bound = np.maximum(np.abs(a.B).max(axis=(1, 2)), np.abs(a.C).max(axis=(1, 2)))
+        bound = tuple(max(float(b), 1e-6) for b in bound)
+        return tuple(
+            _image(
+                arr.transpose(0, 2, 1),
+                (t(f"mamba.{name}.title", layer=k) for k in layers),
+                t("mamba.state_index"),
+                name.upper(),
+                "RdBu",
+                bound=bound,
             )
-    ui.explain(t("mamba.explain.bc"))
-
-
-def _state_norm(a: svc.Analysis, source: str) -> None:
-    st.subheader(t("mamba.h.hnorm"))
-    n_layers = a.delta.shape[0]
-    if n_layers > MANY_LAYERS:  # a line per layer would be a tangle: one map, layers down, on a log scale
-        fig = views.time_map(
-            np.log10(np.maximum(a.h_norm, 1e-12)),
-            list(a.labels),
-            row_title=t("mamba.layer"),
-            value_title="log₁₀ ‖h‖",
-            title=t("mamba.hnorm.map"),
+            for name, arr in (("b", a.B), ("c", a.C))
         )
-        ui.figure(fig, a.h_norm.T, "mamba-h-norm", key="mamba_hnorm", row_labels=list(a.labels))
-        ui.explain(t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2]))
-        return
-    ui.figure(
-        views.per_token_lines(
-            {t("mamba.hnorm.series", layer=i): a.h_norm[i] for i in range(n_layers)},
-            list(a.labels),
-            value_title=t("mamba.hnorm.y"),
-            marks=a.mask if a.mask.any() else None,
-            mark_title=t("mamba.col.target"),
-            log=True,
-        ),
-        a.h_norm.T,
-        "mamba-h-norm",
-        key="mamba_hnorm",
-        row_labels=list(a.labels),
-        col_labels=[f"layer{i}" for i in range(n_layers)],
+    if shown == "hnorm":
+        if n_layers > MANY_LAYERS:  # a line per layer would be a tangle: one map, layers down, on a log scale
+            values = np.log10(np.maximum(a.h_norm, 1e-12))[None]
+            return (_image(values, (t("mamba.hnorm.map"),) * n_layers, t("mamba.layer"), "log₁₀ ‖h‖", "Viridis"),)
+        series = {t("mamba.hnorm.series", layer=k): a.h_norm[k][None] for k in layers}
+        return ({"kind": "lines", "series": series, "titles": (t("mamba.hnorm.y"),) * n_layers, "log": True},)
+    scaled = a.h_norm / np.maximum(a.h_norm.max(axis=1, keepdims=True), 1e-12)
+    series = {
+        "Δ": a.delta[:, :, channel],
+        t("mamba.channel.abar"): a.A_bar[:, :, channel],
+        t("mamba.channel.hnorm"): scaled,
+    }
+    titles = tuple(
+        t("mamba.channel.y", channel=channel, layer=k)
+        + "<br>"
+        + t("mamba.channel.moving", layer=k, channels=", ".join(map(str, svc.moving_channels(a, k))))
+        for k in layers
     )
-    text = t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2])
-    if source == "copy":
-        text += " " + t("mamba.explain.hnorm.copy")
-    ui.explain(text)
+    colours = dict(zip(series, (views.MAMBA_COLOUR, views.LTI_COLOUR, views.GPT_COLOUR)))
+    return ({"kind": "lines", "series": series, "titles": titles, "log": True, "colours": colours},)
 
 
-def _channel(a: svc.Analysis, layer: int) -> None:
-    """One channel of ``layer``, token by token: its step Δ, its gate Ā (the share of its state kept), and the
-    layer's state norm."""
-    st.subheader(t("mamba.h.channel"))
+def _channel_pick(a: svc.Analysis, layer: int) -> int:
+    """The channel the one-channel view shows (kept in the link), first the one whose Δ moves most in ``layer``."""
     d_in = a.delta.shape[2]
     moving = svc.moving_channels(a, layer)
     if not 0 <= st.session_state.get("mamba_channel", 0) < d_in:  # kept from a wider model
         st.session_state["mamba_channel"] = moving[0]
-    channel = int(
+    return int(
         st.number_input(
             t("mamba.channel.pick"),
             0,
@@ -210,55 +161,62 @@ def _channel(a: svc.Analysis, layer: int) -> None:
             help=t("mamba.channel.help", d_in=d_in),
         )
     )
-    st.caption(t("mamba.channel.moving", layer=layer, channels=", ".join(map(str, moving))))
-    series = {
-        "Δ": a.delta[layer, :, channel],
-        t("mamba.channel.abar"): a.A_bar[layer, :, channel],
-        t("mamba.channel.hnorm"): a.h_norm[layer] / max(float(a.h_norm[layer].max()), 1e-12),
-    }
-    ui.figure(
-        views.per_token_lines(
-            series,
-            list(a.labels),
-            value_title=t("mamba.channel.y", channel=channel, layer=layer),
-            log=True,
-            colours=dict(zip(series, (views.MAMBA_COLOUR, views.LTI_COLOUR, views.GPT_COLOUR))),
-        ),
-        np.stack(list(series.values()), axis=1),
-        "mamba-channel",
-        key="mamba_channel_lines",
-        row_labels=list(a.labels),
-        col_labels=["delta", "A_bar", "h_norm_scaled"],
-    )
-    ui.explain(t("mamba.explain.channel"))
 
 
 @st.fragment
 def selection(a: svc.Analysis, source: str) -> None:
-    """Everything that depends on the layer slider: moving it reruns only this part of the page (the answers above
-    are the model's, the same at every layer, and are not sent again)."""
+    """The selection mechanism, layer by layer: Δ's movement per token, its readout and the picked map of every layer
+    in one figure, moved through the layers on the figure's own slider (in the browser: every layer's numbers ride in
+    the figure), opening on the link's ``mamba_layer`` or layer 0. Picking another map reruns only this part."""
     n_layers = a.delta.shape[0]
-    layer = (
-        st.slider(t("mamba.layer"), 0, n_layers - 1, 0, key="mamba_layer", bind="query-params") if n_layers > 1 else 0
-    )
-    shown_move = np.where(svc.settled(a), a.delta_move[layer], 0.0)
-    label = t("mamba.strip.delta", k=a.d_conv - 1)
-    ui.markup(token_strip(list(a.labels), shown_move, colorscale="Reds", vmin=0.0, fmt="{:.3f}", label=label))
-    _movement_metrics(a, source, layer)
-    # One map at a time: each is a Plotly figure, and redrawing all of them made a layer change take about a second.
+    layer = ui.query_int("mamba_layer", 0, 0, n_layers - 1)
     maps = REAL_MAPS if a.real else MAPS
     labels = {m: t(f"mamba.map.{m}") for m in maps}
     shown = ui.choice(st.segmented_control, t("mamba.map"), maps, key="mamba_map", labels=labels, required=True)
-    if shown == "channel":
-        _channel(a, layer)
-    if shown == "delta":
-        _delta_map(a, layer)
-    elif shown == "abar":
-        _abar_map(a, layer)
-    elif shown == "bc":
-        _bc_maps(a, layer)
-    elif shown == "hnorm":
-        _state_norm(a, source)
+    st.subheader(t(f"mamba.h.{shown}"))
+    channel = _channel_pick(a, layer) if shown == "channel" else 0
+    move = np.where(svc.settled(a)[None], a.delta_move, 0.0)
+    fig = views.layer_steps(
+        move,
+        tuple(a.labels),
+        tuple(_readout(a, source, k) for k in range(n_layers)),
+        _panels(a, source, shown, channel),
+        active=layer,
+        prefix=t("mamba.layer") + " ",
+        strip_title=t("mamba.strip.y"),
+        panel_height=220 if shown == "bc" else 300,
+    )
+    ui.plot(fig, key="mamba_layer_steps")
+    caption = t("mamba.strip.delta", k=a.d_conv - 1)
+    if source == "copy":
+        caption += " " + t("mamba.readout.near.help", k=a.d_conv - 1)
+    st.caption(caption)
+    data, columns = _download(a, shown, channel)
+    ui.download(data, f"mamba-{shown}", key="mamba_dl_map", row_labels=list(a.labels), col_labels=columns)
+    ui.explain(_explain(a, source, shown))
+
+
+def _download(a: svc.Analysis, shown: str, channel: int) -> tuple[np.ndarray, list[str]]:
+    """The picked map's numbers, every layer side by side (positions down)."""
+    per_layer = {
+        "delta": a.delta,
+        "abar": a.A_bar,
+        "bc": np.concatenate([a.B, a.C], axis=2),
+        "hnorm": a.h_norm[:, :, None],
+        "channel": np.stack([a.delta[:, :, channel], a.A_bar[:, :, channel], a.h_norm], axis=2),
+    }[shown]
+    n_layers, _, width = per_layer.shape
+    columns = [f"layer{k}_{j}" for k in range(n_layers) for j in range(width)]
+    return np.concatenate(list(per_layer), axis=1), columns
+
+
+def _explain(a: svc.Analysis, source: str, shown: str) -> str:
+    if shown == "hnorm":
+        text = t("mamba.explain.hnorm", size=a.A.shape[1] * a.A.shape[2])
+        if source == "copy" and a.delta.shape[0] <= MANY_LAYERS:
+            text += " " + t("mamba.explain.hnorm.copy")
+        return text
+    return t(f"mamba.explain.{shown}")
 
 
 # ---- Mamba against the LTI baseline on selective copying -------------------------------------------------------------

@@ -17,16 +17,18 @@ STRINGS = {
     ),
     # guided experiment
     "mamba.try.do": (
-        "Keep *Selective copying* and layer 0, and look at the red strip under the *Layer* slider: where is it dark? "
+        "Keep *Selective copying* and layer 0 (the figure's own slider), and look at the red bars at the top of the "
+        "figure: where are they tall? "
         "Change the *Instance* a few times, then scroll to the comparison with the LTI model.",
-        "保持“选择性复制”和层 0，看“层”滑块下方的红色条带：哪里颜色深？换几次“样例”，然后滚动到与 LTI 模型的对比部分。",
+        "保持“选择性复制”和层 0（图自带的滑块），看图顶部的红色柱：哪里高？"
+        "换几次“样例”，然后滚动到与 LTI 模型的对比部分。",
     ),
     "mamba.try.see": (
-        "Δ moves at each letter and the {k} tokens after it, and stays still along the noise: the metric *Δ movement "
-        "near letters* is {median:.0%} at the median of instances 0–{last} (never below {low:.0%}), although those "
+        "Δ moves at each letter and the {k} tokens after it, and stays still along the noise: the readout *near "
+        "letters* is {median:.0%} at the median of instances 0–{last} (never below {low:.0%}), although those "
         "positions are only {positions:.0%} of the input. On these instances Mamba copies {acc:.1%} of the letters; "
         "the LTI model, whose Δ never moves, {lti:.1%}.",
-        "Δ 在每个字母及其后 {k} 个词元处变动，在噪声上保持不动：在样例 0–{last} 上，指标“字母附近的 Δ 变动”的中位数是 "
+        "Δ 在每个字母及其后 {k} 个词元处变动，在噪声上保持不动：在样例 0–{last} 上，读数“字母附近”的中位数是 "
         "{median:.0%}（从未低于 {low:.0%}），而这些位置只占输入的 {positions:.0%}。在这些样例上，Mamba 复制对了 "
         "{acc:.1%} 的字母；Δ 从不变化的 LTI 模型只有 {lti:.1%}。",
     ),
@@ -133,28 +135,26 @@ STRINGS = {
     # metrics
     "mamba.m.positions": ("Positions", "位置数"),
     "mamba.m.accuracy": ("Accuracy on this instance", "本样例准确率"),
-    "mamba.m.delta_max": ("Largest Δ movement", "Δ 的最大变动"),
-    "mamba.m.delta_max.at": ("At {token!r} (t = {t}).", "位于 {token!r}（t = {t}）。"),
-    "mamba.m.delta_max.after": (
-        "Δ moves most ({v:.2f}) at t = {at}, {n} after the letter {letter!r} (t = {t}): the convolution carries the "
-        "letter into Δ over the letter and the next few positions.",
-        "Δ 变动最大（{v:.2f}）的位置是 t = {at}，即字母 {letter!r}（t = {t}）之后 {n} 个位置：卷积把这个字母带进了"
-        "它自己和随后几个位置的 Δ。",
+    "mamba.readout.letter": (
+        "Δ moves most after the letter {letter!r} (t = {t}): {v:.2f} at t = {at}",
+        "Δ 在字母 {letter!r}（t = {t}）之后变动最大：t = {at} 处 {v:.2f}",
     ),
-    "mamba.m.delta_letter": ("Largest Δ movement: the letter", "Δ 变动最大处：所属字母"),
-    "mamba.m.delta_letter.value": ("{letter} (t = {t})", "{letter}（t = {t}）"),
-    "mamba.m.delta_max.help": (
-        "The first {k} positions are left out: there the convolution still sees the zero padding before the "
-        "sequence, and Δ moves whatever the token.",
-        "不计前 {k} 个位置：那里的卷积还能看到序列之前的零填充，无论是什么词元 Δ 都会变动。",
+    "mamba.readout.peak": (
+        "Δ moves most at {token!r} (t = {t}): {v:.2f}",
+        "Δ 在 {token!r}（t = {t}）处变动最大：{v:.2f}",
     ),
-    "mamba.m.near": ("Δ movement near letters", "字母附近的 Δ 变动"),
-    "mamba.m.near.help": (
-        "Of all Δ movement in this layer before the copy markers, the share at a letter or the {k} positions after "
-        "it. Those positions are {positions:.0%} of the input: the share Δ would get if it moved alike everywhere.",
-        "本层在复制标记之前的全部 Δ 变动中，落在字母及其后 {k} 个位置上的比例。这些位置占输入的 {positions:.0%}："
-        "如果 Δ 在各处变动相同，比例就是这个数。",
+    "mamba.readout.near": (
+        "near letters: {share:.0%} of Δ's movement ({positions:.0%} of the positions)",
+        "字母附近：Δ 变动的 {share:.0%}（占位置的 {positions:.0%}）",
     ),
+    "mamba.readout.near.help": (
+        "Near letters: a letter and the {k} positions after it, whose convolution window holds it; the share is of "
+        "all Δ movement in the layer before the copy markers, and the positions' own share is what it would be if Δ "
+        "moved alike everywhere.",
+        "字母附近：字母及其后 {k} 个位置（它们的卷积窗口里有这个字母）；比例是本层复制标记之前全部 Δ 变动中的占比，"
+        "括号里是这些位置本身的占比，即 Δ 在各处变动相同时的比例。",
+    ),
+    "mamba.strip.y": ("Δ moves", "Δ 变动"),
     "mamba.m.next": ("Predicted next token", "预测的下一个词元"),
     "mamba.h.outputs": ("What the model answers", "模型的回答"),
     "mamba.col.position": ("position", "位置"),
@@ -174,10 +174,10 @@ STRINGS = {
     "mamba.state_index": ("state entry", "状态分量"),
     "mamba.strip.delta": (
         "How far Δ leaves its resting value at each token: mean over channels of |log(Δₜ / median Δ)| "
-        "(darker = more movement; the first {k} positions, where the convolution still sees the padding before "
-        "the sequence, are left blank)",
-        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δₜ / Δ 中位数)| 的平均（颜色越深变动越大；前 {k} 个位置的卷积"
-        "还能看到序列之前的填充，留白不画）",
+        "(a taller, darker bar = more movement; the first {k} positions, where the convolution still sees the "
+        "padding before the sequence, are left at 0). The slider under the figure moves through the layers.",
+        "每个词元处 Δ 偏离其常态值的程度：各通道 |log(Δₜ / Δ 中位数)| 的平均（柱越高、颜色越深变动越大；前 {k} 个"
+        "位置的卷积还能看到序列之前的填充，记为 0）。图下方的滑块逐层移动。",
     ),
     "mamba.explain.delta": (
         "Δ is a step size: Ā = exp(ΔA) with A < 0, so a large Δ drives Ā towards 0 (the old state is wiped) and "
@@ -199,8 +199,10 @@ STRINGS = {
         "Ā of layer {layer}, averaged over the {n} state entries of each channel",
         "层 {layer} 的 Ā（每个通道 {n} 个状态分量取平均）",
     ),
-    "mamba.m.abar_min": ("Smallest Ā (most forgetting)", "最小 Ā（遗忘最多）"),
-    "mamba.m.abar_median": ("Median Ā", "Ā 的中位数"),
+    "mamba.abar.range": (
+        "smallest (most forgetting) {low:.3f}, median {median:.3f}",
+        "最小（遗忘最多）{low:.3f}，中位数 {median:.3f}",
+    ),
     "mamba.explain.abar": (
         "A is learned but fixed per channel and state entry (initialised to −1, −2, …, −n as in S4D-real), so Ā — "
         "the fraction of each state entry kept from one step to the next — moves with the input only through Δ: "

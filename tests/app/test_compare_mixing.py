@@ -76,7 +76,7 @@ def test_mamba_state_keeps_its_bytes_while_delta_grows():
 
 # A link's parameter that a figure's own slider opens on (plots.stepped: the move happens in the browser), by the
 # figure's key
-FIGURE_PARAMS = {"mla_token": "mla_latent", "txl_query": "txl_attention"}
+FIGURE_PARAMS = {"mla_token": "mla_latent", "txl_query": "txl_attention", "mamba_layer": "mamba_layer_steps"}
 
 
 @pytest.mark.parametrize("name", ["gpt", "llama", "mistral", "mla", "transformer-xl", "mamba-lm"])

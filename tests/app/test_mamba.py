@@ -3,6 +3,8 @@ the decoding costs are shown; bad input gets a translated message instead of a t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.mamba import service as svc
@@ -14,13 +16,27 @@ LANG = "en"  # page behaviour is tested in one language; test_shell visits every
 pytestmark = pytest.mark.skipif(not svc.available("copy"), reason="no Mamba checkpoint shipped")
 
 
+FIGURE = "mamba_layer_steps"
+
+
+def spec(at) -> dict:
+    """The selection figure (every layer's strip, readout and map, on its own slider), as its JSON."""
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{FIGURE}")).proto.spec)
+
+
+def readouts(at) -> list[str]:
+    """The readout of each layer (Δ's largest movement, and its share near the letters), one per step."""
+    return [frame["data"][1]["text"][0] for frame in spec(at)["frames"]]
+
+
 def test_controls_change_the_metrics():
     at = open_app("mamba", lang=LANG)
     assert not at.exception and not at.error
     m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert m("mamba.m.positions") == "72"
-    peak_help = lambda: next(x.help for x in at.metric if x.label == translate("mamba.m.delta_letter", LANG))  # noqa: E731
-    first = (m("mamba.m.delta_letter"), peak_help(), m("mamba.m.near"))
+    first = readouts(at)
+    assert spec(at)["layout"]["sliders"][0]["active"] == 0
+    assert first[0].startswith("Δ moves most after the letter") and "near letters:" in first[0]
     # The three ways to run the scan agree to float32 rounding, relative to the logits' own scale (the absolute
     # difference depends on the CPU: 1.3e-4 was seen on logits of a few units).
     shown = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
@@ -36,16 +52,18 @@ def test_controls_change_the_metrics():
     at.number_input(key="mamba_seed").set_value(5)
     rerun(at, LANG)
     assert not at.exception
-    assert (m("mamba.m.delta_letter"), peak_help(), m("mamba.m.near")) != first
+    assert readouts(at) != first
     # the reader's measurement is kept through other changes, and can be taken again
     assert m("mamba.m.state_kb").endswith("KiB")
     assert at.button(key="mamba_measure").label == translate("mamba.decode.again", LANG)
 
-    by_seed = peak_help()
-    at.slider(key="mamba_layer").set_value(1)
-    rerun(at, LANG)
-    assert not at.exception
-    assert peak_help() != by_seed  # the movement's size (and maybe place) in the other layer
+    by_layer = readouts(at)
+    assert len(by_layer) == 2 and by_layer[0] != by_layer[1]  # the movement's size (and maybe place) in the other layer
+    for shown, traces in (("abar", 5), ("bc", 8), ("hnorm", 5), ("delta", 5)):  # strip, readout, then the map's
+        at.button_group(key="mamba_map").set_value(shown)
+        rerun(at, LANG)
+        assert not at.exception
+        assert len(spec(at)["data"]) == traces and readouts(at) == by_layer
 
     at.button_group(key="mamba_source").set_value("induction")
     rerun(at, LANG)
@@ -73,7 +91,7 @@ def test_the_url_reproduces_the_view():
     at = open_app("mamba", lang=LANG, mamba_source="induction", mamba_length="128", mamba_layer="1")
     assert not at.exception
     assert metric(at, "Positions") == "128"
-    assert at.slider(key="mamba_layer").value == 1
+    assert spec(at)["layout"]["sliders"][0]["active"] == 1  # the figure opens on the link's layer
 
 
 def test_bad_input_gets_a_translated_message():
@@ -117,7 +135,8 @@ def test_the_guided_experiment():
         assert not at.exception
         a = svc.analyse("copy", seed, svc.INDUCTION_LENGTHS[0], "")
         share, positions = svc.share_near_letters(a, 0)
-        assert percent(m("mamba.m.near")) == pytest.approx(share, abs=0.006) and share > positions + 0.4
+        near = readouts(at)[0].split("near letters: ")[1].split("%")[0]  # layer 0's readout
+        assert int(near) / 100 == pytest.approx(share, abs=0.006) and share > positions + 0.4
         assert percent(m("mamba.m.acc_mamba")) > percent(m("mamba.m.acc_lti"))
         peak = svc.movement_peak(a, 0)
         assert a.labels[peak] != "·" or svc.letter_before(a, peak) is not None  # a noise peak names its letter
@@ -127,15 +146,17 @@ def test_the_guided_experiment():
 
 def test_the_largest_movement_names_the_letter_not_a_noise_token():
     """On the default view the largest Δ movement (layer 0, past the padded start) sits just after a letter: the
-    metric shows that letter (never a noise token), and its help where exactly Δ peaks."""
+    readout names that letter (never a noise token) and where exactly Δ peaks."""
     at = open_app("mamba", lang=LANG)
-    shown = next(x for x in at.metric if x.label == translate("mamba.m.delta_letter", LANG))
+    shown = readouts(at)[0]
     a = svc.analyse("copy", 0, svc.INDUCTION_LENGTHS[0], "")
     peak = svc.movement_peak(a, 0)
     letter = svc.letter_before(a, peak)
     assert peak >= a.d_conv - 1 and letter is not None
-    assert shown.value == translate("mamba.m.delta_letter.value", LANG, letter=a.labels[letter], t=letter)
-    assert a.labels[letter] != "·" and f"the letter {a.labels[letter]!r}" in shown.help
+    assert shown.startswith(
+        translate("mamba.readout.letter", LANG, letter=a.labels[letter], t=letter, at=peak, v=a.delta_move[0][peak])
+    )
+    assert a.labels[letter] != "·" and f"the letter {a.labels[letter]!r}" in shown
 
 
 def test_clamping_delta_collapses_copying_on_the_page():

@@ -6,6 +6,8 @@ the picker offers ours and names the absent one."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("transformers")
@@ -48,8 +50,8 @@ def test_every_view_renders_on_the_real_model(real_cache, lang):
     assert not at.error
     tables = [tbl.value for tbl in at.table]
     assert any(translate("mamba.col.token", lang) in tbl.columns for tbl in tables)  # the next tokens, listed
-    layer = at.slider(key="mamba_layer")
-    assert (layer.min, layer.max) == (0, LAYERS - 1)
+    figure = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-mamba_layer_steps"))
+    assert len(json.loads(figure.proto.spec)["frames"]) == LAYERS  # a step of its own slider per layer
     captions = [c.value for c in at.caption]
     assert translate("mamba.real.ours_only", lang) in captions  # the synthetic-task sections say whose they are
     for shown in ("delta", "abar", "bc", "hnorm", "channel"):
@@ -59,7 +61,6 @@ def test_every_view_renders_on_the_real_model(real_cache, lang):
     channel = at.number_input(key="mamba_channel")
     assert (channel.min, channel.max) == (0, D_IN - 1)
     at.number_input(key="mamba_channel").set_value(D_IN - 1)
-    at.slider(key="mamba_layer").set_value(LAYERS - 1)
     rerun(at, lang)
     assert not at.exception and not at.error
 

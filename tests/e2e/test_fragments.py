@@ -88,7 +88,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("gpt", "gpt_temperature", 0.5, "gpt_sampling", "gpt_next"),
         ("moe", "moe_layer", 1.0, "moe_router", "moe_text"),
         ("attention", "attention_step", 1.0, "attention_heads", "attention_layer"),  # the controls: a fragment
-        ("mamba", "mamba_layer", 1.0, "mamba_delta", "mamba_outputs"),  # the answers sit above the layer's fragment
+        ("mamba", "mamba_compare_layer", 1.0, "mamba_compare", "mamba_outputs"),  # the answers sit above it
         ("bert", "bert_k", 3.0, "bert_pred_fig", "bert_masks"),  # k: the predictions alone, not the mask picker
         # the forward pass's layer and temperature rerun the picked step (by their callbacks), not the controls
         ("forward-pass", "forward_pass_layer", 2.0, "forward_pass_embed", "forward_pass_pos"),
