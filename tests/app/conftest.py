@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -49,6 +52,21 @@ def metric(at: AppTest, label: str) -> str:
         if m.label == label:
             return m.value
     raise KeyError(f"no metric {label!r}; have {[m.label for m in at.metric]}")
+
+
+def spec(at: AppTest, key: str) -> dict:
+    """The Plotly figure drawn with ``key``, as Streamlit sends it (its frames included: ``plots.stepped``)."""
+    for chart in at.get("plotly_chart"):
+        if chart.proto.id.endswith(f"-{key}"):
+            return json.loads(chart.proto.spec)
+    raise KeyError(f"no figure {key!r}")
+
+
+def values(array) -> np.ndarray:
+    """A figure's array as its JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
+    return np.asarray(array, dtype=float)
 
 
 @pytest.fixture

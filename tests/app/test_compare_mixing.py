@@ -5,13 +5,11 @@ state."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from app.compare import service as svc
-from tests.app.conftest import open_app
+from tests.app.conftest import open_app, spec
 
 OFFERED = svc.offered()[0]
 TEXT = svc.DEFAULT_TEXT  # 86 tokens of our BPE: past one Transformer-XL segment (64) and Mistral's window (32)
@@ -91,13 +89,11 @@ def test_a_link_opens_the_page_in_that_state(name):
     assert {k: str(at.session_state[k]) for k in controls} == controls
     for key, figure in FIGURE_PARAMS.items():
         if key in params:
-            chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{figure}"))
-            assert json.loads(chart.proto.spec)["layout"]["sliders"][0]["active"] == int(params[key])
+            assert spec(at, figure)["layout"]["sliders"][0]["active"] == int(params[key])
     if name == "transformer-xl":
         segment, query = divmod(LATE, 64)
         assert at.slider(key="txl_segment").value == segment
-        terms = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-txl_terms"))
-        assert json.loads(terms.proto.spec)["layout"]["sliders"][0]["active"] == query  # both figures open there
+        assert spec(at, "txl_terms")["layout"]["sliders"][0]["active"] == query  # both figures open there
 
 
 def test_links_name_what_each_page_reads():

@@ -3,13 +3,11 @@ the decoding costs are shown; bad input gets a translated message instead of a t
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from app.mamba import service as svc
 from app.shared.i18n import InputError, translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -19,14 +17,14 @@ pytestmark = pytest.mark.skipif(not svc.available("copy"), reason="no Mamba chec
 FIGURE = "mamba_layer_steps"
 
 
-def spec(at) -> dict:
+def selection(at) -> dict:
     """The selection figure (every layer's strip, readout and map, on its own slider), as its JSON."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{FIGURE}")).proto.spec)
+    return spec(at, FIGURE)
 
 
 def readouts(at) -> list[str]:
     """The readout of each layer (Δ's largest movement, and its share near the letters), one per step."""
-    return [frame["data"][1]["text"][0] for frame in spec(at)["frames"]]
+    return [frame["data"][1]["text"][0] for frame in selection(at)["frames"]]
 
 
 def test_controls_change_the_metrics():
@@ -35,7 +33,7 @@ def test_controls_change_the_metrics():
     m = lambda key, **f: metric(at, translate(key, LANG, **f))  # noqa: E731
     assert m("mamba.m.positions") == "72"
     first = readouts(at)
-    assert spec(at)["layout"]["sliders"][0]["active"] == 0
+    assert selection(at)["layout"]["sliders"][0]["active"] == 0
     assert first[0].startswith("Δ moves most after the letter") and "near letters:" in first[0]
     # The three ways to run the scan agree to float32 rounding, relative to the logits' own scale (the absolute
     # difference depends on the CPU: 1.3e-4 was seen on logits of a few units).
@@ -63,7 +61,7 @@ def test_controls_change_the_metrics():
         at.button_group(key="mamba_map").set_value(shown)
         rerun(at, LANG)
         assert not at.exception
-        assert len(spec(at)["data"]) == traces and readouts(at) == by_layer
+        assert len(selection(at)["data"]) == traces and readouts(at) == by_layer
 
     at.button_group(key="mamba_source").set_value("induction")
     rerun(at, LANG)
@@ -91,7 +89,7 @@ def test_the_url_reproduces_the_view():
     at = open_app("mamba", lang=LANG, mamba_source="induction", mamba_length="128", mamba_layer="1")
     assert not at.exception
     assert metric(at, "Positions") == "128"
-    assert spec(at)["layout"]["sliders"][0]["active"] == 1  # the figure opens on the link's layer
+    assert selection(at)["layout"]["sliders"][0]["active"] == 1  # the figure opens on the link's layer
 
 
 def test_bad_input_gets_a_translated_message():

@@ -5,15 +5,13 @@ and too long a text gets a translated message."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from app.mistral import service as svc
 from app.shared.formats import percent
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -22,11 +20,6 @@ pytestmark = pytest.mark.skipif(not svc.available(), reason="no Mistral checkpoi
 
 def m(at, key: str, **fields) -> str:
     return metric(at, translate(key, LANG, **fields))
-
-
-def spec(at, key: str) -> dict:
-    """The figure drawn with ``key``, as Streamlit sends it."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
 
 
 def readouts(at) -> list[str]:

@@ -5,15 +5,12 @@ share of drafts in [0, 1] and writes exactly what plain greedy decoding writes; 
 
 from __future__ import annotations
 
-import base64
-import json
-
 import numpy as np
 import pytest
 
 from app.mla import service as svc
 from app.shared.i18n import InputError, translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -51,18 +48,6 @@ def test_cache_per_token_is_measured_and_matches_the_formula():
             assert r.bytes_measured == 4 * r.numbers  # float32 tensors hold exactly the formula's numbers
     assert m(at, "mla.m.cache_mla") == "1,280 B"
     assert m(at, "mla.m.vs_mha") == f"{rows['MHA'].numbers / rows['MLA'].numbers:.1f}×"
-
-
-def spec(at, key: str) -> dict:
-    """The figure drawn with ``key``, as Streamlit sends it."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
-
-
-def values(array) -> np.ndarray:
-    """A figure's array as the JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    return np.asarray(array, dtype=float)
 
 
 def readouts(at) -> list[str]:

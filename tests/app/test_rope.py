@@ -4,15 +4,12 @@ answers every toggle."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import numpy as np
 import pytest
 
 from app.rope import service as svc
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -38,31 +35,19 @@ def test_base_slider_changes_the_decay_metric():
     assert not at.exception
 
 
-def chart(at, key: str):
-    """The plotly chart element drawn with ``key``."""
-    return next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}"))
-
-
-def _values(array) -> np.ndarray:
-    """A figure's array as the JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    return np.asarray(array, dtype=float)
-
-
 def test_rotation_and_the_relative_property():
     at = open_app("rope", lang=LANG)
     m = lambda key: metric(at, translate(key, LANG))  # noqa: E731
-    spec = json.loads(chart(at, "rope_rotation").proto.spec)
-    assert spec["layout"]["sliders"][0]["active"] == 10  # the default position
+    fig = spec(at, "rope_rotation")
+    assert fig["layout"]["sliders"][0]["active"] == 10  # the default position
     # traces per pair: ring, dots, arrow, readout; the readout at m = 10 (10 rad) and, on the figure's own slider, at 3
-    assert spec["data"][3]["text"] == [translate("rope.rot.at", LANG, angle="213", turns="1.6")]
-    assert spec["frames"][3]["data"][3]["text"] == [translate("rope.rot.at", LANG, angle="172", turns="0.5")]
-    arrow = spec["frames"][3]["data"][2]  # the fast pair's arrow at m = 3
-    assert np.allclose(_values(arrow["x"])[1], np.cos(3.0)) and np.allclose(_values(arrow["y"])[1], np.sin(3.0))
-    assert spec["frames"][3]["data"][1]["marker"]["cmax"] == 4  # the dots past m = 3 are transparent
+    assert fig["data"][3]["text"] == [translate("rope.rot.at", LANG, angle="213", turns="1.6")]
+    assert fig["frames"][3]["data"][3]["text"] == [translate("rope.rot.at", LANG, angle="172", turns="0.5")]
+    arrow = fig["frames"][3]["data"][2]  # the fast pair's arrow at m = 3
+    assert np.allclose(values(arrow["x"])[1], np.cos(3.0)) and np.allclose(values(arrow["y"])[1], np.sin(3.0))
+    assert fig["frames"][3]["data"][1]["marker"]["cmax"] == 4  # the dots past m = 3 are transparent
     linked = open_app("rope", lang=LANG, rope_m="3")  # a link's position opens the figure there
-    assert json.loads(chart(linked, "rope_rotation").proto.spec)["layout"]["sliders"][0]["active"] == 3
+    assert spec(linked, "rope_rotation")["layout"]["sliders"][0]["active"] == 3
     for bad in ("-5", "x", "9999"):  # clamped or ignored, never an error
         assert not open_app("rope", lang=LANG, rope_m=bad).exception
     # Measured against the scores' own scale: float32 rounding for RoPE, a real departure for added positions.

@@ -5,7 +5,6 @@ text."""
 
 from __future__ import annotations
 
-import base64
 import json
 
 import numpy as np
@@ -15,7 +14,7 @@ from app.shared import numbers
 from app.shared.i18n import translate
 from app.shared.numbers import softmax
 from app.transformer_xl import service as svc
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -24,18 +23,6 @@ pytestmark = pytest.mark.skipif(not svc.available(), reason="no Transformer-XL c
 
 def m(at, key: str, **fields) -> str:
     return metric(at, translate(key, LANG, **fields))
-
-
-def spec(at, key: str) -> dict:
-    """The figure drawn with ``key``, as Streamlit sends it."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
-
-
-def values(array) -> np.ndarray:
-    """A figure's array as the JSON holds it: a list, or Plotly's typed array ``{"dtype", "bdata"}``."""
-    if isinstance(array, dict):
-        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"])
-    return np.asarray(array, dtype=float)
 
 
 def readouts(at, key: str = "txl_attention") -> list[str]:
@@ -182,7 +169,6 @@ def test_zh_says_putong_transformer_not_vanilla():
 def test_the_card_comes_as_plain_json_data_a_fresh_copy_each_time():
     """The downloads and figures take the card as it is: plain dicts, lists and scalars, and the page's own copy
     (the handle reads card.json afresh), so no converting is needed and changing it changes nothing after."""
-    import json
 
     first = svc.card()
 

@@ -4,14 +4,13 @@ are preprocessed, and bad ones get a translated message instead of a traceback."
 from __future__ import annotations
 
 import io
-import json
 
 import numpy as np
 from PIL import Image
 
 from app.shared.i18n import translate
 from app.vit import service as svc
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -60,11 +59,6 @@ def test_controls_change_the_metrics():
     # What the position section says: rows, not columns.
     assert float(m("vit.metric.horizontal")) > 0.3 > float(m("vit.metric.vertical"))
     assert float(m("vit.metric.same_row")) > float(m("vit.metric.same_col"))
-
-
-def spec(at, key: str) -> dict:
-    """The figure drawn with ``key``, as Streamlit sends it."""
-    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")).proto.spec)
 
 
 def cls_titles(at) -> list[str]:
