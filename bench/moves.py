@@ -1,0 +1,73 @@
+"""A few pages' moves in Chromium, in one run: ``python -m bench.moves rope attention --repeats 12``.
+
+The browser table of ``python -m bench.run --only browser`` visits every page twice (post-rerun gc off and on) and
+takes a quarter of an hour on a quiet machine; this one times only the pages named, once, on a server it starts from
+this checkout (gc off, as deployed), so a change to one page can be read against another page in the same run (the
+machines are shared: compare within a run, never across runs). Each page's move is its entry in
+``bench/interactions.py``, untimed once, then ``--repeats`` times on the browser's own clock
+(``bench.common.MOVE_CLOCK``: the press to the main area's last change). Prints drawn p50 and p95 per page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from bench.common import (
+    CHROMIUM_ARGS,
+    arm_move_clock,
+    find_chromium,
+    free_port,
+    goto,
+    move_drawn_ms,
+    start_server,
+)
+from bench.interactions import INTERACTIONS
+
+
+def measure(pages: list[str], repeats: int) -> dict[str, list[float]]:
+    """Drawn ms of ``repeats`` moves on each of ``pages`` (url paths), in one browser, on one fresh server."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = find_chromium()
+    if chromium is None:
+        raise SystemExit("Debian's chromium is not installed (apt-get install chromium)")
+    port = free_port()
+    proc = start_server(port, ["--runner.postScriptGC", "false"])
+    out: dict[str, list[float]] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            goto(page, f"http://127.0.0.1:{port}/")
+            for name in pages:
+                move = INTERACTIONS[name]
+                goto(page, f"http://127.0.0.1:{port}/{name}")
+                move(page, 0)
+                drawn = out[name] = []
+                for i in range(1, repeats + 1):
+                    arm_move_clock(page)
+                    move(page, i)
+                    ms = move_drawn_ms(page)
+                    if ms is not None:
+                        drawn.append(ms)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pages", nargs="+", choices=sorted(INTERACTIONS), metavar="PAGE")
+    ap.add_argument("--repeats", type=int, default=12)
+    args = ap.parse_args()
+    for name, drawn in measure(args.pages, args.repeats).items():
+        s = sorted(drawn)
+        p95 = s[min(len(s) - 1, int(0.95 * len(s)))] if s else float("nan")
+        print(f"{name}: drawn p50 {statistics.median(s) if s else float('nan'):.0f} ms, p95 {p95:.0f} ms (n={len(s)})")
+
+
+if __name__ == "__main__":
+    main()
