@@ -45,6 +45,7 @@ def legend_below(fig: go.Figure, height: int, top: int = 10, *, y: float = -0.15
 
 ANIMATED = frozenset({"scatter", "scattergl", "bar"})  # trace types a step restyles without drawing the figure again
 SLIDER_HEIGHT = 64  # px under the plot that a figure's own step slider takes (its rail, ticks and current value)
+SLIDER_PAD = 30  # px between the plot and that slider's current value, at the least
 
 
 def stepped(
@@ -55,6 +56,7 @@ def stepped(
     prefix: str,
     labels: list[str] | None = None,
     redraw: bool = False,
+    clear: int = 0,
 ) -> go.Figure:
     """``fig`` (drawn at step ``active``) with a Plotly slider under the plot whose steps swap in each step's
     numbers: for a move that only re-slices numbers already computed (a position, a layer, a token), which then
@@ -68,7 +70,10 @@ def stepped(
     Without ``redraw`` a step restyles the scatter traces alone (tens of ms): what Plotly animates — ``x``, ``y``,
     ``text``, marker properties — and no layout (write a changing readout as a text trace). With it, every step
     draws the whole figure again (a heatmap's ``z``, a layout change), which on a figure of several subplots cost
-    as much as a round trip to the server."""
+    as much as a round trip to the server.
+
+    The slider sits ``SLIDER_PAD`` px under the plot, or ``clear`` px where what the builder put under the x axis
+    (rotated tick labels, the axis' title) takes more; the figure grows by what the slider takes."""
     types = [trace.type for trace in fig.data]
     if any(len(step.get("data", [])) != len(types) for step in steps):
         raise ValueError("each step needs one dict per trace of the figure")
@@ -93,7 +98,7 @@ def stepped(
         "currentvalue": {"prefix": prefix, "font": {"size": 13}},
         "transition": {"duration": 0},  # the handle jumps: its default glide would keep the page moving for 150 ms
         "minorticklen": 0,  # a tick only under a label: hundreds of steps drew a solid bar on a phone
-        "pad": {"t": 30, "b": 0, "l": 0, "r": 0},
+        "pad": {"t": max(SLIDER_PAD, clear), "b": 0, "l": 0, "r": 0},
         "len": 1.0,
         "x": 0,
         "y": 0,
@@ -102,9 +107,10 @@ def stepped(
     out = go.Figure(fig)
     out.frames = frames
     margin = fig.layout.margin
+    grow = SLIDER_HEIGHT + slider["pad"]["t"] - SLIDER_PAD
     out.update_layout(
         sliders=[slider],
-        height=(fig.layout.height or 450) + SLIDER_HEIGHT,
-        margin={"b": (margin.b if margin.b is not None else MARGIN) + SLIDER_HEIGHT},
+        height=(fig.layout.height or 450) + grow,
+        margin={"b": (margin.b if margin.b is not None else MARGIN) + grow},
     )
     return out

@@ -12,7 +12,7 @@ from plotly.colors import sample_colorscale
 from app.shared.figures import cached
 from app.shared.heatmaps import KEYS, MARKED, QUERY_KEY, ticks
 from app.shared.html import span
-from app.shared.plots import SLIDER_HEIGHT, fixed_margins, legend_above, stepped
+from app.shared.plots import fixed_margins, legend_above, stepped
 from app.shared.theme import ON_FILL, var
 from app.shared.tokens import TOKEN_BOX, visible
 
@@ -287,17 +287,7 @@ def memory_steps(
         }
         for q in range(Q)
     ]
-    return _slider_below(stepped(fig, steps, active=active, prefix=prefix))
-
-
-def _slider_below(fig: go.Figure) -> go.Figure:
-    """The figure's own slider under the key labels and the axis' title (``stepped`` puts it right under the plot,
-    where these rotated labels are): its top pad is the room they take, the figure that much taller."""
-    labels = fig.layout.margin.b - SLIDER_HEIGHT  # what _key_margins left for them
-    extra = labels - fig.layout.sliders[0].pad.t
-    fig.layout.sliders[0].pad.t = labels
-    fig.update_layout(height=fig.layout.height + extra, margin={"b": fig.layout.margin.b + extra})
-    return fig
+    return stepped(fig, steps, active=active, prefix=prefix, clear=fig.layout.margin.b)  # under the key labels
 
 
 @cached
@@ -353,4 +343,4 @@ def terms_steps(
     )
     fig = _key_margins(legend_above(fig, 400, top=40), shown)
     steps = [{"data": [*data(q), {"text": [readouts[q]]}]} for q in range(len(terms))]
-    return _slider_below(stepped(fig, steps, active=active, prefix=prefix))
+    return stepped(fig, steps, active=active, prefix=prefix, clear=fig.layout.margin.b)  # under the key labels
