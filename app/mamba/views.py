@@ -294,22 +294,21 @@ def layer_steps(
             fig.update_yaxes(type="log" if p.get("log") else "linear", row=i, col=1)
             title_y = None
         # the panel's title, a text trace (a layout title would redraw the figure at each step)
-        if title_y is None:
-            add(
-                go.Scatter(
-                    x=[-0.5],
-                    y=[1.0],
-                    text=[p["titles"][a]],
-                    mode="text",
-                    textposition="top right",
-                    hoverinfo="skip",
-                    showlegend=False,
-                    cliponaxis=False,
-                    yaxis=f"y{i + n}",
-                ),
-                i,
-                [{"text": [p["titles"][k]]} for k in range(n_layers)],
-            )
+        add(
+            go.Scatter(
+                x=[-0.5],
+                y=[1.0 if title_y is None else -0.5],
+                text=[p["titles"][a]],
+                mode="text",
+                textposition="top right",
+                hoverinfo="skip",
+                showlegend=False,
+                cliponaxis=False,
+            ),
+            i,
+            [{"text": [p["titles"][k]]} for k in range(n_layers)],
+        )
+        if title_y is None:  # over a panel with no room at its top: on an axis of its own, 0 … 1
             fig.layout[f"yaxis{i + n}"] = {
                 "overlaying": f"y{i}",
                 "range": [0, 1],
@@ -317,21 +316,6 @@ def layer_steps(
                 "fixedrange": True,
             }
             fig.data[-1].update(yaxis=f"y{i + n}")
-        else:
-            add(
-                go.Scatter(
-                    x=[-0.5],
-                    y=[-0.5],
-                    text=[p["titles"][a]],
-                    mode="text",
-                    textposition="top right",
-                    hoverinfo="skip",
-                    showlegend=False,
-                    cliponaxis=False,
-                ),
-                i,
-                [{"text": [p["titles"][k]]} for k in range(n_layers)],
-            )
     fig.update_xaxes(range=[-0.5, l - 0.5], constrain="domain")
     if redraw:  # the figure is drawn again at each step: the strip's scale follows its layer
         for k in range(n_layers):
