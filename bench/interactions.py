@@ -21,7 +21,6 @@ SLIDERS = {
     "alignment": slider("alignment_n"),  # replies sampled per model
     "attention": slider("attention_step"),  # the decoding step
     "compare": slider("compare_pos"),  # the character whose guesses (section 2) and mixing (section 3) show
-    "flash-attention": slider("flash_step"),  # the step of Algorithm 1
     "forward-pass": slider("forward_pass_layer"),
     "gpt": slider("gpt_temperature"),
     "llama": slider("llama_token"),  # the token sections 1 and 2 show
@@ -38,6 +37,7 @@ FIGURE_SLIDERS = {
     "rope": ("rope_rotation", 10, 11),  # the position m of the rotation section
     "vit": ("vit_cls", 3, 2),  # the layer of [CLS]'s map (it opens on the last)
     "mla": ("mla_latent", 5, 6),  # the token whose latent, keys and next tokens section 1 shows
+    "flash-attention": ("flash_steps", 1, 2),  # the inner iteration of Algorithm 1 (0: before the loop)
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
@@ -122,6 +122,7 @@ def figure_step(page, key: str, step: int) -> None:
     chart.scroll_into_view_if_needed()
     tick = chart.locator(".slider-tick-rect").nth(step)
     tick.wait_for(state="attached", timeout=30_000)
+    chart.locator(".slider-rail-rect").scroll_into_view_if_needed()  # a figure taller than the window: its slider
     box, rail = tick.bounding_box(), chart.locator(".slider-rail-rect").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, rail["y"] + rail["height"] / 2)
     page.wait_for_function(
