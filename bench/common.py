@@ -187,7 +187,7 @@ WIDGETS = {
     "alignment": ("alignment_n", (2.0, 3.0)),
     "t5": ("t5_density", (0.2, 0.15)),
     "transformer-xl": ("txl_segment", (1.0, 2.0)),
-    "flash-attention": ("flash_step", (2.0, 1.0)),
+    "flash-attention": ("flash_io_n", (3.0, 4.0)),  # section 2's N, a select slider (its step moves in the browser)
     "llama": ("llama_token", (7.0, 8.0)),
     "mistral": ("mistral_position", (100.0, 101.0)),  # the reach's position (the band's window moves in the browser)
     "mla": ("mla_n", (31.0, 32.0)),  # new tokens speculative decoding writes (its token moves in the browser)

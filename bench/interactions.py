@@ -21,7 +21,6 @@ SLIDERS = {
     "alignment": slider("alignment_n"),  # replies sampled per model
     "attention": slider("attention_step"),  # the decoding step
     "compare": slider("compare_pos"),  # the character whose guesses (section 2) and mixing (section 3) show
-    "flash-attention": slider("flash_step"),  # the step of Algorithm 1
     "forward-pass": slider("forward_pass_layer"),
     "gpt": slider("gpt_temperature"),
     "llama": slider("llama_token"),  # the token sections 1 and 2 show
@@ -38,6 +37,7 @@ FIGURE_SLIDERS = {
     "mistral": ("mistral_band", 31, 30),  # the window drawn over the band (step k: w = k + 1; it opens on W = 32)
     "transformer-xl": ("txl_attention", 4, 5),  # the query in the segment whose attention section 1 shows
     "mamba": ("mamba_layer_steps", 0, 1),  # the layer of the selection mechanism's strip, readout and map
+    "flash-attention": ("flash_steps", 1, 2),  # the inner iteration of Algorithm 1 (0: before the loop)
 }
 # Pages whose benchmark move only re-slices numbers the page already computed for its input (a step, a token, a
 # layer, a query, a position): the budget for these is p50 ≤ 100 ms. The others' moves compute something new (mask a
@@ -122,6 +122,7 @@ def figure_step(page, key: str, step: int) -> None:
     chart.scroll_into_view_if_needed()
     tick = chart.locator(".slider-tick-rect").nth(step)
     tick.wait_for(state="attached", timeout=30_000)
+    chart.locator(".slider-rail-rect").scroll_into_view_if_needed()  # a figure taller than the window: its slider
     label = chart.locator(".js-plotly-plot").first.evaluate("(gd, k) => gd.layout.sliders[0].steps[k].label", step)
     box, rail = tick.bounding_box(), chart.locator(".slider-rail-rect").bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, rail["y"] + rail["height"] / 2)

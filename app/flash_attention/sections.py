@@ -14,8 +14,6 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
 MODES = ("memory", "blocks")  # the block sizes chosen from the on-chip memory M, or B_r and B_c directly
-STEP = "_flash_step_choice"  # {"flash_step": the step shown}, as the step parts read it (ui.drives)
-STEP_PARTS = ["flash_part_step_maps", "flash_part_step_tile"]
 KERNELS = "flash_kernels"  # the timings of the last measurement, kept for the session
 
 
@@ -72,10 +70,10 @@ def tiled(text: str, layer: int, head: int, causal: bool) -> svc.Walk | None:
 
 
 def steps(w: svc.Walk) -> None:
-    """The step slider, then what it changes in two parts it reruns alone; what it does not change (the block
-    sizes, the final error, the figures' titles and captions) is drawn once around them."""
-    N = len(w.pieces)
-    step_control(len(w.j))
+    """The walk's steps on the figure's own slider (in the browser: every step's numbers ride in the figure), opening
+    on a link's ``flash_step`` or the first iteration; what a step does not change (the block sizes, the final error)
+    is drawn once above it, the help of its readouts in a caption under it."""
+    N, S = len(w.pieces), len(w.j)
     metric_row = ui.row()
     metric_row.metric(
         t("flash.m.blocks"),
@@ -83,125 +81,56 @@ def steps(w: svc.Walk) -> None:
         help=t("flash.m.blocks.help", N=N, d=w.d),
     )
     metric_row.metric(t("flash.m.final"), f"{w.final_error:.1e}", help=t("flash.m.final.help"))
-    step_maps(w)
-    c_map, c_state = st.columns([1, 1])
-    c_map.caption(t("flash.tiles.caption"))
-    c_state.caption(t("flash.state.caption"))
-    st.markdown(f"**{t('flash.block.title')}**")
-    step_tile(w)
-
-
-@st.fragment(key="flash_part_step_control")
-def step_control(S: int) -> None:
-    """The step slider over the walk's S steps (none for a single step); fewer tiles than before keep the last."""
-    step = ui.slider(
-        st, t("flash.step"), 1, S, 1, help=t("flash.step.help"), **ui.drives("flash_step", STEP, STEP_PARTS)
+    labels = token_labels(w)
+    computed = np.cumsum(~w.skipped)
+    total = int((~w.skipped).sum())
+    readouts, notes = [t("flash.readout.start")], [t("flash.readout.start.note")]
+    for s in range(S):
+        j, i = int(w.j[s]) + 1, int(w.i[s]) + 1
+        err = w.error[s]
+        readouts.append(
+            f"s = {s + 1} · {t('flash.m.step')} ({j}, {i})<br>{t('flash.m.tiles')} {int(computed[s])} / {total}"
+            f" · {t('flash.m.rows')} {int(w.finished[s])} / {N}<br>{t('flash.m.err')} "
+            + ("—" if np.isnan(err) else f"{err:.1e}")
+        )
+        notes.append(t("flash.block.skipped", j=j, i=i) if w.skipped[s] else "")
+    st.markdown(f"**{t('flash.tiles.title')}** · **{t('flash.state.title')}** · **{t('flash.block.title')}**")
+    order = np.stack([w.j, w.i, w.skipped.astype(int)], axis=1)
+    fig = views.algorithm_steps(
+        w.scores, w.m, w.l, order, w.P, w.O_before, w.O_after, w.kept, (w.block_r, w.block_c),
+        readouts=tuple(readouts), notes=tuple(notes), row_labels=tuple(labels),
+        col_labels=tuple(visible(x) for x in w.pieces),
+        titles=(t("flash.block.P"), t("flash.block.O"), t("flash.block.kept")),
+        query_title=t("flash.tiles.query"), key_title=t("flash.tiles.key"), value_title=t("flash.tiles.score"),
+        row_title=t("flash.state.row"), now_name=t("flash.state.now"), final_name=t("flash.state.final"),
+        dim_title=t("flash.block.dim"), tile_key_title=t("flash.block.key"), before_name=t("flash.block.before"),
+        after_name=t("flash.block.after"), active=ui.query_int("flash_step", 1, 0, S), prefix=t("flash.step") + " ",
+    )  # fmt: skip
+    ui.figure(
+        fig,
+        {"pieces": list(w.pieces), "j": w.j + 1, "i": w.i + 1, "skipped": w.skipped, "m": w.m, "l": w.l},
+        "flash-steps",
+        key="flash_steps",
     )
-    st.session_state[STEP] = {"flash_step": step}
+    st.caption(
+        " ".join(
+            (
+                t("flash.step.help"),
+                t("flash.m.step.help"),
+                t("flash.m.tiles.help", skipped=int(w.skipped.sum()), total=S),
+                t("flash.m.rows.help"),
+                t("flash.m.err.help", scale=w.scale),
+            )
+        )
+    )
+    st.caption(t("flash.tiles.caption"))
+    st.caption(t("flash.state.caption"))
+    st.caption(t("flash.block.caption"))
 
 
 def token_labels(w: svc.Walk) -> list[str]:
     """Each position with its token, as the figures' axes show them."""
     return [f"{p}: {visible(x)}" for p, x in enumerate(w.pieces)]
-
-
-def shown_step(w: svc.Walk) -> int:
-    """The step the slider chose, 0-based, within this walk's steps."""
-    return min(int(st.session_state[STEP]["flash_step"]), len(w.j)) - 1
-
-
-@st.fragment(key=STEP_PARTS[0])
-def step_maps(w: svc.Walk) -> None:
-    """Where the step is: its tile on the score map, and the running max and sum per row after it."""
-    s = shown_step(w)
-    N = len(w.pieces)
-    j, i = int(w.j[s]), int(w.i[s])
-    computed = ~w.skipped
-    metric_row = ui.row()
-    metric_row.metric(t("flash.m.step"), f"({j + 1}, {i + 1})", help=t("flash.m.step.help"))
-    metric_row.metric(
-        t("flash.m.tiles"),
-        f"{int(computed[: s + 1].sum())} / {int(computed.sum())}",
-        help=t("flash.m.tiles.help", skipped=int(w.skipped.sum()), total=len(w.j)),
-    )
-    metric_row.metric(t("flash.m.rows"), f"{int(w.finished[s])} / {N}", help=t("flash.m.rows.help"))
-    err = w.error[s]
-    metric_row.metric(
-        t("flash.m.err"), "—" if np.isnan(err) else f"{err:.1e}", help=t("flash.m.err.help", scale=w.scale)
-    )
-
-    state = np.zeros((w.t_r, w.t_c), dtype=int)
-    state[w.i[computed[: s + 1].nonzero()[0]], w.j[computed[: s + 1].nonzero()[0]]] = 1
-    state[w.i[w.skipped], w.j[w.skipped]] = 2
-    rows = w.rows[i]
-    labels = token_labels(w)
-
-    c_map, c_state = st.columns([1, 1])
-    with c_map:
-        st.markdown(f"**{t('flash.tiles.title')}**")
-        ui.figure(
-            views.tile_grid(
-                w.scores,
-                w.rows,
-                w.cols,
-                state,
-                (i, j),
-                query_title=t("flash.tiles.query"),
-                key_title=t("flash.tiles.key"),
-                value_title=t("flash.tiles.score"),
-            ),
-            w.scores,
-            "flash-scores",
-            key="flash_tiles",
-            row_labels=labels,
-            col_labels=labels,
-        )
-    with c_state:
-        st.markdown(f"**{t('flash.state.title')}**")
-        ui.figure(
-            views.running_state(
-                w.m[s],
-                w.l[s],
-                w.m[-1],
-                w.l[-1],
-                rows,
-                row_title=t("flash.state.row"),
-                now_name=t("flash.state.now"),
-                final_name=t("flash.state.final"),
-            ),
-            {"step": s + 1, "j": j + 1, "i": i + 1, "m": w.m[s], "l": w.l[s]},
-            f"flash-m-l-step{s + 1}",
-            key="flash_state",
-        )
-
-
-@st.fragment(key=STEP_PARTS[1])
-def step_tile(w: svc.Walk) -> None:
-    """Inside the step's tile: P̃ and the output rows before and after it."""
-    s = shown_step(w)
-    j, i = int(w.j[s]), int(w.i[s])
-    if w.skipped[s]:
-        st.info(t("flash.block.skipped", j=j + 1, i=i + 1))
-        return
-    rows, cols = w.rows[i], w.cols[j]
-    labels = token_labels(w)
-    st.caption(t("flash.block.caption"))
-    ui.figure(
-        views.tile_update(
-            w.P[s],
-            w.O_before[s],
-            w.O_after[s],
-            w.kept[s],
-            labels[rows[0] : rows[1]],
-            [visible(x) for x in w.pieces[cols[0] : cols[1]]],
-            titles=(t("flash.block.P"), t("flash.block.before"), t("flash.block.after"), t("flash.block.kept")),
-            key_title=t("flash.block.key"),
-            dim_title=t("flash.block.dim"),
-        ),
-        {"P": w.P[s], "O_before": w.O_before[s], "O_after": w.O_after[s], "weight_of_old_O": w.kept[s]},
-        f"flash-tile-j{j + 1}-i{i + 1}",
-        key="flash_tile",
-    )
 
 
 # ---- 2 · IO accounting -----------------------------------------------------------------------------------------------

@@ -21,7 +21,9 @@ from models.layers import flash
 
 MODEL = services.checkpoint("gpt")  # the trained model whose heads Algorithm 1 walks through
 MAX_CHARS = 200
-MAX_TOKENS = 128  # N for the step-through, <|endoftext|> included (the model's context is 256)
+# N for the step-through, <|endoftext|> included (the model's context is 256): every step of Algorithm 1 rides in the
+# figure, and at 4 × 4 blocks 64 tokens make 16 × 16 = 256 steps (about 1 MB of figure); 128 would make 1,024
+MAX_TOKENS = 64
 DEFAULT_TEXT = assets.lines("examples/flash_attention.txt")[0]  # the text box's default (the model reads English)
 BLOCKS = (4, 8, 16, 32, 64)  # B_r, B_c choices: at least 4 rows keeps T_r × T_c (the step slider) below ~1,100
 MEMORY = (512, 1024, 2048, 4096, 8192)  # M choices (elements) for the GPT head, d = 32: blocks of 4 … 64

@@ -13,9 +13,9 @@ STRINGS = {
     # ---- step through Algorithm 1 ----
     "flash.step.title": ("Step through Algorithm 1 on real q, k, v", "在真实的 q、k、v 上逐步执行算法 1"),
     "flash.try.do": (
-        "Below, with the default text and blocks, keep “causal” on and drag the step slider from the first tile to "
-        "the last.",
-        "在下方保持默认文本和分块，打开“因果”，把步骤滑块从第一个分块拖到最后一个。",
+        "Below, with the default text and blocks, keep “causal” on and drag the slider under the figure from the "
+        "first tile to the last.",
+        "在下方保持默认文本和分块，打开“因果”，把图下方的滑块从第一个分块拖到最后一个。",
     ),
     "flash.try.see": (
         "Of the {tiles} tiles, the {skipped} above the diagonal are never computed; each pass of the outer loop "
@@ -66,6 +66,11 @@ STRINGS = {
     "flash.step.help": (
         "Iteration s visits key block j = ⌈s / T_r⌉ and query block i = s − (j − 1)·T_r.",
         "第 s 次迭代访问键块 j = ⌈s / T_r⌉ 和查询块 i = s − (j − 1)·T_r。",
+    ),
+    "flash.readout.start": ("s = 0 · before the loop", "s = 0 · 循环开始之前"),
+    "flash.readout.start.note": (
+        "Algorithm 1, line 2: O = 0, ℓ = 0 and m = −∞ for every row; no tile loaded yet.",
+        "算法 1 第 2 行：每行 O = 0、ℓ = 0、m = −∞；还没有加载任何块。",
     ),
     "flash.m.blocks": ("B_r × B_c · T_r × T_c", "B_r × B_c · T_r × T_c"),
     "flash.m.blocks.help": (
@@ -133,6 +138,10 @@ STRINGS = {
     "flash.block.before": ("O_i before", "之前的 O_i"),
     "flash.block.after": ("O_i after", "之后的 O_i"),
     "flash.block.kept": ("weight of old O_i", "旧 O_i 的权重"),
+    "flash.block.O": (
+        "O_i, a line per row: before (dotted), after (solid)",
+        "O_i，每行一条线：之前（点线），之后（实线）",
+    ),
     "flash.block.key": ("key", "键"),
     "flash.block.dim": ("dimension (of d)", "维度（共 d 个）"),
     "flash.block.skipped": (

@@ -1,8 +1,11 @@
-"""Figures of the FlashAttention page: the score matrix as a grid of tiles (one image), the running m and ℓ per row,
-the inside of one tile (P̃, O_i before and after, the weight left on the old O_i), and log-log curves of HBM accesses
-and kernel timings."""
+"""Figures of the FlashAttention page: Algorithm 1 step by step on the figure's own slider (the score matrix as a grid
+of tiles in one image, the running m and ℓ per row, the inside of one tile: P̃, O_i before and after, the weight left
+on the old O_i), and log-log curves of HBM accesses and kernel timings."""
 
 from __future__ import annotations
+
+import re
+from types import SimpleNamespace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -10,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
 from app.shared.images import colourise, png_data_uri
-from app.shared.plots import CHAR, fixed_margins
+from app.shared.plots import fixed_margins, stepped
 from app.shared.theme import on_fill
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -28,219 +31,6 @@ def _block_ticks(spans: list[tuple[int, int]], max_ticks: int = 24) -> dict:
         "tickvals": [(spans[k][0] + spans[k][1] - 1) / 2 for k in idx],
         "ticktext": [str(k + 1) for k in idx],
     }
-
-
-@cached
-def tile_grid(
-    scores: np.ndarray,
-    rows: list[tuple[int, int]],
-    cols: list[tuple[int, int]],
-    state: np.ndarray,
-    current: tuple[int, int],
-    *,
-    query_title: str,
-    key_title: str,
-    value_title: str,
-    height: int = 470,
-) -> go.Figure:
-    """(N, N) scores drawn as one image, cut into T_r × T_c tiles.
-
-    ``state`` (T_r, T_c): 0 still to come (pale), 1 done (full colour), 2 skipped (grey, ×); ``current`` = (i, j)
-    gets a red frame. NaN scores (causally masked keys) are near-white."""
-    N = scores.shape[0]
-    finite = scores[np.isfinite(scores)]
-    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    rgb = colourise(scores, "Viridis", lo, hi).astype(float)
-    rgb[np.isnan(scores)] = MASKED
-    for a, (r0, r1) in enumerate(rows):
-        for b, (c0, c1) in enumerate(cols):
-            if state[a, b] == 0:
-                rgb[r0:r1, c0:c1] = rgb[r0:r1, c0:c1] * (1 - PALE) + 255 * PALE
-            elif state[a, b] == 2:
-                rgb[r0:r1, c0:c1] = SKIPPED
-    fig = go.Figure(
-        go.Image(
-            source=png_data_uri(rgb.round().astype(np.uint8)),
-            x0=0,
-            dx=1,
-            y0=0,
-            dy=1,
-            hovertemplate=f"{query_title} %{{y}} · {key_title} %{{x}}<extra></extra>",
-        )
-    )
-    fig.add_trace(  # the colour bar (an image has none)
-        go.Heatmap(
-            z=[[lo, hi]],
-            x=[0, 0],
-            y=[0, 0],
-            colorscale="Viridis",
-            zmin=lo,
-            zmax=hi,
-            opacity=0,
-            hoverinfo="skip",
-            colorbar={"thickness": 12, "title": {"text": value_title, "side": "right"}},
-        )
-    )
-    xs, ys = [], []  # tile borders as one line trace (None breaks the line)
-    for _, c1 in cols[:-1]:
-        xs += [c1 - 0.5, c1 - 0.5, None]
-        ys += [-0.5, N - 0.5, None]
-    for _, r1 in rows[:-1]:
-        xs += [-0.5, N - 0.5, None]
-        ys += [r1 - 0.5, r1 - 0.5, None]
-    fig.add_trace(
-        go.Scatter(
-            x=xs, y=ys, mode="lines", line={"color": on_fill(0.4), "width": 1}, hoverinfo="skip", showlegend=False
-        )
-    )
-    skipped = np.argwhere(state == 2)
-    if 0 < len(skipped) <= 600:
-        fig.add_trace(
-            go.Scatter(
-                x=[(cols[b][0] + cols[b][1] - 1) / 2 for _, b in skipped],
-                y=[(rows[a][0] + rows[a][1] - 1) / 2 for a, _ in skipped],
-                mode="text",
-                text=["×"] * len(skipped),
-                textfont={"color": "#999", "size": 11 if len(skipped) < 200 else 8},
-                hoverinfo="skip",
-                showlegend=False,
-            )
-        )
-    i, j = current
-    (r0, r1), (c0, c1) = rows[i], cols[j]
-    fig.add_shape(type="rect", x0=c0 - 0.5, x1=c1 - 0.5, y0=r0 - 0.5, y1=r1 - 0.5, line={"color": CURRENT, "width": 3})
-    fig.update_xaxes(
-        range=[-0.5, N - 0.5], title=key_title, side="top", showgrid=False, zeroline=False, **_block_ticks(cols)
-    )
-    fig.update_yaxes(range=[N - 0.5, -0.5], title=query_title, showgrid=False, zeroline=False, **_block_ticks(rows))
-    fig.update_layout(height=height, plot_bgcolor="white")
-    return fixed_margins(fig, l=20 + CHAR * len(str(len(rows))) + 24, r=10, t=58, b=10)
-
-
-@cached
-def running_state(
-    m: np.ndarray,
-    l: np.ndarray,
-    m_final: np.ndarray,
-    l_final: np.ndarray,
-    rows: tuple[int, int],
-    *,
-    row_title: str,
-    now_name: str,
-    final_name: str,
-    height: int = 360,
-) -> go.Figure:
-    """m and ℓ per query row after one step (markers; −∞ not drawn), the final values as a grey line, and the rows
-    of the current Q_i shaded."""
-    N = len(m)
-    x = np.arange(N)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
-    for r, (now, final, name) in enumerate(((m, m_final, "m"), (l, l_final, "ℓ")), start=1):
-        now = np.where(np.isfinite(now), now, np.nan)
-        if name == "ℓ":
-            now = np.where(now > 0, now, np.nan)
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=final,
-                mode="lines",
-                name=final_name,
-                line={"color": "#aaa", "dash": "dot"},
-                showlegend=r == 1,
-                legendgroup="final",
-                hovertemplate=f"{final_name} {name}: %{{y:.3f}}<extra>%{{x}}</extra>",
-            ),
-            row=r,
-            col=1,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=now,
-                mode="markers",
-                name=now_name,
-                marker={"color": COLOURS[r - 1], "size": 6},
-                showlegend=False,
-                hovertemplate=f"{name}: %{{y:.3f}}<extra>%{{x}}</extra>",
-            ),
-            row=r,
-            col=1,
-        )
-        fig.update_yaxes(title=name, row=r, col=1)
-        fig.add_vrect(x0=rows[0] - 0.5, x1=rows[1] - 0.5, fillcolor=CURRENT, opacity=0.1, line_width=0, row=r, col=1)
-    fig.update_xaxes(title=row_title, row=2, col=1)
-    fig.update_layout(height=height, legend={"orientation": "h", "y": 1.08, "x": 0})
-    return fixed_margins(fig, l=70, r=10, t=30, b=48)
-
-
-@cached
-def tile_update(
-    P: np.ndarray,
-    before: np.ndarray,
-    after: np.ndarray,
-    kept: np.ndarray,
-    row_labels: list[str],
-    col_labels: list[str],
-    *,
-    titles: tuple[str, str, str, str],
-    key_title: str,
-    dim_title: str,
-    height: int = 320,
-) -> go.Figure:
-    """One tile's P̃_ij, O_i before and after the step (same colours), and the weight each row keeps on its old O_i."""
-    fig = make_subplots(
-        rows=1, cols=4, subplot_titles=titles, column_widths=[0.28, 0.28, 0.28, 0.16], horizontal_spacing=0.05
-    )
-    y = np.arange(len(row_labels))
-    fig.add_trace(
-        go.Heatmap(
-            z=P,
-            x=np.arange(P.shape[1]),
-            y=y,
-            colorscale="Blues",
-            zmin=0,
-            zmax=1,
-            showscale=False,
-            hovertemplate="%{z:.3f}<extra></extra>",
-        ),
-        row=1,
-        col=1,
-    )
-    span = float(max(np.abs(before).max(), np.abs(after).max(), 1e-9))
-    for c, O in ((2, before), (3, after)):
-        fig.add_trace(
-            go.Heatmap(
-                z=O,
-                y=y,
-                colorscale="RdBu",
-                zmin=-span,
-                zmax=span,
-                showscale=c == 3,
-                colorbar={"thickness": 10, "x": 1.01, "xanchor": "left"},
-                hovertemplate="%{z:.3f}<extra></extra>",
-            ),
-            row=1,
-            col=c,
-        )
-    fig.add_trace(
-        go.Bar(x=kept, y=y, orientation="h", marker_color=COLOURS[0], hovertemplate="%{x:.3f}<extra></extra>"),
-        row=1,
-        col=4,
-    )
-    ticks = {"tickmode": "array", "tickvals": list(y), "ticktext": row_labels}
-    for c in range(1, 5):
-        fig.update_yaxes(autorange="reversed", showticklabels=c == 1, row=1, col=c, **ticks)
-    fig.update_xaxes(
-        tickmode="array", tickvals=list(range(len(col_labels))), ticktext=col_labels, tickangle=-60, row=1, col=1
-    )
-    fig.update_xaxes(title=key_title, row=1, col=1, side="bottom")
-    fig.update_xaxes(title=dim_title, row=1, col=2)
-    fig.update_xaxes(title=dim_title, row=1, col=3)
-    fig.update_xaxes(range=[0, 1.05], row=1, col=4)
-    fig.update_layout(height=height, showlegend=False)
-    wide = max((len(x) for x in row_labels), default=1)  # "i: piece" beside the rows
-    tall = max((len(x) for x in col_labels), default=1)  # the pieces under the columns, rotated by 60°
-    return fixed_margins(fig, l=14 + CHAR * wide, r=60, t=40, b=34 + round(0.87 * CHAR * tall))
 
 
 @cached
@@ -275,3 +65,335 @@ def loglog(
         height=height, margin={"l": 10, "r": 10, "t": 30, "b": 10}, legend={"orientation": "h", "y": -0.25, "x": 0}
     )
     return fig
+
+
+def _rect(x0: float, x1: float, y0: float, y1: float) -> tuple[list, list]:
+    """A closed rectangle as a line's points, ending with a gap (None) so that several join into one trace."""
+    return [x0, x1, x1, x0, x0, None], [y0, y0, y1, y1, y0, None]
+
+
+def _wrap(text: str, width: int = 44) -> str:
+    """``text`` in lines of about ``width`` characters (a Chinese character counts two), joined by <br>: a text trace
+    does not wrap itself."""
+    lines, line, used = [], "", 0
+    for word in re.findall(
+        r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]\s*|[^\s\u2e80-\u9fff\u3000-\u303f\uff00-\uffef]+\s*", text
+    ):
+        size = 2 if "\u2e80" <= word[0] <= "\uffef" else len(word.rstrip())
+        if line and used + size > width:
+            lines.append(line.rstrip())
+            line, used = "", 0
+        line, used = line + word, used + size + (len(word) - len(word.rstrip()))
+    return "<br>".join([*lines, line.rstrip()])
+
+
+def _short(label: str, width: int = 10) -> str:
+    """A row's label cut to ``width`` characters, so that it stays left of the tile's squares on a phone."""
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+@cached
+def algorithm_steps(
+    scores: np.ndarray,
+    m: np.ndarray,
+    l: np.ndarray,
+    order: np.ndarray,
+    P: tuple[np.ndarray, ...],
+    O_before: tuple[np.ndarray, ...],
+    O_after: tuple[np.ndarray, ...],
+    kept: tuple[np.ndarray, ...],
+    blocks: tuple[int, int],
+    *,
+    readouts: tuple[str, ...],
+    notes: tuple[str, ...],
+    row_labels: tuple[str, ...],
+    col_labels: tuple[str, ...],
+    titles: tuple[str, ...],
+    query_title: str,
+    key_title: str,
+    value_title: str,
+    row_title: str,
+    now_name: str,
+    final_name: str,
+    dim_title: str,
+    tile_key_title: str,
+    before_name: str,
+    after_name: str,
+    active: int,
+    prefix: str,
+    height: int = 1080,
+) -> go.Figure:
+    """Algorithm 1 on one head (``svc.Walk``), one step of the figure's own slider per inner iteration (step 0:
+    before the loop): the N × N scores cut into tiles (one image; the tiles still to come are veiled, the current
+    one framed), the running m and ℓ per row after the step (the rows of Q_i shaded, the final values dotted), and
+    inside the tile P̃_ij, O_i before and after (one line per row, on its own baseline) and the weight left on the
+    old O_i. ``readouts[s]`` is written above, ``notes[s]`` in place of a skipped tile's inside. Every part a step
+    changes is scatter or bar data: the traces are restyled, not the figure redrawn (``plots.stepped``).
+
+    ``scores`` (N, N), NaN where masked; ``m``, ``l`` (S, N) after each step; ``order`` (S, 3): each step's key
+    block j, query block i and whether it was skipped; ``P``, ``O_before``, ``O_after``, ``kept``: each step's tile;
+    ``blocks`` = (B_r, B_c)."""
+    N, S = scores.shape[0], len(order)
+    B_r, B_c = blocks
+    d = O_after[0].shape[1]
+    w = SimpleNamespace(
+        scores=scores, m=m, l=l, j=order[:, 0], i=order[:, 1], skipped=order[:, 2].astype(bool), P=P,
+        O_before=O_before, O_after=O_after, kept=kept,
+    )  # fmt: skip
+    rows = [(s, min(s + B_r, N)) for s in range(0, N, B_r)]
+    cols = [(s, min(s + B_c, N)) for s in range(0, N, B_c)]
+    fig = make_subplots(
+        rows=6, cols=2, row_heights=[0.06, 0.33, 0.11, 0.11, 0.2, 0.19], vertical_spacing=0.055,
+        horizontal_spacing=0.12, specs=[[{"colspan": 2}, None]] * 4 + [[{}, {}], [{"colspan": 2}, None]],
+        subplot_titles=("", "", "", "", titles[0], titles[2], titles[1]),
+    )  # fmt: skip
+    # ---- the readout above everything
+    fig.add_trace(
+        go.Scatter(x=[0], y=[0], mode="text", text=[readouts[active]], textposition="middle right",
+                   textfont={"size": 12}, cliponaxis=False, hoverinfo="skip", showlegend=False),
+        row=1, col=1,
+    )  # fmt: skip
+    fig.update_xaxes(range=[0, 1], visible=False, row=1, col=1)
+    fig.update_yaxes(range=[-1, 1], visible=False, row=1, col=1)
+    # ---- the tile map: a static image, the veil over what is still to come and the current tile's frame move
+    finite = w.scores[np.isfinite(w.scores)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    rgb = colourise(w.scores, "Viridis", lo, hi).astype(float)
+    rgb[np.isnan(w.scores)] = MASKED
+    fig.add_trace(
+        go.Image(source=png_data_uri(rgb.round().astype(np.uint8)), x0=0, dx=1, y0=0, dy=1,
+                 hovertemplate=f"{query_title} %{{y}} · {key_title} %{{x}}<extra></extra>"),
+        row=2, col=1,
+    )  # fmt: skip
+
+    def veil(s: int) -> dict:  # the tiles not yet visited after s iterations: two rectangles (key blocks run outer)
+        if s == 0:
+            x, y = _rect(-0.5, N - 0.5, -0.5, N - 0.5)
+            return {"x": x, "y": y}
+        j, i = int(w.j[s - 1]), int(w.i[s - 1])
+        x, y = [], []
+        if j + 1 < len(cols):
+            a, b = _rect(cols[j + 1][0] - 0.5, N - 0.5, -0.5, N - 0.5)
+            x, y = x + a, y + b
+        if i + 1 < len(rows):
+            a, b = _rect(cols[j][0] - 0.5, cols[j][1] - 0.5, rows[i + 1][0] - 0.5, N - 0.5)
+            x, y = x + a, y + b
+        return {"x": x or [None], "y": y or [None]}
+
+    def frame(s: int) -> dict:
+        if s == 0:
+            return {"x": [None], "y": [None]}
+        (r0, r1), (c0, c1) = rows[int(w.i[s - 1])], cols[int(w.j[s - 1])]
+        x, y = _rect(c0 - 0.5, c1 - 0.5, r0 - 0.5, r1 - 0.5)
+        return {"x": x, "y": y}
+
+    pale = f"rgba(255,255,255,{PALE})"
+    fig.add_trace(
+        go.Scatter(**veil(active), mode="lines", fill="toself", fillcolor=pale, line={"width": 0},
+                   hoverinfo="skip", showlegend=False),
+        row=2, col=1,
+    )  # fmt: skip
+    skipped = sorted({(int(a), int(b)) for a, b, k in zip(w.i, w.j, w.skipped) if k})
+    xs, ys = [], []
+    for a, b in skipped:
+        px, py = _rect(cols[b][0] - 0.5, cols[b][1] - 0.5, rows[a][0] - 0.5, rows[a][1] - 0.5)
+        xs, ys = xs + px, ys + py
+    grey = "rgb({},{},{})".format(*SKIPPED.astype(int))
+    fig.add_trace(
+        go.Scatter(x=xs or [None], y=ys or [None], mode="lines", fill="toself", fillcolor=grey, line={"width": 0},
+                   hoverinfo="skip", showlegend=False),
+        row=2, col=1,
+    )  # fmt: skip
+    xs, ys = [], []  # tile borders as one line trace (None breaks the line)
+    for _, c1 in cols[:-1]:
+        xs += [c1 - 0.5, c1 - 0.5, None]
+        ys += [-0.5, N - 0.5, None]
+    for _, r1 in rows[:-1]:
+        xs += [-0.5, N - 0.5, None]
+        ys += [r1 - 0.5, r1 - 0.5, None]
+    fig.add_trace(
+        go.Scatter(x=xs or [None], y=ys or [None], mode="lines", line={"color": on_fill(0.4), "width": 1},
+                   hoverinfo="skip", showlegend=False),
+        row=2, col=1,
+    )  # fmt: skip
+    marks = skipped if len(skipped) <= 600 else []
+    fig.add_trace(
+        go.Scatter(x=[(cols[b][0] + cols[b][1] - 1) / 2 for _, b in marks] or [None],
+                   y=[(rows[a][0] + rows[a][1] - 1) / 2 for a, _ in marks] or [None], mode="text",
+                   text=["×"] * len(marks) or [""], textfont={"color": "#999", "size": 11 if len(marks) < 200 else 8},
+                   hoverinfo="skip", showlegend=False),
+        row=2, col=1,
+    )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(**frame(active), mode="lines", line={"color": CURRENT, "width": 3}, hoverinfo="skip",
+                   showlegend=False),
+        row=2, col=1,
+    )  # fmt: skip
+    fig.add_trace(  # the colour bar (an image has none): one invisible marker carries it
+        go.Scatter(x=[None], y=[None], mode="markers", hoverinfo="skip", showlegend=False,
+                   marker={"color": [lo], "colorscale": "Viridis", "cmin": lo, "cmax": hi, "showscale": True,
+                           "colorbar": {"thickness": 10, "len": 0.3, "y": 0.76, "x": 1.0, "xanchor": "left",
+                                        "title": {"text": value_title, "side": "right"}}}),
+        row=2, col=1,
+    )  # fmt: skip
+    fig.update_xaxes(range=[-0.5, N - 0.5], title=key_title, side="top", showgrid=False, zeroline=False,
+                     row=2, col=1, **_block_ticks(cols))  # fmt: skip
+    fig.update_yaxes(range=[N - 0.5, -0.5], title=query_title, showgrid=False, zeroline=False, row=2, col=1,
+                     **_block_ticks(rows))  # fmt: skip
+    # ---- the running m and ℓ per row after the step
+    x = np.arange(N)
+    for r, (name, now_all, final) in enumerate((("m", w.m, w.m[-1]), ("ℓ", w.l, w.l[-1])), start=3):
+        values = np.concatenate([now_all.ravel(), final.ravel()]).astype(float)
+        values = values[np.isfinite(values) & ((values > 0) if name == "ℓ" else True)]
+        y_lo, y_hi = (float(values.min()), float(values.max())) if values.size else (0.0, 1.0)
+        pad = 0.08 * (y_hi - y_lo or 1.0)
+        y_lo, y_hi = y_lo - pad, y_hi + pad
+
+        def now(s: int, all_=now_all, name=name) -> dict:  # y alone: x (the rows) is the trace's own
+            if s == 0:
+                return {"y": np.full(N, np.nan, dtype=np.float32)}
+            v = np.where(np.isfinite(all_[s - 1]), all_[s - 1], np.nan).astype(float)
+            return {"y": (np.where(v > 0, v, np.nan) if name == "ℓ" else v).astype(np.float32)}
+
+        def band(s: int, y_lo=y_lo, y_hi=y_hi) -> dict:
+            if s == 0:
+                return {"x": [None], "y": [None]}
+            r0, r1 = rows[int(w.i[s - 1])]
+            bx, by = _rect(r0 - 0.5, r1 - 0.5, y_lo, y_hi)
+            return {"x": bx, "y": by}
+
+        fig.add_trace(
+            go.Scatter(**band(active), mode="lines", fill="toself", fillcolor="rgba(214,39,40,0.1)",
+                       line={"width": 0}, hoverinfo="skip", showlegend=False),
+            row=r, col=1,
+        )  # fmt: skip
+        fig.add_trace(
+            go.Scatter(x=x, y=final, mode="lines", name=final_name, line={"color": "#aaa", "dash": "dot"},
+                       showlegend=r == 3, legendgroup="final",
+                       hovertemplate=f"{final_name} {name}: %{{y:.3f}}<extra>%{{x}}</extra>"),
+            row=r, col=1,
+        )  # fmt: skip
+        fig.add_trace(
+            go.Scatter(x=x, **now(active), mode="markers", name=now_name, marker={"color": COLOURS[r - 3], "size": 6},
+                       showlegend=False, hovertemplate=f"{name}: %{{y:.3f}}<extra>%{{x}}</extra>"),
+            row=r, col=1,
+        )  # fmt: skip
+        fig.update_yaxes(title=name, range=[y_lo, y_hi], row=r, col=1)
+        fig.update_xaxes(range=[-0.5, N - 0.5], showticklabels=r == 4, row=r, col=1)
+        if r == 3:
+            moving_m = (now, band)
+        else:
+            moving_l = (now, band)
+    fig.update_xaxes(title=row_title, title_standoff=2, row=4, col=1)
+    # ---- inside the tile: P̃_ij as squares, O_i before and after as a line per row, the weight on the old O_i
+    size = max(3, min(16, 160 // max(B_r, B_c)))
+
+    line_x = np.tile(np.append(np.arange(d, dtype=np.float32), np.nan), B_r)  # O_i's rows: d points and a gap each
+    no_line = np.full(line_x.shape, np.nan, dtype=np.float32)
+
+    def inside(s: int) -> list[dict]:
+        empty = {"x": [None], "y": [None]}
+        if s == 0 or w.skipped[s - 1]:
+            return [
+                {**empty, "marker": {"color": [0.0]}, "text": [""]},
+                {"x": [None], "y": [None], "text": [""]},
+                {"x": [None], "y": [None], "text": [""]},
+                {"y": no_line},
+                {"y": no_line},
+                {"x": [], "y": []},
+                {"text": [_wrap(notes[s])]},
+            ]
+        k = s - 1
+        (r0, r1), (c0, c1) = rows[int(w.i[k])], cols[int(w.j[k])]
+        P = w.P[k]
+        rr, cc = np.meshgrid(np.arange(P.shape[0]), np.arange(P.shape[1]), indexing="ij")
+        hover = [f"{row_labels[r0 + a]} · {col_labels[c0 + b]}: {P[a, b]:.3f}" for a, b in zip(rr.ravel(), cc.ravel())]
+        span = float(max(np.abs(w.O_before[k]).max(), np.abs(w.O_after[k]).max(), 1e-9))
+        lines = []
+        for O in (w.O_before[k], w.O_after[k]):
+            # B_r rows of d points and a gap each, in float32 (x is the trace's own: the same at every step); a last
+            # block of fewer rows leaves the rest as gaps
+            y = np.full((B_r, d + 1), np.nan, dtype=np.float32)
+            y[: len(O), :d] = np.arange(len(O))[:, None] - 0.42 * O / span
+            lines.append({"y": y.ravel()})
+        return [
+            {"x": cc.ravel(), "y": rr.ravel(), "marker": {"color": P.ravel()}, "text": hover},
+            {
+                "x": np.arange(c1 - c0),
+                "y": np.full(c1 - c0, -0.9),
+                "text": [str(c) for c in range(c0, c1)] if B_c <= 16 else [""] * (c1 - c0),
+            },
+            {"x": [-0.7] * (r1 - r0), "y": np.arange(r1 - r0), "text": [_short(x) for x in row_labels[r0:r1]]},
+            *lines,
+            {"x": w.kept[k], "y": np.arange(r1 - r0)},
+            {"text": [""]},
+        ]
+
+    now_in = inside(active)
+    fig.add_trace(
+        go.Scatter(**{k: v for k, v in now_in[0].items() if k != "marker"}, mode="markers",
+                   marker={"symbol": "square", "size": size, "color": now_in[0]["marker"]["color"],
+                           "colorscale": "Blues", "cmin": 0, "cmax": 1, "line": {"width": 0}},
+                   hovertemplate="%{text}<extra></extra>", showlegend=False),
+        row=5, col=1,
+    )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(**now_in[1], mode="text", textposition="top center", textfont={"size": 9}, cliponaxis=False,
+                   hoverinfo="skip", showlegend=False),
+        row=5, col=1,
+    )  # fmt: skip
+    fig.add_trace(
+        go.Scatter(**now_in[2], mode="text", textposition="middle left", textfont={"size": 10}, cliponaxis=False,
+                   hoverinfo="skip", showlegend=False),
+        row=5, col=1,
+    )  # fmt: skip
+    for props, name, line in ((now_in[3], before_name, {"color": "#888", "dash": "dot"}), (now_in[4], after_name,
+                              {"color": COLOURS[0]})):  # fmt: skip
+        fig.add_trace(
+            go.Scatter(x=line_x, **props, mode="lines", name=name, line={**line, "width": 1.5}, hoverinfo="skip",
+                       showlegend=False),
+            row=6, col=1,
+        )  # fmt: skip
+    fig.add_trace(
+        go.Bar(**now_in[5], orientation="h", marker_color=COLOURS[0], hovertemplate="%{x:.3f}<extra></extra>",
+               showlegend=False),
+        row=5, col=2,
+    )  # fmt: skip
+    fig.add_trace(  # what a step without a tile says instead (before the loop; a tile the mask skips)
+        go.Scatter(x=[-0.4], y=[(B_r - 1) / 2], mode="text", text=now_in[6]["text"], textposition="middle right",
+                   textfont={"size": 12}, cliponaxis=False, hoverinfo="skip", showlegend=False),
+        row=5, col=1,
+    )  # fmt: skip
+    for r, c in ((5, 1), (5, 2), (6, 1)):
+        fig.update_yaxes(range=[B_r - 0.5, -1.2], showticklabels=False, showgrid=False, zeroline=False, row=r, col=c)
+    label_room = 3 * B_c  # the rows' labels sit left of the squares, inside the axis (a text outside is not drawn)
+    fig.update_xaxes(range=[-0.5 - label_room, B_c - 0.5], title=tile_key_title, showgrid=False, zeroline=False,
+                     showticklabels=False, row=5, col=1)  # fmt: skip
+    fig.update_xaxes(range=[-0.5, d - 0.5], title=dim_title, title_standoff=2, row=6, col=1)
+    fig.update_xaxes(range=[0, 1.05], row=5, col=2)
+
+    def step(s: int) -> dict:
+        inner = inside(s)
+        m_now, m_band = moving_m
+        l_now, l_band = moving_l
+        return {
+            "data": [
+                {"text": [readouts[s]]},
+                {}, veil(s), {}, {}, {}, frame(s), {},
+                m_band(s), {}, m_now(s),
+                l_band(s), {}, l_now(s),
+                {"x": inner[0]["x"], "y": inner[0]["y"], "marker": inner[0]["marker"], "text": inner[0]["text"]},
+                inner[1], inner[2], inner[3], inner[4], inner[5], inner[6],
+            ]
+        }  # fmt: skip
+
+    top_m = fig.layout.yaxis3.domain[1]
+    fig.update_layout(
+        height=height, hovermode="closest", font={"size": 12},
+        legend={"orientation": "h", "x": 1, "y": top_m, "xanchor": "right", "yanchor": "bottom", "font": {"size": 11}},
+    )  # fmt: skip
+    fig.update_annotations(font_size=12)
+    fixed_margins(fig, l=56, r=64, t=10, b=86)
+    out = stepped(fig, [step(s) for s in range(S + 1)], active=active, prefix=prefix)
+    out.layout.sliders[0].pad.t = 58  # under the dimensions' axis title, which the slider's readout covered at 390 px
+    return out

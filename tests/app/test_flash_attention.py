@@ -1,11 +1,14 @@
-"""AppTest of the FlashAttention page: the step slider walks Algorithm 1 (step, tiles and state change), M sets the
-block sizes, bad text gives a translated message, and the last step matches standard attention."""
+"""AppTest of the FlashAttention page: the figure's own slider walks Algorithm 1 (every step's tile, running state and
+readouts ride in its frames), M sets the block sizes, bad text gives a translated message, and the last step matches
+standard attention."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from app.flash_attention import service as svc
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -14,24 +17,59 @@ def _m(at, key: str, **fields) -> str:
     return metric(at, translate(key, LANG, **fields))
 
 
-def _chart(at, key: str) -> str:
-    return next(c.proto.spec for c in at.get("plotly_chart") if key in c.proto.id)
+def figure(at) -> dict:
+    """The step figure as Streamlit sends it."""
+    return spec(at, "flash_steps")
 
 
-def test_step_slider_walks_the_tiles():
+def moved(frame: dict) -> dict:
+    """A frame's data by trace index (a trace no step changes is not in the frames)."""
+    return dict(zip(frame["traces"], frame["data"]))
+
+
+def readouts(at) -> list[str]:
+    """The figure's readout at each step of its own slider (step 0: before the loop)."""
+    return [frame["data"][0]["text"][0] for frame in figure(at)["frames"]]
+
+
+def error_of(readout: str) -> float:
+    """The max |O − standard| a readout ends with."""
+    return float(readout.rsplit(" ", 1)[1])
+
+
+M_NOW, L_NOW, P_SQUARES, KEPT = 10, 13, 14, 19  # the traces a step moves: m and ℓ after it, P̃_ij, the old O_i's weight
+
+
+def test_the_figure_walks_the_tiles():
     at = open_app("flash-attention", lang=LANG)
     assert not at.exception
     w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)  # the page's defaults
-    assert _m(at, "flash.m.step") == "(1, 1)"
-    tiles, state = _m(at, "flash.m.tiles"), _chart(at, "flash_state")
-
+    fig = figure(at)
+    assert fig["layout"]["sliders"][0]["active"] == 1  # it opens on the first iteration
+    frames = fig["frames"]
+    assert len(frames) == len(w.j) + 1  # step 0: before the loop
+    text = readouts(at)
+    assert "Step (j, i) (1, 1)" in text[1]
     s = w.t_r + 3  # key block 2, query block 3 (1-based)
-    at.slider(key="flash_step").set_value(s)
-    rerun(at, LANG)
+    assert f"Step (j, i) ({w.j[s - 1] + 1}, {w.i[s - 1] + 1})" in text[s] and "(2, 3)" in text[s]
+    data = moved(frames[s])
+    m = np.where(np.isfinite(w.m[s - 1]), w.m[s - 1], np.nan)
+    assert np.allclose(values(data[M_NOW]["y"]), m, rtol=1e-5, atol=1e-6, equal_nan=True)
+    ell = np.where(w.l[s - 1] > 0, w.l[s - 1], np.nan)
+    assert np.allclose(values(data[L_NOW]["y"]), ell, rtol=1e-5, atol=1e-6, equal_nan=True)
+    assert np.allclose(values(data[P_SQUARES]["marker"]["color"]), w.P[s - 1].ravel(), rtol=1e-5, atol=1e-6)
+    assert np.allclose(values(data[KEPT]["x"]), w.kept[s - 1], rtol=1e-5, atol=1e-6)
+    assert text[1] != text[s]
+
+
+def test_a_link_opens_the_figure_on_its_step():
+    """A link's flash_step (from before the step moved into the figure) opens the figure there, clamped."""
+    at = open_app("flash-attention", lang=LANG, flash_step="5")
     assert not at.exception
-    assert _m(at, "flash.m.step") == f"({w.j[s - 1] + 1}, {w.i[s - 1] + 1})" == "(2, 3)"
-    assert _m(at, "flash.m.tiles") != tiles
-    assert _chart(at, "flash_state") != state  # m and ℓ after another step
+    assert figure(at)["layout"]["sliders"][0]["active"] == 5
+    at = open_app("flash-attention", lang=LANG, flash_step="9999")
+    assert not at.exception
+    assert figure(at)["layout"]["sliders"][0]["active"] == len(figure(at)["frames"]) - 1
 
 
 def test_memory_sets_the_block_sizes_and_blocks_can_be_set_directly():
@@ -74,13 +112,11 @@ def test_the_last_step_equals_standard_attention():
     at = open_app("flash-attention", lang=LANG)
     w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), True)
     N = len(w.pieces)
-    assert _m(at, "flash.m.err") != "—"  # the first query block needs only the first key block (causal)
-    at.slider(key="flash_step").set_value(len(w.j))
-    rerun(at, LANG)
-    assert not at.exception
-    assert _m(at, "flash.m.rows") == f"{N} / {N}"
+    text = readouts(at)
+    assert not text[1].endswith("—")  # the first query block needs only the first key block (causal)
+    assert f"Rows finished {N} / {N}" in text[-1]
     # float32 rounding only, measured against the outputs' own scale
-    assert float(_m(at, "flash.m.err")) <= 1e-5 * w.scale
+    assert error_of(text[-1]) <= 1e-5 * w.scale
     assert float(_m(at, "flash.m.final")) <= 1e-5 * w.scale
 
 
@@ -90,7 +126,7 @@ def test_io_metric_and_causal_off():
     rerun(at, LANG)
     assert not at.exception
     w = svc.walk(svc.DEFAULT_TEXT, 0, 0, *svc.blocks_from_memory(svc.MEMORY[0]), False)
-    assert _m(at, "flash.m.tiles") == f"1 / {w.t_r * w.t_c}"  # nothing skipped without the mask
+    assert f"Tiles computed 1 / {w.t_r * w.t_c}" in readouts(at)[1]  # nothing skipped without the mask
     ratio = _m(at, "flash.io.m_ratio")
     at.select_slider(key="flash_io_m").set_value(4096)
     rerun(at, LANG)
@@ -99,17 +135,16 @@ def test_io_metric_and_causal_off():
 
 
 def test_fewer_tiles_keep_the_step_in_range():
-    at = open_app("flash-attention", lang=LANG)
-    at.slider(key="flash_step").set_value(30)
-    rerun(at, LANG)
+    at = open_app("flash-attention", lang=LANG, flash_step="30")
+    assert figure(at)["layout"]["sliders"][0]["active"] == 30
     at.select_slider(key="flash_m").set_value(2048)  # 16 × 16 blocks: 2 × 2 tiles for the default text
     rerun(at, LANG)
     assert not at.exception
-    assert at.slider(key="flash_step").value == 4 and _m(at, "flash.m.step") == "(2, 2)"
-    at.select_slider(key="flash_m").set_value(8192)  # one tile: no slider
+    assert figure(at)["layout"]["sliders"][0]["active"] == 4 and "Step (j, i) (2, 2)" in readouts(at)[4]
+    at.select_slider(key="flash_m").set_value(8192)  # one tile
     rerun(at, LANG)
     assert not at.exception
-    assert _m(at, "flash.m.step") == "(1, 1)"
+    assert figure(at)["layout"]["sliders"][0]["active"] == 1 and "Step (j, i) (1, 1)" in readouts(at)[1]
 
 
 def test_the_guided_experiment_states_what_the_defaults_do():
@@ -120,10 +155,9 @@ def test_the_guided_experiment_states_what_the_defaults_do():
     S, N = len(w.j), len(w.pieces)
     text = " ".join(m.value for m in at.markdown)
     assert f"Of the {S} tiles, the {int(w.skipped.sum())} above the diagonal" in text
-    at.slider(key="flash_step").set_value(S)
-    rerun(at, LANG)
-    assert _m(at, "flash.m.tiles") == f"{S - int(w.skipped.sum())} / {S - int(w.skipped.sum())}"
-    assert _m(at, "flash.m.rows") == f"{N} / {N}"
+    last = readouts(at)[S]  # the figure's last step
+    assert f"Tiles computed {S - int(w.skipped.sum())} / {S - int(w.skipped.sum())}" in last
+    assert f"Rows finished {N} / {N}" in last
     assert float(_m(at, "flash.m.final")) < 1e-5 * max(1.0, w.scale)
     rows_after_first_pass = int(w.finished[w.t_r - 1])
     assert rows_after_first_pass == w.block_r  # one block of query rows done after the first outer pass

@@ -103,9 +103,6 @@ def run_tab(server: str, page: str, script) -> None:
         ("llama", "llama_token", 3.0, "llama_sorted", "llama_text"),
         ("llama", "llama_token", 3.0, "llama_channels", "llama_loss_kv"),
         ("t5", "t5_density", 0.4, "t5_lengths", "t5_mean_span"),  # the corruption and lengths, not the controls
-        # FlashAttention's step: the tile map, the running state and the tile's update, not the slider itself
-        ("flash-attention", "flash_step", 2.0, "flash_tiles", "flash_step"),
-        ("flash-attention", "flash_step", 2.0, "flash_tile", "flash_layer"),
     ],
 )
 def test_a_slider_reruns_its_fragment_alone(server, page, slider, value, inside, outside):
