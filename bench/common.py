@@ -117,12 +117,17 @@ MOVE_CLOCK = """() => {
     const press = () => { if (clock.pressed === null) clock.pressed = performance.now(); };
     document.addEventListener("keydown", press, true);
     document.addEventListener("pointerdown", press, true);
-    const inMain = (node) => {
-      const el = node && node.nodeType === 1 ? node : node && node.parentElement;
-      return !!(el && el.closest('[data-testid="stMain"]'));
+    // A change counts when the reader can see it: in the main area, and not inside a <canvas> (its children are
+    // fallback content the browser never paints: a dataframe's grid keeps an accessible copy of its cells there and
+    // updates it about 200 ms after the canvas has redrawn, which it does by resizing itself, a change that counts)
+    const seen = (r) => {
+      const el = r.target && r.target.nodeType === 1 ? r.target : r.target && r.target.parentElement;
+      if (!el || !el.closest('[data-testid="stMain"]')) return false;
+      const canvas = el.closest("canvas");
+      return !canvas || (canvas === el && r.type === "attributes");
     };
     new MutationObserver((records) => {
-      if (clock.pressed !== null && records.some((r) => inMain(r.target))) clock.last = performance.now();
+      if (clock.pressed !== null && records.some(seen)) clock.last = performance.now();
     }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   }
   window.__teClock.pressed = null;
@@ -194,8 +199,21 @@ WIDGETS = {
     "scaling": ("scaling_budget", (12.0, 11.0)),  # a select slider: the values are indices into its options
     "reasoning": ("reasoning_k", (4.0, 3.0)),
 }
-# Every model page's slider at 128 readers, against the empty page in the same run
-PAGES_ARGS = ["--widget", "--sessions", "128", "--pages", EMPTY, *WIDGETS]
+# The real pretrained model (bench/real.py), and the pages that offer it: page (url path) -> the query parameter of
+# its model picker (``ui.model_picker``'s key, which ``ui.choice`` keeps in the link)
+REAL = "smollm2-135m"
+REAL_PAGES = {"gpt": "gpt_model", "forward-pass": "forward_pass_model", "llama": "llama_model"}
+# Every model page's slider at 128 readers, against the empty page in the same run; then the pages that offer the
+# real model, with it picked (the same slider)
+PAGES_ARGS = [
+    "--widget",
+    "--sessions",
+    "128",
+    "--pages",
+    EMPTY,
+    *WIDGETS,
+    *(f"{page}?{param}={REAL}" for page, param in REAL_PAGES.items()),
+]
 # What one element of each kind adds to a rerun: the empty page, then the empty page drawing ELEMENTS_N elements of one
 # kind (bench/empty_page.py reads the kind and the count from its link), at 128 readers in one run
 ELEMENTS_N = 40

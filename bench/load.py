@@ -79,9 +79,10 @@ class Point:
 
 def address(page: str) -> tuple[str, str]:
     """The url path a reader of ``page`` opens and its link's query string: "empty?bench_kind=metric&bench_n=40" is
-    the empty page with that query (``ELEMENTS_ARGS``); a page named by its path alone gets ``QUERY``'s."""
+    the empty page with that query (``ELEMENTS_ARGS``); a page's ``QUERY`` comes first, then the query named with it
+    ("forward-pass?forward_pass_model=smollm2-135m" opens the same step as "forward-pass", with the real model)."""
     path, _, query = page.partition("?")
-    return path, query or QUERY.get(path, "")
+    return path, "&".join(q for q in (QUERY.get(path, ""), query) if q)
 
 
 def cookies(base: str) -> dict[str, str]:

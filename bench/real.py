@@ -38,13 +38,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bench.common import ROOT, machine, now, process_rss_mb
+from bench.common import REAL, REAL_PAGES, ROOT, machine, now, process_rss_mb
 
-REAL = "smollm2-135m"
 TOYS = ("llama", "gpt")
-# Page (url path) -> the query parameter of its model picker (``ui.model_picker``'s key, which ``ui.choice`` keeps in
-# the link). A page that ignores its parameter is reported as not measured.
-REAL_PAGES = {"gpt": "gpt_model", "forward-pass": "forward_pass_model", "llama": "llama_model"}
+# REAL_PAGES: a page that ignores its picker's parameter is reported as not measured
 REAL_TITLE = "SmolLM2"  # what a page shows once the real model is picked (the picker's label, its card's title)
 LENGTHS = (16, 64, 128, 256)
 PATTERNS = "blocks.*.attn.pattern"

@@ -41,7 +41,7 @@ except InputError as e:
 
 if a is not None:
     # §3.2 segment-level recurrence with state reuse
-    sections.segments_and_memory(a, shape)  # 1 · the segments and the memory a query reads
+    sections.segments_and_memory(a, text, backend, shape)  # 1 · the segments and the memory a query reads
     sections.loss_with_and_without_memory(a, shape)  # 2 · what the memory is worth
     sections.reach_through_depth(a, text, backend, shape)  # 3 · the reach grows with every layer
     # §3.3 relative positional encodings

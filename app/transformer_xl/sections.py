@@ -10,7 +10,7 @@ import streamlit as st
 from app.shared import ui
 from app.shared.formats import percent
 from app.shared.html import esc
-from app.shared.i18n import layer_head_label, t
+from app.shared.i18n import current_lang, layer_head_label, t
 from app.shared.tokens import visible
 from app.transformer_xl import service as svc
 from app.transformer_xl import views
@@ -21,13 +21,13 @@ VIEWS = ["txl_memory_part", "txl_terms_part"]  # what the layer and head drive: 
 QUERY = "txl_query"  # a link's query in the segment: where both figures' own sliders open
 
 
-def segments_and_memory(a: svc.Analysis, shape: svc.Shape) -> None:
+def segments_and_memory(a: svc.Analysis, text: str, backend: str, shape: svc.Shape) -> None:
     """The text cut into segments of L, the query's segment and the memory it reads, and where its attention goes."""
     st.subheader(t("txl.seg.title"))
     st.markdown(t("txl.seg.caption", L=shape.segment, M=shape.memory, n=len(a.segments), T=len(a.ids)))
     memory_controls(a, shape)
     st.caption(t("txl.seg.legend"))  # the strip's legend, above it: the controls do not change it
-    memory_view(a, shape)
+    memory_view(a, text, backend, shape)
 
 
 @st.fragment(key="txl_controls_part")
@@ -59,58 +59,63 @@ def opening_query(a: svc.Analysis, segment: int) -> int:
 
 
 @st.fragment(key="txl_memory_part")
-def memory_view(a: svc.Analysis, shape: svc.Shape) -> None:
+def memory_view(a: svc.Analysis, text: str, backend: str, shape: svc.Shape) -> None:
     """The segment and its memory among the segments, and every query's attention over memory and current keys,
     moved on the figure's own slider (in the browser)."""
     segment, layer, head = choice()
-    M = shape.memory
+    strip, on_memory, fig, data = _memory_view(
+        text, backend, segment, layer, head, opening_query(a, segment), current_lang()
+    )
+    ui.markup(strip)
+    st.metric(t("txl.m.on_memory_layer", layer=layer_head_label(layer)), on_memory,
+              help=t("txl.m.on_memory_layer.help"))  # fmt: skip
+    st.caption(t("txl.seg.bars", lh=layer_head_label(layer, head)))
+    ui.figure(fig, data, f"txl-attention-s{segment}-l{layer}h{head}", key="txl_attention")
+    st.caption(t("txl.seg.readout.help", M=shape.memory, L=shape.segment))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _memory_view(text: str, backend: str, segment: int, layer: int, head: int, active: int, lang: str):
+    """The segments strip, the layer's share of attention on memory, and every query's attention figure with its
+    numbers for one segment, layer and head, in the reader's language (``lang`` keys what ``t`` writes): built once
+    for every reader, as ``_terms_view``."""
+    a = svc.analyse(text, backend)
+    shape = svc.shape()
     seg = a.segments[segment]
-    ui.markup(
-        views.segments_html(
-            list(a.pieces),
-            L := shape.segment,
-            segment=segment,
-            memory_start=seg.memory_start,
-            query=-1,
-            segment_name=t("txl.segment.short"),
-        )
+    strip = views.segments_html(
+        list(a.pieces),
+        shape.segment,
+        segment=segment,
+        memory_start=seg.memory_start,
+        query=-1,
+        segment_name=t("txl.segment.short"),
     )
     T_seg = seg.pattern.shape[2]
     weights = seg.pattern[layer, head, :, : seg.n_memory + T_seg]  # (T_seg, keys)
     keys = list(a.pieces[seg.memory_start : seg.start + T_seg])
     all_heads = seg.pattern[layer, :, :, : seg.n_memory].sum(-1).mean()
-    st.metric(
-        t("txl.m.on_memory_layer", layer=layer_head_label(layer)),
-        percent(all_heads),
-        help=t("txl.m.on_memory_layer.help"),
-    )
     on_memory = weights[:, : seg.n_memory].sum(-1)
     readouts = [
         t("txl.seg.readout", token=esc(visible(a.pieces[seg.start + q])), p=seg.start + q, n=seg.n_memory, k=q + 1,
           on=percent(float(on_memory[q])))
         for q in range(T_seg)
     ]  # fmt: skip
-    st.caption(t("txl.seg.bars", lh=layer_head_label(layer, head)))
-    ui.figure(
-        views.memory_steps(
-            weights,
-            keys,
-            seg.n_memory,
-            readouts=readouts,
-            key_title=t("view.key"),
-            value_title=t("view.weight"),
-            memory_name=t("txl.memory"),
-            current_name=t("txl.current"),
-            query_name=t("txl.query.bar"),
-            active=opening_query(a, segment),
-            prefix=t("txl.query") + " ",
-        ),
-        {"keys": keys, "positions": list(range(seg.memory_start, seg.start + T_seg)), "weights": weights,
-         "memory": seg.n_memory},
-        f"txl-attention-s{segment}-l{layer}h{head}",
-        key="txl_attention",
-    )  # fmt: skip
-    st.caption(t("txl.seg.readout.help", M=M, L=L))
+    fig = views.memory_steps(
+        weights,
+        keys,
+        seg.n_memory,
+        readouts=readouts,
+        key_title=t("view.key"),
+        value_title=t("view.weight"),
+        memory_name=t("txl.memory"),
+        current_name=t("txl.current"),
+        query_name=t("txl.query.bar"),
+        active=active,
+        prefix=t("txl.query") + " ",
+    )
+    data = {"keys": keys, "positions": list(range(seg.memory_start, seg.start + T_seg)), "weights": weights,
+            "memory": seg.n_memory}  # fmt: skip
+    return strip, percent(all_heads), fig, data
 
 
 # ---- 2 · loss with and without memory -------------------------------------------------------------------------------
@@ -227,6 +232,18 @@ def terms_part(a: svc.Analysis, text: str, backend: str) -> None:
     """Every query's four terms in the chosen segment, layer and head, moved on the figure's own slider (in the
     browser); reruns with the memory bars when the segment, layer or head moves (``memory_controls``)."""
     segment, layer, head = choice()
+    st.caption(t("txl.terms.shown", lh=layer_head_label(layer, head)))
+    fig, data = _terms_view(text, backend, segment, layer, head, opening_query(a, segment), current_lang())
+    ui.figure(fig, data, f"txl-terms-s{segment}-l{layer}h{head}", key="txl_terms")
+    st.caption(t("txl.m.term.help"))
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _terms_view(text: str, backend: str, segment: int, layer: int, head: int, active: int, lang: str):
+    """The four-terms figure and its numbers for one segment, layer and head, in the reader's language (``lang``
+    keys the strings ``t`` writes): built once for every reader, so that a move of the segment, layer or head
+    costs a lookup instead of every query's readout and the hashing of their arrays (the figure is 0.3 MB)."""
+    a = svc.analyse(text, backend)
     steps = svc.terms_all(text, backend, segment, layer, head)
     seg = a.segments[segment]
     labels = list(a.pieces[seg.memory_start : seg.start + len(steps)])
@@ -238,27 +255,22 @@ def terms_part(a: svc.Analysis, text: str, backend: str) -> None:
             t("txl.terms.readout", token=esc(visible(a.pieces[seg.start + q])), top=esc(visible(labels[top])),
               w=f"{s.weights[top]:.2f}", **{k: f"{getattr(s, k)[top]:+.2f}" for k in "abcd"})
         )  # fmt: skip
-    st.caption(t("txl.terms.shown", lh=layer_head_label(layer, head)))
-    ui.figure(
-        views.terms_steps(
-            [{k: getattr(s, k) for k in "abcd"} for s in steps],
-            labels,
-            seg.n_memory,
-            readouts=readouts,
-            names=names,
-            total_name=t("txl.term.total"),
-            key_title=t("view.key"),
-            value_title=t("txl.terms.score"),
-            memory_name=t("txl.memory"),
-            active=opening_query(a, segment),
-            prefix=t("txl.query") + " ",
-        ),
-        {"keys": labels, "positions": list(range(seg.memory_start, seg.start + len(steps))),
-         **{k: [getattr(s, k) for s in steps] for k in "abcd"}, "weights": [s.weights for s in steps]},
-        f"txl-terms-s{segment}-l{layer}h{head}",
-        key="txl_terms",
+    fig = views.terms_steps(
+        [{k: getattr(s, k) for k in "abcd"} for s in steps],
+        labels,
+        seg.n_memory,
+        readouts=readouts,
+        names=names,
+        total_name=t("txl.term.total"),
+        key_title=t("view.key"),
+        value_title=t("txl.terms.score"),
+        memory_name=t("txl.memory"),
+        active=active,
+        prefix=t("txl.query") + " ",
     )  # fmt: skip
-    st.caption(t("txl.m.term.help"))
+    data = {"keys": labels, "positions": list(range(seg.memory_start, seg.start + len(steps))),
+            **{k: [getattr(s, k) for s in steps] for k in "abcd"}, "weights": [s.weights for s in steps]}  # fmt: skip
+    return fig, data
 
 
 # ---- 5 · why absolute positions break -------------------------------------------------------------------------------

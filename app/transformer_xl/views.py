@@ -263,13 +263,16 @@ def memory_steps(
         end = n_memory + q
         return [np.arange(n_memory), np.arange(n_memory, end), np.array([end])]
 
+    # a bar's label is customdata at its index: the memory's and the segment's keys are the trace's own, in order
+    # (a step sends only x and y), the query's one key moves with it
+    hover = (shown[:n_memory], shown[n_memory:], None)
     fig = go.Figure()
-    for x, (name, colour) in zip(parts(active), groups):
+    for x, (name, colour), labels_ in zip(parts(active), groups, hover):
         fig.add_trace(
             go.Bar(
                 x=x, y=weights[active, x], name=name, marker={"color": colour, "line": {"width": 0}},
-                customdata=[shown[j] for j in x], hovertemplate="%{customdata}<br>" + value_title
-                + ": %{y:.3f}<extra></extra>",
+                customdata=labels_ if labels_ is not None else [shown[j] for j in x],
+                hovertemplate="%{customdata}<br>" + value_title + ": %{y:.3f}<extra></extra>",
             )
         )  # fmt: skip
     top = float(weights.max()) or 1.0
@@ -281,7 +284,8 @@ def memory_steps(
     steps = [
         {
             "data": [
-                *({"x": x, "y": weights[q, x], "customdata": [shown[j] for j in x]} for x in parts(q)),
+                *({"x": x, "y": weights[q, x]} for x in parts(q)[:2]),
+                {"x": parts(q)[2], "y": weights[q, parts(q)[2]], "customdata": [shown[n_memory + q]]},
                 {"text": [readouts[q]]},
             ]
         }
@@ -311,24 +315,22 @@ def terms_steps(
     shown = [visible(p) for p in labels]
     totals = [sum(step[k] for k in "abcd") for step in terms]
 
-    def data(q: int) -> list[dict]:
+    def data(q: int) -> list[dict]:  # a key's label is customdata at its index, the traces' own (keys in order)
         x = np.arange(len(totals[q]))
-        hover = [shown[j] for j in x]
-        return [*({"x": x, "y": terms[q][k], "customdata": hover} for k in "abcd"),
-                {"x": x, "y": totals[q], "customdata": hover}]  # fmt: skip
+        return [*({"x": x, "y": terms[q][k]} for k in "abcd"), {"x": x, "y": totals[q]}]
 
     fig = go.Figure()
     first = data(active)
     for k, props in zip("abcd", first):
         fig.add_trace(
             go.Bar(
-                **props, name=names[k], marker={"color": TERMS[k], "line": {"width": 0}},
+                **props, name=names[k], marker={"color": TERMS[k], "line": {"width": 0}}, customdata=shown,
                 hovertemplate="%{customdata}<br>" + names[k] + ": %{y:.2f}<extra></extra>",
             )
         )  # fmt: skip
     fig.add_trace(
         go.Scatter(
-            **first[4], mode="markers", name=total_name, marker={"color": "#111", "size": 4},
+            **first[4], mode="markers", name=total_name, marker={"color": "#111", "size": 4}, customdata=shown,
             hovertemplate="%{customdata}<br>" + total_name + ": %{y:.2f}<extra></extra>",
         )
     )  # fmt: skip

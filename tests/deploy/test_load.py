@@ -25,7 +25,9 @@ def test_every_model_page_has_a_slider_to_move():
         code = "".join(f.read_text(encoding="utf-8") for f in folder.glob("*.py") if f.name != "strings.py")
         assert f'"{key}"' in code, (page, key)  # the key it draws
         assert len(values) == 2 and values[0] != values[1]
-    assert common.PAGES_ARGS[common.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS]
+    real = [f"{page}?{param}={common.REAL}" for page, param in common.REAL_PAGES.items()]
+    assert common.PAGES_ARGS[common.PAGES_ARGS.index("--pages") + 1 :] == [load.EMPTY, *load.WIDGETS, *real]
+    assert set(common.REAL_PAGES) <= set(load.WIDGETS)  # a real model's page moves the slider its own page moves
 
 
 def test_a_select_slider_sends_its_options_text():
@@ -171,6 +173,11 @@ def test_a_page_named_with_a_query_opens_that_link():
     assert load.address("empty?bench_kind=metric&bench_n=40") == ("empty", "bench_kind=metric&bench_n=40")
     assert load.address("forward-pass") == ("forward-pass", load.QUERY["forward-pass"])
     assert load.address("gpt") == ("gpt", "")
+    # a page's own query first, then the one named with it
+    assert load.address("forward-pass?forward_pass_model=m") == (
+        "forward-pass",
+        load.QUERY["forward-pass"] + "&forward_pass_model=m",
+    )
     pages = common.ELEMENTS_ARGS[common.ELEMENTS_ARGS.index("--pages") + 1 :]
     assert pages[0] == load.EMPTY and len(pages) == 1 + len(common.ELEMENT_KINDS)
 
