@@ -18,7 +18,7 @@ def heading() -> None:
 @st.fragment
 def both_heads_and_speculation(text: str, backend: str) -> None:
     """Both heads' predictions on the text, then speculative decoding of ``mla_n`` new tokens (its slider reruns
-    this part), then the module's training curves."""
+    that part alone), then the module's training curves."""
     if not svc.MTP_MODEL.available:
         ui.input_error(svc.MTP_MODEL.missing())
         return
@@ -58,9 +58,11 @@ def _heads_table(h) -> dict[str, list[str]]:
     }
 
 
+@st.fragment
 def _speculation(text: str, backend: str) -> bool:
     """Speculative decoding with the module as the drafter: acceptance, tokens per forward (beside the card's), the
-    strip of what was accepted and refused. False when the text leaves no room to decode (its message shown)."""
+    strip of what was accepted and refused. False when the text leaves no room to decode (its message shown). A part
+    of its own inside the heads' part: moving ``mla_n`` reruns it alone, not the heads' table above it."""
     st.subheader(t("mla.spec.title"))
     st.markdown(t("mla.spec.caption"))
     n = st.slider(t("mla.n"), 1, svc.MAX_NEW, 32, key="mla_n", bind="query-params")
