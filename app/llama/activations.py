@@ -187,12 +187,10 @@ def swiglu(a: svc.Analysis) -> None:
                 f"llama-swiglu-b{block}-t{token}",
                 key="llama_gating",
             )
-        with right:
+        with right:  # the same numbers sorted: the download beside it holds them (one element less a move)
             st.caption(t("llama.swiglu.sorted"))
-            ui.figure(
+            ui.plot(
                 views.sorted_units(g.gate, g.up, g.product, names=names, unit_title=t("llama.unit_rank")),
-                {"gate": g.gate, "up": g.up, "product": g.product},
-                f"llama-swiglu-sorted-b{block}-t{token}",
                 key="llama_sorted",
             )
 
