@@ -96,7 +96,7 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
         with left:
             st.caption(t("llama.norm.channels", token=token, block=block))
             x = a.stream[block, token]
-            ui.figure(
+            ui.plot(  # its numbers are in the part's download, under the figure beside it
                 views.channels(
                     x,
                     channel_title=t("llama.channel"),
@@ -104,8 +104,6 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
                     mean_name=t("llama.mean"),
                     rms_name=t("llama.rms"),
                 ),
-                x,
-                f"llama-stream-b{block}-t{token}",
                 key="llama_channels",
             )
         with right:
@@ -122,8 +120,17 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
                     y_title=t("llama.percent"),
                     x_title=t("llama.points_axis") if L > MAX_BUTTONS else "",
                 ),
-                {"points": points, "mean_share": s.mean_share, "change": s.change, "cosine": s.cosine},
-                "llama-mean-share",
+                # one download for the part, both figures' numbers (a download is as costly a move as a figure)
+                {
+                    "block": block,
+                    "token": token,
+                    "stream": x,
+                    "points": points,
+                    "mean_share": s.mean_share,
+                    "change": s.change,
+                    "cosine": s.cosine,
+                },
+                f"llama-norm-b{block}-t{token}",
                 key="llama_mean_share",
             )
 
