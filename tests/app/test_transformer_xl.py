@@ -13,6 +13,7 @@ import pytest
 from app.shared import numbers
 from app.shared.i18n import translate
 from app.shared.numbers import softmax
+from app.shared.tokens import visible
 from app.transformer_xl import service as svc
 from tests.app.conftest import metric, open_app, rerun, spec, values
 
@@ -50,6 +51,15 @@ def test_a_query_sees_its_memory_then_its_segment():
     assert abs(share - 100 * weights[: seg.n_memory].sum()) < 0.06
     terms = readouts(at, "txl_terms")
     assert len(terms) == len(lines) and spec(at, "txl_terms")["layout"]["sliders"][0]["active"] == 4
+    # a bar's hover label is the trace's customdata at the bar's index (a step sends x and y alone): at query 7 the
+    # segment's bars are its keys 0 … 6 and the query's bar is key 7
+    pieces = [visible(p) for p in a.pieces[seg.memory_start : seg.start + 8]]
+    memory, current, query = fig["data"][:3]
+    assert "customdata" not in frame[0] and "customdata" not in frame[1]
+    assert memory["customdata"][: seg.n_memory] == pieces[: seg.n_memory]
+    assert current["customdata"][:7] == pieces[seg.n_memory : seg.n_memory + 7]
+    assert frame[2]["customdata"] == [pieces[seg.n_memory + 7]] and values(frame[2]["x"])[0] == seg.n_memory + 7
+    assert spec(at, "txl_terms")["data"][0]["customdata"][: seg.n_memory + 8] == pieces
 
     at.slider(key="txl_segment").set_value(0)
     rerun(at, LANG)
