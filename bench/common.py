@@ -159,6 +159,27 @@ def move_drawn_ms(page) -> float | None:
     )
 
 
+def time_moves(page, move, repeats: int, budget_s: float | None = None) -> tuple[list[float], list[float]]:
+    """A page's move (``move(page, i)``, bench/interactions.py) once untimed, then ``repeats`` times, or until
+    ``budget_s`` has passed: (idle, drawn) ms per move. *idle* is the test's view, press → the app idle (with
+    ``wait_idle``'s fixed 100 ms); *drawn* the browser's own clock (``MOVE_CLOCK``), where it saw both ends."""
+    move(page, 0)
+    idle: list[float] = []
+    drawn: list[float] = []
+    deadline = None if budget_s is None else time.monotonic() + budget_s
+    for i in range(1, repeats + 1):
+        arm_move_clock(page)
+        start = time.perf_counter()
+        move(page, i)
+        idle.append((time.perf_counter() - start) * 1e3)
+        ms = move_drawn_ms(page)
+        if ms is not None:
+            drawn.append(ms)
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return idle, drawn
+
+
 def nudge(page, thumb, i: int, first: str = "ArrowRight") -> None:
     """One step of a slider (a react-aria range input): ``first`` on even ``i``, the other way on odd ``i``, so
     repeated calls always change the value and stay next to the default; returns after the rerun."""

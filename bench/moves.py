@@ -13,15 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from bench.common import (
-    CHROMIUM_ARGS,
-    arm_move_clock,
-    find_chromium,
-    free_port,
-    goto,
-    move_drawn_ms,
-    start_server,
-)
+from bench.common import CHROMIUM_ARGS, find_chromium, free_port, goto, start_server, time_moves
 from bench.interactions import INTERACTIONS
 
 
@@ -41,16 +33,8 @@ def measure(pages: list[str], repeats: int) -> dict[str, list[float]]:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             goto(page, f"http://127.0.0.1:{port}/")
             for name in pages:
-                move = INTERACTIONS[name]
                 goto(page, f"http://127.0.0.1:{port}/{name}")
-                move(page, 0)
-                drawn = out[name] = []
-                for i in range(1, repeats + 1):
-                    arm_move_clock(page)
-                    move(page, i)
-                    ms = move_drawn_ms(page)
-                    if ms is not None:
-                        drawn.append(ms)
+                out[name] = time_moves(page, INTERACTIONS[name], repeats)[1]
             browser.close()
     finally:
         proc.terminate()

@@ -321,22 +321,9 @@ def _moves(page, fn, repeats: int) -> dict:
     """A page's interaction (bench/interactions.py), once untimed, then up to ``repeats`` times or
     ``MOVES_BUDGET_S``: ms per move on the browser's own clock (``bench.common.MOVE_CLOCK``: the press to the main
     area's last change, what the browser table reads), with ``idle``, press → the app idle, beside it."""
-    from bench.common import arm_move_clock, move_drawn_ms
+    from bench.common import time_moves
 
-    fn(page, 0)
-    idle: list[float] = []
-    drawn: list[float] = []
-    deadline = time.monotonic() + MOVES_BUDGET_S
-    for i in range(1, repeats + 1):
-        arm_move_clock(page)
-        start = time.perf_counter()
-        fn(page, i)
-        idle.append((time.perf_counter() - start) * 1e3)
-        ms = move_drawn_ms(page)
-        if ms is not None:
-            drawn.append(ms)
-        if time.monotonic() > deadline:
-            break
+    idle, drawn = time_moves(page, fn, repeats, MOVES_BUDGET_S)
     return {**_stats(drawn or idle, 0), "idle": _stats(idle, 0)}
 
 

@@ -426,15 +426,7 @@ def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
 def browser(repeats: int) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from bench.common import (
-        CHROMIUM_ARGS,
-        arm_move_clock,
-        find_chromium,
-        free_port,
-        goto,
-        move_drawn_ms,
-        start_server,
-    )
+    from bench.common import CHROMIUM_ARGS, find_chromium, free_port, goto, start_server, time_moves
 
     chromium = find_chromium()
     if chromium is None:
@@ -453,16 +445,7 @@ def browser(repeats: int) -> dict:
             label = "gc_on" if gc_on else "gc_off"
             for name, fn in interactions.items():
                 goto(page, f"http://127.0.0.1:{port}/{name}")
-                fn(page, 0)
-                samples, drawn = [], []
-                for i in range(1, repeats + 1):
-                    arm_move_clock(page)
-                    t0 = time.perf_counter()
-                    fn(page, i)
-                    samples.append((time.perf_counter() - t0) * 1e3)
-                    ms = move_drawn_ms(page)
-                    if ms is not None:
-                        drawn.append(ms)
+                samples, drawn = time_moves(page, fn, repeats)
                 result["pages"].setdefault(name, {})[label] = _stats(samples)
                 if drawn:
                     result["pages"][name][f"{label}_drawn"] = _stats(drawn)
