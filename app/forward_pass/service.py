@@ -29,7 +29,6 @@ from app.shared import interventions as ko
 from app.shared.i18n import InputError
 from app.shared.numbers import log_softmax, softmax
 from app.shared.services import read_only, stack_layers
-from models import metrics
 
 NAME = "gpt"  # our checkpoint, the page's default
 BACKEND = "torch"
@@ -127,8 +126,7 @@ def tokenize(text: str, name: str = NAME) -> tuple[int, ...]:
         raise InputError("forward_pass.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("forward_pass.error.too_long_chars", n=len(text), max=MAX_CHARS)
-    tok = handle(name).tokenizer
-    ids = tok.encode(text).ids if is_real(name) else metrics.encode_document(tok, text)
+    ids = handle(name).encode(text)
     most = max_tokens(name)
     if len(ids) > most:
         key = "forward_pass.error.too_long_tokens_real" if is_real(name) else "forward_pass.error.too_long_tokens"

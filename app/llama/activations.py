@@ -40,13 +40,14 @@ def controls(a: svc.Analysis) -> None:
     """The token and block that sections 1 and 2 show, in their own fragment: the blocks as buttons for a small
     model, as a slider for a real one's 30."""
     T, L = len(a.ids), svc.shape(a.name).n_layers
+    token_help = t("llama.token.help.real" if svc.shape(a.name).real else "llama.token.help")
     block_key = BLOCK_KEYS[L <= MAX_BUTTONS]
 
     @st.fragment(key="llama_part_controls")
     def controls_part() -> None:
         c_tok, c_block = st.columns([3, 2])
         ui.slider(
-            c_tok, t("llama.token"), 0, T - 1, min(T - 1, 8), help=t("llama.token.help"),
+            c_tok, t("llama.token"), 0, T - 1, min(T - 1, 8), help=token_help,
             **ui.drives("llama_token", CHOICE, PARTS.values()),
         )  # fmt: skip
         if L <= MAX_BUTTONS:

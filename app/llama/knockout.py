@@ -14,7 +14,7 @@ from app.shared.i18n import t
 def section(name: str, backend: str) -> None:
     st.subheader(t("llama.ko.title"))
     s = svc.shape(name)
-    st.caption(t("llama.ko.caption", name=svc.title(name), T=s.limit))
+    st.caption(t("llama.ko.caption.real" if s.real else "llama.ko.caption", name=svc.title(name), T=s.limit))
     run = lambda k: svc.knock_out(k.layer, k.part, k.mode, k.head, name)  # noqa: E731
     read = "" if s.real else t("llama.ko.read")
     interventions.held_out_knock_out("llama", s.n_layers, s.n_heads, run, backend, read)

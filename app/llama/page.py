@@ -30,10 +30,18 @@ if real:
     heads_named = ", ".join(f"Q{q}" for q in c.heads)
     ui.try_this(
         t("llama.try.real.do", layer=c.layer, last=s.n_heads - 1),
-        t("llama.try.real.see", heads=heads_named, best=c.best, kvs=", ".join(f"KV{g}" for g in c.kv), layer=c.layer),
+        t(
+            "llama.try.real.see" if len(c.heads) > 1 else "llama.try.real.see.one",
+            heads=heads_named,
+            best=c.best,
+            kvs=", ".join(f"KV{g}" for g in c.kv),
+            layer=c.layer,
+        ),  # fmt: skip
         t("llama.try.real.why", G=s.n_kv_heads, H=s.n_heads),
     )
-else:
+elif svc.available(name):
+    s = svc.shape(name)
+    st.markdown(t("llama.intro.ours", L=s.n_layers, H=s.n_heads, G=s.n_kv_heads))
     ui.try_this(t("llama.try.do"), t("llama.try.see"), t("llama.try.why"))
 
 a = None
@@ -59,8 +67,9 @@ if svc.available(name):
     if a is not None:
         heads.shared_keys(a, text)  # the probed model's heads, grouped by the key/value head they read
 if svc.available():
-    siblings.kv_heads()  # our three siblings, trained alike but for G
-    siblings.generation()  # the caches while the models write
+    with st.container(key="llama_ours"):  # ours whichever model is picked: only models trained alike compare fairly
+        siblings.kv_heads()  # our three siblings, trained alike but for G
+        siblings.generation()  # the caches while the models write
 else:
     ui.input_error(svc.model_missing())
 if svc.available(name):
@@ -69,7 +78,8 @@ published.configurations()  # 4 · the real configurations
 published.calculator()
 published.qwen()  # 5 · where Qwen2.5 departs
 if svc.available():
-    siblings.paper_vs_here()
-    siblings.model_cards()
+    with st.container(key="llama_ours_cards"):
+        siblings.paper_vs_here()
+        siblings.model_cards()
 
 ui.explain(t("llama.explain"))

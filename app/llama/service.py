@@ -100,22 +100,23 @@ def title(name: str) -> str:
 
 
 def _pieces(name: str, ids) -> tuple[str, ...]:
-    """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    tok = services.checkpoint(name).tokenizer
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
-    return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
+    """What each id reads as (our leading <|endoftext|> as ⟨eot⟩)."""
+    ck = services.checkpoint(name)
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(ck.tokenizer, ids))
+    return ("⟨eot⟩", *pieces[1:]) if ck.prefix and pieces else pieces
 
 
 def encode(text: str, max_chars: int = MAX_CHARS, name: str = MODEL.name) -> np.ndarray:
-    """<|endoftext|> then the ids of ``text``: (T,), within the characters and the training context (on a real
-    model, within REAL_MAX_TOKENS)."""
+    """The ids of ``text`` as the model reads it (ours: <|endoftext|> first; a real model: nothing added,
+    ``Checkpoint.prefix``): (T,), within the characters and the training context (on a real model, within
+    REAL_MAX_TOKENS)."""
     if not text.strip():
         raise InputError("llama.error.empty")
     if len(text) > max_chars:
         raise InputError("llama.error.chars", n=len(text), max=max_chars)
     ck = services.checkpoint(name)
     ck.require()
-    ids = metrics.encode_document(ck.tokenizer, text)
+    ids = ck.encode(text)
     s = shape(name)
     if len(ids) > s.limit:
         if s.real:
@@ -345,7 +346,6 @@ class Heads:
     kv: np.ndarray  # (H,) the key/value head each query head reads
     previous: np.ndarray  # weight on the previous token
     induction: np.ndarray  # weight on the token after an earlier copy of the query's token (nan: the text repeats none)
-    first: np.ndarray  # weight on the first position (⟨eot⟩)
     within: np.ndarray  # (L,) mean overlap Σ min(Aᵢ, Aⱼ) of two heads reading the same key/value head
     across: np.ndarray  # (L,) the same for two heads reading different key/value heads
     repeats: int  # queries whose token occurred earlier (the induction score's queries)
@@ -383,7 +383,7 @@ def heads(text: str, name: str = MODEL.name) -> Heads:
                 (same if kv[i] == kv[j] else other).append(_overlap(P[layer, i], P[layer, j]))
         within[layer] = np.mean(same) if same else np.nan
         across[layer] = np.mean(other) if other else np.nan
-    return Heads(kv, previous, induction, P[:, :, :, 0].mean(-1), within, across, int(rows.sum()))
+    return Heads(kv, previous, induction, within, across, int(rows.sum()))
 
 
 @dataclass(frozen=True)

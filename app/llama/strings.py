@@ -5,13 +5,16 @@ STRINGS = {
         "LLaMA (2302.13971) put three changes to the GPT block together: **RMSNorm** before each sub-layer, a "
         "**SwiGLU** feed-forward network and **rotary positions** (RoPE). Llama 2 (2307.09288) added **grouped-query "
         "attention** (2305.13245) to its largest models and a 4k context; Qwen2.5 (2412.15115) keeps the recipe with "
-        "a few changes. Below, a small model trained here (4 layers, 4 query heads sharing 2 key/value heads) is "
-        "probed, beside two siblings trained the same way with 4 and with 1 key/value head. RoPE has its own page.",
+        "a few changes. RoPE has its own page.",
         "LLaMA（2302.13971）把对 GPT 模块的三处改动合在一起：每个子层之前的 **RMSNorm**、**SwiGLU** 前馈网络和"
         "**旋转位置编码**（RoPE）。Llama 2（2307.09288）在最大的几个模型里加入了**分组查询注意力**（2305.13245），"
-        "上下文增至 4k；Qwen2.5（2412.15115）沿用这一配方，只做了少量改动。下面探查一个在本站训练的小模型"
-        "（4 层，4 个查询头共享 2 个键/值头），并与两个同样方式训练、分别有 4 个和 1 个键/值头的兄弟模型对比。"
-        "RoPE 有单独的页面。",
+        "上下文增至 4k；Qwen2.5（2412.15115）沿用这一配方，只做了少量改动。RoPE 有单独的页面。",
+    ),
+    "llama.intro.ours": (
+        "Below, a small model trained here ({L} layers, {H} query heads sharing {G} key/value heads) is probed, "
+        "beside two siblings trained the same way with {H} and with 1 key/value head.",
+        "下面探查一个在本站训练的小模型（{L} 层，{H} 个查询头共享 {G} 个键/值头），并与两个同样方式训练、"
+        "分别有 {H} 个和 1 个键/值头的兄弟模型对比。",
     ),
     "llama.try.do": (
         "Move the token slider, and switch the block between 1 (the default) and 0; then press **Generate** in "
@@ -43,6 +46,12 @@ STRINGS = {
     "llama.token.help": (
         "The position whose activations sections 1 and 2 show (0 is the ⟨eot⟩ that starts every text).",
         "第 1、2 节显示其激活值的位置（0 是每段文本开头的 ⟨eot⟩）。",
+    ),
+    "llama.token.help.real": (
+        "The position whose activations sections 1 and 2 show (0 is the text's first token: a real model reads its "
+        "text as its own tokenizer cuts it, with nothing added in front, as on the GPT and forward-pass pages).",
+        "第 1、2 节显示其激活值的位置（0 是文本的第一个词元：真实模型按它自己的分词器切分文本，前面不加任何词元，"
+        "与 GPT 页和前向传播页相同）。",
     ),
     "llama.block": ("Block", "模块"),
     "llama.block.help": (
@@ -460,8 +469,15 @@ STRINGS = {
     "llama.try.real.see": (
         "In layer {layer}, heads {heads} copy: from the second copy of the sentence they attend to the token that "
         "followed the first (induction score up to {best:.2f}). They all read {kvs}.",
-        "在第 {layer} 层，头 {heads} 在复制：从句子的第二遍开始，它们关注第一遍中紧随其后的词元"
+        "在层 {layer}，头 {heads} 在复制：从句子的第二遍开始，它们关注第一遍中紧随其后的词元"
         "（归纳分数最高 {best:.2f}）。它们都读取 {kvs}。",
+    ),
+    "llama.try.real.see.one": (
+        "In layer {layer}, head {heads} copies: from the second copy of the sentence it attends to the token that "
+        "followed the first (induction score {best:.2f}); no other head of the layer reaches half of that. It reads "
+        "{kvs}, which the layer's other heads of its group share.",
+        "在层 {layer}，头 {heads} 在复制：从句子的第二遍开始，它关注第一遍中紧随其后的词元（归纳分数 {best:.2f}）；"
+        "该层其他头都不到它的一半。它读取 {kvs}，同组的其他头也共享这个键/值头。",
     ),
     "llama.try.real.why": (
         "GQA shares keys and values, not queries: each query head still asks its own question of the shared keys, "
@@ -583,6 +599,14 @@ STRINGS = {
         "compare with the plain run: which parts the text needs.",
         "在留出文本（模型从未训练过的剧本）的 {T} 词元窗口上运行 {name}，关掉其中一部分，再与原始运行比较："
         "看文本需要哪些部分。",
+    ),
+    "llama.ko.caption.real": (
+        "Run {name} on windows of {T} tokens from the plays we hold out from our own models, with one part switched "
+        "off, and compare with the plain run: which parts the text needs. These plays are not held out for {name}: "
+        "it was pre-trained on trillions of tokens of web text, which may well include Shakespeare.",
+        "在我们为自己的模型留出的剧本中取 {T} 词元的窗口，让 {name} 关掉其中一部分运行，再与原始运行比较："
+        "看文本需要哪些部分。这些剧本对 {name} 并不是留出数据：它在数万亿词元的网络文本上预训练过，"
+        "其中很可能包括莎士比亚。",
     ),
     "llama.ko.read": (
         "Measured on our model: block 0's MLP is the one part it cannot do without (zeroed, +2.2 bits per "

@@ -150,7 +150,7 @@ def schemes(d: int, base: float) -> dict[str, np.ndarray]:
 
 @st.cache_resource(show_spinner=False)
 def _held_out(play: str, name: str = MODEL.name) -> np.ndarray:
-    return metrics.encode_document(services.checkpoint(name).tokenizer, shakespeare.plays("validation")[play])
+    return services.checkpoint(name).encode(shakespeare.plays("validation")[play])
 
 
 def context(name: str = MODEL.name) -> int:

@@ -360,11 +360,19 @@ class Checkpoint:
         """Whether this process already holds the model (a page then needs no progress bar to show it)."""
         return self.name in engine().loaded()[0]
 
+    def _current(self) -> bool:
+        """A real checkpoint converted by this version of the conversion (``models.pretrained.FORMAT``; an older
+        folder is converted again on first use)."""
+        from models import pretrained
+
+        path = self.folder / "card.json"
+        return (self.folder / "model.safetensors").exists() and _json_of(path).get("format", 1) >= pretrained.FORMAT
+
     def _converted(self, progress: Callable[[float, str], None] | None = None) -> None:
         """A real checkpoint's folder, converted now if it is not yet (its files — weights, tokenizer, config, card —
         exist only after that); nothing for ours."""
         self.require()
-        if self.real and not (self.folder / "model.safetensors").exists():
+        if self.real and not self._current():
             from models import pretrained
 
             with _prepare_lock:
@@ -402,6 +410,18 @@ class Checkpoint:
         self._converted()
         path = self.folder / "tokenizer.json"
         return _tokenizer(str(path), path.stat().st_mtime_ns)
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """What the model reads before any text, the one convention of every page: ours ``<|endoftext|>`` (id 0),
+        as it was trained (so even the first token is predicted); a real checkpoint nothing, its text as its own
+        tokenizer encodes it (SmolLM2's and GPT-2's add no start token; ``<|endoftext|>`` separates their
+        documents, it does not start them)."""
+        return () if self.real else (0,)
+
+    def encode(self, text: str) -> np.ndarray:
+        """``prefix`` then the ids of ``text``: (T,) int64."""
+        return np.array([*self.prefix, *self.tokenizer.encode(text).ids], dtype=np.int64)
 
     @property
     def card(self) -> dict:
