@@ -19,12 +19,15 @@ st.markdown(t("rope.intro"))
 backend = st.session_state.get("backend", "torch")
 name = ui.model_picker("rope_model", own=svc.OWN, archs=("llama",))  # whose q and k section 3 measures
 if svc.available():
-    card = svc.card_numbers()
-    ui.try_this(t("rope.try.do"), t("rope.try.see", **card), t("rope.try.why", **card))
-    ui.paper_vs_here(
-        [(t(f"rope.pvh.{r}"), t(f"rope.pvh.{r}.paper"), t(f"rope.pvh.{r}.here", **card)) for r in svc.PVH_ROWS],
-        [t(f"rope.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
-    )
+    if svc.is_real(name):
+        st.caption(t("rope.ours.note", name=svc.title(name)))
+    with st.container(key="rope_ours"):  # about our model, whichever model section 3 measures (the note says so)
+        card = svc.card_numbers()
+        ui.try_this(t("rope.try.do"), t("rope.try.see", **card), t("rope.try.why", **card))
+        ui.paper_vs_here(
+            [(t(f"rope.pvh.{r}"), t(f"rope.pvh.{r}.paper"), t(f"rope.pvh.{r}.here", **card)) for r in svc.PVH_ROWS],
+            [t(f"rope.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
+        )
 
 c_d, c_base = st.columns(2)
 d = c_d.select_slider(t("rope.d"), svc.DIMS, 48, key="rope_d", bind="query-params", help=t("rope.d.help"))

@@ -254,7 +254,7 @@ def _beside(backend: str, name: str) -> None:
     )
     decays = all(near > far for near, far in zip(b.near, b.far))
     st.caption(
-        t("rope.beside.note", R=len(b.distances), rest=b.window - len(b.distances) + 1)
+        t("rope.beside.note", R=len(b.distances), rest=b.window - len(b.distances) + 1, name=title)
         + (" " + t("rope.beside.decays", name=title) if decays else "")
     )
 
@@ -291,18 +291,14 @@ def extrapolation(name: str) -> None:
     if not svc.available():
         st.info(t("rope.no_model"))
         return
-    _extrapolation_part()
-    card = svc.card_numbers()
-    beyond = sorted(svc.SCHEMES, key=lambda s: card[f"{s}_beyond"])
-    st.markdown(
-        t(
-            "rope.ext.measured",
-            ranking=t("rope.ext.ranking.sep").join(f"{t(f'rope.ext.{s}')} {card[f'{s}_beyond']:.2f}" for s in beyond),
-            **card,
-        )
-    )
-    ui.reading_numbers()
-    _model_card()
+    with st.container(key="rope_ours_ext"):  # ours, whichever model is picked: the caption above says so
+        _extrapolation_part()
+        card = svc.card_numbers()
+        beyond = sorted(svc.SCHEMES, key=lambda s: card[f"{s}_beyond"])
+        ranking = t("rope.ext.ranking.sep").join(f"{t(f'rope.ext.{s}')} {card[f'{s}_beyond']:.2f}" for s in beyond)
+        st.markdown(t("rope.ext.measured", ranking=ranking, **card))
+        ui.reading_numbers()
+        _model_card()
 
 
 @st.fragment

@@ -14,6 +14,12 @@ STRINGS = {
         "再看我们用它训练的一个小型 LLaMA 式模型。",
     ),
     # guided experiment
+    "rope.ours.note": (
+        "The try-this and the comparison with the paper below are about our own model (llama, trained here on "
+        "Shakespeare); {name}, picked above, is measured in section 3.",
+        "下面的“试一试”和与论文的对比讲的是我们自己的模型（llama，在本站用莎士比亚训练）；上面选的 {name} "
+        "在第 3 节中测量。",
+    ),
     "rope.try.do": (
         "Scroll to section 5 and compare the four *loss past the context* numbers. Then move *Where in the play*, "
         "or pick another play.",
@@ -362,10 +368,12 @@ STRINGS = {
     ),
     # a real model (the picker)
     "rope.decay.measured.real": (
-        "{name}: mean q·k/√d by distance, one line per head, over {n} held-out windows of {T} tokens (its context "
-        "is far longer; {T} keeps a move quick on a CPU).",
-        "{name}：按距离平均的 q·k/√d，每个头一条线，取 {n} 个长 {T} 个词元的留出窗口"
-        "（它的上下文长得多；取 {T} 让每次操作在 CPU 上也很快）。",
+        "{name}: mean q·k/√d by distance, one line per head, over {n} windows of {T} tokens from the plays held "
+        "out from our models (its context is far longer; {T} keeps a move quick on a CPU). They are not held out "
+        "for {name}: it was pre-trained on trillions of tokens of web text, which may include them.",
+        "{name}：按距离平均的 q·k/√d，每个头一条线，取自我们的模型留出的剧本，共 {n} 个长 {T} 个词元的窗口"
+        "（它的上下文长得多；取 {T} 让每次操作在 CPU 上也很快）。这些剧本对 {name} 并非留出数据："
+        "它在数万亿词元的网络文本上预训练过，其中可能就有它们。",
     ),
     "rope.beside.title": ("{name} beside ours: the score by distance", "{name} 与我们的模型：分数随距离的变化"),
     "rope.m.near_far": ("{name}: near → far", "{name}：近 → 远"),
@@ -376,8 +384,10 @@ STRINGS = {
     ),
     "rope.beside.note": (
         "Both measured now from the rotated q and k probes, averaged over every layer and head, on the same "
-        "held-out Shakespeare; {R} distances, each averaged over at least {rest} query positions of every window.",
-        "两条曲线都是现在从旋转后的 q、k 探针测得，对所有层和头取平均，使用同样的留出莎士比亚文本；"
+        "Shakespeare (held out from ours, perhaps read by {name}); {R} distances, each averaged over at least {rest} "
+        "query positions of every window.",
+        "两条曲线都是现在从旋转后的 q、k 探针测得，对所有层和头取平均，使用同样的莎士比亚文本"
+        "（对我们的模型是留出数据，{name} 可能读过）；"
         "共 {R} 个距离，每个距离至少在每个窗口的 {rest} 个查询位置上取平均。",
     ),
     "rope.beside.decays": (
