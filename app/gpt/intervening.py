@@ -74,9 +74,21 @@ def knock_out(a, backend: str) -> None:
         f"gpt-knock-out-l{layer}-{part}",
         key="gpt_ko_loss",
     )
-    st.caption(t("gpt.ko.read", lh=layer_head_label(*best)))
+    st.caption(t("gpt.ko.read") + " " + _best_reading(a, length, seed, best, mode))
     ko_controls.torch_only(backend)
     ui.readout(ko)
+
+
+def _best_reading(a, length: int, seed: int, best: tuple[int, int], mode: str) -> str:
+    """What knocking out the page's induction head does to the repeat, measured on the picked model now."""
+    ko = svc.knock_out(svc.text_of(a), length, seed, best[0], "head", mode, best[1], a.name)
+    saved = ko.first_before - ko.second_before  # what copying from the first copy saves
+    share = (ko.second_after - ko.second_before) / saved if saved > 0 else 0.0
+    reading = t(
+        "gpt.ko.read.best", lh=layer_head_label(*best), mode=t(f"view.ko.mode.{mode}"), before=ko.second_before,
+        after=ko.second_after, first=ko.first_before, share=max(share, 0.0),
+    )  # fmt: skip
+    return reading + " " + t("gpt.ko.read.one" if share >= 0.5 else "gpt.ko.read.many")
 
 
 def patching(a, backend: str) -> None:

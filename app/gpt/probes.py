@@ -121,7 +121,8 @@ def attention(a, backend: str) -> None:
     a2.metric(t("gpt.att.m.self"), f"{np.diag(pattern).mean():.2f}", help=t("gpt.att.m.self.help"))
     st.caption(t("gpt.att.caption", n=len(labels) - n_prompt))
     if svc.is_real(a.name) and len(labels) > 1:  # measured on this head: how much of its weight the first token takes
-        st.caption(t("gpt.att.sink", share=float(pattern[1:, 0].mean())))
+        mean = float(seq.patterns[:, :, 1:, 0].mean())
+        st.caption(t("gpt.att.sink", share=float(pattern[1:, 0].mean()), heads=L * H, mean=mean))
     ui.figure(
         attention_heatmap(
             pattern,

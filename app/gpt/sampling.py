@@ -42,6 +42,7 @@ class Settings(NamedTuple):
     seed: int
     backend: str
     name: str = svc.NAME
+    chat: bool = False
 
 
 def _rerun() -> None:
@@ -126,6 +127,9 @@ def _sampling(text: str, a, backend: str) -> None:
     cache = row.toggle(
         t("gpt.kv_cache"), True, key="gpt_cache", on_change=_rerun, bind="query-params", help=t("gpt.cache.help")
     )
+    chat = bool(svc.chat_template(name)) and row.toggle(
+        t("gpt.chat"), False, key="gpt_chat", on_change=_rerun, bind="query-params", help=t("gpt.chat.help")
+    )
     settings = Settings(
         text,
         int(n_new),
@@ -135,6 +139,7 @@ def _sampling(text: str, a, backend: str) -> None:
         int(seed),
         svc.decode_backend(backend, name),
         name,
+        chat,
     )
     last = st.session_state.get(LAST)
     box = st.container(border=True)
@@ -143,7 +148,7 @@ def _sampling(text: str, a, backend: str) -> None:
             box.markdown(f"**{t('gpt.prompt.short')}**")
             box.text(text)
             box.markdown(f"**{t('gpt.continuation')}**")
-            live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache, name)
+            live = svc.stream(text, n_new, temperature, top_k, top_p, int(seed), backend, cache, name, chat)
             if svc.is_real(name):  # a few tokens a second: say how far it has got
                 bar = box.progress(0.0, text=t("gpt.progress", done=0, n=n_new))
                 live.on_token = lambda done, n: bar.progress(done / n, text=t("gpt.progress", done=done, n=n))
@@ -176,10 +181,15 @@ def _sampling(text: str, a, backend: str) -> None:
     )
     if made.name != name:
         made_with = f"{made.name} · {made_with}"
+    if made.chat:
+        made_with = f"{t('gpt.chat')} · {made_with}"
     box.container(key="gpt_made_with").caption(t("gpt.current" if current else "gpt.stale", made_with=made_with))
+    if gen.stopped:
+        box.caption(t("gpt.stopped", token=gen.stopped, n=len(gen.new_ids)))
     _speed(gen)
-    # the attention view draws the continuation after the prompt only when it continues this prompt
-    st.session_state[NEW_IDS] = tuple(gen.new_ids) if (made.text, made.name) == (text, name) else ()
+    # the attention view draws the continuation after the prompt only when it continues this prompt as typed
+    same = (made.text, made.name, made.chat) == (text, name, False)
+    st.session_state[NEW_IDS] = tuple(gen.new_ids) if same else ()
 
 
 def _speed(gen) -> None:

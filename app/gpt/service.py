@@ -56,8 +56,8 @@ def is_real(name: str = NAME) -> bool:
 
 
 def prefix(name: str = NAME) -> tuple[int, ...]:
-    """What the model reads before the text: ours <|endoftext|> (id 0), as it was trained; a real one nothing."""
-    return () if is_real(name) else (0,)
+    """What the model reads before the text (``Checkpoint.prefix``: ours <|endoftext|>, a real one nothing)."""
+    return handle(name).prefix
 
 
 def limits(name: str = NAME) -> tuple[int, int]:
@@ -110,12 +110,42 @@ def _tokens(ids: list[int], name: str = NAME) -> Tokens:
     )
 
 
-def tokenize(text: str, name: str = NAME) -> Tokens:
-    """The prompt as the model reads it; ``InputError`` when it is empty or too long."""
+def chat_template(name: str = NAME) -> str | None:
+    """The real checkpoint's chat template (its card, from the model's own files), else None."""
+    return handle(name).card.get("chat_template") if is_real(name) else None
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def stops(name: str = NAME) -> tuple[int, ...]:
+    """The ids that end a real model's turn or text (its card's ``stop``, and the usual end tokens where its
+    tokenizer has them: ``models.pretrained.END_TOKENS``); generation stops at the first. Ours: none (it writes
+    on through <|endoftext|>, as it was trained on documents one after the other)."""
+    if not is_real(name):
+        return ()
+    from models import pretrained
+
+    tok = handle(name).tokenizer
+    found = (tok.token_to_id(t) for t in (*handle(name).card.get("stop", ()), *pretrained.END_TOKENS))
+    return tuple(sorted({i for i in found if i is not None}))
+
+
+def tokenize(text: str, name: str = NAME, chat: bool = False) -> Tokens:
+    """The prompt as the model reads it (``chat``: as the user's turn in the model's chat template, where it has
+    one); ``InputError`` when it is empty or too long."""
     if not text or not text.strip():
         raise InputError("gpt.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("gpt.error.too_long_chars", n=len(text), max=MAX_CHARS)
+    template = chat_template(name) if chat else None
+    if template:
+        from jinja2.exceptions import TemplateError
+
+        from models import pretrained
+
+        try:
+            text = pretrained.chat_prompt(template, text, handle(name).card)
+        except TemplateError as e:
+            raise InputError("gpt.error.template", why=str(e)[:200]) from None
     ids = [*prefix(name), *handle(name).tokenizer.encode(text).ids]
     most = limits(name)[0]
     if len(ids) > most:
@@ -246,6 +276,8 @@ class Generation:
     backend: str
     device: str
     cache: bool = True  # decoded with the KV cache (else re-reading the whole sequence for each token)
+    stopped: str = ""  # the end-of-turn or end-of-text token it stopped at (not in ``text``), else ""
+    chat: bool = False  # the prompt went in as a user's turn of the chat template
 
 
 def _decode_step(backend: str, name: str = NAME, cache: bool = True):
@@ -286,11 +318,13 @@ class Stream:
         backend: str,
         cache: bool,
         name: str = NAME,
+        chat: bool = False,
     ):
-        self.prompt = tokenize(text, name)
+        self.chat = bool(chat and chat_template(name))
+        self.prompt = tokenize(text, name, self.chat)
         _check_n(n, name)
         self.name = name
-        self.skip = not is_real(name)  # a real chat model's <|im_end|> is shown: it ends a turn, which is news
+        self.skip = not is_real(name)  # a real model's own special tokens show (a stop token ends the text unshown)
         self._args = (n, temperature, top_k, top_p, seed, decode_backend(backend, name), cache)
         self._generation: Generation | None = None
         self.on_token: Callable[[int, int], None] | None = None  # (tokens so far, n): a page's progress bar
@@ -318,9 +352,13 @@ class Stream:
             seed=seed,
         )
         new: list[int] = []
-        shown = ""
+        shown, stopped = "", ""
+        ends = set(stops(self.name))
         start = time.perf_counter()
         for nxt in steps:
+            if nxt in ends:  # the model ended its turn or its text: what it writes after that is not its reply
+                stopped = tok.id_to_token(nxt)
+                break
             new.append(nxt)
             if self.on_token is not None:
                 self.on_token(len(new), n)
@@ -338,6 +376,8 @@ class Stream:
             backend=backend,
             device=device(backend, self.name),
             cache=cache,
+            stopped=stopped,
+            chat=self.chat,
         )
 
 
@@ -351,10 +391,11 @@ def stream(
     backend: str,
     cache: bool = True,
     name: str = NAME,
+    chat: bool = False,
 ) -> Stream:
     """The continuation to stream live (``st.write_stream(s)``, then ``s.generation``); ``InputError`` at once for a
     bad prompt or length."""
-    return Stream(text, n, temperature, top_k, top_p, seed, backend, cache, name)
+    return Stream(text, n, temperature, top_k, top_p, seed, backend, cache, name, chat)
 
 
 @cached  # shared in the process, keyed by figures.cached's own hashing: a sampling rerun draws this each time
@@ -368,9 +409,10 @@ def generate(
     backend: str = "torch",
     cache: bool = True,
     name: str = NAME,
+    chat: bool = False,
 ) -> Generation:
     """The whole continuation at once (same ids as ``stream`` for the same arguments)."""
-    s = stream(text, n, temperature, top_k, top_p, seed, backend, cache, name)
+    s = stream(text, n, temperature, top_k, top_p, seed, backend, cache, name, chat)
     for _ in s:
         pass
     return s.generation

@@ -154,12 +154,40 @@ STRINGS = {
         "is {top}.",
         "提示词最可能的下一个词元的概率，原始 → 敲除后。敲除后排第一的词元是 {top}。",
     ),
+    "gpt.chat": ("Chat template", "对话模板"),
+    "gpt.chat.help": (
+        "Send the prompt as a user's turn in the model's own chat template (from its files), ending where its reply "
+        "begins. An instruction-tuned model answers best that way; off, it continues the raw text.",
+        "把提示词作为用户的一轮对话，套进模型自带（来自其文件）的对话模板，在它回复开始处结束。"
+        "指令微调的模型这样回答得最好；关闭时，它接着原始文本往下写。",
+    ),
+    "gpt.stopped": (
+        "Stopped after {n} tokens at {token}: the model ended its turn (or its text) there; what it would write "
+        "next is no longer its reply.",
+        "生成了 {n} 个词元后在 {token} 处停止：模型在那里结束了它的一轮（或文本）；之后再写的内容已不是它的回复。",
+    ),
+    "gpt.error.template": (
+        "The model's chat template could not be applied: {why}",
+        "无法套用模型的对话模板：{why}",
+    ),
     "gpt.ko.read": (
         "Where the red line rises above the grey one on the right of the dotted line, the repeat got harder: the "
-        "part you removed was needed to copy from the first copy. Knock out {lh} and the repeat becomes nearly as "
-        "hard as the first copy; most other heads change it little.",
-        "在虚线右侧，红线高出灰线的地方，重复部分变难了：被移除的部分正是从第一遍复制所需要的。敲除 {lh}，"
-        "重复部分几乎和第一遍一样难；大多数其他头影响很小。",
+        "part you removed was needed to copy from the first copy.",
+        "在虚线右侧，红线高出灰线的地方，重复部分变难了：被移除的部分正是从第一遍复制所需要的。",
+    ),
+    "gpt.ko.read.best": (
+        "Measured on this model: knocking out {lh} ({mode}) moves the loss on the repeat from {before:.2f} to "
+        "{after:.2f} nats, against {first:.2f} on the first copy, so it undoes {share:.0%} of what copying saved.",
+        "在这个模型上测得：敲除 {lh}（{mode}）后，重复部分的损失从 {before:.2f} 变为 {after:.2f} 奈特，"
+        "而第一遍是 {first:.2f}，即抵消了复制所省下的 {share:.0%}。",
+    ),
+    "gpt.ko.read.many": (
+        "Most of the copying survives: other heads copy too, so no single head is the whole circuit here.",
+        "大部分复制仍在：其他头也在复制，所以在这里没有哪个单独的头就是整个回路。",
+    ),
+    "gpt.ko.read.one": (
+        "Most of the copying goes with it: on this sequence this head does most of the work.",
+        "大部分复制随之消失：在这个序列上，主要的工作是这个头做的。",
     ),
     # activation patching
     "gpt.patch.caption": (
@@ -664,9 +692,9 @@ STRINGS = {
         "32：4 比特文件给出的数值与发布的模型接近，但不完全相同。",
     ),
     "gpt.pvh.dep.real.chat": (
-        "An instruction-tuned model answers best inside its chat template; this page gives it plain text, as a "
-        "base model reads it.",
-        "指令微调过的模型在其对话模板中回答得最好；本页像对待基础模型一样直接给它纯文本。",
+        "An instruction-tuned model answers best inside its chat template: every view reads the plain text, as a "
+        "base model would, and generation offers the template as a switch.",
+        "指令微调过的模型在其对话模板中回答得最好：各个视图都直接读纯文本，像基础模型那样；生成时可以用开关套上模板。",
     ),
     "gpt.explain.real": (
         "**GPT-1** (2018) kept the Transformer's decoder alone and pre-trained it to predict the next token; "
@@ -701,10 +729,12 @@ STRINGS = {
         "就好像模型在那里停下。每个格子是该位置对下一个词元的首选猜测，颜色表示其概率；最后一行是模型的输出。",
     ),
     "gpt.att.sink": (
-        "On average this head gives the first token {share:.0%} of its weight (queries after it). Many heads of a "
-        "trained model park their attention on the first token when nothing else is worth reading — an “attention "
-        "sink” (Xiao et al. 2023, arXiv:2309.17453); our small model shows it much less.",
-        "平均而言，该头把 {share:.0%} 的权重给了第一个词元（其后的查询）。训练好的模型中，许多头在没有值得读取的内容时"
-        "把注意力停放在第一个词元上——即“注意力汇”（Xiao 等 2023，arXiv:2309.17453）；我们的小模型这一现象弱得多。",
+        "On average this head gives the first token {share:.0%} of its weight (queries after it); over all {heads} "
+        "heads of the model, on this text, the first token gets {mean:.0%}. Many heads of a trained model park their "
+        "attention on the first token when nothing else is worth reading — an “attention sink” (Xiao et al. 2023, "
+        "arXiv:2309.17453).",
+        "平均而言，该头把 {share:.0%} 的权重给了第一个词元（其后的查询）；在这段文本上，模型全部 {heads} 个头"
+        "平均给第一个词元 {mean:.0%}。训练好的模型中，许多头在没有值得读取的内容时把注意力停放在第一个词元上"
+        "——即“注意力汇”（Xiao 等 2023，arXiv:2309.17453）。",
     ),
 }

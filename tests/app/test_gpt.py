@@ -381,3 +381,75 @@ def test_the_real_model_knocks_out_and_patches_in_both_languages(lang):
     rerun(at, lang)
     assert not at.exception, [e.value for e in at.exception]
     assert (m("gpt.patch.m.answer"), m("gpt.patch.m.wrong")) == ("·son", "·maid")
+
+
+def _ko_reading(at, lang: str) -> str:
+    """The caption under the knock-out figure: how to read it, then what knocking out the page's head measured."""
+    start = translate("gpt.ko.read", lang)
+    return next(x.value for x in at.caption if x.value.startswith(start))
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_the_knock_out_reading_is_measured_on_the_picked_model(real):
+    """The sentence under the knock-out is computed from the picked model's own run of its induction head (ours:
+    the repeat becomes about as hard as the first copy; SmolLM2, whose other heads also copy, keeps most of it), and
+    agrees with the metric above it."""
+    at = open_real() if real else open_app("gpt", lang=LANG)
+    at.button_group(key="gpt_view").set_value("knockout")
+    rerun(at, LANG)
+    assert not at.exception
+    head = next(m for m in at.metric if m.label.startswith(translate("gpt.ko.m.repeat", LANG, what="")[:12]))
+    before, after = (f"{float(v):.2f}" for v in head.value.split("→"))
+    reading = _ko_reading(at, LANG)
+    assert f"from {before} to {after} nats" in reading
+    assert translate("gpt.ko.read.many" if real else "gpt.ko.read.one", LANG) in reading
+    assert "nearly as hard as the first copy" not in reading
+
+
+def test_the_real_models_attention_sink_note_is_measured_not_compared():
+    at = open_real()
+    at.button_group(key="gpt_view").set_value("attention")
+    rerun(at, LANG)
+    notes = [x.value for x in at.caption if "attention sink" in x.value]
+    assert len(notes) == 1 and "our small model" not in notes[0]
+    assert "over all 270 heads of the model" in notes[0]  # 30 layers × 9 heads, measured on this text
+
+
+def test_the_real_model_stops_at_its_end_of_turn_and_offers_its_chat_template():
+    """SmolLM2 is instruction-tuned: greedy on "The capital of France is" it answers " Paris." and ends its turn
+    with <|im_end|> (measured: 29 tokens later without a stop, it went on into a new turn). Generation stops there
+    and says so; the chat template is a switch that sends the prompt as a user's turn (ours has none)."""
+    from app.gpt import service as svc
+
+    at = open_real()
+    at.text_area(key="gpt_text").set_value("The capital of France is")
+    at.slider(key="gpt_temperature").set_value(0.0)
+    at.slider(key="gpt_n").set_value(32)
+    rerun_whole(at)
+    generate(at)
+    assert not at.exception
+    n = int(metric(at, translate("gpt.m.generated", LANG)))
+    assert n < 32
+    assert any(x.value == translate("gpt.stopped", LANG, token="<|im_end|>", n=n) for x in at.caption)
+    assert not any("<|im_" in x for x in texts(at))
+    assert at.toggle(key="gpt_chat").value is False
+
+    chat = svc.tokenize("What is the capital of France?", REAL, chat=True)
+    plain = svc.tokenize("What is the capital of France?", REAL)
+    tok = svc.handle(REAL).tokenizer
+    decoded = tok.decode(list(chat.ids), skip_special_tokens=False)
+    assert decoded.startswith("<|im_start|>system\n") and decoded.endswith("<|im_end|>\n<|im_start|>assistant\n")
+    assert "<|im_start|>user\nWhat is the capital of France?<|im_end|>" in decoded and len(plain.ids) < len(chat.ids)
+
+    at.toggle(key="gpt_chat").set_value(True)
+    rerun_whole(at)
+    generate(at)
+    assert not at.exception
+    made = [x.value for x in at.caption if translate("gpt.chat", LANG) in x.value]
+    assert made  # the continuation says it was made inside the template
+    assert int(metric(at, translate("gpt.m.generated", LANG))) <= 32
+
+
+def test_our_model_has_no_chat_switch_and_writes_on():
+    at = open_app("gpt", lang=LANG)
+    assert not [t for t in at.toggle if t.key == "gpt_chat"]
