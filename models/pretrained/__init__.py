@@ -87,6 +87,12 @@ TABLE = (
 KNOWN = {k.key: k for k in TABLE}
 
 WEIGHTS = "model.safetensors"
+# What a conversion writes; a folder converted by an older one is converted again on first use. 2: the card holds the
+# tokens that end the model's turn or text (``stop``) and its chat template, where the source says them.
+FORMAT = 2
+# Tokens that end a turn or a text in the families of the table (ChatML, Llama 2/3, GPT-2), taken as stops wherever
+# the tokenizer has them: a folder's card may predate ``stop``, and a source may name only one of them.
+END_TOKENS = ("<|im_end|>", "<|endoftext|>", "</s>", "<|eot_id|>", "<|end_of_text|>")
 
 
 def is_real(name: str) -> bool:
@@ -108,7 +114,8 @@ def folder(key: str) -> Path:
 
 
 def converted(key: str) -> bool:
-    return (folder(key) / WEIGHTS).exists()
+    """Converted, by this version of the conversion (``FORMAT``)."""
+    return (folder(key) / WEIGHTS).exists() and card(key).get("format", 1) >= FORMAT
 
 
 def hf_snapshot(repo: str) -> Path | None:
@@ -172,7 +179,7 @@ def prepare(key: str, progress: Progress | None = None) -> Path:
     beside it and renamed, so a reader never sees half a conversion and two processes converting at once both end
     with a whole one. Raises FileNotFoundError (with the command to run) when no source is here."""
     out = folder(key)
-    if (out / WEIGHTS).exists():
+    if converted(key):
         return out
     found = source(key)
     if found is None:
@@ -190,10 +197,17 @@ def prepare(key: str, progress: Progress | None = None) -> Path:
             spec, tensors, files, card = _convert_hf(KNOWN[key], path, label, report)
         report(0.9, "writing")
         _write(work, key, spec, tensors, files, card)
+        if out.exists() and not converted(key):  # an older conversion: set aside, then removed
+            stale = Path(tempfile.mkdtemp(prefix=f".{key}-old-", dir=out.parent))
+            try:
+                out.rename(stale / key)
+            except OSError:  # another process moved it first
+                pass
+            shutil.rmtree(stale, ignore_errors=True)
         try:
             work.rename(out)
         except OSError:  # another process got there first: theirs is whole
-            if not (out / WEIGHTS).exists():
+            if not converted(key):
                 raise
         report(1.0, "done")
         return out
@@ -216,6 +230,7 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
     files = {}
     if (snapshot / "tokenizer.json").exists():
         files["tokenizer.json"] = (snapshot / "tokenizer.json").read_text()
+    chat = _chat_of(snapshot, files.get("tokenizer.json"))
     source = {
         "kind": "huggingface",
         "repo": repo,
@@ -226,13 +241,46 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
     # the forward's output names, as the engine reads them (BERT returns MLM and NSP logits); "logits" by default
     outputs = list(getattr(module, "OUTPUTS", ("logits",)))
     spec = {"arch": known.arch, "outputs": outputs, "config": config, "source": source}
-    card = {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", "")}
+    card = {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", ""), **chat}
     if known.reads == "image":  # what a page needs to show it a picture and to name its answer
         names = hf_config.get("id2label") or {}
         n = config.get("n_classes", len(names))
         files["labels.json"] = json.dumps([names.get(str(i), str(i)) for i in range(n)], ensure_ascii=False) + "\n"
         card["preprocess"] = _image_preprocessing(snapshot, config)
     return spec, state, files, card
+
+
+def _chat_of(snapshot: Path, tokenizer_json: str | None) -> dict:
+    """The tokens that end a turn or a text (``stop``) and the chat template (``chat_template``, Jinja text, rendered
+    only in a sandbox) that the snapshot's tokenizer_config.json and generation_config.json name, where they do."""
+
+    def read(name: str) -> dict:
+        path = snapshot / name
+        try:
+            return json.loads(path.read_text()) if path.exists() else {}
+        except (OSError, ValueError):
+            return {}
+
+    tok_config, gen_config = read("tokenizer_config.json"), read("generation_config.json")
+    tokens = json.loads(tokenizer_json).get("added_tokens", []) if tokenizer_json else []
+    added = {t["id"]: t["content"] for t in tokens}
+    stop = []
+    eos = tok_config.get("eos_token")
+    if isinstance(eos, dict):
+        eos = eos.get("content")
+    if isinstance(eos, str):
+        stop.append(eos)
+    ids = gen_config.get("eos_token_id")
+    for i in ids if isinstance(ids, list) else [ids]:
+        if i in added and added[i] not in stop:
+            stop.append(added[i])
+    template = tok_config.get("chat_template")
+    if isinstance(template, list):  # named templates: the default one
+        template = next((t.get("template") for t in template if t.get("name") == "default"), None)
+    out: dict = {"stop": stop}
+    if isinstance(template, str) and template:
+        out["chat_template"] = template
+    return out
 
 
 def _image_preprocessing(snapshot: Path, config: dict) -> dict:
@@ -269,11 +317,30 @@ def _write(out: Path, key: str, spec: dict, tensors: dict, files: dict[str, str]
         "paper": known.paper,
         "arch": spec["arch"],
         "real": True,
+        "format": FORMAT,
         "source": spec["source"],
         "params": params,
         **card,
     }
     (out / "card.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+
+
+def chat_prompt(template: str, text: str, card: dict | None = None) -> str:
+    """``text`` as one user turn in the chat template ``template`` (Jinja, as the model's authors ship it), ending
+    where the assistant's reply begins. Rendered in Jinja's immutable sandbox, as ``transformers`` does: a template
+    is data from a file, never code we run."""
+    from jinja2.exceptions import TemplateError
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    def raise_exception(message: str):
+        raise TemplateError(message)
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.loopcontrols"])
+    env.globals["raise_exception"] = raise_exception
+    stop = (card or {}).get("stop") or [""]
+    return env.from_string(template).render(
+        messages=[{"role": "user", "content": text}], add_generation_prompt=True, bos_token="", eos_token=stop[0]
+    )
 
 
 def card(key: str) -> dict[str, Any]:

@@ -135,12 +135,20 @@ def convert_file(path: Path, report=lambda fraction, what: None):
     about = describe(reader)
     spec = {"arch": "llama", "config": config, "source": {"kind": "gguf", "file": path.name, **about}}
     quantised = [k for k in about["tensor_types"] if k not in ("F32", "F16", "BF16")]
-    return (
-        spec,
-        state,
-        files,
-        {"quantised": quantised, "dtype": "float32", "license": about["metadata"].get("license", "")},
-    )
+    card = {"quantised": quantised, "dtype": "float32", "license": about["metadata"].get("license", "")}
+    return spec, state, files, {**card, **chat_of(reader)}
+
+
+def chat_of(reader) -> dict:
+    """The token that ends the model's text or turn (``stop``: the file's end-of-sequence token) and its chat
+    template (Jinja text, rendered only in a sandbox), where the file holds them."""
+    tokens = field(reader, "tokenizer.ggml.tokens")
+    eos = field(reader, "tokenizer.ggml.eos_token_id")
+    out: dict = {"stop": [tokens[int(eos)]] if eos is not None and tokens and 0 <= int(eos) < len(tokens) else []}
+    template = field(reader, "tokenizer.chat_template")
+    if isinstance(template, str) and template:
+        out["chat_template"] = template
+    return out
 
 
 def convert_wheel(wheel: Path, report=lambda fraction, what: None):
