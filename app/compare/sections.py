@@ -271,8 +271,11 @@ def why(names: tuple[str, ...]) -> None:
         shown.append("memory")
     if "mtp" in names:
         shown.append("mtp")
-    if any(services.checkpoint(n).real for n in names):
-        shown.append("real")
-    if not shown or ("gpt" in names and set(names) & {"llama", "llama-mha", "llama-mqa"}):
-        shown.append("kv")
-    ui.explain(f"**{t('compare.why.title')}**\n\n" + "\n\n".join(t(f"compare.why.{k}") for k in shown))
+    texts = [t(f"compare.why.{k}") for k in shown]
+    for n in names:
+        if services.checkpoint(n).real:
+            cache = svc.real_cache(n)
+            texts.append(t("compare.why.real", **cache) if cache else t("compare.why.real.other", name=n))
+    if not texts or ("gpt" in names and set(names) & {"llama", "llama-mha", "llama-mqa"}):
+        texts.append(t("compare.why.kv"))
+    ui.explain(f"**{t('compare.why.title')}**\n\n" + "\n\n".join(texts))

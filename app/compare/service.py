@@ -61,6 +61,30 @@ def kind(name: str) -> str:
     return "state" if _real_arch(name) == "mamba" else KIND.get(name, "kv")
 
 
+def real_cache(name: str) -> dict | None:
+    """A real LLaMA-shaped checkpoint's attention as its config has it, for the page's note: its title and paper,
+    query and key/value heads, the width of a head, layers, and the numbers its KV cache keeps per token in a layer
+    (a key and a value for each key/value head: 2 × n_kv_heads × head_dim) and in all; None for any other model."""
+    if _real_arch(name) != "llama":
+        return None
+    ck = services.checkpoint(name)
+    c, about = ck.config, services.real_about(name)
+    q = int(c["n_heads"])
+    kv = int(c.get("n_kv_heads") or q)
+    d = int(c.get("head_dim") or int(c["dim"]) // q)
+    layers = int(c["n_layers"])
+    return {
+        "title": about.get("title", name),
+        "paper": about.get("paper", ""),
+        "q": q,
+        "kv": kv,
+        "d": d,
+        "layers": layers,
+        "per_layer": 2 * kv * d,
+        "per_token": 2 * kv * d * layers,
+    }
+
+
 def page_of(name: str) -> str:
     return PAGE.get(name) or REAL_PAGE.get(_real_arch(name) or "", "llama")
 

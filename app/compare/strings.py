@@ -264,13 +264,23 @@ STRINGS = {
         "生成的草稿。",
     ),
     "compare.why.real": (
-        "**A real model beside ours.** SmolLM2-135M (arXiv 2502.02737) is a LLaMA-shaped decoder (GQA, 9 query and "
-        "3 key/value heads, 30 layers). Its tokenizer cuts this text into fewer, longer tokens, and its 576-wide "
-        "cache over 30 layers is far bigger per token than any of ours: the difference in bits per character comes "
-        "with the size, the data and the tokenizer, not with a new idea in the block.",
-        "**真实模型与我们的模型并排。** SmolLM2-135M（arXiv 2502.02737）是 LLaMA 结构的解码器（GQA，9 个查询头、3 个"
-        "键/值头，30 层）。它的分词器把这段文本切成更少、更长的词元；它 30 层、576 维的缓存每个词元都远大于我们任何"
-        "一个模型：每字符比特数的差异来自规模、数据和分词器，而非块结构的新想法。",
+        "**A real model beside ours.** {title} (arXiv {paper}) is a LLaMA-shaped decoder with grouped-query "
+        "attention: {q} query heads share {kv} key/value heads of {d} numbers each, over {layers} layers. Its "
+        "tokenizer cuts this text into fewer, longer tokens, and its cache keeps 2 × {kv} × {d} = {per_layer:,} "
+        "numbers per token in each layer, {per_token:,} over its {layers} layers, far more per token than any of "
+        "ours: the difference in bits per character comes with the size, the data and the tokenizer, not with a new "
+        "idea in the block.",
+        "**真实模型与我们的模型并排。** {title}（arXiv {paper}）是 LLaMA 结构的解码器，使用分组查询注意力：{q} 个"
+        "查询头共用 {kv} 个键/值头，每个头 {d} 维，共 {layers} 层。它的分词器把这段文本切成更少、更长的词元；它的"
+        "缓存每个词元在每层保存 2 × {kv} × {d} = {per_layer:,} 个数，{layers} 层共 {per_token:,} 个，每个词元都远多于"
+        "我们任何一个模型：每字符比特数的差异来自规模、数据和分词器，而非块结构的新想法。",
+    ),
+    "compare.why.real.other": (
+        "**A real model beside ours.** {name} was trained by others, on far more data than ours and with its own "
+        "tokenizer: the difference in bits per character comes with the size, the data and the tokenizer as much as "
+        "with the architecture.",
+        "**真实模型与我们的模型并排。** {name} 由他人训练，数据远多于我们的模型，分词器也是它自己的：每字符比特数的"
+        "差异既来自架构，也同样来自规模、数据和分词器。",
     ),
     "compare.why.kv": (
         "**Two attention decoders.** GPT (arXiv 2005.14165) and LLaMA (arXiv 2302.13971) both keep a KV cache that "

@@ -106,3 +106,27 @@ def test_bad_input_is_a_message(lang):
     at = open_app("compare", lang=lang, compare_models="gpt,mamba-lm", compare_text="   ")
     assert not at.exception
     assert at.error and ("Type a text" in at.error[0].value or "请输入" in at.error[0].value)
+
+
+def _note(at, start: str) -> str:
+    return next(m.value for m in at.markdown if start in m.value)
+
+
+def test_the_real_models_note_counts_its_kv_cache():
+    """SmolLM2 is 576 wide, but its cache keeps a key and a value for each of its 3 key/value heads of 64: 384
+    numbers per token in a layer (issue 61), read from its config."""
+    if "smollm2-135m" not in OFFERED:
+        pytest.skip("smollm2-135m is not here")
+    from app.shared import services
+    from app.shared.i18n import translate
+
+    c = services.checkpoint("smollm2-135m").config
+    per_layer = 2 * c["n_kv_heads"] * (c["dim"] // c["n_heads"])
+    assert per_layer == 384
+    at = open_app("compare", compare_models="gpt,smollm2-135m", compare_text=SHORT, timeout=300)
+    assert not at.exception
+    note = _note(at, "A real model beside ours")
+    assert "576" not in note and "2 × 3 × 64 = 384 numbers per token in each layer" in note
+    assert f"{per_layer * c['n_layers']:,} over its 30 layers" in note
+    zh = translate("compare.why.real", "zh", **svc.real_cache("smollm2-135m"))
+    assert "576" not in zh and "2 × 3 × 64 = 384 个数" in zh
