@@ -4,10 +4,13 @@ STRINGS = {
     "home.nav": ("Home", "首页"),
     "home.title": ("Transformer Explorer", "Transformer 探索器"),
     "home.intro": (
-        "Probe small Transformer-era models that we trained ourselves: open a page, change an input, and watch "
-        "attention, routing or state change live. Every number on a page comes from a real forward pass.",
-        "探索我们亲自训练的小型 Transformer 时代模型：打开一个页面，改变输入，实时观察注意力、路由或状态的变化。"
-        "页面上的每个数字都来自一次真实的前向计算。",
+        "Probe Transformer-era models, small ones we trained ourselves and a few released ones: open a page, change "
+        "an input, and watch attention, routing or state change live. What a model shows comes from a real forward "
+        "pass; a few pages also work out sizes with calculators or quote numbers published in the papers, and say "
+        "which.",
+        "探索 Transformer 时代的模型：我们亲自训练的小模型，以及几个已发布的模型。打开一个页面，改变输入，实时观察"
+        "注意力、路由或状态的变化。模型显示的内容来自一次真实的前向计算；少数页面还用计算器推算规模，或引用论文发表"
+        "的数字，并会注明是哪一种。",
     ),
     "home.start": ("Start here", "从这里开始"),
     "home.start.caption": (

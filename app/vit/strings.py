@@ -449,9 +449,12 @@ STRINGS = {
     "vit.occlusion.fill.zero": ("zeros", "零"),
     "vit.occlusion.fill.mean": ("the image's mean patch", "整幅图像的平均图块"),
     "vit.occlusion.fill.help": (
-        "Zeros are the digits' blank paper (and, for a real model, whose inputs are normalised, the training set's "
-        "mean colour). The mean patch keeps the image's overall brightness, so blanking an empty patch changes it too.",
-        "零就是数字图像的空白纸面（对输入经过归一化的真实模型，则是训练集的平均颜色）。平均图块保持整幅图像的亮度，"
+        "Zeros are the digits' blank paper. A real model's inputs are normalised as (x − mean) / std with its "
+        "preprocessing's mean, so there zero is that mean: for ViT-B/16, 0.5 in every channel, a mid-grey (not the "
+        "average colour of its training photos). The mean patch keeps the image's overall brightness, so blanking an "
+        "empty patch changes it too.",
+        "零就是数字图像的空白纸面。真实模型的输入按预处理的均值做 (x − mean) / std 归一化，所以在那里零就是这个均值："
+        "ViT-B/16 每个通道都是 0.5，即中灰色（而不是其训练照片的平均颜色）。平均图块保持整幅图像的亮度，"
         "因此遮挡空白图块也会改变它。",
     ),
     "vit.occlusion.real.ask": (
