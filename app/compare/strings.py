@@ -71,10 +71,10 @@ STRINGS = {
     ),
     "compare.guess.title": ("2 · What each model expected at a character", "2 · 每个模型在某个字符处的预期"),
     "compare.position": ("Character position", "字符位置"),
-    "compare.at": ("At character {pos}: {context}", "第 {pos} 个字符：{context}"),
+    "compare.at": ("At character {pos}: {context}", "字符位置 {pos}：{context}"),
     "compare.guess.head": (
         "**{name}** — token {i}: `{token}` (characters {a}–{b}), which it gave {p}",
-        "**{name}** —— 第 {i} 个词元：`{token}`（字符 {a}–{b}），它给出的概率为 {p}",
+        "**{name}** —— 词元 {i}：`{token}`（字符 {a}–{b}），它给出的概率为 {p}",
     ),
     "compare.guess.rank": ("guess", "猜测"),
     "compare.guess.token": ("token", "词元"),
@@ -96,11 +96,11 @@ STRINGS = {
     ),
     "compare.mix.head": (
         "**{name}** · {lh} — the query is token {i}, `{token}`, the last one it read before that guess",
-        "**{name}** · {lh} —— 查询是第 {i} 个词元 `{token}`，即做出该猜测前它读到的最后一个词元",
+        "**{name}** · {lh} —— 查询是词元 {i} `{token}`，即做出该猜测前它读到的最后一个词元",
     ),
     "compare.mix.head.state": (
         "**{name}** · {layer} — Δ at every token up to {i}, `{token}`, the last one it read before that guess",
-        "**{name}** · {layer} —— 直到第 {i} 个词元 `{token}`（做出该猜测前读到的最后一个）的每个词元处的 Δ",
+        "**{name}** · {layer} —— 直到词元 {i} `{token}`（做出该猜测前读到的最后一个）的每个词元处的 Δ",
     ),
     "compare.mix.keys": ("{name}: keys it reads", "{name}：读取的键"),
     "compare.mix.keys.kv": (
@@ -127,7 +127,7 @@ STRINGS = {
     "compare.mix.delta": (
         "Δ at layer {layer}, mean over the channels, from {a:.4f} (lightest) to {b:.4f} (darkest): the larger the "
         "step, the more this token is written into the state and the more the state before it fades",
-        "第 {layer} 层的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
+        "层 {layer} 的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
         "该词元写入状态越多，之前的状态衰减越多",
     ),
     "compare.mix.outside": ("outside the window: 0", "窗口外：0"),
@@ -142,7 +142,7 @@ STRINGS = {
     ),
     "compare.mix.no_memory": (
         "The first segment has no memory yet: pick a character past the first {L} tokens.",
-        "第一段还没有记忆：请选第 {L} 个词元之后的字符。",
+        "第一段还没有记忆：请选前 {L} 个词元之后的字符。",
     ),
     "compare.mix.note": (
         "An attention row is the share of its mix each earlier token gets (it sums to 1): it grows by one key with "

@@ -416,12 +416,12 @@ STRINGS = {
         "evenly or look at a few patches. Past layer 0 every patch vector already holds other patches' information, "
         "so the map says where [CLS] reads, not exactly which pixels matter.",
         "选一层、一个头：热图显示 [CLS] token 从这张照片的每个图像块读取了多少。在训练好的 ViT 里，靠后层的 [CLS] "
-        "常落在类别所指的物体上；靠前的头分布均匀，或只看少数几块。从第 0 层之后，每个图像块的向量已混入其他块的信息，"
+        "常落在类别所指的物体上；靠前的头分布均匀，或只看少数几块。从层 0 之后，每个图像块的向量已混入其他块的信息，"
         "所以热图说明 [CLS] 从哪里读，而不精确对应哪些像素重要。",
     ),
     "vit.real.h.distance": ("How far each head looks", "每个头看得多远"),
     "vit.real.distance.y": ("mean attention distance (pixels)", "平均注意力距离（像素）"),
-    "vit.real.m.first": ("Layer 0, heads' range (pixels)", "第 0 层各头范围（像素）"),
+    "vit.real.m.first": ("Layer 0, heads' range (pixels)", "层 0 各头范围（像素）"),
     "vit.real.m.last": ("Last layer, heads' range (pixels)", "最后一层各头范围（像素）"),
     "vit.real.explain.distance": (
         "For each head: the distance in pixels from each patch to the patches it attends to, weighted by the "
