@@ -201,6 +201,10 @@ def _mixed(m: svc.Mixing, text: str, layer: int, head: int, j: int) -> None:
             st.caption(t("compare.mix.no_memory", L=services.checkpoint(m.name).config["segment"]))
     page, params = svc.link(m.name, text, m.index, layer, head)
     ui.page_link(page, t("compare.open", name=m.name), params)
+    sent = svc.for_page(m.name, text)
+    if len(sent) < len(text):
+        moved = " " + t("compare.open.cut.query") if m.index > svc.last_position(m.name, sent) else ""
+        st.caption(t("compare.open.cut", name=m.name, n=len(sent), total=len(text)) + moved)
 
 
 def _count(n: int | None) -> str:

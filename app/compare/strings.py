@@ -291,6 +291,15 @@ STRINGS = {
         "缓存；它们的不同在于位置方案（可学习位置与 RoPE）、归一化和前馈网络，以及训练多久（见上表）。在第 3 节，"
         "两者的行都覆盖直到查询的每个词元。",
     ),
+    "compare.open.cut": (
+        "{name}'s page does not read the whole passage on this model, so the link opens it on the first {n} of the "
+        "{total} characters.",
+        "{name} 的页面在这个模型上读不完整段文本，所以链接只带上前 {n} 个字符（共 {total} 个）。",
+    ),
+    "compare.open.cut.query": (
+        "The query there is the last token of that part, since this one lies past it.",
+        "此处的查询在那一部分之后，所以那里的查询是这一部分的最后一个词元。",
+    ),
     "compare.error.empty": ("Type a text to compare the models on.", "请输入一段文本来比较模型。"),
     "compare.error.count": ("Pick two or three models (at most {max}).", "请选两到三个模型（至多 {max} 个）。"),
 }
