@@ -297,8 +297,8 @@ STRINGS = {
         "{name} 的页面在这个模型上读不完整段文本，所以链接只带上前 {n} 个字符（共 {total} 个）。",
     ),
     "compare.open.cut.query": (
-        "The query there is the last token of that part, since this one lies past it.",
-        "此处的查询在那一部分之后，所以那里的查询是这一部分的最后一个词元。",
+        "The query here lies past that part, so the page's query is that part's last token.",
+        "这里的查询位于那部分之后，所以那个页面上的查询是那部分的最后一个词元。",
     ),
     "compare.error.empty": ("Type a text to compare the models on.", "请输入一段文本来比较模型。"),
     "compare.error.count": ("Pick two or three models (at most {max}).", "请选两到三个模型（至多 {max} 个）。"),
