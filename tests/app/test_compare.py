@@ -153,3 +153,9 @@ def test_the_link_to_the_real_models_page_opens_on_what_it_reads(lang):
     assert not page.exception, [e.value for e in page.exception]
     assert not page.error, [e.value for e in page.error]
     assert page.text_area(key="llama_text").value == sent
+    late = svc.link("smollm2-135m", svc.DEFAULT_TEXT, 10_000, 0, 0)[1]  # a query past the cut: its last token
+    assert (
+        int(late["llama_token"])
+        == svc.last_position("smollm2-135m", sent)
+        == len(llama_svc.encode(sent, name="smollm2-135m")) - 1
+    )
