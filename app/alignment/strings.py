@@ -145,7 +145,7 @@ STRINGS = {
         "**Red bands (steps {spans}):** the learned reward rose while the rule's score fell. That is "
         "over-optimisation as it happens: the policy found something the reward model pays for and the rule does "
         "not. Hover the points to see by how much.",
-        "**红色区间（第 {spans} 步）：** 学到的奖励上升，而规则的分数下降。这就是正在发生的过度优化：策略找到了"
+        "**红色区间（步 {spans}）：** 学到的奖励上升，而规则的分数下降。这就是正在发生的过度优化：策略找到了"
         "奖励模型给分而规则不认可的东西。悬停在点上可以看到幅度。",
     ),
     "alignment.ppo.no_diverging": (

@@ -331,8 +331,8 @@ STRINGS = {
         "sinusoidal table in each batch, so that the model has to locate letters by relative position; at "
         "inference both start at row 0, as in the paper.",
         "仅在训练时，每个批次的源序列和目标序列位置各自从正弦表中随机"
-        "的第 0–{shift} 行开始，迫使模型按相对位置定位字母；"
-        "推理时两者都从第 0 行开始，与论文相同。",
+        "的行 0–{shift} 开始，迫使模型按相对位置定位字母；"
+        "推理时两者都从行 0 开始，与论文相同。",
     ),
     "attention.pvh.dep.greedy": (
         "Greedy decoding instead of beam search: the page follows one output, step by step.",

@@ -201,6 +201,10 @@ def _mixed(m: svc.Mixing, text: str, layer: int, head: int, j: int) -> None:
             st.caption(t("compare.mix.no_memory", L=services.checkpoint(m.name).config["segment"]))
     page, params = svc.link(m.name, text, m.index, layer, head)
     ui.page_link(page, t("compare.open", name=m.name), params)
+    sent = svc.for_page(m.name, text)
+    if len(sent) < len(text):
+        moved = " " + t("compare.open.cut.query") if m.index > svc.last_position(m.name, sent) else ""
+        st.caption(t("compare.open.cut", name=m.name, n=len(sent), total=len(text)) + moved)
 
 
 def _count(n: int | None) -> str:
@@ -271,8 +275,11 @@ def why(names: tuple[str, ...]) -> None:
         shown.append("memory")
     if "mtp" in names:
         shown.append("mtp")
-    if any(services.checkpoint(n).real for n in names):
-        shown.append("real")
-    if not shown or ("gpt" in names and set(names) & {"llama", "llama-mha", "llama-mqa"}):
-        shown.append("kv")
-    ui.explain(f"**{t('compare.why.title')}**\n\n" + "\n\n".join(t(f"compare.why.{k}") for k in shown))
+    texts = [t(f"compare.why.{k}") for k in shown]
+    for n in names:
+        if services.checkpoint(n).real:
+            cache = svc.real_cache(n)
+            texts.append(t("compare.why.real", **cache) if cache else t("compare.why.real.other", name=n))
+    if not texts or ("gpt" in names and set(names) & {"llama", "llama-mha", "llama-mqa"}):
+        texts.append(t("compare.why.kv"))
+    ui.explain(f"**{t('compare.why.title')}**\n\n" + "\n\n".join(texts))

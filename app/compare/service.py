@@ -61,6 +61,30 @@ def kind(name: str) -> str:
     return "state" if _real_arch(name) == "mamba" else KIND.get(name, "kv")
 
 
+def real_cache(name: str) -> dict | None:
+    """A real LLaMA-shaped checkpoint's attention as its config has it, for the page's note: its title and paper,
+    query and key/value heads, the width of a head, layers, and the numbers its KV cache keeps per token in a layer
+    (a key and a value for each key/value head: 2 × n_kv_heads × head_dim) and in all; None for any other model."""
+    if _real_arch(name) != "llama":
+        return None
+    ck = services.checkpoint(name)
+    c, about = ck.config, services.real_about(name)
+    q = int(c["n_heads"])
+    kv = int(c.get("n_kv_heads") or q)
+    d = int(c.get("head_dim") or int(c["dim"]) // q)
+    layers = int(c["n_layers"])
+    return {
+        "title": about.get("title", name),
+        "paper": about.get("paper", ""),
+        "q": q,
+        "kv": kv,
+        "d": d,
+        "layers": layers,
+        "per_layer": 2 * kv * d,
+        "per_token": 2 * kv * d * layers,
+    }
+
+
 def page_of(name: str) -> str:
     return PAGE.get(name) or REAL_PAGE.get(_real_arch(name) or "", "llama")
 
@@ -459,13 +483,87 @@ def mixing(name: str, text: str, index: int) -> Mixing:
     return services.read_only(mixed)
 
 
+def _page_check(name: str):
+    """The check the page of model ``name`` makes of a text before it reads it (its own function and limits): a
+    callable that raises InputError where that page would refuse the text."""
+    page = page_of(name)
+    if page == "gpt":
+        from app.gpt import service as gpt
+
+        return lambda text: gpt.tokenize(text, name)
+    if page == "llama":
+        from app.llama import service as llama_page
+
+        return lambda text: llama_page.encode(text, name=name)
+    if page == "mistral":
+        from app.mistral import service as mistral
+
+        return mistral.encode
+    if page == "mla":
+        from app.mla import service as mla
+
+        return lambda text: mla.encode(name, text)
+    if page == "transformer-xl":
+        from app.transformer_xl import service as txl
+
+        return txl.encode
+    from app.mamba import service as mamba_page  # its text is read in _analyse_*, with these limits
+
+    def mamba_check(text: str) -> None:
+        if len(text) > mamba_page.MAX_CHARS:
+            raise InputError("mamba.error.too_long_chars", max=mamba_page.MAX_CHARS)
+        ck = services.checkpoint(name)
+        ids = ck.tokenizer.encode(text).ids
+        most = mamba_page.MAX_REAL_TOKENS if ck.real else int(ck.config["max_len"]) - 1  # ours: after <|endoftext|>
+        if len(ids) > most:
+            raise InputError("mamba.error.too_long", n=len(ids), max=most)
+
+    return mamba_check
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def for_page(name: str, text: str) -> str:
+    """``text``, or its longest beginning that ends at a token of model ``name`` and that the page of ``name``
+    reads on that model: a link never opens a page on an input it refuses."""
+    text = check_text(text)
+    check = _page_check(name)
+
+    def reads(part: str) -> bool:
+        try:
+            check(part)
+        except InputError:
+            return False
+        return True
+
+    if reads(text):
+        return text
+    ends = sorted({b for _, b in services.checkpoint(name).tokenizer.encode(text).offsets if 0 < b < len(text)})
+    lo, hi, best = 0, len(ends) - 1, ""
+    while lo <= hi:  # a shorter beginning reads whenever a longer one does
+        mid = (lo + hi) // 2
+        if reads(text[: ends[mid]]):
+            best, lo = text[: ends[mid]], mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def last_position(name: str, text: str) -> int:
+    """The position of the last token of ``text`` read by model ``name`` after <|endoftext|>."""
+    return len(services.checkpoint(name).tokenizer.encode(text).ids)
+
+
 # What each model's page reads from its link, by page: the text, and the layer, head and position where it has them.
 def link(name: str, text: str, index: int, layer: int, head: int) -> tuple[str, dict[str, str]]:
     """(the page of model ``name``, the query parameters that open it on this text at this layer, head and
     position, as far as that page's controls go). ``index`` is a position of <|endoftext|> then the text's tokens,
-    the one those pages count in."""
+    the one those pages count in. The text is cut to what that page reads on that model (``for_page``), and the
+    position kept within it."""
     page = page_of(name)
     real = pretrained.is_real(name)
+    sent = for_page(name, text)
+    if sent != text:  # cut: the query is kept within what the page reads
+        text, index = sent, min(index, last_position(name, sent))
     if page == "gpt":
         params = {"gpt_text": text, "gpt_view": "attention", "gpt_layer": layer, "gpt_head": head}
     elif page == "llama":

@@ -71,10 +71,10 @@ STRINGS = {
     ),
     "compare.guess.title": ("2 · What each model expected at a character", "2 · 每个模型在某个字符处的预期"),
     "compare.position": ("Character position", "字符位置"),
-    "compare.at": ("At character {pos}: {context}", "第 {pos} 个字符：{context}"),
+    "compare.at": ("At character {pos}: {context}", "字符位置 {pos}：{context}"),
     "compare.guess.head": (
         "**{name}** — token {i}: `{token}` (characters {a}–{b}), which it gave {p}",
-        "**{name}** —— 第 {i} 个词元：`{token}`（字符 {a}–{b}），它给出的概率为 {p}",
+        "**{name}** —— 词元 {i}：`{token}`（字符 {a}–{b}），它给出的概率为 {p}",
     ),
     "compare.guess.rank": ("guess", "猜测"),
     "compare.guess.token": ("token", "词元"),
@@ -96,11 +96,11 @@ STRINGS = {
     ),
     "compare.mix.head": (
         "**{name}** · {lh} — the query is token {i}, `{token}`, the last one it read before that guess",
-        "**{name}** · {lh} —— 查询是第 {i} 个词元 `{token}`，即做出该猜测前它读到的最后一个词元",
+        "**{name}** · {lh} —— 查询是词元 {i} `{token}`，即做出该猜测前它读到的最后一个词元",
     ),
     "compare.mix.head.state": (
         "**{name}** · {layer} — Δ at every token up to {i}, `{token}`, the last one it read before that guess",
-        "**{name}** · {layer} —— 直到第 {i} 个词元 `{token}`（做出该猜测前读到的最后一个）的每个词元处的 Δ",
+        "**{name}** · {layer} —— 直到词元 {i} `{token}`（做出该猜测前读到的最后一个）的每个词元处的 Δ",
     ),
     "compare.mix.keys": ("{name}: keys it reads", "{name}：读取的键"),
     "compare.mix.keys.kv": (
@@ -127,7 +127,7 @@ STRINGS = {
     "compare.mix.delta": (
         "Δ at layer {layer}, mean over the channels, from {a:.4f} (lightest) to {b:.4f} (darkest): the larger the "
         "step, the more this token is written into the state and the more the state before it fades",
-        "第 {layer} 层的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
+        "层 {layer} 的 Δ，对通道取平均，从 {a:.4f}（最浅）到 {b:.4f}（最深）：步长越大，"
         "该词元写入状态越多，之前的状态衰减越多",
     ),
     "compare.mix.outside": ("outside the window: 0", "窗口外：0"),
@@ -142,7 +142,7 @@ STRINGS = {
     ),
     "compare.mix.no_memory": (
         "The first segment has no memory yet: pick a character past the first {L} tokens.",
-        "第一段还没有记忆：请选第 {L} 个词元之后的字符。",
+        "第一段还没有记忆：请选前 {L} 个词元之后的字符。",
     ),
     "compare.mix.note": (
         "An attention row is the share of its mix each earlier token gets (it sums to 1): it grows by one key with "
@@ -264,13 +264,23 @@ STRINGS = {
         "生成的草稿。",
     ),
     "compare.why.real": (
-        "**A real model beside ours.** SmolLM2-135M (arXiv 2502.02737) is a LLaMA-shaped decoder (GQA, 9 query and "
-        "3 key/value heads, 30 layers). Its tokenizer cuts this text into fewer, longer tokens, and its 576-wide "
-        "cache over 30 layers is far bigger per token than any of ours: the difference in bits per character comes "
-        "with the size, the data and the tokenizer, not with a new idea in the block.",
-        "**真实模型与我们的模型并排。** SmolLM2-135M（arXiv 2502.02737）是 LLaMA 结构的解码器（GQA，9 个查询头、3 个"
-        "键/值头，30 层）。它的分词器把这段文本切成更少、更长的词元；它 30 层、576 维的缓存每个词元都远大于我们任何"
-        "一个模型：每字符比特数的差异来自规模、数据和分词器，而非块结构的新想法。",
+        "**A real model beside ours.** {title} (arXiv {paper}) is a LLaMA-shaped decoder with grouped-query "
+        "attention: {q} query heads share {kv} key/value heads of {d} numbers each, over {layers} layers. Its "
+        "tokenizer cuts this text into fewer, longer tokens, and its cache keeps 2 × {kv} × {d} = {per_layer:,} "
+        "numbers per token in each layer, {per_token:,} over its {layers} layers, far more per token than any of "
+        "ours: the difference in bits per character comes with the size, the data and the tokenizer, not with a new "
+        "idea in the block.",
+        "**真实模型与我们的模型并排。** {title}（arXiv {paper}）是 LLaMA 结构的解码器，使用分组查询注意力：{q} 个"
+        "查询头共用 {kv} 个键/值头，每个头 {d} 维，共 {layers} 层。它的分词器把这段文本切成更少、更长的词元；它的"
+        "缓存每个词元在每层保存 2 × {kv} × {d} = {per_layer:,} 个数，{layers} 层共 {per_token:,} 个，每个词元都远多于"
+        "我们任何一个模型：每字符比特数的差异来自规模、数据和分词器，而非块结构的新想法。",
+    ),
+    "compare.why.real.other": (
+        "**A real model beside ours.** {name} was trained by others, on far more data than ours and with its own "
+        "tokenizer: the difference in bits per character comes with the size, the data and the tokenizer as much as "
+        "with the architecture.",
+        "**真实模型与我们的模型并排。** {name} 由他人训练，数据远多于我们的模型，分词器也是它自己的：每字符比特数的"
+        "差异既来自架构，也同样来自规模、数据和分词器。",
     ),
     "compare.why.kv": (
         "**Two attention decoders.** GPT (arXiv 2005.14165) and LLaMA (arXiv 2302.13971) both keep a KV cache that "
@@ -280,6 +290,15 @@ STRINGS = {
         "**两个注意力解码器。** GPT（arXiv 2005.14165）和 LLaMA（arXiv 2302.13971）都保存每个词元增长固定字节数的 KV "
         "缓存；它们的不同在于位置方案（可学习位置与 RoPE）、归一化和前馈网络，以及训练多久（见上表）。在第 3 节，"
         "两者的行都覆盖直到查询的每个词元。",
+    ),
+    "compare.open.cut": (
+        "{name}'s page does not read the whole passage on this model, so the link opens it on the first {n} of the "
+        "{total} characters.",
+        "{name} 的页面在这个模型上读不完整段文本，所以链接只带上前 {n} 个字符（共 {total} 个）。",
+    ),
+    "compare.open.cut.query": (
+        "The query here lies past that part, so the page's query is that part's last token.",
+        "这里的查询位于那部分之后，所以那个页面上的查询是那部分的最后一个词元。",
     ),
     "compare.error.empty": ("Type a text to compare the models on.", "请输入一段文本来比较模型。"),
     "compare.error.count": ("Pick two or three models (at most {max}).", "请选两到三个模型（至多 {max} 个）。"),

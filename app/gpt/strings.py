@@ -192,11 +192,14 @@ STRINGS = {
     # activation patching
     "gpt.patch.caption": (
         "Two prompts of the same number of tokens (at most {max}): a clean one and a corrupted one. Each cell runs "
-        "the corrupted prompt with the residual stream at one layer and one position copied from the clean run "
-        "(causal tracing, Meng et al. 2022, 2202.05262; activation patching, Wang et al. 2022, 2211.00593).",
+        "the corrupted prompt with the residual stream at one layer and one position copied from the clean run: "
+        "activation patching between two prompts (as in Wang et al. 2022, 2211.00593). Causal tracing (Meng et al. "
+        "2022, 2202.05262) is a variant on one prompt: it corrupts the subject's embeddings with Gaussian noise "
+        "instead, then restores clean states.",
         "两个词元数相同的提示词（最多 {max} 个）：一个干净，一个被破坏。每个格子运行被破坏的提示词，"
-        "但把某一层、某一位置的残差流换成干净运行中的值（因果追踪，Meng 等 2022，2202.05262；"
-        "激活修补，Wang 等 2022，2211.00593）。",
+        "但把某一层、某一位置的残差流换成干净运行中的值：这是两个提示词之间的激活修补（如 Wang 等 2022，"
+        "2211.00593）。因果追踪（Meng 等 2022，2202.05262）是只用一个提示词的变体：它改为给主语的嵌入加高斯噪声来"
+        "破坏，再恢复干净的状态。",
     ),
     "gpt.patch.clean": ("Clean prompt", "干净的提示词"),
     "gpt.patch.corrupt": ("Corrupted prompt", "被破坏的提示词"),
@@ -601,13 +604,15 @@ STRINGS = {
     "gpt.lens.real": (
         "What the plain lens shows on a real model: the answer “{token}” is on top only from {first} on (p = {p:.2f} "
         "at the output). In {n} of the {inner_layers} inner rows the lens reads “{inner}” instead, up to p = "
-        "{inner_p:.2f}. That is not what those layers “think”: their stream is not yet written in the output's "
-        "basis, and the final RMSNorm and unembedding read whatever direction dominates it. Trained probes per layer "
-        "(the tuned lens, 2303.08112) read inner layers better; this page shows the plain lens, as it is.",
+        "{inner_p:.2f}. That need not be what those layers “think”: their stream may not yet be written in the "
+        "output's basis, and the final RMSNorm and unembedding read whatever direction dominates it. The tuned "
+        "lens's authors (2303.08112) find the plain lens unreliable and biased on early layers, and read them better "
+        "with a probe trained per layer; this page shows the plain lens, as it is.",
         "普通 logit 透镜在真实模型上显示的是：答案“{token}”直到 {first} 才排第一（输出处 p = {p:.2f}）。在 "
-        "{inner_layers} 个中间行里有 {n} 行读出的是“{inner}”，最高 p = {inner_p:.2f}。这并不是这些层“在想”的："
-        "它们的残差流尚未写成输出所用的坐标，最终 RMSNorm 和反嵌入读出的只是其中占主导的方向。为每层训练的探针"
-        "（tuned lens，2303.08112）能更好地读出中间层；本页如实展示普通透镜。",
+        "{inner_layers} 个中间行里有 {n} 行读出的是“{inner}”，最高 p = {inner_p:.2f}。这未必是这些层“在想”的："
+        "它们的残差流可能尚未写成输出所用的坐标，而最终 RMSNorm 和反嵌入读出的是其中占主导的方向。tuned lens 的"
+        "作者（2303.08112）发现普通透镜在前几层不可靠且有偏，用为每层训练的探针能更好地读出它们；本页如实展示普通"
+        "透镜。",
     ),
     "gpt.compare.model": ("model", "模型"),
     "gpt.compare.lens": (

@@ -4,12 +4,27 @@ STRINGS = {
     "home.nav": ("Home", "首页"),
     "home.title": ("Transformer Explorer", "Transformer 探索器"),
     "home.intro": (
-        "Probe small Transformer-era models that we trained ourselves: open a page, change an input, and watch "
-        "attention, routing or state change live. Every number on a page comes from a real forward pass.",
-        "探索我们亲自训练的小型 Transformer 时代模型：打开一个页面，改变输入，实时观察注意力、路由或状态的变化。"
-        "页面上的每个数字都来自一次真实的前向计算。",
+        "Probe Transformer-era models, small ones we trained ourselves and a few released ones: open a page, change "
+        "an input, and watch attention, routing or state change live. What a model shows comes from a real forward "
+        "pass; a few pages also work out sizes with calculators or quote numbers published in the papers, and say "
+        "which.",
+        "探索 Transformer 时代的模型：我们亲自训练的小模型，以及几个已发布的模型。打开一个页面，改变输入，实时观察"
+        "注意力、路由或状态的变化。模型显示的内容来自一次真实的前向计算；少数页面还用计算器推算规模，或引用论文发表"
+        "的数字，并会注明是哪一种。",
     ),
+    "home.paths.title": ("Learning paths", "学习路径"),
+    "home.paths.caption": (
+        "Guided tours through a few pages in reading order: each stop opens a page ready for a task, and the "
+        "Lessons page keeps your progress in this browser, with a worksheet per path.",
+        "按阅读顺序走过几个页面的导览：每一站打开一个为任务准备好的页面；课程页面在这个浏览器里记录你的进度，"
+        "每条路径还有一份练习单。",
+    ),
+    "home.paths.start": ("Start: {n} stops", "开始：共 {n} 站"),
+    "home.paths.all": ("All paths on the Lessons page", "在课程页面查看全部路径"),
     "home.start": ("Start here", "从这里开始"),
+    # "Start here" labels: the catalog's short names, translated where they are words rather than names
+    "home.short.forward_pass": ("Forward pass", "前向计算"),
+    "home.short.scaling": ("Scaling laws", "缩放定律"),
     "home.start.caption": (
         "A suggested order: each page builds on the ones before it. Attention first, then a whole forward pass, "
         "the two ways to pre-train it, and on to what changed the block, attention-free models and the scale era.",

@@ -533,11 +533,11 @@ STRINGS = {
     "llama.heads.weight": ("mean attention weight", "平均注意力权重"),
     "llama.heads.scores": (
         "Layer {layer}: weight on the previous token, and on the token after an earlier copy of the query's token.",
-        "第 {layer} 层：对前一个词元的权重，以及对查询词元较早一次出现之后那个词元的权重。",
+        "层 {layer}：对前一个词元的权重，以及对查询词元较早一次出现之后那个词元的权重。",
     ),
     "llama.heads.pattern": (
         "Layer {layer}, head Q{head} (reads KV{kv}): query down, key across.",
-        "第 {layer} 层，头 Q{head}（读取 KV{kv}）：纵轴为查询，横轴为键。",
+        "层 {layer}，头 Q{head}（读取 KV{kv}）：纵轴为查询，横轴为键。",
     ),
     "llama.m.reads": ("Reads", "读取"),
     "llama.m.reads.help": (

@@ -448,7 +448,7 @@ STRINGS = {
         "Clamping Δ to {value} on {n} of the {d_in} channels of layer {layer}: accuracy on {instances} held-out "
         "instances goes from **{before:.1%}** to **{after:.1%}** (a uniform guess among the 8 letters: {chance:.1%}); "
         "the loss from {loss_before:.3f} to {loss_after:.3f} nats.",
-        "把第 {layer} 层 {d_in} 个通道中的 {n} 个的 Δ 钳制为 {value}：{instances} 个留出实例上的准确率从 "
+        "把层 {layer} 的 {d_in} 个通道中的 {n} 个的 Δ 钳制为 {value}：{instances} 个留出实例上的准确率从 "
         "**{before:.1%}** 变为 **{after:.1%}**（在 8 个字母中均匀瞎猜：{chance:.1%}）；损失从 {loss_before:.3f} "
         "变为 {loss_after:.3f} nats。",
     ),
@@ -460,7 +460,7 @@ STRINGS = {
         "Clamped: mean Δ of the chosen channels per token (this instance: {acc:.0%} correct)",
         "钳制后：所选通道在每个词元处的平均 Δ（本实例正确率 {acc:.0%}）",
     ),
-    "mamba.clamp.map": ("Δ of layer {layer} after clamping (channels down)", "钳制后第 {layer} 层的 Δ（纵轴为通道）"),
+    "mamba.clamp.map": ("Δ of layer {layer} after clamping (channels down)", "钳制后层 {layer} 的 Δ（纵轴为通道）"),
     "mamba.clamp.torch_only": (
         "Interventions run on the torch model: the {backend} backend selected in the sidebar is not used here.",
         "干预只在 torch 模型上运行：此处不使用侧栏所选的 {backend} 后端。",

@@ -13,10 +13,14 @@ STRINGS = {
     ),
     "mistral.try.why": (
         "Each layer reads only a band of W keys, but the hidden states it reads already summarise a band each, so "
-        "the reach grows by W − 1 per layer. Mistral 7B's paper (§2) counts the same for W = 4,096 and 32 layers: "
-        "a theoretical span of about 131K tokens.",
+        "the reach grows by W − 1 per layer. Mistral 7B's paper (§2) lets position i read positions i − W to i, W "
+        "further back per layer, and so counts k × W: 32 × 4,096 = 131,072, about 131K tokens at the last layer. "
+        "This page's band of W keys includes the query's own, so it counts W − 1 per layer: 32 × 4,095 = 131,040 "
+        "for the same model, one token per layer fewer.",
         "每一层只读一条 W 个键的带，但它读到的隐藏状态各自已经汇总了一条带，所以感受范围每层增加 W − 1。"
-        "Mistral 7B 论文（§2）对 W = 4096、32 层做了同样的计算：理论跨度约 13.1 万个词元。",
+        "Mistral 7B 论文（§2）让位置 i 读取位置 i − W 到 i，每层向前延伸 W，因此算作 k × W：32 × 4096 = 131,072，"
+        "即最后一层约 13.1 万个词元。本页的 W 个键包含查询自身，所以每层算 W − 1：同一模型为 32 × 4095 = 131,040，"
+        "每层少一个词元。",
     ),
     "mistral.intro": (
         "Mistral 7B's block is LLaMA's (RMSNorm, SwiGLU, RoPE) with grouped-query attention added, as in Llama 2 "

@@ -430,7 +430,7 @@ STRINGS = {
         "本节在我们的模型上运行，而不是 {name}。",
     ),
     "rope.unrot.which": ("Rotation removed from", "去掉旋转的层"),
-    "rope.unrot.layer": ("layer {i}", "第 {i} 层"),
+    "rope.unrot.layer": ("layer {i}", "层 {i}"),
     "rope.unrot.all": ("every layer", "所有层"),
     "rope.unrot.m.before": ("Held-out loss, unchanged", "留出集损失（原样）"),
     "rope.unrot.m.after": ("… rotation off {where}", "……去掉{where}的旋转"),

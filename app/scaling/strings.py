@@ -387,7 +387,7 @@ STRINGS = {
     ),
     "scaling.lane.mlp": (
         "device {i} · columns {cols} of A → GeLU → the same rows of B",
-        "设备 {i} · A 的第 {cols} 列 → GeLU → B 的相同各行",
+        "设备 {i} · A 的列 {cols} → GeLU → B 的相同各行",
     ),
     "scaling.lane.x": ("X (B, T, {C}) on every device", "X (B, T, {C})，每台设备一份"),
     "scaling.lane.y": ("Y (B, T, {C}) on every device", "Y (B, T, {C})，每台设备一份"),

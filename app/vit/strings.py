@@ -416,12 +416,12 @@ STRINGS = {
         "evenly or look at a few patches. Past layer 0 every patch vector already holds other patches' information, "
         "so the map says where [CLS] reads, not exactly which pixels matter.",
         "选一层、一个头：热图显示 [CLS] token 从这张照片的每个图像块读取了多少。在训练好的 ViT 里，靠后层的 [CLS] "
-        "常落在类别所指的物体上；靠前的头分布均匀，或只看少数几块。从第 0 层之后，每个图像块的向量已混入其他块的信息，"
+        "常落在类别所指的物体上；靠前的头分布均匀，或只看少数几块。从层 0 之后，每个图像块的向量已混入其他块的信息，"
         "所以热图说明 [CLS] 从哪里读，而不精确对应哪些像素重要。",
     ),
     "vit.real.h.distance": ("How far each head looks", "每个头看得多远"),
     "vit.real.distance.y": ("mean attention distance (pixels)", "平均注意力距离（像素）"),
-    "vit.real.m.first": ("Layer 0, heads' range (pixels)", "第 0 层各头范围（像素）"),
+    "vit.real.m.first": ("Layer 0, heads' range (pixels)", "层 0 各头范围（像素）"),
     "vit.real.m.last": ("Last layer, heads' range (pixels)", "最后一层各头范围（像素）"),
     "vit.real.explain.distance": (
         "For each head: the distance in pixels from each patch to the patches it attends to, weighted by the "
@@ -449,9 +449,12 @@ STRINGS = {
     "vit.occlusion.fill.zero": ("zeros", "零"),
     "vit.occlusion.fill.mean": ("the image's mean patch", "整幅图像的平均图块"),
     "vit.occlusion.fill.help": (
-        "Zeros are the digits' blank paper (and, for a real model, whose inputs are normalised, the training set's "
-        "mean colour). The mean patch keeps the image's overall brightness, so blanking an empty patch changes it too.",
-        "零就是数字图像的空白纸面（对输入经过归一化的真实模型，则是训练集的平均颜色）。平均图块保持整幅图像的亮度，"
+        "Zeros are the digits' blank paper. A real model's inputs are normalised as (x − mean) / std with its "
+        "preprocessing's mean, so there zero is that mean: for ViT-B/16, 0.5 in every channel, a mid-grey (not the "
+        "average colour of its training photos). The mean patch keeps the image's overall brightness, so blanking an "
+        "empty patch changes it too.",
+        "零就是数字图像的空白纸面。真实模型的输入按预处理的均值做 (x − mean) / std 归一化，所以在那里零就是这个均值："
+        "ViT-B/16 每个通道都是 0.5，即中灰色（而不是其训练照片的平均颜色）。平均图块保持整幅图像的亮度，"
         "因此遮挡空白图块也会改变它。",
     ),
     "vit.occlusion.real.ask": (

@@ -106,3 +106,56 @@ def test_bad_input_is_a_message(lang):
     at = open_app("compare", lang=lang, compare_models="gpt,mamba-lm", compare_text="   ")
     assert not at.exception
     assert at.error and ("Type a text" in at.error[0].value or "请输入" in at.error[0].value)
+
+
+def _note(at, start: str) -> str:
+    return next(m.value for m in at.markdown if start in m.value)
+
+
+def test_the_real_models_note_counts_its_kv_cache():
+    """SmolLM2 is 576 wide, but its cache keeps a key and a value for each of its 3 key/value heads of 64: 384
+    numbers per token in a layer (issue 61), read from its config."""
+    if "smollm2-135m" not in OFFERED:
+        pytest.skip("smollm2-135m is not here")
+    from app.shared import services
+    from app.shared.i18n import translate
+
+    c = services.checkpoint("smollm2-135m").config
+    per_layer = 2 * c["n_kv_heads"] * (c["dim"] // c["n_heads"])
+    assert per_layer == 384
+    at = open_app("compare", compare_models="gpt,smollm2-135m", compare_text=SHORT, timeout=300)
+    assert not at.exception
+    note = _note(at, "A real model beside ours")
+    assert "576" not in note and "2 × 3 × 64 = 384 numbers per token in each layer" in note
+    assert f"{per_layer * c['n_layers']:,} over its 30 layers" in note
+    zh = translate("compare.why.real", "zh", **svc.real_cache("smollm2-135m"))
+    assert "576" not in zh and "2 × 3 × 64 = 384 个数" in zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_link_to_the_real_models_page_opens_on_what_it_reads(lang):
+    """Compare's default passage is more tokens than the LLaMA page reads of SmolLM2 (issue 61): the link carries the
+    passage cut to what that page takes, says so beside it, and the page opens on it without an error."""
+    if "smollm2-135m" not in OFFERED:
+        pytest.skip("smollm2-135m is not here")
+    from app.llama import service as llama_svc
+
+    at = open_app("compare", lang=lang, compare_models="gpt,smollm2-135m", timeout=300)
+    assert not at.exception and not at.error
+    params = links(at)["llama"]
+    sent = params["llama_text"]
+    assert svc.DEFAULT_TEXT.startswith(sent) and len(sent) < len(svc.DEFAULT_TEXT)
+    llama_svc.encode(sent, name="smollm2-135m")  # within the page's own limit (raises InputError beyond it)
+    cut = "first {n} of the {total} characters" if lang == "en" else "前 {n} 个字符（共 {total} 个）"
+    assert any(cut.format(n=len(sent), total=len(svc.DEFAULT_TEXT)) in c.value for c in at.caption)
+    assert "gpt_text" in links(at)["gpt"] and links(at)["gpt"]["gpt_text"] == svc.DEFAULT_TEXT  # ours reads it all
+    page = open_app("llama", lang=lang, timeout=300, **params)
+    assert not page.exception, [e.value for e in page.exception]
+    assert not page.error, [e.value for e in page.error]
+    assert page.text_area(key="llama_text").value == sent
+    late = svc.link("smollm2-135m", svc.DEFAULT_TEXT, 10_000, 0, 0)[1]  # a query past the cut: its last token
+    assert (
+        int(late["llama_token"])
+        == svc.last_position("smollm2-135m", sent)
+        == len(llama_svc.encode(sent, name="smollm2-135m")) - 1
+    )

@@ -67,3 +67,40 @@ def test_labels_stay_inside_a_phones_plot():
     lo, hi = views.X_RANGE
     for x, position in zip(trace.x, trace.textposition):
         assert position == ("middle left" if x - lo > (hi - lo) / 2 else "middle right"), (x, position)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_newcomer_sees_the_learning_paths(lang):
+    """The Lessons page was invisible before a path was begun (issue 61): home, on a first visit (no progress
+    cookie), offers every path by its title with a link that starts it at its first stop, and the Lessons page."""
+    from urllib.parse import parse_qs
+
+    from app.lessons import paths
+
+    at = open_app(lang=lang)
+    assert not at.exception
+    text = " ".join(e.value for e in (*at.markdown, *at.subheader))
+    assert translate("home.paths.title", lang) in text
+    links = [(link.proto.page, link.proto.label, parse_qs(link.proto.query_string)) for link in at.get("page_link")]
+    for key, stops in paths.PATHS.items():
+        assert translate(f"lessons.path.{key}.title", lang) in text, key
+        first = stops[0]
+        starts = [q for page, _, q in links if q.get("lesson") == [key] and q.get("stop") == ["1"]]
+        assert len(starts) == 1 and all(starts[0][k] == [v] for k, v in first.params), key
+    assert any(page.endswith("lessons") or page == "lessons/page.py" for page, _, _ in links), links
+
+
+def test_zh_start_here_names_no_page_in_english():
+    """zh "Start here" labelled two pages in English ("Forward pass", "Scaling laws"); proper names (GPT, LLaMA,
+    Switch / MoE) stay as they are."""
+    import re
+
+    from app.catalog import start_here
+
+    at = open_app(lang="zh")
+    assert not at.exception
+    labels = [link.proto.label for link in at.get("page_link") if re.match(r"\d+ · ", link.proto.label)]
+    assert [label.split(" · ", 1)[0] for label in labels] == [str(i + 1) for i in range(len(start_here()))]
+    english = [label for label in labels if re.search(r"[A-Za-z]+ [a-z]{2,}", label)]
+    assert not english, english
+    assert any("前向计算" in label for label in labels) and any("缩放定律" in label for label in labels)
