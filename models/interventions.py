@@ -2,8 +2,11 @@
 
 A knock-out asks what a part of the model is *needed* for: run the same input with one head's output (or a whole
 layer's attention or MLP output) replaced, and see which predictions get worse. Zero ablation writes zeros; mean
-ablation writes the part's mean over the positions of this input, which keeps the typical size of what flows on and
-takes away only what depends on the position.
+ablation writes, at each position t, the part's mean over positions 0..t of this input (a running mean), which keeps
+the typical size of what flows on and takes away most of what depends on the token at t. The mean stops at t so that
+a causal decoder stays causal: a mean over the whole input would hand every position a summary of later tokens. At
+position 0 the running mean is the part's own output (nothing is taken away there). A bidirectional encoder reads
+the whole input anyway: ``causal=False`` averages over all its positions.
 
 Activation patching (causal tracing) asks where the information that decides an answer *lives*. Two prompts that
 differ in a few tokens: a clean one the model answers with ``answer`` and a corrupted one it answers otherwise
@@ -58,12 +61,24 @@ def zero_head(h: int) -> Override:
     return fn
 
 
-def mean_head(h: int) -> Override:
-    """Head ``h`` of a (B, H, T, D) probe writes its mean over the positions of this input, at every position."""
+def running_mean(x: torch.Tensor) -> torch.Tensor:
+    """Along the second-to-last axis (positions), position t holds the mean of positions 0..t: causal."""
+    n = torch.arange(1, x.shape[-2] + 1, device=x.device, dtype=x.dtype).unsqueeze(-1)
+    return x.cumsum(dim=-2) / n
+
+
+def _average(x: torch.Tensor, causal: bool) -> torch.Tensor:
+    """The mean over positions (the second-to-last axis) that each position gets: running (``causal``) or whole."""
+    return running_mean(x) if causal else x.mean(dim=-2, keepdim=True).expand_as(x)
+
+
+def mean_head(h: int, causal: bool = True) -> Override:
+    """Head ``h`` of a (B, H, T, D) probe writes, at position t, its mean over positions 0..t of this input
+    (``causal``), or over all of them."""
 
     def fn(x: torch.Tensor, name: str) -> torch.Tensor:
         x = x.clone()
-        x[:, h] = x[:, h].mean(dim=-2, keepdim=True)
+        x[:, h] = _average(x[:, h], causal)
         return x
 
     return fn
@@ -74,23 +89,31 @@ def zero() -> Override:
     return lambda x, name: torch.zeros_like(x)
 
 
-def mean() -> Override:
-    """The whole (B, T, C) probe writes its mean over positions at every position."""
-    return lambda x, name: x.mean(dim=-2, keepdim=True).expand_as(x).clone()
+def mean(causal: bool = True) -> Override:
+    """The whole (B, T, C) probe writes, at position t, its mean over positions 0..t (``causal``), or over all."""
+    return lambda x, name: _average(x, causal).clone()
 
 
 def knock_out(
-    layer: int, part: str, mode: str = "zero", head: int = 0, *, stack: str = "blocks", attn: str = "attn"
+    layer: int,
+    part: str,
+    mode: str = "zero",
+    head: int = 0,
+    *,
+    stack: str = "blocks",
+    attn: str = "attn",
+    causal: bool = True,
 ) -> dict[str, Override]:
     """The ``intervene`` argument that knocks out ``part`` (``PARTS``) of block ``layer`` by ``mode`` (``MODES``).
     ``stack``: the path of the model's list of blocks; ``attn``: which attention of the block ``head`` and ``attn``
-    mean (its probes are ``{attn}.context`` and ``{attn}_out``)."""
+    mean (its probes are ``{attn}.context`` and ``{attn}_out``); ``causal``: mean ablation's running mean (a
+    decoder), else the mean over the whole input (a bidirectional encoder such as BERT's)."""
     if part not in PARTS or mode not in MODES:
         raise ValueError(f"part must be one of {PARTS}, mode one of {MODES}")
     if part == "head":
-        return {f"{stack}.{layer}.{attn}.context": (zero_head if mode == "zero" else mean_head)(head)}
+        return {f"{stack}.{layer}.{attn}.context": zero_head(head) if mode == "zero" else mean_head(head, causal)}
     probe = f"{attn}_out" if part == "attn" else "mlp_out"
-    return {f"{stack}.{layer}.{probe}": zero() if mode == "zero" else mean()}
+    return {f"{stack}.{layer}.{probe}": zero() if mode == "zero" else mean(causal)}
 
 
 def encoder_decoder_knock_out(
@@ -98,12 +121,13 @@ def encoder_decoder_knock_out(
 ) -> dict[str, Override]:
     """``knock_out`` in an encoder–decoder (``models.transformer``, ``models.t5``): ``stack`` ``"encoder"`` or
     ``"decoder"``; ``part`` one of ``PARTS`` (a head or the whole of the layer's self-attention, its MLP) or, in
-    the decoder, ``CROSS_PARTS`` (a head or the whole of its cross-attention)."""
+    the decoder, ``CROSS_PARTS`` (a head or the whole of its cross-attention). Mean ablation averages over positions
+    0..t in the decoder, over the whole source in the encoder (which reads all of it)."""
     if stack not in STACKS or part not in PARTS + (CROSS_PARTS if stack == "decoder" else ()):
         raise ValueError(f"stack must be one of {STACKS}; part one of {PARTS}, or in the decoder {CROSS_PARTS}")
     attn = "cross_attn" if part in CROSS_PARTS else "self_attn"
     plain = {"cross_head": "head", "cross": "attn"}.get(part, part)
-    return knock_out(layer, plain, mode, head, stack=f"{stack}.layers", attn=attn)
+    return knock_out(layer, plain, mode, head, stack=f"{stack}.layers", attn=attn, causal=stack == "decoder")
 
 
 @torch.inference_mode()

@@ -239,27 +239,38 @@ def build(config: dict) -> MLA:
     return MLA(Config(**config))
 
 
-def keep_latent(kept) -> Override:
+def keep_latent(kept, fill: torch.Tensor | None = None) -> Override:
     """An override for the latent probes (``blocks.{i}.attn.c_kv``, (B, S, K)): layer i keeps the dimensions
-    ``kept[i]`` of its c_KV and the rest are zeroed — what a cache that stores only those dimensions would hand
-    back. Keeping all K is the plain forward exactly."""
+    ``kept[i]`` of its c_KV and each other dimension d takes ``fill[i, d]`` (``latent_stats``' mean, a constant a
+    cache needs to store once, not per token), or 0 without ``fill`` — what a cache that stores only the kept
+    dimensions would hand back. Keeping all K is the plain forward exactly."""
     index = [torch.as_tensor(list(k), dtype=torch.long) for k in kept]
 
     def kept_only(x: torch.Tensor, name: str) -> torch.Tensor:
-        keep = index[int(name.split(".")[1])].to(x.device)
-        out = torch.zeros_like(x)
+        i = int(name.split(".")[1])
+        keep = index[i].to(x.device)
+        out = torch.zeros_like(x) if fill is None else fill[i].to(x).expand_as(x).clone()
         out[..., keep] = x[..., keep]
         return out
 
     return kept_only
 
 
-def latent_order(model: MLA, tokens: torch.Tensor) -> torch.Tensor:
-    """(L, K): each layer's latent dimensions by their variance over ``tokens`` (B, T), largest first."""
+def latent_stats(model: MLA, tokens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each layer's latent dimensions over ``tokens`` (B, T): (L, K) their order by variance, largest first, and
+    (L, K) their means. A dropped dimension filled with its mean costs its variance in squared error (filled with 0,
+    its variance plus its squared mean), so keeping the dimensions of largest variance is the best choice for that
+    fill."""
     with torch.inference_mode(), trace("blocks.*.attn.c_kv") as t:
         model(tokens)
-    var = torch.stack([t[f"blocks.{i}.attn.c_kv"].flatten(0, 1).var(0) for i in range(len(model.blocks))])
-    return var.argsort(-1, descending=True)
+    c = [t[f"blocks.{i}.attn.c_kv"].flatten(0, 1) for i in range(len(model.blocks))]  # (B·T, K) each
+    var, mean = torch.stack([x.var(0) for x in c]), torch.stack([x.mean(0) for x in c])
+    return var.argsort(-1, descending=True), mean
+
+
+def latent_order(model: MLA, tokens: torch.Tensor) -> torch.Tensor:
+    """(L, K): each layer's latent dimensions by their variance over ``tokens`` (B, T), largest first."""
+    return latent_stats(model, tokens)[0]
 
 
 def cache_numbers_per_token(c: Config) -> int:

@@ -397,7 +397,7 @@ def knock_out(
 
     before = run()
     start = time.perf_counter()
-    with intervene(interventions.knock_out(layer, part, mode, head)):
+    with intervene(interventions.knock_out(layer, part, mode, head, causal=False)):  # it reads both ways
         after = run()
     ms = (time.perf_counter() - start) * 1e3
     right = [tokens.ids[m] for m in known]

@@ -1,6 +1,6 @@
 """Two interventions on the trained MLA decoder, on held-out text: knock out a head, or a block's attention or MLP;
-and keep only r of the d_c latent dimensions each layer caches (the rest zeroed at the latent probe), the bits per
-character against the bytes the cache then holds per token."""
+and keep only r of the d_c latent dimensions each layer caches (each of the rest set to its mean at the latent
+probe), the bits per character against the bytes the cache then holds per token."""
 
 from __future__ import annotations
 

@@ -639,7 +639,7 @@ def _changed(overrides: dict) -> HeldOut:
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
-    ``mode`` (zeros, or its mean over each window's positions)."""
+    ``mode`` (zeros, or at each position its mean over the window's positions up to there)."""
     from models import interventions
 
     s = shape()
@@ -661,8 +661,8 @@ def latent_bytes(r: int) -> int:
 
 @dataclass(frozen=True)
 class Fewer:
-    """The held-out loss with each layer's c_KV cut to its ``kept`` dimensions of largest variance (the rest
-    zeroed: ``mla.keep_latent``), and the bits per character at every width offered."""
+    """The held-out loss with each layer's c_KV cut to its ``kept`` dimensions of largest variance (each of the rest
+    set to its mean over the same windows: ``mla.keep_latent``), and the bits per character at every width offered."""
 
     kept: int  # r
     held: HeldOut
@@ -675,8 +675,8 @@ class Fewer:
 @st.cache_data(show_spinner=False, max_entries=1)
 def _fewer_all() -> dict[int, HeldOut]:
     windows = held_out_windows(MODEL.name, shape().max_len, KO_WINDOWS)[0]
-    order = mla.latent_order(MODEL.model, torch.from_numpy(windows))  # (L, K), measured on the same windows
-    return {r: _changed({"blocks.*.attn.c_kv": mla.keep_latent(order[:, :r])}) for r in latent_options()}
+    order, mean = mla.latent_stats(MODEL.model, torch.from_numpy(windows))  # (L, K) each, on the same windows
+    return {r: _changed({"blocks.*.attn.c_kv": mla.keep_latent(order[:, :r], mean)}) for r in latent_options()}
 
 
 def fewer_latents(kept: int) -> Fewer:

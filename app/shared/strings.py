@@ -241,13 +241,17 @@ STRINGS = {
     "view.ko.part.pair.cross_head": ("cross-attention head", "交叉注意力头"),
     "view.ko.part.pair.cross": ("cross-attention", "交叉注意力"),
     "view.ko.part.pair.mlp": ("MLP", "MLP"),
-    "view.ko.mode": ("Replace its output by", "将其输出替换为"),
-    "view.ko.mode.zero": ("zeros", "零"),
-    "view.ko.mode.mean": ("its mean", "其均值"),
+    "view.ko.mode": ("Ablation", "消融方式"),
+    "view.ko.mode.zero": ("zero ablation", "零消融"),
+    "view.ko.mode.mean": ("mean ablation", "均值消融"),
     "view.ko.mode.help": (
-        "Zeros: the part writes nothing. Mean: it writes its average over this input's positions at every position, "
-        "keeping its usual size but losing what depends on the position.",
-        "零：该部分什么也不写入。均值：在每个位置写入它在本输入各位置上的平均值，保持通常的大小，但失去随位置变化的信息。",
+        "Zero ablation: the part writes zeros. Mean ablation: at each position it writes the mean of its own output "
+        "over this input's positions from 0 up to that one (a running mean, so a decoder still sees no later token; "
+        "position 0 keeps its output). That keeps the part's usual size and removes most of what depends on the "
+        "token there. An encoder reads the whole input anyway: there the mean is over all positions.",
+        "零消融：该部分写入全零。均值消融：在每个位置写入它在本输入位置 0 到该位置上输出的平均值（累积均值，"
+        "因此解码器仍看不到后面的词元；位置 0 保留原输出）。这样保持该部分输出的通常大小，去掉大部分随该处词元而变的"
+        "信息。编码器本来就读入整个输入，那里的均值取所有位置。",
     ),
     "view.ko.what.blocks.head": ("{lh}", "{lh}"),
     "view.ko.what.blocks.attn": ("attention of layer {layer}", "层 {layer} 的注意力"),

@@ -250,3 +250,15 @@ def test_fewer_latent_dimensions_and_a_knock_out_raise_the_held_out_bits():
         after(translate("view.ko.knocked", LANG, what=translate("view.ko.what.blocks.mlp", LANG, layer=0))) - before
         > 1.5
     )
+
+
+def test_the_cut_latent_is_filled_with_means_and_the_read_claims_only_what_is_measured():
+    """Issue 61, item 12: the dropped latent dimensions take their means (not zeros), and the read no longer says a
+    smaller cache has to be trained small (no narrower latent is trained here) but that it is not measured."""
+    caption = {lang: translate("mla.fewer.caption", lang, K=64, R=16, T=128) for lang in ("en", "zh")}
+    assert "set to its mean" in caption["en"] and "zeroed" not in caption["en"]
+    assert "均值" in caption["zh"] and "置零" not in caption["zh"]
+    read = {lang: translate("mla.fewer.read", lang, K=64) for lang in ("en", "zh")}
+    assert "trained small" not in read["en"] and "not measured" in read["en"]
+    assert "按小宽度训练" not in read["zh"] and "并未测量" in read["zh"]
+    assert "+0.07" in read["en"] and "+0.07" in read["zh"]  # keeping 32, mean-filled (+0.075 measured)
