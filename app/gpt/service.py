@@ -605,9 +605,10 @@ def _check_part(name: str, layer: int, part: str, mode: str, head: int) -> None:
 def knock_out(
     text: str, length: int, seed: int, layer: int, part: str, mode: str, head: int = 0, name: str = NAME
 ) -> KnockOut:
-    """Knock out ``part`` of block ``layer`` (one head, the whole attention, the MLP) by ``mode`` (zeros, or the
-    mean over this input's positions) and compare with the plain run. Eager torch on the shared model: the override
-    lives in this call's context only (``models.probe.intervene``), the model is never changed."""
+    """Knock out ``part`` of block ``layer`` (one head, the whole attention, the MLP) by ``mode`` (zeros, or at
+    each position its mean over this input's positions up to there) and compare with the plain run. Eager torch on
+    the shared model: the override lives in this call's context only (``models.probe.intervene``), the model is
+    never changed."""
     import torch
 
     from models import interventions

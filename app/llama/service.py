@@ -741,8 +741,9 @@ REAL_KO_WINDOWS = 8
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0, name: str = MODEL.name) -> HeldOut:
     """The held-out loss by position with ``part`` (one head, the whole attention, the MLP) of block ``layer``
-    replaced by ``mode`` (zeros, or its mean over each window's positions), beside the plain run. The override lives
-    in this call's context only (``models.probe.intervene``): the shared model is never changed."""
+    replaced by ``mode`` (zeros, or at each position its mean over the window's positions up to there), beside the
+    plain run. The override lives in this call's context only (``models.probe.intervene``): the shared model is
+    never changed."""
     from models import interventions
 
     s = shape(name)

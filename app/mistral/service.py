@@ -302,7 +302,7 @@ def _changed(overrides: dict) -> HeldOut:
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss with ``part`` (one head, the whole attention, the MLP) of block ``layer`` replaced by
-    ``mode`` (zeros, or its mean over each window's positions)."""
+    ``mode`` (zeros, or at each position its mean over the window's positions up to there)."""
     from models import interventions
 
     s = shape()

@@ -313,8 +313,9 @@ def _override(layer: int, part: str, mode: str, head: int) -> dict:
 @st.cache_data(show_spinner=False, max_entries=64)
 def knock_out(layer: int, part: str, mode: str, head: int = 0) -> HeldOut:
     """The held-out loss by segment with ``part`` of block ``layer`` knocked out (one head, the attention, the MLP,
-    replaced by ``mode``: zeros or its mean over the segment's positions) or its memory cut (``memory``; every
-    block's: ``memory_all``). The override lives in this call's context only (``models.probe.intervene``)."""
+    replaced by ``mode``: zeros or at each position its mean over the segment's positions up to there) or its memory
+    cut (``memory``; every block's: ``memory_all``). The override lives in this call's context only
+    (``models.probe.intervene``)."""
     s = shape()
     if part not in PARTS or mode not in KNOCK_MODES:
         raise InputError("txl.error.knock_part")
