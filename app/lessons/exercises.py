@@ -73,8 +73,13 @@ def _backend() -> str:
 # ---- GPT: the induction head -----------------------------------------------------------------------------------------
 
 
+def _gpt_name() -> str:
+    """The model picked at the top of the GPT page (ours unless the reader picked a real one)."""
+    return _state("gpt_model", _svc("gpt").NAME)
+
+
 def _gpt_heads() -> tuple:
-    c = _svc("gpt").handle().config
+    c = _svc("gpt").handle(_gpt_name()).config
     return tuple((layer, head) for layer in range(int(c["n_layers"])) for head in range(int(c["n_heads"])))
 
 
@@ -88,11 +93,12 @@ def _gpt_label(head: tuple[int, int], lang: str) -> str:
 
 
 def _gpt_best() -> tuple[tuple[int, int], float, tuple[int, int]]:
-    """The head with the highest induction score on the page's repeated sequence (length and seed as set there)."""
+    """The head with the highest induction score on the page's repeated sequence (length and seed as set there), in
+    the page's model."""
     svc = _svc("gpt")
     length = int(_state("gpt_icl_length", svc.ICL_DEFAULT[0]))
     seed = int(_state("gpt_icl_seed", svc.ICL_DEFAULT[1]))
-    ind = svc.induction(length, seed, "torch")
+    ind = svc.induction(length, seed, "torch", _gpt_name())
     return ind.best_head, float(ind.scores.max()), (length, seed)
 
 
@@ -101,7 +107,10 @@ def _gpt_check(answer) -> Verdict:
     if answer is None:
         return Verdict(False, "lessons.pick")
     svc = _svc("gpt")
-    got = float(svc.induction(length, seed, "torch").scores[answer])
+    scores = svc.induction(length, seed, "torch", _gpt_name()).scores
+    if not (0 <= answer[0] < scores.shape[0] and 0 <= answer[1] < scores.shape[1]):  # an answer left from a model
+        return Verdict(False, "lessons.pick")  # switched away from: no such head in this one
+    got = float(scores[tuple(answer)])
     if tuple(answer) == best:
         return Verdict(True, "lessons.ex.gpt.right", {"score": f"{score:.2f}"})
     return Verdict(False, "lessons.ex.gpt.hint", {"score": f"{got:.2f}"})
@@ -369,24 +378,28 @@ def _attention_answer(lang: str) -> str:
 # ---- Forward pass: what writes the predicted token -------------------------------------------------------------------
 
 
+def _forward_name() -> str:
+    """The model picked at the top of the forward-pass page (ours unless the reader picked a real one)."""
+    svc = _svc("forward-pass")
+    return _state("forward_pass_model", svc.NAME)
+
+
 def _forward_parts():
-    """At the last token of the page's text: each kind of part's direct contribution to the predicted token's logit,
-    heads summed per layer. ((kind, layer), logit), largest first."""
+    """At the last token of the page's text, on the page's model: each kind of part's direct contribution to the
+    predicted token's logit, heads summed per layer. (predicted piece, (((kind, layer), logit), ...) largest first)."""
     svc = _svc("forward-pass")
     text = _state("forward_pass_text", svc.DEFAULT_TEXT)
-    view = svc.analyse(text, 10**6, 0, 0, 1.0, svc.NAME)  # the position is clamped to the last token
-    sums: dict[tuple[str, int], float] = {}
-    for (kind, layer, _head), v in zip(view.dla_parts, view.dla):
-        kind = "attn" if kind in ("head", "bias") else kind
-        sums[kind, layer] = sums.get((kind, layer), 0.0) + float(v)
-    return view, sorted(sums.items(), key=lambda kv: -kv[1])
+    return svc.layer_attribution(text, _forward_name())
 
 
 def _forward_options() -> tuple:
     """The embeddings, then each layer's attention and MLP, in the order the stream passes them (from the config:
-    drawing the answer box runs no forward pass)."""
-    n_layers = int(_svc("forward-pass").config()["n_layers"])
-    return (("token", -1), ("position", -1), *((kind, layer) for layer in range(n_layers) for kind in ("attn", "mlp")))
+    drawing the answer box runs no forward pass). A Llama-family model adds no position embedding (RoPE)."""
+    svc = _svc("forward-pass")
+    name = _forward_name()
+    n_layers = int(svc.config(name)["n_layers"])
+    embeddings = (("token", -1),) if svc.arch(name) == "llama" else (("token", -1), ("position", -1))
+    return (*embeddings, *((kind, layer) for layer in range(n_layers) for kind in ("attn", "mlp")))
 
 
 def _forward_label(part, lang: str) -> str:
@@ -397,11 +410,11 @@ def _forward_label(part, lang: str) -> str:
 def _forward_check(answer) -> Verdict:
     if answer is None:
         return Verdict(False, "lessons.pick")
-    view, ranked = _forward_parts()
+    piece, ranked = _forward_parts()
     best, value = ranked[0]
-    got = dict(ranked)[tuple(answer)]
+    got = dict(ranked).get(tuple(answer), 0.0)
     fields = {
-        "piece": view.predicted_piece.strip() or view.predicted_piece,
+        "piece": piece.strip() or piece,
         "logit": f"{value:.2f}",
         "got": f"{got:.2f}",
     }
@@ -411,10 +424,10 @@ def _forward_check(answer) -> Verdict:
 
 
 def _forward_answer(lang: str) -> str:
-    view, ranked = _forward_parts()
+    piece, ranked = _forward_parts()
     best, value = ranked[0]
     part = _forward_label(best, lang)
-    return translate("lessons.ex.forward_pass.key", lang, part=part, logit=f"{value:.2f}", piece=view.predicted_piece)
+    return translate("lessons.ex.forward_pass.key", lang, part=part, logit=f"{value:.2f}", piece=piece)
 
 
 # ---- ViT: the patch [CLS] reads most ---------------------------------------------------------------------------------

@@ -344,16 +344,18 @@ STRINGS |= {
     ),
     "lessons.ex.forward_pass.token": ("the token embedding", "词元嵌入"),
     "lessons.ex.forward_pass.position": ("the position embedding", "位置嵌入"),
-    "lessons.ex.forward_pass.attn": ("attention of layer {layer} (all heads)", "第 {layer} 层的注意力（所有头）"),
-    "lessons.ex.forward_pass.mlp": ("MLP of layer {layer}", "第 {layer} 层的 MLP"),
+    "lessons.ex.forward_pass.attn": ("attention of layer {layer} (all heads)", "层 {layer} 的注意力（所有头）"),
+    "lessons.ex.forward_pass.mlp": ("MLP of layer {layer}", "层 {layer} 的 MLP"),
     "lessons.ex.forward_pass.right": (
         "Right: it adds {logit} to the logit of “{piece}”, more than any other part.",
         "正确：它给 “{piece}” 的 logit 加了 {logit}，比其他任何部分都多。",
     ),
     "lessons.ex.forward_pass.hint": (
-        "That part adds {got}; another adds {logit} to “{piece}”. Read the attribution bars at the end of the page: "
-        "the longest bar to the right.",
-        "这一部分加了 {got}；另一部分给 “{piece}” 加了 {logit}。看页面末尾的归因条形图：向右最长的那一条。",
+        "That part adds {got}; another adds {logit} to “{piece}”. In the attribution bars at the end of the page each "
+        "head is a bar of its own: add up a layer's heads to get its attention, then compare the sums with the MLP "
+        "bars. (A real model pools its smallest parts into one bar.)",
+        "这一部分加了 {got}；另一部分给 “{piece}” 加了 {logit}。页面末尾的归因条形图里每个头各占一条："
+        "把一层的各头相加得到该层的注意力，再与各 MLP 条比较。（真实模型把最小的部分合成一条。）",
     ),
     "lessons.ex.forward_pass.key": (
         "{part}: +{logit} to the logit of “{piece}” (last token).",

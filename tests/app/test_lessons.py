@@ -473,3 +473,83 @@ def test_an_exercise_whose_model_is_missing_says_so_instead_of_a_traceback(monke
     at = _solve(at, "mla", "MLA", "zh")
     assert not at.exception
     assert _verdict(at) == (False, translate("lessons.unavailable", "zh"))
+
+
+# ---- exercises on the model the page shows (a real one picked at the top) ----------------------------------------
+
+REAL = "smollm2-135m"  # the real model setup ships
+
+
+def _open_real(page: str, **query):
+    """``page`` with SmolLM2 picked; fails (never skips) where it is missing: the README's setup fetches it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    at = open_app(page, lang="en", timeout=300, **{f"{exercises.slug(page)}_model": REAL}, **query)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_gpt_exercise_asks_about_the_real_model_the_page_shows():
+    """SmolLM2 has 30 layers of 9 heads: the answer box offers them all, and the head the page names in its intro
+    (its best induction head on the default sequence) is the right answer."""
+    from app.gpt import service as svc
+
+    ind = svc.induction(*svc.ICL_DEFAULT, "torch", REAL)
+    assert ind.scores.shape == (30, 9)
+    best = ind.best_head
+    label = translate("view.layer_head", "en", layer=best[0], head=best[1])
+    at = _open_real("gpt")
+    assert any(label in m.value for m in at.markdown)  # the page names it
+    box = at.selectbox(key="lessons_gpt_answer")
+    assert box.options[0] == "L0 · H0" and box.options[-1] == "L29 · H8" and len(box.options) == 270
+    worst = tuple(int(i) for i in np.unravel_index(int(ind.scores.argmin()), ind.scores.shape))
+    at = _solve(at, "gpt", worst)
+    assert not _verdict(at)[0]
+    at = _solve(at, "gpt", best)
+    ok, text = _verdict(at)
+    assert ok and f"{ind.scores.max():.2f}" in text, text
+
+
+def _real_attribution(text: str) -> dict:
+    """Direct logit attribution on SmolLM2 at the last token, worked out here from the page's forward pass: a
+    layer's attention W_O · context, its MLP the rest of what the block adds, each projected on the predicted token's
+    unembedding through the final RMSNorm at its scale."""
+    from app.forward_pass import service as svc
+
+    f = svc.forward_llama(text, REAL)
+    w, c = svc.weights(REAL), svc.config(REAL)
+    t = len(f.ids) - 1
+    resid = f.probes["resid"][:, t].astype(np.float64)  # (L, C)
+    before = np.vstack([w["embed.weight"][f.ids[t]][None].astype(np.float64), resid[:-1]])
+    attn = np.stack([w[f"blocks.{i}.attn.wo.weight"] @ f.probes["attn.context"][i, :, t].reshape(-1)
+                     for i in range(c["n_layers"])]).astype(np.float64)  # fmt: skip
+    mlp = resid - before - attn
+    rms = np.sqrt((resid[-1] ** 2).mean() + c["norm_eps"])
+    predicted = int(f.logits[t].argmax())
+    e = w["embed.weight"][predicted].astype(np.float64) * w["norm.weight"] / rms  # SmolLM2 ties its unembedding
+    parts = {("token", -1): float(before[0] @ e)}
+    for i in range(c["n_layers"]):
+        parts["attn", i], parts["mlp", i] = float(attn[i] @ e), float(mlp[i] @ e)
+    assert sum(parts.values()) == pytest.approx(float(f.logits[t, predicted]), rel=1e-3)
+    return parts
+
+
+def test_the_forward_pass_exercise_asks_about_the_real_model_the_page_shows():
+    """On SmolLM2 the options are its embedding and its 30 layers' attention and MLP (no position embedding: RoPE),
+    and the right answer is the part that adds most to SmolLM2's own prediction."""
+    from app.forward_pass import service as svc
+
+    parts = _real_attribution(svc.DEFAULT_TEXT)
+    best, worst = max(parts, key=parts.get), min(parts, key=parts.get)
+    at = _open_real("forward-pass")
+    box = at.selectbox(key="lessons_forward_pass_answer")
+    assert len(box.options) == 1 + 2 * 30
+    assert box.options[0] == "the token embedding" and box.options[-1] == "MLP of layer 29"
+    at = _solve(at, "forward-pass", worst)
+    ok, text = _verdict(at)
+    assert not ok and "add up a layer's heads" in text  # the answer sums a layer's heads: so does the hint
+    at = _solve(at, "forward-pass", best)
+    ok, text = _verdict(at)
+    assert ok and f"{parts[best]:.2f}" in text, text
