@@ -40,6 +40,9 @@ class Exercise:
     answer: Callable[[str], str]  # the answer key in a language, from the same numbers as the check
     options: Callable[[], tuple] | None = None  # the answers offered in the answer box; None: act on the page
     label: Callable[[object, str], str] = lambda option, lang: str(option)  # an option in a language
+    # Where the question makes sense on our model only: () -> (the page's model picker key, our model's name). With
+    # another model picked the exercise says so and offers to switch the page back to ours.
+    ours: Callable[[], tuple[str, str]] | None = None
 
 
 # The settings an answer key is computed at: a stop's prepared state (its query parameters) while the worksheet is
@@ -156,12 +159,13 @@ def _bert_check(_answer) -> Verdict:
 def _bert_answer(lang: str) -> str:
     """Every word piece of sentence A, masked alone: which ones our BERT puts first."""
     svc = _svc("bert")
+    name = _state("bert_model", svc.NAME)
     a, b = _state("bert_a", svc.DEFAULT_A), _state("bert_b", svc.DEFAULT_B)
-    tokens = svc.tokenize(svc.NAME, a, b)
-    end_of_a = len(svc.tokenize(svc.NAME, a).ids) - 1  # its [SEP]
+    tokens = svc.tokenize(name, a, b)
+    end_of_a = len(svc.tokenize(name, a).ids) - 1  # its [SEP]
     hits, misses = [], []
     for m in (m for m in tokens.maskable if m < end_of_a):
-        res = svc.analyse(svc.NAME, a, b, (m,), 1)
+        res = svc.analyse(name, a, b, (m,), 1)
         (hits if res.top_ids[0, 0] == tokens.ids[m] else misses).append(tokens.pieces[m].strip())
     return translate("lessons.ex.bert.key", lang, hits=", ".join(hits) or "—", misses=", ".join(misses) or "—")
 
@@ -435,12 +439,16 @@ def _forward_answer(lang: str) -> str:
 
 def _vit_map():
     """[CLS]'s attention over the patches in the last layer, mean over heads, on the held-out digit picked on the
-    page."""
+    page. Our ViT only: a real one reads photos, not the held-out digits (``_vit_ours``)."""
     svc = _svc("vit")
     index = int(_state("vit_index", 2))
     held = svc.held_out(index)
     res = svc.analyse(svc.image_key(held.image), _backend())
     return svc.cls_attention(res, res.patterns.shape[0] - 1, None), held
+
+
+def _vit_ours() -> tuple[str, str]:
+    return "vit_model", _svc("vit").NAME
 
 
 def _vit_options() -> tuple:
@@ -633,12 +641,17 @@ def _llama_overlap():
     """Per layer, how much more alike two query heads attend when they read the same key/value head than when they
     read different ones (mean overlap Σ min(Aᵢ, Aⱼ)), on the page's text."""
     svc = _svc("llama")
-    h = svc.heads(_state("llama_text", svc.DEFAULT_TEXT))
+    h = svc.heads(_state("llama_text", svc.DEFAULT_TEXT), _llama_name())
     return h.within - h.across, h
 
 
+def _llama_name() -> str:
+    """The model picked at the top of the LLaMA page (ours unless the reader picked a real one)."""
+    return _state("llama_model", _svc("llama").MODEL.name)
+
+
 def _llama_options() -> tuple:
-    return tuple(range(_svc("llama").shape().n_layers))
+    return tuple(range(_svc("llama").shape(_llama_name()).n_layers))
 
 
 def _llama_label(layer: int, lang: str) -> str:
@@ -715,10 +728,16 @@ T5_NEAR = 4  # offsets −4 … 4 are offered one by one; the rest as "farther"
 T5_FAR = 99
 
 
+def _t5_name() -> str:
+    """The model picked at the top of the T5 page (ours unless the reader picked a real one)."""
+    return _state("t5_model", _svc("t5").NAME)
+
+
 def _t5_peak() -> tuple[int, int]:
-    """(head, offset key − query) where the encoder head set in the bias section has its largest learned bias."""
+    """(head, offset key − query) where the encoder head set in the bias section has its largest learned bias, in the
+    page's model."""
     svc = _svc("t5")
-    tb = svc.trained_bias(svc.NAME, _backend())
+    tb = svc.trained_bias(_t5_name(), _backend())
     head = min(int(_state("t5_bias_head", 0) or 0), tb.encoder.shape[0] - 1)
     return head, int(tb.offsets[int(tb.encoder[head].argmax())])
 
@@ -744,7 +763,7 @@ def _t5_check(answer) -> Verdict:
 
 def _t5_answer(lang: str) -> str:
     svc = _svc("t5")
-    tb = svc.trained_bias(svc.NAME, "torch")
+    tb = svc.trained_bias(_t5_name(), "torch")
     peaks = ", ".join(f"{h}: {int(tb.offsets[int(row.argmax())]):+d}" for h, row in enumerate(tb.encoder))
     head, peak = _t5_peak()
     return translate("lessons.ex.t5.key", lang, head=head, offset=f"{peak:+d}", peaks=peaks)
@@ -793,7 +812,7 @@ EXERCISES: dict[str, Exercise] = {
     "llama": Exercise("llama", _llama_check, _llama_answer, _llama_options, _llama_label),
     "attention": Exercise("attention", _attention_check, _attention_answer, _attention_options, _attention_label),
     "forward-pass": Exercise("forward-pass", _forward_check, _forward_answer, _forward_options, _forward_label),
-    "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label),
+    "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label, _vit_ours),
     "alignment": Exercise("alignment", _alignment_check, _alignment_answer, _alignment_options, _alignment_label),
     "gpt": Exercise("gpt", _gpt_check, _gpt_answer, _gpt_heads, _gpt_label),
     "bert": Exercise("bert", _bert_check, _bert_answer),
@@ -834,6 +853,29 @@ def _check(page: str) -> None:
     st.session_state[VERDICT.format(page)] = (answer, verdict)
 
 
+def _use_ours(key: str, own: str) -> None:
+    """``on_click`` of the switch back to our model: the page's picker set before the rerun draws it."""
+    st.session_state[key] = own
+
+
+def _on_another_model(page: str, ex: Exercise) -> bool:
+    """Where the question is about our model only and the page shows another: the question, why it cannot be
+    answered on that model, and a button that switches the page to ours. True when drawn."""
+    if ex.ours is None:
+        return False
+    key, own = ex.ours()
+    if _state(key, own) == own:
+        return False
+    with st.container(border=True, key="te_lesson_exercise"):
+        st.markdown(f"**{t('lessons.exercise')}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
+        st.info(t("lessons.ours_only", name=own), icon=":material/info:")
+        st.button(
+            t("lessons.use_ours", name=own), key=f"lessons_{slug(page)}_ours", on_click=_use_ours, args=(key, own)
+        )
+    progress.sync()
+    return True
+
+
 def exercise(page: str) -> None:
     """The page's exercise, under the page: the question, the answer box (where the answer is not the page's own
     controls), a check button and the last verdict."""
@@ -841,6 +883,8 @@ def exercise(page: str) -> None:
     if ex is None:
         return
     try:
+        if _on_another_model(page, ex):
+            return
         options = ex.options() if ex.options is not None else None
     except (InputError, *UNAVAILABLE):  # a model or the corpus is missing: the page already says what to run
         return

@@ -361,6 +361,12 @@ STRINGS |= {
         "{part}: +{logit} to the logit of “{piece}” (last token).",
         "{part}：给 “{piece}” 的 logit 加 {logit}（最后一个词元）。",
     ),
+    "lessons.ours_only": (
+        "This question is about our {name} model, not the model picked at the top of the page. Switch the page back "
+        "to ours to answer it.",
+        "这道题问的是我们自己的 {name} 模型，而不是页面顶部选中的模型。把页面换回我们的模型再作答。",
+    ),
+    "lessons.use_ours": ("Switch the page to our {name}", "把页面换成我们的 {name}"),
     "lessons.ex.vit.q": (
         "On the held-out digit picked on the page, which patch does [CLS] attend to most in the last layer "
         "(mean over heads)?",

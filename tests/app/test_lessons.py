@@ -553,3 +553,65 @@ def test_the_forward_pass_exercise_asks_about_the_real_model_the_page_shows():
     at = _solve(at, "forward-pass", best)
     ok, text = _verdict(at)
     assert ok and f"{parts[best]:.2f}" in text, text
+
+
+def _vit_exercise_alone():
+    """The ViT page's exercise drawn on its own (a released ViT's page reads photos, not our held-out digits)."""
+    from app.lessons import exercises as ex
+
+    ex.exercise("vit")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_vit_exercise_on_a_released_vit_says_it_is_about_ours_and_switches_the_page_back(lang):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_vit_exercise_alone, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.session_state["vit_model"] = "vit-base-patch16-224"  # picked at the top of the page
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.selectbox  # no answers offered about a model the page does not show
+    assert at.info[0].value == translate("lessons.ours_only", lang, name="vit")
+    at.button(key="lessons_vit_ours").click().run()
+    assert at.session_state["vit_model"] == "vit"
+    box = at.selectbox(key="lessons_vit_answer")  # the question, on our ViT
+    grid = exercises._svc("vit").MODEL.model.config.grid
+    assert len(box.options) == grid * grid
+
+
+def test_the_llama_exercise_asks_about_the_real_model_the_page_shows():
+    """With SmolLM2 picked (30 layers, 9 query heads on 3 key/value heads) the layers offered are its own, and the
+    right layer is where its heads sharing a key/value head overlap most beyond the others, on the page's text."""
+    from app.llama import service as svc
+
+    h = svc.heads(svc.DEFAULT_TEXT, REAL)
+    assert h.within.shape == (30,)
+    diff = h.within - h.across
+    best, worst = int(np.argmax(diff)), int(np.argmin(diff))
+    with exercises.prepared({"llama_model": REAL}):
+        ex = exercises.EXERCISES["llama"]
+        assert ex.options() == tuple(range(30))
+        assert ex.check(best).ok and not ex.check(worst).ok
+        assert ex.answer("en").startswith(translate("view.layer_n", "en", layer=best) + ".")
+
+
+def test_the_t5_exercise_reads_the_bias_of_the_model_the_page_shows(monkeypatch):
+    """A released T5 picked on the page (a stand-in for its bias tables here): the peak is read from its tables."""
+    from app.t5 import service as svc
+
+    asked = []
+    offsets = np.arange(-8, 9)
+
+    def trained_bias(name, backend="torch"):
+        asked.append(name)
+        peak = 3 if name == "t5-small" else -1  # the released model's head 0 peaks at +3
+        table = -np.abs(offsets - peak)[None].astype(float)
+        return svc.TrainedBias(offsets, table, table[:, :9], offsets[:9], backend, "cpu", 0.0)
+
+    monkeypatch.setattr(svc, "trained_bias", trained_bias)
+    with exercises.prepared({"t5_model": "t5-small"}):
+        ex = exercises.EXERCISES["t5"]
+        assert ex.check(3).ok and not ex.check(-1).ok
+        assert "+3" in ex.answer("en")
+    assert set(asked) == {"t5-small"}
