@@ -325,17 +325,17 @@ STRINGS |= {
     "lessons.ex.attention.right": (
         "Right: at step {step} it puts {w} of its weight on position {i} (“{char}”) — the character it is about to "
         "copy, counted from the end.",
-        "正确：第 {step} 步把 {w} 的权重放在位置 {i}（“{char}”）上——正是它要从末尾数着抄写的那个字符。",
+        "正确：步 {step} 把 {w} 的权重放在位置 {i}（“{char}”）上——正是它要从末尾数着抄写的那个字符。",
     ),
     "lessons.ex.attention.hint": (
         "That position gets {got} of the weight. To reverse, output step s must read the input s places from the "
         "end: look at the bright cell in the cross-attention row of this step.",
-        "这个位置只得到 {got} 的权重。要倒着写，第 s 个输出步必须读离末尾 s 个位置的输入：看这一步交叉注意力那一行里"
+        "这个位置只得到 {got} 的权重。要倒着写，输出步 s 必须读离末尾 s 个位置的输入：看这一步交叉注意力那一行里"
         "最亮的格子。",
     ),
     "lessons.ex.attention.key": (
         "On “{text}”, step {step}: position {i} (“{char}”), weight {w}.",
-        "在 “{text}” 上，第 {step} 步：位置 {i}（“{char}”），权重 {w}。",
+        "在 “{text}” 上，步 {step}：位置 {i}（“{char}”），权重 {w}。",
     ),
     "lessons.ex.forward_pass.q": (
         "At the last token of the text, which part of the network adds the most to the logit of the predicted next "
@@ -372,7 +372,7 @@ STRINGS |= {
         "(mean over heads)?",
         "在页面上选的留出数字上，最后一层（各头平均）中 [CLS] 最关注哪个图块？",
     ),
-    "lessons.ex.vit.option": ("row {row}, column {col}", "第 {row} 行，第 {col} 列"),
+    "lessons.ex.vit.option": ("row {row}, column {col}", "行 {row} · 列 {col}"),
     "lessons.ex.vit.right": (
         "Right: that patch gets {w} of [CLS]'s attention on this {digit}.",
         "正确：在这个 {digit} 上，这个图块得到 [CLS] {w} 的注意力。",
@@ -384,7 +384,7 @@ STRINGS |= {
     ),
     "lessons.ex.vit.key": (
         "Held-out image {index} (a {digit}): row {row}, column {col}, weight {w}.",
-        "留出图像 {index}（一个 {digit}）：第 {row} 行，第 {col} 列，权重 {w}。",
+        "留出图像 {index}（一个 {digit}）：行 {row} · 列 {col}，权重 {w}。",
     ),
     "lessons.ex.alignment.q": (
         "On the prompt as set on the page, whose reply does the reward model score highest?",
@@ -544,7 +544,7 @@ STRINGS |= {
     "lessons.ex.mamba.q": (
         "Selective copying, layer 0, the instance of the page's seed: what share of the step size Δ's movement "
         "falls on the letters to remember (and the positions right after them)?",
-        "选择性复制、第 0 层、页面种子对应的实例：步长 Δ 的变化有多大比例落在要记住的字母（及紧随其后的位置）上？",
+        "选择性复制、层 0、页面种子对应的实例：步长 Δ 的变化有多大比例落在要记住的字母（及紧随其后的位置）上？",
     ),
     "lessons.ex.mamba.band": ("{lo} % to {hi} %", "{lo}% 到 {hi}%"),
     "lessons.ex.mamba.right": (
@@ -555,7 +555,7 @@ STRINGS |= {
     "lessons.ex.mamba.hint": (
         "Not quite: these positions are {where} of the sequence, but Δ moves far more there than elsewhere. Read "
         "the Δ map of layer 0 against the letters.",
-        "不太对：这些位置只占序列的 {where}，但 Δ 在那里的变化远多于别处。对照字母看第 0 层的 Δ 图。",
+        "不太对：这些位置只占序列的 {where}，但 Δ 在那里的变化远多于别处。对照字母看层 0 的 Δ 图。",
     ),
     "lessons.ex.mamba.key": (
         "Seed {seed}: {share} of Δ's movement near the letters, which are {where} of the positions.",

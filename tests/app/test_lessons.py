@@ -615,3 +615,19 @@ def test_the_t5_exercise_reads_the_bias_of_the_model_the_page_shows(monkeypatch)
         assert ex.check(3).ok and not ex.check(-1).ok
         assert "+3" in ex.answer("en")
     assert set(asked) == {"t5-small"}
+
+
+def test_chinese_lessons_count_layers_rows_and_steps_from_0_as_the_app_does():
+    """Layers, heads, grid cells and decoding steps are 0-based indices: "层 0", "行 0 · 列 0", "步 0" — never
+    "第 0 层" ("the zeroth layer"). Only the stop number, counted from 1, is an ordinal."""
+    import re
+
+    from app.lessons.strings import STRINGS
+
+    ordinals = {k: zh for k, (_en, zh) in STRINGS.items() if re.search(r"第\s*[{0-9a-z]", zh)}
+    assert set(ordinals) == {"lessons.stop_of"}, ordinals
+    assert exercises._vit_label((0, 3), "zh") == "行 0 · 列 3"
+    assert exercises._forward_label(("mlp", 0), "zh") == "层 0 的 MLP"
+    assert translate("lessons.ex.attention.key", "zh", text="ab", step=0, i=1, char="b", w="9%").startswith(
+        "在 “ab” 上，步 0："
+    )
