@@ -576,9 +576,11 @@ def _mistral_label(option: int, lang: str) -> str:
     return translate("lessons.ex.mistral.tokens", lang, n=option)
 
 
-def _mistral_right() -> int:
+def _mistral_right() -> set[int]:
+    """The options that are true: the reach in tokens; where it gets to the first token, "back to the first token"
+    too (at exactly L·(W − 1) tokens both are right)."""
     farthest, position, _ = _mistral_numbers()
-    return 0 if farthest == position else farthest
+    return {farthest, 0} if farthest == position else {farthest}
 
 
 def _mistral_check(answer) -> Verdict:
@@ -586,7 +588,7 @@ def _mistral_check(answer) -> Verdict:
         return Verdict(False, "lessons.pick")
     farthest, position, s = _mistral_numbers()
     fields = {"n": farthest, "pos": position, "W": s.window, "L": s.n_layers, "bound": s.n_layers * (s.window - 1)}
-    ok = answer == _mistral_right()
+    ok = answer in _mistral_right()
     return Verdict(ok, "lessons.ex.mistral.right" if ok else "lessons.ex.mistral.hint", fields)
 
 

@@ -631,3 +631,23 @@ def test_chinese_lessons_count_layers_rows_and_steps_from_0_as_the_app_does():
     assert translate("lessons.ex.attention.key", "zh", text="ab", step=0, i=1, char="b", w="9%").startswith(
         "在 “ab” 上，步 0："
     )
+
+
+def test_mistral_at_exactly_the_layers_reach_accepts_that_count_and_the_first_token():
+    """At position L·(W − 1) the window reaches exactly back to the first token: "124 tokens back" and "back to the
+    first token" are both true, and the exercise takes either; one window fewer is wrong."""
+    from app.mistral import service as svc
+
+    s = svc.shape()
+    bound = s.n_layers * (s.window - 1)
+    r = svc.reach(svc.DEFAULT_TEXT, bound)
+    assert int(r.farthest[-1]) == bound  # the page's own numbers: the last layer reaches the first token
+    at = open_app("mistral", lang="en", mistral_position=str(bound))
+    assert not at.exception
+    assert at.slider(key="mistral_position").value == bound
+    at = _solve(at, "mistral", (s.n_layers - 1) * (s.window - 1))
+    assert not _verdict(at)[0]
+    for answer in (bound, 0):
+        at = _solve(at, "mistral", answer)
+        ok, text = _verdict(at)
+        assert ok and f"{bound} tokens back from position {bound}" in text, (answer, text)
