@@ -70,7 +70,7 @@ def test_the_lessons_page_lists_every_path_and_its_worksheets(lang):
 def test_a_stop_opens_its_page_prepared_with_the_task_and_links_on():
     at = open_app("attention", lang="en", lesson="scratch", stop="1", attention_step="2")
     assert not at.exception
-    assert any("Attention from scratch" in m.value and "stop 1 of 6" in m.value for m in at.markdown)
+    assert any("Attention from scratch" in m.value and "stop 1 of 7" in m.value for m in at.markdown)
     assert any(m.value == translate("lessons.task.scratch.attention", "en") for m in at.markdown)
     assert at.slider(key="attention_step").value == 2  # the prepared state
     nxt = [link.proto for link in at.get("page_link") if link.proto.label == "Next stop →"]
@@ -390,7 +390,7 @@ def test_progress_shows_on_home_and_in_its_path_and_resets():
     at.switch_page("home/page.py").run()
     assert not at.exception
     total = len([s for s in PATHS["scratch"] if s.page in exercises.EXERCISES])
-    line = translate("lessons.progress.line", "en", seen=1, stops=6, solved=1, total=total)
+    line = translate("lessons.progress.line", "en", seen=1, stops=7, solved=1, total=total)
     assert any(line in m.value for m in at.markdown)
     at.switch_page("lessons/page.py").run()
     assert any(line == c.value for c in at.caption)
@@ -651,3 +651,56 @@ def test_mistral_at_exactly_the_layers_reach_accepts_that_count_and_the_first_to
         at = _solve(at, "mistral", answer)
         ok, text = _verdict(at)
         assert ok and f"{bound} tokens back from position {bound}" in text, (answer, text)
+
+
+# ---- the paths' texts ------------------------------------------------------------------------------------------------
+
+
+def test_every_exercise_is_on_some_path():
+    on_paths = {s.page for stops in PATHS.values() for s in stops}
+    assert set(exercises.EXERCISES) <= on_paths, set(exercises.EXERCISES) - on_paths
+    assert PATHS["scratch"][-1].page == "vit"
+    for lang in ("en", "zh"):
+        assert "ViT" in translate("lessons.path.scratch.blurb", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reasoning_paths_mla_stop_has_its_own_task_and_is_in_its_blurb(lang):
+    """The efficient path asks which cache is smallest; the reasoning path's stop on the same page asks about the
+    second head DeepSeek-V3 trains, and its blurb names the model."""
+    task = translate("lessons.task.reasoning.mla", lang)
+    assert "smallest" not in task and "最小" not in task
+    assert ("token after next" if lang == "en" else "下下个词元") in task
+    assert "DeepSeek-V3" in translate("lessons.path.reasoning.blurb", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reasoning_exercise_says_it_reads_the_models_card(lang):
+    card = "model's card" if lang == "en" else "模型卡"
+    assert card in translate("lessons.ex.reasoning.q", lang)
+    assert card in exercises.EXERCISES["reasoning"].answer(lang)
+
+
+def test_bert_masks_clickable_words_not_pill_buttons():
+    for key in ("lessons.ex.bert.q", "lessons.task.scratch.bert"):
+        zh, en = translate(key, "zh"), translate(key, "en")
+        assert "药丸" not in zh and "可点选的词" in zh
+        assert "pill" not in en and "click" in en.lower()
+
+
+def test_transformer_xl_has_one_term_for_its_memory_and_the_task_a_verb():
+    """The page's words: the memory (记忆) of the previous segment (片段); never "segment-level memory" / 段级记忆,
+    nor 段 alone for a segment."""
+    import re
+
+    from app.lessons.strings import STRINGS
+
+    keys = [k for k in STRINGS if "transformer_xl" in k or k.endswith(".txl") or k == "lessons.path.scratch.blurb"]
+    assert len(keys) >= 7
+    for key in keys:
+        en, zh = STRINGS[key]
+        assert "segment-level" not in en, key
+        assert not re.search(r"(?<!片)段(?!落)", zh.replace("一段随机", "")), (key, zh)
+        assert "memory" not in en or "记忆" in zh, key
+    task = translate("lessons.task.scratch.txl", "en")
+    assert "and find out why the memory needs relative positions" in task
