@@ -167,7 +167,12 @@ def _bert_answer(lang: str) -> str:
     for m in (m for m in tokens.maskable if m < end_of_a):
         res = svc.analyse(name, a, b, (m,), 1)
         (hits if res.top_ids[0, 0] == tokens.ids[m] else misses).append(tokens.pieces[m].strip())
-    return translate("lessons.ex.bert.key", lang, hits=", ".join(hits) or "—", misses=", ".join(misses) or "—")
+    return translate("lessons.ex.bert.key", lang, hits=quoted(hits), misses=quoted(misses))
+
+
+def quoted(pieces) -> str:
+    """Word pieces in a list, each quoted, so that a punctuation piece reads as one: “to”, “,”, “be” (— for none)."""
+    return ", ".join(f"“{p}”" for p in pieces) or "—"
 
 
 # ---- MoE: the smallest capacity factor that drops nothing ------------------------------------------------------------

@@ -215,8 +215,8 @@ STRINGS = {
         "正确：它还原了“{right}”，却没还原“{wrong}”。两侧的词能确定的，它就填得出；其余的只能猜。",
     ),
     "lessons.ex.bert.none": (
-        "Nothing is masked yet: click words in the pills above the predictions.",
-        "还没有遮住任何词：点选预测上方药丸按钮里的词。",
+        "Nothing is masked yet: click words in the row above the predictions.",
+        "还没有遮住任何词：在预测上方点选可点选的词。",
     ),
     "lessons.ex.bert.no_right": (
         "BERT misses every masked word. Mask a short, frequent word too (“to”, “the”, “is”).",

@@ -682,6 +682,9 @@ def test_the_reasoning_exercise_says_it_reads_the_models_card(lang):
 
 
 def test_bert_masks_clickable_words_not_pill_buttons():
+    from app.lessons.strings import STRINGS
+
+    assert not [k for k, (en, zh) in STRINGS.items() if "药丸" in zh or "pill" in en]
     for key in ("lessons.ex.bert.q", "lessons.task.scratch.bert"):
         zh, en = translate(key, "zh"), translate(key, "en")
         assert "药丸" not in zh and "可点选的词" in zh
@@ -704,3 +707,20 @@ def test_transformer_xl_has_one_term_for_its_memory_and_the_task_a_verb():
         assert "memory" not in en or "记忆" in zh, key
     task = translate("lessons.task.scratch.txl", "en")
     assert "and find out why the memory needs relative positions" in task
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_worksheet_separates_answers_by_a_mark_none_contains_and_quotes_word_pieces(lang):
+    """GPT's heads read "L0 · H0": one line of them must not be joined by " · " too. BERT's key lists word pieces,
+    "," among them: each is quoted, so "to", "," and "to" do not read as "to, ,, to"."""
+    md = worksheet.markdown("scratch", lang, "")
+    gpt = next(s for s in PATHS["scratch"] if s.page == "gpt")
+    with exercises.prepared(dict(gpt.params)):
+        labels = [exercises._gpt_label(h, lang) for h in exercises._gpt_heads()]
+    assert len(labels) > worksheet.INLINE and "·" in labels[0]
+    line = next(row for row in md.splitlines() if row.startswith(labels[0]))
+    sep = worksheet.separator(labels)
+    assert "·" not in sep and line.split(sep) == labels
+    bert = exercises.EXERCISES["bert"].answer(lang)
+    assert "“,”" in bert and ", ,," not in bert
+    assert bert in md
