@@ -557,8 +557,12 @@ def test_the_forward_pass_exercise_asks_about_the_real_model_the_page_shows():
 
 def _vit_exercise_alone():
     """The ViT page's exercise drawn on its own (a released ViT's page reads photos, not our held-out digits)."""
-    from app.lessons import exercises as ex
+    import streamlit as st
 
+    from app.lessons import exercises as ex
+    from app.shared.i18n import remember_lang
+
+    remember_lang(st.session_state["lang"])  # as the shell does each run (AppTest reuses its session id)
     ex.exercise("vit")
 
 
