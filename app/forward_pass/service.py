@@ -910,3 +910,28 @@ def knock_out(text: str, pos: int, layer: int, part: str, mode: str, head: int =
         device=str(device.type),
         ms=ms,
     )
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def layer_attribution(text: str, name: str = NAME) -> tuple[str, tuple[tuple[tuple[str, int], float], ...]]:
+    """At the last token of ``text``: (the predicted piece, each part's direct contribution to its logit with a
+    layer's heads summed into that layer's attention), largest first. Parts: ("token", -1), ("position", -1) on a GPT,
+    ("attn", ℓ), ("mlp", ℓ). The step 8 attribution's numbers, every part of a real model counted (the page pools the
+    smallest into one bar)."""
+    view = analyse(text, 10**6, 0, 0, 1.0, name)  # the position is clamped to the last token
+    sums: dict[tuple[str, int], float] = {}
+    if arch(name) == "llama":  # the page keeps only the largest parts: each layer's attention and MLP from the stream
+        f = forward_llama(text, name)
+        t = len(f.ids) - 1
+        at, w = _at_position(text, t, name), weights(name)
+        scale = _f64(w["norm.weight"]) / at.final_rms  # RMSNorm frozen at its scale, as the page's attribution
+        e_pred = _f64(w.get("head.weight", w["embed.weight"])[view.predicted]) * scale
+        sums["token", -1] = float(_f64(w["embed.weight"][f.ids[t]]) @ e_pred)
+        for i in range(len(at.attn_outs)):
+            sums["attn", i] = float(at.attn_outs[i] @ e_pred)
+            sums["mlp", i] = float((_f64(f.probes["resid"][i, t]) - at.mids[i]) @ e_pred)
+    else:
+        for (kind, layer, _head), v in zip(view.dla_parts, view.dla):
+            kind = "attn" if kind in ("head", "bias") else kind
+            sums[kind, layer] = sums.get((kind, layer), 0.0) + float(v)
+    return view.predicted_piece, tuple(sorted(sums.items(), key=lambda kv: -kv[1]))

@@ -40,6 +40,9 @@ class Exercise:
     answer: Callable[[str], str]  # the answer key in a language, from the same numbers as the check
     options: Callable[[], tuple] | None = None  # the answers offered in the answer box; None: act on the page
     label: Callable[[object, str], str] = lambda option, lang: str(option)  # an option in a language
+    # Where the question makes sense on our model only: () -> (the page's model picker key, our model's name). With
+    # another model picked the exercise says so and offers to switch the page back to ours.
+    ours: Callable[[], tuple[str, str]] | None = None
 
 
 # The settings an answer key is computed at: a stop's prepared state (its query parameters) while the worksheet is
@@ -73,8 +76,13 @@ def _backend() -> str:
 # ---- GPT: the induction head -----------------------------------------------------------------------------------------
 
 
+def _gpt_name() -> str:
+    """The model picked at the top of the GPT page (ours unless the reader picked a real one)."""
+    return _state("gpt_model", _svc("gpt").NAME)
+
+
 def _gpt_heads() -> tuple:
-    c = _svc("gpt").handle().config
+    c = _svc("gpt").handle(_gpt_name()).config
     return tuple((layer, head) for layer in range(int(c["n_layers"])) for head in range(int(c["n_heads"])))
 
 
@@ -88,11 +96,12 @@ def _gpt_label(head: tuple[int, int], lang: str) -> str:
 
 
 def _gpt_best() -> tuple[tuple[int, int], float, tuple[int, int]]:
-    """The head with the highest induction score on the page's repeated sequence (length and seed as set there)."""
+    """The head with the highest induction score on the page's repeated sequence (length and seed as set there), in
+    the page's model."""
     svc = _svc("gpt")
     length = int(_state("gpt_icl_length", svc.ICL_DEFAULT[0]))
     seed = int(_state("gpt_icl_seed", svc.ICL_DEFAULT[1]))
-    ind = svc.induction(length, seed, "torch")
+    ind = svc.induction(length, seed, "torch", _gpt_name())
     return ind.best_head, float(ind.scores.max()), (length, seed)
 
 
@@ -101,7 +110,10 @@ def _gpt_check(answer) -> Verdict:
     if answer is None:
         return Verdict(False, "lessons.pick")
     svc = _svc("gpt")
-    got = float(svc.induction(length, seed, "torch").scores[answer])
+    scores = svc.induction(length, seed, "torch", _gpt_name()).scores
+    if not (0 <= answer[0] < scores.shape[0] and 0 <= answer[1] < scores.shape[1]):  # an answer left from a model
+        return Verdict(False, "lessons.pick")  # switched away from: no such head in this one
+    got = float(scores[tuple(answer)])
     if tuple(answer) == best:
         return Verdict(True, "lessons.ex.gpt.right", {"score": f"{score:.2f}"})
     return Verdict(False, "lessons.ex.gpt.hint", {"score": f"{got:.2f}"})
@@ -147,14 +159,20 @@ def _bert_check(_answer) -> Verdict:
 def _bert_answer(lang: str) -> str:
     """Every word piece of sentence A, masked alone: which ones our BERT puts first."""
     svc = _svc("bert")
+    name = _state("bert_model", svc.NAME)
     a, b = _state("bert_a", svc.DEFAULT_A), _state("bert_b", svc.DEFAULT_B)
-    tokens = svc.tokenize(svc.NAME, a, b)
-    end_of_a = len(svc.tokenize(svc.NAME, a).ids) - 1  # its [SEP]
+    tokens = svc.tokenize(name, a, b)
+    end_of_a = len(svc.tokenize(name, a).ids) - 1  # its [SEP]
     hits, misses = [], []
     for m in (m for m in tokens.maskable if m < end_of_a):
-        res = svc.analyse(svc.NAME, a, b, (m,), 1)
+        res = svc.analyse(name, a, b, (m,), 1)
         (hits if res.top_ids[0, 0] == tokens.ids[m] else misses).append(tokens.pieces[m].strip())
-    return translate("lessons.ex.bert.key", lang, hits=", ".join(hits) or "—", misses=", ".join(misses) or "—")
+    return translate("lessons.ex.bert.key", lang, hits=quoted(hits), misses=quoted(misses))
+
+
+def quoted(pieces) -> str:
+    """Word pieces in a list, each quoted, so that a punctuation piece reads as one: “to”, “,”, “be” (— for none)."""
+    return ", ".join(f"“{p}”" for p in pieces) or "—"
 
 
 # ---- MoE: the smallest capacity factor that drops nothing ------------------------------------------------------------
@@ -369,24 +387,28 @@ def _attention_answer(lang: str) -> str:
 # ---- Forward pass: what writes the predicted token -------------------------------------------------------------------
 
 
+def _forward_name() -> str:
+    """The model picked at the top of the forward-pass page (ours unless the reader picked a real one)."""
+    svc = _svc("forward-pass")
+    return _state("forward_pass_model", svc.NAME)
+
+
 def _forward_parts():
-    """At the last token of the page's text: each kind of part's direct contribution to the predicted token's logit,
-    heads summed per layer. ((kind, layer), logit), largest first."""
+    """At the last token of the page's text, on the page's model: each kind of part's direct contribution to the
+    predicted token's logit, heads summed per layer. (predicted piece, (((kind, layer), logit), ...) largest first)."""
     svc = _svc("forward-pass")
     text = _state("forward_pass_text", svc.DEFAULT_TEXT)
-    view = svc.analyse(text, 10**6, 0, 0, 1.0, svc.NAME)  # the position is clamped to the last token
-    sums: dict[tuple[str, int], float] = {}
-    for (kind, layer, _head), v in zip(view.dla_parts, view.dla):
-        kind = "attn" if kind in ("head", "bias") else kind
-        sums[kind, layer] = sums.get((kind, layer), 0.0) + float(v)
-    return view, sorted(sums.items(), key=lambda kv: -kv[1])
+    return svc.layer_attribution(text, _forward_name())
 
 
 def _forward_options() -> tuple:
     """The embeddings, then each layer's attention and MLP, in the order the stream passes them (from the config:
-    drawing the answer box runs no forward pass)."""
-    n_layers = int(_svc("forward-pass").config()["n_layers"])
-    return (("token", -1), ("position", -1), *((kind, layer) for layer in range(n_layers) for kind in ("attn", "mlp")))
+    drawing the answer box runs no forward pass). A Llama-family model adds no position embedding (RoPE)."""
+    svc = _svc("forward-pass")
+    name = _forward_name()
+    n_layers = int(svc.config(name)["n_layers"])
+    embeddings = (("token", -1),) if svc.arch(name) == "llama" else (("token", -1), ("position", -1))
+    return (*embeddings, *((kind, layer) for layer in range(n_layers) for kind in ("attn", "mlp")))
 
 
 def _forward_label(part, lang: str) -> str:
@@ -397,11 +419,11 @@ def _forward_label(part, lang: str) -> str:
 def _forward_check(answer) -> Verdict:
     if answer is None:
         return Verdict(False, "lessons.pick")
-    view, ranked = _forward_parts()
+    piece, ranked = _forward_parts()
     best, value = ranked[0]
-    got = dict(ranked)[tuple(answer)]
+    got = dict(ranked).get(tuple(answer), 0.0)
     fields = {
-        "piece": view.predicted_piece.strip() or view.predicted_piece,
+        "piece": piece.strip() or piece,
         "logit": f"{value:.2f}",
         "got": f"{got:.2f}",
     }
@@ -411,10 +433,10 @@ def _forward_check(answer) -> Verdict:
 
 
 def _forward_answer(lang: str) -> str:
-    view, ranked = _forward_parts()
+    piece, ranked = _forward_parts()
     best, value = ranked[0]
     part = _forward_label(best, lang)
-    return translate("lessons.ex.forward_pass.key", lang, part=part, logit=f"{value:.2f}", piece=view.predicted_piece)
+    return translate("lessons.ex.forward_pass.key", lang, part=part, logit=f"{value:.2f}", piece=piece)
 
 
 # ---- ViT: the patch [CLS] reads most ---------------------------------------------------------------------------------
@@ -422,12 +444,16 @@ def _forward_answer(lang: str) -> str:
 
 def _vit_map():
     """[CLS]'s attention over the patches in the last layer, mean over heads, on the held-out digit picked on the
-    page."""
+    page. Our ViT only: a real one reads photos, not the held-out digits (``_vit_ours``)."""
     svc = _svc("vit")
     index = int(_state("vit_index", 2))
     held = svc.held_out(index)
     res = svc.analyse(svc.image_key(held.image), _backend())
     return svc.cls_attention(res, res.patterns.shape[0] - 1, None), held
+
+
+def _vit_ours() -> tuple[str, str]:
+    return "vit_model", _svc("vit").NAME
 
 
 def _vit_options() -> tuple:
@@ -555,9 +581,11 @@ def _mistral_label(option: int, lang: str) -> str:
     return translate("lessons.ex.mistral.tokens", lang, n=option)
 
 
-def _mistral_right() -> int:
+def _mistral_right() -> set[int]:
+    """The options that are true: the reach in tokens; where it gets to the first token, "back to the first token"
+    too (at exactly L·(W − 1) tokens both are right)."""
     farthest, position, _ = _mistral_numbers()
-    return 0 if farthest == position else farthest
+    return {farthest, 0} if farthest == position else {farthest}
 
 
 def _mistral_check(answer) -> Verdict:
@@ -565,7 +593,7 @@ def _mistral_check(answer) -> Verdict:
         return Verdict(False, "lessons.pick")
     farthest, position, s = _mistral_numbers()
     fields = {"n": farthest, "pos": position, "W": s.window, "L": s.n_layers, "bound": s.n_layers * (s.window - 1)}
-    ok = answer == _mistral_right()
+    ok = answer in _mistral_right()
     return Verdict(ok, "lessons.ex.mistral.right" if ok else "lessons.ex.mistral.hint", fields)
 
 
@@ -620,12 +648,17 @@ def _llama_overlap():
     """Per layer, how much more alike two query heads attend when they read the same key/value head than when they
     read different ones (mean overlap Σ min(Aᵢ, Aⱼ)), on the page's text."""
     svc = _svc("llama")
-    h = svc.heads(_state("llama_text", svc.DEFAULT_TEXT))
+    h = svc.heads(_state("llama_text", svc.DEFAULT_TEXT), _llama_name())
     return h.within - h.across, h
 
 
+def _llama_name() -> str:
+    """The model picked at the top of the LLaMA page (ours unless the reader picked a real one)."""
+    return _state("llama_model", _svc("llama").MODEL.name)
+
+
 def _llama_options() -> tuple:
-    return tuple(range(_svc("llama").shape().n_layers))
+    return tuple(range(_svc("llama").shape(_llama_name()).n_layers))
 
 
 def _llama_label(layer: int, lang: str) -> str:
@@ -702,10 +735,16 @@ T5_NEAR = 4  # offsets −4 … 4 are offered one by one; the rest as "farther"
 T5_FAR = 99
 
 
+def _t5_name() -> str:
+    """The model picked at the top of the T5 page (ours unless the reader picked a real one)."""
+    return _state("t5_model", _svc("t5").NAME)
+
+
 def _t5_peak() -> tuple[int, int]:
-    """(head, offset key − query) where the encoder head set in the bias section has its largest learned bias."""
+    """(head, offset key − query) where the encoder head set in the bias section has its largest learned bias, in the
+    page's model."""
     svc = _svc("t5")
-    tb = svc.trained_bias(svc.NAME, _backend())
+    tb = svc.trained_bias(_t5_name(), _backend())
     head = min(int(_state("t5_bias_head", 0) or 0), tb.encoder.shape[0] - 1)
     return head, int(tb.offsets[int(tb.encoder[head].argmax())])
 
@@ -731,7 +770,7 @@ def _t5_check(answer) -> Verdict:
 
 def _t5_answer(lang: str) -> str:
     svc = _svc("t5")
-    tb = svc.trained_bias(svc.NAME, "torch")
+    tb = svc.trained_bias(_t5_name(), "torch")
     peaks = ", ".join(f"{h}: {int(tb.offsets[int(row.argmax())]):+d}" for h, row in enumerate(tb.encoder))
     head, peak = _t5_peak()
     return translate("lessons.ex.t5.key", lang, head=head, offset=f"{peak:+d}", peaks=peaks)
@@ -780,7 +819,7 @@ EXERCISES: dict[str, Exercise] = {
     "llama": Exercise("llama", _llama_check, _llama_answer, _llama_options, _llama_label),
     "attention": Exercise("attention", _attention_check, _attention_answer, _attention_options, _attention_label),
     "forward-pass": Exercise("forward-pass", _forward_check, _forward_answer, _forward_options, _forward_label),
-    "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label),
+    "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label, _vit_ours),
     "alignment": Exercise("alignment", _alignment_check, _alignment_answer, _alignment_options, _alignment_label),
     "gpt": Exercise("gpt", _gpt_check, _gpt_answer, _gpt_heads, _gpt_label),
     "bert": Exercise("bert", _bert_check, _bert_answer),
@@ -821,6 +860,29 @@ def _check(page: str) -> None:
     st.session_state[VERDICT.format(page)] = (answer, verdict)
 
 
+def _use_ours(key: str, own: str) -> None:
+    """``on_click`` of the switch back to our model: the page's picker set before the rerun draws it."""
+    st.session_state[key] = own
+
+
+def _on_another_model(page: str, ex: Exercise) -> bool:
+    """Where the question is about our model only and the page shows another: the question, why it cannot be
+    answered on that model, and a button that switches the page to ours. True when drawn."""
+    if ex.ours is None:
+        return False
+    key, own = ex.ours()
+    if _state(key, own) == own:
+        return False
+    with st.container(border=True, key="te_lesson_exercise"):
+        st.markdown(f"**{t('lessons.exercise')}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
+        st.info(t("lessons.ours_only", name=own), icon=":material/info:")
+        st.button(
+            t("lessons.use_ours", name=own), key=f"lessons_{slug(page)}_ours", on_click=_use_ours, args=(key, own)
+        )
+    progress.sync()
+    return True
+
+
 def exercise(page: str) -> None:
     """The page's exercise, under the page: the question, the answer box (where the answer is not the page's own
     controls), a check button and the last verdict."""
@@ -828,6 +890,8 @@ def exercise(page: str) -> None:
     if ex is None:
         return
     try:
+        if _on_another_model(page, ex):
+            return
         options = ex.options() if ex.options is not None else None
     except (InputError, *UNAVAILABLE):  # a model or the corpus is missing: the page already says what to run
         return

@@ -52,16 +52,19 @@ STRINGS = {
     "lessons.ws.answer_line": ("Answer:", "答案："),
     "lessons.ws.key": ("Answer key", "参考答案"),
     "lessons.ws.key.note": (
-        "Computed from the live model when this sheet was downloaded, at the settings each stop opens with.",
-        "下载本练习单时，由运行中的模型在每一站打开时的设置下算出。",
+        "Computed from the live model when this sheet was downloaded, at the settings each stop opens with (where "
+        "an answer says it reads a model's card, from numbers measured when that model was trained).",
+        "下载本练习单时，由运行中的模型在每一站打开时的设置下算出（注明取自模型卡的答案，用的是该模型训练时测得的"
+        "数字）。",
     ),
     # ---- the paths
     "lessons.path.scratch.title": ("Attention from scratch", "从零理解注意力"),
     "lessons.path.scratch.blurb": (
         "From one attention map to the three ways of using the same block: decoder only (GPT), encoder only (BERT), "
-        "encoder–decoder (T5), and a memory that reaches past the context (Transformer-XL).",
-        "从一张注意力图出发，到同一个模块的三种用法：只有解码器（GPT）、只有编码器（BERT）、编码器–解码器（T5），"
-        "以及越过上下文长度的记忆（Transformer-XL）。",
+        "encoder–decoder (T5); then the memory of the previous segment, which reaches past the context "
+        "(Transformer-XL), and the same encoder reading an image cut into patches (ViT).",
+        "从一张注意力图出发，到同一个模块的三种用法：只有解码器（GPT）、只有编码器（BERT）、编码器–解码器（T5）；"
+        "再到越过上下文长度的上一片段的记忆（Transformer-XL），以及读取切成图块的图像的同一种编码器（ViT）。",
     ),
     "lessons.path.efficient.title": ("How LLMs got efficient", "大模型如何变高效"),
     "lessons.path.efficient.blurb": (
@@ -73,10 +76,11 @@ STRINGS = {
     ),
     "lessons.path.reasoning.title": ("From pre-training to reasoning", "从预训练到推理"),
     "lessons.path.reasoning.blurb": (
-        "A model trained to predict the next token, how big to make it for a budget, how preferences and rewards "
-        "reshape what it writes, and why writing the steps helps it solve longer problems.",
-        "一个被训练来预测下一个词元的模型，给定预算该做多大，偏好与奖励如何改变它写出的内容，以及为什么写出步骤能帮它"
-        "解更长的问题。",
+        "A model trained to predict the next token, the base model DeepSeek-R1 was trained from (DeepSeek-V3, which "
+        "also learns to predict the token after next), how big to make a model for a budget, how preferences and "
+        "rewards reshape what it writes, and why writing the steps helps it solve longer problems.",
+        "一个被训练来预测下一个词元的模型，DeepSeek-R1 的训练起点 DeepSeek-V3（它还学着预测下下个词元），给定预算"
+        "模型该做多大，偏好与奖励如何改变它写出的内容，以及为什么写出步骤能帮它解更长的问题。",
     ),
     # ---- the tasks, one per stop
     "lessons.task.scratch.attention": (
@@ -95,9 +99,9 @@ STRINGS = {
         "一段随机序列出现两次：第二遍很容易，因为某个头会回看上次同一词元之后是什么。找到这个归纳头，再做页面底部的练习。",
     ),
     "lessons.task.scratch.bert": (
-        "BERT sees both sides of a gap. Mask words with the pills and read its guesses; find one it fills in right "
+        "BERT sees both sides of a gap. Mask words by clicking them and read its guesses; find one it fills in right "
         "and one it gets wrong, then check at the bottom.",
-        "BERT 能看到空位两边。用药丸按钮遮住词语并查看它的猜测；找一个它填对的、一个它填错的，再到底部批改。",
+        "BERT 能看到空位两边。点选可点选的词把它遮住，并查看它的猜测；找一个它填对的、一个它填错的，再到底部批改。",
     ),
     "lessons.task.scratch.t5": (
         "Every task is text in, text out. Pick a task and a layer, and see where the decoder's cross-attention "
@@ -105,9 +109,15 @@ STRINGS = {
         "每个任务都是输入文本、输出文本。选一个任务和一层，看解码器写作时交叉注意力落在输入的哪里。",
     ),
     "lessons.task.scratch.txl": (
-        "A segment-level memory lets the model read past its segment. Compare the loss with and without the memory, "
-        "and why relative positions are needed for it.",
-        "段级记忆让模型能读到本段之前的内容。比较有无记忆时的损失，以及为什么需要相对位置。",
+        "The memory of the previous segment lets the model read past its own segment. Compare the loss with and "
+        "without the memory, and find out why the memory needs relative positions.",
+        "上一片段的记忆让模型能读到本片段之前的内容。比较有无记忆时的损失，并弄清为什么记忆需要相对位置。",
+    ),
+    "lessons.task.scratch.vit": (
+        "The same encoder on an image: a digit cut into patches, each patch a token, and a [CLS] token whose state is "
+        "classified. Watch which patches [CLS] attends to layer by layer, then answer the exercise at the bottom.",
+        "同一种编码器用在图像上：一个数字被切成图块，每个图块是一个词元，再加一个其状态用来分类的 [CLS] 词元。"
+        "逐层看 [CLS] 关注哪些图块，再做页面底部的练习。",
     ),
     "lessons.task.efficient.rope": (
         "Rotate a query and a key by their positions: their dot product depends only on how far apart they are. "
@@ -153,10 +163,12 @@ STRINGS = {
         "预训练就是预测下一个词元。从一个提示开始生成，再找出从前文复制的那个头——上下文学习的起点。",
     ),
     "lessons.task.reasoning.mla": (
-        "DeepSeek-V3, the base model that R1 was trained from: a latent cache, experts balanced without an auxiliary "
-        "loss, and a second head that predicts one token further. Which cache is smallest?",
-        "DeepSeek-V3 是 R1 的训练起点：潜向量缓存、不用辅助损失来平衡的专家，以及多预测一个词元的第二个头。"
-        "哪种缓存最小？",
+        "DeepSeek-V3, the base model R1 was trained from, has a second head that predicts the token after next. In "
+        "section 3, compare how often each head's first guess is right, and how many tokens a forward gives when "
+        "the main model checks the second head's drafts. (The exercise below is the efficient path's.)",
+        "DeepSeek-V3 是 R1 的训练起点，它有第二个头预测下下个词元。在“3 · 多词元预测”一节比较两个头的首选猜测"
+        "各有多少是对的，以及主模型检验第二个头的草稿时每次前向能得到多少词元。（下面的练习与“大模型如何变高效”"
+        "路线的相同。）",
     ),
     "lessons.task.reasoning.scaling": (
         "For a fixed compute budget, how many parameters and how many tokens? Move the budget and compare Kaplan's "
@@ -193,9 +205,9 @@ STRINGS = {
         "{head}（归纳分数 {score}；长度 {length}，种子 {seed}）。",
     ),
     "lessons.ex.bert.q": (
-        "Mask at least two words with the pills so that BERT's first guess is right for one and wrong for another, "
+        "Click at least two words to mask them so that BERT's first guess is right for one and wrong for another, "
         "then check.",
-        "用药丸按钮至少遮住两个词，使 BERT 的首选猜测对其中一个正确、对另一个错误，然后批改。",
+        "在可点选的词中至少点选两个把它们遮住，使 BERT 的首选猜测对其中一个正确、对另一个错误，然后批改。",
     ),
     "lessons.ex.bert.right": (
         "Right: it restores “{right}” but not “{wrong}”. It fills in what the words on both sides pin down, and "
@@ -203,8 +215,8 @@ STRINGS = {
         "正确：它还原了“{right}”，却没还原“{wrong}”。两侧的词能确定的，它就填得出；其余的只能猜。",
     ),
     "lessons.ex.bert.none": (
-        "Nothing is masked yet: click words in the pills above the predictions.",
-        "还没有遮住任何词：点选预测上方药丸按钮里的词。",
+        "Nothing is masked yet: click words in the row above the predictions.",
+        "还没有遮住任何词：在预测上方点选可点选的词。",
     ),
     "lessons.ex.bert.no_right": (
         "BERT misses every masked word. Mask a short, frequent word too (“to”, “the”, “is”).",
@@ -289,9 +301,11 @@ STRINGS = {
         "{best}。{n} 个词元时的实测：{rows}。",
     ),
     "lessons.ex.reasoning.q": (
-        "From how many operations k on is writing the steps first (chain of thought) no longer more accurate than "
-        "answering at once?",
-        "从多少个运算 k 开始，先写出步骤（思维链）不再比直接作答更准确？",
+        "On the accuracy curves of the model's card (measured on held-out puzzles when it was trained), from how "
+        "many operations k on is writing the steps first (chain of thought) no longer more accurate than answering "
+        "at once?",
+        "在模型卡的准确率曲线上（训练时在留出题目上测得），从多少个运算 k 开始，先写出步骤（思维链）不再比直接作答"
+        "更准确？",
     ),
     "lessons.ex.reasoning.k": ("k = {k}", "k = {k}"),
     "lessons.ex.reasoning.never": ("It always helps", "总是有帮助"),
@@ -310,8 +324,9 @@ STRINGS = {
         "看两条准确率曲线在最大 k 处：思维链那条还在上面吗？",
     ),
     "lessons.ex.reasoning.key": (
-        "k = {k}. Accuracy with steps / at once: {pairs}.",
-        "k = {k}。写步骤 / 直接作答的准确率：{pairs}。",
+        "k = {k}. Accuracy with steps / at once, from the model's card (measured when it was trained, not now): "
+        "{pairs}.",
+        "k = {k}。写步骤 / 直接作答的准确率，取自模型卡（训练时测得，而非现在）：{pairs}。",
     ),
 }
 
@@ -325,17 +340,17 @@ STRINGS |= {
     "lessons.ex.attention.right": (
         "Right: at step {step} it puts {w} of its weight on position {i} (“{char}”) — the character it is about to "
         "copy, counted from the end.",
-        "正确：第 {step} 步把 {w} 的权重放在位置 {i}（“{char}”）上——正是它要从末尾数着抄写的那个字符。",
+        "正确：步 {step} 把 {w} 的权重放在位置 {i}（“{char}”）上——正是它要从末尾数着抄写的那个字符。",
     ),
     "lessons.ex.attention.hint": (
         "That position gets {got} of the weight. To reverse, output step s must read the input s places from the "
         "end: look at the bright cell in the cross-attention row of this step.",
-        "这个位置只得到 {got} 的权重。要倒着写，第 s 个输出步必须读离末尾 s 个位置的输入：看这一步交叉注意力那一行里"
+        "这个位置只得到 {got} 的权重。要倒着写，输出步 s 必须读离末尾 s 个位置的输入：看这一步交叉注意力那一行里"
         "最亮的格子。",
     ),
     "lessons.ex.attention.key": (
         "On “{text}”, step {step}: position {i} (“{char}”), weight {w}.",
-        "在 “{text}” 上，第 {step} 步：位置 {i}（“{char}”），权重 {w}。",
+        "在 “{text}” 上，步 {step}：位置 {i}（“{char}”），权重 {w}。",
     ),
     "lessons.ex.forward_pass.q": (
         "At the last token of the text, which part of the network adds the most to the logit of the predicted next "
@@ -344,27 +359,35 @@ STRINGS |= {
     ),
     "lessons.ex.forward_pass.token": ("the token embedding", "词元嵌入"),
     "lessons.ex.forward_pass.position": ("the position embedding", "位置嵌入"),
-    "lessons.ex.forward_pass.attn": ("attention of layer {layer} (all heads)", "第 {layer} 层的注意力（所有头）"),
-    "lessons.ex.forward_pass.mlp": ("MLP of layer {layer}", "第 {layer} 层的 MLP"),
+    "lessons.ex.forward_pass.attn": ("attention of layer {layer} (all heads)", "层 {layer} 的注意力（所有头）"),
+    "lessons.ex.forward_pass.mlp": ("MLP of layer {layer}", "层 {layer} 的 MLP"),
     "lessons.ex.forward_pass.right": (
         "Right: it adds {logit} to the logit of “{piece}”, more than any other part.",
         "正确：它给 “{piece}” 的 logit 加了 {logit}，比其他任何部分都多。",
     ),
     "lessons.ex.forward_pass.hint": (
-        "That part adds {got}; another adds {logit} to “{piece}”. Read the attribution bars at the end of the page: "
-        "the longest bar to the right.",
-        "这一部分加了 {got}；另一部分给 “{piece}” 加了 {logit}。看页面末尾的归因条形图：向右最长的那一条。",
+        "That part adds {got}; another adds {logit} to “{piece}”. In the attribution bars at the end of the page each "
+        "head is a bar of its own: add up a layer's heads to get its attention, then compare the sums with the MLP "
+        "bars. (A real model pools its smallest parts into one bar.)",
+        "这一部分加了 {got}；另一部分给 “{piece}” 加了 {logit}。页面末尾的归因条形图里每个头各占一条："
+        "把一层的各头相加得到该层的注意力，再与各 MLP 条比较。（真实模型把最小的部分合成一条。）",
     ),
     "lessons.ex.forward_pass.key": (
         "{part}: +{logit} to the logit of “{piece}” (last token).",
         "{part}：给 “{piece}” 的 logit 加 {logit}（最后一个词元）。",
     ),
+    "lessons.ours_only": (
+        "This question is about our {name} model, not the model picked at the top of the page. Switch the page back "
+        "to ours to answer it.",
+        "这道题问的是我们自己的 {name} 模型，而不是页面顶部选中的模型。把页面换回我们的模型再作答。",
+    ),
+    "lessons.use_ours": ("Switch the page to our {name}", "把页面换成我们的 {name}"),
     "lessons.ex.vit.q": (
         "On the held-out digit picked on the page, which patch does [CLS] attend to most in the last layer "
         "(mean over heads)?",
         "在页面上选的留出数字上，最后一层（各头平均）中 [CLS] 最关注哪个图块？",
     ),
-    "lessons.ex.vit.option": ("row {row}, column {col}", "第 {row} 行，第 {col} 列"),
+    "lessons.ex.vit.option": ("row {row}, column {col}", "行 {row} · 列 {col}"),
     "lessons.ex.vit.right": (
         "Right: that patch gets {w} of [CLS]'s attention on this {digit}.",
         "正确：在这个 {digit} 上，这个图块得到 [CLS] {w} 的注意力。",
@@ -376,7 +399,7 @@ STRINGS |= {
     ),
     "lessons.ex.vit.key": (
         "Held-out image {index} (a {digit}): row {row}, column {col}, weight {w}.",
-        "留出图像 {index}（一个 {digit}）：第 {row} 行，第 {col} 列，权重 {w}。",
+        "留出图像 {index}（一个 {digit}）：行 {row} · 列 {col}，权重 {w}。",
     ),
     "lessons.ex.alignment.q": (
         "On the prompt as set on the page, whose reply does the reward model score highest?",
@@ -405,24 +428,25 @@ STRINGS |= {
 STRINGS |= {
     "lessons.ex.transformer_xl.q": (
         "Carrying the memory from the segment before: at which tokens of a segment does it lower the loss most?",
-        "带上前一段的记忆：它在一段中的哪些词元上降低损失最多？",
+        "带上前一片段的记忆：它在一个片段中的哪些词元上降低损失最多？",
     ),
-    "lessons.ex.transformer_xl.first": ("its first {n} tokens", "段首的 {n} 个词元"),
-    "lessons.ex.transformer_xl.last": ("its last {n} tokens", "段尾的 {n} 个词元"),
+    "lessons.ex.transformer_xl.first": ("its first {n} tokens", "片段开头的 {n} 个词元"),
+    "lessons.ex.transformer_xl.last": ("its last {n} tokens", "片段末尾的 {n} 个词元"),
     "lessons.ex.transformer_xl.right": (
         "Right: the memory saves {first} nats a token at the first {n} places and {last} at the last {n}. Without "
         "it, a segment's first tokens have almost no context; its last tokens have the segment itself.",
-        "正确：记忆在前 {n} 个位置每个词元省下 {first} 奈特，在最后 {n} 个位置省下 {last}。没有记忆时，段首的词元"
-        "几乎没有上下文；段尾的词元还有本段可看。",
+        "正确：记忆在前 {n} 个位置每个词元省下 {first} 奈特，在最后 {n} 个位置省下 {last}。没有记忆时，片段开头的"
+        "词元几乎没有上下文；片段末尾的词元还有本片段可看。",
     ),
     "lessons.ex.transformer_xl.hint": (
         "Not so: {first} nats saved at the first {n} places against {last} at the last {n}. Look at the loss by place "
         "in the segment, with and without the memory.",
-        "不对：前 {n} 个位置省下 {first} 奈特，最后 {n} 个位置省下 {last}。看按段内位置画的损失，有记忆与无记忆两条。",
+        "不对：前 {n} 个位置省下 {first} 奈特，最后 {n} 个位置省下 {last}。看按片段内位置画的损失，"
+        "有记忆与无记忆两条。",
     ),
     "lessons.ex.transformer_xl.key": (
         "{which}: {first} nats a token saved at the start, {last} at the end.",
-        "{which}：段首每个词元省下 {first} 奈特，段尾省下 {last}。",
+        "{which}：片段开头每个词元省下 {first} 奈特，末尾省下 {last}。",
     ),
     "lessons.ex.mistral.q": (
         "At the position set in the reach section, how far back does the last layer's state depend on the input?",
@@ -536,7 +560,7 @@ STRINGS |= {
     "lessons.ex.mamba.q": (
         "Selective copying, layer 0, the instance of the page's seed: what share of the step size Δ's movement "
         "falls on the letters to remember (and the positions right after them)?",
-        "选择性复制、第 0 层、页面种子对应的实例：步长 Δ 的变化有多大比例落在要记住的字母（及紧随其后的位置）上？",
+        "选择性复制、层 0、页面种子对应的实例：步长 Δ 的变化有多大比例落在要记住的字母（及紧随其后的位置）上？",
     ),
     "lessons.ex.mamba.band": ("{lo} % to {hi} %", "{lo}% 到 {hi}%"),
     "lessons.ex.mamba.right": (
@@ -547,7 +571,7 @@ STRINGS |= {
     "lessons.ex.mamba.hint": (
         "Not quite: these positions are {where} of the sequence, but Δ moves far more there than elsewhere. Read "
         "the Δ map of layer 0 against the letters.",
-        "不太对：这些位置只占序列的 {where}，但 Δ 在那里的变化远多于别处。对照字母看第 0 层的 Δ 图。",
+        "不太对：这些位置只占序列的 {where}，但 Δ 在那里的变化远多于别处。对照字母看层 0 的 Δ 图。",
     ),
     "lessons.ex.mamba.key": (
         "Seed {seed}: {share} of Δ's movement near the letters, which are {where} of the positions.",

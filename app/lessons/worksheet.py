@@ -12,6 +12,12 @@ from app.shared import html
 from app.shared.i18n import translate
 
 INLINE = 10  # more answers than this are printed on one line, not as a list of boxes
+SEPARATORS = (" | ", " ; ", " / ", " ‖ ")  # between answers on one line: the first that no answer contains
+
+
+def separator(options) -> str:
+    """What separates answers printed on one line: never a mark that occurs inside one ("L0 · H0" holds " · ")."""
+    return next((sep for sep in SEPARATORS if not any(sep.strip() in o for o in options)), SEPARATORS[-1])
 
 
 def stop_url(stop: Stop, base: str, lang: str) -> str:
@@ -56,7 +62,7 @@ def markdown(path: str, lang: str, base: str) -> str:
         if s["question"]:
             out += ["", f"**{translate('lessons.exercise', lang)}** {s['question']}"]
             if len(s["options"]) > INLINE:
-                out += ["", " · ".join(s["options"])]
+                out += ["", separator(s["options"]).join(s["options"])]
             else:
                 out += [f"- [ ] {o}" for o in s["options"]]
             out += ["", f"{translate('lessons.ws.answer_line', lang)} ____________________"]
@@ -77,7 +83,8 @@ def printable(path: str, lang: str, base: str) -> str:
         if s["question"]:
             body.append(f"<p><b>{e(translate('lessons.exercise', lang))}</b> {e(s['question'])}</p>")
             if len(s["options"]) > INLINE:
-                body.append(f'<p class="options">{" · ".join(e(o) for o in s["options"])}</p>')
+                sep = e(separator(s["options"]))
+                body.append(f'<p class="options">{sep.join(e(o) for o in s["options"])}</p>')
             elif s["options"]:
                 body.append("<ul>" + "".join(f"<li>☐ {e(o)}</li>" for o in s["options"]) + "</ul>")
             body.append(f'<p class="line">{e(translate("lessons.ws.answer_line", lang))}</p>')

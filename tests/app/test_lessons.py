@@ -70,7 +70,7 @@ def test_the_lessons_page_lists_every_path_and_its_worksheets(lang):
 def test_a_stop_opens_its_page_prepared_with_the_task_and_links_on():
     at = open_app("attention", lang="en", lesson="scratch", stop="1", attention_step="2")
     assert not at.exception
-    assert any("Attention from scratch" in m.value and "stop 1 of 6" in m.value for m in at.markdown)
+    assert any("Attention from scratch" in m.value and "stop 1 of 7" in m.value for m in at.markdown)
     assert any(m.value == translate("lessons.task.scratch.attention", "en") for m in at.markdown)
     assert at.slider(key="attention_step").value == 2  # the prepared state
     nxt = [link.proto for link in at.get("page_link") if link.proto.label == "Next stop →"]
@@ -390,7 +390,7 @@ def test_progress_shows_on_home_and_in_its_path_and_resets():
     at.switch_page("home/page.py").run()
     assert not at.exception
     total = len([s for s in PATHS["scratch"] if s.page in exercises.EXERCISES])
-    line = translate("lessons.progress.line", "en", seen=1, stops=6, solved=1, total=total)
+    line = translate("lessons.progress.line", "en", seen=1, stops=7, solved=1, total=total)
     assert any(line in m.value for m in at.markdown)
     at.switch_page("lessons/page.py").run()
     assert any(line == c.value for c in at.caption)
@@ -473,3 +473,258 @@ def test_an_exercise_whose_model_is_missing_says_so_instead_of_a_traceback(monke
     at = _solve(at, "mla", "MLA", "zh")
     assert not at.exception
     assert _verdict(at) == (False, translate("lessons.unavailable", "zh"))
+
+
+# ---- exercises on the model the page shows (a real one picked at the top) ----------------------------------------
+
+REAL = "smollm2-135m"  # the real model setup ships
+
+
+def _open_real(page: str, **query):
+    """``page`` with SmolLM2 picked; fails (never skips) where it is missing: the README's setup fetches it."""
+    from app.shared import services
+
+    if not services.checkpoint(REAL).available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    at = open_app(page, lang="en", timeout=300, **{f"{exercises.slug(page)}_model": REAL}, **query)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_gpt_exercise_asks_about_the_real_model_the_page_shows():
+    """SmolLM2 has 30 layers of 9 heads: the answer box offers them all, and the head the page names in its intro
+    (its best induction head on the default sequence) is the right answer."""
+    from app.gpt import service as svc
+
+    ind = svc.induction(*svc.ICL_DEFAULT, "torch", REAL)
+    assert ind.scores.shape == (30, 9)
+    best = ind.best_head
+    label = translate("view.layer_head", "en", layer=best[0], head=best[1])
+    at = _open_real("gpt")
+    assert any(label in m.value for m in at.markdown)  # the page names it
+    box = at.selectbox(key="lessons_gpt_answer")
+    assert box.options[0] == "L0 · H0" and box.options[-1] == "L29 · H8" and len(box.options) == 270
+    worst = tuple(int(i) for i in np.unravel_index(int(ind.scores.argmin()), ind.scores.shape))
+    at = _solve(at, "gpt", worst)
+    assert not _verdict(at)[0]
+    at = _solve(at, "gpt", best)
+    ok, text = _verdict(at)
+    assert ok and f"{ind.scores.max():.2f}" in text, text
+
+
+def _real_attribution(text: str) -> dict:
+    """Direct logit attribution on SmolLM2 at the last token, worked out here from the page's forward pass: a
+    layer's attention W_O · context, its MLP the rest of what the block adds, each projected on the predicted token's
+    unembedding through the final RMSNorm at its scale."""
+    from app.forward_pass import service as svc
+
+    f = svc.forward_llama(text, REAL)
+    w, c = svc.weights(REAL), svc.config(REAL)
+    t = len(f.ids) - 1
+    resid = f.probes["resid"][:, t].astype(np.float64)  # (L, C)
+    before = np.vstack([w["embed.weight"][f.ids[t]][None].astype(np.float64), resid[:-1]])
+    attn = np.stack([w[f"blocks.{i}.attn.wo.weight"] @ f.probes["attn.context"][i, :, t].reshape(-1)
+                     for i in range(c["n_layers"])]).astype(np.float64)  # fmt: skip
+    mlp = resid - before - attn
+    rms = np.sqrt((resid[-1] ** 2).mean() + c["norm_eps"])
+    predicted = int(f.logits[t].argmax())
+    e = w["embed.weight"][predicted].astype(np.float64) * w["norm.weight"] / rms  # SmolLM2 ties its unembedding
+    parts = {("token", -1): float(before[0] @ e)}
+    for i in range(c["n_layers"]):
+        parts["attn", i], parts["mlp", i] = float(attn[i] @ e), float(mlp[i] @ e)
+    assert sum(parts.values()) == pytest.approx(float(f.logits[t, predicted]), rel=1e-3)
+    return parts
+
+
+def test_the_forward_pass_exercise_asks_about_the_real_model_the_page_shows():
+    """On SmolLM2 the options are its embedding and its 30 layers' attention and MLP (no position embedding: RoPE),
+    and the right answer is the part that adds most to SmolLM2's own prediction."""
+    from app.forward_pass import service as svc
+
+    parts = _real_attribution(svc.DEFAULT_TEXT)
+    best, worst = max(parts, key=parts.get), min(parts, key=parts.get)
+    at = _open_real("forward-pass")
+    box = at.selectbox(key="lessons_forward_pass_answer")
+    assert len(box.options) == 1 + 2 * 30
+    assert box.options[0] == "the token embedding" and box.options[-1] == "MLP of layer 29"
+    at = _solve(at, "forward-pass", worst)
+    ok, text = _verdict(at)
+    assert not ok and "add up a layer's heads" in text  # the answer sums a layer's heads: so does the hint
+    at = _solve(at, "forward-pass", best)
+    ok, text = _verdict(at)
+    assert ok and f"{parts[best]:.2f}" in text, text
+
+
+def _vit_exercise_alone():
+    """The ViT page's exercise drawn on its own (a released ViT's page reads photos, not our held-out digits)."""
+    import streamlit as st
+
+    from app.lessons import exercises as ex
+    from app.shared.i18n import remember_lang
+
+    remember_lang(st.session_state["lang"])  # as the shell does each run (AppTest reuses its session id)
+    ex.exercise("vit")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_vit_exercise_on_a_released_vit_says_it_is_about_ours_and_switches_the_page_back(lang):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_vit_exercise_alone, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.session_state["vit_model"] = "vit-base-patch16-224"  # picked at the top of the page
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.selectbox  # no answers offered about a model the page does not show
+    assert at.info[0].value == translate("lessons.ours_only", lang, name="vit")
+    at.button(key="lessons_vit_ours").click().run()
+    assert at.session_state["vit_model"] == "vit"
+    box = at.selectbox(key="lessons_vit_answer")  # the question, on our ViT
+    grid = exercises._svc("vit").MODEL.model.config.grid
+    assert len(box.options) == grid * grid
+
+
+def test_the_llama_exercise_asks_about_the_real_model_the_page_shows():
+    """With SmolLM2 picked (30 layers, 9 query heads on 3 key/value heads) the layers offered are its own, and the
+    right layer is where its heads sharing a key/value head overlap most beyond the others, on the page's text."""
+    from app.llama import service as svc
+
+    h = svc.heads(svc.DEFAULT_TEXT, REAL)
+    assert h.within.shape == (30,)
+    diff = h.within - h.across
+    best, worst = int(np.argmax(diff)), int(np.argmin(diff))
+    with exercises.prepared({"llama_model": REAL}):
+        ex = exercises.EXERCISES["llama"]
+        assert ex.options() == tuple(range(30))
+        assert ex.check(best).ok and not ex.check(worst).ok
+        assert ex.answer("en").startswith(translate("view.layer_n", "en", layer=best) + ".")
+
+
+def test_the_t5_exercise_reads_the_bias_of_the_model_the_page_shows(monkeypatch):
+    """A released T5 picked on the page (a stand-in for its bias tables here): the peak is read from its tables."""
+    from app.t5 import service as svc
+
+    asked = []
+    offsets = np.arange(-8, 9)
+
+    def trained_bias(name, backend="torch"):
+        asked.append(name)
+        peak = 3 if name == "t5-small" else -1  # the released model's head 0 peaks at +3
+        table = -np.abs(offsets - peak)[None].astype(float)
+        return svc.TrainedBias(offsets, table, table[:, :9], offsets[:9], backend, "cpu", 0.0)
+
+    monkeypatch.setattr(svc, "trained_bias", trained_bias)
+    with exercises.prepared({"t5_model": "t5-small"}):
+        ex = exercises.EXERCISES["t5"]
+        assert ex.check(3).ok and not ex.check(-1).ok
+        assert "+3" in ex.answer("en")
+    assert set(asked) == {"t5-small"}
+
+
+def test_chinese_lessons_count_layers_rows_and_steps_from_0_as_the_app_does():
+    """Layers, heads, grid cells and decoding steps are 0-based indices: "层 0", "行 0 · 列 0", "步 0" — never
+    "第 0 层" ("the zeroth layer"). Only the stop number, counted from 1, is an ordinal."""
+    import re
+
+    from app.lessons.strings import STRINGS
+
+    ordinals = {k: zh for k, (_en, zh) in STRINGS.items() if re.search(r"第\s*[{0-9a-z]", zh)}
+    assert set(ordinals) == {"lessons.stop_of"}, ordinals
+    assert exercises._vit_label((0, 3), "zh") == "行 0 · 列 3"
+    assert exercises._forward_label(("mlp", 0), "zh") == "层 0 的 MLP"
+    assert translate("lessons.ex.attention.key", "zh", text="ab", step=0, i=1, char="b", w="9%").startswith(
+        "在 “ab” 上，步 0："
+    )
+
+
+def test_mistral_at_exactly_the_layers_reach_accepts_that_count_and_the_first_token():
+    """At position L·(W − 1) the window reaches exactly back to the first token: "124 tokens back" and "back to the
+    first token" are both true, and the exercise takes either; one window fewer is wrong."""
+    from app.mistral import service as svc
+
+    s = svc.shape()
+    bound = s.n_layers * (s.window - 1)
+    r = svc.reach(svc.DEFAULT_TEXT, bound)
+    assert int(r.farthest[-1]) == bound  # the page's own numbers: the last layer reaches the first token
+    at = open_app("mistral", lang="en", mistral_position=str(bound))
+    assert not at.exception
+    assert at.slider(key="mistral_position").value == bound
+    at = _solve(at, "mistral", (s.n_layers - 1) * (s.window - 1))
+    assert not _verdict(at)[0]
+    for answer in (bound, 0):
+        at = _solve(at, "mistral", answer)
+        ok, text = _verdict(at)
+        assert ok and f"{bound} tokens back from position {bound}" in text, (answer, text)
+
+
+# ---- the paths' texts ------------------------------------------------------------------------------------------------
+
+
+def test_every_exercise_is_on_some_path():
+    on_paths = {s.page for stops in PATHS.values() for s in stops}
+    assert set(exercises.EXERCISES) <= on_paths, set(exercises.EXERCISES) - on_paths
+    assert PATHS["scratch"][-1].page == "vit"
+    for lang in ("en", "zh"):
+        assert "ViT" in translate("lessons.path.scratch.blurb", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reasoning_paths_mla_stop_has_its_own_task_and_is_in_its_blurb(lang):
+    """The efficient path asks which cache is smallest; the reasoning path's stop on the same page asks about the
+    second head DeepSeek-V3 trains, and its blurb names the model."""
+    task = translate("lessons.task.reasoning.mla", lang)
+    assert "smallest" not in task and "最小" not in task
+    assert ("token after next" if lang == "en" else "下下个词元") in task
+    assert "DeepSeek-V3" in translate("lessons.path.reasoning.blurb", lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reasoning_exercise_says_it_reads_the_models_card(lang):
+    card = "model's card" if lang == "en" else "模型卡"
+    assert card in translate("lessons.ex.reasoning.q", lang)
+    assert card in exercises.EXERCISES["reasoning"].answer(lang)
+
+
+def test_bert_masks_clickable_words_not_pill_buttons():
+    from app.lessons.strings import STRINGS
+
+    assert not [k for k, (en, zh) in STRINGS.items() if "药丸" in zh or "pill" in en]
+    for key in ("lessons.ex.bert.q", "lessons.task.scratch.bert"):
+        zh, en = translate(key, "zh"), translate(key, "en")
+        assert "药丸" not in zh and "可点选的词" in zh
+        assert "pill" not in en and "click" in en.lower()
+
+
+def test_transformer_xl_has_one_term_for_its_memory_and_the_task_a_verb():
+    """The page's words: the memory (记忆) of the previous segment (片段); never "segment-level memory" / 段级记忆,
+    nor 段 alone for a segment."""
+    import re
+
+    from app.lessons.strings import STRINGS
+
+    keys = [k for k in STRINGS if "transformer_xl" in k or k.endswith(".txl") or k == "lessons.path.scratch.blurb"]
+    assert len(keys) >= 7
+    for key in keys:
+        en, zh = STRINGS[key]
+        assert "segment-level" not in en, key
+        assert not re.search(r"(?<!片)段(?!落)", zh.replace("一段随机", "")), (key, zh)
+        assert "memory" not in en or "记忆" in zh, key
+    task = translate("lessons.task.scratch.txl", "en")
+    assert "and find out why the memory needs relative positions" in task
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_worksheet_separates_answers_by_a_mark_none_contains_and_quotes_word_pieces(lang):
+    """GPT's heads read "L0 · H0": one line of them must not be joined by " · " too. BERT's key lists word pieces,
+    "," among them: each is quoted, so "to", "," and "to" do not read as "to, ,, to"."""
+    md = worksheet.markdown("scratch", lang, "")
+    gpt = next(s for s in PATHS["scratch"] if s.page == "gpt")
+    with exercises.prepared(dict(gpt.params)):
+        labels = [exercises._gpt_label(h, lang) for h in exercises._gpt_heads()]
+    assert len(labels) > worksheet.INLINE and "·" in labels[0]
+    line = next(row for row in md.splitlines() if row.startswith(labels[0]))
+    sep = worksheet.separator(labels)
+    assert "·" not in sep and line.split(sep) == labels
+    bert = exercises.EXERCISES["bert"].answer(lang)
+    assert "“,”" in bert and ", ,," not in bert
+    assert bert in md
