@@ -219,7 +219,7 @@ STRINGS = {
     "gpt.patch.every": (
         "On this deep model the map patches the stream once every {step} layers, and the last ({rows} of {all} "
         "rows): each row is one batch of forward passes, and a CPU would take minutes for all of them.",
-        "在这个较深的模型上，图中只修补残差流的每第 {step} 层和最后一层（{all} 行中的 {rows} 行）："
+        "在这个较深的模型上，图中只隔 {step} 层修补一次残差流，外加最后一层（{all} 行中的 {rows} 行）："
         "每一行都是一批前向计算，全部算完在 CPU 上要好几分钟。",
     ),
     "gpt.patch.restored": ("restored", "恢复比例"),

@@ -58,19 +58,7 @@ COUNTS = {
     ("moe.col.expert", "{rank}"),  # app/moe/sections.py: rank=r + 1 (first choice, second choice)
     ("moe.col.weight", "{rank}"),
     ("moe.col.dropped", "{rank}"),
-    ("gpt.patch.every", "{step}"),  # a stride: "every {step} layers"
     ("lessons.stop_of", "{n}"),  # app/lessons/paths.py: Stop.number, from 1
-}
-# Lessons' strings with 0-based ordinals, fixed on branch fix61-b (issue 61, item 10): remove this list at the merge.
-LESSONS_FIXED_ON_FIX61_B = {
-    "lessons.ex.attention.key",
-    "lessons.ex.attention.right",
-    "lessons.ex.forward_pass.attn",
-    "lessons.ex.forward_pass.mlp",
-    "lessons.ex.mamba.hint",
-    "lessons.ex.mamba.q",
-    "lessons.ex.vit.key",
-    "lessons.ex.vit.option",
 }
 
 
@@ -79,7 +67,7 @@ def test_no_zero_based_index_is_written_as_a_chinese_ordinal():
         (key, m.group(1))
         for key, (_, zh) in table().items()
         for m in ORDINAL.finditer(zh)
-        if (key, m.group(1)) not in COUNTS and key not in LESSONS_FIXED_ON_FIX61_B
+        if (key, m.group(1)) not in COUNTS
     )
     assert not found, found
     for key, what in COUNTS:

@@ -74,7 +74,7 @@ def test_every_view_renders_on_the_real_model(real_cache, lang):
 def test_uploads_on_the_real_model(real_cache):
     lang = "zh"
     at = _open(lang, vit_photo="upload")
-    assert not at.exception and len(at.info) == 1  # nothing uploaded yet
+    assert not at.exception and [i.icon for i in at.info if i.icon == ":material/upload:"]  # nothing uploaded yet
     at.file_uploader(key="vit_photo_upload").set_value(("notes.png", b"not a picture", "image/png"))
     rerun(at, lang)
     assert not at.exception
@@ -95,3 +95,14 @@ def test_without_the_cache_the_picker_names_the_absent_model(tmp_path, monkeypat
     assert not at.exception
     assert at.selectbox(key="vit_model").value == "vit"  # ours, as before
     assert any(VIT_KEY in m.value and "hf download" in m.value for m in at.markdown)  # the picker's expander
+
+
+def test_the_exercise_under_a_released_vit_says_it_is_about_ours_and_switches_back(real_cache):
+    """The page no longer stops before the shell draws the exercise: on a released ViT the exercise below the page
+    says its question is about our digits, and its button switches the page back to our model."""
+    at = _open("en")
+    assert translate("lessons.ours_only", "en", name="vit") in [x.value for x in at.info]
+    at.button(key="lessons_vit_ours").click()
+    rerun(at, "en")
+    assert not at.exception and at.session_state["vit_model"] == "vit"
+    assert at.selectbox(key="lessons_vit_answer").options
