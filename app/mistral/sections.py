@@ -70,7 +70,7 @@ def band_view(a: svc.Analysis) -> None:
     windows = list(range(lo, hi + 1))
     readouts = []
     for w in windows:
-        pairs = int(svc.band(T, w).sum())
+        pairs = svc.band_pairs(T, w)
         readouts.append(
             t(
                 "mistral.band.readout",

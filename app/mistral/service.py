@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -104,24 +104,36 @@ class Analysis:
     backend: str
     device: str
     ms: float
-    # (measure, window) -> (L, H), computed once per analysis: a window move on the page asks again for the same
-    # few windows, and each is a pass over every layer's and head's pattern
-    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def outside(self, window: int) -> np.ndarray:
         """(L, H): the largest attention weight any query puts outside the band of ``window`` keys."""
-        if ("max", window) not in self.memo:
-            out = ~band(len(self.ids), window)
-            self.memo["max", window] = (
-                self.patterns[..., out].max(-1) if out.any() else np.zeros(self.patterns.shape[:2])
-            )
-        return self.memo["max", window]
+        peak = _by_distance(self.patterns, self.ids.tobytes(), self.backend)[1]
+        return peak[window:].max(0) if window < len(peak) else np.zeros(self.patterns.shape[:2])
 
     def outside_share(self, window: int) -> np.ndarray:
         """(L, H): the mean over queries of the weight that falls outside the band of ``window`` keys."""
-        if ("share", window) not in self.memo:
-            self.memo["share", window] = (self.patterns * ~band(len(self.ids), window)).sum(-1).mean(-1)
-        return self.memo["share", window]
+        share = _by_distance(self.patterns, self.ids.tobytes(), self.backend)[0]
+        return share[window:].sum(0) if window < len(share) else np.zeros(self.patterns.shape[:2])
+
+
+def band_pairs(T: int, window: int) -> int:
+    """Query–key pairs inside the band of ``window`` keys over ``T`` tokens: Σₚ min(p + 1, window)."""
+    w = min(window, T)
+    return w * (w + 1) // 2 + (T - w) * w
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _by_distance(_patterns: np.ndarray, ids: bytes, backend: str) -> tuple[np.ndarray, np.ndarray]:
+    """(T, L, H) twice, by the distance d = query − key: the weight at d summed over queries / T, and its largest
+    value. Every window's measures follow (outside a band of w keys: the distances d ≥ w), so a page run reads them
+    instead of masking every pattern once per window drawn; kept once per process for every reader (keyed by the
+    text's ids and the backend that computed the patterns), where a copy of the analysis per session would not."""
+    T = _patterns.shape[-1]
+    diagonals = [np.diagonal(_patterns, offset=-d, axis1=-2, axis2=-1) for d in range(T)]  # each (L, H, T − d)
+    share = np.stack([g.sum(-1) / T for g in diagonals])
+    peak = np.stack([g.max(-1) for g in diagonals])
+    share.flags.writeable = peak.flags.writeable = False
+    return share, peak
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -203,3 +203,19 @@ def test_knock_out_and_a_narrower_window_raise_the_held_out_bits():
     at.button_group(key="mistral_narrow_window").set_value(svc.shape().window)
     rerun(at, LANG)
     assert not at.exception and narrow(svc.shape().window) == before
+
+
+def test_every_windows_measures_equal_the_band_masks_they_stand_for():
+    """The outside share and peak of every window, read off the weights by distance (kept once per process), equal
+    the definitions on the band mask itself; the pairs inside a band equal the mask's count."""
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+    T = len(a.ids)
+    lo, hi = svc.DISPLAY_WINDOWS
+    for w in range(lo, hi + 1):
+        out = ~svc.band(T, w)
+        share = (a.patterns * out).sum(-1).mean(-1)
+        peak = a.patterns[..., out].max(-1)
+        scale = float(a.patterns.max())
+        np.testing.assert_allclose(a.outside_share(w), share, atol=1e-6 * scale)
+        np.testing.assert_allclose(a.outside(w), peak, atol=1e-6 * scale)
+        assert svc.band_pairs(T, w) == int(svc.band(T, w).sum())
