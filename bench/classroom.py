@@ -5,6 +5,9 @@ page's slider every ~2 s; optionally one process killed mid-class, or one reader
     python -m bench.classroom --students 64 --seconds 120 --kill-at 60    # process 0 killed (SIGKILL) 60 s in
     python -m bench.classroom --students 64 --seconds 120 --hammer        # the class alone, then beside a hammer
     python -m bench.classroom --students 4 --seconds 5 --cold             # a smoke run (the tests run smaller ones)
+    python -m bench.classroom --students 64 --seconds 30 --arrive 14      # a class opening the link at once
+    python -m bench.classroom --students 64 --seconds 30 --arrive 14 --unwarmed-pages  # ... on processes that
+                                                                          # ran no page before answering
 
 Each student is what a browser tab is to the server (as in ``bench.load``): it fetches the page (Streamlit's XSRF
 cookie, and nginx's process cookie, given in turn), opens ``/_stcore/stream``, draws one of ``PAGES`` (students are
@@ -69,6 +72,7 @@ class Student:
     n: int
     page: str
     every: float = MOVE_S
+    arrive: float = ARRIVE_S  # it opens its page at a random moment within this many seconds of the start
     jar: dict[str, str] = field(default_factory=dict)
     query: str = ""  # the URL's query string, as the server last set it
     first: str = ""  # the process it was first served by (the cookie's name)
@@ -168,12 +172,12 @@ async def rerun(
 
 
 async def student(base: str, s: Student, start: float, until: float, killed: set[str]) -> None:
-    """Open the page at a random moment within ``ARRIVE_S``, then move its slider every ``s.every`` (± a quarter)
-    until ``until``; reconnect as Streamlit's client does whenever the websocket drops."""
+    """Open the page at a random moment within ``s.arrive`` seconds, then move its slider every ``s.every`` (± a
+    quarter) until ``until``; reconnect as Streamlit's client does whenever the websocket drops."""
     import websockets
 
     rng = random.Random(s.n)
-    await asyncio.sleep(max(0.0, start + (0 if s.every < MOVE_S else rng.uniform(0, ARRIVE_S)) - time.monotonic()))
+    await asyncio.sleep(max(0.0, start + (0 if s.every < MOVE_S else rng.uniform(0, s.arrive)) - time.monotonic()))
     values = WIDGETS[s.page][1]
     drops = (websockets.WebSocketException, OSError, asyncio.IncompleteReadError)
     ws = found = shown = None  # the websocket, the slider drawn (id, fragment, value), the value it shows
@@ -398,16 +402,20 @@ def run(
     hammer: bool = False,
     warm: bool = True,
     pages: tuple[str, ...] = PAGES,
+    arrive: float = ARRIVE_S,
+    warm_pages: bool = True,
 ) -> dict:
     """Start the app behind nginx (``deploy.launch``), run the class (twice with ``hammer``: alone, then beside the
     hammering reader), and return the results; the caller's environment is put back afterwards."""
-    with restored_environment("TE_WARM_UP"):
+    with restored_environment("TE_WARM_UP", "TE_WARM_PAGES"):
         if not warm:  # each process then loads a model on its first visit instead of before it answers
             os.environ["TE_WARM_UP"] = "0"
-        return _run(students, seconds, processes, kill_at, hammer, warm, pages)
+        if not warm_pages:  # each page's first visitor in each process computes what the page shows at its defaults
+            os.environ["TE_WARM_PAGES"] = "0"
+        return _run(students, seconds, processes, kill_at, hammer, warm, pages, arrive, warm and warm_pages)
 
 
-def _run(students, seconds, processes, kill_at, hammer, warm, pages) -> dict:
+def _run(students, seconds, processes, kill_at, hammer, warm, pages, arrive=ARRIVE_S, warm_pages=True) -> dict:
     results: dict = {
         "machine": machine(),
         "when": now(),
@@ -418,6 +426,8 @@ def _run(students, seconds, processes, kill_at, hammer, warm, pages) -> dict:
         "kill_at": kill_at,
         "hammer_s": HAMMER_S if hammer else None,
         "warm": warm,
+        "arrive_s": arrive,
+        "warm_pages": warm_pages,
         "pages": list(pages),
         "runs": {},
     }
@@ -432,7 +442,7 @@ def _run(students, seconds, processes, kill_at, hammer, warm, pages) -> dict:
         return [c.proc.pid for c in cluster.children[:-1]]
 
     def klass() -> list[Student]:
-        return [Student(i, pages[i % len(pages)]) for i in range(students)]
+        return [Student(i, pages[i % len(pages)], arrive=arrive) for i in range(students)]
 
     try:
         kill = (kill_at, pids()[0]) if kill_at is not None else None
@@ -460,7 +470,9 @@ def table(results: dict) -> str:
         f"Measured on: {results['machine']} — {results['when']}; {results['students']} students through nginx to "
         f"{results['processes']} Streamlit processes (`deploy.launch`, ready in {results['start_s']} s"
         + (", every model loaded first" if results["warm"] else ", models loaded on first visit")
-        + f"), each moving its page's slider every {results['move_s']:g} s (± a quarter) for {results['seconds']:g} s, "
+        + (" and every page run once" if results.get("warm_pages") else "")
+        + f"), opening their pages within {results.get('arrive_s', ARRIVE_S):g} s, each moving its page's slider "
+        f"every {results['move_s']:g} s (± a quarter) for {results['seconds']:g} s, "
         f"pages dealt in turn: {', '.join(results['pages'])}."
     )
     if results.get("kill_at") is not None:
@@ -533,6 +545,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hammer", action="store_true", help="the class alone, then beside a reader moving every 50 ms")
     ap.add_argument("--cold", action="store_true", help="models loaded on first visit, not before a process answers")
     ap.add_argument("--pages", nargs="*", default=list(PAGES), help="the pages dealt to the students")
+    ap.add_argument("--arrive", type=float, default=ARRIVE_S, help="students open their pages within this many s")
+    ap.add_argument(
+        "--unwarmed-pages", action="store_true", help="processes answer before running each page (TE_WARM_PAGES=0)"
+    )
     ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
     args = ap.parse_args(argv)
     if args.students < 1 or args.processes < 1 or args.seconds <= 0:
@@ -542,8 +558,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := set(args.pages) - WIDGETS.keys():
         ap.error(f"pages without a slider to move: {', '.join(sorted(unknown))}")
     results = run(
-        args.students, args.seconds, args.processes, args.kill_at, args.hammer, not args.cold, tuple(args.pages)
-    )
+        args.students, args.seconds, args.processes, args.kill_at, args.hammer, not args.cold, tuple(args.pages),
+        args.arrive, not args.unwarmed_pages,
+    )  # fmt: skip
     text = table(results)
     if args.out is not None:
         args.out.with_suffix(".json").write_text(json.dumps(results, indent=2) + "\n")

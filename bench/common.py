@@ -27,10 +27,12 @@ ARTIFACTS = ROOT / "artifacts"
 # ---------------------------------------------------------------------------------------------------------- server
 
 
-def start_server(port: int, extra: list[str] | None = None, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """Start the app on 127.0.0.1:``port`` and return once /_stcore/health answers (or raise with the server's
-    output); ``extra`` are more ``streamlit run`` options, ``env`` adds to this process's environment. The server's
-    output goes to artifacts/server-<port>.log."""
+def start_server(
+    port: int, extra: list[str] | None = None, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.Popen:
+    """Start the app on 127.0.0.1:``port`` and return once /_stcore/health answers within ``timeout`` seconds (or
+    raise with the server's output); ``extra`` are more ``streamlit run`` options, ``env`` adds to this process's
+    environment. The server's output goes to artifacts/server-<port>.log."""
     # A clean checkout has no artifacts/, and the first caller to start a server may not be an e2e test.
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
@@ -41,7 +43,7 @@ def start_server(port: int, extra: list[str] | None = None, env: dict[str, str] 
         stderr=subprocess.STDOUT,
         env={**os.environ, **(env or {})},
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"streamlit exited with {proc.returncode}; see {log.name}")
@@ -49,7 +51,7 @@ def start_server(port: int, extra: list[str] | None = None, env: dict[str, str] 
             return proc
         time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("streamlit did not become healthy within 60 s")
+    raise RuntimeError(f"streamlit did not become healthy within {timeout:g} s")
 
 
 def machine() -> str:

@@ -278,7 +278,7 @@ def start(
     port: int = 8080,
     address: str = "127.0.0.1",
     extra: list[str] | None = None,
-    timeout: float = 120,
+    timeout: float = 900,
 ) -> Cluster:
     """Start ``processes`` Streamlit processes (one per core by default) and nginx on ``address:port``; return once
     each process answers its health check and nginx answers too (or raise with the logs' folder), with a thread
@@ -295,8 +295,9 @@ def start(
         url=f"http://{'127.0.0.1' if address == '0.0.0.0' else address}:{port}", ports=ports, run_dir=run_dir
     )
     # One cookie secret for all processes, so the XSRF cookie one process signs is valid at any other.
-    # Each process loads every model before it answers (deploy.serve, TE_WARM_FIRST), so "healthy" below means
-    # ready to serve without a cold first visit; TE_WARM_UP=0 in the environment turns that off.
+    # Each process loads every model and runs every page once before it answers (deploy.serve, TE_WARM_FIRST), so
+    # "healthy" below means ready to serve a class without a cold first visit (a minute or more on 2 cores, hence the
+    # timeout); TE_WARM_UP=0 in the environment turns all of it off, TE_WARM_PAGES=0 the pages alone.
     env = {"TE_WARM_FIRST": "1", **os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
     try:
         for i, p in enumerate(ports):

@@ -2,7 +2,7 @@
 
     python -m deploy.serve                                   # streamlit run app/streamlit_app.py
     python -m deploy.serve --server.port 8600                # any `streamlit run` option after it
-    TE_WARM_FIRST=1 python -m deploy.serve                   # import every page and load every model first
+    TE_WARM_FIRST=1 python -m deploy.serve                   # import every page, load every model, run every page
 
 Why: Streamlit 1.67 serves through uvicorn on a listening socket it binds itself with ``socket.socket(family)`` —
 protocol 0. asyncio turns Nagle's algorithm off (``TCP_NODELAY``) on a connection only when the socket's protocol
@@ -174,6 +174,40 @@ def warm_first() -> float:
     return seconds
 
 
+def warm_pages(langs: tuple[str, ...] = ("en", "zh")) -> float:
+    """Run every page once at its defaults, in each language, in this process before the server starts
+    (``TE_WARM_FIRST``; ``TE_WARM_PAGES=0`` skips it). What a page's first visit computes — held-out numbers, a
+    default text's forward pass, its figures — lands in the process's caches (``st.cache_data``,
+    ``st.cache_resource``, ``figures.cached``), which every session shares: a class opening its pages at once no
+    longer queues behind each process computing them for its first visitor (``bench.classroom --arrive``). The pages
+    run through Streamlit's own script runner for tests (``AppTest``), with no session or socket. A page that fails
+    here is left for its first visitor, who sees the page's own message. Returns the seconds it took."""
+    import time
+
+    from streamlit.testing.v1 import AppTest
+
+    from app.catalog import available_papers, available_tools
+
+    start = time.perf_counter()
+    pages = [p.script for p in (*available_papers(), *available_tools())]
+    failed = []
+    for lang in langs:
+        at = AppTest.from_file(str(ENTRY), default_timeout=600)
+        at.query_params["lang"] = lang
+        at.run()
+        for script in pages:
+            try:
+                at.switch_page(script).run()
+            except Exception:  # noqa: BLE001 - the page's first visitor gets its own message
+                failed.append(f"{script} ({lang})")
+            else:
+                failed += [f"{script} ({lang})"] if at.exception else []
+    seconds = time.perf_counter() - start
+    note = f"; not warmed: {', '.join(failed)}" if failed else ""
+    print(f"deploy.serve: ran {len(pages)} pages in {len(langs)} languages in {seconds:.1f} s{note}", flush=True)
+    return seconds
+
+
 def import_first() -> float:
     """Import every page's modules and what the pages import at first use (``services.import_pages``) before the
     server starts, so that no reader's run imports a module while another reader's run finds it half-initialised
@@ -208,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
         import_first()
         if os.environ.get("TE_WARM_UP", "1") != "0":
             warm_first()
+            if os.environ.get("TE_WARM_PAGES", "1") != "0":
+                warm_pages()
     args = sys.argv[1:] if argv is None else argv
     sys.argv = ["streamlit", "run", str(ENTRY), *args]
     return cli.main()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import socket
 
+import pytest
+
 from deploy import serve
 
 
@@ -66,7 +68,7 @@ def test_warm_first_loads_every_checkpoint_before_the_server_answers():
     from models import zoo
 
     port = free_port()
-    proc = start_server(port, env={"TE_WARM_FIRST": "1", "TE_WARM_UP": "1"})
+    proc = start_server(port, env={"TE_WARM_FIRST": "1", "TE_WARM_UP": "1", "TE_WARM_PAGES": "0"})
     try:
         log = (ROOT / "artifacts" / f"server-{port}.log").read_text()
     finally:
@@ -76,6 +78,26 @@ def test_warm_first_loads_every_checkpoint_before_the_server_answers():
     assert f"deploy.serve: warmed {n} of {n} checkpoints" in log, log[-2000:]
     assert log.index("deploy.serve: warmed") < log.index(f":{port}")  # before Streamlit printed its address
     assert log.index("deploy.serve: imported") < log.index("deploy.serve: warmed")  # the pages' modules, first
+
+
+@pytest.mark.slow
+def test_warm_pages_runs_every_page_in_both_languages_before_the_server_answers():
+    """A class's processes answer only after every page has run once at its defaults in each language
+    (``warm_pages``), so that no student's first visit computes what an earlier session already has."""
+    from app.catalog import available_papers, available_tools
+    from bench.common import ROOT, free_port, start_server
+
+    port = free_port()
+    proc = start_server(port, env={"TE_WARM_FIRST": "1", "TE_WARM_UP": "1", "TE_WARM_PAGES": "1"}, timeout=900)
+    try:
+        log = (ROOT / "artifacts" / f"server-{port}.log").read_text()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    n = len(available_papers()) + len(available_tools())
+    ran = f"deploy.serve: ran {n} pages in 2 languages in "
+    assert ran in log and "not warmed" not in log, log[-3000:]
+    assert log.index("deploy.serve: warmed") < log.index(ran) < log.index(f":{port}")
 
 
 IMPORTED = """

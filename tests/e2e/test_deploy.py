@@ -21,9 +21,10 @@ def upstream(url: str, cookie: str | None = None) -> tuple[str, str]:
         return r.headers["X-TE-Upstream"], ours.split(";")[0].split("=", 1)[1]
 
 
-def test_two_sessions_through_nginx_each_stay_on_their_process(browser):
+def test_two_sessions_through_nginx_each_stay_on_their_process(browser, monkeypatch):
     """Two processes behind nginx: a browser without the cookie is given a process and keeps it; two browsers pinned
     to different processes both get working pages (the websocket is upgraded through nginx)."""
+    monkeypatch.setenv("TE_WARM_PAGES", "0")  # models loaded first, as a class's; the pages' run is tested apart
     with launch.start(2, launch.free_port()) as cluster:
         by_name = {launch.upstream_name(i): f"127.0.0.1:{p}" for i, p in enumerate(cluster.ports)}
         health = f"{cluster.url}/_stcore/health"
