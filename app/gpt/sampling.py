@@ -153,6 +153,8 @@ def _sampling(text: str, a, backend: str) -> None:
                 bar = box.progress(0.0, text=t("gpt.progress", done=0, n=n_new))
                 live.on_token = lambda done, n: bar.progress(done / n, text=t("gpt.progress", done=done, n=n))
             box.write_stream(live)
+            if svc.is_real(name):
+                bar.empty()  # done (it may stop early, at the model's end of turn: the caption below says so)
             last = st.session_state[LAST] = (settings, live.generation)
             # this reader's own measurements, one per backend and decoding, to compare cache and no cache
             st.session_state.setdefault("gpt_measured", {})[f"{backend}:{cache}"] = live.generation.tokens_per_s
