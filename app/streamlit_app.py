@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools  # noqa: E402
+from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools, era_papers  # noqa: E402
 from app.lessons import hooks as lessons  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
@@ -112,10 +112,9 @@ def navigation_sections() -> dict[str, list]:
     home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
     sections: dict[str, list] = {t("era.home"): [home]}
     for era in ERAS:
-        pages = [
+        pages = [  # in home's numbered order (catalog.era_papers), not the timeline's
             st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
-            for p in papers
-            if p.era == era
+            for p in era_papers(era)
         ]
         if pages:
             sections[t(f"era.{era}")] = pages
