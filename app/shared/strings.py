@@ -302,6 +302,15 @@ STRINGS = {
         "并在第一次使用时转换一次。",
     ),
     "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
+    # the stages a real checkpoint reports while it is converted and loaded (models/pretrained, shared/services)
+    "picker.stage.starting": ("starting…", "开始…"),
+    "picker.stage.unpacking": ("unpacking the download…", "解压下载的文件…"),
+    "picker.stage.reading": ("reading the weights…", "读取权重…"),
+    "picker.stage.dequantising": ("dequantising the weights", "反量化权重"),
+    "picker.stage.converting": ("converting into our classes…", "转换为我们的代码…"),
+    "picker.stage.writing": ("saving the converted copy…", "保存转换后的副本…"),
+    "picker.stage.done": ("converted", "转换完成"),
+    "picker.stage.loading": ("loading into memory…", "载入内存…"),
     "picker.quantised": (
         "its {types} weights (llama.cpp's 4- and 8-bit blocks) dequantised to float32; a full-precision copy in the "
         "Hugging Face cache would be used instead",

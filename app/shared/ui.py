@@ -333,6 +333,21 @@ def rerun_parts(control: str, choice: str, parts) -> None:
     st.rerun(list(parts))
 
 
+def loading_text(name: str, what: str) -> str:
+    """The progress bar's words while the real checkpoint ``name`` is converted and loaded: its title (not our key
+    for it) and the stage ``what`` it reports (models/pretrained, services: "reading", "dequantising 3/30" ...)
+    in the reader's language; a stage without a translation is shown as it came."""
+    from app.shared.i18n import table
+    from models import pretrained
+
+    known = pretrained.KNOWN.get(name)
+    word, _, count = what.partition(" ")
+    stage = t(f"picker.stage.{word}") if f"picker.stage.{word}" in table() else what
+    if count and stage != what:
+        stage = f"{stage} {count}"
+    return t("picker.loading", name=known.title if known else name, what=stage)
+
+
 def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
@@ -362,8 +377,8 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:
-            bar = st.progress(0.0, text=t("picker.loading", name=name, what="…"))
-            ck.load(lambda f, what: bar.progress(min(max(f, 0.0), 1.0), text=t("picker.loading", name=name, what=what)))
+            bar = st.progress(0.0, text=loading_text(name, "starting"))
+            ck.load(lambda f, what: bar.progress(min(max(f, 0.0), 1.0), text=loading_text(name, what)))
             bar.empty()
         about = services.real_about(name)
         if about:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app.shared.i18n import translate
 from tests.app.conftest import open_app
 
 
@@ -32,3 +36,37 @@ def test_t5_s_knocked_out_answer_is_shown_whole():
     shown = next(m.value for m in at.metric if m.label == translate("t5.ko.m.answer", "en"))
     assert len(shown) < 30 and shown.startswith(whole[:10])
     assert whole in [c.value for c in at.code]
+
+
+def loading_page(lang: str):
+    """The loading bar's words for SmolLM2 at one stage, in ``lang`` (as the shell sets it before a page)."""
+    import streamlit as st
+
+    from app.shared import ui
+    from app.shared.i18n import remember_lang
+
+    remember_lang(lang)
+    st.text(ui.loading_text("smollm2-135m", "dequantising 3/30"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_loading_bar_names_the_model_and_its_stage_in_the_reader_s_language(lang):
+    """The bar read "Loading smollm2-135m: dequantising 3/30": our key for the model and the converter's own word.
+    It names the model's title and a translated stage, for every stage the converter and the loader report."""
+    import re
+    from pathlib import Path
+
+    from app.shared.i18n import table
+    from models import pretrained
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [*(root / "models" / "pretrained").glob("*.py"), root / "app" / "shared" / "services.py"]
+    stages = {w for f in sources for w in re.findall(r"(?:report|progress)\([^\n\"]*?,\s*f?\"([a-z]+)", f.read_text())}
+    assert {"reading", "converting", "writing", "unpacking", "dequantising", "done", "loading"} <= stages
+    assert [w for w in stages if f"picker.stage.{w}" not in table()] == []
+    at = AppTest.from_function(loading_page, args=(lang,)).run()
+    assert not at.exception
+    text = at.text[0].value
+    assert pretrained.KNOWN["smollm2-135m"].title in text and "smollm2-135m" not in text
+    stage = translate("picker.stage.dequantising", lang)
+    assert text == translate("picker.loading", lang, name=pretrained.KNOWN["smollm2-135m"].title, what=f"{stage} 3/30")
