@@ -24,8 +24,9 @@ STRINGS = {
     ),
     "sidebar.link": ("Link", "链接"),
     "sidebar.link.help": (
-        "This view's address: it opens the page with every control as it is now. Copy it with the button at its right.",
-        "当前视图的地址：打开它会看到各控件保持现在的状态。用右侧的按钮复制。",
+        "This view's address, the same as in your browser's address bar: it opens the page with every control as it "
+        "is now. Select it below and copy it.",
+        "当前视图的地址，与浏览器地址栏中的相同：打开它会看到各控件保持现在的状态。在下方选中它并复制。",
     ),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
     "sidebar.warming": (

@@ -70,3 +70,14 @@ def test_the_loading_bar_names_the_model_and_its_stage_in_the_reader_s_language(
     assert pretrained.KNOWN["smollm2-135m"].title in text and "smollm2-135m" not in text
     stage = translate("picker.stage.dequantising", lang)
     assert text == translate("picker.loading", lang, name=pretrained.KNOWN["smollm2-135m"].title, what=f"{stage} 3/30")
+
+
+def test_the_link_popover_names_no_copy_button():
+    """The popover shows the address as text (html.share_link: a <code>, no button; seen in a browser), and its
+    help told the reader to press a copy button "at its right" that is not there."""
+    from app.shared import html
+
+    assert "<button" not in html.share_link("http://localhost/gpt?gpt_text=a")
+    en, zh = translate("sidebar.link.help", "en"), translate("sidebar.link.help", "zh")
+    assert "button" not in en and "按钮" not in zh
+    assert "address bar" in en and "地址栏" in zh and "Select" in en and "选中" in zh
