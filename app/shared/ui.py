@@ -168,15 +168,39 @@ def slider(host, label: str, lo, hi, default, **kwargs):
     return host.slider(label, lo, hi, min(max(default, lo), hi), **kwargs)
 
 
-def text_box(label: str, default: str, *, key: str, max_chars: int, height: int = 80, help: str | None = None, host=st):
+def text_box(
+    label: str,
+    default: str,
+    *,
+    key: str,
+    max_chars: int | None,
+    height: int = 80,
+    help: str | None = None,
+    host=st,
+):
     """A page's text area, mirrored in the link, holding at most ``max_chars`` characters: the opening most pages
     share. A longer text — typed, pasted, or from a link — is cut to the limit before the box is drawn, and a note
-    under the box says so and names the limit (the browser's own limit dropped a long paste without a word)."""
+    under the box says so and names the limit (the browser's own limit dropped a long paste without a word).
+    ``max_chars=None``: the box keeps any text whole, for a page whose service refuses a long one in the unit that
+    binds first (tokens), with one message, rather than cutting it here and refusing what is left."""
+    return _bounded(host.text_area, label, default, key=key, max_chars=max_chars, host=host, height=height, help=help)
+
+
+def text_line(label: str, default: str, *, key: str, max_chars: int, help: str | None = None, host=st):
+    """``text_box`` on one line (``st.text_input``): a longer text is cut, with the same note. The widget gets no
+    ``max_chars`` of its own: with it the browser cut a paste to the limit before sending it, without a word."""
+    return _bounded(host.text_input, label, default, key=key, max_chars=max_chars, host=host, help=help)
+
+
+def _bounded(widget, label: str, default: str, *, key: str, max_chars: int | None, host, **kwargs) -> str:
+    """The text of ``widget`` (bound to the link) cut to ``max_chars``, with the note under it (``text_box``)."""
+    if max_chars is None:
+        return widget(label, default, key=key, bind="query-params", **kwargs)
     held = st.session_state.get(key)
     if held is not None and len(held) > max_chars:
         st.session_state[key] = held[:max_chars]
         st.session_state[_CLIPPED] = (key, len(held))
-    value = host.text_area(label, default, key=key, bind="query-params", height=height, help=help)
+    value = widget(label, default, key=key, bind="query-params", **kwargs)
     if len(value) > max_chars and st.session_state.get(_CLIPPED) is None:
         # A link's text: the bound widget took it from the URL in this run, after the check above. Run again, once:
         # the check then finds it in the widget's state and cuts it.
@@ -185,11 +209,13 @@ def text_box(label: str, default: str, *, key: str, max_chars: int, height: int 
     clipped = st.session_state.get(_CLIPPED)
     if clipped is not None and clipped[0] == key:
         del st.session_state[_CLIPPED]
+        st.session_state.setdefault(LINK_NOTED, set()).add(key)  # said here: the link's notice leaves it out
         host.caption(t("view.text.clipped", n=clipped[1], max=max_chars))
     return value[:max_chars]
 
 
 _CLIPPED = "_te_clipped"  # (key, length) of the text a text box cut in this run
+LINK_NOTED = "_te_link_noted"  # keys whose control said itself what it did with a link's value (link_notice)
 
 
 def page_link(page: str, label: str, query_params: dict[str, str] | None = None) -> None:

@@ -81,3 +81,16 @@ def test_the_link_popover_names_no_copy_button():
     en, zh = translate("sidebar.link.help", "en"), translate("sidebar.link.help", "zh")
     assert "button" not in en and "按钮" not in zh
     assert "address bar" in en and "地址栏" in zh and "Select" in en and "选中" in zh
+
+
+@pytest.mark.parametrize(("page", "key", "limit"), [("bert", "bert_a", 200), ("attention", "attention_text", 20)])
+def test_a_single_line_box_cuts_a_long_paste_and_says_so(page, key, limit):
+    """BERT's sentence A and the attention page's input gave the browser their limit (st.text_input's max_chars),
+    which cut a longer paste to it without a word. They keep what fits and say that the text was cut, and to what."""
+    at = open_app(page, lang="en")
+    box = at.text_input(key=key)
+    assert not box.max_chars  # no limit of the browser's: it would cut the paste before the page sees it
+    box.set_value("ab " * 100).run()
+    assert not at.exception
+    assert at.text_input(key=key).value == ("ab " * 100)[:limit]
+    assert translate("view.text.clipped", "en", n=300, max=limit) in [c.value for c in at.caption]
