@@ -94,3 +94,19 @@ def test_a_single_line_box_cuts_a_long_paste_and_says_so(page, key, limit):
     assert not at.exception
     assert at.text_input(key=key).value == ("ab " * 100)[:limit]
     assert translate("view.text.clipped", "en", n=300, max=limit) in [c.value for c in at.caption]
+
+
+def test_gpt_refuses_a_long_paste_once_in_the_unit_that_binds():
+    """A pasted text over 600 characters was cut to 600 (a note) and then refused as "197 tokens, at most 160": two
+    refusals, the first in a unit that did not bind. The box keeps the paste and one message gives the token limit."""
+    from app.gpt import service as svc
+
+    paste = (svc.EXAMPLES[0] + " ") * (1 + 2 * svc.MAX_CHARS // len(svc.EXAMPLES[0]))
+    assert len(paste) > 2 * svc.MAX_CHARS
+    n = len(svc.prefix(svc.NAME)) + len(svc.handle(svc.NAME).tokenizer.encode(paste).ids)
+    at = open_app("gpt", lang="en")
+    at.text_area(key="gpt_text").set_value(paste).run()
+    assert not at.exception
+    assert at.text_area(key="gpt_text").value == paste
+    assert [e.value for e in at.error] == [translate("gpt.error.too_long_tokens", "en", n=n, max=160)]
+    assert not [c.value for c in at.caption if "characters" in c.value]
