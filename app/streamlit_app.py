@@ -65,6 +65,7 @@ st.set_page_config(
 )
 st.session_state[ui.RUN_TOKEN] = uuid.uuid4().hex  # tells a timing measured in this run from a cached one
 st.session_state["_blocks_this_run"] = 0  # ui._keyed numbers the page's explanation blocks from here
+ui.note_link()  # the opening link's parameters, before a control reads one (ui.link_notice, below)
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
 if "lang" not in st.session_state:
@@ -162,6 +163,8 @@ if link:  # after the page: its controls have written their values into the URL
     with link_slot.popover(t("sidebar.link"), icon=":material/link:"):
         st.caption(t("sidebar.link.help"))
         ui.markup(html.share_link(link))
+
+ui.link_notice()  # after the page: its controls have taken what they could of the link
 
 if ui.LAST_READOUT in st.session_state:
     key, backend, device, ms = st.session_state[ui.LAST_READOUT]

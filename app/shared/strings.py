@@ -28,6 +28,10 @@ STRINGS = {
         "is now. Select it below and copy it.",
         "当前视图的地址，与浏览器地址栏中的相同：打开它会看到各控件保持现在的状态。在下方选中它并复制。",
     ),
+    "link.ignored": (
+        "Not usable in this link, so left out: {items}. The page shows the value after each arrow.",
+        "此链接中的这些值在这里无效，已忽略：{items}。页面使用每个箭头后的值。",
+    ),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
     "sidebar.warming": (
         "Loading the models in the background: {done} of {total} ready",

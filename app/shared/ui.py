@@ -304,6 +304,66 @@ def query_int(key: str, default: int, lo: int, hi: int) -> int:
     return min(max(value, lo), hi)
 
 
+LINK_ARRIVED = "_te_link_arrived"  # the opening link's parameters whose controls have not been drawn yet
+
+
+def note_link() -> None:
+    """At the top of a session's first run, before any control reads the URL: the parameters of the link that
+    opened it, for ``link_notice`` to check once their controls are drawn."""
+    if LINK_ARRIVED not in st.session_state:
+        params = st.query_params
+        st.session_state[LINK_ARRIVED] = {k: params.get_all(k) for k in params if k not in ("embed", "embed_options")}
+
+
+def link_notice() -> None:
+    """At the end of a whole run: one translated notice naming each parameter of the opening link that the page
+    could not use (a layer the model lacks, an unknown option or language), and the value used instead. Streamlit
+    drops or clamps such a value, and ``choice`` and the shell fall back to their defaults, without a word. A
+    parameter is checked once, in the first run that draws its control (or holds its value); one whose control
+    said itself what it did (a text box's cut, ``LINK_NOTED``) is left out."""
+    pending = st.session_state.get(LINK_ARRIVED)
+    if not pending:
+        return
+    noted = st.session_state.get(LINK_NOTED, set())
+    ignored = []
+    for key in [k for k in pending if k in st.session_state]:
+        sent = pending.pop(key)
+        value = st.session_state[key]
+        if key in noted or st.query_params.get_all(key) == sent or _same(value, sent):
+            continue
+        ignored.append(f"{key}={_short(','.join(sent))} → {_short(_as_text(value))}")
+    if ignored:
+        st.toast(t("link.ignored", items="; ".join(ignored)), icon=":material/link_off:", duration="long")
+
+
+def _as_text(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple | set):
+        return ",".join(_as_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _same(value, sent: list[str]) -> bool:
+    """Whether a control's ``value`` is what the link's ``sent`` values say (as the URL writes it)."""
+    if isinstance(value, list | tuple | set):
+        return [_as_text(v) for v in value] == [s for s in sent if s != ""]
+    if len(sent) != 1:
+        return False
+    if isinstance(value, bool):
+        return sent[0].lower() == _as_text(value)
+    if isinstance(value, int | float | np.number):
+        try:
+            return float(sent[0]) == float(value)
+        except ValueError:
+            return False
+    return sent[0] == _as_text(value)
+
+
+def _short(text: str, n: int = 24) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
     """A select-type widget (``st.segmented_control``, ``st.radio``, ``st.selectbox`` ..., or a column's) whose state
     is mirrored in the URL as the option's id rather than its translated label — what ``bind="query-params"`` would

@@ -110,3 +110,34 @@ def test_gpt_refuses_a_long_paste_once_in_the_unit_that_binds():
     assert at.text_area(key="gpt_text").value == paste
     assert [e.value for e in at.error] == [translate("gpt.error.too_long_tokens", "en", n=n, max=160)]
     assert not [c.value for c in at.caption if "characters" in c.value]
+
+
+def _toasts(at) -> list[str]:
+    return [x.value for x in at.toast]
+
+
+def test_a_link_s_layer_the_model_lacks_is_named_in_a_notice():
+    """``?gpt_layer=999``: Streamlit dropped the value without a word and the page showed the last layer. A notice
+    names the parameter and the layer shown instead; the page runs."""
+    at = open_app("gpt", lang="en", gpt_view="attention", gpt_layer="999")
+    assert not at.exception
+    last = at.session_state["gpt_layer"]
+    assert _toasts(at) == [translate("link.ignored", "en", items=f"gpt_layer=999 → {last}")]
+
+
+def test_a_valid_link_gets_no_notice():
+    at = open_app("gpt", lang="zh", gpt_view="attention", gpt_layer="1", gpt_head="2", backend="torch")
+    assert not at.exception and _toasts(at) == []
+    assert (at.session_state["gpt_layer"], at.session_state["gpt_head"]) == (1, 2)
+
+
+def test_an_unknown_language_is_named_and_the_page_runs_in_english():
+    at = open_app(None, lang="xx")
+    assert not at.exception and at.session_state["lang"] == "en"
+    assert _toasts(at) == [translate("link.ignored", "en", items="lang=xx → en")]
+
+
+def test_an_unknown_option_of_a_choice_is_named():
+    at = open_app("gpt", lang="en", gpt_view="nowhere")
+    assert not at.exception
+    assert _toasts(at) == [translate("link.ignored", "en", items="gpt_view=nowhere → tokens")]
