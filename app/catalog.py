@@ -124,6 +124,13 @@ def start_here() -> list[Paper]:
     return [by_key[k] for k in START_HERE if by_key[k].available]
 
 
+def era_papers(era: str) -> list[Paper]:
+    """The pages of ``era`` in the order the sidebar and home's cards list them: by their number in "start here",
+    then (a paper off that path) by year. One order, so the sidebar and the numbered cards agree."""
+    rank = {k: i for i, k in enumerate(START_HERE)}
+    return sorted((p for p in available_papers() if p.era == era), key=lambda p: (rank.get(p.key, len(rank)), p.year))
+
+
 def page_folders() -> list[Path]:
     """Every page folder of app/ (home included): the folders that hold a page.py."""
     return sorted(p.parent for p in APP_DIR.glob("*/page.py"))

@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools  # noqa: E402
+from app.catalog import APP_DIR, ERAS, HOME, available_papers, available_tools, era_papers  # noqa: E402
 from app.lessons import hooks as lessons  # noqa: E402
 from app.shared import html, theme, ui  # noqa: E402
 from app.shared.i18n import LANG_NAMES, LANGS, remember_lang, t  # noqa: E402
@@ -65,6 +65,7 @@ st.set_page_config(
 )
 st.session_state[ui.RUN_TOKEN] = uuid.uuid4().hex  # tells a timing measured in this run from a cached one
 st.session_state["_blocks_this_run"] = 0  # ui._keyed numbers the page's explanation blocks from here
+ui.note_link()  # the opening link's parameters, before a control reads one (ui.link_notice, below)
 
 # The language is mirrored in the URL by hand (?lang=zh): a bound selectbox would write the display name.
 if "lang" not in st.session_state:
@@ -112,10 +113,9 @@ def navigation_sections() -> dict[str, list]:
     home = st.Page(APP_DIR / HOME / "page.py", title=t("home.nav"), icon=":material/home:", default=True)
     sections: dict[str, list] = {t("era.home"): [home]}
     for era in ERAS:
-        pages = [
+        pages = [  # in home's numbered order (catalog.era_papers), not the timeline's
             st.Page(APP_DIR / p.script, title=t(f"paper.{p.key}.title"), icon=p.icon, url_path=p.page)
-            for p in papers
-            if p.era == era
+            for p in era_papers(era)
         ]
         if pages:
             sections[t(f"era.{era}")] = pages
@@ -163,6 +163,8 @@ if link:  # after the page: its controls have written their values into the URL
     with link_slot.popover(t("sidebar.link"), icon=":material/link:"):
         st.caption(t("sidebar.link.help"))
         ui.markup(html.share_link(link))
+
+ui.link_notice()  # after the page: its controls have taken what they could of the link
 
 if ui.LAST_READOUT in st.session_state:
     key, backend, device, ms = st.session_state[ui.LAST_READOUT]

@@ -24,13 +24,13 @@ backend = st.session_state.get("backend", "torch")
 
 # ---- the input: a text to reverse ------------------------------------------------------------------------------------
 c_text, _ = st.columns([1, 2])
-text = c_text.text_input(
+text = ui.text_line(
     t("attention.input"),
     svc.EXAMPLES[0],
     key="attention_text",
-    bind="query-params",
     max_chars=svc.MAX_CHARS,
     help=t("attention.input.help"),
+    host=c_text,
 )
 st.pills(
     t("attention.examples"),

@@ -33,16 +33,16 @@ sections.paper_vs_here(facts)
 
 # ---- the input: sentence A, and B for next-sentence prediction -------------------------------------------------------
 c_a, c_b = st.columns(2)
-text_a = c_a.text_input(
+text_a = ui.text_line(
     t("bert.a"),
     svc.DEFAULT_A,
     key="bert_a",
-    bind="query-params",
     max_chars=svc.MAX_CHARS,
     help=t("bert.a.help.real" if facts["real"] else "bert.a.help"),
+    host=c_a,
 )
-text_b = c_b.text_input(
-    t("bert.b"), svc.DEFAULT_B, key="bert_b", bind="query-params", max_chars=svc.MAX_CHARS, help=t("bert.b.help")
+text_b = ui.text_line(
+    t("bert.b"), svc.DEFAULT_B, key="bert_b", max_chars=svc.MAX_CHARS, help=t("bert.b.help"), host=c_b
 )
 st.pills(
     t("bert.examples"),

@@ -134,8 +134,7 @@ def tokenize(text: str, name: str = NAME, chat: bool = False) -> Tokens:
     one); ``InputError`` when it is empty or too long."""
     if not text or not text.strip():
         raise InputError("gpt.error.empty")
-    if len(text) > MAX_CHARS:
-        raise InputError("gpt.error.too_long_chars", n=len(text), max=MAX_CHARS)
+    n_chars = len(text)
     template = chat_template(name) if chat else None
     if template:
         from jinja2.exceptions import TemplateError
@@ -151,6 +150,8 @@ def tokenize(text: str, name: str = NAME, chat: bool = False) -> Tokens:
     if len(ids) > most:
         key = "gpt.error.too_long_tokens_real" if is_real(name) else "gpt.error.too_long_tokens"
         raise InputError(key, n=len(ids), max=most)
+    if n_chars > MAX_CHARS:  # after the tokens, which bind first for most text: one refusal, in the unit that binds
+        raise InputError("gpt.error.too_long_chars", n=n_chars, max=MAX_CHARS)
     return _tokens(ids, name)
 
 

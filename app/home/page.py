@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from app.catalog import ERAS, available_papers, start_here
+from app.catalog import ERAS, available_papers, era_papers, start_here
 from app.home.views import timeline
 from app.lessons import hooks as lessons
 from app.lessons import paths as lesson_paths
@@ -46,9 +46,9 @@ def _card(p, number: int, column) -> None:
         st.page_link(p.script, label=t("home.open"), icon=p.icon)
 
 
-rank = {p.key: i + 1 for i, p in enumerate(path)}  # a card carries its number in "start here", and is placed by it
+rank = {p.key: i + 1 for i, p in enumerate(path)}  # a card carries its number in "start here"
 for era in ERAS:
-    papers = sorted((p for p in available if p.era == era), key=lambda p: (rank.get(p.key, len(rank) + 1), p.year))
+    papers = era_papers(era)  # the sidebar's order too
     if not papers:
         continue
     st.subheader(t(f"era.{era}"))

@@ -24,8 +24,13 @@ STRINGS = {
     ),
     "sidebar.link": ("Link", "链接"),
     "sidebar.link.help": (
-        "This view's address: it opens the page with every control as it is now. Copy it with the button at its right.",
-        "当前视图的地址：打开它会看到各控件保持现在的状态。用右侧的按钮复制。",
+        "This view's address, the same as in your browser's address bar: it opens the page with every control as it "
+        "is now. Select it below and copy it.",
+        "当前视图的地址，与浏览器地址栏中的相同：打开它会看到各控件保持现在的状态。在下方选中它并复制。",
+    ),
+    "link.ignored": (
+        "Not usable in this link, so left out: {items}. The page shows the value after each arrow.",
+        "此链接中的这些值在这里无效，已忽略：{items}。页面使用每个箭头后的值。",
     ),
     "sidebar.last_run": ("Last run: {readout}", "最近一次运行：{readout}"),
     "sidebar.warming": (
@@ -302,6 +307,15 @@ STRINGS = {
         "并在第一次使用时转换一次。",
     ),
     "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
+    # the stages a real checkpoint reports while it is converted and loaded (models/pretrained, shared/services)
+    "picker.stage.starting": ("starting…", "开始…"),
+    "picker.stage.unpacking": ("unpacking the download…", "解压下载的文件…"),
+    "picker.stage.reading": ("reading the weights…", "读取权重…"),
+    "picker.stage.dequantising": ("dequantising the weights", "反量化权重"),
+    "picker.stage.converting": ("converting into our classes…", "转换为我们的代码…"),
+    "picker.stage.writing": ("saving the converted copy…", "保存转换后的副本…"),
+    "picker.stage.done": ("converted", "转换完成"),
+    "picker.stage.loading": ("loading into memory…", "载入内存…"),
     "picker.quantised": (
         "its {types} weights (llama.cpp's 4- and 8-bit blocks) dequantised to float32; a full-precision copy in the "
         "Hugging Face cache would be used instead",

@@ -168,15 +168,39 @@ def slider(host, label: str, lo, hi, default, **kwargs):
     return host.slider(label, lo, hi, min(max(default, lo), hi), **kwargs)
 
 
-def text_box(label: str, default: str, *, key: str, max_chars: int, height: int = 80, help: str | None = None, host=st):
+def text_box(
+    label: str,
+    default: str,
+    *,
+    key: str,
+    max_chars: int | None,
+    height: int = 80,
+    help: str | None = None,
+    host=st,
+):
     """A page's text area, mirrored in the link, holding at most ``max_chars`` characters: the opening most pages
     share. A longer text — typed, pasted, or from a link — is cut to the limit before the box is drawn, and a note
-    under the box says so and names the limit (the browser's own limit dropped a long paste without a word)."""
+    under the box says so and names the limit (the browser's own limit dropped a long paste without a word).
+    ``max_chars=None``: the box keeps any text whole, for a page whose service refuses a long one in the unit that
+    binds first (tokens), with one message, rather than cutting it here and refusing what is left."""
+    return _bounded(host.text_area, label, default, key=key, max_chars=max_chars, host=host, height=height, help=help)
+
+
+def text_line(label: str, default: str, *, key: str, max_chars: int, help: str | None = None, host=st):
+    """``text_box`` on one line (``st.text_input``): a longer text is cut, with the same note. The widget gets no
+    ``max_chars`` of its own: with it the browser cut a paste to the limit before sending it, without a word."""
+    return _bounded(host.text_input, label, default, key=key, max_chars=max_chars, host=host, help=help)
+
+
+def _bounded(widget, label: str, default: str, *, key: str, max_chars: int | None, host, **kwargs) -> str:
+    """The text of ``widget`` (bound to the link) cut to ``max_chars``, with the note under it (``text_box``)."""
+    if max_chars is None:
+        return widget(label, default, key=key, bind="query-params", **kwargs)
     held = st.session_state.get(key)
     if held is not None and len(held) > max_chars:
         st.session_state[key] = held[:max_chars]
         st.session_state[_CLIPPED] = (key, len(held))
-    value = host.text_area(label, default, key=key, bind="query-params", height=height, help=help)
+    value = widget(label, default, key=key, bind="query-params", **kwargs)
     if len(value) > max_chars and st.session_state.get(_CLIPPED) is None:
         # A link's text: the bound widget took it from the URL in this run, after the check above. Run again, once:
         # the check then finds it in the widget's state and cuts it.
@@ -185,11 +209,13 @@ def text_box(label: str, default: str, *, key: str, max_chars: int, height: int 
     clipped = st.session_state.get(_CLIPPED)
     if clipped is not None and clipped[0] == key:
         del st.session_state[_CLIPPED]
+        st.session_state.setdefault(LINK_NOTED, set()).add(key)  # said here: the link's notice leaves it out
         host.caption(t("view.text.clipped", n=clipped[1], max=max_chars))
     return value[:max_chars]
 
 
 _CLIPPED = "_te_clipped"  # (key, length) of the text a text box cut in this run
+LINK_NOTED = "_te_link_noted"  # keys whose control said itself what it did with a link's value (link_notice)
 
 
 def page_link(page: str, label: str, query_params: dict[str, str] | None = None) -> None:
@@ -278,6 +304,66 @@ def query_int(key: str, default: int, lo: int, hi: int) -> int:
     return min(max(value, lo), hi)
 
 
+LINK_ARRIVED = "_te_link_arrived"  # the opening link's parameters whose controls have not been drawn yet
+
+
+def note_link() -> None:
+    """At the top of a session's first run, before any control reads the URL: the parameters of the link that
+    opened it, for ``link_notice`` to check once their controls are drawn."""
+    if LINK_ARRIVED not in st.session_state:
+        params = st.query_params
+        st.session_state[LINK_ARRIVED] = {k: params.get_all(k) for k in params if k not in ("embed", "embed_options")}
+
+
+def link_notice() -> None:
+    """At the end of a whole run: one translated notice naming each parameter of the opening link that the page
+    could not use (a layer the model lacks, an unknown option or language), and the value used instead. Streamlit
+    drops or clamps such a value, and ``choice`` and the shell fall back to their defaults, without a word. A
+    parameter is checked once, in the first run that draws its control (or holds its value); one whose control
+    said itself what it did (a text box's cut, ``LINK_NOTED``) is left out."""
+    pending = st.session_state.get(LINK_ARRIVED)
+    if not pending:
+        return
+    noted = st.session_state.get(LINK_NOTED, set())
+    ignored = []
+    for key in [k for k in pending if k in st.session_state]:
+        sent = pending.pop(key)
+        value = st.session_state[key]
+        if key in noted or st.query_params.get_all(key) == sent or _same(value, sent):
+            continue
+        ignored.append(f"{key}={_short(','.join(sent))} → {_short(_as_text(value))}")
+    if ignored:
+        st.toast(t("link.ignored", items="; ".join(ignored)), icon=":material/link_off:", duration="long")
+
+
+def _as_text(value) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple | set):
+        return ",".join(_as_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _same(value, sent: list[str]) -> bool:
+    """Whether a control's ``value`` is what the link's ``sent`` values say (as the URL writes it)."""
+    if isinstance(value, list | tuple | set):
+        return [_as_text(v) for v in value] == [s for s in sent if s != ""]
+    if len(sent) != 1:
+        return False
+    if isinstance(value, bool):
+        return sent[0].lower() == _as_text(value)
+    if isinstance(value, int | float | np.number):
+        try:
+            return float(sent[0]) == float(value)
+        except ValueError:
+            return False
+    return sent[0] == _as_text(value)
+
+
+def _short(text: str, n: int = 24) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def choice(widget, label: str, options, *, key: str, labels: dict, default=None, **kwargs):
     """A select-type widget (``st.segmented_control``, ``st.radio``, ``st.selectbox`` ..., or a column's) whose state
     is mirrored in the URL as the option's id rather than its translated label — what ``bind="query-params"`` would
@@ -333,6 +419,21 @@ def rerun_parts(control: str, choice: str, parts) -> None:
     st.rerun(list(parts))
 
 
+def loading_text(name: str, what: str) -> str:
+    """The progress bar's words while the real checkpoint ``name`` is converted and loaded: its title (not our key
+    for it) and the stage ``what`` it reports (models/pretrained, services: "reading", "dequantising 3/30" ...)
+    in the reader's language; a stage without a translation is shown as it came."""
+    from app.shared.i18n import table
+    from models import pretrained
+
+    known = pretrained.KNOWN.get(name)
+    word, _, count = what.partition(" ")
+    stage = t(f"picker.stage.{word}") if f"picker.stage.{word}" in table() else what
+    if count and stage != what:
+        stage = f"{stage} {count}"
+    return t("picker.loading", name=known.title if known else name, what=stage)
+
+
 def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
@@ -362,8 +463,8 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:
-            bar = st.progress(0.0, text=t("picker.loading", name=name, what="…"))
-            ck.load(lambda f, what: bar.progress(min(max(f, 0.0), 1.0), text=t("picker.loading", name=name, what=what)))
+            bar = st.progress(0.0, text=loading_text(name, "starting"))
+            ck.load(lambda f, what: bar.progress(min(max(f, 0.0), 1.0), text=loading_text(name, what)))
             bar.empty()
         about = services.real_about(name)
         if about:

@@ -11,6 +11,14 @@ from app.shared import ui
 from app.shared.i18n import InputError, t
 from app.t5 import service as svc
 
+SHORT_ANSWER = 14  # characters of the knocked-out answer a metric shows whole in a third of a wide page
+
+
+def short_answer(answer: str) -> str:
+    """The answer as its metric shows it: whole up to ``SHORT_ANSWER`` characters, else its start and an ellipsis
+    (a metric's value is one line, and the browser cut a longer one off at the column's edge)."""
+    return answer if len(answer) <= SHORT_ANSWER else answer[: SHORT_ANSWER - 1] + "…"
+
 
 @st.fragment
 def section(name: str, task: str, text: str, backend: str) -> None:
@@ -34,7 +42,11 @@ def section(name: str, task: str, text: str, backend: str) -> None:
     )  # fmt: skip
     m2.metric(t("t5.ko.m.kept"), f"{n}/{n} → {k.kept}/{n}", delta=k.kept - n, help=t("t5.ko.m.kept.help"))
     verdict = "" if k.correct_after is None else " · " + t("t5.yes" if k.correct_after else "t5.no")
-    m3.metric(t("t5.ko.m.answer"), (k.answer_after or "∅") + verdict, help=t("t5.ko.m.answer.help"))
+    answer = k.answer_after or "∅"
+    m3.metric(t("t5.ko.m.answer"), short_answer(answer) + verdict, help=t("t5.ko.m.answer.help"))
+    if answer != short_answer(answer):  # the metric cut it: the whole answer under the metrics
+        st.caption(t("t5.ko.whole_answer"))
+        st.code(answer, language=None, wrap_lines=True)
     ko.token_figure(
         choice,
         list(k.output),

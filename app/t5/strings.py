@@ -659,6 +659,7 @@ STRINGS = {
         "answer is known.",
         "敲除该部分后的贪心解码（∅：第一个就是 </s>），以及在已知正确答案时它是否正确。",
     ),
+    "t5.ko.whole_answer": ("Its whole answer, knocked out:", "敲除后的完整答案："),
     "t5.ko.loss": ("loss (nats)", "损失（奈特）"),
     "t5.ko.read": (
         "Each pair of bars is one token of the plain answer. Grey: the plain run; red: the part knocked out. Where "

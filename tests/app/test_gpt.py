@@ -212,7 +212,7 @@ def test_too_many_characters_is_refused():
     from app.gpt import service as svc
 
     with pytest.raises(InputError) as e:
-        svc.tokenize("x" * (svc.MAX_CHARS + 1))
+        svc.tokenize("the " * 151)  # 604 characters in 152 tokens, within the 160 tokens: the characters bind
     assert e.value.key == "gpt.error.too_long_chars"
 
 

@@ -39,3 +39,28 @@ def test_a_link_over_the_limit_opens_with_what_fits():
     assert not at.exception
     assert at.metric[0].value == "20"
     assert [c.value for c in at.caption] == [translate("view.text.clipped", "en", n=30, max=20)]
+
+
+def line_page():
+    from app.shared import ui
+    from app.shared.i18n import remember_lang
+
+    remember_lang("en")
+    text = ui.text_line("Text", "short", key="demo_line", max_chars=20)
+    import streamlit as st
+
+    st.metric("length", len(text))
+
+
+def test_a_single_line_box_cuts_like_the_text_area():
+    """``ui.text_line``: the same cut and note on one line, and no browser limit that would cut the paste first."""
+    at = AppTest.from_function(line_page).run()
+    assert not at.exception and not at.text_input(key="demo_line").max_chars
+    at.text_input(key="demo_line").set_value("x" * 50).run()
+    assert at.metric[0].value == "20" and at.text_input(key="demo_line").value == "x" * 20
+    assert [c.value for c in at.caption] == [translate("view.text.clipped", "en", n=50, max=20)]
+    at = AppTest.from_function(line_page)
+    at.query_params["demo_line"] = "z" * 30
+    at.run()
+    assert at.metric[0].value == "20"
+    assert [c.value for c in at.caption] == [translate("view.text.clipped", "en", n=30, max=20)]
