@@ -58,22 +58,12 @@ def prompt() -> tuple[str, str, str]:
         format_func=lambda i: f"{examples[i][0]} → {examples[i][2]}: {examples[i][1][:60]}",
     )
     c1, c2, c3 = st.columns([1, 3, 1])
-    previous = c1.text_input(
-        t("alignment.prompt.previous"),
-        default[0],
-        key="alignment_previous",
-        bind="query-params",
-        max_chars=svc.MAX_SPEAKER,
+    previous = ui.text_line(
+        t("alignment.prompt.previous"), default[0], key="alignment_previous", max_chars=svc.MAX_SPEAKER, host=c1
     )
-    line = c2.text_input(
-        t("alignment.prompt.line"), default[1], key="alignment_line", bind="query-params", max_chars=svc.MAX_LINE
-    )
-    speaker = c3.text_input(
-        t("alignment.prompt.speaker"),
-        default[2],
-        key="alignment_speaker",
-        bind="query-params",
-        max_chars=svc.MAX_SPEAKER,
+    line = ui.text_line(t("alignment.prompt.line"), default[1], key="alignment_line", max_chars=svc.MAX_LINE, host=c2)
+    speaker = ui.text_line(
+        t("alignment.prompt.speaker"), default[2], key="alignment_speaker", max_chars=svc.MAX_SPEAKER, host=c3
     )
     return previous, line, speaker
 
@@ -137,19 +127,11 @@ def reward_model(asked: tuple[str, str, str]) -> tuple[str, str]:
     st.subheader(t("alignment.rm.title"))
     st.markdown(t("alignment.rm.body"))
     a_col, b_col = st.columns(2)
-    reply_a = a_col.text_input(
-        t("alignment.rm.a"),
-        t("alignment.rm.a_default"),
-        key="alignment_a",
-        bind="query-params",
-        max_chars=svc.MAX_REPLY,
+    reply_a = ui.text_line(
+        t("alignment.rm.a"), t("alignment.rm.a_default"), key="alignment_a", max_chars=svc.MAX_REPLY, host=a_col
     )
-    reply_b = b_col.text_input(
-        t("alignment.rm.b"),
-        t("alignment.rm.b_default"),
-        key="alignment_b",
-        bind="query-params",
-        max_chars=svc.MAX_REPLY,
+    reply_b = ui.text_line(
+        t("alignment.rm.b"), t("alignment.rm.b_default"), key="alignment_b", max_chars=svc.MAX_REPLY, host=b_col
     )
     try:
         pair = svc.pair(*asked, reply_a, reply_b, backend())

@@ -18,10 +18,9 @@ sections.try_this()
 st.subheader(t("flash.step.title"))
 st.caption(t("flash.step.caption"))
 n_layers, n_heads, _ = svc.shape()
-text = st.text_input(
-    t("flash.text"), svc.DEFAULT_TEXT, key="flash_text", bind="query-params", max_chars=svc.MAX_CHARS,
-    help=t("flash.text.help"),
-)  # fmt: skip
+text = ui.text_line(
+    t("flash.text"), svc.DEFAULT_TEXT, key="flash_text", max_chars=svc.MAX_CHARS, help=t("flash.text.help")
+)
 c_layer, c_head, c_causal = st.columns([2, 3, 1.4])
 layer = c_layer.segmented_control(
     t("view.layer"), list(range(n_layers)), default=0, required=True, key="flash_layer", bind="query-params"

@@ -21,8 +21,9 @@ except InputError as e:  # the checkpoint is not installed: what to run
 sections.intro(facts, induction_head)
 sections.paper_vs_here(facts)
 
+prompt_help = t("gpt.prompt.help", tokens=svc.limits(name)[0], chars=svc.MAX_CHARS)
 text = ui.text_box(  # not cut at MAX_CHARS: the service refuses a long prompt once, in tokens where they bind first
-    t("gpt.prompt"), svc.EXAMPLES[0], key="gpt_text", max_chars=None, height=90, help=t("gpt.prompt.help")
+    t("gpt.prompt"), svc.EXAMPLES[0], key="gpt_text", max_chars=None, height=90, help=prompt_help
 )
 st.pills(
     t("gpt.examples"),

@@ -33,9 +33,10 @@ STRINGS = {
     "gpt.prompt": ("Prompt", "提示词"),
     "gpt.prompt.short": ("Prompt", "提示词"),
     "gpt.prompt.help": (
-        "Any text (up to 600 characters). The model only knows Shakespeare's English; other scripts still encode, "
-        "byte by byte. Tip: end without a trailing space — most tokens start with one.",
-        "任意文本（最多 600 个字符）。模型只学过莎士比亚的英语；其他文字也能编码，只是按字节拆开。"
+        "Any text of up to {tokens} tokens (and {chars} characters). Our model only knows Shakespeare's English; "
+        "other scripts still encode, byte by byte. Tip: end without a trailing space — most tokens start with one.",
+        "任意文本，最多 {tokens} 个词元（且不超过 {chars} 个字符）。我们的模型只学过莎士比亚的英语；"
+        "其他文字也能编码，只是按字节拆开。"
         "提示：结尾不要加空格——大多数词元本身就以空格开头。",
     ),
     "gpt.examples": ("Examples", "示例"),

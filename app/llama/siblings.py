@@ -184,8 +184,8 @@ def generation() -> None:
     st.markdown(f"**{t('llama.grow.title')}**")
     st.caption(t("llama.grow.caption"))
     c_p, c_n = st.columns([3, 1])
-    prompt = c_p.text_input(
-        t("llama.prompt"), svc.DEFAULT_PROMPT, key="llama_prompt", bind="query-params", max_chars=svc.MAX_PROMPT_CHARS
+    prompt = ui.text_line(
+        t("llama.prompt"), svc.DEFAULT_PROMPT, key="llama_prompt", max_chars=svc.MAX_PROMPT_CHARS, host=c_p
     )
     n = c_n.slider(t("llama.n"), 1, svc.MAX_NEW, 48, key="llama_n", bind="query-params")
     if st.button(t("llama.generate"), key="llama_generate", icon=":material/play_arrow:", type="primary"):

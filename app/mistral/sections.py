@@ -175,12 +175,8 @@ def rolling() -> None:
     st.subheader(t("mistral.roll.title"))
     st.markdown(t("mistral.roll.caption", W=W))
     c_p, c_n = st.columns([3, 1])
-    prompt = c_p.text_input(
-        t("mistral.prompt"),
-        svc.DEFAULT_PROMPT,
-        key="mistral_prompt",
-        bind="query-params",
-        max_chars=svc.MAX_PROMPT_CHARS,
+    prompt = ui.text_line(
+        t("mistral.prompt"), svc.DEFAULT_PROMPT, key="mistral_prompt", max_chars=svc.MAX_PROMPT_CHARS, host=c_p
     )
     n = c_n.slider(t("mistral.n"), 1, svc.MAX_NEW, 64, key="mistral_n", bind="query-params", help=t("mistral.n.help"))
     if st.button(t("mistral.generate"), key="mistral_generate", icon=":material/play_arrow:", type="primary"):
