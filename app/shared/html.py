@@ -164,13 +164,16 @@ HISTORY_SCRIPT = """<script>
     } else {
       const now = Date.now();
       const newPage = next.pathname !== location.pathname;
-      const linked = !newPage && now - following < NEW_PATH_MS;  // the followed link's query string, old path
+      const followed = now - following < NEW_PATH_MS;
+      const linked = followed && !newPage;  // the followed link's query string, on the old page's path
       const clearing = linked || (!newPage && own(location.search).length > 0 && own(next.search).length === 0);
       following = 0;
       // the shell's parameters written back (same page, same own parameters) are never an entry of their own,
-      // however long the new page took to run; nor is the new path that follows a clearing
+      // however long the new page took to run; nor is the new path that follows a clearing. A link followed soon
+      // after the last page change is a change of its own.
       const shellOnly = !linked && !newPage && ownOf(location.search) === ownOf(next.search);
-      const merge = !linked && (shellOnly || (newPage && now - cleared < NEW_PATH_MS) || now - pageChange < MERGE_MS);
+      const soon = !followed && now - pageChange < MERGE_MS;
+      const merge = !linked && (shellOnly || (newPage && now - cleared < NEW_PATH_MS) || soon);
       (merge ? replace : push)(state, title, url);
       if (newPage || clearing) pageChange = now;
       cleared = clearing ? now : newPage ? 0 : cleared;

@@ -126,3 +126,26 @@ def test_back_from_a_page_the_home_page_opened_lands_on_home(server, page):
     words = translate("lessons.stop_of", "zh", n=1, total=len(PATHS[PATH]))
     page.locator(".st-key-te_lesson_banner").get_by_text(words).wait_for(timeout=120_000)
     assert exceptions(page) == 0
+
+
+def test_a_link_followed_right_after_a_page_change_is_an_entry_of_its_own(server, page):
+    """The history script alone, driven with Streamlit's writes: a page change (its new path), then at once an in-app
+    link followed with no query string to write first (only its new path): two entries, not the second merged into
+    the first as one page change's writes are. (A reader who follows a link the moment a page appears.)"""
+    goto(page, f"{server}/?lang=zh")
+    history_ready(page)
+    length = page.evaluate(
+        """() => {
+          const before = history.length;
+          history.pushState({}, "", "/te-first?lang=zh");  // a page change arrives
+          const a = document.createElement("a");  // an in-app link, which Streamlit follows without a reload
+          a.href = "/te-second?lang=zh";
+          a.addEventListener("click", (event) => event.preventDefault());
+          document.body.appendChild(a);
+          a.click();
+          history.pushState({}, "", "/te-second?lang=zh");
+          a.remove();
+          return history.length - before;
+        }"""
+    )
+    assert length == 2
