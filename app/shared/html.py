@@ -114,8 +114,10 @@ PRESENTER_SCRIPT = f"""<span class="{PRESENTER_MARKER}"></span><script>
 # history.replaceState, so a change leaves no entry to go back to, and on Back it reruns with the controls the
 # browser still holds. This script (ours, static; no user text) makes a change of the query string a new history
 # entry, and on Back/Forward reopens the address the entry holds — as a shared link, which restores every control.
-# A change of page arrives as up to three writes (the old page's parameters cleared, the new path, the shell's
-# parameters added back); they are merged into one entry. ``shell`` names the parameters every page keeps.
+# A change of page arrives as up to three writes (the new page's query string — none from the sidebar, the link's
+# parameters from an in-app link — first written on the old page's path, then the new path, then the shell's
+# parameters added back); they are merged into one entry, so the old page's entry keeps the old page's address.
+# ``shell`` names the parameters every page keeps.
 def history_script(shell: tuple[str, ...]) -> str:
     return HISTORY_SCRIPT.replace("SHELL_KEYS", json.dumps(list(shell)))
 
@@ -141,6 +143,17 @@ HISTORY_SCRIPT = """<script>
   const replace = history.replaceState.bind(history);
   const push = history.pushState.bind(history);
   let leaving = false;  // Back or Forward has asked for a reload: this document writes no more entries
+  // An in-app link to another page (a lesson's next stop, Compare's "Open …'s page", the home page's links) that
+  // the reader just followed: Streamlit then writes the link's query string on the old page's path before it
+  // writes the new path. That write starts the new page's entry; the old page's entry keeps the old address.
+  let following = 0;
+  document.addEventListener("click", (event) => {
+    const a = event.target.closest ? event.target.closest("a[href]") : null;
+    if (!a || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (a.target && a.target !== "_self") return;
+    const to = new URL(a.href, location.href);
+    if (to.origin === location.origin && to.pathname !== location.pathname) following = Date.now();
+  }, true);
   const write = (state, title, url) => {
     // The app may still write the address of the state it shows while the reload is under way (a rerun the
     // Back started); as a new entry, that write would cut off every entry after it, and Forward would lead nowhere.
@@ -151,11 +164,16 @@ HISTORY_SCRIPT = """<script>
     } else {
       const now = Date.now();
       const newPage = next.pathname !== location.pathname;
-      const clearing = !newPage && own(location.search).length > 0 && own(next.search).length === 0;
+      const followed = now - following < NEW_PATH_MS;
+      const linked = followed && !newPage;  // the followed link's query string, on the old page's path
+      const clearing = linked || (!newPage && own(location.search).length > 0 && own(next.search).length === 0);
+      following = 0;
       // the shell's parameters written back (same page, same own parameters) are never an entry of their own,
-      // however long the new page took to run; nor is the new path that follows a clearing
-      const shellOnly = !newPage && ownOf(location.search) === ownOf(next.search);
-      const merge = shellOnly || (newPage && now - cleared < NEW_PATH_MS) || now - pageChange < MERGE_MS;
+      // however long the new page took to run; nor is the new path that follows a clearing. A link followed soon
+      // after the last page change is a change of its own.
+      const shellOnly = !linked && !newPage && ownOf(location.search) === ownOf(next.search);
+      const soon = !followed && now - pageChange < MERGE_MS;
+      const merge = !linked && (shellOnly || (newPage && now - cleared < NEW_PATH_MS) || soon);
       (merge ? replace : push)(state, title, url);
       if (newPage || clearing) pageChange = now;
       cleared = clearing ? now : newPage ? 0 : cleared;

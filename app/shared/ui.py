@@ -221,7 +221,8 @@ LINK_NOTED = "_te_link_noted"  # keys whose control said itself what it did with
 def page_link(page: str, label: str, query_params: dict[str, str] | None = None) -> None:
     """A link to another page of the app by its url_path, with the page's icon; nothing when that page is not
     installed. ``query_params``: what that page's bound controls read (its text, a layer, a position ...), so the
-    link opens it in that state."""
+    link opens it in that state. Browser Back then returns to this page's own address, not the link's parameters
+    on it (the history script, ``html.history_script``)."""
     paper = next((p for p in PAPERS if p.page == page), None)
     if paper is not None and paper.available:
         st.page_link(paper.script, label=label, icon=paper.icon, query_params=query_params)

@@ -59,3 +59,10 @@ def page(browser):
     pg = context.new_page()
     yield pg
     context.close()
+
+
+def history_ready(page) -> None:
+    """Wait until the app's history script runs in this document: Back and Forward reopen an entry's address only
+    once it does (right after a reload, before the sidebar has drawn it, the browser would step through the entries
+    without reopening them)."""
+    page.wait_for_function("window.__teHistory === true", timeout=60_000)
