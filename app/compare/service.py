@@ -557,13 +557,15 @@ def last_position(name: str, text: str) -> int:
 def link(name: str, text: str, index: int, layer: int, head: int) -> tuple[str, dict[str, str]]:
     """(the page of model ``name``, the query parameters that open it on this text at this layer, head and
     position, as far as that page's controls go). ``index`` is a position of <|endoftext|> then the text's tokens,
-    the one those pages count in. The text is cut to what that page reads on that model (``for_page``), and the
-    position kept within it."""
+    the one Compare counts in (so that every model scores the text's first token alike); a real model's page reads
+    its text with nothing in front (``Checkpoint.prefix``), so its position is one less. The text is cut to what that
+    page reads on that model (``for_page``), and the position kept within it."""
     page = page_of(name)
     real = pretrained.is_real(name)
     sent = for_page(name, text)
     if sent != text:  # cut: the query is kept within what the page reads
         text, index = sent, min(index, last_position(name, sent))
+    index = max(index - (1 - len(services.checkpoint(name).prefix)), 0)  # in the page's own count
     if page == "gpt":
         params = {"gpt_text": text, "gpt_view": "attention", "gpt_layer": layer, "gpt_head": head}
     elif page == "llama":

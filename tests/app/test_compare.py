@@ -154,8 +154,10 @@ def test_the_link_to_the_real_models_page_opens_on_what_it_reads(lang):
     assert not page.error, [e.value for e in page.error]
     assert page.text_area(key="llama_text").value == sent
     late = svc.link("smollm2-135m", svc.DEFAULT_TEXT, 10_000, 0, 0)[1]  # a query past the cut: its last token
-    assert (
+    assert (  # Compare counts after <|endoftext|>; the LLaMA page reads a real model's text with nothing in front
         int(late["llama_token"])
-        == svc.last_position("smollm2-135m", sent)
+        == svc.last_position("smollm2-135m", sent) - 1
         == len(llama_svc.encode(sent, name="smollm2-135m")) - 1
     )
+    assert svc.link("smollm2-135m", sent, 10, 0, 0)[1]["llama_token"] == "9"  # the same token on both pages
+    assert svc.link("smollm2-135m", sent, 0, 0, 0)[1]["llama_token"] == "0"  # <|endoftext|>: the text's first
