@@ -89,4 +89,5 @@ sections.selection(a, source)  # §3.2 the selection mechanism: Δ, Ā, B and C,
 sections.compare(a, source, seed, backend)  # §4.1 selective copying: Mamba against a time-invariant (LTI) SSM
 clamp.section(seed, backend)  # intervention: Δ clamped on chosen channels, accuracy before and after
 sections.modes(a)  # §3.3 the parallel scan against the recurrence; a constant state against a growing KV cache
-sections.models(cards)  # the models behind the page
+with st.container(key="mamba_ours"):  # ours, whichever language model is picked (the text says so)
+    sections.models(cards)  # the models behind the page

@@ -349,10 +349,10 @@ STRINGS = {
         "的归纳头任务（长度 64 上 {ind:.1%}，长度 256 上 {ind4:.1%}）。论文：Gu & Dao，2023，arXiv:2312.00752。",
     ),
     "mamba.explain.lm": (
-        "The language model ({layers} layers, d_model {d_model}, {params:,} parameters, trained on {tokens:.1f}M "
-        "tokens) reaches {bpc:.2f} bits per character on held-out plays; {gpt}",
-        "语言模型（{layers} 层，d_model {d_model}，{params:,} 个参数，训练了 {tokens:.1f}M 个词元）在留出的剧本上达到"
-        "每字符 {bpc:.2f} 比特；{gpt}",
+        "Our language model (mamba-lm: {layers} layers, d_model {d_model}, {params:,} parameters, trained here on "
+        "{tokens:.1f}M tokens) reaches {bpc:.2f} bits per character on held-out plays; {gpt}",
+        "我们的语言模型（mamba-lm：{layers} 层，d_model {d_model}，{params:,} 个参数，"
+        "在本站训练了 {tokens:.1f}M 个词元）在留出的剧本上达到每字符 {bpc:.2f} 比特；{gpt}",
     ),
     "mamba.explain.lm.gpt": (
         "the GPT page's model reaches {bpc:.2f}, but this is no fair race: the GPT has {params:,} parameters "

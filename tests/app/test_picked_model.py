@@ -133,3 +133,44 @@ def test_the_walk_would_find_our_numbers():
     """The check can fail: on our own model the same walk finds our card's validation loss on the GPT page."""
     at = open_app("gpt", lang="en", timeout=300, gpt_view="tokens")
     assert ours_leaks(shown(at), "gpt")
+
+
+# ---- the pages whose real models come from the Hugging Face cache: tiny converted stand-ins -----------------------
+
+STAND_INS = {"bert": "bert-base-uncased", "t5": "t5-small", "vit": "vit-base-patch16-224", "mamba": "mamba-130m"}
+OURS = {"bert": "bert", "t5": "t5", "vit": "vit", "mamba": "mamba-lm"}
+
+
+@pytest.fixture(scope="module")
+def stand_ins(tmp_path_factory):
+    """HF_HUB_CACHE holding a tiny stand-in of each real BERT, T5, ViT and Mamba (as the loader's tests write them),
+    TE_PRETRAINED an empty folder; models and cached results of these names are dropped afterwards."""
+    pytest.importorskip("transformers")
+    import streamlit as st
+
+    from app.shared import services
+    from tests.real_models import fake_hub
+    from tests.real_models_vision import fake_cache
+
+    root = tmp_path_factory.mktemp("stand-ins")
+    fake_cache(root)  # ViT and Mamba, into root / "hub"
+    fake_hub(root / "hub", STAND_INS["bert"], STAND_INS["t5"])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_CACHE", str(root / "hub"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("TE_PRETRAINED", str(root / "converted"))
+        services.engine.clear()
+        yield
+    services.engine.clear()
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", sorted(STAND_INS))
+def test_pages_with_a_released_model_from_the_cache_speak_of_it(stand_ins, page, lang):
+    query = {f"{page}_model": STAND_INS[page], **({"mamba_source": "text"} if page == "mamba" else {})}
+    at = open_app(page, lang=lang, timeout=300, **query)  # Mamba's picker reads its text source
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key=f"{page}_model").value == STAND_INS[page]  # the stand-in is the page's model
+    assert ours_leaks(shown(at, skip=("mamba_ours",)), OURS[page]) == []  # Mamba's last box: "our language model"
