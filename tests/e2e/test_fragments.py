@@ -211,3 +211,20 @@ def test_transformer_xl_segment_reruns_the_memory_and_terms_parts(server):
         assert not {"txl_text", "txl_loss", "txl_reach", "txl_layer"} & drawn.keys()  # nor the controls
 
     run_tab(server, "transformer-xl", script)
+
+
+def test_rope_head_width_reruns_what_it_drives_and_nothing_else(server):
+    """RoPE's head width d (a select slider: its state is the option as written) reruns the parts that follow d and
+    the base, the rotation, spectrum, relative scores, bound and schemes (each redrawn for the new d), and none of
+    what reads the trained model as it is: the measured decay, extrapolation and the intervention, nor the controls."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["rope_d"] = ("choice", ["64"])  # from 48
+        status, drawn = await tab.rerun(fragment_of="rope_d")
+        assert status == FRAGMENT_DONE
+        for key in ("rope_rotation", "rope_spectrum", "rope_rope_map", "rope_bound", "rope_schemes"):
+            assert drawn.get(key) not in (None, first[key]), key
+        assert not {"rope_measured", "rope_extrapolation", "rope_unrot", "rope_d", "rope_base"} & drawn.keys()
+
+    run_tab(server, "rope", script)
