@@ -72,6 +72,32 @@ def _pct(value: str) -> float:
     return float(value.rstrip("%")) / 100
 
 
+def _charts(at) -> set[str]:
+    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+
+
+PART_FIGURES = {"llama_channels", "llama_mean_share", "llama_gating", "llama_sorted"}
+
+
+@needs_llama
+def test_each_activation_part_draws_one_of_its_two_figures_picked_in_the_part():
+    """A token move redraws sections 1 and 2: each shows one of its two figures (a move drew four big SVG charts,
+    most of its time in the browser), the other one a pick away, with the part's numbers under either."""
+    at = open_app("llama", lang=LANG)
+    assert _charts(at) & PART_FIGURES == {"llama_channels", "llama_gating"}
+    at.button_group(key="llama_norm_view").set_value("points")
+    at.button_group(key="llama_swiglu_view").set_value("sorted")
+    rerun(at, LANG)
+    assert not at.exception
+    assert _charts(at) & PART_FIGURES == {"llama_mean_share", "llama_sorted"}
+    at.slider(key="llama_token").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception and _charts(at) & PART_FIGURES == {"llama_mean_share", "llama_sorted"}
+    assert {"llama_mean_share_dl", "llama_sorted_dl"} <= {b.key for b in at.get("download_button")}
+    labels = at.button_group(key="llama_norm_view").proto.options
+    assert [o.content for o in labels] == [translate(f"llama.view.{v}", LANG) for v in ("channels", "points")]
+
+
 @needs_llama
 def test_try_this_steps_show_what_it_promises():
     """The try-this: on the default text, move the token slider in the default block (1), then in block 0. Its
