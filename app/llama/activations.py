@@ -20,7 +20,7 @@ PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
 # Each part shows one of its two figures at a time, picked in the part: a token or block move redraws two figures,
 # not four (in the browser, most of a move's time was Plotly laying out and painting four SVG charts)
 NORM_VIEWS = ("channels", "points")
-SWIGLU_VIEWS = ("scatter", "sorted")
+SWIGLU_VIEWS = ("sorted", "scatter")  # the sorted rows first: three filled lines, where the scatter is a dot per unit
 CHOICE = "_llama_choice"  # {control: value} as the controls part drew them or a control's callback noted them since
 MAX_BUTTONS = 8  # blocks shown as buttons up to this many (ours: 4); a real model's 30 get a slider
 BLOCK_KEYS = {True: "llama_block", False: "llama_block_n"}  # by "few enough for buttons"

@@ -100,7 +100,7 @@ def run_tab(server: str, page: str, script) -> None:
         ("reasoning", "reasoning_k", 5.0, "reasoning_problem", "reasoning_example"),  # the box, not the pickers
         ("reasoning", "reasoning_group", 4.0, "reasoning_group_bars", "reasoning_policy"),  # the group alone
         # LLaMA's token: the norm and SwiGLU parts, not the text box or anything further down
-        ("llama", "llama_token", 3.0, "llama_gating", "llama_text"),
+        ("llama", "llama_token", 3.0, "llama_sorted", "llama_text"),
         ("llama", "llama_token", 3.0, "llama_channels", "llama_loss_kv"),
         ("t5", "t5_density", 0.4, "t5_lengths", "t5_mean_span"),  # the corruption and lengths, not the controls
     ],
