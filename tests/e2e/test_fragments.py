@@ -228,3 +228,21 @@ def test_rope_head_width_reruns_what_it_drives_and_nothing_else(server):
         assert not {"rope_measured", "rope_extrapolation", "rope_unrot", "rope_d", "rope_base"} & drawn.keys()
 
     run_tab(server, "rope", script)
+
+
+def test_moe_capacity_reruns_the_parts_that_route_and_nothing_else(server):
+    """MoE's capacity factor reruns the parts that route with it (the tokens' strips, the router's view, the
+    capacity and balance figures, the intervention: each redrawn), not the text box, the sample picker, the
+    specialisation or the parameters, nor the controls themselves."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["moe_capacity"] = ("slider", 0.5)
+        status, drawn = await tab.rerun(fragment_of="moe_capacity")
+        assert status == FRAGMENT_DONE
+        for key in ("moe_load", "moe_ko_load_after"):
+            assert drawn.get(key) not in (None, first[key]), key
+        assert {"moe_router", "moe_balance"} <= drawn.keys()  # layer 0's router reads no earlier drop: the same
+        assert not {"moe_text", "moe_sample", "moe_special", "moe_params", "moe_capacity", "moe_topk"} & drawn.keys()
+
+    run_tab(server, "moe", script)
