@@ -60,9 +60,10 @@ def measure(names: list[str], repeats: int) -> dict[str, list[float]]:
     return out
 
 
-def measure_against(names: list[str], repeats: int, other: Path) -> dict[str, tuple[list[float], list[float]]]:
-    """Drawn ms of each of ``names`` here and on a server started from the checkout ``other``: (here, there), the
-    moves alternating between two tabs of one browser, each round in turned order."""
+def measure_against(names: list[str], repeats: int, other: Path):
+    """Drawn ms of each of ``names`` here and on a server started from the checkout ``other``, yielded as each is
+    done: (name, here, there), the moves alternating between two tabs of one browser, each round in turned order;
+    a move that fails (a first visit past its timeout on a busy machine) yields its error and the others go on."""
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
@@ -70,7 +71,6 @@ def measure_against(names: list[str], repeats: int, other: Path) -> dict[str, tu
         raise SystemExit("Debian's chromium is not installed (apt-get install chromium)")
     ports = free_port(), free_port()
     procs = [start_server(ports[0], ["--runner.postScriptGC", "false"])]
-    out: dict[str, tuple[list[float], list[float]]] = {}
     try:
         procs.append(start_server(ports[1], ["--runner.postScriptGC", "false"], root=other))
         with sync_playwright() as p:
@@ -81,25 +81,28 @@ def measure_against(names: list[str], repeats: int, other: Path) -> dict[str, tu
             for name in names:
                 path, move = ROUTES[name]
                 drawn: tuple[list[float], list[float]] = ([], [])
-                for tab, port in zip(tabs, ports):
-                    goto(tab, f"http://127.0.0.1:{port}/{path}")
-                    tab.bring_to_front()
-                    move(tab, 0)  # untimed, as time_moves does
-                for i in range(1, repeats + 1):
-                    for side in (0, 1) if i % 2 else (1, 0):
-                        tabs[side].bring_to_front()
-                        arm_move_clock(tabs[side])
-                        move(tabs[side], i)
-                        ms = move_drawn_ms(tabs[side])
-                        if ms is not None:
-                            drawn[side].append(ms)
-                out[name] = drawn
+                try:
+                    for tab, port in zip(tabs, ports):
+                        goto(tab, f"http://127.0.0.1:{port}/{path}")
+                        tab.bring_to_front()
+                        move(tab, 0)  # untimed, as time_moves does
+                    for i in range(1, repeats + 1):
+                        for side in (0, 1) if i % 2 else (1, 0):
+                            tabs[side].bring_to_front()
+                            arm_move_clock(tabs[side])
+                            move(tabs[side], i)
+                            ms = move_drawn_ms(tabs[side])
+                            if ms is not None:
+                                drawn[side].append(ms)
+                except Exception as exc:  # noqa: BLE001 (reported, and the other moves still run)
+                    yield name, exc, None
+                    continue
+                yield name, *drawn
             browser.close()
     finally:
         for proc in procs:
             proc.terminate()
             proc.wait(timeout=30)
-    return out
 
 
 def _stats(drawn: list[float]) -> tuple[float, float]:
@@ -116,11 +119,15 @@ def main() -> None:
     ap.add_argument("--against", type=Path, help="another checkout whose server the moves alternate with")
     args = ap.parse_args()
     if args.against is not None:
-        for name, (here, there) in measure_against(args.moves, args.repeats, args.against.resolve()).items():
+        for name, here, there in measure_against(args.moves, args.repeats, args.against.resolve()):
+            if there is None:
+                print(f"{name}: failed: {here!r}"[:300], flush=True)
+                continue
             (p50, p95), (q50, q95) = _stats(here), _stats(there)
             print(
                 f"{name}: drawn p50 {p50:.0f} ms here against {q50:.0f} there (×{p50 / q50:.2f}), "
-                f"p95 {p95:.0f} against {q95:.0f} (n={len(here)}, {len(there)})"
+                f"p95 {p95:.0f} against {q95:.0f} (n={len(here)}, {len(there)})",
+                flush=True,
             )
         return
     for name, drawn in measure(args.moves, args.repeats).items():
