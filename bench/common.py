@@ -28,17 +28,22 @@ ARTIFACTS = ROOT / "artifacts"
 
 
 def start_server(
-    port: int, extra: list[str] | None = None, env: dict[str, str] | None = None, timeout: float = 60
+    port: int,
+    extra: list[str] | None = None,
+    env: dict[str, str] | None = None,
+    root: Path = ROOT,
+    timeout: float = 60,
 ) -> subprocess.Popen:
     """Start the app on 127.0.0.1:``port`` and return once /_stcore/health answers within ``timeout`` seconds (or
     raise with the server's output); ``extra`` are more ``streamlit run`` options, ``env`` adds to this process's
-    environment. The server's output goes to artifacts/server-<port>.log."""
+    environment, ``root`` is the checkout it runs (this one by default; ``bench.moves --against`` starts another).
+    The server's output goes to artifacts/server-<port>.log."""
     # A clean checkout has no artifacts/, and the first caller to start a server may not be an e2e test.
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / f"server-{port}.log", "w")  # noqa: SIM115 (closed with the process)
     proc = subprocess.Popen(
         streamlit_command(port, extra),
-        cwd=ROOT,
+        cwd=root,
         stdout=log,
         stderr=subprocess.STDOUT,
         env={**os.environ, **(env or {})},

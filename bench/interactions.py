@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bench.common import nudge, wait_idle
+from bench.common import REAL, REAL_PAGES, nudge, wait_idle
 
 
 def slider(key: str) -> str:
@@ -48,12 +48,15 @@ RESLICE = frozenset(
         "compare",
         "flash-attention",
         "forward-pass",
+        f"forward-pass-{REAL}",
         "llama",
+        f"llama-{REAL}",
         "mamba",
         "mistral",
         "mla",
         "rope",
         "transformer-xl",
+        "transformer-xl-segment",
         "vit",
     }
 )
@@ -105,6 +108,17 @@ def forward_pass(page, i: int = 0) -> None:
     nudge(page, page.locator(SLIDERS["forward-pass"]), i)
 
 
+def forward_pass_real(page, i: int = 0) -> None:
+    """``forward_pass`` on a Llama-family model, whose MLP step is labelled SwiGLU."""
+    from app.shared.i18n import translate
+
+    if i == 0:
+        label = translate("forward_pass.llama.tab.mlp", "en")
+        page.locator(".st-key-forward_pass_step button").filter(has_text=label).click()
+        wait_idle(page)
+    nudge(page, page.locator(SLIDERS["forward-pass"]), i)
+
+
 def moe(page, i: int = 0) -> None:
     """The capacity factor one step (0.05) down for even i, back up for odd i."""
     nudge(page, capacity_thumb(page), i, first="ArrowLeft")
@@ -143,11 +157,13 @@ def _figure_move(name: str):
     return interact
 
 
-def _move(name: str):
-    def interact(page, i: int = 0) -> None:
-        nudge(page, page.locator(SLIDERS[name]), i, first="ArrowLeft" if name in LEFT_FIRST else "ArrowRight")
+def _move(name: str, selector: str | None = None):
+    selector = selector or SLIDERS[name]
 
-    interact.__doc__ = f"Move {name}'s slider ({SLIDERS[name]}) one step, and back on the next call."
+    def interact(page, i: int = 0) -> None:
+        nudge(page, page.locator(selector), i, first="ArrowLeft" if name in LEFT_FIRST else "ArrowRight")
+
+    interact.__doc__ = f"Move {name}'s slider ({selector}) one step, and back on the next call."
     return interact
 
 
@@ -159,3 +175,18 @@ INTERACTIONS = {
     "forward-pass": forward_pass,
     "moe": moe,
 }
+
+# Further moves, each under its own name: name -> (url path with its query, the move). A page's second slider, and
+# the pages that offer the real model (``bench.common.REAL_PAGES``) with it picked in the link, moving the slider
+# their entry above moves (the forward pass's MLP step is labelled SwiGLU there). ``python -m bench.moves`` and the
+# browser table time these beside the pages' own moves.
+MOVES = {
+    "rope-d": ("rope", _move("rope-d", slider("rope_d"))),  # the head width d (a select slider): every d-section
+    "transformer-xl-segment": ("transformer-xl", _move("transformer-xl-segment", slider("txl_segment"))),
+    **{
+        f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
+        for page, param in REAL_PAGES.items()
+    },
+}
+# Every timed move by name: (url path with its query, the move); a page's own move under the page's name
+ROUTES = {**{name: (name, fn) for name, fn in INTERACTIONS.items()}, **MOVES}

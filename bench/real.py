@@ -16,9 +16,9 @@ it are our ``llama`` and ``gpt`` checkpoints. Medians (and p95) of repeats, torc
    one token per call) and without (the whole sequence re-read for every token); ``smollm2-135m`` against ``llama``.
 4. A real server (``bench.common.start_server``, every toy model loaded before it answers, as deployed): RSS after
    the home page, after each page of ``REAL_PAGES`` with our model, then with the real model picked by the page's
-   query parameter, and a page move (``bench/interactions.py``; ``REAL_MOVES`` where the real model's page labels
-   it otherwise) timed with each. A page whose text does not show "SmolLM2" after the visit ignores the parameter:
-   "not measured: page has no picker".
+   query parameter, and a page move (``bench/interactions.py``: the page's own, and ``MOVES[f"{page}-{REAL}"]``
+   with the real model) timed with each. A page whose text does not show "SmolLM2" after the visit ignores the
+   parameter: "not measured: page has no picker".
 """
 
 from __future__ import annotations
@@ -327,23 +327,6 @@ def _moves(page, fn, repeats: int) -> dict:
     return {**_stats(drawn or idle, 0), "idle": _stats(idle, 0)}
 
 
-def _forward_pass_real(page, i: int = 0) -> None:
-    """``bench.interactions.forward_pass`` on a Llama-family model, whose MLP step is labelled SwiGLU."""
-    from app.shared.i18n import translate
-    from bench.common import nudge, wait_idle
-    from bench.interactions import SLIDERS
-
-    if i == 0:
-        label = translate("forward_pass.llama.tab.mlp", "en")
-        page.locator(".st-key-forward_pass_step button").filter(has_text=label).click()
-        wait_idle(page)
-    nudge(page, page.locator(SLIDERS["forward-pass"]), i)
-
-
-# A page's move with the real model, where the one of bench/interactions.py finds another label
-REAL_MOVES = {"forward-pass": _forward_pass_real}
-
-
 def _page(page, url: str, param: str, moves: tuple, repeats: int, note, row: dict) -> None:
     """One page of ``REAL_PAGES`` into ``row``: visited with our model, its move timed (``moves``: ours, the real
     model's; None where the page has none), then with the real model picked in the link (the first visit timed: it
@@ -379,7 +362,7 @@ def server(repeats: int) -> dict:
 
     from app.catalog import available_papers
     from bench.common import CHROMIUM_ARGS, find_chromium, free_port, start_server
-    from bench.interactions import INTERACTIONS
+    from bench.interactions import INTERACTIONS, MOVES
 
     chromium = find_chromium()
     if chromium is None:
@@ -411,7 +394,7 @@ def server(repeats: int) -> dict:
             for name in pages:
                 row = result["pages"][name] = {"query": f"{REAL_PAGES[name]}={REAL}"}
                 fn = INTERACTIONS.get(name)
-                moves = (fn, REAL_MOVES.get(name, fn))
+                moves = (fn, MOVES[f"{name}-{REAL}"][1])  # the real model's move finds its page's labels
                 try:
                     _page(page, f"{base}/{name}", REAL_PAGES[name], moves, repeats, track(name), row)
                 except Exception as exc:  # one page's failure (a timeout on a busy machine) keeps the others

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from bench import real
-from bench.common import LOAD_SUITE, ROOT, machine, now, process_rss_mb
+from bench.common import LOAD_SUITE, REAL, ROOT, machine, now, process_rss_mb
 from models import recipes as registry
 from models import zoo
 from models.engine import Engine, ort_session_options
@@ -313,12 +313,21 @@ def memory_decode_profile(model, length: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _interactions() -> dict:
-    """Each available page's interaction (bench/interactions.py), by url path: the papers', then the tools' (the
-    Compare page)."""
+    """Each available page's interaction (bench/interactions.py), by name: (url path with its query, the move). The
+    papers', then the tools' (the Compare page), then the further moves of ``MOVES`` whose page is available: a
+    page's second control, and the real model's pages with it picked where this machine has it."""
     from app.catalog import available_papers, available_tools
-    from bench.interactions import INTERACTIONS
+    from bench.interactions import MOVES, ROUTES
+    from models import pretrained
 
-    return {p.page: INTERACTIONS[p.page] for p in (*available_papers(), *available_tools()) if p.page in INTERACTIONS}
+    pages = [p.page for p in (*available_papers(), *available_tools())]
+    own = {page: ROUTES[page] for page in pages if page in ROUTES}
+    further = {
+        name: (path, fn)
+        for name, (path, fn) in MOVES.items()
+        if path.split("?")[0] in own and (REAL not in path or REAL in pretrained.available())
+    }
+    return {**own, **further}
 
 
 def generation(sessions: int = 4, n: int = 64, repeats: int = 3) -> dict:
@@ -443,8 +452,8 @@ def browser(repeats: int) -> dict:
             goto(page, f"http://127.0.0.1:{port}/")
             started = (time.perf_counter() - start) * 1e3
             label = "gc_on" if gc_on else "gc_off"
-            for name, fn in interactions.items():
-                goto(page, f"http://127.0.0.1:{port}/{name}")
+            for name, (path, fn) in interactions.items():
+                goto(page, f"http://127.0.0.1:{port}/{path}")
                 samples, drawn = time_moves(page, fn, repeats)
                 result["pages"].setdefault(name, {})[label] = _stats(samples)
                 if drawn:

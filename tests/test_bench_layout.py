@@ -35,3 +35,18 @@ def test_the_two_benchmarks_do_not_import_each_other():
     assert not {"bench.run", "bench.load"} & imported(BENCH / "load.py") - {"bench.load"}
     assert not {"bench.load", "bench.run"} & imported(BENCH / "run.py") - {"bench.run"}
     assert "bench.common" in imported(BENCH / "load.py") and "bench.common" in imported(BENCH / "run.py")
+
+
+def test_further_moves_name_a_page_and_the_real_models_pages_have_one_with_it_picked():
+    """``bench.moves`` and the browser table time a page's own move under the page's name and the further moves of
+    ``bench.interactions.MOVES`` under theirs (issue 61: RoPE's d, Transformer-XL's segment, and the real model's
+    pages with it picked, which the table did not time): each names a page that has its own move."""
+    from bench.common import REAL, REAL_PAGES
+    from bench.interactions import INTERACTIONS, MOVES, ROUTES
+
+    assert {name: path for name, (path, _) in ROUTES.items() if name in INTERACTIONS} == {n: n for n in INTERACTIONS}
+    for name, (path, move) in MOVES.items():
+        assert path.split("?")[0] in INTERACTIONS and callable(move), name
+    for page, param in REAL_PAGES.items():
+        assert MOVES[f"{page}-{REAL}"][0] == f"{page}?{param}={REAL}"
+    assert {"rope-d", "transformer-xl-segment"} <= MOVES.keys()

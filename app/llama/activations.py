@@ -2,7 +2,8 @@
 SwiGLU's gate on every hidden unit.
 
 The token and block controls rerun the two parts that show that token in that block (its metrics and figures), not
-the text box, the headings and explanations, or the normalisation cost (which depends on the text alone)."""
+the text box, the headings and explanations, or the normalisation cost (which depends on the text alone). Each part
+draws one of its two figures, picked in the part (``NORM_VIEWS``, ``SWIGLU_VIEWS``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
 PARTS = {"norm": "llama_part_norm", "swiglu": "llama_part_swiglu"}
+# Each part shows one of its two figures at a time, picked in the part: a token or block move redraws two figures,
+# not four (in the browser, most of a move's time was Plotly laying out and painting four SVG charts)
+NORM_VIEWS = ("channels", "points")
+SWIGLU_VIEWS = ("sorted", "scatter")  # the sorted rows first: three filled lines, where the scatter is a dot per unit
 CHOICE = "_llama_choice"  # {control: value} as the controls part drew them or a control's callback noted them since
 MAX_BUTTONS = 8  # blocks shown as buttons up to this many (ours: 4); a real model's 30 get a slider
 BLOCK_KEYS = {True: "llama_block", False: "llama_block_n"}  # by "few enough for buttons"
@@ -69,6 +74,20 @@ def controls(a: svc.Analysis) -> None:
     controls_part()
 
 
+def _view(key: str, options: tuple[str, ...], label: str) -> str:
+    """Which of a part's figures it shows: a segmented control in the part (a pick reruns the part alone), kept in
+    the link."""
+    return ui.choice(
+        st.segmented_control,
+        t(label),
+        options,
+        key=key,
+        labels={v: t(f"llama.view.{v}") for v in options},
+        required=True,
+        label_visibility="collapsed",
+    )
+
+
 def rmsnorm(a: svc.Analysis, text: str) -> None:
     """1 · RMSNorm: the chosen token's stream and how much of its RMS is its mean, then what dropping the mean costs
     and saves on the whole text."""
@@ -93,47 +112,41 @@ def rmsnorm(a: svc.Analysis, text: str) -> None:
             points = [t("llama.point", block=i) for i in range(L)] + [t("llama.point.final")]
         else:  # 31 names along one axis: the block's number, the axis says what it counts
             points = [str(i) for i in range(L)] + [t("llama.point.final_short")]
-        left, right = st.columns(2)
-        with left:
+        view = _view("llama_norm_view", NORM_VIEWS, "llama.view.norm")
+        x = a.stream[block, token]
+        data = {  # the part's numbers, under whichever figure it shows
+            "block": block,
+            "token": token,
+            "stream": x,
+            "points": points,
+            "mean_share": s.mean_share,
+            "change": s.change,
+            "cosine": s.cosine,
+        }
+        if view == "channels":
             st.caption(t("llama.norm.channels", token=token, block=block))
-            x = a.stream[block, token]
-            ui.plot(  # its numbers are in the part's download, under the figure beside it
-                views.channels(
-                    x,
-                    channel_title=t("llama.channel"),
-                    value_title=t("llama.value"),
-                    mean_name=t("llama.mean"),
-                    rms_name=t("llama.rms"),
-                ),
-                key="llama_channels",
+            fig = views.channels(
+                x,
+                channel_title=t("llama.channel"),
+                value_title=t("llama.value"),
+                mean_name=t("llama.mean"),
+                rms_name=t("llama.rms"),
             )
-        with right:
+        else:
             st.caption(t("llama.norm.points"))
-            ui.figure(
-                views.mean_share(
-                    s.mean_share,
-                    s.change,
-                    (block, token),
-                    point_names=points,
-                    share_name=t("llama.m.mean_share"),
-                    change_name=t("llama.m.change"),
-                    token_name=t("llama.this_token"),
-                    y_title=t("llama.percent"),
-                    x_title=t("llama.points_axis") if L > MAX_BUTTONS else "",
-                ),
-                # one download for the part, both figures' numbers (a download is as costly a move as a figure)
-                {
-                    "block": block,
-                    "token": token,
-                    "stream": x,
-                    "points": points,
-                    "mean_share": s.mean_share,
-                    "change": s.change,
-                    "cosine": s.cosine,
-                },
-                f"llama-norm-b{block}-t{token}",
-                key="llama_mean_share",
+            fig = views.mean_share(
+                s.mean_share,
+                s.change,
+                (block, token),
+                point_names=points,
+                share_name=t("llama.m.mean_share"),
+                change_name=t("llama.m.change"),
+                token_name=t("llama.this_token"),
+                y_title=t("llama.percent"),
+                x_title=t("llama.points_axis") if L > MAX_BUTTONS else "",
             )
+        key = {"channels": "llama_channels", "points": "llama_mean_share"}[view]
+        ui.figure(fig, data, f"llama-norm-b{block}-t{token}", key=key)
 
     norm_part()
     cost = svc.norm_cost(text, a.name)
@@ -176,31 +189,26 @@ def swiglu(a: svc.Analysis) -> None:
             percent(g.top_energy, 0),
             help=t("llama.m.top.help", share=percent(svc.TOP_UNITS, 0), n=round(svc.TOP_UNITS * F)),
         )
-        left, right = st.columns(2)
         names = (t("llama.gate"), t("llama.up"), t("llama.product"))
-        with left:
+        if _view("llama_swiglu_view", SWIGLU_VIEWS, "llama.view.swiglu") == "scatter":
             st.caption(t("llama.swiglu.scatter"))
-            ui.figure(
-                views.gating(
-                    g.gate,
-                    g.up,
-                    g.product,
-                    svc.CLOSED * float(abs(g.gate).max()),
-                    gate_title=names[0],
-                    up_title=names[1],
-                    product_title=names[2],
-                    closed_name=t("llama.closed_band"),
-                ),
-                {"gate": g.gate, "up": g.up, "product": g.product},
-                f"llama-swiglu-b{block}-t{token}",
-                key="llama_gating",
+            fig = views.gating(
+                g.gate,
+                g.up,
+                g.product,
+                svc.CLOSED * float(abs(g.gate).max()),
+                gate_title=names[0],
+                up_title=names[1],
+                product_title=names[2],
+                closed_name=t("llama.closed_band"),
             )
-        with right:  # the same numbers sorted: the download beside it holds them (one element less a move)
+            key = "llama_gating"
+        else:
             st.caption(t("llama.swiglu.sorted"))
-            ui.plot(
-                views.sorted_units(g.gate, g.up, g.product, names=names, unit_title=t("llama.unit_rank")),
-                key="llama_sorted",
-            )
+            fig = views.sorted_units(g.gate, g.up, g.product, names=names, unit_title=t("llama.unit_rank"))
+            key = "llama_sorted"
+        data = {"gate": g.gate, "up": g.up, "product": g.product}
+        ui.figure(fig, data, f"llama-swiglu-b{block}-t{token}", key=key)
 
     swiglu_part()
     st.markdown(t("llama.swiglu.width", C=C, F=F, four=4 * C, params=3 * C * F, mlp=2 * C * 4 * C))

@@ -104,6 +104,12 @@ STRINGS = {
     ),
     "llama.point": ("into block {block}", "进入模块 {block}"),
     "llama.point.final": ("final norm", "最终归一化"),
+    "llama.view.norm": ("What the RMSNorm part shows", "RMSNorm 部分显示的内容"),
+    "llama.view.channels": ("This token's channels", "此词元的通道"),
+    "llama.view.points": ("Every norm and token", "每个归一化处与词元"),
+    "llama.view.swiglu": ("What the SwiGLU part shows", "SwiGLU 部分显示的内容"),
+    "llama.view.scatter": ("Gate against up", "门对上投影"),
+    "llama.view.sorted": ("Units sorted by |product|", "按 |乘积| 排序的单元"),
     "llama.norm.channels": (
         "Token {token} entering block {block}: its C channels, their mean μ (red) and ±RMS (dotted).",
         "词元 {token} 进入模块 {block} 时：它的 C 个通道、通道均值 μ（红线）和 ±RMS（虚线）。",

@@ -23,9 +23,10 @@ TOOLBAR_STRIP = 40  # px of right margin for the upright toolbar
 TOOLBAR_BAND = 30  # px at the top that the flat toolbar covers
 
 
-# More bars than this (our model's 512 hidden units, a real model's 576 channels, 1536 hidden units) are drawn as one
-# filled line: under a pixel wide each in a half-width column, 3 · 512 bars were the costliest figure of a token move.
-MAX_BARS = 256
+# More bars than this (our model's 192 channels and 512 hidden units, a real model's 576 channels, 1536 hidden units)
+# are drawn as one filled line: 3 · 512 bars were the costliest figure of a token move, and 192 bars still made the
+# browser build and lay out 192 SVG elements on every move (a few pixels wide each, the line looks the same).
+MAX_BARS = 128
 
 
 def _bars(

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from app.moe import sections, views
 from app.moe import service as svc
-from app.moe import views
 from app.shared import ui
 from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
@@ -109,16 +109,19 @@ def _load(res: svc.Routing, capacity_factor: float, most: int, key: str, name: s
     )
 
 
-def section(text: str, res: svc.Routing, capacity_factor: float, backend: str) -> None:
+def section(text: str, n_experts: int, backend: str) -> None:
     st.subheader(t("moe.h.ko"))
     st.caption(t("moe.ko.caption"))
-    _part(text, res, capacity_factor, backend)
-    ui.explain(t("moe.explain.ko", E=res.n_experts, rest=res.n_experts - 1))
+    _part(text, backend)
+    ui.explain(t("moe.explain.ko", E=n_experts, rest=n_experts - 1))
 
 
-@st.fragment(key="moe_ko_part")
-def _part(text: str, res: svc.Routing, capacity_factor: float, backend: str) -> None:
-    """The controls and what they change: moving one reruns this part alone."""
+@st.fragment(key=sections.PARTS[4])
+def _part(text: str, backend: str) -> None:
+    """The controls and what they change: moving one reruns this part alone, as k and the capacity factor do."""
+    if (got := sections.routed(text, backend)) is None:
+        return
+    res, capacity_factor = got
     L, T, E = res.probs.shape
     mode, layer, expert, position = _controls(L, E, T)
     try:

@@ -60,27 +60,18 @@ help_text = t("moe.input.help", max_chars=svc.MAX_CHARS)
 text = ui.text_box(
     t("moe.input"), svc.SAMPLES["mixed"], key="moe_text", max_chars=svc.MAX_CHARS, height=100, help=help_text
 )
-c1, c2 = st.columns([1, 3])
-top_k = (
-    c1.segmented_control(
-        t("moe.top_k"), (1, 2), default=1, key="moe_topk", bind="query-params", help=t("moe.top_k.help")
-    )
-    or 1
-)
-capacity_factor = c2.slider(
-    t("moe.capacity"), 0.0, 3.0, 1.25, step=0.05, key="moe_capacity", bind="query-params", help=t("moe.capacity.help")
-)
+sections.controls()  # k and the capacity factor: they rerun the parts that route with them, not the whole page
 try:
-    res = svc.analyse(text, int(top_k), float(capacity_factor), backend)
+    res = svc.analyse(text, *sections.chosen(), backend)
 except InputError as e:
     ui.input_error(e)
     st.stop()
 
 # ---- the sections, in the papers' order ------------------------------------------------------------------------------
-sections.tokens(res, capacity_factor)  # Switch §2.1: each token goes to one expert (or k), in every MoE layer
-sections.router(res)  # Switch §2.1: the router's probabilities and the combine weights, layer by layer
-sections.capacity(res, capacity_factor)  # Switch §2.2: the expert capacity, and the tokens it drops
-sections.balance(res)  # Switch §2.2: the differentiable load-balancing loss, term by term
+sections.tokens(text, backend)  # Switch §2.1: each token goes to one expert (or k), in every MoE layer
+sections.router(text, backend)  # Switch §2.1: the router's probabilities and the combine weights, layer by layer
+sections.capacity(text, backend)  # Switch §2.2: the expert capacity, and the tokens it drops
+sections.balance(text, backend)  # Switch §2.2: the differentiable load-balancing loss, term by term
 sections.specialisation(res, backend)  # Mixtral §5, DeepSeekMoE: do the experts specialise by domain?
-intervening.section(text, res, capacity_factor, backend)  # and what is one expert needed for? switch it off
+intervening.section(text, res.n_experts, backend)  # and what is one expert needed for? switch it off
 sections.parameters(res)  # total against active parameters: ours and the published models

@@ -1,6 +1,10 @@
 """The MoE page's sections, in the order of the Switch Transformer paper and its successors: which expert each token
 goes to; the router's probabilities and combine weights; the capacity and the tokens it drops; the load-balancing
-loss; what the experts specialise in (Mixtral's and DeepSeekMoE's question); total against active parameters."""
+loss; what the experts specialise in (Mixtral's and DeepSeekMoE's question); total against active parameters.
+
+k and the capacity factor sit in a fragment of their own (``controls``) and rerun only the parts that route with them
+(``PARTS``: the tokens, the router's view, the capacity, the balance and the intervention), not the text box, the
+specialisation or the parameters; each part routes the text with the noted values (``routed``, a cached call)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,41 @@ from app.moe import service as svc
 from app.moe import views
 from app.shared import formats, ui
 from app.shared.i18n import InputError, t
+
+CHOICE = "_moe_choice"  # {control: value} as the controls last drew them or a callback noted them, for the parts
+CONTROLS = ("moe_topk", "moe_capacity")
+PARTS = ("moe_part_tokens", "moe_router_part", "moe_part_capacity", "moe_part_balance", "moe_ko_part")
+
+
+@st.fragment(key="moe_part_controls")
+def controls() -> None:
+    """k experts per token and the capacity factor; a move reruns the parts that route with them."""
+    c1, c2 = st.columns([1, 3])
+    c1.segmented_control(
+        t("moe.top_k"), (1, 2), default=1, help=t("moe.top_k.help"), **ui.drives("moe_topk", CHOICE, PARTS)
+    )
+    c2.slider(
+        t("moe.capacity"), 0.0, 3.0, 1.25, step=0.05, help=t("moe.capacity.help"),
+        **ui.drives("moe_capacity", CHOICE, PARTS),
+    )  # fmt: skip
+    ui.note_controls(CHOICE, CONTROLS)
+
+
+def chosen() -> tuple[int, float]:
+    """(k, capacity factor) as the controls chose them (k 1 where the buttons were cleared)."""
+    c = st.session_state[CHOICE]
+    return int(c["moe_topk"] or 1), float(c["moe_capacity"])
+
+
+def routed(text: str, backend: str) -> tuple[svc.Routing, float] | None:
+    """The text routed with the chosen k and capacity factor, and that factor; None, with the message shown, where
+    it cannot be (the page stops on it in a full run, so a part meets it only in a run of its own)."""
+    top_k, capacity_factor = chosen()
+    try:
+        return svc.analyse(text, top_k, capacity_factor, backend), capacity_factor
+    except InputError as e:
+        ui.input_error(e)
+        return None
 
 
 def _layer_titles(res: svc.Routing) -> tuple[str, ...]:
@@ -36,7 +75,11 @@ def _per_layer_rows(n_layers: int, *names: str) -> list[str]:
 # ---- tokens by expert ------------------------------------------------------------------------------------------------
 
 
-def tokens(res: svc.Routing, capacity_factor: float) -> None:
+@st.fragment(key=PARTS[0])
+def tokens(text: str, backend: str) -> None:
+    if (got := routed(text, backend)) is None:
+        return
+    res, capacity_factor = got
     L, T, E = res.probs.shape
     m = st.columns(4)
     m[0].metric(t("moe.metric.tokens"), T)
@@ -65,15 +108,18 @@ def tokens(res: svc.Routing, capacity_factor: float) -> None:
 # ---- router probabilities and combine weights ------------------------------------------------------------------------
 
 
-def router(res: svc.Routing) -> None:
+def router(text: str, backend: str) -> None:
     st.subheader(t("moe.h.router"))
-    _router_part(res)
+    _router_part(text, backend)
     ui.explain(t("moe.explain.routing"))
 
 
-@st.fragment(key="moe_router_part")
-def _router_part(res: svc.Routing) -> None:
+@st.fragment(key=PARTS[1])
+def _router_part(text: str, backend: str) -> None:
     """The one per-layer view (the sections below show every layer side by side): the layer slider reruns it alone."""
+    if (got := routed(text, backend)) is None:
+        return
+    res = got[0]
     layer = st.slider(t("moe.layer"), 0, res.probs.shape[0] - 1, 0, key="moe_layer", bind="query-params")
     left, right = st.columns([3, 2])
     with left:
@@ -105,9 +151,18 @@ def _router_part(res: svc.Routing) -> None:
 # ---- capacity --------------------------------------------------------------------------------------------------------
 
 
-def capacity(res: svc.Routing, capacity_factor: float) -> None:
-    L, T, E = res.probs.shape
+def capacity(text: str, backend: str) -> None:
     st.subheader(t("moe.h.capacity"))
+    _capacity_part(text, backend)
+    ui.explain(t("moe.explain.capacity"))
+
+
+@st.fragment(key=PARTS[2])
+def _capacity_part(text: str, backend: str) -> None:
+    if (got := routed(text, backend)) is None:
+        return
+    res, capacity_factor = got
+    L, T, E = res.probs.shape
     dropped_slots = res.routed - res.kept  # (L, E)
     ui.figure(
         views.load_bars(
@@ -130,15 +185,26 @@ def capacity(res: svc.Routing, capacity_factor: float) -> None:
     _metric_per_layer(L, "moe.metric.layer_dropped", [int(n) for n in dropped_slots.sum(axis=1)])
     shown = res.capacity if capacity_factor > 0 else "∞"
     st.markdown(t("moe.capacity.formula", cf=capacity_factor, n=T, k=res.top_k, E=E, capacity=shown))
-    ui.explain(t("moe.explain.capacity"))
 
 
 # ---- load-balancing loss ---------------------------------------------------------------------------------------------
 
 
-def balance(res: svc.Routing) -> None:
-    L, E = res.probs.shape[0], res.n_experts
+def balance(text: str, backend: str) -> None:
     st.subheader(t("moe.h.balance"))
+    _balance_part(text, backend)
+    ui.explain(t("moe.explain.balance"))
+    # DeepSeek-V3's loss-free balancing, as switch-auxfree (shown on the DeepSeek-V3 page) does it, and where it departs
+    ui.explain(t("moe.explain.auxfree", cf=svc.card()["config"]["capacity_factor"]))
+    ui.page_link("mla", t("moe.auxfree.link"))
+
+
+@st.fragment(key=PARTS[3])
+def _balance_part(text: str, backend: str) -> None:
+    if (got := routed(text, backend)) is None:
+        return
+    res = got[0]
+    L, E = res.probs.shape[0], res.n_experts
     ui.figure(
         views.balance_bars(
             res.f,
@@ -168,10 +234,6 @@ def balance(res: svc.Routing) -> None:
         hide_index=True,
         key="moe_balance_table",
     )
-    ui.explain(t("moe.explain.balance"))
-    # DeepSeek-V3's loss-free balancing, as switch-auxfree (shown on the DeepSeek-V3 page) does it, and where it departs
-    ui.explain(t("moe.explain.auxfree", cf=svc.card()["config"]["capacity_factor"]))
-    ui.page_link("mla", t("moe.auxfree.link"))
 
 
 # ---- specialisation --------------------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@ extrapolation of a trained LLaMA-style model with position interpolation (2306.1
 (2309.00071).
 
 The page in the paper's order; the sections live in ``app/rope/sections.py``. The head dimension and the base chosen
-at the top drive every section but extrapolation (which reads the trained model as it is). The model picker puts a
+at the top drive every section but extrapolation (which reads the trained model as it is): they sit in a fragment of
+their own and rerun only the parts they drive (``sections.PARTS``). The model picker puts a
 real Llama-family checkpoint's q and k under the measured decay, beside ours, and its base against ours; extrapolation
 stays on ours."""
 
@@ -29,28 +30,18 @@ if svc.available():
             [t(f"rope.pvh.dep.{d}", **card) for d in svc.PVH_DEPARTURES],
         )
 
-c_d, c_base = st.columns(2)
-d = c_d.select_slider(t("rope.d"), svc.DIMS, 48, key="rope_d", bind="query-params", help=t("rope.d.help"))
-base = c_base.select_slider(
-    t("rope.base"),
-    svc.BASES,
-    10_000,
-    key="rope_base",
-    bind="query-params",
-    format_func=lambda b: f"{b:,}",
-    help=t("rope.base.help"),
-)
+sections.controls()  # d and the base: they rerun the sections that follow them, not the whole page
 try:
-    theta = svc.frequencies(d, base)
+    svc.frequencies(*sections.chosen())
 except InputError as e:
     ui.input_error(e)
     st.stop()
 
-sections.rotation(d, base, theta)  # rotating pairs: the angle m·θᵢ of each pair
-sections.spectrum(theta, name)  # the wavelengths against the training context (and a real model's base)
-sections.relative(d, base)  # the relative property: q_m·k_n depends on m − n alone
-sections.decay(d, base, backend, name)  # long-term decay: the bound and the model's own scores
-sections.schemes(d, base)  # five position schemes on one chart
+sections.rotation()  # rotating pairs: the angle m·θᵢ of each pair
+sections.spectrum(name)  # the wavelengths against the training context (and a real model's base)
+sections.relative()  # the relative property: q_m·k_n depends on m − n alone
+sections.decay(backend, name)  # long-term decay: the bound and the model's own scores
+sections.schemes()  # five position schemes on one chart
 sections.extrapolation(name)  # past the training context (ours): plain, interpolation, NTK, YaRN
 unrotate.section(backend, name)  # intervention: the rotation taken off a layer's q and k, held-out loss by position
 

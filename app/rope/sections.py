@@ -16,13 +16,68 @@ from app.shared.numbers import smooth
 
 SMOOTHING = 32  # tokens in the moving average of the extrapolation losses
 
+# ---- the head width and the base ------------------------------------------------------------------------------------
+CHOICE = "_rope_choice"  # {control: value} as the controls last drew them or a callback noted them, for the parts
+CONTROLS = ("rope_d", "rope_base")
+# What d and the base drive, in page order: a move reruns these fragments alone, not the measured decay, the
+# extrapolation, the intervention or the model card, which read the trained model as it is
+PARTS = (
+    "rope_part_rotation",
+    "rope_part_spectrum",
+    "rope_part_relative",
+    "rope_part_decay_metrics",
+    "rope_part_bound",
+    "rope_part_schemes",
+)
+
+
+@st.fragment(key="rope_part_controls")
+def controls() -> None:
+    """The head width d and the base, side by side; a move reruns the parts they drive (``ui.rerun_parts``)."""
+    c_d, c_base = st.columns(2)
+    c_d.select_slider(t("rope.d"), svc.DIMS, 48, help=t("rope.d.help"), **ui.drives("rope_d", CHOICE, PARTS))
+    c_base.select_slider(
+        t("rope.base"),
+        svc.BASES,
+        10_000,
+        format_func=lambda b: f"{b:,}",
+        help=t("rope.base.help"),
+        **ui.drives("rope_base", CHOICE, PARTS),
+    )
+    ui.note_controls(CHOICE, CONTROLS)
+
+
+def chosen() -> tuple[int, int]:
+    """(d, base) as the controls chose them."""
+    c = st.session_state[CHOICE]
+    return int(c["rope_d"]), int(c["rope_base"])
+
+
+def _frequencies() -> tuple[int, int, np.ndarray] | None:
+    """(d, base, θ) for a part; None, with the message shown, where the pair is refused (the page stops on it in a
+    full run: a part rerun alone shows it in its place)."""
+    d, base = chosen()
+    try:
+        return d, base, svc.frequencies(d, base)
+    except InputError as e:
+        ui.input_error(e)
+        return None
+
 
 # ---- rotating pairs -------------------------------------------------------------------------------------------------
-def rotation(d: int, base: int, theta: np.ndarray) -> None:
+def rotation() -> None:
     """The fastest and the slowest pair of a query rotated to positions 0 … m, m moved on the figure's own slider
     (in the browser: every position's angle is sent with the figure). A link's ``rope_m`` picks where it opens."""
     st.subheader(t("rope.rot.title"))
     st.markdown(t("rope.rot.caption"))
+    _rotation_part()
+
+
+@st.fragment(key=PARTS[0])
+def _rotation_part() -> None:
+    if (chosen_ := _frequencies()) is None:
+        return
+    d, base, theta = chosen_
     m = ui.query_int("rope_m", 10, 0, svc.MAX_POSITION)
     slow = len(theta) - 1
     pairs = [svc.rotation(d, base, svc.MAX_POSITION, 0), svc.rotation(d, base, svc.MAX_POSITION, slow)]
@@ -48,10 +103,20 @@ def rotation(d: int, base: int, theta: np.ndarray) -> None:
     )
 
 
-def spectrum(theta: np.ndarray, name: str) -> None:
+def spectrum(name: str) -> None:
     """Each pair's wavelength against the training context; for a real model, its base against ours."""
     st.subheader(t("rope.spec.title"))
     st.caption(t("rope.spec.caption"))
+    _spectrum_part()
+    if svc.is_real(name) and svc.available(name):
+        _bases(name)  # outside the part: its button sets d and the base, and the whole page follows
+
+
+@st.fragment(key=PARTS[1])
+def _spectrum_part() -> None:
+    if (chosen_ := _frequencies()) is None:
+        return
+    theta = chosen_[2]
     T = svc.context()
     ui.figure(
         views.spectrum(
@@ -65,8 +130,6 @@ def spectrum(theta: np.ndarray, name: str) -> None:
         "rope-spectrum",
         key="rope_spectrum",
     )
-    if svc.is_real(name) and svc.available(name):
-        _bases(name)
 
 
 def _use(d: int, base: int) -> None:
@@ -133,11 +196,20 @@ def _bases(name: str) -> None:
 
 
 # ---- the relative property ------------------------------------------------------------------------------------------
-def relative(d: int, base: int) -> None:
+def relative() -> None:
     """One random query and key at every position: with RoPE the scores depend on m − n alone (a Toeplitz matrix),
     with the sinusoidal table added they do not."""
     st.subheader(t("rope.rel.title"))
     st.markdown(t("rope.rel.caption"))
+    _relative_part()
+
+
+@st.fragment(key=PARTS[2])
+def _relative_part() -> None:
+    """The seed, the two deviations and the two score maps: the seed reruns this part alone, as d and the base do."""
+    if (chosen_ := _frequencies()) is None:
+        return
+    d, base, _ = chosen_
     e0, e1, e2 = st.columns([1, 2, 2])
     seed = e0.number_input(t("rope.seed"), 0, 9999, 0, key="rope_seed", bind="query-params")
     rel = svc.relative(d, base, int(seed))
@@ -160,35 +232,51 @@ def relative(d: int, base: int) -> None:
 
 
 # ---- long-term decay ------------------------------------------------------------------------------------------------
-def decay(d: int, base: int, backend: str, name: str) -> None:
+def decay(backend: str, name: str) -> None:
     """RoFormer's upper bound by distance, beside the mean score the model's own q and k give (ours, or a real
-    model's beside ours)."""
+    model's beside ours). The bound's metrics and figure follow d and the base; the measured scores do not."""
     st.subheader(t("rope.decay.title"))
     st.markdown(t("rope.decay.caption"))
-    bound = svc.decay_bound(d, base)
-    far = svc.DECAY_DISTANCES - 1
-    k1, k2 = st.columns(2)
-    k1.metric(t("rope.m.half"), svc.half_distance(bound), help=t("rope.m.half.help"))
-    k2.metric(t("rope.m.far", r=far), f"{bound[far] / bound[0]:.3f}", help=t("rope.m.far.help"))
-    distances = np.arange(svc.DECAY_DISTANCES)
+    _decay_metrics_part()
     b1, b2 = st.columns(2)
     with b1:
-        st.caption(t("rope.decay.bound", d=d, base=f"{base:,}"))
-        ui.figure(
-            views.curves(
-                distances,
-                {t("rope.decay.bound.name"): bound},
-                x_title=t("rope.distance"),
-                y_title=t("rope.decay.bound.y"),
-            ),
-            {"distance": distances, "bound": bound},
-            "rope-decay-bound",
-            key="rope_bound",
-        )
+        _bound_part()
     with b2:
         _measured_decay(backend, name)
     if svc.is_real(name) and svc.available(name) and svc.available():
         _beside(backend, name)
+
+
+@st.fragment(key=PARTS[3])
+def _decay_metrics_part() -> None:
+    if (chosen_ := _frequencies()) is None:
+        return
+    bound = svc.decay_bound(*chosen_[:2])
+    far = svc.DECAY_DISTANCES - 1
+    k1, k2 = st.columns(2)
+    k1.metric(t("rope.m.half"), svc.half_distance(bound), help=t("rope.m.half.help"))
+    k2.metric(t("rope.m.far", r=far), f"{bound[far] / bound[0]:.3f}", help=t("rope.m.far.help"))
+
+
+@st.fragment(key=PARTS[4])
+def _bound_part() -> None:
+    if (chosen_ := _frequencies()) is None:
+        return
+    d, base, _ = chosen_
+    bound = svc.decay_bound(d, base)
+    distances = np.arange(svc.DECAY_DISTANCES)
+    st.caption(t("rope.decay.bound", d=d, base=f"{base:,}"))
+    ui.figure(
+        views.curves(
+            distances,
+            {t("rope.decay.bound.name"): bound},
+            x_title=t("rope.distance"),
+            y_title=t("rope.decay.bound.y"),
+        ),
+        {"distance": distances, "bound": bound},
+        "rope-decay-bound",
+        key="rope_bound",
+    )
 
 
 MAX_BUTTONS = 8  # layers shown as buttons up to this many (ours: 4); a real model's 30 get a slider
@@ -260,11 +348,18 @@ def _beside(backend: str, name: str) -> None:
 
 
 # ---- position schemes on one chart ----------------------------------------------------------------------------------
-def schemes(d: int, base: int) -> None:
+def schemes() -> None:
     """Sinusoidal, learned, T5's buckets, ALiBi and RoPE: what each adds to a score by offset, on one scale."""
     st.subheader(t("rope.schemes.title"))
     st.caption(t("rope.schemes.caption"))
-    curves = svc.schemes(d, base)
+    _schemes_part()
+
+
+@st.fragment(key=PARTS[5])
+def _schemes_part() -> None:
+    if (chosen_ := _frequencies()) is None:
+        return
+    curves = svc.schemes(*chosen_[:2])
     names = {k: t(f"rope.scheme.{k}") for k in curves}
     ui.figure(
         views.curves(

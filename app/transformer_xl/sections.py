@@ -27,6 +27,8 @@ def segments_and_memory(a: svc.Analysis, text: str, backend: str, shape: svc.Sha
     st.markdown(t("txl.seg.caption", L=shape.segment, M=shape.memory, n=len(a.segments), T=len(a.ids)))
     memory_controls(a, shape)
     st.caption(t("txl.seg.legend"))  # the strip's legend, above it: the controls do not change it
+    # the strip itself, once per text; the part colours its segment and memory with a style rule
+    ui.markup(views.segments_strip_html(list(a.pieces), shape.segment, segment_name=t("txl.segment.short")))
     memory_view(a, text, backend, shape)
 
 
@@ -63,10 +65,10 @@ def memory_view(a: svc.Analysis, text: str, backend: str, shape: svc.Shape) -> N
     """The segment and its memory among the segments, and every query's attention over memory and current keys,
     moved on the figure's own slider (in the browser)."""
     segment, layer, head = choice()
-    strip, on_memory, fig, data = _memory_view(
+    marks, on_memory, fig, data = _memory_view(
         text, backend, segment, layer, head, opening_query(a, segment), current_lang()
     )
-    ui.markup(strip)
+    ui.markup(marks)
     st.metric(t("txl.m.on_memory_layer", layer=layer_head_label(layer)), on_memory,
               help=t("txl.m.on_memory_layer.help"))  # fmt: skip
     st.caption(t("txl.seg.bars", lh=layer_head_label(layer, head)))
@@ -76,20 +78,13 @@ def memory_view(a: svc.Analysis, text: str, backend: str, shape: svc.Shape) -> N
 
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _memory_view(text: str, backend: str, segment: int, layer: int, head: int, active: int, lang: str):
-    """The segments strip, the layer's share of attention on memory, and every query's attention figure with its
-    numbers for one segment, layer and head, in the reader's language (``lang`` keys what ``t`` writes): built once
-    for every reader, as ``_terms_view``."""
+    """The style rule that marks the segment and its memory on the strip, the layer's share of attention on memory,
+    and every query's attention figure with its numbers for one segment, layer and head, in the reader's language
+    (``lang`` keys what ``t`` writes): built once for every reader, as ``_terms_view``."""
     a = svc.analyse(text, backend)
     shape = svc.shape()
     seg = a.segments[segment]
-    strip = views.segments_html(
-        list(a.pieces),
-        shape.segment,
-        segment=segment,
-        memory_start=seg.memory_start,
-        query=-1,
-        segment_name=t("txl.segment.short"),
-    )
+    marks = views.segments_marks_css(segment, seg.memory_start, shape.segment)
     T_seg = seg.pattern.shape[2]
     weights = seg.pattern[layer, head, :, : seg.n_memory + T_seg]  # (T_seg, keys)
     keys = list(a.pieces[seg.memory_start : seg.start + T_seg])
@@ -115,7 +110,7 @@ def _memory_view(text: str, backend: str, segment: int, layer: int, head: int, a
     )
     data = {"keys": keys, "positions": list(range(seg.memory_start, seg.start + T_seg)), "weights": weights,
             "memory": seg.n_memory}  # fmt: skip
-    return strip, percent(all_heads), fig, data
+    return marks, percent(all_heads), fig, data
 
 
 # ---- 2 · loss with and without memory -------------------------------------------------------------------------------

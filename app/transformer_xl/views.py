@@ -55,6 +55,40 @@ def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int,
     return "".join(out)
 
 
+STRIP = "te-txl-strip"  # the class of the segments strip drawn once per text (``segments_strip_html``)
+
+
+@cached
+def segments_strip_html(pieces: list[str], L: int, *, segment_name: str) -> str:
+    """The text as token boxes, one line label per segment, every box neutral: drawn once per text, outside the
+    part a segment move reruns. Box p of segment s carries the classes ``s{s}`` and ``p{p}``, which the part's style
+    rule (``segments_marks_css``) colours: a move sends a few hundred bytes instead of every box again (a 485-token
+    text's strip was 129 kB, sanitised, parsed and laid out anew on each move). Every piece of text is escaped."""
+    out = []
+    for s0 in range(0, len(pieces), L):
+        label = span(f"{segment_name} {s0 // L}", style=f"font-size:0.8em;color:{var('muted')};margin:0 6px 0 2px")
+        boxes = "".join(
+            span(visible(pieces[p]), cls=f"t s{s0 // L} p{p}", title=f"{p}: {pieces[p]!r}")
+            for p in range(s0, min(s0 + L, len(pieces)))
+        )
+        out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{boxes}</div>')
+    return f'<div class="{STRIP}">{"".join(out)}</div>'
+
+
+def segments_marks_css(segment: int, memory_start: int, L: int) -> str:
+    """The style rule that colours ``segments_strip_html``: the chosen segment in blue, the memory it reads (positions
+    ``memory_start`` up to the segment's start) in yellow, every other box in the chips' colours."""
+    box = f".{STRIP} span.t"
+    memory = ",".join(f"{box}.p{p}" for p in range(memory_start, segment * L))
+    rules = [
+        f"{box}{{background:{var('chip-bg')};color:{var('chip-fg')};{TOKEN_BOX}}}",
+        f"{box}.s{segment}{{background:{CURRENT};color:{ON_FILL}}}",
+    ]
+    if memory:
+        rules.append(f"{memory}{{background:{MEMORY};color:{ON_FILL}}}")
+    return f"<style>{''.join(rules)}</style>"
+
+
 def _cell(colour: str, title: str) -> str:
     return span(" ", style=f"display:block;height:9px;background:{colour};margin-top:1px", title=title)
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.llama import service as svc
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -70,6 +70,35 @@ def test_token_and_block_controls_move_the_norm_and_swiglu_readings():
 
 def _pct(value: str) -> float:
     return float(value.rstrip("%")) / 100
+
+
+def _charts(at) -> set[str]:
+    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+
+
+PART_FIGURES = {"llama_channels", "llama_mean_share", "llama_gating", "llama_sorted"}
+
+
+@needs_llama
+def test_each_activation_part_draws_one_of_its_two_figures_picked_in_the_part():
+    """A token move redraws sections 1 and 2: each shows one of its two figures (a move drew four big SVG charts,
+    most of its time in the browser), the other one a pick away, with the part's numbers under either."""
+    at = open_app("llama", lang=LANG)
+    assert _charts(at) & PART_FIGURES == {"llama_channels", "llama_sorted"}
+    # both open on a figure of filled lines, one SVG path per row, not an element per channel or unit
+    assert [d["type"] for d in spec(at, "llama_channels")["data"]][0] == "scatter"
+    assert [d["type"] for d in spec(at, "llama_sorted")["data"]] == ["scatter"] * 3
+    at.button_group(key="llama_norm_view").set_value("points")
+    at.button_group(key="llama_swiglu_view").set_value("scatter")
+    rerun(at, LANG)
+    assert not at.exception
+    assert _charts(at) & PART_FIGURES == {"llama_mean_share", "llama_gating"}
+    at.slider(key="llama_token").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception and _charts(at) & PART_FIGURES == {"llama_mean_share", "llama_gating"}
+    assert {"llama_mean_share_dl", "llama_gating_dl"} <= {b.key for b in at.get("download_button")}
+    labels = at.button_group(key="llama_norm_view").proto.options
+    assert [o.content for o in labels] == [translate(f"llama.view.{v}", LANG) for v in ("channels", "points")]
 
 
 @needs_llama

@@ -219,3 +219,32 @@ def test_cutting_every_blocks_memory_raises_the_held_out_bits():
     rerun(at, "en")
     assert not at.exception
     assert 0 < float(metric(at, label("txl.ko.what.memory", layer=2))) - before < 0.04
+
+
+def test_the_strip_is_drawn_once_and_a_segment_move_sends_only_its_marks():
+    """The segments strip (every token as a box) is drawn once per text, outside the part the segment reruns; the
+    part sends a style rule that colours the chosen segment and the memory it reads (positions memory_start up to
+    the segment's start): a segment move re-sent the whole strip, 129 kB for the default text."""
+    at = open_app("transformer-xl", lang=LANG)
+    s = svc.shape()
+    a = svc.analyse(svc.DEFAULT_TEXT, "torch")
+
+    def html() -> list[str]:
+        return [h.proto.body for h in at.get("html")]
+
+    strips = [h for h in html() if "te-txl-strip" in h and "<span" in h]
+    assert len(strips) == 1 and "background" not in strips[0].split("</span>", 1)[1]  # boxes take the marks' colours
+    assert strips[0].count(' class="t s2 p') == s.segment and f"p{len(a.ids) - 1}" in strips[0]
+
+    def marks() -> str:
+        (rule,) = [h for h in html() if h.startswith("<style>") and "te-txl-strip" in h]
+        return rule
+
+    seg = a.segments[2]
+    assert ".s2{" in marks() and f".p{seg.memory_start}," in marks() and f".p{seg.start - 1}{{" in marks()
+    assert f".p{seg.start}," not in marks() and f".p{seg.start}{{" not in marks()
+    at.slider(key="txl_segment").set_value(3)
+    rerun(at, LANG)
+    assert not at.exception
+    seg = a.segments[3]
+    assert ".s3{" in marks() and ".s2{" not in marks() and f".p{seg.memory_start}," in marks()

@@ -211,3 +211,38 @@ def test_transformer_xl_segment_reruns_the_memory_and_terms_parts(server):
         assert not {"txl_text", "txl_loss", "txl_reach", "txl_layer"} & drawn.keys()  # nor the controls
 
     run_tab(server, "transformer-xl", script)
+
+
+def test_rope_head_width_reruns_what_it_drives_and_nothing_else(server):
+    """RoPE's head width d (a select slider: its state is the option as written) reruns the parts that follow d and
+    the base, the rotation, spectrum, relative scores, bound and schemes (each redrawn for the new d), and none of
+    what reads the trained model as it is: the measured decay, extrapolation and the intervention, nor the controls."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["rope_d"] = ("choice", ["64"])  # from 48
+        status, drawn = await tab.rerun(fragment_of="rope_d")
+        assert status == FRAGMENT_DONE
+        for key in ("rope_rotation", "rope_spectrum", "rope_rope_map", "rope_bound", "rope_schemes"):
+            assert drawn.get(key) not in (None, first[key]), key
+        assert not {"rope_measured", "rope_extrapolation", "rope_unrot", "rope_d", "rope_base"} & drawn.keys()
+
+    run_tab(server, "rope", script)
+
+
+def test_moe_capacity_reruns_the_parts_that_route_and_nothing_else(server):
+    """MoE's capacity factor reruns the parts that route with it (the tokens' strips, the router's view, the
+    capacity and balance figures, the intervention: each redrawn), not the text box, the sample picker, the
+    specialisation or the parameters, nor the controls themselves."""
+
+    async def script(tab):
+        _, first = await tab.rerun()
+        tab.states["moe_capacity"] = ("slider", 0.5)
+        status, drawn = await tab.rerun(fragment_of="moe_capacity")
+        assert status == FRAGMENT_DONE
+        for key in ("moe_load", "moe_ko_load_after"):
+            assert drawn.get(key) not in (None, first[key]), key
+        assert {"moe_router", "moe_balance"} <= drawn.keys()  # layer 0's router reads no earlier drop: the same
+        assert not {"moe_text", "moe_sample", "moe_special", "moe_params", "moe_capacity", "moe_topk"} & drawn.keys()
+
+    run_tab(server, "moe", script)
