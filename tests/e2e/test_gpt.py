@@ -60,5 +60,6 @@ def test_gpt_page_switches_to_the_real_model(server, page):
     top = page.locator('[data-testid="stMetric"]').filter(has_text=translate("gpt.m.top", LANG))
     # the first visit loads the model (a progress bar) and may take a second rerun: wait for what it then shows
     expect(top.locator('[data-testid="stMetricValue"]')).to_have_text("·Paris", timeout=120_000)
+    wait_idle(page, timeout=180_000)  # the run that drew it has finished: no element of the run before it is left
     assert page.locator(".st-key-gpt_next .js-plotly-plot").count() == 1
     page.screenshot(path=SHOTS / f"gpt-smollm2-{LANG}.png", full_page=True)
