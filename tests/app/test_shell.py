@@ -171,8 +171,8 @@ def test_settling_the_heap_freezes_it_once_per_name():
         assert frozen > 0
         kept = [object() for _ in range(1000)]  # tracked objects created after
         kept.append({"x": [1]})
-        services.settle_heap("test-page")  # the same name again: no new freeze
-        assert gc.get_freeze_count() == frozen
+        services.settle_heap("test-page")  # the same name again: no new freeze (it would add the 1,001 above)
+        assert gc.get_freeze_count() <= frozen  # fewer when another thread freed a frozen object meanwhile
     finally:
         gc.unfreeze()
         services._settled.discard("test-page")
