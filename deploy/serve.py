@@ -198,10 +198,11 @@ def warm_pages(langs: tuple[str, ...] = ("en", "zh")) -> float:
         for script in pages:
             try:
                 at.switch_page(script).run()
+                ok = not at.exception
             except Exception:  # noqa: BLE001 - the page's first visitor gets its own message
+                ok = False
+            if not ok:
                 failed.append(f"{script} ({lang})")
-            else:
-                failed += [f"{script} ({lang})"] if at.exception else []
     seconds = time.perf_counter() - start
     note = f"; not warmed: {', '.join(failed)}" if failed else ""
     print(f"deploy.serve: ran {len(pages)} pages in {len(langs)} languages in {seconds:.1f} s{note}", flush=True)

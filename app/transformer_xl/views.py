@@ -32,29 +32,6 @@ def _key_margins(fig: go.Figure, shown: list[str]) -> go.Figure:
     return fixed_margins(fig, l=LEFT, b=34 + round(5.5 * longest))
 
 
-@cached
-def segments_html(pieces: list[str], L: int, *, segment: int, memory_start: int, query: int, segment_name: str) -> str:
-    """The text as token boxes, one line label per segment; the chosen segment in blue, the memory it reads in
-    yellow, the query token framed in red. Every piece of text is escaped."""
-    out = []
-    start = segment * L
-    for s0 in range(0, len(pieces), L):
-        label = span(f"{segment_name} {s0 // L}", style=f"font-size:0.8em;color:{var('muted')};margin:0 6px 0 2px")
-        boxes = []
-        for p in range(s0, min(s0 + L, len(pieces))):
-            if p == query:
-                style = f"background:{CURRENT};color:{ON_FILL};outline:2px solid {QUERY};{TOKEN_BOX}"
-            elif start <= p < start + L:
-                style = f"background:{CURRENT};color:{ON_FILL};{TOKEN_BOX}"
-            elif memory_start <= p < start:
-                style = f"background:{MEMORY};color:{ON_FILL};{TOKEN_BOX}"
-            else:
-                style = f"background:{var('chip-bg')};color:{var('chip-fg')};{TOKEN_BOX}"
-            boxes.append(span(visible(pieces[p]), style=style, title=f"{p}: {pieces[p]!r}"))
-        out.append(f'<div style="line-height:1.9;margin-bottom:4px">{label}{"".join(boxes)}</div>')
-    return "".join(out)
-
-
 STRIP = "te-txl-strip"  # the class of the segments strip drawn once per text (``segments_strip_html``)
 
 

@@ -120,12 +120,12 @@ def test_markup_sends_the_html_as_a_string_would():
     import textwrap
 
     from app.shared import ui
-    from app.transformer_xl.views import segments_html
+    from app.transformer_xl.views import segments_strip_html
 
     pieces = [f"tok{i} <&>" for i in range(300)]
     for html in (
         token_strip(pieces[:40], np.linspace(0, 1, 40), label="a <label>"),
-        segments_html(pieces, 64, segment=2, memory_start=64, query=130, segment_name="segment"),
+        segments_strip_html(pieces, 64, segment_name="segment"),
         "\n  <b>x</b>\n",
     ):
         assert ui._Markup(html)._repr_html_() == textwrap.dedent(html).strip()
