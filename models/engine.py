@@ -94,7 +94,8 @@ class Engine:
             return value
 
     def model(self, name: str) -> torch.nn.Module:
-        """The shared torch model (eval mode, on this engine's device). Do not mutate it."""
+        """The shared torch model (eval mode, on this engine's device). Do not mutate it. ``NAME@STEP`` is a training
+        snapshot (``zoo.load_snapshot``); they are as many as the cards list, so the table stays bounded."""
         return self._once(self._models, name, lambda: zoo.load(name).to(self.device))
 
     def loaded(self) -> tuple[list[str], list[str]]:
@@ -108,6 +109,8 @@ class Engine:
         import onnxruntime as ort
 
         key = name if graph == "model" else f"{name}:{graph}"
+        if zoo.split_name(name)[1] is not None:
+            raise ValueError(f"{name} is a training snapshot: it runs on torch only (no ONNX graph is exported of it)")
 
         def make():
             path = zoo.checkpoint_dir(name) / f"{graph}.onnx"

@@ -168,6 +168,61 @@ def induction_head_score(model: nn.Module, length: int = 50, prefix: int = 30, n
     return float(induction_scores(patterns.numpy(), length, prefix).max())
 
 
+def previous_token_scores(patterns: np.ndarray) -> np.ndarray:
+    """Attention (..., T, T) -> (...): the mean weight from each token (2nd on) onto the token just before it. A
+    previous-token head scores near 1 (the first half of the induction circuit)."""
+    q = np.arange(1, patterns.shape[-1])
+    return patterns[..., q, q - 1].mean(-1)
+
+
+ICL_EARLY, ICL_LATE, ICL_SPAN = 12, 120, 5  # Olsson et al. compare tokens 50 and 500; our context is 128
+
+
+@torch.inference_mode()
+def training_measures(
+    model: nn.Module, text: np.ndarray, length: int = 30, prefix: int = 10, n: int = 16, seed: int = 99
+) -> dict:
+    """What a language model's training is watched by (``models.training.Recorder``), on held-out data:
+
+    - ``prev_token`` (L, H): each head's previous-token score on ``text`` windows (n, 129), ``previous_token_scores``;
+    - ``induction`` (L, H): each head's induction score on ``n`` sequences shown twice (``prefix`` other ids, then
+      ``length`` ids twice), ``induction_scores``;
+    - ``loss_first`` / ``loss_repeat``: the mean loss on the first copy and on the repeat (``copy_losses``);
+    - ``icl``: the in-context-learning score of Olsson et al. (arXiv 2209.11895): the loss at token ``ICL_LATE``
+      minus the loss at token ``ICL_EARLY`` of the text windows (each a mean over ``ICL_SPAN`` neighbouring
+      tokens); negative when later tokens, with more context, are predicted better;
+    - ``val_loss``: the mean loss on the text windows."""
+    rng = np.random.default_rng(seed)
+    starts = rng.integers(0, len(text) - 130, size=n)
+    windows = np.stack([text[s : s + 129] for s in starts])
+    with trace("blocks.*.attn.pattern") as t:
+        logits = model(torch.from_numpy(windows[:, :-1]))
+    text_losses = F.cross_entropy(logits.transpose(1, 2), torch.from_numpy(windows[:, 1:]), reduction="none").numpy()
+    layers = [t[f"blocks.{i}.attn.pattern"].double().numpy() for i in range(len(t))]  # float64: 4 decimals stay 4
+    prev = np.stack([previous_token_scores(p).mean(0) for p in layers])
+    seqs = induction_batch(model.config.vocab, n=n, length=length, seed=seed, prefix=prefix)
+    with trace("blocks.*.attn.pattern") as t:
+        logits = model(torch.from_numpy(seqs[:, :-1]))
+    losses = F.cross_entropy(logits.transpose(1, 2), torch.from_numpy(seqs[:, 1:]), reduction="none").numpy()
+    first, second = copy_losses(losses, length, prefix)
+    layers = [t[f"blocks.{i}.attn.pattern"].double().numpy() for i in range(len(t))]
+    induction = np.stack([induction_scores(p, length, prefix).mean(0) for p in layers])
+    half = ICL_SPAN // 2
+    per_position = text_losses.mean(0)
+    icl = (
+        per_position[ICL_LATE - half : ICL_LATE + half + 1].mean()
+        - per_position[ICL_EARLY - half : ICL_EARLY + half + 1].mean()
+    )
+    return {
+        "prev_token": np.round(prev, 4).tolist(),
+        "induction": np.round(induction, 4).tolist(),
+        "loss_first": round(first, 4),
+        "loss_repeat": round(second, 4),
+        "icl": round(float(icl), 4),
+        "val_loss": round(float(text_losses.mean()), 4),
+    }
+
+
 def induction_ratio_after_text(
     model: nn.Module, text: np.ndarray, context: int = 150, n: int = 32, length: int = 50, seed: int = 1234
 ) -> float:

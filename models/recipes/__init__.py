@@ -40,6 +40,9 @@ class Trained:
     card: dict[str, Any] = field(default_factory=dict)  # the recipe's own card fields (task, tokenizer, ...)
     files: dict[str, str] = field(default_factory=dict)  # extra files to write: name -> text (tokenizer.json)
     stages: list[dict[str, Any]] = field(default_factory=list)  # per stage: name, steps, wall_time_s, final loss
+    # what a models.training.Recorder kept: its records (the card's ``snapshots``) and per-step history
+    snapshots: list[dict[str, Any]] = field(default_factory=list)
+    history: dict[str, list] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
