@@ -4,13 +4,14 @@ This script is the page's outline; the sections live beside it (sections.py, sam
 
 import streamlit as st
 
-from app.gpt import probes, sampling, sections
+from app.gpt import probes, sampling, sections, training
 from app.gpt import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, layer_head_label, t
 
 ui.header("gpt")
-name = ui.model_picker("gpt_model", own=(svc.NAME,), archs=("gpt", "llama"))
+name = ui.model_picker("gpt_model", own=(svc.NAME, svc.DYNAMICS), archs=("gpt", "llama"))
+name = ui.training_step(name, "gpt_step")  # gpt-induction's recorded training: NAME@STEP
 backend = st.session_state.get("backend", "torch")
 try:
     facts = svc.facts(name)
@@ -45,6 +46,8 @@ sections.next_token(a)
 sampling.section(text, a, backend)
 # inside the model, one view at a time: tokenisation, attention, logit lens, in-context learning
 probes.views(a, backend)
+# how the model learnt: its recorded training (gpt-induction), or where to find one
+training.section(facts)
 # the model's card, and what the paper changed
 sections.model_card(facts)
 sections.explanation(facts, induction_head, a)

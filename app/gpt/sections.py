@@ -19,14 +19,35 @@ def intro(facts: dict, induction_head: str) -> None:
     """What the page's model is, and the guided experiment, with the numbers of the chosen checkpoint."""
     if facts["real"]:
         st.markdown(t("gpt.intro.real", title=facts["title"], params=facts["params"] / 1e6))
+    elif facts.get("dynamics"):
+        n = len(svc.dynamics(facts["name"]).snapshots)
+        st.markdown(
+            t(
+                "gpt.intro.dynamics",
+                params=facts["params"] / 1e6,
+                n=n,
+                **{k: facts[k] for k in ("step", "steps", "formed")},
+            )
+        )
     else:
         st.markdown(t("gpt.intro", params=facts["params"] / 1e6))
-    see = "gpt.try.see.real" if facts["real"] else "gpt.try.see"
-    ui.try_this(
-        t("gpt.try.do"),
-        t(see, vocab=facts["vocab"], uniform=facts["uniform_nats"], lh=induction_head),
-        t("gpt.try.why"),
-    )
+    if facts.get("dynamics"):
+        see = t(
+            "gpt.try.see.dynamics",
+            step=facts["step"],
+            lh=induction_head,
+            score=facts["best_induction"],
+            ratio=facts["induction_ratio"],
+            formed=facts["formed"],
+        )
+    else:
+        see = t(
+            "gpt.try.see.real" if facts["real"] else "gpt.try.see",
+            vocab=facts["vocab"],
+            uniform=facts["uniform_nats"],
+            lh=induction_head,
+        )
+    ui.try_this(t("gpt.try.do"), see, t("gpt.try.why"))
 
 
 def _real_paper_vs_here(facts: dict) -> None:
@@ -47,9 +68,50 @@ def _real_paper_vs_here(facts: dict) -> None:
     )
 
 
+def _dynamics_paper_vs_here(facts: dict) -> None:
+    """The GPT papers beside the dynamics model at the picked step."""
+    hp = svc.card(facts["name"]).get("settings", {})
+    ui.paper_vs_here(
+        [
+            (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
+            (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
+            (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
+            (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
+            (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
+            (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+            (
+                t("gpt.pvh.data"),
+                t("gpt.pvh.data.paper"),
+                t(
+                    "gpt.pvh.data.dynamics",
+                    batch=hp.get("batch", 0),
+                    context=hp.get("context", 0),
+                    seqs=hp.get("induction_batch", 0),
+                    steps=facts["steps"],
+                ),
+            ),
+            (
+                t("gpt.pvh.result"),
+                t("gpt.pvh.result.paper"),
+                t(
+                    "gpt.pvh.result.dynamics",
+                    step=facts["step"],
+                    loss=facts["val_loss"],
+                    ratio=facts["induction_ratio"],
+                    formed=facts["formed"],
+                ),
+            ),
+        ],
+        [t("gpt.pvh.dep.norm"), t("gpt.pvh.dep.dense"), t("gpt.pvh.dep.gelu"), t("gpt.pvh.dep.dynamics")],
+    )
+
+
 def paper_vs_here(facts: dict) -> None:
     if facts["real"]:
         _real_paper_vs_here(facts)
+        return
+    if facts.get("dynamics"):
+        _dynamics_paper_vs_here(facts)
         return
     ui.paper_vs_here(
         [
@@ -138,7 +200,7 @@ def model_card(facts: dict) -> None:
         _real_card(facts)
         return
     with st.expander(t("gpt.card.title")):
-        card = svc.card()
+        card = svc.card(facts["name"])
         metrics = card.get("metrics", {})
         k1, k2, k3, k4 = st.columns(4)
         k1.metric(t("gpt.card.params"), f"{card.get('params', 0) / 1e6:.2f} M")
@@ -168,6 +230,9 @@ def explanation(facts: dict, induction_head: str, a) -> None:
                 n_inner=lens.inner_layers,
             )
         )
+        return
+    if facts.get("dynamics"):
+        ui.explain(t("gpt.explain.dynamics", formed=facts["formed"], steps=facts["steps"]))
         return
     ui.explain(
         t(

@@ -36,6 +36,7 @@ from models import gpt, metrics, sampling
 from models.data import bpe
 
 NAME = "gpt"  # our checkpoint, the page's default
+DYNAMICS = "gpt-induction"  # ours too, smaller: its training recorded (snapshots) for the training-step slider
 MAX_CHARS = 600  # what the prompt box accepts
 MAX_PROMPT_TOKENS = 160  # prompt tokens (with <|endoftext|>); leaves room for generation in the 256 context
 MAX_NEW = 64  # tokens one generation may add
@@ -61,8 +62,11 @@ def prefix(name: str = NAME) -> tuple[int, ...]:
 
 
 def limits(name: str = NAME) -> tuple[int, int]:
-    """(prompt tokens, new tokens) the page lets checkpoint ``name`` read and write."""
-    return (MAX_REAL_TOKENS, MAX_REAL_NEW) if is_real(name) else (MAX_PROMPT_TOKENS, MAX_NEW)
+    """(prompt tokens, new tokens) the page lets checkpoint ``name`` read and write: a prompt and its continuation
+    fit in the model's context (the dynamics model's is 128)."""
+    if is_real(name):
+        return MAX_REAL_TOKENS, MAX_REAL_NEW
+    return min(MAX_PROMPT_TOKENS, handle(name).config["max_len"] - MAX_NEW), MAX_NEW
 
 
 _EXAMPLES = assets.data("examples/gpt.json")
@@ -513,6 +517,8 @@ def facts(name: str = NAME) -> dict:
     if ck.real:
         about = services.real_about(name)
         return {**common, "title": about.get("title", name), "paper": about.get("paper", "")}
+    if ck.snapshots:  # the dynamics model: what its recorded training says, at the picked step
+        return {**common, **_dynamics_facts(ck)}
     stages = c.get("stages", [])
     hp = c.get("training", {})
     return {
@@ -524,6 +530,167 @@ def facts(name: str = NAME) -> dict:
         "bigram_bpc": c["metrics"]["bigram_val_bpc"],
         "induction_ratio": c["metrics"]["induction_loss_ratio"],
     }
+
+
+def _dynamics_facts(ck: services.Checkpoint) -> dict:
+    """The recorded run's facts at the picked step: the step, the run's length and time, the step its induction head
+    formed (the card's), and the snapshot's own measures (held-out loss, the copies' losses, the best heads)."""
+    c = ck.card
+    records = {r["step"]: r for r in ck.snapshots}
+    last = max(records)
+    step = last if ck.step is None else ck.step
+    m = records[step]["metrics"]
+    induction = np.asarray(m["induction"])
+    prev = np.asarray(m["prev_token"])
+    return {
+        "dynamics": True,
+        "step": step,
+        "steps": last,
+        "minutes": c.get("wall_time_s", 0) / 60,
+        "formed": c.get("formation_step", 0),
+        "val_loss": m["val_loss"],
+        "loss_first": m["loss_first"],
+        "loss_repeat": m["loss_repeat"],
+        "induction_ratio": m["loss_repeat"] / m["loss_first"],
+        "icl": m["icl"],
+        "best_induction": float(induction.max()),
+        "best_prev": float(prev.max()),
+        "val_bpc": c["metrics"]["val_bpc"],  # the trained weights' (the card's)
+        "bigram_bpc": c["metrics"]["bigram_val_bpc"],
+    }
+
+
+@dataclass(frozen=True)
+class Dynamics:
+    """A recorded training run, as its card holds it: every step's loss, and at the measured steps every head's
+    previous-token and induction scores, the losses on a sequence's first copy and its repeat, Olsson et al.'s
+    in-context-learning score and the held-out loss; the steps whose weights were kept; the formation step."""
+
+    steps: np.ndarray  # (S,) optimiser steps with a training loss
+    loss: np.ndarray  # (S,)
+    measured: np.ndarray  # (M,) steps measured
+    prev_token: np.ndarray  # (M, L, H)
+    induction: np.ndarray  # (M, L, H)
+    loss_first: np.ndarray  # (M,)
+    loss_repeat: np.ndarray  # (M,)
+    icl: np.ndarray  # (M,)
+    val_loss: np.ndarray  # (M,)
+    snapshots: tuple[int, ...]
+    formed: int
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def dynamics(name: str = DYNAMICS) -> Dynamics:
+    """The recorded run of checkpoint ``name`` (any of its steps: the card is the checkpoint's)."""
+    ck = handle(name)
+    ck.require()
+    h = ck.history
+    if not h.get("measured"):
+        raise InputError("gpt.error.no_dynamics", name=ck.base)
+    return Dynamics(
+        steps=np.asarray(h["step"]),
+        loss=np.asarray(h["loss"], dtype=float),
+        measured=np.asarray(h["measured"]),
+        prev_token=np.asarray(h["prev_token"], dtype=float),
+        induction=np.asarray(h["induction"], dtype=float),
+        loss_first=np.asarray(h["loss_first"], dtype=float),
+        loss_repeat=np.asarray(h["loss_repeat"], dtype=float),
+        icl=np.asarray(h["icl"], dtype=float),
+        val_loss=np.asarray(h["val_loss"], dtype=float),
+        snapshots=tuple(r["step"] for r in ck.snapshots),
+        formed=int(ck.card.get("formation_step", 0)),
+    )
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One measured step of a recorded run: the loss on the repeat ÷ the first copy, the ICL score, the best
+    induction head and its score."""
+
+    step: int
+    ratio: float
+    icl: float
+    score: float
+    head: tuple[int, int]
+
+
+def around_formation(d: Dynamics) -> tuple[Moment, Moment]:
+    """The last measured step before the induction head formed (half its final score, ``formed``) and the one a
+    tenth of the run after it: what the page's sentence on the phase change reads."""
+
+    def at(i: int) -> Moment:
+        layer, head = np.unravel_index(int(d.induction[i].argmax()), d.induction[i].shape)
+        return Moment(
+            step=int(d.measured[i]),
+            ratio=float(d.loss_repeat[i] / d.loss_first[i]),
+            icl=float(d.icl[i]),
+            score=float(d.induction[i].max()),
+            head=(int(layer), int(head)),
+        )
+
+    i = int(np.searchsorted(d.measured, d.formed))
+    before = max(0, i - 1)
+    after = min(len(d.measured) - 1, int(np.searchsorted(d.measured, d.formed + d.measured[-1] // 10)))
+    return at(before), at(after)
+
+
+# ---- train it yourself ----------------------------------------------------------------------------------------------
+
+
+def live_trainer():
+    """The process's queue of live trainings of the dynamics model (``app.gpt.live``)."""
+    from app.gpt import live
+
+    return live.trainer()
+
+
+def live_formed(job) -> int | None:
+    """The step a live run's induction head formed, by the recorded run's rule applied to what it has measured so far
+    (half of the best score yet), once some head scores 0.3; None before."""
+    from models import dynamics
+
+    if not job.measures or job.scores("induction").max() < 0.3:
+        return None
+    return dynamics.formation_step(job.measured, [m["induction"] for m in job.measures])
+
+
+@dataclass(frozen=True)
+class LiveLook:
+    """A live run's snapshot on a sequence shown twice: per-target loss, every head's induction score, and the best
+    head's attention map."""
+
+    step: int
+    loss: np.ndarray  # (2·length,)
+    scores: np.ndarray  # (L, H)
+    pattern: np.ndarray  # (T, T) of the best head
+    head: tuple[int, int]
+    length: int
+
+
+@cached
+def live_look(job_id: int, step: int, length: int = 30, seed: int = 0) -> LiveLook:
+    """Build the dynamics model from a live run's weights at ``step`` (float16, as it sent them) and run it on a
+    random sequence shown twice. Cached per (run, step): a run's snapshots never change."""
+    import torch
+
+    from models.probe import trace
+
+    job = live_trainer().job(job_id)
+    if job is None or step not in job.snapshots:
+        raise InputError("gpt.live.error.gone")
+    ck = handle(DYNAMICS)
+    model = gpt.build(ck.config)
+    model.load_state_dict({k: torch.from_numpy(v.astype(np.float32)) for k, v in job.snapshots[step].items()})
+    model.eval()
+    ids = metrics.induction_batch(ck.config["vocab"], n=1, length=length, seed=seed)
+    with torch.inference_mode(), trace("blocks.*.attn.pattern") as t:
+        logits = model(torch.from_numpy(ids))
+    logp = log_softmax(logits[0].numpy())
+    loss = -logp[np.arange(ids.shape[1] - 1), ids[0, 1:]]
+    patterns = np.stack([t[f"blocks.{i}.attn.pattern"][0].numpy() for i in range(len(t))])  # (L, H, T, T)
+    scores = metrics.induction_scores(patterns, length)
+    layer, head = np.unravel_index(int(scores.argmax()), scores.shape)
+    return LiveLook(step, loss, scores, patterns[layer, head], (int(layer), int(head)), length)
 
 
 def training_summary(card: dict) -> tuple[float, str]:

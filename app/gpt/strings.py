@@ -375,6 +375,187 @@ STRINGS = {
         "整部剧本上测得的：总损失 ÷ 字符数 ÷ ln 2。",
     ),
     # errors
+    "gpt.train.title": ("How it learnt", "它是怎样学会的"),
+    "gpt.train.none": (
+        "The training of {name} was not recorded: its weights were kept only at the end.",
+        "{name} 的训练没有被记录：只保存了最后的权重。",
+    ),
+    "gpt.train.none.real": (
+        "{name} was trained elsewhere; only its final weights were released.",
+        "{name} 是在别处训练的，只发布了最终权重。",
+    ),
+    "gpt.train.offer": (
+        "The small model **gpt-induction** was trained here with every head measured along the way and its weights "
+        "kept at {n} steps: pick it to watch its induction head form, and every view on this page then runs on the "
+        "step you pick. Or train it yourself, below.",
+        "小模型 **gpt-induction** 是在这里训练的，训练途中测量了每个头，并在 {n} 个训练步保存了权重：选择它即可看到"
+        "归纳头如何形成，本页的每个视图都会在你所选的训练步上运行。也可以在下面自己训练一次。",
+    ),
+    "gpt.train.open": ("Watch gpt-induction learn", "看 gpt-induction 学习"),
+    "gpt.train.m.formed": ("Induction head formed at step", "归纳头形成于训练步"),
+    "gpt.train.m.formed.help": (
+        "The first measured step at which the best head's induction score reached half of its final value.",
+        "最佳头的归纳分数首次达到其最终值一半的测量步。",
+    ),
+    "gpt.train.m.induction": ("Best induction score, this step", "本步最佳归纳分数"),
+    "gpt.train.m.induction.help": (
+        "Mean attention from each repeated token onto the token after its first occurrence, for the best head, on "
+        "held-out random sequences shown twice: near 1 for an induction head.",
+        "在留出的、出现两次的随机序列上，最佳头从每个重复词元到其首次出现之后那个词元的平均注意力：归纳头接近 1。",
+    ),
+    "gpt.train.m.ratio": ("Repeat ÷ first copy loss, this step", "本步重复段 ÷ 首段损失"),
+    "gpt.train.m.ratio.help": (
+        "The loss on the second copy of a random sequence divided by the loss on the first: 100% when the model "
+        "cannot copy, near 0 when it copies.",
+        "随机序列第二遍的损失除以第一遍的损失：不会复制时为 100%，会复制时接近 0。",
+    ),
+    "gpt.train.m.icl": ("In-context-learning score, this step", "本步上下文学习分数"),
+    "gpt.train.m.icl.help": (
+        "Loss at token 120 minus loss at token 12 of held-out text (each a mean over 5 neighbouring tokens; the "
+        "paper uses tokens 500 and 50). Negative: later tokens, with more context before them, are predicted better.",
+        "留出文本中第 120 个词元的损失减去第 12 个词元的损失（各取相邻 5 个词元的平均；论文用第 500 和第 50 个词元）。"
+        "为负：后面的词元因前文更多而预测得更好。",
+    ),
+    "gpt.train.step": ("training step", "训练步"),
+    "gpt.train.formed": ("formed · step {step:,}", "形成 · 步 {step:,}"),
+    "gpt.train.fig.induction": ("Induction score of each head", "每个头的归纳分数"),
+    "gpt.train.fig.prev": ("Previous-token score of each head", "每个头的前一词元分数"),
+    "gpt.train.loss": ("training loss", "训练损失"),
+    "gpt.train.first": ("first copy (held out)", "首段（留出）"),
+    "gpt.train.repeat": ("repeat (held out)", "重复段（留出）"),
+    "gpt.train.icl": ("in-context-learning score", "上下文学习分数"),
+    "gpt.train.fig.loss": ("Loss (nats per token)", "损失（每词元 nat）"),
+    "gpt.train.fig.icl": ("Loss late − loss early in a text", "文本靠后处损失 − 靠前处损失"),
+    "gpt.train.here": (
+        "**Here**, over {steps:,} steps ({minutes:.0f} minutes on this machine's CPU): at step {before_step:,} the "
+        "best head's induction score was {before_score:.2f} and the repeat of a random sequence cost "
+        "{before_ratio:.0%} of its first copy (ICL score {before_icl:+.2f}); by step {after_step:,} {head} scored "
+        "{after_score:.2f}, the repeat cost {after_ratio:.0%} and the ICL score was {after_icl:+.2f}. The head "
+        "formed at step {formed:,}. Move the training step slider at the top to run every view of the page on "
+        "the weights before and after.",
+        "**在这里**，共训练 {steps:,} 步（在本机 CPU 上 {minutes:.0f} 分钟）：在训练步 {before_step:,}，最佳头的归纳"
+        "分数是 {before_score:.2f}，随机序列重复段的损失是首段的 {before_ratio:.0%}（上下文学习分数 "
+        "{before_icl:+.2f}）；到训练步 {after_step:,}，{head} 的分数为 {after_score:.2f}，重复段的损失降到 "
+        "{after_ratio:.0%}，上下文学习分数为 {after_icl:+.2f}。归纳头形成于训练步 {formed:,}。拖动页首的训练步滑块，"
+        "即可在形成前后的权重上运行本页的每个视图。",
+    ),
+    "gpt.train.paper": (
+        "The paper (Olsson et al. 2022, arXiv 2209.11895) finds, in models of two layers and more, a phase change "
+        "early in training: induction heads form, the in-context-learning score (loss of the 500th token minus the "
+        "50th) falls sharply at the same time, and the training loss shows a bump; one-layer attention-only models, "
+        "which cannot form an induction head, show none of it.",
+        "论文（Olsson 等 2022，arXiv 2209.11895）发现：在两层及以上的模型中，训练早期会出现一次相变——归纳头形成，"
+        "上下文学习分数（第 500 个词元的损失减去第 50 个）同时骤降，训练损失曲线上出现一个凸起；单层纯注意力模型"
+        "无法形成归纳头，也没有这些现象。",
+    ),
+    "gpt.error.no_dynamics": (
+        "{name} has no recorded training to show.",
+        "{name} 没有可展示的训练记录。",
+    ),
+    "gpt.intro.dynamics": (
+        "A two-layer GPT with {params:.2f} million parameters, trained here from scratch on Shakespeare's plays "
+        "mixed with repeated sequences while every head was measured; its weights were kept at {n} steps. You are "
+        "looking at step {step:,} of {steps:,}: every view below runs on those weights. Its induction head formed "
+        "at step {formed:,}.",
+        "一个两层的 GPT，{params:.2f} 百万参数，在这里从零开始训练：莎士比亚剧本混合重复序列，训练途中测量了每个头，"
+        "并在 {n} 个训练步保存了权重。你现在看的是第 {steps:,} 步中的训练步 {step:,}：下面每个视图都在这组权重上运行。"
+        "它的归纳头形成于训练步 {formed:,}。",
+    ),
+    "gpt.try.see.dynamics": (
+        "At this step ({step:,}) the best head, {lh}, scores {score:.2f} and the repeat costs {ratio:.0%} of the "
+        "first copy. Slide the training step before {formed:,} and no head copies: the repeat is about as hard as "
+        "the first copy; after it, one head's map shows the stripe just right of the second diagonal.",
+        "在本训练步（{step:,}），最佳头 {lh} 的分数为 {score:.2f}，重复段的损失是首段的 {ratio:.0%}。把训练步拖到 "
+        "{formed:,} 之前，没有头会复制：重复段和首段差不多难；之后，有一个头的注意力图会在第二条对角线右侧出现条纹。",
+    ),
+    "gpt.pvh.data.dynamics": (
+        "Shakespeare's training works, each step {batch} windows of {context} tokens plus {seqs} random sequences "
+        "shown twice; {steps:,} steps",
+        "莎士比亚训练集作品，每步 {batch} 个 {context} 词元的窗口，另加 {seqs} 条出现两次的随机序列；共 {steps:,} 步",
+    ),
+    "gpt.pvh.result.dynamics": (
+        "at step {step:,}: held-out loss {loss:.2f} nats per token; repeat ÷ first copy {ratio:.0%}; its induction "
+        "head formed at step {formed:,}",
+        "训练步 {step:,}：留出集每词元损失 {loss:.2f} nat；重复段 ÷ 首段 {ratio:.0%}；归纳头形成于训练步 {formed:,}",
+    ),
+    "gpt.pvh.dep.dynamics": (
+        "Trained for its training to be watched: small enough to form its induction head in minutes on a CPU, with "
+        "the shipped model's tokenizer; the shipped gpt forms its head only in a second stage, after an hour.",
+        "为了观看训练过程而训练：足够小，能在 CPU 上几分钟内形成归纳头，使用与 gpt 相同的分词器；gpt 只在第二阶段"
+        "（一小时后）才形成归纳头。",
+    ),
+    "gpt.explain.dynamics": (
+        "**What to take away.** An induction head needs two heads in two layers: one that copies the previous "
+        "token into each position (a previous-token head, the lower row of the first figure) and one that looks "
+        "for the position whose previous token matches the current one and copies what followed it. Neither helps "
+        "alone, so the loss gains nothing until both exist — then the repeat's loss falls within a few hundred "
+        "steps. That is the phase change Olsson et al. (arXiv 2209.11895) saw; here it happened at step {formed:,} "
+        "of {steps:,}.",
+        "**要点。** 归纳头需要两层里的两个头配合：一个把前一个词元的信息复制到每个位置（前一词元头，第一张图的下半"
+        "部），另一个寻找“前一个词元与当前词元相同”的位置，并复制其后的词元。单独哪一个都没用，所以在两者都出现之前损失"
+        "得不到好处——一旦都出现，重复段的损失在几百步内就会下降。这就是 Olsson 等（arXiv 2209.11895）看到的相变；"
+        "在这里，它发生在 {steps:,} 步中的训练步 {formed:,}。",
+    ),
+    "gpt.live.title": ("Train it yourself", "自己训练一次"),
+    "gpt.live.intro": (
+        "Train the same two-layer model from scratch, here and now: {steps:,} steps on one CPU core, stopped after "
+        "{cap:.0f} minutes at most. Every head's scores and the losses arrive as it learns; its weights are kept every "
+        "250 steps for the slider under the figures. Change the seed or the learning rate and see whether, and when, "
+        "the induction head forms. One run trains at a time on this server; others wait in a queue.",
+        "在这里从零训练同一个两层模型：在一个 CPU 核心上训练 {steps:,} 步，最多 {cap:.0f} 分钟后停止。每个头的分数"
+        "和各项损失会随训练实时出现；每 250 步保存一次权重，供图下的滑块使用。换一个随机种子或学习率，看看归纳头是否"
+        "形成、何时形成。本服务器一次只训练一个任务，其他任务排队等候。",
+    ),
+    "gpt.live.seed": ("Seed", "随机种子"),
+    "gpt.live.lr": ("Learning rate", "学习率"),
+    "gpt.live.start": ("Start training", "开始训练"),
+    "gpt.live.cancel": ("Cancel", "取消"),
+    "gpt.live.queued": (
+        "Waiting: place {place} in the queue. Your run starts when the ones before it finish.",
+        "等待中：排在队列第 {place} 位。前面的任务完成后，你的任务就会开始。",
+    ),
+    "gpt.live.status.starting": ("Starting: encoding the plays…", "正在启动：编码剧本…"),
+    "gpt.live.status.running": (
+        "Step {step:,} of {steps:,} · {seconds:.0f} s",
+        "训练步 {step:,} / {steps:,} · {seconds:.0f} 秒",
+    ),
+    "gpt.live.status.done": (
+        "Done: {step:,} steps in {seconds:.0f} s.",
+        "完成：{seconds:.0f} 秒内训练了 {step:,} 步。",
+    ),
+    "gpt.live.status.cancelled": (
+        "Cancelled at step {step:,} after {seconds:.0f} s.",
+        "已在训练步 {step:,}（{seconds:.0f} 秒后）取消。",
+    ),
+    "gpt.live.status.capped": (
+        "Stopped at the time cap, at step {step:,} after {seconds:.0f} s.",
+        "达到时间上限，已在训练步 {step:,}（{seconds:.0f} 秒后）停止。",
+    ),
+    "gpt.live.status.failed": ("The run failed: {error}", "训练失败：{error}"),
+    "gpt.live.m.steps_s": ("Steps per second", "每秒训练步数"),
+    "gpt.live.m.best": ("Best induction score now", "当前最佳归纳分数"),
+    "gpt.live.not_yet": ("not yet", "尚未形成"),
+    "gpt.live.snapshots.wait": (
+        "The weights are kept every {every} steps; the step slider appears with the second snapshot.",
+        "每 {every} 步保存一次权重；第二个快照到达后会出现训练步滑块。",
+    ),
+    "gpt.live.snapshot": ("Your run's weights at step", "你的训练在此训练步的权重"),
+    "gpt.live.map": (
+        "{head}, the best induction head at this step ({score:.2f})",
+        "{head}：本训练步最佳归纳头（{score:.2f}）",
+    ),
+    "gpt.live.error.settings": (
+        "Pick a seed from 0 to 9999 and one of the learning rates {rates}.",
+        "请选择 0 到 9999 之间的随机种子，以及学习率 {rates} 之一。",
+    ),
+    "gpt.live.error.full": (
+        "{n} runs are already waiting on this server. Try again when some have finished.",
+        "本服务器已有 {n} 个任务在排队，请等部分任务完成后再试。",
+    ),
+    "gpt.live.error.gone": (
+        "That run is no longer kept on the server: start a new one.",
+        "服务器上已不再保存那次训练，请重新开始一次。",
+    ),
     "gpt.error.empty": ("Type a prompt first.", "请先输入提示词。"),
     "gpt.error.too_long_chars": (
         "The prompt has {n} characters; at most {max} fit.",

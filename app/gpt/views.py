@@ -301,3 +301,124 @@ def _layers_by_positions(fig, layer_labels, position_labels, layer_title: str, p
         ticktext=layer_labels,
         autorange="reversed",
     )
+
+
+HEAD_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+
+def _step_marks(fig: go.Figure, formed: int | None, current: int, formed_name: str, rows: int) -> None:
+    """The formation step (dashed, named once; None: not formed yet) and the step the page shows (solid) on every
+    row."""
+    for row in range(1, rows + 1):
+        if formed is not None:
+            fig.add_vline(x=formed, line={"dash": "dash", "color": CUT, "width": 1.5}, row=row, col=1)
+        fig.add_vline(x=current, line={"color": "#444", "width": 2}, opacity=0.5, row=row, col=1)
+    if formed is None:
+        return
+    fig.add_annotation(
+        x=formed,
+        y=1.0,
+        xref="x",
+        yref="paper",
+        text=formed_name,
+        showarrow=False,
+        xanchor="left",
+        yanchor="bottom",
+        font={"color": CUT, "size": 12},
+    )
+
+
+@cached
+def head_scores_over_steps(
+    measured: np.ndarray,
+    induction: np.ndarray,
+    prev: np.ndarray,
+    head_labels: list[str],
+    formed: int | None,
+    current: int,
+    *,
+    titles: tuple[str, str],
+    step_title: str,
+    formed_name: str,
+) -> go.Figure:
+    """Every head's induction score (top) and previous-token score (bottom) over the training steps: one line per
+    head, coloured alike in both rows, with the formation step and the shown step marked."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=titles)
+    n = induction.shape[1] * induction.shape[2]
+    for i in range(n):
+        layer, head = divmod(i, induction.shape[2])
+        colour = HEAD_COLOURS[i % len(HEAD_COLOURS)]
+        for row, scores in ((1, induction), (2, prev)):
+            fig.add_trace(
+                go.Scatter(
+                    x=measured,
+                    y=scores[:, layer, head],
+                    mode="lines",
+                    name=head_labels[i],
+                    legendgroup=head_labels[i],
+                    showlegend=row == 1,
+                    line={"color": colour, "width": 2},
+                    hovertemplate=f"{head_labels[i]} · %{{x}}: %{{y:.2f}}<extra></extra>",
+                ),
+                row=row,
+                col=1,
+            )
+    _step_marks(fig, formed, current, formed_name, 2)
+    fig.update_yaxes(range=[0, 1.05])
+    fig.update_xaxes(title_text=step_title, row=2, col=1)
+    fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 40}, legend=LEGEND_BELOW)
+    fig.update_layout(margin_b=90)
+    return fig
+
+
+@cached
+def losses_over_steps(
+    steps: np.ndarray,
+    loss: np.ndarray,
+    measured: np.ndarray,
+    loss_first: np.ndarray,
+    loss_repeat: np.ndarray,
+    icl: np.ndarray,
+    formed: int | None,
+    current: int,
+    *,
+    names: tuple[str, str, str, str],
+    titles: tuple[str, str],
+    step_title: str,
+    formed_name: str,
+    smooth: int = 25,
+) -> go.Figure:
+    """Top: the training loss (a running mean of ``smooth`` steps) and, measured on held-out sequences shown twice, the
+    loss on the first copy and on the repeat. Bottom: the in-context-learning score (loss late in a text minus loss
+    early). The formation step and the shown step marked."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.12, subplot_titles=titles)
+    k = min(smooth, len(loss))
+    smooth = np.convolve(loss, np.ones(k) / k, mode="valid") if k else loss
+    lines = (
+        (steps[k - 1 :] if k else steps, smooth, names[0], BEFORE, 1),
+        (measured, loss_first, names[1], AFTER, 1),
+        (measured, loss_repeat, names[2], "#2ca02c", 1),
+        (measured, icl, names[3], "#9467bd", 2),
+    )
+    for x, y, name, colour, row in lines:
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                name=name,
+                line={"color": colour, "width": 2},
+                hovertemplate=f"{name} · %{{x}}: %{{y:.3f}}<extra></extra>",
+            ),
+            row=row,
+            col=1,
+        )
+    _step_marks(fig, formed, current, formed_name, 2)
+    fig.add_hline(y=0, line={"color": "#888", "width": 1}, row=2, col=1)
+    fig.update_xaxes(title_text=step_title, row=2, col=1)
+    fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 90}, legend=LEGEND_BELOW)
+    return fig

@@ -322,6 +322,14 @@ STRINGS = {
         "其 {types} 权重（llama.cpp 的 4 位和 8 位分块量化）反量化为 float32；"
         "若 Hugging Face 缓存中有全精度版本，会改用它",
     ),
+    "picker.step": ("Training step", "训练步"),
+    "picker.step.help": (
+        "This model's training was recorded: its weights were kept at {n} steps, densely at the start, where "
+        "mechanisms form. Every view on the page runs on the weights of the step picked here ({last:,}: the trained "
+        "model).",
+        "这个模型的训练过程被记录了下来：在 {n} 个训练步保存了权重，开头更密，因为机制往往在那时形成。本页的每个视图"
+        "都在这里所选训练步的权重上运行（{last:,}：训练完成的模型）。",
+    ),
     "picker.full": ("full precision as released ({dtype})", "发布时的全精度（{dtype}）"),
     "picker.about": (
         "**{title}** · {params:.3g}M parameters · {precision} · licence {license} · from {origin}. "

@@ -481,6 +481,29 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     return name
 
 
+def training_step(name: str, key: str) -> str:
+    """Under a page's model picker: where the picked checkpoint's training was recorded (its card lists snapshots), a
+    "training step" slider over the recorded steps, kept in the link, the last (the trained weights) by default.
+    Returns the name the page's services take: ``NAME@STEP`` (``services.checkpoint(name, step)``), or ``name``
+    itself at the end of training and for a checkpoint with no recorded training."""
+    from app.shared import services
+
+    steps = [r["step"] for r in services.checkpoint(name).snapshots]
+    if not steps:
+        st.query_params.pop(key, None)  # a step left in the link by another model
+        return name
+    step = choice(
+        st.select_slider,
+        t("picker.step"),
+        steps,
+        key=key,
+        labels={s: f"{s:,}" for s in steps},
+        default=steps[-1],
+        help=t("picker.step.help", n=len(steps), last=steps[-1]),
+    )
+    return name if step == steps[-1] else services.checkpoint(name, step).name
+
+
 def input_error(error: InputError) -> None:
     st.error(error.message(current_lang()), icon=":material/error:")
 
@@ -488,6 +511,7 @@ def input_error(error: InputError) -> None:
 __all__ = [
     "header",
     "model_picker",
+    "training_step",
     "explain",
     "readout",
     "plot",

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import safetensors.torch
-import torch
 from tokenizers import Tokenizer
 from torch import nn
 
 from models import recipes as registry
+from models.data import windows  # noqa: F401  (the recipes take it from here)
 from models.recipes import Recipe
 
 
@@ -37,22 +36,6 @@ def source_tokenizer(run: registry.Run) -> Tokenizer | None:
     if not (run.init_from / "tokenizer.json").exists():
         raise ValueError(f"--init-from {run.init_from}: no tokenizer.json beside the weights")
     return Tokenizer.from_str((run.init_from / "tokenizer.json").read_text())
-
-
-def windows(
-    streams: np.ndarray | Sequence[np.ndarray], batch: int, length: int, rng: np.random.Generator
-) -> Iterator[torch.Tensor]:
-    """Endless batches (batch, length + 1) of random windows of token streams. With several streams (domains), row
-    r comes from stream r mod their number, so every batch mixes them all. (One draw per row: for one stream the same
-    numbers as a single draw of ``batch`` starts.)"""
-    streams = [streams] if isinstance(streams, np.ndarray) else list(streams)
-    while True:
-        rows = []
-        for r in range(batch):
-            ids = streams[r % len(streams)]
-            s = int(rng.integers(0, len(ids) - length - 1))
-            rows.append(ids[s : s + length + 1])
-        yield torch.from_numpy(np.stack(rows))
 
 
 def decoder_recipe(

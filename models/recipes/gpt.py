@@ -19,7 +19,6 @@ Every hyper-parameter is a setting ``<stage>.<key>`` (``--set 2b.steps=300``); `
 
 from __future__ import annotations
 
-import itertools
 import sys
 import time
 from collections.abc import Iterator
@@ -33,11 +32,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from models import gpt, metrics
+from models import dynamics, gpt, metrics
 from models.data import bpe, shakespeare
+from models.data.repeats import repeated_random, with_repeats
 from models.recipes import Recipe, Run, Trained
 from models.recipes.common import initial_model, source_tokenizer, windows
-from models.training import Trainer, fast_kernels, fit, schedule
+from models.training import Recorder, Trainer, fast_kernels, fit, schedule, snapshot_steps
 
 # ---- data -----------------------------------------------------------------------------------------------------------
 
@@ -55,83 +55,6 @@ def shakespeare_data(ids: np.ndarray) -> str:
         f"{len(shakespeare.plays('train'))} training works, {n_train:,} characters, {len(ids):,} tokens; "
         f"validation plays {', '.join(shakespeare.VALIDATION_PLAYS)}"
     )
-
-
-def with_repeats(
-    batches: Iterator[torch.Tensor],
-    rng: np.random.Generator,
-    vocab: int,
-    fraction: float,
-    longest: int = 64,
-    random: float = 0.5,
-) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-    """In ``fraction`` of the windows, repeat one segment (8–``longest`` tokens): with probability ``random`` random
-    merged ids, the second copy after a random gap (none, half the time) and more copies back to back to the window's
-    end; otherwise a piece of the window itself, written twice with a random gap. Only a model that looks back and
-    copies predicts the repeats.
-
-    Yields (chunk (B, T + 1), keep (B, T)): ``keep`` is False for the targets nothing can predict — the first copy of
-    a random segment and the first token of its second copy — so the model is not taught that random ids are likely.
-    """
-    for chunk in batches:
-        chunk = chunk.clone()
-        keep = torch.ones(chunk.shape[0], chunk.shape[1] - 1, dtype=torch.bool)
-        n = chunk.shape[1]
-        for row in np.flatnonzero(rng.random(chunk.shape[0]) < fraction):
-            length = int(rng.integers(8, min(longest, n // 2 - 1) + 1))
-            start = int(rng.integers(0, n - 2 * length))
-            gap = int(rng.integers(0, n - 2 * length - start + 1))
-            if rng.random() >= random:
-                seg = chunk[row, start : start + length].clone()
-                copies = [start, start + length + gap]
-            else:
-                gap = gap if rng.random() < 0.5 else 0
-                second = start + length + gap
-                seg = torch.from_numpy(rng.integers(257, vocab, size=length))
-                copies = [start, *range(second, n - length + 1, length)]  # then again and again, to the end
-                keep[row, max(start - 1, 0) : start + length - 1] = False  # targets chunk[start : start + length]
-                keep[row, second - 1] = False
-            for at in copies:
-                chunk[row, at : at + length] = seg
-        yield chunk, keep
-
-
-def repeated_random(
-    rng: np.random.Generator,
-    vocab: int,
-    batch: int,
-    shortest: int = 2,
-    longest: int = 60,
-    prefix: bool = True,
-    prefix_from: int = 0,
-    prefix_max: int = 0,
-    text: np.ndarray | None = None,
-) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-    """Endless batches like the induction test, with their own random ids: <|endoftext|>, a random prefix of M ids,
-    L random ids, the same L ids again. L is drawn per batch, skewed short (median ≈ shortest + (longest − shortest)
-    / 4): in a short sequence the token to copy is one of few candidates, so attention finds it often and the
-    gradient that builds the induction circuit is strong. The prefix (M up to L) puts more tokens in the context than
-    the segment holds, so "any token seen before" is a worse guess than "the token that followed this one".
-
-    ``prefix_from``: the first that many batches have no prefix (a curriculum: copying is learnt first where the
-    copies sit at fixed places, then the prefix takes that crutch away).
-
-    ``prefix_max`` > 0: M up to that many instead of up to L. ``text``: the prefix is a window of this token stream
-    (its targets count too) instead of random ids, so the copies sit inside text, as a repeat would in a play.
-
-    Yields (chunk (batch, 1 + M + 2L), keep (batch, M + 2L)): only the second copy's targets after its first count.
-    """
-    for i in itertools.count():
-        length = shortest + int((longest - shortest) * rng.random() ** 2)
-        m = int(rng.integers(0, (prefix_max or length) + 1)) if prefix and i >= prefix_from else 0
-        chunk = torch.from_numpy(metrics.shown_twice(rng, vocab, batch, length, m))
-        keep = torch.zeros(batch, m + 2 * length, dtype=torch.bool)
-        if text is not None and m:
-            starts = rng.integers(0, len(text) - m, size=batch)
-            chunk[:, 1 : 1 + m] = torch.from_numpy(np.stack([text[s : s + m] for s in starts]))
-            keep[:, :m] = True  # the text's own next tokens
-        keep[:, m + length + 1 :] = True  # target j predicts chunk[j + 1]; the second copy starts at 1 + M + L
-        yield chunk, keep
 
 
 # ---- losses ---------------------------------------------------------------------------------------------------------
@@ -371,7 +294,83 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
     return {"tokens": metrics.encode_document(tok, "To be, or not to be, that is the question:")[None]}
 
 
+# ---- the dynamics model: a small GPT recorded while its induction head forms ---------------------------------------
+
+DYNAMICS_SETTINGS: dict[str, Any] = {
+    **dynamics.SETTINGS,
+    "snapshots_log": 12,  # snapshots spread on a log scale from step 1 ...
+    "snapshots_even": 12,  # ... and evenly over the run
+}
+
+
+def train_dynamics(run: Run) -> Trained:
+    """``models.dynamics.run`` from scratch, with a byte-level BPE of its own learnt on the training plays, every
+    step's loss recorded, every head measured every ``measure_every`` steps and the weights kept at a log-then-even
+    schedule of steps (``training.Recorder``)."""
+    hp = run.settings
+    torch.manual_seed(run.seed)
+    tok = train_tokenizer(hp["vocab"])
+    ids = metrics.encode_split(tok, "train")
+    val = metrics.encode_split(tok, "validation")
+    model = dynamics.build(hp)
+    recorder = Recorder(
+        run.out,
+        snapshot_steps(hp["steps"], hp["snapshots_log"], hp["snapshots_even"]),
+        measure=lambda m: metrics.training_measures(m, val),
+    )
+    start = time.perf_counter()
+    trainer, measured = dynamics.run(model, ids, val, hp, run.seed, recorder=recorder)
+    history = {**recorder.history, **measured}
+    return Trained(
+        model,
+        asdict(model.config),
+        data=shakespeare_data(ids)
+        + (
+            f"; each step {hp['batch']} windows of {hp['context']} tokens (half with a piece of themselves repeated) "
+            f"and {hp['induction_batch']} sequences of random merged ids shown twice"
+        ),
+        card={
+            "tokenizer": f"byte-level BPE, {hp['vocab']} ids, trained on the training works",
+            "formation_step": dynamics.formation_step(measured["measured"], measured["induction"]),
+            "note": "a model of its own for the training dynamics: the shipped gpt forms its induction head only "
+            "in its second stage, after an hour of two cores, and is 30x larger",
+        },
+        files={"tokenizer.json": tok.to_str()},
+        stages=[{**trainer.summary("1"), "wall_time_s": round(time.perf_counter() - start, 1)}],
+        snapshots=recorder.records,
+        history=history,
+    )
+
+
+def evaluate_dynamics(model: gpt.GPT, out: Path) -> dict:
+    tok = metrics.tokenizer(out)
+    found = metrics.training_measures(model, metrics.encode_split(tok, "validation"))
+    return {
+        "val_bpc": round(metrics.bits_per_character(model, tok), 4),
+        "bigram_val_bpc": round(metrics.bigram_bits_per_character(tok), 4),
+        "induction_loss_ratio": round(metrics.induction_loss_ratio(model, length=30, prefix=10), 4),  # context 128
+        "induction_head_score": round(float(np.max(found["induction"])), 4),
+        "icl": found["icl"],
+    }
+
+
 RECIPES = [
+    Recipe(
+        name="gpt-induction",
+        arch="gpt",
+        train=train_dynamics,
+        evaluate=evaluate_dynamics,
+        example_inputs=example_inputs,
+        bars={
+            "val_bpc": {"max": "bigram_val_bpc"},
+            "induction_loss_ratio": {"max": 0.3},
+            "induction_head_score": {"min": 0.4},
+        },
+        probes=("embedded", "blocks.*.attn.pattern", "blocks.*.resid"),
+        dynamic_axes={"tokens": {0: "B", 1: "T"}},
+        defaults=DYNAMICS_SETTINGS,
+        step=gpt.CachedStep,
+    ),
     Recipe(
         name="gpt",
         arch="gpt",
