@@ -62,7 +62,7 @@ RESLICE = frozenset(
 )
 # Where the first step of a page's slider goes left (the default sits at the slider's right end, or the left step is
 # the one the page redraws most): none at present
-LEFT_FIRST: frozenset[str] = frozenset()
+LEFT_FIRST: frozenset[str] = frozenset({"gpt-step"})  # a slider that opens at its last value
 # Pills of BERT's default sentence that its interaction toggles, as labelled (piece + position): positions 1, 5, 9
 BERT_TOGGLED = ("to¹", "not⁵", "that⁹")
 
@@ -183,6 +183,8 @@ INTERACTIONS = {
 MOVES = {
     "rope-d": ("rope", _move("rope-d", slider("rope_d"))),  # the head width d (a select slider): every d-section
     "transformer-xl-segment": ("transformer-xl", _move("transformer-xl-segment", slider("txl_segment"))),
+    # the training step of gpt-induction: every view of the GPT page on another snapshot's weights
+    "gpt-step": ("gpt?gpt_model=gpt-induction", _move("gpt-step", slider("gpt_step"))),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()

@@ -23,6 +23,7 @@ INFRASTRUCTURE = {
     "scaling",  # scaling-law fits (numpy, scipy): no model
     "rl",  # GRPO's objective and advantages on arrays: no model
     "reasoning",  # completing the chain task's problems with a decoder, its held-out sets: no model of its own
+    "dynamics",  # the dynamics model's training, shared by its recipe and the live trainer: it builds models.gpt
 }
 ARCHITECTURES = sorted(p for p in MODELS.glob("*.py") if p.stem not in INFRASTRUCTURE)
 FORBIDDEN = re.compile(

@@ -638,8 +638,8 @@ def around_formation(d: Dynamics) -> tuple[Moment, Moment]:
 
 
 def live_trainer():
-    """The process's queue of live trainings of the dynamics model (``app.gpt.live``)."""
-    from app.gpt import live
+    """The process's queue of live trainings of the dynamics model (``app.shared.training_jobs``)."""
+    from app.shared import training_jobs as live
 
     return live.trainer()
 

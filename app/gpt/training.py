@@ -8,11 +8,11 @@ import numpy as np
 import streamlit as st
 
 from app.gpt import service as svc
-from app.gpt.live import LEARNING_RATES, SNAPSHOT_EVERY
 from app.gpt.views import head_scores_over_steps, loss_by_position, losses_over_steps
 from app.shared import ui
 from app.shared.heatmaps import attention_heatmap
 from app.shared.i18n import InputError, layer_head_label, t
+from app.shared.training_jobs import LEARNING_RATES, SNAPSHOT_EVERY
 
 
 def _pick_dynamics() -> None:
@@ -146,7 +146,7 @@ def live() -> None:
 
 
 def live_cap() -> float:
-    from app.gpt.live import cap_s
+    from app.shared.training_jobs import cap_s
 
     return cap_s()
 

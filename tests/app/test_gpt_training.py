@@ -87,9 +87,7 @@ def test_no_number_of_the_shipped_gpt_shows_on_the_dynamics_model(lang):
     """Everything on the page follows the picked model: none of gpt's card numbers on gpt-induction's page."""
     at = open_step(early_step(), lang)
     gpt = zoo.read_card("gpt")["metrics"]
-    shown = " ".join(
-        [x.value for x in at.markdown] + [x.value for x in at.caption] + [str(m.value) for m in at.metric]
-    )
+    shown = " ".join([x.value for x in at.markdown] + [x.value for x in at.caption] + [str(m.value) for m in at.metric])
     for key in ("val_bpc", "induction_loss_ratio", "bigram_val_bpc", "induction_head_score"):
         assert f"{gpt[key]:.2f}" not in shown or f"{gpt[key]:.3f}" not in shown, key
     assert "3.4 million" not in shown and "3.4 百万" not in shown

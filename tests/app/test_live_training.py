@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.gpt import live
+from app.shared import training_jobs as live
 from app.shared.i18n import InputError
 from models import dynamics, zoo
 

@@ -1,4 +1,4 @@
-"""Train it yourself: the GPT page's live training of the dynamics model, shared by every session of the process.
+"""Training a learner starts on a page (the GPT page's "train it yourself"), shared by every session of the process.
 
 One training runs at a time, in a process of its own with one thread (``models.dynamics.live_process``), so the
 server's other sessions keep their cores and the interpreter lock; the others wait in a queue and see their place.
@@ -70,8 +70,9 @@ class Job:
 class LiveTrainer:
     """The process's queue of live runs and the one worker thread that runs them in turn."""
 
-    def __init__(self, folder: str, settings: dict):
+    def __init__(self, folder: str, settings: dict, target=None):
         self.folder, self.settings = folder, dict(settings)
+        self.target = target or live_target  # the training process's function (a module-level one: it is spawned)
         self._lock = threading.Lock()
         self._waiting: list[Job] = []
         self._running: Job | None = None
@@ -128,7 +129,9 @@ class LiveTrainer:
         ctx = mp.get_context("spawn")  # a fresh interpreter: no copy of the server's threads or locks
         receive, send = ctx.Pipe(duplex=False)
         settings = {**self.settings, "lr": job.lr}
-        process = ctx.Process(target=_target, args=(self.folder, settings, job.seed, SNAPSHOT_EVERY, send), daemon=True)
+        process = ctx.Process(
+            target=self.target, args=(self.folder, settings, job.seed, SNAPSHOT_EVERY, send), daemon=True
+        )
         job.status, job.started = "starting", time.monotonic()
         process.start()
         send.close()
@@ -173,7 +176,8 @@ class LiveTrainer:
             receive.close()
 
 
-def _target(folder: str, settings: dict, seed: int, snapshot_every: int, conn) -> None:
+def live_target(folder: str, settings: dict, seed: int, snapshot_every: int, conn) -> None:
+    """What the spawned process runs: ``models.dynamics.live_process`` (imported there, in the child)."""
     from models.dynamics import live_process
 
     live_process(folder, settings, seed, snapshot_every, conn)
