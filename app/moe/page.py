@@ -1,5 +1,6 @@
 """MoE routing (2101.03961, 2401.04088, 2401.06066): which expert each token goes to, capacity and dropped tokens,
-the load-balancing loss, specialisation by domain, and total vs active parameters.
+the load-balancing loss, three small runs balanced three ways watched over training (``training.py``), specialisation
+by domain, and total vs active parameters.
 
 The page in the papers' order; the sections are in ``app/moe/sections.py``."""
 

@@ -325,3 +325,12 @@ def test_each_runs_text_states_its_recorded_numbers():
             assert number in here, (name, number, here)
         paper = translate(f"moe.train.paper.{kind}", LANG)
         assert paper in texts
+
+
+def test_a_bad_run_or_step_in_the_link_falls_back_to_the_trained_model():
+    from models import zoo
+
+    at = open_app("moe", lang=LANG, moe_run="switch", moe_step="7")  # not a recorded run; no snapshot at step 7
+    assert not at.exception
+    assert at.button_group(key="moe_run").value == "switch-run-aux"
+    assert at.select_slider(key="moe_step").value == zoo.snapshots("switch-run-aux")[-1]["step"]
