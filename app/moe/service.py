@@ -421,7 +421,8 @@ def intervene(
 
 RUNS = ("switch-run-aux", "switch-run-auxfree", "switch-run-none")  # Switch's loss, DeepSeek-V3's bias, neither
 RUN_KINDS = {"switch-run-aux": "aux", "switch-run-auxfree": "auxfree", "switch-run-none": "none"}
-SMOOTH = 10  # steps per point of the curves over training: each point the mean of that many steps' batches
+SMOOTH = 10  # steps per point of the curves over training: each point the mean of that many steps' batches ...
+SINGLE = 20  # ... after the first SINGLE steps, one point each (the curves' step axis is logarithmic)
 STARVED = 0.02  # an expert whose share of a batch's tokens (mean over SMOOTH steps) is below this takes (almost) none
 
 
@@ -453,7 +454,8 @@ def analyse_run(text: str, name: str, step: int | None, backend: str = "torch") 
 
 @dataclass(frozen=True)
 class TrainingRun:
-    """A recorded run's history, smoothed: S points of ``SMOOTH`` steps each, L layers, E experts."""
+    """A recorded run's history, smoothed: S points (one step each up to step ``SINGLE``, then means of ``SMOOTH``
+    steps: ``curve_groups``), L layers, E experts."""
 
     name: str
     kind: str  # "aux", "auxfree" or "none"
@@ -466,6 +468,19 @@ class TrainingRun:
     snapshot_loss: tuple[float, ...]  # the held-out loss measured on each kept step's weights
     config: dict  # the run's model config
     facts: dict  # the numbers the page's text states (``run_facts``)
+
+
+def curve_groups(n: int) -> list[np.ndarray]:
+    """The rows of a history of ``n`` steps behind each point of the curves: one each for the first ``SINGLE``, then
+    runs of ``SMOOTH`` (a last shorter run dropped)."""
+    single = min(SINGLE, n)
+    return [np.array([i]) for i in range(single)] + [
+        np.arange(s, s + SMOOTH) for s in range(single, n - SMOOTH + 1, SMOOTH)
+    ]
+
+
+def _grouped(values: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    return np.stack([values[g].mean(0) for g in groups])
 
 
 def _smooth(values: np.ndarray, n: int) -> np.ndarray:
@@ -520,14 +535,16 @@ def training_run(name: str) -> TrainingRun:
     card = handle.card  # read once: a recorded card holds every step's routing
     history, records = card["history"], sorted(card["snapshots"], key=lambda r: r["step"])
     bias = np.asarray(history["bias"], float) if "bias" in history else None
+    groups = curve_groups(len(history["step"]))
+    ends = np.array([g[-1] for g in groups])
     return TrainingRun(
         name=name,
         kind=RUN_KINDS[name],
-        steps=np.asarray(history["step"])[SMOOTH - 1 :: SMOOTH][: len(history["step"]) // SMOOTH],
-        load=_smooth(np.asarray(history["load"], float), SMOOTH),
-        dropped=_smooth(np.asarray(history["dropped"], float), SMOOTH),
-        bias=None if bias is None else bias[SMOOTH - 1 :: SMOOTH][: len(bias) // SMOOTH],
-        loss=_smooth(np.asarray(history["loss"], float), SMOOTH),
+        steps=np.asarray(history["step"])[ends],
+        load=_grouped(np.asarray(history["load"], float), groups),
+        dropped=_grouped(np.asarray(history["dropped"], float), groups),
+        bias=None if bias is None else bias[ends],
+        loss=_grouped(np.asarray(history["loss"], float), groups),
         snapshots=tuple(r["step"] for r in records),
         snapshot_loss=tuple(float(r["metrics"]["val_loss"]) for r in records),
         config=handle.config,

@@ -434,15 +434,16 @@ STRINGS = {
     ),
     "moe.train.m.share": ("Busiest expert's share here", "此时最忙专家的占比"),
     "moe.train.m.share.help": (
-        "The largest share of a training batch's tokens that one expert of any layer was routed, mean of the {n} "
-        "steps around this one.",
-        "任一层中单个专家分到的训练批次词元的最大占比，取这一步附近 {n} 步的平均。",
+        "The largest share of a training batch's tokens that one expert of any layer was routed, read from the curve "
+        "below at this step (one step up to step {single}, then the mean of {n} steps).",
+        "任一层中单个专家分到的训练批次词元的最大占比，从下方曲线在这一步处读出"
+        "（步 {single} 之前为单步，之后为 {n} 步的平均）。",
     ),
     "moe.train.m.dropped": ("Tokens dropped here", "此时被丢弃的词元"),
     "moe.train.m.dropped.help": (
-        "The share of a training batch's tokens that found their expert full, mean over layers and the steps "
-        "around this one.",
-        "训练批次中发现所选专家已满的词元占比，对各层及这一步附近的各步取平均。",
+        "The share of a training batch's tokens that found their expert full, mean over layers, read from the curve "
+        "below at this step.",
+        "训练批次中发现所选专家已满的词元占比，对各层取平均，从下方曲线在这一步处读出。",
     ),
     "moe.train.routes": ("Each token's expert at this step", "该步每个词元的专家"),
     "moe.train.col.expert": ("layer {layer} expert", "层 {layer} 专家"),
@@ -453,20 +454,25 @@ STRINGS = {
     "moe.train.dropped": ("tokens dropped", "被丢弃的词元"),
     "moe.train.bias": ("selection bias", "选择偏置"),
     "moe.train.shares.caption": (
-        "Each expert's share of the training batch's tokens (chosen before the capacity cut), layer by layer; each "
-        "point is the mean of {n} steps. The dotted line is the picked step.",
-        "每个专家分到的训练批次词元占比（在容量截断之前的选择），逐层显示；每个点是 {n} 步的平均。点线是所选的训练步。",
+        "Each expert's share of the training batch's tokens (chosen before the capacity cut), layer by layer: one "
+        "point per step up to step {single}, then the mean of {n} steps. The step axis is logarithmic, so the first "
+        "steps, where routing moves fastest, get room. The dotted line is the picked step (step 0, before training, "
+        "at step 1).",
+        "每个专家分到的训练批次词元占比（在容量截断之前的选择），逐层显示：步 {single} 之前每步一个点，之后每个点是 "
+        "{n} 步的平均。训练步轴是对数刻度，让路由变化最快的最初几步有足够空间。点线是所选的训练步（训练前的步 0 "
+        "画在步 1 处）。",
     ),
     "moe.train.dropped.caption": (
-        "The share of each training batch's tokens dropped because their expert was full (mean of {n} steps).",
-        "每个训练批次中因所选专家已满而被丢弃的词元占比（{n} 步的平均）。",
+        "The share of each training batch's tokens dropped because their expert was full (one point per step up to "
+        "step {single}, then the mean of {n} steps).",
+        "每个训练批次中因所选专家已满而被丢弃的词元占比（步 {single} 之前每步一个点，之后为 {n} 步的平均）。",
     ),
     "moe.train.bias.caption": (
-        "Each expert's selection bias during training, at the last step of every {n}: it is added to the router "
-        "probabilities only to pick the expert, and moves by γ after every step, up for an expert with fewer tokens "
-        "than the mean, down for one with more.",
-        "每个专家在训练中的选择偏置，取每 {n} 步中的最后一步：它只在挑选专家时加到路由概率上，每步之后移动 γ，"
-        "词元少于平均的专家上调，多于平均的下调。",
+        "Each expert's selection bias during training (every step up to step {single}, then the last of every {n}): "
+        "it is added to the router probabilities only to pick the expert, and moves by γ after every step, up for "
+        "an expert with fewer tokens than the mean, down for one with more.",
+        "每个专家在训练中的选择偏置（步 {single} 之前每步都画，之后取每 {n} 步中的最后一步）：它只在挑选专家时加到"
+        "路由概率上，每步之后移动 γ，词元少于平均的专家上调，多于平均的下调。",
     ),
     "moe.train.paper.aux": (
         "**What Switch reports.** Switch adds α · E · Σᵢ fᵢ · Pᵢ to the loss, smallest when both the tokens routed "

@@ -75,7 +75,8 @@ def _part(text: str, backend: str) -> None:
     at = min(int(np.searchsorted(run.steps, step)), len(run.steps) - 1)
     m = st.columns(3)
     m[0].metric(t("moe.train.m.val"), f"{run.snapshot_loss[steps.index(step)]:.3f}", help=t("moe.train.m.val.help"))
-    m[1].metric(t("moe.train.m.share"), f"{run.load[at].max():.0%}", help=t("moe.train.m.share.help", n=svc.SMOOTH))
+    share_help = t("moe.train.m.share.help", n=svc.SMOOTH, single=svc.SINGLE)
+    m[1].metric(t("moe.train.m.share"), f"{run.load[at].max():.0%}", help=share_help)
     m[2].metric(t("moe.train.m.dropped"), f"{run.dropped[at].mean():.1%}", help=t("moe.train.m.dropped.help"))
 
     L, T, E = res.probs.shape
@@ -138,7 +139,7 @@ def _part(text: str, backend: str) -> None:
         f"moe-training-shares-{name}",
         key="moe_train_shares",
     )
-    st.caption(t("moe.train.shares.caption", n=svc.SMOOTH))
+    st.caption(t("moe.train.shares.caption", n=svc.SMOOTH, single=svc.SINGLE))
     ui.figure(
         views.over_steps(
             run.steps,
@@ -153,7 +154,7 @@ def _part(text: str, backend: str) -> None:
         f"moe-training-dropped-{name}",
         key="moe_train_dropped",
     )
-    st.caption(t("moe.train.dropped.caption", n=svc.SMOOTH))
+    st.caption(t("moe.train.dropped.caption", n=svc.SMOOTH, single=svc.SINGLE))
     if run.bias is not None:
         ui.figure(
             views.over_steps(
@@ -172,7 +173,7 @@ def _part(text: str, backend: str) -> None:
             f"moe-training-bias-{name}",
             key="moe_train_bias",
         )
-        st.caption(t("moe.train.bias.caption", n=svc.SMOOTH))
+        st.caption(t("moe.train.bias.caption", n=svc.SMOOTH, single=svc.SINGLE))
     st.markdown(t(f"moe.train.paper.{run.kind}"))
     st.markdown(here(run))
 

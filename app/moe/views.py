@@ -338,8 +338,8 @@ def domain_table(
     return from_dicts(traces, _panels(layer_titles, layout=layout, y={"autorange": "reversed"}, x={"tickangle": -45}))
 
 
-def _step_mark(i: int, step: int) -> dict:
-    """A vertical line across panel ``i`` at training step ``step``."""
+def _step_mark(i: int, step: float) -> dict:
+    """A vertical line across panel ``i`` at training step ``step`` (on a log axis: its log10)."""
     xname, yname = _axes(i)
     return {
         "type": "line",
@@ -367,10 +367,11 @@ def over_steps(
     level_text: str = "",
     percent: bool = True,
 ) -> go.Figure:
-    """Per layer, one line per expert over training steps, the step the page shows marked by a dotted line.
+    """Per layer, one line per expert over training steps on a logarithmic axis (the first steps, where routing
+    moves fastest, get room), the step the page shows marked by a dotted line (step 0 at the first point's step).
 
     Args:
-        steps: (S,) training steps; values: (S, L, E) per-expert numbers (E = 1: one line, not per expert);
+        steps: (S,) training steps, from 1; values: (S, L, E) per-expert numbers (E = 1: one line, not per expert);
         level: a dashed horizontal line (the uniform share 1/E) labelled ``level_text``.
     """
     S, L, E = values.shape
@@ -393,7 +394,8 @@ def over_steps(
                     "yaxis": yname,
                 }
             )
-    shapes = [_step_mark(i, step) for i in range(L)]
+    mark = float(np.log10(max(step, steps[0])))  # shapes on a log axis take the exponent
+    shapes = [_step_mark(i, mark) for i in range(L)]
     annotations = []
     if level is not None:
         line = {"dash": "dash", "color": "#888"}
@@ -407,6 +409,5 @@ def over_steps(
         "annotations": annotations,
     }
     y = {"tickformat": ".0%"} if percent else {}
-    return from_dicts(
-        traces, _panels(layer_titles, layout=layout, y=y, x={"title": {"text": step_title}}, y_title=value_title)
-    )
+    x = {"type": "log", "title": {"text": step_title}}
+    return from_dicts(traces, _panels(layer_titles, layout=layout, y=y, x=x, y_title=value_title))

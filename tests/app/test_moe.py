@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -334,3 +334,41 @@ def test_a_bad_run_or_step_in_the_link_falls_back_to_the_trained_model():
     assert not at.exception
     assert at.button_group(key="moe_run").value == "switch-run-aux"
     assert at.select_slider(key="moe_step").value == zoo.snapshots("switch-run-aux")[-1]["step"]
+
+
+def test_the_curves_are_the_runs_history_with_the_step_marked():
+    """The load figure draws every expert of every layer from the card's per-step loads (step 1 as recorded, later
+    points as means of 10 steps), the bias figure appears for the aux-free run only, and the dotted line follows the
+    step slider."""
+    import json
+
+    import numpy as np
+
+    from models import zoo
+
+    name = "switch-run-auxfree"
+    at = open_app("moe", lang=LANG, moe_run=name, moe_step="241")
+    assert not at.exception
+    h = json.loads((zoo.checkpoint_dir(name) / "card.json").read_text())["history"]
+    load = np.asarray(h["load"])
+    fig = spec(at, "moe_train_shares")
+    lines = [tr for tr in fig["data"] if tr["type"] == "scatter"]
+    L, E = load.shape[1:]
+    assert len(lines) == L * E
+    for n, tr in enumerate(lines):
+        x, y = values(tr["x"]), values(tr["y"])
+        assert x[0] == 1 and y[0] == load[0, n // E, n % E]
+        last = load[int(x[-1]) - 10 : int(x[-1]), n // E, n % E].mean()
+        assert abs(y[-1] - last) < 1e-9
+    marks = [s for s in fig["layout"]["shapes"] if s.get("x0") == s.get("x1") and s.get("x0") is not None]
+    assert {round(10 ** s["x0"]) for s in marks} == {241}
+    spec(at, "moe_train_bias")  # drawn for the aux-free run
+
+    at.select_slider(key="moe_step").set_value(500)
+    at.button_group(key="moe_run").set_value("switch-run-aux")
+    rerun(at, LANG)
+    assert not at.exception
+    marks = [s for s in spec(at, "moe_train_shares")["layout"]["shapes"] if s.get("x0") == s.get("x1")]
+    assert {round(10 ** s["x0"]) for s in marks if s.get("x0") is not None} == {500}
+    with pytest.raises(KeyError):
+        spec(at, "moe_train_bias")
