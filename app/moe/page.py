@@ -1,11 +1,12 @@
 """MoE routing (2101.03961, 2401.04088, 2401.06066): which expert each token goes to, capacity and dropped tokens,
-the load-balancing loss, specialisation by domain, and total vs active parameters.
+the load-balancing loss, three small runs balanced three ways watched over training (``training.py``), specialisation
+by domain, and total vs active parameters.
 
 The page in the papers' order; the sections are in ``app/moe/sections.py``."""
 
 import streamlit as st
 
-from app.moe import intervening, sections
+from app.moe import intervening, sections, training
 from app.moe import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -72,6 +73,7 @@ sections.tokens(text, backend)  # Switch §2.1: each token goes to one expert (o
 sections.router(text, backend)  # Switch §2.1: the router's probabilities and the combine weights, layer by layer
 sections.capacity(text, backend)  # Switch §2.2: the expert capacity, and the tokens it drops
 sections.balance(text, backend)  # Switch §2.2: the differentiable load-balancing loss, term by term
+training.section(text, backend)  # and over training: aux loss, DeepSeek-V3's bias or neither, step by step
 sections.specialisation(res, backend)  # Mixtral §5, DeepSeekMoE: do the experts specialise by domain?
 intervening.section(text, res.n_experts, backend)  # and what is one expert needed for? switch it off
 sections.parameters(res)  # total against active parameters: ours and the published models

@@ -144,18 +144,18 @@ def _encode(text: str) -> list[int]:
     return ids
 
 
-def _run(ids: list[int], top_k: int, capacity_factor: float, backend: str):
+def _run(ids: list[int], top_k: int, capacity_factor: float, backend: str, model: services.Checkpoint = MODEL):
     inputs = {
         "tokens": np.array([ids], dtype=np.int64),
         "capacity_factor": np.array([capacity_factor], dtype=np.float32),
         "top_k": np.array([top_k], dtype=np.int64),
     }
-    return MODEL.run(inputs, PROBES, backend)
+    return model.run(inputs, PROBES, backend)
 
 
-def _routing(res, ids: list[int], top_k: int, capacity_factor: float) -> Routing:
-    """A forward pass's probes as the page's ``Routing``."""
-    L = int(MODEL.config["n_layers"])
+def _routing(res, ids: list[int], top_k: int, capacity_factor: float, model: services.Checkpoint = MODEL) -> Routing:
+    """A forward pass's probes (of ``model``: the page's, or a recorded run's) as the page's ``Routing``."""
+    L = int(model.config["n_layers"])
     probs = stack_layers(res.probes, "blocks.{}.moe.router_probs", L)
     index = stack_layers(res.probes, "blocks.{}.moe.expert_index", L).astype(np.int64)
     f, P, terms = load_balance(probs, index, top_k)
@@ -414,4 +414,139 @@ def intervene(
         backend="torch",
         device=changed.device,
         ms=ms,
+    )
+
+
+# ---- training: three small Switch runs recorded step by step (models/recipes/switch.py, ``RUNS``) --------------------
+
+RUNS = ("switch-run-aux", "switch-run-auxfree", "switch-run-none")  # Switch's loss, DeepSeek-V3's bias, neither
+RUN_KINDS = {"switch-run-aux": "aux", "switch-run-auxfree": "auxfree", "switch-run-none": "none"}
+SMOOTH = 10  # steps per point of the curves over training: each point the mean of that many steps' batches ...
+SINGLE = 20  # ... after the first SINGLE steps, one point each (the curves' step axis is logarithmic)
+STARVED = 0.02  # an expert whose share of a batch's tokens (mean over SMOOTH steps) is below this takes (almost) none
+
+
+def runs() -> list[str]:
+    """The recorded runs installed here, in ``RUNS`` order."""
+    return [name for name in RUNS if services.checkpoint(name).available]
+
+
+def run_handle(name: str, step: int | None = None) -> services.Checkpoint:
+    """The recorded run ``name`` at training ``step`` (a snapshot its card lists; None: the trained weights)."""
+    if name not in RUNS:
+        raise InputError("moe.error.run", runs=", ".join(RUNS))
+    handle = services.checkpoint(name, step)
+    if not handle.available:
+        raise handle.missing()
+    return handle
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def analyse_run(text: str, name: str, step: int | None, backend: str = "torch") -> Routing:
+    """Route ``text`` through the run ``name`` at training ``step`` with the k and capacity factor it trained with
+    (on torch where the run has no ONNX graph: a snapshot never has one)."""
+    model = run_handle(name, step)
+    ids = _encode(text)  # the runs share switch's tokenizer (models/recipes/switch.py train_run)
+    cfg = model.config
+    k, cf = int(cfg["top_k"]), float(cfg["capacity_factor"])
+    return _routing(_run(ids, k, cf, model.backend(backend), model), ids, k, cf, model)
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """A recorded run's history, smoothed: S points (one step each up to step ``SINGLE``, then means of ``SMOOTH``
+    steps: ``curve_groups``), L layers, E experts."""
+
+    name: str
+    kind: str  # "aux", "auxfree" or "none"
+    steps: np.ndarray  # (S,) the last step of each point
+    load: np.ndarray  # (S, L, E) each expert's share of the batch's tokens (routed, before the capacity cut)
+    dropped: np.ndarray  # (S, L) the share of the batch's tokens dropped at the capacity
+    bias: np.ndarray | None  # (S, L, E) DeepSeek-V3's selection bias (aux-free only), at the point's last step
+    loss: np.ndarray  # (S,) training loss
+    snapshots: tuple[int, ...]  # the steps whose weights were kept
+    snapshot_loss: tuple[float, ...]  # the held-out loss measured on each kept step's weights
+    config: dict  # the run's model config
+    facts: dict  # the numbers the page's text states (``run_facts``)
+
+
+def curve_groups(n: int) -> list[np.ndarray]:
+    """The rows of a history of ``n`` steps behind each point of the curves: one each for the first ``SINGLE``, then
+    runs of ``SMOOTH`` (a last shorter run dropped)."""
+    single = min(SINGLE, n)
+    return [np.array([i]) for i in range(single)] + [
+        np.arange(s, s + SMOOTH) for s in range(single, n - SMOOTH + 1, SMOOTH)
+    ]
+
+
+def _grouped(values: np.ndarray, groups: list[np.ndarray]) -> np.ndarray:
+    return np.stack([values[g].mean(0) for g in groups])
+
+
+def _smooth(values: np.ndarray, n: int) -> np.ndarray:
+    """Means over consecutive groups of ``n`` rows (a last shorter group dropped)."""
+    S = len(values) // n
+    return values[: S * n].reshape(S, n, *values.shape[1:]).mean(1)
+
+
+def run_facts(history: dict, card: dict) -> dict:
+    """What the page says happened in a run, read from its card: the final experts' shares (mean of the last 100
+    steps' batches) at their highest and lowest over the layers, the dropped share then, the step of the first
+    ``SMOOTH``-step window where an expert took under ``STARVED`` of the tokens (0 when none did) and how many
+    experts of all layers were under it at the end; the busiest expert's largest share of a ``SMOOTH``-step window
+    and the largest dropped share (mean over layers) of one, each with the window's last step; the aux-free run's
+    final bias range; the held-out loss and its bigram baseline."""
+    load = np.asarray(history["load"], float)  # (steps, L, E)
+    steps = np.asarray(history["step"])
+    last = load[-100:].mean(0)  # (L, E)
+    windows = _smooth(load, SMOOTH)
+    starved = (windows < STARVED).any(axis=(1, 2))
+    dropped = _smooth(np.asarray(history["dropped"], float), SMOOTH).mean(1)  # (S,) mean over layers
+    ends = steps[SMOOTH - 1 :: SMOOTH]  # the last step of each window
+    busiest = windows.max(axis=(1, 2))
+    metrics_ = card.get("metrics", {})
+    facts = {
+        "steps": int(steps[-1]),
+        "E": int(load.shape[2]),
+        "layers": int(load.shape[1]),
+        "uniform": 1.0 / load.shape[2],
+        "max_share": float(last.max()),
+        "min_share": float(last.min()),
+        "dropped": float(np.asarray(history["dropped"], float)[-100:].mean()),
+        "starved_step": int(steps[(np.argmax(starved) + 1) * SMOOTH - 1]) if starved.any() else 0,
+        "starved_end": int((windows[-1] < STARVED).sum()),
+        "peak_share": float(busiest.max()),
+        "peak_step": int(ends[np.argmax(busiest)]),
+        "peak_dropped": float(dropped.max()),
+        "peak_dropped_step": int(ends[np.argmax(dropped)]),
+        "val": float(metrics_.get("val_loss", np.nan)),
+        "bigram": float(metrics_.get("bigram_val_loss", np.nan)),
+    }
+    if "bias" in history:
+        bias = np.asarray(history["bias"][-1], float)
+        facts.update(bias_min=float(bias.min()), bias_max=float(bias.max()))
+    return facts
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def training_run(name: str) -> TrainingRun:
+    """The recorded run ``name``'s history (every step's routing on its training batch), for the curves and text."""
+    handle = run_handle(name)
+    card = handle.card  # read once: a recorded card holds every step's routing
+    history, records = card["history"], sorted(card["snapshots"], key=lambda r: r["step"])
+    bias = np.asarray(history["bias"], float) if "bias" in history else None
+    groups = curve_groups(len(history["step"]))
+    ends = np.array([g[-1] for g in groups])
+    return TrainingRun(
+        name=name,
+        kind=RUN_KINDS[name],
+        steps=np.asarray(history["step"])[ends],
+        load=_grouped(np.asarray(history["load"], float), groups),
+        dropped=_grouped(np.asarray(history["dropped"], float), groups),
+        bias=None if bias is None else bias[ends],
+        loss=_grouped(np.asarray(history["loss"], float), groups),
+        snapshots=tuple(r["step"] for r in records),
+        snapshot_loss=tuple(float(r["metrics"]["val_loss"]) for r in records),
+        config=handle.config,
+        facts=run_facts(history, card),
     )

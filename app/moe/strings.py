@@ -394,4 +394,143 @@ STRINGS = {
         "Choose a layer below {layers}, an expert below {experts} and a position below {tokens}.",
         "请选择小于 {layers} 的层、小于 {experts} 的专家和小于 {tokens} 的位置。",
     ),
+    # training: three recorded runs
+    "moe.h.train": ("Watching it learn: balancing during training", "看它学习：训练中的负载均衡"),
+    "moe.train.missing": (
+        "The recorded runs are not installed: `python -m models.train switch-run-aux` (and switch-run-auxfree, "
+        "switch-run-none) trains them.",
+        "记录了训练过程的模型尚未安装：`python -m models.train switch-run-aux`（以及 switch-run-auxfree、"
+        "switch-run-none）可训练它们。",
+    ),
+    "moe.train.run": ("Run", "训练运行"),
+    "moe.train.run.help": (
+        "Three runs with the same model, data, seed and steps; they differ only in how the load is balanced.",
+        "三次训练的模型、数据、随机种子和步数都相同，只有负载均衡的方式不同。",
+    ),
+    "moe.train.run.aux": ("auxiliary loss (Switch)", "辅助损失（Switch）"),
+    "moe.train.run.auxfree": ("bias, no auxiliary loss (DeepSeek-V3)", "偏置，无辅助损失（DeepSeek-V3）"),
+    "moe.train.run.none": ("no balancing", "不做均衡"),
+    "moe.train.step": ("Training step", "训练步"),
+    "moe.train.step.help": (
+        "The weights were kept at {n} steps, densely at the start. The text above is routed through the weights of "
+        "the step picked here ({last:,}: the trained model).",
+        "在 {n} 个训练步保存了权重，开头更密。上面的文本会经过这里所选训练步的权重进行路由"
+        "（{last:,}：训练完成的模型）。",
+    ),
+    "moe.train.intro": (
+        "A smaller Switch than the one above ({layers} layers, width {dim}, {E} routed experts + {shared} shared, "
+        "top-1, capacity factor {cf}), trained three times for {steps:,} steps on the same data. Every step's routing "
+        "of its training batch was recorded, and the weights at {n} steps. Below, the text above goes through the "
+        "picked step's weights at the trained k and capacity factor.",
+        "一个比上面更小的 Switch（{layers} 层，宽度 {dim}，{E} 个路由专家 + {shared} 个共享专家，"
+        "top-1，容量因子 {cf}），"
+        "在相同数据上训练了三次，每次 {steps:,} 步。每一步训练批次的路由都被记录下来，并在 {n} 个训练步保存了权重。"
+        "下面把上方的文本送入所选训练步的权重，使用训练时的 k 和容量因子。",
+    ),
+    "moe.train.m.val": ("Held-out loss at this step", "该步的留出集损失"),
+    "moe.train.m.val.help": (
+        "Next-token cross-entropy (nats) on 8 held-out windows per domain, measured when the weights were kept.",
+        "每个领域 8 个留出窗口上的下一词元交叉熵（奈特），在保存权重时测得。",
+    ),
+    "moe.train.m.share": ("Busiest expert's share here", "此时最忙专家的占比"),
+    "moe.train.m.share.help": (
+        "The largest share of a training batch's tokens that one expert of any layer was routed, read from the curve "
+        "below at this step (one step up to step {single}, then the mean of {n} steps).",
+        "任一层中单个专家分到的训练批次词元的最大占比，从下方曲线在这一步处读出"
+        "（步 {single} 之前为单步，之后为 {n} 步的平均）。",
+    ),
+    "moe.train.m.dropped": ("Tokens dropped here", "此时被丢弃的词元"),
+    "moe.train.m.dropped.help": (
+        "The share of a training batch's tokens that found their expert full, mean over layers, read from the curve "
+        "below at this step.",
+        "训练批次中发现所选专家已满的词元占比，对各层取平均，从下方曲线在这一步处读出。",
+    ),
+    "moe.train.routes": ("Each token's expert at this step", "该步每个词元的专家"),
+    "moe.train.col.expert": ("layer {layer} expert", "层 {layer} 专家"),
+    "moe.train.col.dropped": ("layer {layer} dropped", "层 {layer} 丢弃"),
+    "moe.train.step_axis": ("training step", "训练步"),
+    "moe.train.share": ("share of tokens", "词元占比"),
+    "moe.train.uniform": ("uniform 1/{E}", "均匀 1/{E}"),
+    "moe.train.dropped": ("tokens dropped", "被丢弃的词元"),
+    "moe.train.bias": ("selection bias", "选择偏置"),
+    "moe.train.shares.caption": (
+        "Each expert's share of the training batch's tokens (chosen before the capacity cut), layer by layer: one "
+        "point per step up to step {single}, then the mean of {n} steps. The step axis is logarithmic, so the first "
+        "steps, where routing moves fastest, get room. The dotted line is the picked step (step 0, before training, "
+        "at step 1).",
+        "每个专家分到的训练批次词元占比（在容量截断之前的选择），逐层显示：步 {single} 之前每步一个点，之后每个点是 "
+        "{n} 步的平均。训练步轴是对数刻度，让路由变化最快的最初几步有足够空间。点线是所选的训练步（训练前的步 0 "
+        "画在步 1 处）。",
+    ),
+    "moe.train.dropped.caption": (
+        "The share of each training batch's tokens dropped because their expert was full (one point per step up to "
+        "step {single}, then the mean of {n} steps).",
+        "每个训练批次中因所选专家已满而被丢弃的词元占比（步 {single} 之前每步一个点，之后为 {n} 步的平均）。",
+    ),
+    "moe.train.bias.caption": (
+        "Each expert's selection bias during training (every step up to step {single}, then the last of every {n}): "
+        "it is added to the router probabilities only to pick the expert, and moves by γ after every step, up for "
+        "an expert with fewer tokens than the mean, down for one with more.",
+        "每个专家在训练中的选择偏置（步 {single} 之前每步都画，之后取每 {n} 步中的最后一步）：它只在挑选专家时加到"
+        "路由概率上，每步之后移动 γ，词元少于平均的专家上调，多于平均的下调。",
+    ),
+    "moe.train.paper.aux": (
+        "**What Switch reports.** Switch adds α · E · Σᵢ fᵢ · Pᵢ to the loss, smallest when both the tokens routed "
+        "and the router probability are spread evenly over the experts. Its α = 10⁻² was large enough to balance the "
+        "load and small enough not to swamp the language-modelling loss "
+        "([arXiv:2101.03961](https://arxiv.org/abs/2101.03961), §2.2).",
+        "**Switch 论文的报告。** Switch 在损失中加上 α · E · Σᵢ fᵢ · Pᵢ，当路由到各专家的词元和路由概率都均匀分布时"
+        "它最小。其 α = 10⁻² 大到足以均衡负载，又小到不会压过语言建模损失"
+        "（[arXiv:2101.03961](https://arxiv.org/abs/2101.03961)，§2.2）。",
+    ),
+    "moe.train.paper.auxfree": (
+        "**What DeepSeek-V3 reports.** A bias per expert is added to its score only to choose the top-k, not to "
+        "weight its output; after each step it falls by γ for an overloaded expert and rises by γ for an underloaded "
+        "one (γ = 0.001 for most of training). The paper reports that this keeps the load balanced throughout "
+        "training and does better than balancing by an auxiliary loss alone "
+        "([arXiv:2412.19437](https://arxiv.org/abs/2412.19437), §2.1.2). This run keeps Switch's capacity, so it "
+        "can still drop tokens; DeepSeek-V3 drops none.",
+        "**DeepSeek-V3 论文的报告。** 每个专家有一个偏置，只在选 top-k 时加到它的得分上，不用于加权输出；"
+        "每步之后，过载专家的偏置减 γ，欠载专家的加 γ（训练的大部分时间 γ = 0.001）。论文报告这能在整个训练中"
+        "保持负载均衡，而且效果优于只用辅助损失来均衡（[arXiv:2412.19437](https://arxiv.org/abs/2412.19437)，"
+        "§2.1.2）。这次运行保留了 Switch 的容量，因此仍可能丢弃词元；DeepSeek-V3 不丢弃任何词元。",
+    ),
+    "moe.train.paper.none": (
+        "**What happens without balancing.** Shazeer et al. observed that a gate left alone tends to settle on "
+        "giving large weights to the same few experts, and that this feeds itself: the favoured experts train "
+        "faster and so get chosen even more ([arXiv:1701.06538](https://arxiv.org/abs/1701.06538), §4). With "
+        "Switch's capacity, tokens past a full expert are dropped as well.",
+        "**不做均衡会怎样。** Shazeer 等人观察到，不加约束的门控往往会收敛到总给同样少数几个专家大权重的状态，"
+        "而且这会自我强化：受青睐的专家训练得更快，于是被选得更多（[arXiv:1701.06538](https://arxiv.org/abs/1701.06538)，"
+        "§4）。在 Switch 的容量限制下，超出已满专家的词元还会被丢弃。",
+    ),
+    "moe.train.here": (
+        "**What happened here.** Over the last 100 of {steps:,} steps, the experts' shares of a batch ranged from "
+        "{min_share:.1%} to {max_share:.1%} (uniform: {uniform:.1%}) and {dropped:.1%} of the tokens were dropped. "
+        "Held-out loss {val:.3f} nats, against {bigram:.3f} for a bigram model.",
+        "**这里发生了什么。** 在 {steps:,} 步的最后 100 步中，各专家分到的批次词元占比在 {min_share:.1%} 到 "
+        "{max_share:.1%} 之间（均匀为 {uniform:.1%}），{dropped:.1%} 的词元被丢弃。留出集损失 {val:.3f} 奈特，"
+        "二元语法模型为 {bigram:.3f}。",
+    ),
+    "moe.train.here.peak": (
+        "At its busiest, one expert took {peak_share:.0%} of the tokens (mean of {n} steps, to step {peak_step:,}); "
+        "the most dropped was {peak_dropped:.0%} (to step {peak_dropped_step:,}).",
+        "最忙的时候，一个专家分到了 {peak_share:.0%} 的词元（{n} 步平均，截至步 {peak_step:,}）；"
+        "丢弃最多时为 {peak_dropped:.0%}（截至步 {peak_dropped_step:,}）。",
+    ),
+    "moe.train.here.starved": (
+        "An expert first took under {starved:.0%} of the tokens (mean of {n} steps) at step {starved_step:,}; at the "
+        "end {starved_end} of the {total} experts were under it.",
+        "在步 {starved_step:,}，首次有专家分到的词元不足 {starved:.0%}（{n} 步平均）；到训练结束时，{total} 个专家中"
+        "有 {starved_end} 个低于这一比例。",
+    ),
+    "moe.train.here.never": (
+        "No expert's share fell under {starved:.0%} (mean of {n} steps) at any point of training.",
+        "训练过程中任何时候都没有专家的占比低于 {starved:.0%}（{n} 步平均）。",
+    ),
+    "moe.train.here.bias": (
+        "The biases ended between {bias_min:+.3f} and {bias_max:+.3f}.",
+        "偏置最终落在 {bias_min:+.3f} 到 {bias_max:+.3f} 之间。",
+    ),
+    "moe.error.run": ("Choose one of the recorded runs: {runs}.", "请选择一个记录了训练过程的运行：{runs}。"),
 }

@@ -336,3 +336,78 @@ def domain_table(
         "coloraxis": {"colorscale": BLUES, "cmin": 0, "cmax": 100, "colorbar": {"title": {"text": value_title}}},
     }
     return from_dicts(traces, _panels(layer_titles, layout=layout, y={"autorange": "reversed"}, x={"tickangle": -45}))
+
+
+def _step_mark(i: int, step: float) -> dict:
+    """A vertical line across panel ``i`` at training step ``step`` (on a log axis: its log10)."""
+    xname, yname = _axes(i)
+    return {
+        "type": "line",
+        "xref": xname,
+        "x0": step,
+        "x1": step,
+        "yref": f"{yname} domain",
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": "#333", "dash": "dot", "width": 1.5},
+    }
+
+
+@cached
+def over_steps(
+    steps: np.ndarray,
+    values: np.ndarray,
+    step: int,
+    *,
+    layer_titles: tuple[str, ...],
+    step_title: str,
+    value_title: str,
+    expert_title: str,
+    level: float | None = None,
+    level_text: str = "",
+    percent: bool = True,
+) -> go.Figure:
+    """Per layer, one line per expert over training steps on a logarithmic axis (the first steps, where routing
+    moves fastest, get room), the step the page shows marked by a dotted line (step 0 at the first point's step).
+
+    Args:
+        steps: (S,) training steps, from 1; values: (S, L, E) per-expert numbers (E = 1: one line, not per expert);
+        level: a dashed horizontal line (the uniform share 1/E) labelled ``level_text``.
+    """
+    S, L, E = values.shape
+    traces = []
+    for i in range(L):
+        xname, yname = _axes(i)
+        for e in range(E):
+            name = f"{expert_title} {e}" if E > 1 else value_title
+            traces.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "x": steps,
+                    "y": values[:, i, e],
+                    "name": name,
+                    "legendgroup": name,
+                    "showlegend": i == 0,
+                    "line": {"color": expert_colour(e) if E > 1 else "#9d755d", "width": 1.5},
+                    "xaxis": xname,
+                    "yaxis": yname,
+                }
+            )
+    mark = float(np.log10(max(step, steps[0])))  # shapes on a log axis take the exponent
+    shapes = [_step_mark(i, mark) for i in range(L)]
+    annotations = []
+    if level is not None:
+        line = {"dash": "dash", "color": "#888"}
+        shapes += [_level(i, level, line) for i in range(L)]
+        annotations.append(_level_label(level_text, level))
+    layout = {
+        "height": 300 + MODEBAR_PX,
+        "margin": {"l": 10, "r": 10, "t": MODEBAR_PX + TITLE_PX, "b": 10},
+        "legend": {"orientation": "h", "y": -0.25},
+        "shapes": shapes,
+        "annotations": annotations,
+    }
+    y = {"tickformat": ".0%"} if percent else {}
+    x = {"type": "log", "title": {"text": step_title}}
+    return from_dicts(traces, _panels(layer_titles, layout=layout, y=y, x=x, y_title=value_title))

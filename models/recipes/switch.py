@@ -15,6 +15,17 @@ DeepSeek-V3's bias-based balancing on (2412.19437, §2.1.2; ``balance="bias"``, 
 14.3T tokens): after every optimiser step each MoE layer moves its selection bias against the load of that batch.
 Its card records the load over training (the coefficient of variation of the per-expert routed slots, mean over
 every 50 steps) and the final biases.
+
+The recorded runs, for the MoE page's training section (each on its own, in any order):
+
+    python -m models.train switch-run-aux       (Switch's auxiliary loss, α = 0.01)
+    python -m models.train switch-run-auxfree   (DeepSeek-V3's bias, γ = 0.001, as switch-auxfree)
+    python -m models.train switch-run-none      (neither: does the routing collapse?)
+
+are one smaller Switch (``SMALL``: width 64, 2 layers; 1,500 steps) trained three times on switch's data and
+tokenizer with the same seed and batches, differing only in the balancing. Each records every step's routing of its
+training batch (``batch_load``: each expert's share of the tokens, the dropped share, the biases) and keeps its
+weights in float16 at 8 steps (``models.training.Recorder``); the bar is the held-out loss of a token bigram.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -37,7 +49,7 @@ from models.data.domains import stream, validation_windows
 from models.metrics import encode_document, tokenizer
 from models.probe import trace
 from models.recipes.common import initial_model, source_tokenizer, windows
-from models.training import Trainer, fit, schedule
+from models.training import Recorder, Trainer, fit, schedule, snapshot_steps
 
 DOMAINS = domains.DOMAINS
 
@@ -200,15 +212,20 @@ def train(run: registry.Run, config: switch.Config, name: str) -> registry.Train
 LOAD_EVERY = 50  # steps per point of the recorded load curve
 
 
-def fit_recording_load(model: switch.SwitchLM, batches, hp: dict) -> tuple[Trainer, dict]:
+def fit_recording_load(
+    model: switch.SwitchLM, batches, hp: dict, recorder: Recorder | None = None
+) -> tuple[Trainer, dict]:
     """``fit`` for a MoE model, recording the load over training; with ``balance="bias"`` also DeepSeek-V3's step-end
     bias update (after each optimiser step, the biases move by γ against that batch's load).
 
     Load: routed slots per expert of each training batch (N = 12 · 128 tokens, k = 1), counted before the capacity
     cut, i.e. the load the bias update sees. Recording reads the layers' ``load`` buffers only: the steps, batches and
     weights are those of ``fit``. Returns the trainer and the card's record: per layer, the mean over every
-    ``LOAD_EVERY`` steps of that batch load's coefficient of variation, and the final biases when they are used."""
-    trainer = Trainer(model, loss, **schedule(hp))
+    ``LOAD_EVERY`` steps of that batch load's coefficient of variation, and the final biases when they are used.
+
+    A ``recorder`` (``Recorder``) is called inside each step, before the bias update: its per-step numbers and its
+    snapshot at step n see the biases that step n's batch was routed with."""
+    trainer = Trainer(model, loss, recorder=recorder, **schedule(hp))
     moes = [b.moe for b in model.blocks]
     window: list[list[float]] = [[] for _ in moes]
     curve: list[list[float]] = [[] for _ in moes]
@@ -260,6 +277,106 @@ def train_twin(run: registry.Run, tok, streams, config: switch.Config) -> dict:
     }
 
 
+# ---- the recorded runs: three balancings of one small Switch, watched step by step -----------------------------------
+
+RUN_SETTINGS = {
+    **{k: v for k, v in SETTINGS.items() if k != "tokenizer_chars"},
+    "steps": 1500,
+    "snapshots_log": 5,  # snapshots on a log scale from step 1 (routing settles early) ...
+    "snapshots_even": 3,  # ... and evenly over the run: 8 in all, float16
+}
+
+
+def batch_load(model: switch.SwitchLM, tokens: int) -> dict[str, list]:
+    """One training step's routing, per MoE layer (read from the layers' ``load``, the batch's routed slots per expert
+    before the capacity cut, k = 1): each expert's share of the batch's tokens, the share of tokens dropped (past a
+    full expert: its slots beyond ⌈capacity_factor · N / E⌉, the queue being in token order) and, for
+    balance="bias", the selection bias each expert had during that step."""
+    c = model.config
+    capacity = np.ceil(c.capacity_factor * tokens * c.top_k / c.n_experts)
+    out: dict[str, list] = {"load": [], "dropped": []}
+    for block in model.blocks:
+        load = block.moe.load.cpu().numpy().astype(np.float64)
+        out["load"].append([round(float(v), 4) for v in load / load.sum()])
+        out["dropped"].append(round(float(np.maximum(load - capacity, 0).sum() / load.sum()), 4))
+        if c.balance == "bias":
+            out.setdefault("bias", []).append([round(float(v), 4) for v in block.moe.selection_bias.tolist()])
+    return out
+
+
+def bigram_loss(tok, streams: list[np.ndarray], windows: np.ndarray, prior: float = 50.0) -> float:
+    """Baseline: held-out next-token loss (nats) of a token bigram counted on the training streams, smoothed towards
+    the unigram (Dirichlet, as models.metrics.bigram_bits_per_character), on the same windows as ``val_loss``."""
+    V = tok.get_vocab_size()
+    pairs = np.zeros((V, V))
+    for ids in streams:
+        np.add.at(pairs, (ids[:-1], ids[1:]), 1.0)
+    counts = np.concatenate(streams)
+    unigram = (np.bincount(counts, minlength=V) + 1.0) / (len(counts) + V)
+    a, b = windows[:, :-1].ravel(), windows[:, 1:].ravel()
+    p = (pairs[a, b] + prior * unigram[b]) / (pairs[a].sum(1) + prior)
+    return float(-np.log(p).mean())
+
+
+def train_run(run: registry.Run, config: switch.Config, name: str, how: str) -> registry.Trained:
+    """A small Switch from scratch on the shipped data and tokenizer (``switch``'s), every step's routing recorded
+    (``batch_load``) and the weights kept at ``snapshot_steps``; ``fit_recording_load`` trains it."""
+    hp = run.settings
+    tok = bpe.load((zoo.SHIPPED / "switch" / "tokenizer.json").read_text())  # ids shared with switch
+    streams = [stream(tok, d, "train") for d in DOMAINS]
+    torch.manual_seed(run.seed)
+    model = switch.build(asdict(config))
+    val, labels = validation_windows(tok, per_domain=8)
+    tokens = hp["batch"] * hp["context"]
+    recorder = Recorder(
+        run.out,
+        snapshot_steps(hp["steps"], hp["snapshots_log"], hp["snapshots_even"]),
+        measure=lambda m: {"val_loss": round(measure(m, val, labels)["val_loss"], 4)},
+        extra=lambda m: batch_load(m, tokens),
+    )
+    batches = windows(streams, hp["batch"], hp["context"], np.random.default_rng(run.seed))
+    start = time.perf_counter()
+    trainer, record = fit_recording_load(model, batches, hp, recorder)
+    sizes = ", ".join(f"{d} {len(s):,}" for d, s in zip(DOMAINS, streams))
+    return registry.Trained(
+        model,
+        asdict(config),
+        data=f"the data of switch: three domains mixed equally in every batch (models/data/domains.py), "
+        f"training tokens: {sizes}",
+        card={
+            "tokenizer": "the tokenizer of switch (models/checkpoints/switch/tokenizer.json)",
+            "balancing": how,
+            "active_params": switch.active_parameters(model),
+            "note": "a smaller Switch than the shipped one (width 64, 2 layers, 1,500 steps) so that three runs with "
+            "their snapshots fit in the repository and train in minutes on one core; its history holds every step's "
+            "per-layer expert loads (share of the batch's tokens routed to each expert, before the capacity cut), "
+            "dropped share and, with the bias, the selection biases during that step",
+            **record,
+        },
+        files={"tokenizer.json": tok.to_str()},
+        stages=[{**trainer.summary(name, last=100), "wall_time_s": round(time.perf_counter() - start, 1)}],
+        snapshots=recorder.records,
+        history=recorder.history,
+    )
+
+
+def evaluate_run(model: switch.SwitchLM, out: Path) -> dict:
+    """Held-out loss against the bigram baseline; the final held-out load per layer (kept slots per expert over all
+    kept slots) and the dropped share."""
+    tok = tokenizer(out)
+    val, labels = validation_windows(tok)
+    m = measure(model, val, labels)
+    shares = m["routed"] / m["routed"].sum(1, keepdims=True)
+    return {
+        "val_loss": round(m["val_loss"], 4),
+        "bigram_val_loss": round(bigram_loss(tok, [stream(tok, d, "train") for d in DOMAINS], val), 4),
+        "routed_share": [[round(float(v), 4) for v in row] for row in shares],
+        "routed_share_max": round(float(shares.max()), 4),
+        "routed_share_min": round(float(shares.min()), 4),
+        "dropped_fraction": round(float(1 - m["kept"].sum() / m["routed"].sum()), 4),
+    }
+
+
 def example_tokens(out: Path) -> np.ndarray:
     return encode_document(tokenizer(out), domains.SAMPLES["mixed"])[None]
 
@@ -278,6 +395,15 @@ def example_inputs_dense(out: Path) -> dict[str, np.ndarray]:
 
 SHIPPED = switch.PRESETS["shipped"]
 AUXFREE = replace(SHIPPED, aux_weight=0.0, balance="bias", bias_update=1e-3)
+SMALL = replace(SHIPPED, dim=64, n_layers=2)
+RUNS = {  # the recorded runs: name -> (config, how it balances)
+    "switch-run-aux": (SMALL, "Switch's auxiliary load-balancing loss, α = 0.01 (2101.03961)"),
+    "switch-run-auxfree": (
+        replace(SMALL, aux_weight=0.0, balance="bias", bias_update=1e-3),
+        "DeepSeek-V3's auxiliary-loss-free bias update, γ = 0.001 (2412.19437), as switch-auxfree",
+    ),
+    "switch-run-none": (replace(SMALL, aux_weight=0.0), "none: no auxiliary loss, no bias"),
+}
 
 RECIPES = [
     registry.Recipe(
@@ -324,5 +450,25 @@ RECIPES = [
         ),
         dynamic_axes={"tokens": {0: "B", 1: "T"}},
         defaults=SETTINGS,
+    ),
+    *(
+        registry.Recipe(
+            name=name,
+            arch="switch",
+            train=functools.partial(train_run, config=config, name=name, how=how),
+            evaluate=evaluate_run,
+            example_inputs=example_inputs,
+            bars={"val_loss": {"max": "bigram_val_loss"}},
+            probes=(
+                "blocks.*.moe.router_probs",
+                "blocks.*.moe.expert_index",
+                "blocks.*.moe.combine",
+                "blocks.*.moe.dropped",
+                "blocks.*.moe.capacity",
+            ),
+            dynamic_axes={"tokens": {0: "B", 1: "T"}},
+            defaults=RUN_SETTINGS,
+        )
+        for name, (config, how) in RUNS.items()
     ),
 ]

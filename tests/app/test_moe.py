@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -229,3 +229,146 @@ def test_the_intervention_link_reproduces_it_and_onnx_says_torch():
     rerun(at, LANG)
     assert not at.exception
     assert translate("moe.ko.torch_only", LANG) in [c.value for c in at.caption]
+
+
+# ---- training: the recorded runs, step by step -----------------------------------------------------------------------
+
+RUN_NONE = "switch-run-none"
+
+
+def _routes(at):
+    """The training section's table of each token's expert per layer (and whether it was dropped)."""
+    column = translate("moe.train.col.expert", LANG, layer=0)
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_the_training_step_routes_the_text_through_that_steps_weights():
+    """Moving the step slider routes the page's text through the snapshot of that step: the table equals a fresh
+    ``zoo.load("NAME@STEP")`` run on the same tokens, the routing differs from the trained model's, and the link keeps
+    the run and the step."""
+    import torch
+
+    from app.moe import service as svc
+    from models import metrics, zoo
+    from models.probe import trace
+
+    at = open_app("moe", lang=LANG, moe_run=RUN_NONE)
+    assert not at.exception
+    assert at.button_group(key="moe_run").value == RUN_NONE
+    trained = _routes(at)
+    step = [r["step"] for r in zoo.snapshots(RUN_NONE)][3]
+    at.select_slider(key="moe_step").set_value(step)
+    rerun(at, LANG)
+    assert not at.exception
+    assert at.query_params["moe_step"] in (str(step), [str(step)])
+    assert at.query_params["moe_run"] in (RUN_NONE, [RUN_NONE])
+    table = _routes(at)
+    assert not table.equals(trained)
+
+    model = zoo.load(f"{RUN_NONE}@{step}").eval()
+    ids = metrics.encode_document(metrics.tokenizer(zoo.checkpoint_dir(RUN_NONE)), svc.SAMPLES["mixed"])
+    with torch.inference_mode(), trace("expert_index", "dropped") as t:
+        model(torch.from_numpy(ids)[None])
+    for i in range(model.config.n_layers):
+        want = t[f"blocks.{i}.moe.expert_index"][0, :, 0].numpy()
+        dropped = t[f"blocks.{i}.moe.dropped"][0, :, 0].numpy() > 0
+        assert table[translate("moe.train.col.expert", LANG, layer=i)].tolist() == want.tolist()
+        assert table[translate("moe.train.col.dropped", LANG, layer=i)].tolist() == dropped.tolist()
+
+    again = open_app("moe", lang=LANG, moe_run=RUN_NONE, moe_step=str(step))  # the link reproduces the view
+    assert again.select_slider(key="moe_step").value == step
+    assert _routes(again).equals(table)
+
+
+def _expected_numbers(name: str) -> list[str]:
+    """The numbers the "what happened here" text must state, computed here from the run's card."""
+    import json
+
+    import numpy as np
+
+    from models import zoo
+
+    card = json.loads((zoo.checkpoint_dir(name) / "card.json").read_text())
+    h = card["history"]
+    load = np.asarray(h["load"], float)
+    last = load[-100:].mean(0)
+    numbers = [
+        f"{last.min():.1%}",
+        f"{last.max():.1%}",
+        f"{np.asarray(h['dropped'], float)[-100:].mean():.1%}",
+        f"{card['metrics']['val_loss']:.3f}",
+        f"{card['metrics']['bigram_val_loss']:.3f}",
+    ]
+    windows = load[: len(load) // 10 * 10].reshape(-1, 10, *load.shape[1:]).mean(1)
+    busiest = windows.max(axis=(1, 2))
+    numbers += [f"{busiest.max():.0%}", f"{h['step'][(int(np.argmax(busiest)) + 1) * 10 - 1]:,}"]
+    starved = (windows < 0.02).any(axis=(1, 2))
+    if starved.any():
+        numbers.append(f"{h['step'][(int(np.argmax(starved)) + 1) * 10 - 1]:,}")
+    if "bias" in h:
+        numbers += [f"{min(min(r) for r in h['bias'][-1]):+.3f}", f"{max(max(r) for r in h['bias'][-1]):+.3f}"]
+    return numbers
+
+
+def test_each_runs_text_states_its_recorded_numbers():
+    at = open_app("moe", lang=LANG)
+    assert not at.exception
+    head = translate("moe.train.here", LANG, **dict.fromkeys(("steps", "min_share", "max_share", "dropped"), 0),
+                     uniform=0, val=0, bigram=0).split("**")[1]  # fmt: skip
+    for kind, name in (("aux", "switch-run-aux"), ("auxfree", "switch-run-auxfree"), ("none", RUN_NONE)):
+        at.button_group(key="moe_run").set_value(name)
+        rerun(at, LANG)
+        assert not at.exception
+        texts = [m.value for m in at.markdown]
+        here = next(x for x in texts if head in x)
+        for number in _expected_numbers(name):
+            assert number in here, (name, number, here)
+        paper = translate(f"moe.train.paper.{kind}", LANG)
+        assert paper in texts
+
+
+def test_a_bad_run_or_step_in_the_link_falls_back_to_the_trained_model():
+    from models import zoo
+
+    at = open_app("moe", lang=LANG, moe_run="switch", moe_step="7")  # not a recorded run; no snapshot at step 7
+    assert not at.exception
+    assert at.button_group(key="moe_run").value == "switch-run-aux"
+    assert at.select_slider(key="moe_step").value == zoo.snapshots("switch-run-aux")[-1]["step"]
+
+
+def test_the_curves_are_the_runs_history_with_the_step_marked():
+    """The load figure draws every expert of every layer from the card's per-step loads (step 1 as recorded, later
+    points as means of 10 steps), the bias figure appears for the aux-free run only, and the dotted line follows the
+    step slider."""
+    import json
+
+    import numpy as np
+
+    from models import zoo
+
+    name = "switch-run-auxfree"
+    at = open_app("moe", lang=LANG, moe_run=name, moe_step="241")
+    assert not at.exception
+    h = json.loads((zoo.checkpoint_dir(name) / "card.json").read_text())["history"]
+    load = np.asarray(h["load"])
+    fig = spec(at, "moe_train_shares")
+    lines = [tr for tr in fig["data"] if tr["type"] == "scatter"]
+    L, E = load.shape[1:]
+    assert len(lines) == L * E
+    for n, tr in enumerate(lines):
+        x, y = values(tr["x"]), values(tr["y"])
+        assert x[0] == 1 and y[0] == load[0, n // E, n % E]
+        last = load[int(x[-1]) - 10 : int(x[-1]), n // E, n % E].mean()
+        assert abs(y[-1] - last) < 1e-9
+    marks = [s for s in fig["layout"]["shapes"] if s.get("x0") == s.get("x1") and s.get("x0") is not None]
+    assert {round(10 ** s["x0"]) for s in marks} == {241}
+    spec(at, "moe_train_bias")  # drawn for the aux-free run
+
+    at.select_slider(key="moe_step").set_value(500)
+    at.button_group(key="moe_run").set_value("switch-run-aux")
+    rerun(at, LANG)
+    assert not at.exception
+    marks = [s for s in spec(at, "moe_train_shares")["layout"]["shapes"] if s.get("x0") == s.get("x1")]
+    assert {round(10 ** s["x0"]) for s in marks if s.get("x0") is not None} == {500}
+    with pytest.raises(KeyError):
+        spec(at, "moe_train_bias")
