@@ -110,8 +110,27 @@ def save(
     return out
 
 
+def _flat(value: Any) -> bool:
+    """A list of numbers (or of such lists): written on one line."""
+    return isinstance(value, list) and all(isinstance(v, int | float) or v is None or _flat(v) for v in value)
+
+
+def card_text(card: dict[str, Any], indent: int = 0) -> str:
+    """``card`` as indented JSON, every list of numbers on one line (a recorded run's history holds thousands: one per
+    line made its card 0.9 MB)."""
+    if _flat(card):
+        return json.dumps(card, separators=(", ", ": "))
+    pad, inner = " " * indent, " " * (indent + 2)
+    if isinstance(card, dict) and card:
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {card_text(v, indent + 2)}" for k, v in card.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(card, list) and card:
+        return "[\n" + ",\n".join(f"{inner}{card_text(v, indent + 2)}" for v in card) + f"\n{pad}]"
+    return json.dumps(card, ensure_ascii=False)
+
+
 def write_card(name: str, card: dict[str, Any]) -> None:
-    (checkpoint_dir(name) / "card.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    (checkpoint_dir(name) / "card.json").write_text(card_text(card) + "\n")
 
 
 def snapshots(name: str) -> list[dict[str, Any]]:
