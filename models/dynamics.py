@@ -29,16 +29,16 @@ SETTINGS: dict = {
     "dim": 64,
     "n_heads": 2,
     "n_layers": 2,
-    "context": 128,
-    "steps": 3000,
-    "lr": 6e-3,
+    "context": 64,
+    "steps": 6000,
+    "lr": 3e-3,
     "warmup": 50,
     "weight_decay": 0.01,
     "batch": 8,  # text windows, half with a repeated piece of themselves
-    "induction_batch": 32,  # random merged ids shown twice
-    "induction_longest": 40,
-    "repeat_longest": 48,
-    "measure_every": 25,  # steps between the measures of the history (every head's scores, the copies' losses)
+    "induction_batch": 64,  # random merged ids shown twice: a short piece (2-12 ids) after up to as many others
+    "induction_longest": 12,
+    "repeat_longest": 24,
+    "measure_every": 50,  # steps between the measures of the history (every head's scores, the copies' losses)
 }
 
 

@@ -175,26 +175,35 @@ def previous_token_scores(patterns: np.ndarray) -> np.ndarray:
     return patterns[..., q, q - 1].mean(-1)
 
 
-ICL_EARLY, ICL_LATE, ICL_SPAN = 12, 120, 5  # Olsson et al. compare tokens 50 and 500; our context is 128
+ICL_SPAN = 5  # tokens averaged around each end of the in-context-learning score
+
+
+def icl_tokens(context: int) -> tuple[int, int]:
+    """(early, late): the tokens the in-context-learning score compares in a context of ``context`` tokens, a tenth
+    apart as the paper's 50th and 500th: 6 and 60 in 64 tokens, 12 and 120 in 128."""
+    late = context * 15 // 16
+    return late // 10, late
 
 
 @torch.inference_mode()
 def training_measures(
-    model: nn.Module, text: np.ndarray, length: int = 30, prefix: int = 10, n: int = 16, seed: int = 99
+    model: nn.Module, text: np.ndarray, length: int = 20, prefix: int = 10, n: int = 16, seed: int = 99
 ) -> dict:
     """What a language model's training is watched by (``models.training.Recorder``), on held-out data:
 
-    - ``prev_token`` (L, H): each head's previous-token score on ``text`` windows (n, 129), ``previous_token_scores``;
+    - ``prev_token`` (L, H): each head's previous-token score on ``n`` windows of ``text`` as long as the model's
+      context, ``previous_token_scores``;
     - ``induction`` (L, H): each head's induction score on ``n`` sequences shown twice (``prefix`` other ids, then
       ``length`` ids twice), ``induction_scores``;
     - ``loss_first`` / ``loss_repeat``: the mean loss on the first copy and on the repeat (``copy_losses``);
-    - ``icl``: the in-context-learning score of Olsson et al. (arXiv 2209.11895): the loss at token ``ICL_LATE``
-      minus the loss at token ``ICL_EARLY`` of the text windows (each a mean over ``ICL_SPAN`` neighbouring
-      tokens); negative when later tokens, with more context, are predicted better;
+    - ``icl``: the in-context-learning score of Olsson et al. (arXiv 2209.11895): the loss at the late token minus
+      the loss at the early one of ``icl_tokens`` (each a mean over ``ICL_SPAN`` neighbouring tokens); negative when
+      later tokens, with more context, are predicted better;
     - ``val_loss``: the mean loss on the text windows."""
     rng = np.random.default_rng(seed)
-    starts = rng.integers(0, len(text) - 130, size=n)
-    windows = np.stack([text[s : s + 129] for s in starts])
+    context = model.config.max_len
+    starts = rng.integers(0, len(text) - context - 2, size=n)
+    windows = np.stack([text[s : s + context + 1] for s in starts])
     with trace("blocks.*.attn.pattern") as t:
         logits = model(torch.from_numpy(windows[:, :-1]))
     text_losses = F.cross_entropy(logits.transpose(1, 2), torch.from_numpy(windows[:, 1:]), reduction="none").numpy()
@@ -207,12 +216,9 @@ def training_measures(
     first, second = copy_losses(losses, length, prefix)
     layers = [t[f"blocks.{i}.attn.pattern"].double().numpy() for i in range(len(t))]
     induction = np.stack([induction_scores(p, length, prefix).mean(0) for p in layers])
-    half = ICL_SPAN // 2
-    per_position = text_losses.mean(0)
-    icl = (
-        per_position[ICL_LATE - half : ICL_LATE + half + 1].mean()
-        - per_position[ICL_EARLY - half : ICL_EARLY + half + 1].mean()
-    )
+    half, (early, late) = ICL_SPAN // 2, icl_tokens(context)
+    per_position = text_losses.mean(0)  # (context,): the loss of predicting token j + 1
+    icl = per_position[late - half : late + half + 1].mean() - per_position[early - half : early + half + 1].mean()
     return {
         "prev_token": np.round(prev, 4).tolist(),
         "induction": np.round(induction, 4).tolist(),

@@ -637,6 +637,12 @@ def around_formation(d: Dynamics) -> tuple[Moment, Moment]:
 # ---- train it yourself ----------------------------------------------------------------------------------------------
 
 
+def icl_tokens(name: str = DYNAMICS) -> dict:
+    """The tokens the in-context-learning score compares in this model's context (``metrics.icl_tokens``)."""
+    early, late = metrics.icl_tokens(handle(name).config["max_len"])
+    return {"early": early, "late": late}
+
+
 def live_trainer():
     """The process's queue of live trainings of the dynamics model (``app.shared.training_jobs``)."""
     from app.shared import training_jobs as live

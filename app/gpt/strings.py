@@ -411,10 +411,11 @@ STRINGS = {
     ),
     "gpt.train.m.icl": ("In-context-learning score, this step", "本步上下文学习分数"),
     "gpt.train.m.icl.help": (
-        "Loss at token 120 minus loss at token 12 of held-out text (each a mean over 5 neighbouring tokens; the "
-        "paper uses tokens 500 and 50). Negative: later tokens, with more context before them, are predicted better.",
-        "留出文本中第 120 个词元的损失减去第 12 个词元的损失（各取相邻 5 个词元的平均；论文用第 500 和第 50 个词元）。"
-        "为负：后面的词元因前文更多而预测得更好。",
+        "Loss at token {late} minus loss at token {early} of held-out text (each a mean over 5 neighbouring tokens; "
+        "the paper uses tokens 500 and 50). Negative: later tokens, with more context before them, are predicted "
+        "better.",
+        "留出文本中第 {late} 个词元的损失减去第 {early} 个词元的损失（各取相邻 5 个词元的平均；论文用第 500 和第 50 "
+        "个词元）。为负：后面的词元因前文更多而预测得更好。",
     ),
     "gpt.train.step": ("training step", "训练步"),
     "gpt.train.formed": ("formed · step {step:,}", "形成 · 步 {step:,}"),

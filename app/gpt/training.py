@@ -35,7 +35,9 @@ def section(facts: dict) -> None:
     m1.metric(t("gpt.train.m.formed"), f"{formed:,}", help=t("gpt.train.m.formed.help"))
     m2.metric(t("gpt.train.m.induction"), f"{facts['best_induction']:.2f}", help=t("gpt.train.m.induction.help"))
     m3.metric(t("gpt.train.m.ratio"), f"{facts['induction_ratio']:.0%}", help=t("gpt.train.m.ratio.help"))
-    m4.metric(t("gpt.train.m.icl"), f"{facts['icl']:+.2f}", help=t("gpt.train.m.icl.help"))
+    m4.metric(
+        t("gpt.train.m.icl"), f"{facts['icl']:+.2f}", help=t("gpt.train.m.icl.help", **svc.icl_tokens(facts["name"]))
+    )
     layers, heads = d.induction.shape[1:]
     labels = [layer_head_label(layer, head) for layer in range(layers) for head in range(heads)]
     step_title, formed_name = t("gpt.train.step"), t("gpt.train.formed", step=formed)

@@ -43,6 +43,9 @@ class Exercise:
     # Where the question makes sense on our model only: () -> (the page's model picker key, our model's name). With
     # another model picked the exercise says so and offers to switch the page back to ours.
     ours: Callable[[], tuple[str, str]] | None = None
+    # The question's i18n key, where it depends on the page's state (GPT: the recorded model asks about its
+    # training); None: ``lessons.ex.<page>.q``.
+    question: Callable[[], str] | None = None
 
 
 # The settings an answer key is computed at: a stop's prepared state (its query parameters) while the worksheet is
@@ -120,9 +123,73 @@ def _gpt_check(answer) -> Verdict:
 
 
 def _gpt_answer(lang: str) -> str:
+    if _gpt_recorded():
+        return _gpt_step_answer(lang)
     (layer, head), score, (length, seed) = _gpt_best()
     label = translate("view.layer_head", lang, layer=layer, head=head)
     return translate("lessons.ex.gpt.key", lang, head=label, score=f"{score:.2f}", length=length, seed=seed)
+
+
+# ---- GPT on the recorded model: when the induction head forms --------------------------------------------------------
+
+FORMED = 0.3  # the best head's induction score from which a kept step counts as "formed"
+
+
+def _gpt_recorded() -> bool:
+    """The page shows a model whose training was recorded (gpt-induction): the question is about its training."""
+    return bool(_svc("gpt").handle(_gpt_name()).snapshots)
+
+
+def _gpt_kept() -> list[tuple[int, float]]:
+    """(step, best head's induction score) of every kept step of the recorded run, as its card holds them."""
+    return [(r["step"], float(np.max(r["metrics"]["induction"]))) for r in _svc("gpt").handle(_gpt_name()).snapshots]
+
+
+def _gpt_first_formed() -> tuple[int, float, int, float]:
+    """The first kept step whose best head scores at least ``FORMED``, its score, and the kept step before it with
+    its score."""
+    kept = _gpt_kept()
+    i = next((i for i, (_, score) in enumerate(kept) if score >= FORMED), len(kept) - 1)
+    before = kept[max(0, i - 1)]
+    return kept[i][0], kept[i][1], before[0], before[1]
+
+
+def _gpt_question() -> str:
+    return "lessons.ex.gpt.step.q" if _gpt_recorded() else "lessons.ex.gpt.q"
+
+
+def _gpt_options():
+    return None if _gpt_recorded() else _gpt_heads()  # the recorded model: the page's step slider is the answer
+
+
+def _gpt_step_check(_answer) -> Verdict:
+    step, score, before, before_score = _gpt_first_formed()
+    kept = dict(_gpt_kept())
+    shown = int(_state("gpt_step", max(kept)))
+    shown = shown if shown in kept else max(kept)
+    fields = {"step": f"{shown:,}", "score": f"{kept[shown]:.2f}", "formed": f"{FORMED:.1f}"}
+    if shown == step:
+        return Verdict(
+            True, "lessons.ex.gpt.step.right", {**fields, "before": f"{before:,}", "b": f"{before_score:.2f}"}
+        )
+    return Verdict(False, "lessons.ex.gpt.step.early" if shown < step else "lessons.ex.gpt.step.late", fields)
+
+
+def _gpt_step_answer(lang: str) -> str:
+    step, score, before, before_score = _gpt_first_formed()
+    return translate(
+        "lessons.ex.gpt.step.key",
+        lang,
+        step=f"{step:,}",
+        score=f"{score:.2f}",
+        before=f"{before:,}",
+        b=f"{before_score:.2f}",
+        formed=f"{FORMED:.1f}",
+    )
+
+
+def _gpt_any_check(answer) -> Verdict:
+    return _gpt_step_check(answer) if _gpt_recorded() else _gpt_check(answer)
 
 
 # ---- BERT: one masked word right, one wrong --------------------------------------------------------------------------
@@ -821,7 +888,7 @@ EXERCISES: dict[str, Exercise] = {
     "forward-pass": Exercise("forward-pass", _forward_check, _forward_answer, _forward_options, _forward_label),
     "vit": Exercise("vit", _vit_check, _vit_answer, _vit_options, _vit_label, _vit_ours),
     "alignment": Exercise("alignment", _alignment_check, _alignment_answer, _alignment_options, _alignment_label),
-    "gpt": Exercise("gpt", _gpt_check, _gpt_answer, _gpt_heads, _gpt_label),
+    "gpt": Exercise("gpt", _gpt_any_check, _gpt_answer, _gpt_options, _gpt_label, question=_gpt_question),
     "bert": Exercise("bert", _bert_check, _bert_answer),
     "moe": Exercise("moe", _moe_check, _moe_answer),
     "flash-attention": Exercise("flash-attention", _flash_check, _flash_answer, lambda: FLASH_BANDS, _flash_label),
@@ -848,7 +915,7 @@ def _check(page: str) -> None:
     """``on_click`` of the check button: the verdict, before the run draws it (so a right answer's progress is in
     the state that run writes into the browser)."""
     ex = EXERCISES[page]
-    answer = st.session_state.get(answer_key(page)) if ex.options else None
+    answer = st.session_state.get(answer_key(page)) if ex.options and ex.options() is not None else None
     try:
         verdict = ex.check(answer)
     except InputError as e:  # the page's input is bad: the page shows why; the exercise cannot be checked on it
@@ -858,6 +925,10 @@ def _check(page: str) -> None:
     if verdict.ok:
         progress.solve(page)
     st.session_state[VERDICT.format(page)] = (answer, verdict)
+
+
+def _question(page: str, ex: Exercise) -> str:
+    return ex.question() if ex.question is not None else f"lessons.ex.{slug(page)}.q"
 
 
 def _use_ours(key: str, own: str) -> None:
@@ -874,7 +945,7 @@ def _on_another_model(page: str, ex: Exercise) -> bool:
     if _state(key, own) == own:
         return False
     with st.container(border=True, key="te_lesson_exercise"):
-        st.markdown(f"**{t('lessons.exercise')}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
+        st.markdown(f"**{t('lessons.exercise')}**  \n{t(_question(page, ex))}")
         st.info(t("lessons.ours_only", name=own), icon=":material/info:")
         st.button(
             t("lessons.use_ours", name=own), key=f"lessons_{slug(page)}_ours", on_click=_use_ours, args=(key, own)
@@ -897,7 +968,7 @@ def exercise(page: str) -> None:
         return
     with st.container(border=True, key="te_lesson_exercise"):
         done = " ✓" if progress.solved(page) else ""
-        st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(f'lessons.ex.{slug(page)}.q')}")
+        st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(_question(page, ex))}")
         answer = None
         if options is not None:
             answer = st.selectbox(

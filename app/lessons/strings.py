@@ -98,6 +98,12 @@ STRINGS = {
         "same token last time. Find that induction head, then answer the exercise at the bottom.",
         "一段随机序列出现两次：第二遍很容易，因为某个头会回看上次同一词元之后是什么。找到这个归纳头，再做页面底部的练习。",
     ),
+    "lessons.task.scratch.gpt_training": (
+        "The same induction head, watched while it forms: this small GPT's training was recorded. Slide the training "
+        "step and find where the repeat suddenly becomes easy, then answer the exercise at the bottom.",
+        "还是归纳头，这次看它如何形成：这个小 GPT 的训练过程被记录了下来。拖动训练步，找到重复段突然变容易的地方，"
+        "再做页面底部的练习。",
+    ),
     "lessons.task.scratch.bert": (
         "BERT sees both sides of a gap. Mask words by clicking them and read its guesses; find one it fills in right "
         "and one it gets wrong, then check at the bottom.",
@@ -203,6 +209,30 @@ STRINGS = {
     "lessons.ex.gpt.key": (
         "{head} (induction score {score}; length {length}, seed {seed}).",
         "{head}（归纳分数 {score}；长度 {length}，种子 {seed}）。",
+    ),
+    "lessons.ex.gpt.step.q": (
+        "At which kept training step has the induction head formed? Move the training step slider at the top to the "
+        "first step at which some head's induction score (section “How it learnt”) is at least 0.3, then check.",
+        "归纳头在哪个保存的训练步形成？把页首的训练步滑块移到第一个有头的归纳分数（“它是怎样学会的”一节）不低于 0.3 "
+        "的训练步，然后批改。",
+    ),
+    "lessons.ex.gpt.step.right": (
+        "Right: at step {step} the best head scores {score}; at the kept step before, {before}, the best scored {b}.",
+        "正确：在训练步 {step}，最佳头的分数是 {score}；在它之前保存的训练步 {before}，最佳分数是 {b}。",
+    ),
+    "lessons.ex.gpt.step.early": (
+        "Not yet: at step {step} the best head scores {score}, below {formed}. Slide later.",
+        "还没有：在训练步 {step}，最佳头的分数是 {score}，低于 {formed}。往后拖。",
+    ),
+    "lessons.ex.gpt.step.late": (
+        "It has formed by step {step} (best score {score}), but earlier kept steps may already reach {formed}. Slide "
+        "back until it drops below.",
+        "到训练步 {step} 时已经形成（最佳分数 {score}），但更早保存的训练步可能已达到 {formed}。往回拖，直到分数"
+        "低于它。",
+    ),
+    "lessons.ex.gpt.step.key": (
+        "Step {step}: the best head scores {score} (≥ {formed}); at the kept step before, {before}, it scored {b}.",
+        "训练步 {step}：最佳头的分数为 {score}（≥ {formed}）；在它之前保存的训练步 {before}，分数为 {b}。",
     ),
     "lessons.ex.bert.q": (
         "Click at least two words to mask them so that BERT's first guess is right for one and wrong for another, "

@@ -348,7 +348,7 @@ def evaluate_dynamics(model: gpt.GPT, out: Path) -> dict:
     return {
         "val_bpc": round(metrics.bits_per_character(model, tok), 4),
         "bigram_val_bpc": round(metrics.bigram_bits_per_character(tok), 4),
-        "induction_loss_ratio": round(metrics.induction_loss_ratio(model, length=30, prefix=10), 4),  # context 128
+        "induction_loss_ratio": round(metrics.induction_loss_ratio(model, length=20, prefix=10), 4),  # in 64 tokens
         "induction_head_score": round(float(np.max(found["induction"])), 4),
         "icl": found["icl"],
     }

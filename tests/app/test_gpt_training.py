@@ -111,3 +111,32 @@ def test_a_step_the_run_did_not_keep_is_a_message_not_a_traceback():
     # an unknown step in the link falls back to the trained weights (the slider offers the kept steps only)
     assert metric(at, translate("gpt.train.m.formed", LANG)) == f"{CARD['formation_step']:,}"
     assert np.isfinite(float(metric(at, translate("gpt.train.m.induction", LANG))))
+
+
+def _first_formed() -> int:
+    return next(r["step"] for r in CARD["snapshots"] if max(max(row) for row in r["metrics"]["induction"]) >= 0.3)
+
+
+def _verdict(at) -> tuple[bool, str]:
+    if at.success:
+        return True, at.success[-1].value
+    assert at.warning, "no verdict drawn"
+    return False, at.warning[-1].value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_exercise_asks_when_the_head_formed_and_checks_the_slider_against_the_card(lang):
+    first = _first_formed()
+    before = max(s for s in STEPS if s < first)
+    at = open_step(before, lang)
+    assert translate("lessons.ex.gpt.step.q", lang) in " ".join(m.value for m in at.markdown)
+    at.button(key="lessons_gpt_check").click()
+    rerun(at, lang)
+    ok, text = _verdict(at)
+    assert not ok and text.startswith(translate("lessons.ex.gpt.step.early", lang, step="", score="", formed="")[:6])
+    at.select_slider(key="gpt_step").set_value(first)
+    rerun(at, lang)
+    at.button(key="lessons_gpt_check").click()
+    rerun(at, lang)
+    ok, text = _verdict(at)
+    assert ok and f"{first:,}" in text
