@@ -339,7 +339,7 @@ def domain_table(
 
 
 def _step_mark(i: int, step: float) -> dict:
-    """A vertical line across panel ``i`` at training step ``step`` (on a log axis: its log10)."""
+    """A vertical line across panel ``i`` at training step ``step`` (in steps: Plotly places it on the log axis)."""
     xname, yname = _axes(i)
     return {
         "type": "line",
@@ -394,7 +394,7 @@ def over_steps(
                     "yaxis": yname,
                 }
             )
-    mark = float(np.log10(max(step, steps[0])))  # shapes on a log axis take the exponent
+    mark = float(max(step, steps[0]))  # a shape on a log axis takes the step itself (drawn: log10 put 39 at 1.6)
     shapes = [_step_mark(i, mark) for i in range(L)]
     annotations = []
     if level is not None:
