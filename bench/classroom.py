@@ -44,6 +44,7 @@ import os
 import random
 import signal
 import statistics
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -404,18 +405,53 @@ def run(
     pages: tuple[str, ...] = PAGES,
     arrive: float = ARRIVE_S,
     warm_pages: bool = True,
+    training: bool = False,
 ) -> dict:
     """Start the app behind nginx (``deploy.launch``), run the class (twice with ``hammer``: alone, then beside the
-    hammering reader), and return the results; the caller's environment is put back afterwards."""
+    hammering reader; twice with ``training``: alone, then beside one student's live training), and return the
+    results; the caller's environment is put back afterwards."""
     with restored_environment("TE_WARM_UP", "TE_WARM_PAGES"):
         if not warm:  # each process then loads a model on its first visit instead of before it answers
             os.environ["TE_WARM_UP"] = "0"
         if not warm_pages:  # each page's first visitor in each process computes what the page shows at its defaults
             os.environ["TE_WARM_PAGES"] = "0"
-        return _run(students, seconds, processes, kill_at, hammer, warm, pages, arrive, warm and warm_pages)
+        return _run(
+            students, seconds, processes, kill_at, hammer, warm, pages, arrive, warm and warm_pages, training
+        )  # fmt: skip
 
 
-def _run(students, seconds, processes, kill_at, hammer, warm, pages, arrive=ARRIVE_S, warm_pages=True) -> dict:
+def live_training():
+    """One student's live training as the GPT page starts it: the page's worker target in a spawned process with one
+    torch thread (``app.shared.training_jobs``), the dynamics model from scratch, its messages read and dropped.
+    Returns the process (terminate it when done)."""
+    import multiprocessing as mp
+
+    from app.shared.training_jobs import SNAPSHOT_EVERY, live_target
+    from models import dynamics, zoo
+
+    card = zoo.read_card("gpt-induction")
+    settings = {k: card["settings"].get(k, v) for k, v in dynamics.SETTINGS.items()}
+    ctx = mp.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    folder = str(zoo.checkpoint_dir("gpt-induction"))
+    process = ctx.Process(target=live_target, args=(folder, settings, 0, SNAPSHOT_EVERY, send), daemon=True)
+    process.start()
+    send.close()
+
+    def drain() -> None:
+        try:
+            while True:
+                receive.recv()
+        except (EOFError, OSError):
+            pass
+
+    threading.Thread(target=drain, daemon=True).start()
+    return process
+
+
+def _run(
+    students, seconds, processes, kill_at, hammer, warm, pages, arrive=ARRIVE_S, warm_pages=True, training=False
+) -> dict:
     results: dict = {
         "machine": machine(),
         "when": now(),
@@ -459,6 +495,17 @@ def _run(students, seconds, processes, kill_at, hammer, warm, pages, arrive=ARRI
             busy = asyncio.run(lesson(cluster.url, [reader, *beside], seconds, pids))
             results["runs"]["hammer"] = summary(beside, busy, reader)
             print(json.dumps(results["runs"]["hammer"]), flush=True)
+        if training:
+            until_quiet(pids())
+            trainer = live_training()
+            try:
+                beside = klass()
+                busy = asyncio.run(lesson(cluster.url, beside, seconds, pids))
+            finally:
+                trainer.terminate()
+                trainer.join(10)
+            results["runs"]["training"] = summary(beside, busy)
+            print(json.dumps(results["runs"]["training"]), flush=True)
         results["restarts"] = [c.restarts for c in cluster.children]
     finally:
         cluster.stop()
@@ -522,6 +569,14 @@ def table(results: dict) -> str:
             f"{ratio(h['p95_ms'], alone['p95_ms'])}); the students on the hammer's process: p95 {near_beside} ms "
             f"beside it, {near} ms alone ({ratio(near_beside, near)}).",
         ]
+    if "training" in runs and "class" in runs:
+        tr, alone = runs["training"], runs["class"]
+        lines += [
+            "",
+            f"Beside one student's live training (a spawned process, one torch thread): the class's p95 "
+            f"{tr['p95_ms']} ms, alone {alone['p95_ms']} ms (after every first draw: {tr.get('steady_p95_ms')} / "
+            f"{alone.get('steady_p95_ms')} ms).",
+        ]
     errors = [e for r in runs.values() for e in r["first_errors"]]
     if errors:
         lines += ["", "First errors: " + "; ".join(errors[:5]) + "."]
@@ -549,6 +604,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--unwarmed-pages", action="store_true", help="processes answer before running each page (TE_WARM_PAGES=0)"
     )
+    ap.add_argument(
+        "--training", action="store_true", help="the class alone, then beside one student's live training (GPT page)"
+    )
     ap.add_argument("--out", type=Path, default=None, help="write the JSON and the table here (.json, .md)")
     args = ap.parse_args(argv)
     if args.students < 1 or args.processes < 1 or args.seconds <= 0:
@@ -559,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"pages without a slider to move: {', '.join(sorted(unknown))}")
     results = run(
         args.students, args.seconds, args.processes, args.kill_at, args.hammer, not args.cold, tuple(args.pages),
-        args.arrive, not args.unwarmed_pages,
+        args.arrive, not args.unwarmed_pages, args.training,
     )  # fmt: skip
     text = table(results)
     if args.out is not None:
