@@ -1,7 +1,9 @@
 """The dynamics model's training, shared by its recorded run (``python -m models.train gpt-induction``) and the live
 training a learner starts on the GPT page: a small GPT (models/gpt.py) learning from scratch on Shakespeare's
-training plays — half of the text windows with a piece of themselves written again — plus random merged ids shown
-twice (models/data/repeats.py), so that an induction head pays early and forms within minutes of one CPU core.
+training plays, every window of 64 tokens with a piece of itself (8-24 tokens) written again further on
+(models/data/repeats.py), so that copying pays and an induction head forms within minutes of one CPU core. (Random ids
+shown twice, which the shipped gpt's second stage adds, made this small model learn to copy any earlier token
+instead and undid its previous-token heads: docs/training/gpt.md.)
 
 ``run`` steps the optimiser (``models.training.Trainer``) and, every ``measure_every`` steps, measures every head
 on held-out data (``metrics.training_measures``: previous-token and induction scores, the losses on a sequence's
@@ -21,7 +23,7 @@ from torch import nn
 
 from models import gpt, metrics
 from models.data import windows
-from models.data.repeats import repeated_random, with_repeats
+from models.data.repeats import with_repeats
 from models.training import Recorder, Trainer, fast_kernels, schedule
 
 SETTINGS: dict = {
@@ -30,13 +32,11 @@ SETTINGS: dict = {
     "n_heads": 2,
     "n_layers": 2,
     "context": 64,
-    "steps": 6000,
+    "steps": 5000,
     "lr": 3e-3,
     "warmup": 50,
     "weight_decay": 0.01,
-    "batch": 8,  # text windows, half with a repeated piece of themselves
-    "induction_batch": 64,  # random merged ids shown twice: a short piece (2-12 ids) after up to as many others
-    "induction_longest": 12,
+    "batch": 32,  # text windows, each with a piece of itself written again
     "repeat_longest": 24,
     "measure_every": 50,  # steps between the measures of the history (every head's scores, the copies' losses)
 }
@@ -56,13 +56,10 @@ def build(settings: dict) -> gpt.GPT:
 
 
 def batches(ids: np.ndarray, settings: dict, rng: np.random.Generator) -> Iterator:
-    """Endless (text, repeats) pairs: ``batch`` windows of the training ids (half with a repeat) and
-    ``induction_batch`` random sequences shown twice."""
-    vocab = settings["vocab"]
-    text = with_repeats(
-        windows(ids, settings["batch"], settings["context"], rng), rng, vocab, 0.5, settings["repeat_longest"], 0.5
-    )
-    return zip(text, repeated_random(rng, vocab, settings["induction_batch"], 2, settings["induction_longest"]))
+    """Endless one-part batches: ``batch`` windows of the training ids, each with a piece of itself repeated (its
+    (chunk, keep) pair, ``with_repeats``)."""
+    text = windows(ids, settings["batch"], settings["context"], rng)
+    return ((part,) for part in with_repeats(text, rng, settings["vocab"], 1.0, settings["repeat_longest"], 0.0))
 
 
 def _loss(model: nn.Module, batch) -> torch.Tensor:

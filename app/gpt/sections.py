@@ -86,7 +86,6 @@ def _dynamics_paper_vs_here(facts: dict) -> None:
                     "gpt.pvh.data.dynamics",
                     batch=hp.get("batch", 0),
                     context=hp.get("context", 0),
-                    seqs=hp.get("induction_batch", 0),
                     steps=facts["steps"],
                 ),
             ),
@@ -102,7 +101,12 @@ def _dynamics_paper_vs_here(facts: dict) -> None:
                 ),
             ),
         ],
-        [t("gpt.pvh.dep.norm"), t("gpt.pvh.dep.dense"), t("gpt.pvh.dep.gelu"), t("gpt.pvh.dep.dynamics")],
+        [
+            t("gpt.pvh.dep.norm"),
+            t("gpt.pvh.dep.dense"),
+            t("gpt.pvh.dep.gelu"),
+            t("gpt.pvh.dep.dynamics", vocab=facts["vocab"], context=facts["context"]),
+        ],
     )
 
 
@@ -232,7 +236,10 @@ def explanation(facts: dict, induction_head: str, a) -> None:
         )
         return
     if facts.get("dynamics"):
-        ui.explain(t("gpt.explain.dynamics", formed=facts["formed"], steps=facts["steps"]))
+        d = svc.dynamics(facts["name"])
+        at = int(np.searchsorted(d.measured, d.formed))
+        prev = float(d.prev_token[min(at, len(d.measured) - 1)].max())
+        ui.explain(t("gpt.explain.dynamics", formed=facts["formed"], steps=facts["steps"], prev=prev))
         return
     ui.explain(
         t(

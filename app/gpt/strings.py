@@ -454,11 +454,13 @@ STRINGS = {
         "{name} 没有可展示的训练记录。",
     ),
     "gpt.intro.dynamics": (
-        "A two-layer GPT with {params:.2f} million parameters, trained here from scratch on Shakespeare's plays "
-        "mixed with repeated sequences while every head was measured; its weights were kept at {n} steps. You are "
+        "A two-layer GPT with {params:.2f} million parameters, trained here from scratch on windows of Shakespeare's "
+        "plays, each with a piece of itself written again further on, while every head was measured; its weights "
+        "were kept at {n} steps. You are "
         "looking at step {step:,} of {steps:,}: every view below runs on those weights. Its induction head formed "
         "at step {formed:,}.",
-        "一个两层的 GPT，{params:.2f} 百万参数，在这里从零开始训练：莎士比亚剧本混合重复序列，训练途中测量了每个头，"
+        "一个两层的 GPT，{params:.2f} 百万参数，在这里从零开始训练：莎士比亚剧本的文本窗口，每个窗口中有一段在后面"
+        "重复出现，训练途中测量了每个头，"
         "并在 {n} 个训练步保存了权重。你现在看的是第 {steps:,} 步中的训练步 {step:,}：下面每个视图都在这组权重上运行。"
         "它的归纳头形成于训练步 {formed:,}。",
     ),
@@ -470,9 +472,9 @@ STRINGS = {
         "{formed:,} 之前，没有头会复制：重复段和首段差不多难；之后，有一个头的注意力图会在第二条对角线右侧出现条纹。",
     ),
     "gpt.pvh.data.dynamics": (
-        "Shakespeare's training works, each step {batch} windows of {context} tokens plus {seqs} random sequences "
-        "shown twice; {steps:,} steps",
-        "莎士比亚训练集作品，每步 {batch} 个 {context} 词元的窗口，另加 {seqs} 条出现两次的随机序列；共 {steps:,} 步",
+        "Shakespeare's training works, each step {batch} windows of {context} tokens, each with a piece of itself "
+        "written again; {steps:,} steps",
+        "莎士比亚训练集作品，每步 {batch} 个 {context} 词元的窗口，每个窗口中有一段重复出现；共 {steps:,} 步",
     ),
     "gpt.pvh.result.dynamics": (
         "at step {step:,}: held-out loss {loss:.2f} nats per token; repeat ÷ first copy {ratio:.0%}; its induction "
@@ -480,22 +482,23 @@ STRINGS = {
         "训练步 {step:,}：留出集每词元损失 {loss:.2f} nat；重复段 ÷ 首段 {ratio:.0%}；归纳头形成于训练步 {formed:,}",
     ),
     "gpt.pvh.dep.dynamics": (
-        "Trained for its training to be watched: small enough to form its induction head in minutes on a CPU, with "
-        "the shipped model's tokenizer; the shipped gpt forms its head only in a second stage, after an hour.",
-        "为了观看训练过程而训练：足够小，能在 CPU 上几分钟内形成归纳头，使用与 gpt 相同的分词器；gpt 只在第二阶段"
-        "（一小时后）才形成归纳头。",
+        "Trained for its training to be watched: small enough (a {vocab}-token BPE of its own, a {context}-token "
+        "context) to form its induction head in minutes on a CPU; the shipped gpt forms its head only in a second "
+        "stage, after an hour.",
+        "为了观看训练过程而训练：足够小（自己的 {vocab} 词元 BPE，{context} 个词元的上下文），能在 CPU 上几分钟内形成"
+        "归纳头；gpt 只在第二阶段（一小时后）才形成归纳头。",
     ),
     "gpt.explain.dynamics": (
         "**What to take away.** An induction head needs two heads in two layers: one that copies the previous "
         "token into each position (a previous-token head, the lower row of the first figure) and one that looks "
-        "for the position whose previous token matches the current one and copies what followed it. Neither helps "
-        "alone, so the loss gains nothing until both exist — then the repeat's loss falls within a few hundred "
-        "steps. That is the phase change Olsson et al. (arXiv 2209.11895) saw; here it happened at step {formed:,} "
-        "of {steps:,}.",
+        "for the position whose previous token matches the current one and copies what followed it. The second is "
+        "of no use before the first exists, so the previous-token head comes first; here it stood at "
+        "{prev:.2f} when the induction head formed at step {formed:,} of {steps:,}. That order, and the fall of the "
+        "repeat's loss as the second head forms, is the phase change Olsson et al. (arXiv 2209.11895) describe.",
         "**要点。** 归纳头需要两层里的两个头配合：一个把前一个词元的信息复制到每个位置（前一词元头，第一张图的下半"
-        "部），另一个寻找“前一个词元与当前词元相同”的位置，并复制其后的词元。单独哪一个都没用，所以在两者都出现之前损失"
-        "得不到好处——一旦都出现，重复段的损失在几百步内就会下降。这就是 Olsson 等（arXiv 2209.11895）看到的相变；"
-        "在这里，它发生在 {steps:,} 步中的训练步 {formed:,}。",
+        "部），另一个寻找“前一个词元与当前词元相同”的位置，并复制其后的词元。第一个头出现之前，第二个头毫无用处，"
+        "所以前一词元头先出现；在这里，归纳头于 {steps:,} 步中的训练步 {formed:,} 形成时，前一词元分数已达 "
+        "{prev:.2f}。这一先后顺序，以及第二个头形成时重复段损失的下降，就是 Olsson 等（arXiv 2209.11895）描述的相变。",
     ),
     "gpt.live.title": ("Train it yourself", "自己训练一次"),
     "gpt.live.intro": (

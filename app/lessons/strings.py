@@ -76,10 +76,12 @@ STRINGS = {
     ),
     "lessons.path.reasoning.title": ("From pre-training to reasoning", "从预训练到推理"),
     "lessons.path.reasoning.blurb": (
-        "A model trained to predict the next token, the base model DeepSeek-R1 was trained from (DeepSeek-V3, which "
+        "A model trained to predict the next token and the step at which it learns to copy, the base model "
+        "DeepSeek-R1 was trained from (DeepSeek-V3, which "
         "also learns to predict the token after next), how big to make a model for a budget, how preferences and "
         "rewards reshape what it writes, and why writing the steps helps it solve longer problems.",
-        "一个被训练来预测下一个词元的模型，DeepSeek-R1 的训练起点 DeepSeek-V3（它还学着预测下下个词元），给定预算"
+        "一个被训练来预测下一个词元的模型及它学会复制的那一步，DeepSeek-R1 的训练起点 DeepSeek-V3（它还学着预测下下个"
+        "词元），给定预算"
         "模型该做多大，偏好与奖励如何改变它写出的内容，以及为什么写出步骤能帮它解更长的问题。",
     ),
     # ---- the tasks, one per stop
@@ -98,7 +100,7 @@ STRINGS = {
         "same token last time. Find that induction head, then answer the exercise at the bottom.",
         "一段随机序列出现两次：第二遍很容易，因为某个头会回看上次同一词元之后是什么。找到这个归纳头，再做页面底部的练习。",
     ),
-    "lessons.task.scratch.gpt_training": (
+    "lessons.task.reasoning.gpt_training": (
         "The same induction head, watched while it forms: this small GPT's training was recorded. Slide the training "
         "step and find where the repeat suddenly becomes easy, then answer the exercise at the bottom.",
         "还是归纳头，这次看它如何形成：这个小 GPT 的训练过程被记录了下来。拖动训练步，找到重复段突然变容易的地方，"
