@@ -440,6 +440,19 @@ STRINGS = {
         "{after_ratio:.0%}，上下文学习分数为 {after_icl:+.2f}。归纳头形成于训练步 {formed:,}。拖动页首的训练步滑块，"
         "即可在形成前后的权重上运行本页的每个视图。",
     ),
+    "gpt.train.icl.fell": (
+        "As in the paper, the in-context-learning score fell as the head formed "
+        "({before_icl:+.2f} → {after_icl:+.2f}).",
+        "和论文一样，上下文学习分数随归纳头形成而下降（{before_icl:+.2f} → {after_icl:+.2f}）。",
+    ),
+    "gpt.train.icl.rose": (
+        "Unlike the paper, the in-context-learning score on plain held-out text rose as the head formed "
+        "({before_icl:+.2f} → {after_icl:+.2f}): every window this model trained on repeats a piece of itself, so "
+        "late in a plain window it expects a copy that never comes. The paper's models learnt from ordinary text.",
+        "与论文不同，在普通留出文本上，上下文学习分数随归纳头形成反而上升（{before_icl:+.2f} → {after_icl:+.2f}）："
+        "这个模型训练时的每个窗口都有一段重复，所以在普通窗口的靠后位置，它会期待一段永远不会出现的重复。论文中的模型"
+        "是在普通文本上训练的。",
+    ),
     "gpt.train.paper": (
         "The paper (Olsson et al. 2022, arXiv 2209.11895) finds, in models of two layers and more, a phase change "
         "early in training: induction heads form, the in-context-learning score (loss of the 500th token minus the "

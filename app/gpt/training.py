@@ -97,6 +97,8 @@ def section(facts: dict) -> None:
             head=layer_head_label(*after.head),
         )
     )
+    icl = "gpt.train.icl.fell" if after.icl < before.icl else "gpt.train.icl.rose"
+    st.markdown(t(icl, before_icl=before.icl, after_icl=after.icl))
     st.caption(t("gpt.train.paper"))
     live()
 
