@@ -68,17 +68,25 @@ def _real_paper_vs_here(facts: dict) -> None:
     )
 
 
+def _our_shape_rows(facts: dict) -> list[tuple[str, str, str]]:
+    """The paper-vs-here rows every model of ours fills alike: shape, parameters, context, vocabulary, norm,
+    attention."""
+    return [
+        (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
+        (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
+        (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
+        (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
+        (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
+        (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+    ]
+
+
 def _dynamics_paper_vs_here(facts: dict) -> None:
     """The GPT papers beside the dynamics model at the picked step."""
     hp = svc.card(facts["name"]).get("settings", {})
     ui.paper_vs_here(
         [
-            (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
-            (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
-            (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
-            (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
-            (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
-            (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+            *_our_shape_rows(facts),
             (
                 t("gpt.pvh.data"),
                 t("gpt.pvh.data.paper"),
@@ -119,12 +127,7 @@ def paper_vs_here(facts: dict) -> None:
         return
     ui.paper_vs_here(
         [
-            (t("gpt.pvh.shape"), t("gpt.pvh.shape.paper"), f"{facts['layers']} / {facts['dim']} / {facts['heads']}"),
-            (t("gpt.pvh.params"), t("gpt.pvh.params.paper"), t("gpt.pvh.params.here", params=facts["params"] / 1e6)),
-            (t("gpt.pvh.context"), t("gpt.pvh.context.paper"), str(facts["context"])),
-            (t("gpt.pvh.vocab"), t("gpt.pvh.vocab.paper"), t("gpt.pvh.vocab.here", vocab=facts["vocab"])),
-            (t("gpt.pvh.norm"), t("gpt.pvh.norm.paper"), t("gpt.pvh.norm.here")),
-            (t("gpt.pvh.attention"), t("gpt.pvh.attention.paper"), t("gpt.pvh.attention.here")),
+            *_our_shape_rows(facts),
             (t("gpt.pvh.data"), t("gpt.pvh.data.paper"), t("gpt.pvh.data.here", tokens=facts["stage1_tokens"] / 1e6)),
             (
                 t("gpt.pvh.result"),

@@ -87,20 +87,7 @@ def tokens(text: str, backend: str) -> None:
     m[2].metric(t("moe.metric.dropped"), res.dropped_count, help=t("moe.metric.dropped.help"))
     m[3].metric(t("moe.metric.aux"), f"{res.aux_loss.mean():.3f}", help=t("moe.metric.aux.help"))
     st.subheader(t("moe.h.tokens"))
-    ui.markup(views.legend(E, t("moe.expert")))
-    strips = [
-        views.expert_strip(
-            res.tokens,
-            res.index[i, :, 0],
-            res.probs[i],
-            res.dropped[i, :, 0],
-            label=t("moe.strip.layer", layer=i, dropped=int(res.dropped[i, :, : res.top_k].sum())),
-            dropped_word=t("moe.dropped"),
-            expert_word=t("moe.expert"),
-        )
-        for i in range(L)
-    ]
-    ui.markup("".join(strips))
+    token_strips(res)
     st.caption(t("moe.strip.caption"))
     ui.readout(res)
 
@@ -320,3 +307,22 @@ def parameters(res: svc.Routing) -> None:
     )
     st.caption(t("moe.params.caption"))
     ui.explain(t("moe.explain.params"))
+
+
+def token_strips(res) -> None:
+    """The experts' legend, then per layer the tokens coloured by the expert each went to (dropped ones struck)."""
+    L, _, E = res.probs.shape
+    ui.markup(views.legend(E, t("moe.expert")))
+    strips = [
+        views.expert_strip(
+            res.tokens,
+            res.index[i, :, 0],
+            res.probs[i],
+            res.dropped[i, :, 0],
+            label=t("moe.strip.layer", layer=i, dropped=int(res.dropped[i, :, : res.top_k].sum())),
+            dropped_word=t("moe.dropped"),
+            expert_word=t("moe.expert"),
+        )
+        for i in range(L)
+    ]
+    ui.markup("".join(strips))

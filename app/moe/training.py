@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from app.moe import sections, views
 from app.moe import service as svc
-from app.moe import views
 from app.shared import ui
 from app.shared.i18n import InputError, current_lang, t
 
@@ -80,21 +80,7 @@ def _part(text: str, backend: str) -> None:
     m[2].metric(t("moe.train.m.dropped"), f"{run.dropped[at].mean():.1%}", help=t("moe.train.m.dropped.help"))
 
     L, T, E = res.probs.shape
-    ui.markup(views.legend(E, t("moe.expert")))
-    ui.markup(
-        "".join(
-            views.expert_strip(
-                res.tokens,
-                res.index[i, :, 0],
-                res.probs[i],
-                res.dropped[i, :, 0],
-                label=t("moe.strip.layer", layer=i, dropped=int(res.dropped[i, :, : res.top_k].sum())),
-                dropped_word=t("moe.dropped"),
-                expert_word=t("moe.expert"),
-            )
-            for i in range(L)
-        )
-    )
+    sections.token_strips(res)
     dropped_slots = res.routed - res.kept
     ui.figure(
         views.load_bars(
