@@ -206,16 +206,22 @@ def in_context(a, backend: str) -> None:
     uniform = facts["uniform_nats"]
     st.markdown(f"**{t('gpt.icl.repeat.title')}**")
     c_len, c_seed = st.columns(2)
-    length = c_len.slider(t("gpt.icl.length"), 10, 60, ICL_DEFAULT[0], key="gpt_icl_length", bind="query-params")
+    most = min(60, svc.longest_repeat(a.name))
+    length = c_len.slider(
+        t("gpt.icl.length"), 10, most, min(ICL_DEFAULT[0], most), key="gpt_icl_length", bind="query-params"
+    )
     icl_seed = c_seed.number_input(t("gpt.icl.seed"), 0, 9999, ICL_DEFAULT[1], key="gpt_icl_seed", bind="query-params")
     ind = svc.induction(length, int(icl_seed), backend, a.name)
     best = ind.best_head
     i1, i2, i3, i4, i5 = st.columns(5)
     i1.metric(t("gpt.icl.m.first"), f"{ind.loss_first:.2f}")
     i2.metric(t("gpt.icl.m.second"), f"{ind.loss_second:.3f}")
-    ratio_help = (
-        t("gpt.icl.m.ratio.help.real") if facts["real"] else t("gpt.icl.m.ratio.help", card=facts["induction_ratio"])
-    )
+    if facts["real"]:
+        ratio_help = t("gpt.icl.m.ratio.help.real")
+    elif facts.get("dynamics"):
+        ratio_help = t("gpt.icl.m.ratio.help.dynamics", step=facts["step"], card=facts["induction_ratio"])
+    else:
+        ratio_help = t("gpt.icl.m.ratio.help", card=facts["induction_ratio"])
     i3.metric(t("gpt.icl.m.ratio"), f"{ind.ratio:.2%}", help=ratio_help)
     i4.metric(t("gpt.icl.m.head"), layer_head_label(*best), help=t("gpt.icl.m.head.help"))
     i5.metric(t("gpt.icl.m.score"), f"{ind.scores[best]:.2f}")

@@ -63,10 +63,12 @@ def prefix(name: str = NAME) -> tuple[int, ...]:
 
 def limits(name: str = NAME) -> tuple[int, int]:
     """(prompt tokens, new tokens) the page lets checkpoint ``name`` read and write: a prompt and its continuation
-    fit in the model's context (the dynamics model's is 128)."""
+    fit in the model's context (the dynamics model's is 64)."""
     if is_real(name):
         return MAX_REAL_TOKENS, MAX_REAL_NEW
-    return min(MAX_PROMPT_TOKENS, handle(name).config["max_len"] - MAX_NEW), MAX_NEW
+    context = handle(name).config["max_len"]
+    new = min(MAX_NEW, context // 2)  # the dynamics model's 64 tokens: 32 to read, 32 to write
+    return min(MAX_PROMPT_TOKENS, context - new), new
 
 
 _EXAMPLES = assets.data("examples/gpt.json")
@@ -459,10 +461,17 @@ class Induction:
         return int(layer), int(head)
 
 
+def longest_repeat(name: str = NAME) -> int:
+    """The longest random sequence the model reads twice in its context (<|endoftext|> + 2 copies): 100, or less in
+    a short context (the dynamics model's 64 tokens: 31)."""
+    return min(100, (handle(name).config["max_len"] - 1) // 2)
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def induction(length: int, seed: int, backend: str = "torch", name: str = NAME) -> Induction:
-    if not 4 <= length <= 100:
-        raise InputError("gpt.error.length", min=4, max=100)
+    most = longest_repeat(name)
+    if not 4 <= length <= most:
+        raise InputError("gpt.error.length", min=4, max=most)
     ck = handle(name)
     vocab = ck.config["vocab"]
     ids = metrics.induction_batch(vocab, n=1, length=length, seed=seed)[0]

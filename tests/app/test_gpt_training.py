@@ -140,3 +140,24 @@ def test_the_exercise_asks_when_the_head_formed_and_checks_the_slider_against_th
     rerun(at, lang)
     ok, text = _verdict(at)
     assert ok and f"{first:,}" in text
+
+
+def test_the_in_context_view_on_a_step_equals_a_fresh_load_of_that_snapshot():
+    """The in-context-learning view (random ids shown twice) at a kept step: its best head's score and the repeat's
+    ratio are those of the snapshot loaded afresh, run on the same sequence."""
+    from models.probe import trace
+
+    step = _first_formed()
+    at = open_app("gpt", lang=LANG, timeout=120, gpt_model=NAME, gpt_step=str(step), gpt_view="icl")
+    assert not at.exception
+    length = 30
+    model = zoo.load(zoo.snapshot_name(NAME, step))
+    ids = metrics.induction_batch(model.config.vocab, n=1, length=length, seed=0)
+    with torch.inference_mode(), trace("blocks.*.attn.pattern") as t:
+        logits = model(torch.from_numpy(ids))
+    patterns = np.stack([t[f"blocks.{i}.attn.pattern"][0].numpy() for i in range(len(t))])
+    scores = metrics.induction_scores(patterns, length)
+    loss = torch.nn.functional.cross_entropy(logits[0, :-1], torch.from_numpy(ids[0, 1:]), reduction="none").numpy()
+    first, second = metrics.copy_losses(loss, length)
+    assert metric(at, translate("gpt.icl.m.score", LANG)) == f"{scores.max():.2f}"
+    assert metric(at, translate("gpt.icl.m.ratio", LANG)) == f"{second / first:.2%}"
