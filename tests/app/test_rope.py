@@ -238,3 +238,14 @@ def _has_figure(at, key: str) -> bool:
     except KeyError:
         return False
     return True
+
+
+def test_the_figures_a_move_of_d_redraws_skip_the_tick_label_overflow_check():
+    """Every axis of the figures that d and the base redraw draws its tick labels without Plotly's overflow check
+    (``ticklabeloverflow`` "allow"), which measured every label of an axis again for each label drawn."""
+    at = open_app("rope", lang=LANG)
+    for key in ("rope_rotation", "rope_spectrum", "rope_rope_map", "rope_bound", "rope_schemes"):
+        layout = spec(at, key)["layout"]
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        assert len(axes) >= 2, key
+        assert all(layout[name].get("ticklabeloverflow") == "allow" for name in axes), key
