@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
-from app.shared.plots import legend_below
+from app.shared.plots import fixed_margins, legend_below
 
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
@@ -78,7 +78,9 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
     fig.update_yaxes(title=value_title)
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
-    return _unchecked_labels(_upright_toolbar(fig))
+    # margins set here, not grown by Plotly (automargin, autoexpand): a token move draws this figure once, without
+    # automargin's second pass; room for a real model's wide values (−1000) and the axis titles
+    return fixed_margins(_unchecked_labels(_upright_toolbar(fig)), l=72, r=TOOLBAR_STRIP, t=30, b=44, autoexpand=False)
 
 
 @cached
@@ -206,7 +208,14 @@ def sorted_units(
         )
     fig.update_xaxes(title=unit_title, row=3, col=1)
     fig.update_annotations(font={"size": 12})
-    return _unchecked_labels(_upright_toolbar(legend_below(fig, 380, top=24, y=-0.18)))
+    return fixed_margins(  # set here, not grown by Plotly, as ``channels``
+        _unchecked_labels(_upright_toolbar(legend_below(fig, 380, top=24, y=-0.18))),
+        l=56,
+        r=TOOLBAR_STRIP,
+        t=24,
+        b=44,
+        autoexpand=False,
+    )
 
 
 @cached

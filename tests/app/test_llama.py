@@ -381,3 +381,17 @@ def test_the_figures_a_token_move_redraws_skip_the_tick_label_overflow_check():
     assert unchecked(at, "llama_channels") and unchecked(at, "llama_sorted")
     other = open_app("llama", lang=LANG, llama_norm_view="points", llama_swiglu_view="scatter")
     assert unchecked(other, "llama_mean_share") and unchecked(other, "llama_gating")
+
+
+@needs_llama
+def test_the_figures_a_token_move_opens_on_have_margins_set_by_the_builder():
+    """The channels and the sorted units (what sections 1 and 2 open on) have their margins set by the builder:
+    Plotly neither grows them for the axes (automargin) nor for the legend (autoexpand), so a token move draws each
+    figure once, without automargin's second pass."""
+    at = open_app("llama", lang=LANG)
+    for key in ("llama_channels", "llama_sorted"):
+        layout = spec(at, key)["layout"]
+        assert layout["margin"]["autoexpand"] is False, key
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        assert axes and all(layout[name]["automargin"] is False for name in axes), key
+        assert layout["margin"]["l"] >= 56 and layout["margin"]["b"] >= 44, key
