@@ -196,6 +196,9 @@ def _bases(name: str) -> None:
 
 
 # ---- the relative property ------------------------------------------------------------------------------------------
+REL_VIEWS = ("rope", "abs")  # the score map shown: RoPE's, or the sinusoidal table added
+
+
 def relative() -> None:
     """One random query and key at every position: with RoPE the scores depend on m − n alone (a Toeplitz matrix),
     with the sinusoidal table added they do not."""
@@ -216,19 +219,24 @@ def _relative_part() -> None:
     e1.metric(t("rope.m.toeplitz"), f"{rel.rope_deviation:.1e}", help=t("rope.m.toeplitz.help"))
     e2.metric(t("rope.m.toeplitz_abs"), f"{rel.absolute_deviation:.2f}", help=t("rope.m.toeplitz_abs.help"))
     labels = [str(i) for i in range(svc.SCORE_POSITIONS)]
-    for col, (name, scores) in zip(st.columns(2), (("rope", rel.rope), ("abs", rel.absolute))):
-        with col:
-            st.markdown(f"**{t(f'rope.rel.{name}')}**")
-            ui.figure(
-                views.score_matrix(
-                    scores, query_title=t("rope.rel.m"), key_title=t("rope.rel.n"), value_title=t("rope.score")
-                ),
-                scores,
-                f"rope-{name}-scores",
-                key=f"rope_{name}_map",
-                row_labels=labels,
-                col_labels=labels,
-            )
+    # One map at a time, picked here (kept in the link): a move of d or the base redraws one heatmap, not two
+    name = ui.choice(
+        st.segmented_control,
+        t("rope.rel.view"),
+        REL_VIEWS,
+        key="rope_rel_view",
+        labels={v: t(f"rope.rel.{v}") for v in REL_VIEWS},
+        required=True,
+    )
+    scores = {"rope": rel.rope, "abs": rel.absolute}[name]
+    ui.figure(
+        views.score_matrix(scores, query_title=t("rope.rel.m"), key_title=t("rope.rel.n"), value_title=t("rope.score")),
+        scores,
+        f"rope-{name}-scores",
+        key=f"rope_{name}_map",
+        row_labels=labels,
+        col_labels=labels,
+    )
 
 
 # ---- long-term decay ------------------------------------------------------------------------------------------------

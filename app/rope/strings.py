@@ -149,11 +149,11 @@ STRINGS = {
         "Why only the offset survives: turning q by mθ and k by nθ and taking their dot product is the same as turning "
         "k by (n − m)θ alone — rotations compose, and a dot product is unchanged when both vectors turn together. So "
         "qₘ·kₙ depends on m − n only, and the score matrix is constant along every diagonal (a Toeplitz matrix). "
-        "Left: one random q and k placed at every position with RoPE. Right: the same q and k with the sinusoidal "
-        "table added instead (1706.03762): absolute positions leak in, diagonals vary.",
+        "Pick the map: one random q and k placed at every position with RoPE, or the same q and k with the "
+        "sinusoidal table added instead (1706.03762): absolute positions leak in, diagonals vary.",
         "为什么只剩下偏移量：把 q 转 mθ、把 k 转 nθ 再做点积，等于只把 k 转 (n − m)θ——旋转可以合并，而两个向量"
         "一起旋转时点积不变。所以 qₘ·kₙ 只依赖 m − n，分数矩阵沿每条对角线都是常数（Toeplitz 矩阵）。"
-        "左图：一个随机的 q 和 k 放在每个位置上并施加 RoPE。右图：同样的 q 和 k，改为加上正弦位置表"
+        "选择矩阵：一个随机的 q 和 k 放在每个位置上并施加 RoPE；或同样的 q 和 k，改为加上正弦位置表"
         "（1706.03762）：绝对位置混了进来，对角线上的值不再相同。",
     ),
     "rope.seed": ("Random q, k (seed)", "随机 q、k（种子）"),
@@ -164,6 +164,7 @@ STRINGS = {
     ),
     "rope.m.toeplitz_abs": ("Sinusoidal added: largest deviation", "加正弦位置：最大偏差"),
     "rope.m.toeplitz_abs.help": ("The same measure for (q + pₘ)·(k + pₙ).", "对 (q + pₘ)·(k + pₙ) 的同一度量。"),
+    "rope.rel.view": ("Score map shown", "显示的分数矩阵"),
     "rope.rel.rope": ("RoPE: qₘ · kₙ", "RoPE：qₘ · kₙ"),
     "rope.rel.abs": ("sinusoidal added: (q + pₘ) · (k + pₙ)", "加正弦位置：(q + pₘ) · (k + pₙ)"),
     "rope.rel.m": ("query position m", "查询位置 m"),

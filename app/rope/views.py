@@ -15,6 +15,15 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e
 HEIGHT = 340
 
 
+def _unchecked_labels(fig: go.Figure) -> go.Figure:
+    """Tick labels drawn without Plotly's overflow check (``ticklabeloverflow`` "allow"): by default each label drawn
+    measures every label of its axis again, a cost that grows with the square of their number, on every redraw of
+    a figure that a move of d or the base redraws; the margins here leave them room."""
+    fig.update_xaxes(ticklabeloverflow="allow")
+    fig.update_yaxes(ticklabeloverflow="allow")
+    return fig
+
+
 # The dots' colour scale: Blues up to the dot at m, transparent above it. A step of the figure's slider only moves the
 # scale's top (``cmax`` = m + 1), so the dots past m vanish without sending every position's path again for each m.
 TRAIL = [[0.997 * p, c] for p, c in get_colorscale("Blues")] + [[1.0, "rgba(0,0,0,0)"]]
@@ -83,7 +92,7 @@ def rotation(pairs: list[np.ndarray], titles: list[str], readouts: list[list[str
             row=1,
             col=c,
         )
-    legend_below(fig, HEIGHT, 56, y=-0.2)  # the panels' titles: two lines each
+    _unchecked_labels(legend_below(fig, HEIGHT, 56, y=-0.2))  # the panels' titles: two lines each
     steps = [
         {
             "data": [
@@ -138,7 +147,7 @@ def spectrum(
     )
     fig.update_xaxes(title=pair_title)
     fig.update_yaxes(title=wavelength_title, type="log")
-    return legend_below(fig, HEIGHT, 40, y=-0.2)
+    return _unchecked_labels(legend_below(fig, HEIGHT, 40, y=-0.2))
 
 
 @cached
@@ -157,7 +166,7 @@ def score_matrix(
     )
     fig.update_xaxes(title=key_title, side="top")
     fig.update_yaxes(title=query_title, autorange="reversed", scaleanchor="x", constrain="domain")
-    return legend_below(fig, height, 40, y=-0.2)
+    return _unchecked_labels(legend_below(fig, height, 40, y=-0.2))
 
 
 @cached
@@ -191,4 +200,4 @@ def curves(
         )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
-    return legend_below(fig, height, 40, y=-0.2)
+    return _unchecked_labels(legend_below(fig, height, 40, y=-0.2))

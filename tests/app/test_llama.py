@@ -365,3 +365,33 @@ def test_knocking_out_block_0s_mlp_costs_bits_and_one_head_little():
     assert not at.exception
     head = float(m(at, "ko.m.after", what=label(translate("view.layer_head", LANG, layer=2, head=0))))
     assert 0 < head - before < 0.1
+
+
+@needs_llama
+def test_the_figures_a_token_move_redraws_skip_the_tick_label_overflow_check():
+    """Each figure of sections 1 and 2 (the one its part shows, either way) draws its tick labels without Plotly's
+    overflow check (``ticklabeloverflow`` "allow"), which measured every label of an axis again per label drawn."""
+
+    def unchecked(at, key: str) -> bool:
+        layout = spec(at, key)["layout"]
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        return len(axes) >= 2 and all(layout[name].get("ticklabeloverflow") == "allow" for name in axes)
+
+    at = open_app("llama", lang=LANG)
+    assert unchecked(at, "llama_channels") and unchecked(at, "llama_sorted")
+    other = open_app("llama", lang=LANG, llama_norm_view="points", llama_swiglu_view="scatter")
+    assert unchecked(other, "llama_mean_share") and unchecked(other, "llama_gating")
+
+
+@needs_llama
+def test_the_figures_a_token_move_opens_on_have_margins_set_by_the_builder():
+    """The channels and the sorted units (what sections 1 and 2 open on) have their margins set by the builder:
+    Plotly neither grows them for the axes (automargin) nor for the legend (autoexpand), so a token move draws each
+    figure once, without automargin's second pass."""
+    at = open_app("llama", lang=LANG)
+    for key in ("llama_channels", "llama_sorted"):
+        layout = spec(at, key)["layout"]
+        assert layout["margin"]["autoexpand"] is False, key
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        assert axes and all(layout[name]["automargin"] is False for name in axes), key
+        assert layout["margin"]["l"] >= 56 and layout["margin"]["b"] >= 44, key

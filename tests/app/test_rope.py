@@ -198,3 +198,54 @@ def test_removing_the_rotation_raises_the_loss_on_the_page():
     assert not at.exception
     every = float(m("rope.unrot.m.after", where=translate("rope.unrot.all", "en")))
     assert every > layer0 + 0.5  # every layer off: 5.107
+
+
+def test_one_score_map_at_a_time_picked_and_kept_in_the_link():
+    """Section 2 draws one of its two score maps (a move of d or the base redraws one heatmap, not two), picked on
+    a segmented control whose pick a link restores; both deviations stay shown whichever map is picked."""
+
+    def maps(at) -> list[str]:
+        return [key for key in ("rope_rope_map", "rope_abs_map") if _has_figure(at, key)]
+
+    at = open_app("rope", lang=LANG)
+    assert not at.exception
+    assert maps(at) == ["rope_rope_map"]
+    assert at.button_group(key="rope_rel_view").proto.options[1].content == translate("rope.rel.abs", LANG)
+    at.button_group(key="rope_rel_view").set_value("abs")
+    rerun(at, LANG)
+    assert not at.exception and maps(at) == ["rope_abs_map"]
+    assert at.query_params["rope_rel_view"] == "abs"
+    for key in ("rope.m.toeplitz", "rope.m.toeplitz_abs"):
+        assert metric(at, translate(key, LANG))
+    linked = open_app("rope", lang="zh", rope_rel_view="abs")
+    assert not linked.exception and maps(linked) == ["rope_abs_map"]
+    assert not open_app("rope", lang=LANG, rope_rel_view="nonsense").exception
+
+
+def test_the_rotation_slider_has_a_step_per_position_up_to_64():
+    """The figure's own slider runs over m = 0 … 64, a frame per position: drawing a Plotly slider costs about a
+    millisecond per step, and this figure is drawn again on every move of d or the base (257 steps took ~200 ms)."""
+    fig = spec(open_app("rope", lang=LANG), "rope_rotation")
+    assert len(fig["layout"]["sliders"][0]["steps"]) == len(fig["frames"]) == svc.MAX_POSITION + 1 == 65
+    arrow = fig["frames"][64]["data"][2]  # the fast pair at m = 64
+    assert np.allclose(values(arrow["x"])[1], np.cos(64.0), atol=1e-5)
+    assert not open_app("rope", lang=LANG, rope_m="200").exception  # an old link's position: clamped
+
+
+def _has_figure(at, key: str) -> bool:
+    try:
+        spec(at, key)
+    except KeyError:
+        return False
+    return True
+
+
+def test_the_figures_a_move_of_d_redraws_skip_the_tick_label_overflow_check():
+    """Every axis of the figures that d and the base redraw draws its tick labels without Plotly's overflow check
+    (``ticklabeloverflow`` "allow"), which measured every label of an axis again for each label drawn."""
+    at = open_app("rope", lang=LANG)
+    for key in ("rope_rotation", "rope_spectrum", "rope_rope_map", "rope_bound", "rope_schemes"):
+        layout = spec(at, key)["layout"]
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        assert len(axes) >= 2, key
+        assert all(layout[name].get("ticklabeloverflow") == "allow" for name in axes), key

@@ -248,3 +248,13 @@ def test_the_strip_is_drawn_once_and_a_segment_move_sends_only_its_marks():
     assert not at.exception
     seg = a.segments[3]
     assert ".s3{" in marks() and ".s2{" not in marks() and f".p{seg.memory_start}," in marks()
+
+
+def test_the_figures_a_segment_move_redraws_skip_the_tick_label_overflow_check():
+    """The memory bars and the four terms, which a segment, layer or head move redraws, draw their key labels (up
+    to ``views.MAX_TICKS``) without Plotly's overflow check (``ticklabeloverflow`` "allow"), which measured every
+    label of the axis again for each label drawn; the margins leave the labels their room."""
+    at = open_app("transformer-xl", lang=LANG)
+    for key in ("txl_attention", "txl_terms"):
+        layout = spec(at, key)["layout"]
+        assert layout["xaxis"]["ticklabeloverflow"] == layout["yaxis"]["ticklabeloverflow"] == "allow", key
