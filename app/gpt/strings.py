@@ -435,14 +435,14 @@ STRINGS = {
     "gpt.train.fig.loss": ("Loss (nats per token)", "损失（每词元 nat）"),
     "gpt.train.fig.icl": ("Loss late − loss early in a text", "文本靠后处损失 − 靠前处损失"),
     "gpt.train.here": (
-        "**Here**, over {steps:,} steps ({minutes:.0f} minutes on this machine's CPU): at step {before_step:,} the "
+        "**Here**, over {steps:,} steps ({minutes:.0f} minutes on one CPU thread): at step {before_step:,} the "
         "best head's induction score was {before_score:.2f} and the repeat of a random sequence cost "
         "{before_ratio:.0%} of its first copy (ICL score {before_icl:+.2f}); by step {after_step:,} {head} scored "
         "{after_score:.2f}, the repeat cost {after_ratio:.0%} and the ICL score was {after_icl:+.2f}. The head "
         "formed at step {formed:,}. Move the training step slider at the top to run every view of the page on "
         "the weights before and after.",
-        "**在这里**，共训练 {steps:,} 步（在本机 CPU 上 {minutes:.0f} 分钟）：在训练步 {before_step:,}，最佳头的归纳"
-        "分数是 {before_score:.2f}，随机序列重复段的损失是首段的 {before_ratio:.0%}（上下文学习分数 "
+        "**在这里**，共训练 {steps:,} 步（在一个 CPU 线程上 {minutes:.0f} 分钟）：在训练步 {before_step:,}，"
+        "最佳头的归纳分数是 {before_score:.2f}，随机序列重复段的损失是首段的 {before_ratio:.0%}（上下文学习分数 "
         "{before_icl:+.2f}）；到训练步 {after_step:,}，{head} 的分数为 {after_score:.2f}，重复段的损失降到 "
         "{after_ratio:.0%}，上下文学习分数为 {after_icl:+.2f}。归纳头形成于训练步 {formed:,}。拖动页首的训练步滑块，"
         "即可在形成前后的权重上运行本页的每个视图。",

@@ -307,25 +307,18 @@ HEAD_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"
 
 
 def _step_marks(fig: go.Figure, formed: int | None, current: int, formed_name: str, rows: int) -> None:
-    """The formation step (dashed, named once; None: not formed yet) and the step the page shows (solid) on every
-    row."""
+    """The formation step (dashed, named in the legend; None: not formed yet) and the step the page shows (solid)
+    on every row."""
     for row in range(1, rows + 1):
         if formed is not None:
             fig.add_vline(x=formed, line={"dash": "dash", "color": CUT, "width": 1.5}, row=row, col=1)
         fig.add_vline(x=current, line={"color": "#444", "width": 2}, opacity=0.5, row=row, col=1)
-    if formed is None:
-        return
-    fig.add_annotation(
-        x=formed,
-        y=1.0,
-        xref="x",
-        yref="paper",
-        text=formed_name,
-        showarrow=False,
-        xanchor="left",
-        yanchor="bottom",
-        font={"color": CUT, "size": 12},
-    )
+    if formed is not None:  # a legend entry for the dashed line: a label over the plot ran into the row titles
+        fig.add_trace(
+            go.Scatter(x=[None], y=[None], mode="lines", name=formed_name, line={"dash": "dash", "color": CUT}),
+            row=1,
+            col=1,
+        )
 
 
 @cached
