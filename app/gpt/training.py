@@ -242,12 +242,15 @@ def _snapshot_view(job) -> None:
         )
     labels = [str(i) for i in range(look.pattern.shape[0])]
     with right:
+        st.caption(t("gpt.live.map", head=layer_head_label(*look.head), score=float(look.scores.max())))
         ui.plot(
             attention_heatmap(
                 look.pattern,
                 labels,
                 labels,
-                title=t("gpt.live.map", head=layer_head_label(*look.head), score=float(look.scores.max())),
+                query_title=t("view.query"),
+                key_title=t("view.key"),
+                value_title=t("view.weight"),
                 zmax=1.0,
                 height=360,
             ),
