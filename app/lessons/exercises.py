@@ -927,7 +927,7 @@ def _check(page: str) -> None:
     st.session_state[VERDICT.format(page)] = (answer, verdict)
 
 
-def _question(page: str, ex: Exercise) -> str:
+def question_key(page: str, ex: Exercise) -> str:
     return ex.question() if ex.question is not None else f"lessons.ex.{slug(page)}.q"
 
 
@@ -945,7 +945,7 @@ def _on_another_model(page: str, ex: Exercise) -> bool:
     if _state(key, own) == own:
         return False
     with st.container(border=True, key="te_lesson_exercise"):
-        st.markdown(f"**{t('lessons.exercise')}**  \n{t(_question(page, ex))}")
+        st.markdown(f"**{t('lessons.exercise')}**  \n{t(question_key(page, ex))}")
         st.info(t("lessons.ours_only", name=own), icon=":material/info:")
         st.button(
             t("lessons.use_ours", name=own), key=f"lessons_{slug(page)}_ours", on_click=_use_ours, args=(key, own)
@@ -968,7 +968,7 @@ def exercise(page: str) -> None:
         return
     with st.container(border=True, key="te_lesson_exercise"):
         done = " ✓" if progress.solved(page) else ""
-        st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(_question(page, ex))}")
+        st.markdown(f"**{t('lessons.exercise')}{done}**  \n{t(question_key(page, ex))}")
         answer = None
         if options is not None:
             answer = st.selectbox(

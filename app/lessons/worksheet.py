@@ -29,7 +29,6 @@ def _parts(path: str, lang: str, base: str) -> tuple[str, list[dict], list[tuple
     stops = []
     keys = []
     for stop in PATHS[path]:
-        page = exercises.slug(stop.page)
         ex = exercises.EXERCISES.get(stop.page)
         title = translate(f"paper.{stop.paper}.title", lang)
         stops.append(
@@ -37,13 +36,15 @@ def _parts(path: str, lang: str, base: str) -> tuple[str, list[dict], list[tuple
                 "title": title,
                 "url": stop_url(stop, base, lang),
                 "task": translate(f"lessons.task.{path}.{stop.task}", lang),
-                "question": translate(f"lessons.ex.{page}.q", lang) if ex else None,
+                "question": None,
                 "options": [],
             }
         )
         if ex:
             with exercises.prepared(dict(stop.params)):  # the options and the answer at the state the stop opens in
-                stops[-1]["options"] = [ex.label(o, lang) for o in ex.options()] if ex.options else []
+                stops[-1]["question"] = translate(exercises.question_key(stop.page, ex), lang)
+                options = ex.options() if ex.options else None  # None: answered with the page's own controls
+                stops[-1]["options"] = [ex.label(o, lang) for o in options] if options is not None else []
                 keys.append((title, ex.answer(lang)))
     return translate(f"lessons.path.{path}.title", lang), stops, keys
 

@@ -2,7 +2,7 @@
 
 One training runs at a time, in a process of its own with one thread (``models.dynamics.live_process``), so the
 server's other sessions keep their cores and the interpreter lock; the others wait in a queue and see their place.
-A run stops at its last step, when its learner cancels it, or at the time cap (``TE_LIVE_CAP_S``, 300 s by
+A run stops at its last step, when its learner cancels it, or at the time cap (``TE_LIVE_CAP_S``, 420 s by
 default). What it sends — every head's scores and the losses every ``measure_every`` steps, the weights every
 ``SNAPSHOT_EVERY`` steps — is kept on its ``Job``, which the page reads while it runs. Nothing is written to disk.
 """
@@ -27,7 +27,7 @@ FINISHED = ("done", "cancelled", "capped", "failed")
 
 
 def cap_s() -> float:
-    return float(os.environ.get("TE_LIVE_CAP_S", "300"))
+    return float(os.environ.get("TE_LIVE_CAP_S", "420"))
 
 
 @dataclass

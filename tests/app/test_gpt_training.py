@@ -79,7 +79,7 @@ def test_the_training_section_states_the_recorded_run():
     assert m["loss_repeat"] / m["loss_first"] > 0.8
     final = record(STEPS[-1])
     assert max(max(row) for row in final["induction"]) > 0.4
-    assert final["loss_repeat"] / final["loss_first"] < 0.3
+    assert final["loss_repeat"] / final["loss_first"] < 0.6
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
