@@ -136,7 +136,14 @@ def live() -> None:
     job = trainer.job(st.session_state.get(JOB))
     c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="bottom")
     c1.number_input(t("gpt.live.seed"), 0, 9999, 0, key="gpt_live_seed")
-    c2.select_slider(t("gpt.live.lr"), LEARNING_RATES, value=6e-3, key="gpt_live_lr", format_func=lambda r: f"{r:g}")
+    recorded = trainer.settings["lr"]  # the recorded run's, where it is one of the choices
+    c2.select_slider(
+        t("gpt.live.lr"),
+        LEARNING_RATES,
+        value=recorded if recorded in LEARNING_RATES else LEARNING_RATES[1],
+        key="gpt_live_lr",
+        format_func=lambda r: f"{r:g}",
+    )
     if job is not None and job.active:
         c3.button(t("gpt.live.cancel"), on_click=_cancel, icon=":material/stop:", key="gpt_live_cancel")
     else:
