@@ -481,7 +481,7 @@ STRINGS = {
         "at step {formed:,}.",
         "一个两层的 GPT，{params:.2f} 百万参数，在这里从零开始训练：莎士比亚剧本的文本窗口，每个窗口中有一段在后面"
         "重复出现，训练途中测量了每个头，"
-        "并在 {n} 个训练步保存了权重。你现在看的是第 {steps:,} 步中的训练步 {step:,}：下面每个视图都在这组权重上运行。"
+        "并在 {n} 个训练步保存了权重。你现在看的是训练步 {step:,}（共 {steps:,} 步）：下面每个视图都在这组权重上运行。"
         "它的归纳头形成于训练步 {formed:,}。",
     ),
     "gpt.try.see.dynamics": (
@@ -536,7 +536,7 @@ STRINGS = {
     "gpt.live.cancel": ("Cancel", "取消"),
     "gpt.live.queued": (
         "Waiting: place {place} in the queue. Your run starts when the ones before it finish.",
-        "等待中：排在队列第 {place} 位。前面的任务完成后，你的任务就会开始。",
+        "等待中：队列位置 {place}。前面的任务完成后，你的任务就会开始。",
     ),
     "gpt.live.status.starting": ("Starting: encoding the plays…", "正在启动：编码剧本…"),
     "gpt.live.status.running": (

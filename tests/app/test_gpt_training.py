@@ -161,3 +161,9 @@ def test_the_in_context_view_on_a_step_equals_a_fresh_load_of_that_snapshot():
     first, second = metrics.copy_losses(loss, length)
     assert metric(at, translate("gpt.icl.m.score", LANG)) == f"{scores.max():.2f}"
     assert metric(at, translate("gpt.icl.m.ratio", LANG)) == f"{second / first:.2%}"
+
+
+def test_the_live_run_opens_at_the_recorded_runs_learning_rate():
+    at = open_step(None)
+    assert at.select_slider(key="gpt_live_lr").value == CARD["settings"]["lr"]
+    assert at.button(key="gpt_live_start")  # nothing runs for this session yet: Start, not Cancel
