@@ -591,8 +591,8 @@ STRINGS = {
         "group from any of them.",
         "**grpo-run** 是从同一起点、用同样的设置和种子重新训练的 grpo，并在学习过程中做了记录：{steps} 个 RL "
         "步中每一步的批次（平均奖励、答对数、补全长度、写出步骤的补全所占比例），以及在 {n} 个步上每种运算个数的"
-        "留出集完全匹配率（每个 k {per_k} 道题）和策略采样的一组补全，连同训练时算出的奖励和优势。它的权重保存在以下各步："
-        "{snaps}。在上方选择策略“观察的训练”，即可从其中任一步采样一组。",
+        "留出集完全匹配率（每个 k {per_k} 道题）和策略采样的一组补全，连同训练时算出的奖励和优势。它的权重保存在"
+        "以下各步：{snaps}。在上方选择策略“观察的训练”，即可从其中任一步采样一组。",
     ),
     "reasoning.watch.step": ("RL step", "RL 步"),
     "reasoning.watch.step.help": (
@@ -687,10 +687,10 @@ STRINGS = {
     ),
     "reasoning.watch.here.end": (
         "Over the last {n} steps {equal1} of the groups scored all alike; their advantages are 0, so they teach "
-        "nothing, and learning slows as the policy gets things right. At k = {near_k}, one operation longer than "
-        "any training question, the final policy answered {near1} of the held-out problems.",
-        "最后 {n} 步中，有 {equal1} 的组所有补全得分相同；它们的优势为 0，不带来任何学习信号，所以策略越来越常答对"
-        "时学习就慢下来。在 k = {near_k}（比任何训练题多一个运算）上，最终策略答对了 {near1} 的留出题。",
+        "nothing: the more often the policy is right, the fewer of its groups carry a signal. At k = {near_k}, one "
+        "operation longer than any training question, the final policy answered {near1} of the held-out problems.",
+        "最后 {n} 步中，有 {equal1} 的组所有补全得分相同；它们的优势为 0，不带来任何学习信号：策略答对得越多，带有"
+        "信号的组就越少。在 k = {near_k}（比任何训练题多一个运算）上，最终策略答对了 {near1} 的留出题。",
     ),
     "reasoning.policy.run": ("watched run (grpo-run)", "观察的训练（grpo-run）"),
     "reasoning.error.no_run": (
