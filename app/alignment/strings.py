@@ -410,12 +410,13 @@ STRINGS = {
         "报告的现象。",
     ),
     "alignment.watch.here.dpo.chosen_up": (
-        "Here the chosen replies became more likely than under SFT while the rejected ones became less likely.",
-        "这里选中回答比在 SFT 下更可能，被拒回答则更不可能。",
+        "So not both fell in this run: the chosen replies ended more likely than under SFT, the rejected ones less "
+        "likely.",
+        "所以这次训练中两者并没有都下降：选中回答最终比在 SFT 下更可能，被拒回答则更不可能。",
     ),
     "alignment.watch.here.dpo.other": (
-        "Here the rejected replies did not become less likely than under SFT.",
-        "这里被拒回答并没有比在 SFT 下更不可能。",
+        "In this run the rejected replies did not end less likely than under SFT.",
+        "这次训练中被拒回答最终并没有比在 SFT 下更不可能。",
     ),
     "alignment.error.run": ("Unknown run; choose one of {runs}.", "未知的训练；请在 {runs} 中选择。"),
     "alignment.error.no_run": (

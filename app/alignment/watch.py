@@ -117,6 +117,7 @@ def here(r: svc.WatchedRun) -> str:
     if r.kind == "ppo":
         fields = {k: f"{v:+.2f}" if isinstance(v, float) else v for k, v in f.items()}
         fields.update(kl0=f"{f['kl0']:.2f}", kl1=f"{f['kl1']:.2f}", length0=f"{f['length0']:.1f}")
+        fields["kl_coef"] = f"{f['kl_coef']:g}"
         fields["length1"] = f"{f['length1']:.1f}"
         return t("alignment.watch.here.ppo", **fields)
     fields = {k: f"{v:+.3f}" if isinstance(v, float) else v for k, v in f.items()}

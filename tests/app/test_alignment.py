@@ -217,6 +217,7 @@ def test_the_text_states_each_runs_numbers_read_from_its_card():
     here = next(md.value for md in at.markdown if md.value.startswith("**Here.**"))
     for number in (f"{h['score'][:n].mean():+.2f}", f"{h['score'][-n:].mean():+.2f}", f"{h['kl'][-n:].mean():.2f}"):
         assert number in here, number
+    assert f"(β = {svc.card('ppo-run')['settings']['kl_coef']:g})" in here
     assert any("per-token KL penalty" in md.value for md in at.markdown)
     at = open_app("alignment", lang=LANG, alignment_run="dpo-run")
     h = {k: np.array(v) for k, v in svc.card("dpo-run")["history"].items()}
@@ -227,3 +228,4 @@ def test_the_text_states_each_runs_numbers_read_from_its_card():
         assert number in here, number
     assert f"{dchosen:+.1f}" in here and f"{drejected:+.1f}" in here
     assert ("Both fell" in here) == (dchosen < 0 and drejected < 0)
+    assert ("not both fell" in here) == (dchosen >= 0)
