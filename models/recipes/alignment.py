@@ -484,14 +484,14 @@ def train_ppo(run: Run, record: bool = False) -> Trained:
     history: dict[str, list] = {k: [] for k in ("step", *PPO_KEYS)}
     said, asked = [], reply_prompts(tok)
     for step in tqdm(range(hp["steps"] + 1), desc="ppo", file=sys.stderr, mininterval=5.0):
-        if step % hp["log_every"] == 0:
+        if step % hp["log_every"] == 0 or step == hp["steps"]:
             policy.eval()
             curves.append({"step": step, **curve_point(policy, sft_replies, rm, ref, tok, watch)})
             print(curves[-1], file=sys.stderr)
             if record:
                 said.append(replies_at(step, policy, rm, tok, asked))
-            if step == hp["steps"]:
-                break
+        if step == hp["steps"]:  # (a run whose steps are no multiple of log_every took one step more)
+            break
         start = time.perf_counter()
         group = groups[lengths[int(rng.integers(len(lengths)))]]
         prompts = [group[i] for i in rng.choice(len(group), hp["prompts"], replace=False)]
