@@ -4,7 +4,7 @@ model or sampling. All on our own Shakespeare GPT, with a preference rule standi
 
 import streamlit as st
 
-from app.alignment import sections
+from app.alignment import sections, watch
 from app.alignment import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -26,7 +26,8 @@ sections.three_steps(res, asked)  # 1 · base, SFT, PPO and DPO reply to the pro
 chosen, rejected = sections.reward_model(asked)  # 2 · the reward model on two typed replies
 sections.dpo(asked, chosen, rejected)  # 3 · DPO's implicit rewards on the same pair
 sections.ppo_record()  # 4 · PPO's recorded curves: the learned reward against the rule
-sections.samples(asked)  # 5 · samples of every policy side by side
+watch.section()  # 5 · PPO and DPO recorded step by step: a run, a step slider, the replies at that step
+sections.samples(asked)  # 6 · samples of every policy side by side
 sections.llama2_chat()  # the same steps at scale, in rounds (2307.09288)
 sections.paper_vs_here()
 ui.explain(t("alignment.explain"))

@@ -365,3 +365,92 @@ def ppo_curves() -> Curves:
         int(steps[int(win.argmax())]),
         diverging,
     )
+
+
+# ---- PPO and DPO watched: runs recorded step by step (models/recipes/alignment.py ``SWEEPS``; weights not kept) ----
+
+RUNS = ("ppo-run", "dpo-run")
+RUN_KINDS = {"ppo-run": "ppo", "dpo-run": "dpo"}
+DPO_KEYS = ("chosen_reward", "rejected_reward", "reward_accuracy", "logp_chosen", "logp_rejected", "ref_chosen",
+            "ref_rejected")  # fmt: skip
+ENDS = 10  # the text's "at the start" and "at the end": means over this many steps' batches
+
+
+@dataclass(frozen=True)
+class RecordedReply:
+    prompt: str
+    reply: str
+    rule_score: float
+    reward: float | None  # the reward model's score (PPO's record); None for DPO's
+
+
+@dataclass(frozen=True)
+class WatchedRun:
+    """A recorded run: per optimiser step (N) the numbers of its batch (``history``), and at a few steps (S, the
+    slider's) greedy replies to the same held-out prompts."""
+
+    name: str
+    kind: str  # "ppo" or "dpo"
+    history: dict[str, np.ndarray]  # (N,) each; "step" from 1
+    steps: tuple[int, ...]  # (S,) the steps with replies
+    replies: tuple[tuple[RecordedReply, ...], ...]  # (S,) the replies at each
+    settings: dict
+    facts: dict  # the numbers the page's text states
+
+
+def runs() -> list[str]:
+    """The recorded runs installed here (their cards), in ``RUNS`` order."""
+    return [name for name in RUNS if "history" in card(name)]
+
+
+def _ends(values: np.ndarray) -> tuple[float, float]:
+    return float(values[:ENDS].mean()), float(values[-ENDS:].mean())
+
+
+def run_facts(kind: str, h: dict[str, np.ndarray], settings: dict) -> dict:
+    """What the page says happened, read from the card: the means over the first and the last ENDS steps of the
+    batch numbers the run's text quotes. PPO: the reward model's score, the KL to sft, the reward PPO maximises
+    (score − β·KL), the reply length. DPO: the implicit rewards of the chosen and rejected replies, the share of
+    pairs ranked right, and each side's log-probability change from the reference (sum over the reply)."""
+    facts: dict = {"steps": int(h["step"][-1]), "n": ENDS}
+    if kind == "ppo":
+        keys = {"score": h["score"], "kl": h["kl"], "reward": h["reward"], "length": h["length"]}
+        facts["kl_coef"] = settings.get("kl_coef")
+    else:
+        keys = {
+            "chosen": h["chosen_reward"],
+            "rejected": h["rejected_reward"],
+            "accuracy": h["reward_accuracy"],
+            "dchosen": h["logp_chosen"] - h["ref_chosen"],
+            "drejected": h["logp_rejected"] - h["ref_rejected"],
+        }
+        facts["beta"] = settings.get("beta")
+    for key, values in keys.items():
+        facts[f"{key}0"], facts[f"{key}1"] = _ends(values)
+    return facts
+
+
+@st.cache_data(show_spinner=False, max_entries=2)
+def watched_run(name: str) -> WatchedRun:
+    """The recorded run ``name``'s history and replies, for the watch section's figure, slider and text."""
+    if name not in RUNS:
+        raise InputError("alignment.error.run", runs=", ".join(RUNS))
+    c = card(name)
+    if "history" not in c or "replies" not in c:
+        raise InputError("alignment.error.no_run", name=name)
+    kind = RUN_KINDS[name]
+    history = {k: np.asarray(v, dtype=float) for k, v in c["history"].items()}
+    recorded = sorted(c["replies"], key=lambda r: r["step"])
+    settings = dict(c.get("settings", {}))
+    return WatchedRun(
+        name=name,
+        kind=kind,
+        history=history,
+        steps=tuple(int(r["step"]) for r in recorded),
+        replies=tuple(
+            tuple(RecordedReply(x["prompt"], x["reply"], float(x["rule_score"]), x.get("reward")) for x in r["replies"])
+            for r in recorded
+        ),
+        settings=settings,
+        facts=run_facts(kind, history, settings),
+    )

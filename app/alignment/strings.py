@@ -166,7 +166,7 @@ STRINGS = {
         "Measured during training on greedy replies to {n} held-out prompts (the ppo card).",
         "训练时在 {n} 条留出提示的贪心回答上测得（见 ppo 的模型卡）。",
     ),
-    "alignment.samples.title": ("5 · Samples side by side", "5 · 采样并排比较"),
+    "alignment.samples.title": ("6 · Samples side by side", "6 · 采样并排比较"),
     "alignment.samples.n": ("Replies per model", "每个模型的回答数"),
     "alignment.samples.seed": ("Seed", "随机种子"),
     "alignment.samples.model": ("model", "模型"),
@@ -297,5 +297,130 @@ STRINGS = {
     "alignment.error.no_curves": (
         "The ppo checkpoint with its training curves is not installed: `python -m models.train ppo`.",
         "未安装带训练曲线的 ppo 检查点：`python -m models.train ppo`。",
+    ),
+    # ---- PPO and DPO watched step by step (watch.py): the ppo-run and dpo-run cards ---------------------------------
+    "alignment.watch.title": ("5 · PPO and DPO, step by step", "5 · 逐步观察 PPO 与 DPO"),
+    "alignment.watch.missing": (
+        "No recorded run is installed: run python -m models.train ppo-run (or dpo-run).",
+        "没有安装记录下来的训练：请运行 python -m models.train ppo-run（或 dpo-run）。",
+    ),
+    "alignment.watch.run": ("Run", "训练"),
+    "alignment.watch.run.ppo": ("PPO (ppo-run)", "PPO（ppo-run）"),
+    "alignment.watch.run.dpo": ("DPO (dpo-run)", "DPO（dpo-run）"),
+    "alignment.watch.step": ("Training step", "训练步"),
+    "alignment.watch.step.help": (
+        "{n} steps where the run kept its greedy replies to the same held-out prompts: 0 is SFT before training, "
+        "{last} the end. The figure marks the step; the metrics are that step's training batch.",
+        "共 {n} 个步保存了对同一批留出提示的贪心回答：0 为训练前的 SFT，{last} 为训练结束。图中标出该步；指标为该步"
+        "的训练批次。",
+    ),
+    "alignment.watch.intro.ppo": (
+        "**ppo-run** is ppo trained again from SFT with its settings and seed and recorded: for each of its {steps} "
+        "steps, the batch of sampled replies, and at {n} steps the greedy replies below. Its weights are not kept; "
+        "the shipped ppo is the same recipe.",
+        "**ppo-run** 是从 SFT 出发、用 ppo 的设置和种子重新训练并记录下来的：{steps} 步中每一步采样的回答批次，"
+        "以及在 {n} 个步上下方的贪心回答。它的权重没有保存；发布的 ppo 用的是同一个配方。",
+    ),
+    "alignment.watch.intro.dpo": (
+        "**dpo-run** is dpo trained again from SFT on the same kind of pairs with its settings and seed and recorded: "
+        "for each of its {steps} steps, the batch of pairs, and at {n} steps the greedy replies below. Its weights are "
+        "not kept; the shipped dpo is the same recipe.",
+        "**dpo-run** 是从 SFT 出发、在同类偏好对上用 dpo 的设置和种子重新训练并记录下来的：{steps} 步中每一步的"
+        "偏好对批次，以及在 {n} 个步上下方的贪心回答。它的权重没有保存；发布的 dpo 用的是同一个配方。",
+    ),
+    "alignment.watch.m.batch": (
+        "Mean over this step's training batch (step 0: the first batch).",
+        "该步训练批次上的平均值（步 0：第一个批次）。",
+    ),
+    "alignment.watch.m.score": ("Reward-model score", "奖励模型分数"),
+    "alignment.watch.m.kl": ("KL to SFT (per reply)", "到 SFT 的 KL（每个回答）"),
+    "alignment.watch.m.reward": ("Reward PPO maximises", "PPO 最大化的奖励"),
+    "alignment.watch.m.chosen": ("Implicit reward, chosen", "隐式奖励，选中的"),
+    "alignment.watch.m.rejected": ("Implicit reward, rejected", "隐式奖励，被拒的"),
+    "alignment.watch.m.accuracy": ("Pairs ranked right", "排序正确的偏好对"),
+    "alignment.watch.score": ("reward-model score", "奖励模型分数"),
+    "alignment.watch.reward": ("score − β·KL", "分数 − β·KL"),
+    "alignment.watch.kl": ("KL to SFT", "到 SFT 的 KL"),
+    "alignment.watch.reward_axis": ("reward", "奖励"),
+    "alignment.watch.kl_axis": ("KL (nats per reply)", "KL（每个回答，奈特）"),
+    "alignment.watch.chosen": ("chosen", "选中的"),
+    "alignment.watch.rejected": ("rejected", "被拒的"),
+    "alignment.watch.implicit_axis": ("β log π/π_ref", "β log π/π_ref"),
+    "alignment.watch.logp_axis": ("log π − log π_ref", "log π − log π_ref"),
+    "alignment.watch.step_axis": ("training step", "训练步"),
+    "alignment.watch.caption.ppo": (
+        "Per PPO step, over its batch of sampled replies: the reward model's score, the sampled KL to SFT (the sum "
+        "over the reply of log π − log π_SFT) and the reward PPO maximises, the score minus β times that KL. Thin: "
+        "each step; thick: the mean of 10 steps.",
+        "每个 PPO 步在其采样回答批次上的值：奖励模型分数、采样估计的到 SFT 的 KL（回答各词元 log π − log π_SFT "
+        "之和），以及 PPO 最大化的奖励，即分数减去 β 乘以该 KL。细线：每一步；粗线：10 步平均。",
+    ),
+    "alignment.watch.caption.dpo": (
+        "Per DPO step, over its batch of pairs: the implicit rewards β log π/π_ref of the chosen and the rejected "
+        "replies (top) and the same without β, each reply's log-probability minus the reference's, summed over its "
+        "tokens (bottom). Below 0: less likely than under SFT. Thin: each step; thick: the mean of 10 steps.",
+        "每个 DPO 步在其偏好对批次上的值：选中与被拒回答的隐式奖励 β log π/π_ref（上图），以及不乘 β 的同一量，"
+        "即每个回答在各词元上求和的对数概率减去参考模型的（下图）。低于 0：比在 SFT 下更不可能。细线：每一步；"
+        "粗线：10 步平均。",
+    ),
+    "alignment.watch.replies": ("Greedy replies at step {step}", "步 {step} 的贪心回答"),
+    "alignment.watch.col.prompt": ("held-out prompt", "留出提示"),
+    "alignment.watch.col.reply": ("reply", "回答"),
+    "alignment.watch.col.rule": ("rule", "规则分"),
+    "alignment.watch.col.reward": ("reward model", "奖励模型"),
+    "alignment.watch.paper.ppo": (
+        "**In the paper.** InstructGPT fine-tunes the SFT model with PPO to maximise the reward model's score, with a "
+        "per-token KL penalty to the SFT model added to the reward to keep the policy from over-optimising the reward "
+        "model (§3.5). What the policy maximises is therefore the score minus β times the KL: the score can keep "
+        "rising only as far as the drift from SFT pays for itself.",
+        "**论文中。** InstructGPT 用 PPO 微调 SFT 模型以最大化奖励模型的分数，并在奖励中加入到 SFT 模型的逐词元 KL "
+        "惩罚，防止策略过度优化奖励模型（§3.5）。因此策略最大化的是分数减去 β 乘以 KL：只有当偏离 SFT 带来的收益"
+        "足以抵消惩罚时，分数才会继续上升。",
+    ),
+    "alignment.watch.paper.dpo": (
+        "**In the paper.** DPO's implicit reward of a reply is β log π/π_ref; its gradient raises the chosen reply's "
+        "likelihood and lowers the rejected one's, weighted by how wrongly the implicit rewards rank the pair (§4). "
+        "The loss only asks for the margin between the two to grow: later work (Pal et al. 2024, 2402.13228) showed "
+        "that the chosen replies' likelihood can fall too, as long as the rejected ones' falls faster.",
+        "**论文中。** DPO 中一个回答的隐式奖励为 β log π/π_ref；其梯度提高选中回答的似然、降低被拒回答的似然，权重"
+        "取决于隐式奖励把这对排错的程度（§4）。损失只要求两者之差变大：后来的研究（Pal 等，2024，2402.13228）表明，"
+        "只要被拒回答的似然下降得更快，选中回答的似然也可能下降。",
+    ),
+    "alignment.watch.here.ppo": (
+        "**Here.** Over the first {n} steps the batch's reward-model score averaged {score0}, over the last {n} "
+        "{score1}; the KL to SFT went from {kl0} to {kl1} nats per reply, so the reward PPO maximises (β = "
+        "{kl_coef}) went from {reward0} to {reward1}. Replies went from {length0} to {length1} tokens on average.",
+        "**这里。** 前 {n} 步中批次的奖励模型分数平均为 {score0}，最后 {n} 步为 {score1}；到 SFT 的 KL 从每个回答 "
+        "{kl0} 奈特变为 {kl1}，因此 PPO 最大化的奖励（β = {kl_coef}）从 {reward0} 变为 {reward1}。回答平均长度从 "
+        "{length0} 个词元变为 {length1} 个。",
+    ),
+    "alignment.watch.here.dpo": (
+        "**Here.** Over the first {n} steps the implicit rewards averaged {chosen0} (chosen) and {rejected0} "
+        "(rejected), over the last {n} {chosen1} and {rejected1}, with {accuracy1} of the batch's pairs ranked right "
+        "(from {accuracy0}). Against the reference, the chosen replies' log-probability moved by {dchosen1} and the "
+        "rejected ones' by {drejected1} (over the last {n} steps, summed over the reply).",
+        "**这里。** 前 {n} 步中隐式奖励平均为 {chosen0}（选中）和 {rejected0}（被拒），最后 {n} 步为 {chosen1} 和 "
+        "{rejected1}，批次中排序正确的偏好对从 {accuracy0} 升到 {accuracy1}。相对参考模型，选中回答的对数概率变化了 "
+        "{dchosen1}，被拒回答的变化了 {drejected1}（最后 {n} 步平均，在回答上求和）。",
+    ),
+    "alignment.watch.here.dpo.both": (
+        "Both fell: DPO widened the margin by making the rejected replies much less likely and the chosen ones "
+        "somewhat less likely, the pattern later work reported.",
+        "两者都下降了：DPO 拉大差距的方式是让被拒回答变得更不可能，同时选中回答也变得不那么可能，正是后来的研究所"
+        "报告的现象。",
+    ),
+    "alignment.watch.here.dpo.chosen_up": (
+        "So not both fell in this run: the chosen replies ended more likely than under SFT, the rejected ones less "
+        "likely.",
+        "所以这次训练中两者并没有都下降：选中回答最终比在 SFT 下更可能，被拒回答则更不可能。",
+    ),
+    "alignment.watch.here.dpo.other": (
+        "In this run the rejected replies did not end less likely than under SFT.",
+        "这次训练中被拒回答最终并没有比在 SFT 下更不可能。",
+    ),
+    "alignment.error.run": ("Unknown run; choose one of {runs}.", "未知的训练；请在 {runs} 中选择。"),
+    "alignment.error.no_run": (
+        "The card of {name} has no recorded history: run python -m models.train {name}.",
+        "{name} 的模型卡没有训练记录：请运行 python -m models.train {name}。",
     ),
 }

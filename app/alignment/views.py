@@ -123,3 +123,48 @@ def ratio_strip(tokens: tuple[str, ...], ratios: np.ndarray, *, label: str, span
     """HTML: the reply's tokens coloured by log π_dpo − log π_sft (red: DPO made the token less likely, green:
     more), on a scale symmetric about 0."""
     return token_strip(list(tokens), ratios, vmin=-span_, vmax=span_, colorscale="RdYlGn", fmt="{:+.3f}", label=label)
+
+
+@cached
+def run_over_steps(
+    steps: np.ndarray,
+    top: tuple[tuple[str, np.ndarray, str], ...],
+    bottom: tuple[tuple[str, np.ndarray, str], ...],
+    step: int,
+    *,
+    top_title: str,
+    bottom_title: str,
+    x_title: str,
+    zero: bool = False,
+) -> go.Figure:
+    """A recorded run's per-step numbers in two panels sharing the step axis, each series (name, values, colour) a
+    thin line of every step's batch under its running mean over 10 steps; the picked step marked by a dotted line in
+    both; ``zero``: a line at 0 in both panels."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
+    for row, series in ((1, top), (2, bottom)):
+        for name, values, colour in series:
+            v = np.asarray(values, dtype=float)
+            smooth = np.convolve(v, np.ones(10) / 10, mode="valid") if len(v) >= 10 else v
+            fig.add_trace(
+                go.Scatter(
+                    x=steps, y=v, mode="lines", name=name, legendgroup=name, showlegend=False, opacity=0.35,
+                    line={"color": colour, "width": 1}, hovertemplate=name + " · %{x}: %{y:.3f}<extra></extra>",
+                ),
+                row=row,
+                col=1,
+            )  # fmt: skip
+            fig.add_trace(
+                go.Scatter(
+                    x=steps[len(v) - len(smooth) :], y=smooth, mode="lines", name=name, legendgroup=name,
+                    line={"color": colour, "width": 2}, hoverinfo="skip",
+                ),
+                row=row,
+                col=1,
+            )  # fmt: skip
+        fig.add_vline(x=step, line={"color": MARK, "width": 1.5, "dash": "dot"}, row=row, col=1)
+        if zero:
+            fig.add_hline(y=0, line={"color": "#aaaaaa", "width": 1}, row=row, col=1)
+    fig.update_yaxes(title=top_title, row=1, col=1)
+    fig.update_yaxes(title=bottom_title, row=2, col=1)
+    fig.update_xaxes(title=x_title, row=2, col=1)
+    return legend_above(fig, 520, top=40)

@@ -4,7 +4,7 @@ advantages without a value network; and DeepSeek-R1's (2501.12948) pipeline. All
 
 import streamlit as st
 
-from app.reasoning import sections
+from app.reasoning import sections, watch
 from app.reasoning import service as svc
 from app.shared import ui
 from app.shared.i18n import InputError, t
@@ -41,11 +41,13 @@ sections.pickers()  # examples, a held-out problem's difficulty and number, anot
 sections.chain_of_thought()  # `direct` against `cot` on the problem in the box
 sections.accuracy_curve(curves, curves_error)  # held-out exact match by number of operations, the problem marked
 
-# 2 · GRPO, live: a group sampled for the problem, its rewards and advantages, and what training changed
+# 2 · GRPO, live: a group sampled for the problem, its rewards and advantages, what training changed, and the run
+# watched step by step (a step slider over grpo-run's record)
 sections.grpo_heading()
 sections.group_controls()  # the policy, the group's size, the seed
 sections.group()
 sections.training()
+watch.section()  # the run recorded step by step: accuracy by k, length, a group at each step
 
 # 3 · no value network, verifiable rewards, R1's pipeline
 sections.why()

@@ -25,6 +25,7 @@ PROBLEM, CURVE, GROUP_PART = "reasoning_part_problem", "reasoning_part_curve", "
 PARTS = [PROBLEM, CURVE, GROUP_PART]  # what reads the problem, in page order
 BOX_NOTE = "_reasoning_box_choice"  # the box's problem as the problem part reads it (ui.note_controls)
 GROUP_CONTROLS = ("reasoning_policy", "reasoning_group", "reasoning_seed")
+RUN_STEP = "reasoning_run_step"  # the watched run's kept step the group samples from (in the link)
 GROUP = "_reasoning_group_choice"  # the group controls' values as the group part reads them (ui.note_controls)
 TEXT = "_reasoning_text"  # the problem as the problem part last read it (None: none), for the curve and the group
 
@@ -268,8 +269,12 @@ def group_controls() -> None:
     ui.choice(
         row.segmented_control,
         t("reasoning.policy"),
-        svc.POLICIES,
-        labels={svc.START: t("reasoning.policy.start"), svc.GRPO: t("reasoning.policy.grpo")},
+        svc.policies(),
+        labels={
+            svc.START: t("reasoning.policy.start"),
+            svc.GRPO: t("reasoning.policy.grpo"),
+            svc.RUN: t("reasoning.policy.run"),
+        },
         required=True,
         **ui.drives("reasoning_policy", GROUP, [GROUP_PART], bind=False),  # ui.choice writes the link itself
     )
@@ -289,6 +294,10 @@ def group() -> None:
     if text is None:
         st.info(t("reasoning.grpo.no_problem"), icon=":material/info:")
         return
+    if policy == svc.RUN:  # the watched run: its weights at a kept step (moving the slider reruns this part)
+        policy = ui.training_step(svc.RUN, RUN_STEP)
+    else:
+        st.query_params.pop(RUN_STEP, None)
     try:
         g = svc.group(text, policy, int(size), int(seed))
     except InputError as e:
@@ -321,7 +330,7 @@ def group() -> None:
             "lengths": g.lengths,
             "token_weights": g.weights,
         },
-        f"reasoning-group-{g.policy}-G{G}-seed{seed}",
+        f"reasoning-group-{g.policy.replace('@', '-step')}-G{G}-seed{seed}",
         key="reasoning_group_bars",
     )
     ui.table(

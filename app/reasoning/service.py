@@ -22,6 +22,7 @@ from models.data import chains
 DIRECT, COT = "direct", "cot"
 START, GRPO = "grpo-start", "grpo"
 POLICIES = (START, GRPO)  # before RL, after RL
+RUN = "grpo-run"  # grpo's recipe, settings and seed, with every step recorded and the weights kept at a few steps
 MAX_CHARS = 40  # a start digit and MAX_STEPS operations, with room for spaces
 MAX_STEPS = chains.MAX_STEPS
 BAR_STEPS = reasoning.BAR_STEPS
@@ -289,10 +290,24 @@ class Group:
     ms: float
 
 
+def policy_base(name: str) -> str | None:
+    """The checkpoint a policy name is of (``grpo-run@10`` -> ``grpo-run``); None for a malformed name."""
+    try:
+        return checkpoint(name).base
+    except ValueError:
+        return None
+
+
+def policies() -> tuple[str, ...]:
+    """The group's policies: before and after RL, and the watched run where it is installed."""
+    return (*POLICIES, RUN) if checkpoint(RUN).available else POLICIES
+
+
 @cached  # shared as it is, not copied per call (services.read_only)
 def group(text: str, policy: str, size: int, seed: int) -> Group:
-    """Sample ``size`` completions of the problem from ``policy`` (torch: models.reasoning's decoder)."""
-    if policy not in POLICIES:
+    """Sample ``size`` completions of the problem from ``policy`` (torch: models.reasoning's decoder): START, GRPO,
+    or RUN at one of its kept steps (``grpo-run@10``)."""
+    if policy_base(policy) not in (*POLICIES, RUN):
         raise InputError("reasoning.error.policy")
     if not 2 <= size <= MAX_GROUP:
         raise InputError("reasoning.error.group", max=MAX_GROUP)
@@ -440,3 +455,122 @@ def here() -> dict:
         "max": MAX_STEPS,
         "longest": worked_length(MAX_STEPS),
     }
+
+
+# ---- GRPO watched: the grpo-run checkpoint, recorded step by step (models/recipes/reasoning.py ``RunLog``) -----------
+
+LENGTH_WINDOW = 10  # the text's lengths and shares "at the end": means over this many RL steps' batches
+REACHED = 0.9  # the text's "by step n": the first recorded step where held-out accuracy at BAR_STEPS reached this
+
+
+@dataclass(frozen=True)
+class RecordedGroup:
+    """One group the policy after ``step`` RL steps sampled during the run (the card's record): the question, each
+    completion with its length, the rule's reward and the advantage GRPO gave it."""
+
+    step: int
+    question: str  # 3+4*3-5
+    answer: int
+    completions: tuple[str, ...]
+    lengths: np.ndarray  # (G,) completion tokens
+    rewards: np.ndarray  # (G,)
+    advantages: np.ndarray  # (G,) as the run computed them (rl.group_advantages)
+    correct: np.ndarray  # (G,) bool, by the rule
+    writes_steps: np.ndarray  # (G,) bool: wrote something before "="
+
+
+@dataclass(frozen=True)
+class Watched:
+    """The recorded run: at each of its recorded steps (S), held-out exact match by number of operations (K) and one
+    sampled group; per RL step (N), the numbers of the batch that step learnt from."""
+
+    steps: tuple[int, ...]  # (S,) the recorded steps: the slider's
+    ks: np.ndarray  # (K,)
+    by_k: np.ndarray  # (S, K)
+    per_k: int  # held-out problems per k behind by_k
+    groups: tuple[RecordedGroup, ...]  # (S,)
+    history: dict[str, np.ndarray]  # per RL step: step, reward, accuracy, length, writes_steps, equal_rewards, kl
+    snapshots: tuple[int, ...]  # the steps whose weights were kept
+    settings: dict
+    facts: dict  # the numbers the page's text states (``watched_facts``)
+
+
+def _recorded_group(g: Mapping) -> RecordedGroup:
+    p = chains.parse(g["question"])
+    judged = [chains.judge(c, p) for c in g["completions"]]
+    return RecordedGroup(
+        step=int(g["step"]),
+        question=p.question,
+        answer=int(g["answer"]),
+        completions=tuple(g["completions"]),
+        lengths=np.asarray(g["lengths"], dtype=int),
+        rewards=np.asarray(g["rewards"], dtype=float),
+        advantages=np.asarray(g["advantages"], dtype=float),
+        correct=np.array([j.correct for j in judged]),
+        writes_steps=np.array([c.partition("=")[0] != "" for c in g["completions"]]),
+    )
+
+
+def watched_facts(steps: tuple[int, ...], ks: np.ndarray, by_k: np.ndarray, history: dict, settings: dict) -> dict:
+    """What the page says happened, read from the card: held-out exact match at BAR_STEPS operations and on the
+    mix of 1 … max_steps_in_question at the first and last recorded step, the first recorded step where the first
+    reached REACHED (0: never), the mean completion length and the share of completions that wrote steps in the
+    first RL step's batch and over the last LENGTH_WINDOW steps, and the share of groups whose rewards were all
+    equal over the last LENGTH_WINDOW steps; exact match one operation past the trained lengths at the end; the mean
+    length of a right, fully worked answer over the trained lengths."""
+    col = {int(k): i for i, k in enumerate(ks)}
+    bar = by_k[:, col[BAR_STEPS]]
+    mix = by_k[:, [col[k] for k in range(1, settings["max_steps_in_question"] + 1)]].mean(1)
+    reached = next((s for s, v in zip(steps, bar) if v >= REACHED), 0)
+    n = LENGTH_WINDOW
+    length, writes, equal = (np.asarray(history[k], float) for k in ("length", "writes_steps", "equal_rewards"))
+    return {
+        "steps": int(settings["steps"]),
+        "k": BAR_STEPS,
+        "bar0": float(bar[0]),
+        "bar1": float(bar[-1]),
+        "mix0": float(mix[0]),
+        "mix1": float(mix[-1]),
+        "kmax": int(settings["max_steps_in_question"]),
+        "reached": int(reached),
+        "level": REACHED,
+        "n": n,
+        "len0": float(length[0]),
+        "len1": float(length[-n:].mean()),
+        "writes0": float(writes[0]),
+        "writes1": float(writes[-n:].mean()),
+        "equal1": float(equal[-n:].mean()),
+        "full": float(np.mean([worked_length(k) for k in range(1, settings["max_steps_in_question"] + 1)])),
+        "near_k": int(settings["max_steps_in_question"]) + 1,
+        "near1": float(by_k[-1, col[int(settings["max_steps_in_question"]) + 1]]),
+    }
+
+
+def watched_available() -> bool:
+    return checkpoint(RUN).available and "recorded" in card(RUN)
+
+
+@st.cache_data(show_spinner=False, max_entries=1)
+def watched() -> Watched:
+    """The grpo-run card's record, for the training section's slider, figures and text."""
+    c = card(RUN)
+    if not checkpoint(RUN).available or "recorded" not in c or "history" not in c:
+        raise InputError("reasoning.error.no_run")
+    recorded = sorted(c["recorded"]["steps"], key=lambda r: r["step"])
+    ks = np.array(sorted(int(k) for k in recorded[0]["accuracy_by_steps"]))
+    by_k = np.array([[r["accuracy_by_steps"][str(k)] for k in ks] for r in recorded], dtype=float)
+    keys = ("step", "reward", "accuracy", "length", "writes_steps", "equal_rewards", "kl", "loss")
+    history = {k: np.asarray(c["history"][k], dtype=float) for k in keys if k in c["history"]}
+    settings = {**reasoning.GRPO, **c.get("settings", {})}
+    steps = tuple(int(r["step"]) for r in recorded)
+    return Watched(
+        steps=steps,
+        ks=ks,
+        by_k=by_k,
+        per_k=int(c["recorded"].get("per_k", 0)),
+        groups=tuple(_recorded_group(r["group"]) for r in recorded),
+        history=history,
+        snapshots=tuple(int(r["step"]) for r in sorted(c.get("snapshots", []), key=lambda r: r["step"])),
+        settings=settings,
+        facts=watched_facts(steps, ks, by_k, history, settings),
+    )

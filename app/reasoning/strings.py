@@ -580,4 +580,121 @@ STRINGS = {
         "没有安装 GRPO 检查点，因此没有训练曲线：请运行 python -m models.train grpo（每次训练的记录见 "
         "docs/training/reasoning.md）。",
     ),
+    # ---- GRPO watched step by step (watch.py): the grpo-run checkpoint's record -------------------------------------
+    "reasoning.watch.title": ("GRPO, step by step", "逐步观察 GRPO"),
+    "reasoning.watch.intro": (
+        "**grpo-run** is grpo trained again from the same start with the same settings and seed, recorded as it "
+        "learnt: every one of its {steps} RL steps' batches (mean reward, right answers, completion length, how many "
+        "completions write the steps), and at {n} steps the held-out exact match for each number of operations "
+        "({per_k} problems per k) and one group the policy sampled, with its rewards and advantages as the run "
+        "computed them. Its weights were kept at steps {snaps}: pick the policy *watched run* above to sample a "
+        "group from any of them.",
+        "**grpo-run** 是从同一起点、用同样的设置和种子重新训练的 grpo，并在学习过程中做了记录：{steps} 个 RL "
+        "步中每一步的批次（平均奖励、答对数、补全长度、写出步骤的补全所占比例），以及在 {n} 个步上每种运算个数的"
+        "留出集完全匹配率（每个 k {per_k} 道题）和策略采样的一组补全，连同训练时算出的奖励和优势。它的权重保存在"
+        "以下各步：{snaps}。在上方选择策略“观察的训练”，即可从其中任一步采样一组。",
+    ),
+    "reasoning.watch.step": ("RL step", "RL 步"),
+    "reasoning.watch.step.help": (
+        "{n} recorded steps: 0 is the start (grpo-start, before any RL), {last} the end of training. The figures "
+        "mark the step; the group below is one the policy after that many steps sampled.",
+        "共记录了 {n} 个步：0 为起点（grpo-start，尚未做 RL），{last} 为训练结束。图中标出该步；下方的一组是"
+        "经过这么多步之后的策略采样的。",
+    ),
+    "reasoning.watch.m.bar": ("Held-out exact match, k = {k}", "留出集完全匹配率，k = {k}"),
+    "reasoning.watch.m.bar.help": (
+        "Greedy answers of the policy at this step on {n} held-out problems with this many operations; the change "
+        "is from step 0.",
+        "该步策略在 {n} 道该运算个数的留出题上的贪心回答；变化量相对于步 0。",
+    ),
+    "reasoning.watch.m.writes": ("Completions that write steps", "写出步骤的补全"),
+    "reasoning.watch.m.writes.help": (
+        "In this group: completions that write running values before the = sign rather than the answer at once.",
+        "本组中在等号之前写出中间值、而不是直接给出答案的补全。",
+    ),
+    "reasoning.watch.k_line": ("k = {k}", "k = {k}"),
+    "reasoning.watch.by_k.caption": (
+        "Held-out exact match of greedy answers at each recorded step, one line per number of operations k ({n} "
+        "problems per k); dashed: longer than any training question (k > {kmax}). The dotted line marks the step; the "
+        "step axis is logarithmic, so the first ten steps get room.",
+        "每个记录步上贪心回答的留出集完全匹配率，每种运算个数 k 一条线（每个 k {n} 道题）；虚线：比任何训练题都长"
+        "（k > {kmax}）。点线标出所选步；步数轴为对数刻度，前十步因此占有足够的宽度。",
+    ),
+    "reasoning.watch.writes": ("write the steps", "写出步骤"),
+    "reasoning.watch.equal": ("groups with equal rewards (no signal)", "奖励全相同的组（无信号）"),
+    "reasoning.watch.share": ("share", "比例"),
+    "reasoning.watch.per_step.caption": (
+        "Per RL step, of the batch that step sampled and learnt from: the mean completion length (top; dashed, a "
+        "right answer that writes every step), and the shares of completions that write the steps, of right answers, "
+        "and of groups whose rewards were all equal, whose advantages are then all 0 (bottom).",
+        "每个 RL 步中该步采样并用于学习的批次：平均补全长度（上图；虚线为写出每一步的正确答案的长度），以及写出"
+        "步骤的补全、正确答案、奖励全相同的组（其优势因而全为 0）各自所占的比例（下图）。",
+    ),
+    "reasoning.watch.group": ("A group sampled at step {step}", "步 {step} 采样的一组"),
+    "reasoning.watch.group.caption": (
+        "Question {question} (answer {answer}), sampled during training by the policy after {step} steps: the first "
+        "of that batch's questions whose rewards differ (else the first). Rewards by the rule, advantages as the run "
+        "computed them: each reward minus the group's mean, over its standard deviation.",
+        "题目 {question}（答案 {answer}），由训练中经过 {step} 步的策略采样：该批次中第一道奖励有差别的题"
+        "（若没有，则取第一道）。奖励按规则给出，优势与训练时的计算相同：奖励减去组平均，再除以组内标准差。",
+    ),
+    "reasoning.watch.col.completion": ("sampled in training", "训练中采样的补全"),
+    "reasoning.watch.group.flat": (
+        "Every completion earned the same reward: the advantages are all 0 and this group moves nothing.",
+        "所有补全得到相同的奖励：优势全为 0，这一组不会带来任何更新。",
+    ),
+    "reasoning.watch.paper": (
+        "**In the paper.** DeepSeek-R1-Zero was trained from its base model with GRPO and rule-based rewards alone. "
+        "Over the RL steps its pass@1 on AIME 2024 rose from 15.6% to 71.0% (its Figure 2), and the average length "
+        "of its responses grew steadily all the while (Figure 3): with no instruction to do so, it learnt to spend "
+        "more tokens working on a problem.",
+        "**论文中。** DeepSeek-R1-Zero 从基础模型出发，只用 GRPO 和基于规则的奖励训练。在 RL 过程中，它在 "
+        "AIME 2024 上的 pass@1 从 15.6% 升到 71.0%（论文图 2），回答的平均长度也一直稳步增长（图 3）：没有任何"
+        "指令要求，它自己学会了在一道题上花更多词元去推演。",
+    ),
+    "reasoning.watch.here.acc": (
+        "**Here.** At k = {k} operations, held-out exact match went from {bar0} at step 0 to {bar1} at step "
+        "{steps}, and first reached {level} at step {reached}; on the mix of 1 … {kmax} operations, from {mix0} to "
+        "{mix1}.",
+        "**这里。** 在 k = {k} 个运算上，留出集完全匹配率从步 0 的 {bar0} 升到步 {steps} 的 {bar1}，"
+        "在步 {reached} 首次达到 {level}；在 1 … {kmax} 个运算的混合题上，从 {mix0} 升到 {mix1}。",
+    ),
+    "reasoning.watch.here.acc.never": (
+        "**Here.** At k = {k} operations, held-out exact match went from {bar0} at step 0 to {bar1} at step "
+        "{steps}, never reaching {level}; on the mix of 1 … {kmax} operations, from {mix0} to {mix1}.",
+        "**这里。** 在 k = {k} 个运算上，留出集完全匹配率从步 0 的 {bar0} 变为步 {steps} 的 {bar1}，"
+        "始终未达到 {level}；在 1 … {kmax} 个运算的混合题上，从 {mix0} 变为 {mix1}。",
+    ),
+    "reasoning.watch.here.length.up": (
+        "The mean completion grew from {len0} tokens in the first step's batch to {len1} over the last {n} steps, as "
+        "the share of completions that write the steps went from {writes0} to {writes1}. It stops there: a right "
+        "answer that writes every step has a fixed length ({full} tokens on average over the training questions), and "
+        "nothing here pays for more, unlike the open-ended problems R1-Zero learnt to think longer on.",
+        "平均补全长度从第一步批次的 {len0} 个词元增长到最后 {n} 步的 {len1} 个，同时写出步骤的补全比例从 "
+        "{writes0} 升到 {writes1}。长度到此为止：写出每一步的正确答案长度固定（训练题上平均 {full} 个词元），这里"
+        "没有任何东西奖励更长的回答，而 R1-Zero 面对的开放问题则让它学会了想得更久。",
+    ),
+    "reasoning.watch.here.length.down": (
+        "The mean completion shrank from {len0} tokens in the first step's batch to {len1} over the last {n} steps, "
+        "while the share of completions that write the steps went from {writes0} to {writes1}.",
+        "平均补全长度从第一步批次的 {len0} 个词元缩短到最后 {n} 步的 {len1} 个，写出步骤的补全比例则从 {writes0} "
+        "变为 {writes1}。",
+    ),
+    "reasoning.watch.here.length.flat": (
+        "The mean completion stayed near {len0} tokens ({len1} over the last {n} steps), while the share of "
+        "completions that write the steps went from {writes0} to {writes1}.",
+        "平均补全长度保持在 {len0} 个词元左右（最后 {n} 步为 {len1}），写出步骤的补全比例从 {writes0} 变为 {writes1}。",
+    ),
+    "reasoning.watch.here.end": (
+        "Over the last {n} steps {equal1} of the groups scored all alike; their advantages are 0, so they teach "
+        "nothing: the more often the policy is right, the fewer of its groups carry a signal. At k = {near_k}, one "
+        "operation longer than any training question, the final policy answered {near1} of the held-out problems.",
+        "最后 {n} 步中，有 {equal1} 的组所有补全得分相同；它们的优势为 0，不带来任何学习信号：策略答对得越多，带有"
+        "信号的组就越少。在 k = {near_k}（比任何训练题多一个运算）上，最终策略答对了 {near1} 的留出题。",
+    ),
+    "reasoning.policy.run": ("watched run (grpo-run)", "观察的训练（grpo-run）"),
+    "reasoning.error.no_run": (
+        "The recorded GRPO run is not installed: run python -m models.train grpo-run.",
+        "没有安装记录下来的 GRPO 训练：请运行 python -m models.train grpo-run。",
+    ),
 }

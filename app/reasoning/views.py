@@ -248,6 +248,130 @@ def training_curves(
     return fig
 
 
+# ---- GRPO watched: the recorded run over RL steps --------------------------------------------------------------------
+
+K_COLOURS = ("#aec7e8", "#7fa6d6", "#4f86c6", "#1f5fa8", "#17488a", "#0d2f63", "#ff7f0e", "#d62728")  # k = 1 … 8
+
+
+def _step_axis(last: int) -> dict:
+    """An x axis of RL steps on a log scale, each step s drawn at s + 1 (so that step 0, before RL, has a place)
+    and labelled s: the first ten steps, where the habit changes, get as much room as the other 190."""
+    ticks = [s for s in (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if s <= last]
+    return {"type": "log", "tickvals": [s + 1 for s in ticks], "ticktext": [str(s) for s in ticks]}
+
+
+def _mark(fig: go.Figure, step: int, **where) -> None:
+    fig.add_vline(x=step + 1, line={"color": MARK, "width": 1.5, "dash": "dot"}, **where)
+
+
+@cached
+def accuracy_over_steps(
+    steps: tuple[int, ...],
+    ks: np.ndarray,
+    by_k: np.ndarray,
+    step: int,
+    *,
+    trained_k: int,
+    k_name: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """Held-out exact match at each recorded RL step, one line per number of operations k (blues up to the longest
+    trained, then warm colours for the longer ones), the picked step marked by a dotted line."""
+    fig = go.Figure()
+    x = [s + 1 for s in steps]
+    for j, k in enumerate(ks):
+        name = k_name.format(k=int(k))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=by_k[:, j],
+                customdata=list(steps),
+                mode="lines+markers",
+                name=name,
+                line={
+                    "color": K_COLOURS[j % len(K_COLOURS)],
+                    "width": 2,
+                    "dash": "solid" if k <= trained_k else "dash",
+                },
+                marker={"size": 5},
+                hovertemplate=name + " · %{customdata}: %{y:.0%}<extra></extra>",
+            )
+        )
+    _mark(fig, step)
+    fig.update_xaxes(title=x_title, **_step_axis(steps[-1]))
+    fig.update_yaxes(title=y_title, tickformat=".0%", range=[-0.02, 1.02])
+    return legend_above(fig, 380, top=40)
+
+
+@cached
+def run_over_steps(
+    steps: np.ndarray,
+    length: np.ndarray,
+    shares: tuple[tuple[str, np.ndarray, str], ...],
+    step: int,
+    *,
+    full_length: float,
+    full_length_name: str,
+    length_title: str,
+    share_title: str,
+    x_title: str,
+) -> go.Figure:
+    """Per RL step, of the batch that step learnt from: the mean completion length (top, with a fully worked
+    answer's length dotted) and shares of its completions (bottom: each as (name, values, colour)); the picked step
+    marked in both panels."""
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
+    x = steps + 1
+    custom = steps.astype(int)
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=length,
+            customdata=custom,
+            mode="lines",
+            name=length_title,
+            line={"color": "#8c564b", "width": 1.5},
+            hovertemplate=length_title + " · %{customdata}: %{y:.1f}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[x[0], x[-1]],
+            y=[full_length, full_length],
+            mode="lines",
+            name=full_length_name,
+            line={"color": MARK, "width": 1, "dash": "dash"},
+            hoverinfo="skip",
+        ),
+        row=1,
+        col=1,
+    )
+    for name, values, colour in shares:
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=values,
+                customdata=custom,
+                mode="lines",
+                name=name,
+                line={"color": colour, "width": 1.5},
+                hovertemplate=name + " · %{customdata}: %{y:.0%}<extra></extra>",
+            ),
+            row=2,
+            col=1,
+        )
+    for row in (1, 2):
+        _mark(fig, step, row=row, col=1)
+    axis = _step_axis(int(steps[-1]))
+    fig.update_xaxes(**axis)
+    fig.update_xaxes(title=x_title, row=2, col=1)
+    fig.update_yaxes(title=length_title, row=1, col=1)
+    fig.update_yaxes(title=share_title, tickformat=".0%", range=[-0.02, 1.02], row=2, col=1)
+    return legend_above(fig, 520, top=40)
+
+
 # ---- DeepSeek-R1's pipeline ------------------------------------------------------------------------------------------
 
 

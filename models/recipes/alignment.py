@@ -24,6 +24,8 @@ verdict stops (over-optimisation) is read from them.
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import sys
 import time
 from collections.abc import Iterator
@@ -38,9 +40,9 @@ from models import alignment, gpt, metrics, rl, zoo
 from models.alignment import complete
 from models.data import instruct
 from models.data.instruct import CURVE_PROMPTS, encode, end_id, reply_text
-from models.recipes import Recipe, Run, Trained
+from models.recipes import Recipe, Run, Sweep, Trained
 from models.recipes.common import decoder_recipe, initial_model, source_tokenizer
-from models.training import Trainer, fast_kernels, schedule
+from models.training import Recorder, Trainer, fast_kernels, schedule, snapshot_steps
 
 SOURCES = {"sft": "gpt", "reward": "sft", "ppo": "sft", "dpo": "sft"}  # each starts from, unless --init-from
 TASK = (
@@ -162,10 +164,19 @@ def pair_batches(pairs: list[dict], batch: int, epochs: int, rng: np.random.Gene
             yield [pairs[i] for i in order[s : s + batch]]
 
 
-def fit_on_pairs(model: nn.Module, loss, pairs: list[dict], hp: dict, seed: int, desc: str) -> Trainer:
-    """``hp["epochs"]`` passes over the pairs in shuffled batches of ``hp["batch"]``; the model is left in eval mode."""
-    steps = hp["epochs"] * (len(pairs) // hp["batch"])
-    trainer = Trainer(model, loss, steps=steps, lr=hp["lr"], warmup=hp["warmup"], weight_decay=hp["weight_decay"])
+def pair_steps(n_pairs: int, hp: dict) -> int:
+    return hp["epochs"] * (n_pairs // hp["batch"])
+
+
+def fit_on_pairs(
+    model: nn.Module, loss, pairs: list[dict], hp: dict, seed: int, desc: str, recorder: Recorder | None = None
+) -> Trainer:
+    """``hp["epochs"]`` passes over the pairs in shuffled batches of ``hp["batch"]``; the model is left in eval mode.
+    A ``recorder`` (``training.Recorder``) is called after every step."""
+    steps = pair_steps(len(pairs), hp)
+    trainer = Trainer(
+        model, loss, steps=steps, lr=hp["lr"], warmup=hp["warmup"], weight_decay=hp["weight_decay"], recorder=recorder
+    )
     batches = pair_batches(pairs, hp["batch"], hp["epochs"], np.random.default_rng(seed))
     with fast_kernels(model):
         for batch in tqdm(batches, total=steps, desc=desc, file=sys.stderr, mininterval=5.0):
@@ -315,7 +326,74 @@ def train_reward(run: Run) -> Trained:
     )
 
 
-def train_dpo(run: Run) -> Trained:
+# ---- the watched runs (ppo-run, dpo-run): ppo and dpo trained again, recorded step by step, weights not kept ---------
+
+REPLY_PROMPTS = 4  # held-out prompts whose greedy replies the watched runs keep at their recorded steps
+
+
+def reply_prompts(tok) -> list[list[int]]:
+    return held_out_prompts(tok, REPLY_PROMPTS)
+
+
+@torch.inference_mode()
+def replies_at(step: int, policy: gpt.GPT, rm: alignment.RewardModel | None, tok, prompts) -> dict:
+    """The policy's greedy replies to ``prompts`` at ``step``, each with the rule's score and (PPO) the reward
+    model's."""
+    was_training = policy.training
+    policy.eval()
+    mine = complete(policy, prompts)
+    policy.train(was_training)
+    texts = [reply_text(tok, r) for r in mine]
+    scores = last_rewards(rm, prompts, mine).tolist() if rm is not None else [None] * len(mine)
+    return {
+        "step": step,
+        "replies": [
+            {
+                "prompt": tok.decode(p),
+                "reply": text,
+                "rule_score": instruct.judge(text, ended).score,
+                **({"reward": round(float(r), 4)} if r is not None else {}),
+            }
+            for p, (text, ended), r in zip(prompts, texts, scores)
+        ],
+    }
+
+
+class DpoLog:
+    """What ``dpo-run`` keeps per optimiser step of its batch: the implicit rewards β log π/π_ref of the chosen and
+    the rejected replies (mean over the batch), the share of pairs where the chosen one's is higher, and the policy's
+    log-probabilities of both (summed over the reply, mean over the batch) with the reference's; and, at
+    ``snapshot_steps``-spaced steps, the greedy replies to REPLY_PROMPTS held-out prompts."""
+
+    KEYS = ("chosen_reward", "rejected_reward", "reward_accuracy", "logp_chosen", "logp_rejected", "ref_chosen",
+            "ref_rejected")  # fmt: skip
+
+    def __init__(self, out: Path, tok, total: int, policy: gpt.GPT):
+        self.tok, self.prompts = tok, reply_prompts(tok)
+        self.steps = set(snapshot_steps(total, 6, 4))
+        self.last: dict[str, float] = {}
+        self.replies = [replies_at(0, policy, None, tok, self.prompts)]
+        self.n = 0
+        self.recorder = Recorder(out, [], extra=self.extra)
+
+    def batch(self, logp_c, logp_r, ref_c, ref_r, chosen, rejected) -> None:
+        values = (chosen, rejected, (chosen > rejected).float(), logp_c, logp_r, ref_c, ref_r)
+        self.last = {k: round(float(v.detach().float().mean()), 4) for k, v in zip(self.KEYS, values)}
+
+    def extra(self, model: gpt.GPT) -> dict:
+        self.n += 1
+        if self.n in self.steps:
+            self.replies.append(replies_at(self.n, model, None, self.tok, self.prompts))
+        return dict(self.last)
+
+    def card(self) -> dict:
+        return {"history": self.recorder.history, "replies": self.replies}
+
+
+def train_dpo(run: Run, record: bool = False) -> Trained:
+    """DPO from ``sft`` on pairs sampled from it. ``record`` (``dpo-run``): every step's implicit rewards and
+    log-probabilities and a few replies at some steps (``DpoLog``); recording reads what the loss computed and
+    decodes greedily, so the steps are those of the unrecorded run."""
     hp = run.settings
     policy, config, tok = starting_policy(run, "dpo")
     ref = copy.deepcopy(policy).eval().requires_grad_(False)
@@ -330,23 +408,30 @@ def train_dpo(run: Run) -> Trained:
                     p[f"ref_{side}"] = v
     sampled_s = time.perf_counter() - start
 
+    log = DpoLog(run.out, tok, pair_steps(len(pairs), hp), policy) if record else None
+
     def loss(model, batch):
         prompts = [p["prompt_ids"] for p in batch]
-        out, _, _ = rl.dpo_loss(
-            sequence_logprob(model, prompts, [p["chosen_ids"] for p in batch]),
-            sequence_logprob(model, prompts, [p["rejected_ids"] for p in batch]),
-            torch.tensor([p["ref_chosen"] for p in batch]),
-            torch.tensor([p["ref_rejected"] for p in batch]),
-            hp["beta"],
-        )
+        logp_c = sequence_logprob(model, prompts, [p["chosen_ids"] for p in batch])
+        logp_r = sequence_logprob(model, prompts, [p["rejected_ids"] for p in batch])
+        ref_c = torch.tensor([p["ref_chosen"] for p in batch])
+        ref_r = torch.tensor([p["ref_rejected"] for p in batch])
+        out, chosen, rejected = rl.dpo_loss(logp_c, logp_r, ref_c, ref_r, hp["beta"])
+        if log is not None:
+            log.batch(logp_c, logp_r, ref_c, ref_r, chosen, rejected)
         return out
 
-    trainer = fit_on_pairs(policy, loss, pairs, hp, run.seed, "dpo")
+    trainer = fit_on_pairs(policy, loss, pairs, hp, run.seed, "dpo", log.recorder if log is not None else None)
     return Trained(
         policy,
         config,
         data=f"the same {len(pairs):,} preference pairs as reward (sampled from sft, labelled by the rule)",
-        card={"beta": hp["beta"], "pairs": len(pairs), "starts_from": str(source(run, "dpo").name)},
+        card={
+            "beta": hp["beta"],
+            "pairs": len(pairs),
+            "starts_from": str(source(run, "dpo").name),
+            **({"recorded": log.card()} if log is not None else {}),
+        },
         files={"tokenizer.json": tok.to_str()},
         stages=[{"stage": "sampling pairs from sft", "seconds": round(sampled_s, 1)}, trainer.summary("DPO")],
     )
@@ -375,7 +460,15 @@ def curve_point(policy: gpt.GPT, sft_replies, rm, ref, tok, prompts) -> dict:
     }
 
 
-def train_ppo(run: Run) -> Trained:
+PPO_KEYS = ("score", "kl", "reward", "length", "clipped", "approx_kl")
+
+
+def train_ppo(run: Run, record: bool = False) -> Trained:
+    """PPO from ``sft`` against ``reward``. ``record`` (``ppo-run``): every step's batch — the reward model's score,
+    the sampled KL to sft (Σ_t log π − log π_sft over the reply), the reward PPO maximises (score − β_KL · KL), the
+    reply length, the clipped share and approximate KL of the updates — and at every curve step the greedy replies to
+    a few held-out prompts; recording reads what the step computed and decodes greedily, so the steps are those of
+    the unrecorded run."""
     hp = run.settings
     policy, config, tok = starting_policy(run, "ppo")
     ref = copy.deepcopy(policy).eval().requires_grad_(False)
@@ -388,13 +481,17 @@ def train_ppo(run: Run) -> Trained:
     watch = held_out_prompts(tok, CURVE_PROMPTS)
     sft_replies = complete(ref, watch)
     curves, seconds = [], 0.0
+    history: dict[str, list] = {k: [] for k in ("step", *PPO_KEYS)}
+    said, asked = [], reply_prompts(tok)
     for step in tqdm(range(hp["steps"] + 1), desc="ppo", file=sys.stderr, mininterval=5.0):
-        if step % hp["log_every"] == 0:
+        if step % hp["log_every"] == 0 or step == hp["steps"]:
             policy.eval()
             curves.append({"step": step, **curve_point(policy, sft_replies, rm, ref, tok, watch)})
             print(curves[-1], file=sys.stderr)
-            if step == hp["steps"]:
-                break
+            if record:
+                said.append(replies_at(step, policy, rm, tok, asked))
+        if step == hp["steps"]:  # (a run whose steps are no multiple of log_every took one step more)
+            break
         start = time.perf_counter()
         group = groups[lengths[int(rng.integers(len(lengths)))]]
         prompts = [group[i] for i in rng.choice(len(group), hp["prompts"], replace=False)]
@@ -416,19 +513,34 @@ def train_ppo(run: Run) -> Trained:
             std = (((adv - mean) ** 2 * m).sum() / m.sum()).sqrt()
             adv = (adv - mean) / (std + 1e-8) * m  # whitened over the batch's reply tokens
         agent.train()
+        parts = []
         for _ in range(hp["epochs"]):
             for s in rng.permutation(len(prompts)).reshape(-1, hp["minibatch"]):
                 s = torch.from_numpy(s)
                 logits, values = agent(ids[s, :-1])
                 logp = gpt.logprobs_of(logits, ids[s, 1:])
-                pl, vl, _ = rl.ppo_losses(
+                pl, vl, part = rl.ppo_losses(
                     logp, logp_old[s], adv[s], values, values_old[s], returns[s], mask[s], clip=hp["clip"]
                 )
                 opt.zero_grad(set_to_none=True)
                 (pl + hp["vf_coef"] * vl).backward()
                 torch.nn.utils.clip_grad_norm_(agent.parameters(), 1.0)
                 opt.step()
+                parts.append(part)
         seconds += time.perf_counter() - start
+        if record:
+            kl = ((logp_old - logp_ref) * mask).sum(1)
+            found = {
+                "score": float(score.mean()),
+                "kl": float(kl.mean()),
+                "reward": float((score - hp["kl_coef"] * kl).mean()),
+                "length": float(mask.sum(1).float().mean()),
+                "clipped": float(np.mean([p["clipped"] for p in parts])),
+                "approx_kl": float(np.mean([p["approx_kl"] for p in parts])),
+            }
+            history["step"].append(step + 1)
+            for k in PPO_KEYS:
+                history[k].append(round(found[k], 4))
     policy.eval()
     return Trained(
         policy,
@@ -439,6 +551,7 @@ def train_ppo(run: Run) -> Trained:
             "starts_from": str(source(run, "ppo").name),
             "curves": curves,
             "curves_note": f"greedy replies to {CURVE_PROMPTS} held-out prompts every {hp['log_every']} steps",
+            **({"recorded": {"history": history, "replies": said}} if record else {}),
         },
         files={"tokenizer.json": tok.to_str()},
         stages=[{"stage": "PPO", "steps": hp["steps"], "train_seconds": round(seconds, 1)}],
@@ -472,4 +585,82 @@ RECIPES = [
     ),
     _policy("ppo", train_ppo, evaluate_policy, WIN, PPO),
     _policy("dpo", train_dpo, evaluate_policy, WIN, DPO),
+]
+
+
+# ---- the watched runs as tables: a run recorded, its weights not kept (folders ppo-run/, dpo-run/) ------------------
+
+RUN_NOTES = {
+    "ppo": "ppo trained again with its settings and seed, recorded step by step: per step the batch's reward-model "
+    "score, sampled KL to sft (sum over the reply of log pi - log pi_sft), the reward PPO maximises (score - kl_coef "
+    "* KL), reply length, clipped share and approximate KL; at every curve step the greedy replies to "
+    f"{REPLY_PROMPTS} held-out prompts. Its weights are not kept (ppo's are shipped).",
+    "dpo": "dpo trained again with its settings and seed, recorded step by step: per step the batch's implicit "
+    "rewards beta log pi/pi_ref of the chosen and rejected replies, the share where the chosen one's is higher, and "
+    "the policy's and the reference's log-probabilities of both (summed over the reply); at a few steps the greedy "
+    f"replies to {REPLY_PROMPTS} held-out prompts. Its weights are not kept (dpo's are shipped).",
+}
+
+
+def run_recorded(kind: str, settings: dict, seed: int, folder: Path) -> dict:
+    """``ppo`` or ``dpo`` trained again with ``record``; its record (history, replies) into ``runs.json`` and the
+    card, its weights dropped."""
+    folder.mkdir(parents=True, exist_ok=True)
+    train = train_ppo if kind == "ppo" else train_dpo
+    start = time.perf_counter()
+    trained = train(Run(seed=seed, out=folder, settings=settings), record=True)
+    row = {
+        "run": kind,
+        "params_total": zoo.parameter_count(trained.model),
+        "wall_time_s": round(time.perf_counter() - start, 1),
+        "stages": trained.stages,
+        **trained.card["recorded"],
+    }
+    (folder / "runs.json").write_text(json.dumps({"settings": settings, "runs": [row]}) + "\n")
+    return {"starts_from": "sft", "note": RUN_NOTES[kind], "stages": trained.stages, **trained.card["recorded"]}
+
+
+def _recorded(folder: Path) -> dict:
+    return json.loads((folder / "runs.json").read_text())["runs"][0]
+
+
+def _ends(values: list[float], n: int = 10) -> tuple[float, float]:
+    return round(float(np.mean(values[:n])), 4), round(float(np.mean(values[-n:])), 4)
+
+
+def evaluate_ppo_run(folder: Path) -> dict:
+    """From the record: the batch's reward-model score, KL to sft and reply length over the first and the last 10
+    steps."""
+    h = _recorded(folder)["history"]
+    out = {"steps": len(h["step"])}
+    for key in ("score", "kl", "reward", "length"):
+        out[f"{key}_first"], out[f"{key}_last"] = _ends(h[key])
+    return out
+
+
+def evaluate_dpo_run(folder: Path) -> dict:
+    """From the record: the implicit rewards and the policy's log-probabilities minus the reference's, chosen and
+    rejected, over the first and the last 10 steps, and the share of pairs ranked right."""
+    h = _recorded(folder)["history"]
+    out = {"steps": len(h["step"])}
+    for key in ("chosen_reward", "rejected_reward", "reward_accuracy"):
+        out[f"{key}_first"], out[f"{key}_last"] = _ends(h[key])
+    for side in ("chosen", "rejected"):
+        diff = (np.array(h[f"logp_{side}"]) - np.array(h[f"ref_{side}"])).tolist()
+        out[f"logp_{side}_change_first"], out[f"logp_{side}_change_last"] = _ends(diff)
+    return out
+
+
+SWEEPS = [
+    Sweep(
+        name=f"{kind}-run",
+        folder=f"{kind}-run",
+        run=functools.partial(run_recorded, kind),
+        evaluate=evaluate,
+        extra=lambda folder: {},
+        data=functools.partial(lambda kind: RUN_NOTES[kind], kind),
+        bars={},
+        defaults=defaults,
+    )
+    for kind, evaluate, defaults in (("ppo", evaluate_ppo_run, PPO), ("dpo", evaluate_dpo_run, DPO))
 ]

@@ -23,6 +23,7 @@ steps but did not know them (``direct`` fine-tuned on worked examples) gained 0.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections import Counter
@@ -49,7 +50,7 @@ from models.reasoning import (
 )
 from models.recipes import Recipe, Run, Trained
 from models.recipes.common import decoder_recipe
-from models.training import Trainer, fast_kernels, schedule
+from models.training import Recorder, Trainer, fast_kernels, schedule
 
 # The decoder both styles train: the LLaMA block (models/llama.py: RMSNorm, SwiGLU, rotary positions; full
 # multi-head attention here), character ids, context for the longest scratchpad. Rotary positions because a step is
@@ -308,7 +309,104 @@ def train_cold_start(run: Run) -> Trained:
     )
 
 
-def train_grpo(run: Run) -> Trained:
+# ---- the watched run (grpo-run): GRPO recorded step by step for the page's step slider -------------------------------
+
+RUN_SETTINGS = {
+    **GRPO,
+    "snapshots": [0, 4, 10, 200],  # weights kept in float16 (1.6 MB each): before, during and after the change
+    "record_n": 25,  # held-out problems per k for the recorded accuracy by k (a small set, so it stays cheap)
+}
+PER_STEP = ("reward", "accuracy", "length", "writes_steps", "equal_rewards", "kl", "clipped")
+
+
+def record_steps(total: int) -> list[int]:
+    """Where the watched run measures accuracy by k and keeps a group: every step of the first ten (the start's
+    habit of answering at once changes within them), then sparser."""
+    return sorted({s for s in (*range(11), 12, 15, 20, 25, 30, *range(40, total + 1, 20), total) if s <= total})
+
+
+class RunLog:
+    """What ``grpo-run`` keeps. Per RL step n (the batch that step n sampled and learnt from): the mean reward, the
+    share of right answers, the mean completion length in tokens, the share of completions that write steps, the
+    share of groups whose rewards are all equal (advantages 0: no signal), the KL estimate and clipped share of the
+    last update, and the loss (mean of the updates). At ``record_steps``: held-out accuracy by k of the policy after n
+    steps (greedy, ``record_n`` problems per k), and one group that policy sampled — the first of its questions whose
+    rewards differ, else the first — with each completion, its reward and advantage (``rl.group_advantages``)."""
+
+    def __init__(self, out: Path, hp: dict):
+        self.steps = set(record_steps(hp["steps"]))
+        self.problems = {k: held_out_set(k, hp["record_n"]) for k in range(1, chains.MAX_STEPS + 1)}
+        self.by_k: dict[int, dict[str, float]] = {}
+        self.groups: dict[int, dict] = {}
+        self.per_step: dict[str, list[float]] = {key: [] for key in PER_STEP}
+        self.per_k = hp["record_n"]
+        self.at = 0  # the step being recorded: the snapshot's measure reads its accuracy by k
+        self.recorder = Recorder(out, hp["snapshots"], measure=lambda m: {"accuracy_by_steps": self.by_k[self.at]})
+
+    def measure(self, step: int, policy: llama.Llama) -> None:
+        """Accuracy by k of the policy after ``step`` steps, once per recorded step; its snapshot at step 0."""
+        if (step not in self.steps and step not in self.recorder.steps) or step in self.by_k:
+            return
+        policy.eval()
+        self.at = step
+        self.by_k[step] = {str(k): round(accuracy(policy, problems)[0], 4) for k, problems in self.problems.items()}
+        if step == 0:
+            self.recorder.record(0, policy)
+
+    def group(self, step: int, questions: list[chains.Problem], s, rewards: np.ndarray) -> None:
+        g = rewards.shape[1]
+        q = next((i for i, row in enumerate(rewards) if row.min() != row.max()), 0)
+        adv = rl.group_advantages(rewards)[q]
+        lengths = s.mask.sum(1).tolist()
+        self.groups[step] = {
+            "step": step,
+            "question": questions[q].prompt,
+            "answer": questions[q].answer,
+            "completions": s.completions[q * g : (q + 1) * g],
+            "lengths": [int(n) for n in lengths[q * g : (q + 1) * g]],
+            "rewards": [round(float(r), 4) for r in rewards[q]],
+            "advantages": [round(float(a), 4) for a in adv],
+        }
+
+    def step(self, n: int, policy: llama.Llama, loss: float, s, judged, rewards: np.ndarray, parts: dict) -> None:
+        values = {
+            "reward": float(rewards.mean()),
+            "accuracy": float(np.mean([j.correct for j in judged])),
+            "length": float(s.mask.sum(1).float().mean()),
+            "writes_steps": writes_steps(s.completions),
+            "equal_rewards": float(np.mean(rewards.min(1) == rewards.max(1))),
+            "kl": parts["kl"],
+            "clipped": parts["clipped"],
+        }
+        for key in PER_STEP:
+            self.per_step[key].append(round(values[key], 4))
+        if n in self.recorder.steps:  # its snapshot's accuracy by k: the weights after step n
+            self.measure(n, policy)
+        self.recorder.record(n, policy, loss)
+        policy.train()
+
+    def history(self) -> dict[str, list]:
+        return {**self.recorder.history, **self.per_step}
+
+    def card(self) -> dict:
+        return {
+            "recorded": {
+                "what": "per RL step n in the history: the batch step n sampled and learnt from; at each of these "
+                "steps the policy after n steps: greedy exact match on held-out problems by number of operations "
+                "k, and one group it sampled (the batch of step n + 1; after the last step, one drawn more)",
+                "per_k": self.per_k,
+                "steps": [
+                    {"step": n, "accuracy_by_steps": self.by_k[n], "group": self.groups[n]} for n in sorted(self.groups)
+                ],
+            }
+        }
+
+
+def train_grpo(run: Run, record: bool = False) -> Trained:
+    """GRPO from ``grpo-start``. ``record`` (the ``grpo-run`` recipe): the same run, watched — every step's numbers
+    (``RunLog``), held-out accuracy by k and one sampled group at ``record_steps``, the weights in float16 at
+    ``snapshots`` (``training.Recorder``). Watching only decodes greedily or draws from generators of its own after the
+    last step: the questions, samples and updates are those of the unwatched run."""
     hp = run.settings
     torch.manual_seed(run.seed)
     rng = np.random.default_rng(run.seed)
@@ -323,8 +421,11 @@ def train_grpo(run: Run) -> Trained:
         k: [] for k in ("step", "reward", "accuracy", "length", "kl", "clipped", "held_out_accuracy")
     }
     seen: list[tuple[float, float, float, float, float]] = []
+    log = RunLog(run.out, hp) if record else None
     start = time.perf_counter()
     for step in range(hp["steps"] + 1):
+        if log is not None:
+            log.measure(step, policy)
         if step % LOG_EVERY == 0 or step == hp["steps"]:
             policy.eval()
             curves["step"].append(step)
@@ -342,6 +443,16 @@ def train_grpo(run: Run) -> Trained:
                 flush=True,
             )
         if step == hp["steps"]:
+            if log is not None and step in log.steps:  # the group the final policy samples: drawn after the run
+                policy.eval()
+                questions = training_problems(
+                    rng, rng.integers(1, hp["max_steps_in_question"] + 1, size=hp["questions"])
+                )
+                prompts = [q.prompt for q in questions for _ in range(hp["group"])]
+                s = decode(policy, prompts, temperature=hp["temperature"], generator=gen)
+                judged = [chains.judge(c, questions[i // hp["group"]]) for i, c in enumerate(s.completions)]
+                rewards = np.array([j.reward for j in judged]).reshape(hp["questions"], hp["group"])
+                log.group(step, questions, s, rewards)
             break
         # questions of 1 … max_steps_in_question operations mixed in every step (every prompt has one length)
         questions = training_problems(rng, rng.integers(1, hp["max_steps_in_question"] + 1, size=hp["questions"]))
@@ -356,9 +467,12 @@ def train_grpo(run: Run) -> Trained:
         judged = [chains.judge(c, questions[i // hp["group"]]) for i, c in enumerate(s.completions)]
         rewards = np.array([j.reward for j in judged]).reshape(hp["questions"], hp["group"])
         adv = torch.from_numpy(rl.group_advantages(rewards).reshape(-1)).float()
+        if log is not None and step in log.steps:
+            log.group(step, questions, s, rewards)
         with torch.no_grad():
             logp_ref = gpt.token_logprobs(reference, s.ids)
         policy.train()
+        losses = []
         for _ in range(hp["updates"]):
             loss, parts = rl.grpo_loss(
                 gpt.token_logprobs(policy, s.ids), s.logp, logp_ref, adv, s.mask, clip=hp["clip"], beta=hp["beta"]
@@ -367,6 +481,9 @@ def train_grpo(run: Run) -> Trained:
             loss.backward()
             nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
             opt.step()
+            losses.append(float(loss.detach()))
+        if log is not None:
+            log.step(step + 1, policy, float(np.mean(losses)), s, judged, rewards, parts)
         seen.append(
             (
                 float(rewards.mean()),
@@ -377,6 +494,7 @@ def train_grpo(run: Run) -> Trained:
             )
         )
     policy.cpu().eval()
+    recorded = log.card() if log is not None else {}
     return Trained(
         policy,
         asdict(CHAIN),
@@ -389,6 +507,7 @@ def train_grpo(run: Run) -> Trained:
             "grpo_curves": curves,
             "reward_rule": f"1 for the right answer in a well-formed completion, + {chains.FORMAT_BONUS} for the "
             "form; 0 for a malformed one",
+            **recorded,
         },
         stages=[
             {
@@ -398,6 +517,8 @@ def train_grpo(run: Run) -> Trained:
                 "final_reward": curves["reward"][-1],
             }
         ],
+        snapshots=log.recorder.records if log is not None else [],
+        history=log.history() if log is not None else {},
     )
 
 
@@ -420,4 +541,11 @@ RECIPES = [
     ),
     _recipe("grpo-start", train_cold_start, evaluate_start, {}, COLD_START),
     _recipe("grpo", train_grpo, evaluate_grpo, {"exact_match_gain": {"min": 0.15}}, GRPO),
+    _recipe(
+        "grpo-run",
+        functools.partial(train_grpo, record=True),
+        evaluate_grpo,
+        {"exact_match_gain": {"min": 0.15}},
+        RUN_SETTINGS,
+    ),
 ]

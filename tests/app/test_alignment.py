@@ -148,3 +148,84 @@ def test_the_samples_slider_sets_the_rows_per_model():
     rerun(at, LANG)
     table = next(df.value for df in at.dataframe if column in df.value.columns)
     assert len(table) == 5 * len(svc.POLICIES)
+
+
+# ---- PPO and DPO watched step by step (app/alignment/watch.py): the ppo-run and dpo-run cards -----------------------
+
+needs_runs = pytest.mark.skipif(svc.runs() != list(svc.RUNS), reason="no ppo-run / dpo-run cards")
+
+
+def watched_table(at):
+    column = translate("alignment.watch.col.reply", LANG)
+    return next(tb.value for tb in at.table if column in tb.value.columns)
+
+
+def recorded(name: str, step: int) -> list[dict]:
+    return next(r["replies"] for r in svc.card(name)["replies"] if r["step"] == step)
+
+
+@needs_runs
+@pytest.mark.parametrize("name", svc.RUNS)
+def test_the_step_slider_shows_the_runs_replies_at_that_step_and_keeps_it_in_the_link(name):
+    at = open_app("alignment", lang=LANG, alignment_run=name)
+    assert not at.exception
+    steps = [r["step"] for r in svc.card(name)["replies"]]
+    reply = translate("alignment.watch.col.reply", LANG)
+    assert at.select_slider(key="alignment_step").value == steps[-1]
+    assert list(watched_table(at)[reply]) == [x["reply"] for x in recorded(name, steps[-1])]
+    step = steps[len(steps) // 2]
+    at.select_slider(key="alignment_step").set_value(step)
+    rerun(at, LANG)
+    assert not at.exception
+    table = watched_table(at)
+    assert list(table[reply]) == [x["reply"] for x in recorded(name, step)]
+    assert list(table[translate("alignment.watch.col.rule", LANG)]) == [
+        f"{x['rule_score']:+.0f}" for x in recorded(name, step)
+    ]
+    assert at.query_params["alignment_step"] in (str(step), [str(step)])
+    again = open_app("alignment", lang=LANG, alignment_run=name, alignment_step=str(step))
+    assert list(watched_table(again)[reply]) == [x["reply"] for x in recorded(name, step)]
+    h = svc.card(name)["history"]
+    if name == "ppo-run":
+        assert m(at, "alignment.watch.m.score") == f"{h['score'][step - 1]:+.2f}"
+        want = [f"{x['reward']:+.2f}" for x in recorded(name, step)]
+        assert list(table[translate("alignment.watch.col.reward", LANG)]) == want
+    else:
+        assert m(at, "alignment.watch.m.chosen") == f"{h['chosen_reward'][step - 1]:+.3f}"
+
+
+@needs_runs
+def test_the_figure_marks_the_step_and_draws_the_cards_history():
+    from tests.app.conftest import spec, values
+
+    at = open_app("alignment", lang=LANG, alignment_run="dpo-run", alignment_step="10")
+    fig = spec(at, "alignment_watch_curves")
+    marks = [s for s in fig["layout"]["shapes"] if s.get("type") == "line" and s.get("x0") == s.get("x1")]
+    assert [s["x0"] for s in marks] == [10, 10]
+    h = svc.card("dpo-run")["history"]
+    chosen = next(tr for tr in fig["data"] if tr["name"] == translate("alignment.watch.chosen", LANG))
+    assert values(chosen["y"]).tolist() == h["chosen_reward"]
+
+
+@needs_runs
+def test_the_text_states_each_runs_numbers_read_from_its_card():
+    import numpy as np
+
+    n = svc.ENDS
+    at = open_app("alignment", lang=LANG, alignment_run="ppo-run")
+    h = {k: np.array(v) for k, v in svc.card("ppo-run")["history"].items()}
+    here = next(md.value for md in at.markdown if md.value.startswith("**Here.**"))
+    for number in (f"{h['score'][:n].mean():+.2f}", f"{h['score'][-n:].mean():+.2f}", f"{h['kl'][-n:].mean():.2f}"):
+        assert number in here, number
+    assert f"(β = {svc.card('ppo-run')['settings']['kl_coef']:g})" in here
+    assert any("per-token KL penalty" in md.value for md in at.markdown)
+    at = open_app("alignment", lang=LANG, alignment_run="dpo-run")
+    h = {k: np.array(v) for k, v in svc.card("dpo-run")["history"].items()}
+    here = next(md.value for md in at.markdown if md.value.startswith("**Here.**"))
+    dchosen = (h["logp_chosen"] - h["ref_chosen"])[-n:].mean()
+    drejected = (h["logp_rejected"] - h["ref_rejected"])[-n:].mean()
+    for number in (f"{h['chosen_reward'][-n:].mean():+.3f}", f"{h['rejected_reward'][-n:].mean():+.3f}"):
+        assert number in here, number
+    assert f"{dchosen:+.1f}" in here and f"{drejected:+.1f}" in here
+    assert ("Both fell" in here) == (dchosen < 0 and drejected < 0)
+    assert ("not both fell" in here) == (dchosen >= 0)

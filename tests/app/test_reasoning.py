@@ -242,3 +242,113 @@ def test_the_shared_results_cannot_be_changed_by_a_reader():
     for array in (a.cot.probs, a.direct.probs, g.rewards, g.advantages, g.token_probs[0]):
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
+
+
+# ---- GRPO watched step by step (app/reasoning/watch.py): the grpo-run card -------------------------------------------
+
+needs_run = pytest.mark.skipif(not svc.watched_available(), reason="no grpo-run checkpoint")
+
+
+def run_card() -> dict:
+    return svc.card(svc.RUN)
+
+
+def recorded(step: int) -> dict:
+    return next(r for r in run_card()["recorded"]["steps"] if r["step"] == step)
+
+
+def watched_table(at, lang: str = LANG):
+    column = translate("reasoning.watch.col.completion", lang)
+    return next(tb.value for tb in at.table if column in tb.value.columns)
+
+
+@needs_run
+def test_the_training_step_slider_shows_the_cards_group_for_that_step_and_keeps_it_in_the_link():
+    at = open_app("reasoning", lang=LANG)
+    assert not at.exception
+    steps = [r["step"] for r in run_card()["recorded"]["steps"]]
+    assert at.select_slider(key="reasoning_watch_step").value == steps[-1]
+    column = translate("reasoning.watch.col.completion", LANG)
+    assert list(watched_table(at)[column]) == [c or "∅" for c in recorded(steps[-1])["group"]["completions"]]
+    for step in (3, 10):
+        at.select_slider(key="reasoning_watch_step").set_value(step)
+        rerun(at, LANG)
+        assert not at.exception
+        g = recorded(step)["group"]
+        table = watched_table(at)
+        assert list(table[column]) == [c or "∅" for c in g["completions"]]
+        assert [float(x) for x in table[translate("reasoning.col.advantage", LANG)]] == pytest.approx(
+            g["advantages"], abs=5.1e-3
+        )
+        assert [float(x) for x in table[translate("reasoning.col.reward", LANG)]] == pytest.approx(g["rewards"])
+        k6 = recorded(step)["accuracy_by_steps"][str(svc.BAR_STEPS)]
+        assert m(at, "reasoning.watch.m.bar", k=svc.BAR_STEPS) == f"{k6:.0%}"
+        assert at.query_params["reasoning_watch_step"] in (str(step), [str(step)])
+        caption = translate("reasoning.watch.group", LANG, step=step)
+        assert any(caption in md.value for md in at.markdown)
+    # the link alone opens the page at that step
+    again = open_app("reasoning", lang=LANG, reasoning_watch_step="5")
+    assert again.select_slider(key="reasoning_watch_step").value == 5
+    assert list(watched_table(again)[column]) == [c or "∅" for c in recorded(5)["group"]["completions"]]
+
+
+@needs_run
+def test_the_figures_mark_the_picked_step_and_draw_the_cards_numbers():
+    from tests.app.conftest import spec, values
+
+    at = open_app("reasoning", lang=LANG, reasoning_watch_step="4")
+    by_k = spec(at, "reasoning_watch_by_k")
+    mark = [s for s in by_k["layout"]["shapes"] if s.get("type") == "line"]
+    assert mark and mark[0]["x0"] == 4 + 1  # steps drawn at s + 1 on the log axis
+    k6 = next(tr for tr in by_k["data"] if tr["name"] == f"k = {svc.BAR_STEPS}")
+    card = run_card()
+    assert values(k6["y"]).tolist() == [r["accuracy_by_steps"][str(svc.BAR_STEPS)] for r in card["recorded"]["steps"]]
+    per_step = spec(at, "reasoning_watch_per_step")
+    length = next(tr for tr in per_step["data"] if tr["name"] == translate("reasoning.curve.length", LANG))
+    assert values(length["y"]).tolist() == card["history"]["length"]
+    assert sum(s.get("type") == "line" and s["x0"] == 5 for s in per_step["layout"]["shapes"]) == 2
+
+
+@needs_run
+def test_the_text_states_the_runs_numbers_read_from_its_card():
+    at = open_app("reasoning", lang=LANG)
+    card = run_card()
+    steps = card["recorded"]["steps"]
+    k = str(svc.BAR_STEPS)
+    length = np.array(card["history"]["length"])
+    writes = np.array(card["history"]["writes_steps"])
+    n = svc.LENGTH_WINDOW
+    here = next(md.value for md in at.markdown if md.value.startswith("**Here.**"))
+    for number in (
+        f"{steps[0]['accuracy_by_steps'][k]:.0%}",
+        f"{steps[-1]['accuracy_by_steps'][k]:.0%}",
+        f"{length[0]:.1f}",
+        f"{length[-n:].mean():.1f}",
+        f"{writes[0]:.0%}",
+        f"{writes[-n:].mean():.0%}",
+    ):
+        assert number in here, number
+    reached = next(r["step"] for r in steps if r["accuracy_by_steps"][k] >= svc.REACHED)
+    assert f"at step {reached}" in here
+    paper = next(md.value for md in at.markdown if md.value.startswith("**In the paper.**"))
+    assert "15.6%" in paper and "71.0%" in paper
+
+
+@needs_run
+def test_the_group_samples_from_a_kept_step_of_the_watched_run():
+    at = open_app("reasoning", lang=LANG)
+    at.button_group(key="reasoning_policy").set_value(svc.RUN)
+    rerun(at, LANG)
+    assert not at.exception
+    kept = [r["step"] for r in sorted(run_card()["snapshots"], key=lambda r: r["step"])]
+    slider = at.select_slider(key="reasoning_run_step")
+    assert list(slider.options) == [f"{s:,}" for s in kept] and slider.value == kept[-1]
+    slider.set_value(kept[1])
+    rerun(at, LANG)
+    assert not at.exception
+    g = svc.group(svc.default_problem(), f"{svc.RUN}@{kept[1]}", svc.GROUP, 0)
+    assert list(group_table(at)[translate("reasoning.col.completion", LANG)]) == [c or "∅" for c in g.completions]
+    assert at.query_params["reasoning_run_step"] in (str(kept[1]), [str(kept[1])])
+    start = svc.group(svc.default_problem(), svc.START, svc.GROUP, 0)
+    first = svc.group(svc.default_problem(), f"{svc.RUN}@0", svc.GROUP, 0)
+    assert first.completions == start.completions  # step 0 is the start's weights (in float16)
