@@ -647,9 +647,11 @@ def around_formation(d: Dynamics) -> tuple[Moment, Moment]:
 
 
 def icl_tokens(name: str = DYNAMICS) -> dict:
-    """The tokens the in-context-learning score compares in this model's context (``metrics.icl_tokens``)."""
+    """The tokens the in-context-learning score compares in this model's context (``metrics.icl_tokens``), counted
+    from 1 as the paper counts its 50th and 500th."""
     early, late = metrics.icl_tokens(handle(name).config["max_len"])
-    return {"early": early, "late": late}
+    # the losses are by target: entry j predicts the window's token j + 1 counting from 0, its (j + 2)-th token
+    return {"early": early + 2, "late": late + 2}
 
 
 def live_trainer():
