@@ -43,13 +43,10 @@ def _part() -> None:
         ui.input_error(e)
         return
     steps = list(r.steps)
-    step = ui.choice(
-        st.select_slider,
+    step = ui.step_slider(
         t("alignment.watch.step"),
         steps,
         key="alignment_step",
-        labels={s: f"{s:,}" for s in steps},
-        default=steps[-1],
         help=t("alignment.watch.step.help", n=len(steps), last=steps[-1]),
     )
     st.markdown(t(f"alignment.watch.intro.{r.kind}", steps=r.facts["steps"], n=len(steps)))

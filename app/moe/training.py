@@ -45,14 +45,8 @@ def _part(text: str, backend: str) -> None:
     )
     run = svc.training_run(name)
     steps = list(run.snapshots)
-    step = ui.choice(
-        st.select_slider,
-        t("moe.train.step"),
-        steps,
-        key="moe_step",
-        labels={s: f"{s:,}" for s in steps},
-        default=steps[-1],
-        help=t("moe.train.step.help", n=len(steps), last=steps[-1]),
+    step = ui.step_slider(
+        t("moe.train.step"), steps, key="moe_step", help=t("moe.train.step.help", n=len(steps), last=steps[-1])
     )
     f, cfg = run.facts, run.config
     st.markdown(

@@ -46,14 +46,8 @@ def pct(x: float) -> str:
 def _part() -> None:
     w = svc.watched()
     steps = list(w.steps)
-    step = ui.choice(
-        st.select_slider,
-        t("reasoning.watch.step"),
-        steps,
-        key=STEP,
-        labels={s: f"{s:,}" for s in steps},
-        default=steps[-1],
-        help=t("reasoning.watch.step.help", n=len(steps), last=steps[-1]),
+    step = ui.step_slider(
+        t("reasoning.watch.step"), steps, key=STEP, help=t("reasoning.watch.step.help", n=len(steps), last=steps[-1])
     )
     i = steps.index(step)
     g = w.groups[i]

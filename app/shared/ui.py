@@ -481,6 +481,13 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     return name
 
 
+def step_slider(label: str, steps: list[int], *, key: str, help: str) -> int:
+    """A select slider over a recorded run's steps, kept in the link, opening on the last (the trained model)."""
+    return choice(
+        st.select_slider, label, steps, key=key, labels={s: f"{s:,}" for s in steps}, default=steps[-1], help=help
+    )
+
+
 def training_step(name: str, key: str) -> str:
     """Under a page's model picker: where the picked checkpoint's training was recorded (its card lists snapshots), a
     "training step" slider over the recorded steps, kept in the link, the last (the trained weights) by default.
@@ -492,15 +499,7 @@ def training_step(name: str, key: str) -> str:
     if not steps:
         st.query_params.pop(key, None)  # a step left in the link by another model
         return name
-    step = choice(
-        st.select_slider,
-        t("picker.step"),
-        steps,
-        key=key,
-        labels={s: f"{s:,}" for s in steps},
-        default=steps[-1],
-        help=t("picker.step.help", n=len(steps), last=steps[-1]),
-    )
+    step = step_slider(t("picker.step"), steps, key=key, help=t("picker.step.help", n=len(steps), last=steps[-1]))
     return name if step == steps[-1] else services.checkpoint(name, step).name
 
 
@@ -512,6 +511,7 @@ __all__ = [
     "header",
     "model_picker",
     "training_step",
+    "step_slider",
     "explain",
     "readout",
     "plot",
