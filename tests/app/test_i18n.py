@@ -59,6 +59,8 @@ COUNTS = {
     ("moe.col.weight", "{rank}"),
     ("moe.col.dropped", "{rank}"),
     ("lessons.stop_of", "{n}"),  # app/lessons/paths.py: Stop.number, from 1
+    ("gpt.train.m.icl.help", "{early}"),  # app/gpt/service.py icl_tokens: tokens counted from 1, as the paper's 50th
+    ("gpt.train.m.icl.help", "{late}"),
 }
 
 
