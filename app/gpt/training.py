@@ -12,7 +12,7 @@ from app.gpt.views import head_scores_over_steps, loss_by_position, losses_over_
 from app.shared import ui
 from app.shared.heatmaps import attention_heatmap
 from app.shared.i18n import InputError, layer_head_label, t
-from app.shared.training_jobs import LEARNING_RATES, SNAPSHOT_EVERY
+from app.shared.training_jobs import LEARNING_RATES, SNAPSHOT_EVERY, cap_s
 
 
 def _pick_dynamics() -> None:
@@ -132,7 +132,7 @@ def live() -> None:
         ui.input_error(svc.handle(svc.DYNAMICS).missing())
         return
     trainer = svc.live_trainer()
-    st.markdown(t("gpt.live.intro", steps=trainer.settings["steps"], cap=live_cap() / 60))
+    st.markdown(t("gpt.live.intro", steps=trainer.settings["steps"], cap=cap_s() / 60))
     job = trainer.job(st.session_state.get(JOB))
     c1, c2, c3 = st.columns([1, 2, 1], vertical_alignment="bottom")
     c1.number_input(t("gpt.live.seed"), 0, 9999, 0, key="gpt_live_seed")
@@ -156,12 +156,6 @@ def live() -> None:
     st.fragment(_progress, run_every=1.0 if job.active else None)(job.id)
 
 
-def live_cap() -> float:
-    from app.shared.training_jobs import cap_s
-
-    return cap_s()
-
-
 def _progress(job_id: int) -> None:
     """Where the run stands, redrawn every second while it runs; the whole page once it ends (the button turns
     back into Start)."""
@@ -175,9 +169,9 @@ def _progress(job_id: int) -> None:
     formed = svc.live_formed(job)
     status = t(f"gpt.live.status.{job.status}", step=job.step, steps=job.steps, seconds=job.elapsed, error=job.error)
     st.progress(min(1.0, job.step / max(1, job.steps)), text=status)
-    if job.status == "done" and st.session_state.get("gpt_live_seen") != job.id:
+    if not job.active and st.session_state.get("gpt_live_seen") != job.id:  # done, cancelled, capped or failed
         st.session_state["gpt_live_seen"] = job.id
-        st.rerun()  # the whole page: Start again instead of Cancel
+        st.rerun()  # the whole page: Start again instead of Cancel, and no more polling
     if len(job.measured) < 2:
         return
     m1, m2, m3 = st.columns(3)
