@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from app.shared.figures import cached, from_dicts
+from app.shared.plots import fixed_layout, fixed_margins, label_px
 from app.shared.tokens import visible
 
 BEFORE, AFTER, CUT = "#9aa5b1", "#1f77b4", "#d62728"
@@ -33,19 +34,17 @@ def next_token_bars(pieces: list[str], probs: np.ndarray, *, value_title: str = 
         "cliponaxis": False,
         "hovertemplate": "%{y}: %{x:.4f}<extra></extra>",
     }
-    return from_dicts(
-        [bars],
-        {
-            "yaxis": {"autorange": "reversed", "type": "category"},
-            "xaxis": {
-                "title": {"text": value_title},
-                "rangemode": "tozero",
-                "range": [0, max(0.05, float(np.max(probs)) * 1.2)],
-            },
-            "margin": {"l": 10, "r": 30, "t": TOOLBAR, "b": 40},
-            "height": int(90 + 24 * len(labels)),
+    layout = {
+        "yaxis": {"autorange": "reversed", "type": "category"},
+        "xaxis": {
+            "title": {"text": value_title},
+            "rangemode": "tozero",
+            "range": [0, max(0.05, float(np.max(probs)) * 1.2)],
         },
-    )
+        "height": int(90 + 24 * len(labels)),
+    }
+    # margins set here, not measured by Plotly (a step or a new text redraws it): the labels' room, ticks and title
+    return from_dicts([bars], fixed_layout(layout, ("xaxis", "yaxis"), l=14 + label_px(labels), r=30, t=TOOLBAR, b=48))
 
 
 @cached
@@ -99,7 +98,6 @@ def sampling_bars(
     layout = {
         "barmode": "group",
         "height": 420,
-        "margin": {"l": 10, "r": 10, "t": TOOLBAR, "b": 10},
         "legend": LEGEND_BELOW,
         "yaxis": {"title": {"text": value_title}, "rangemode": "tozero"},
         "yaxis2": {
@@ -127,6 +125,9 @@ def sampling_bars(
                 "yanchor": "bottom",
             }
         ]
+    # set here, not measured by Plotly (a step or a control redraws it): the probability axis and its title on the
+    # left, the cumulative percentages on the right, the labels turned by 45° and a row of legend under the plot
+    fixed_layout(layout, ("xaxis", "yaxis", "yaxis2"), l=64, r=48, t=TOOLBAR, b=52 + round(0.71 * label_px(labels)))
     return from_dicts(traces, layout)
 
 
@@ -306,6 +307,11 @@ def _layers_by_positions(fig, layer_labels, position_labels, layer_title: str, p
 HEAD_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 
 
+# The training figures' margins, set here rather than measured by Plotly (a step move redraws both): the scores' and
+# losses' ticks on the left, the subplot titles above, and under the plot the steps, their title and a row of legend.
+STEP_MARGINS = {"l": 44, "r": 24, "t": TOOLBAR + 20, "b": 90}
+
+
 def _step_marks(fig: go.Figure, formed: int | None, current: int, formed_name: str, rows: int) -> None:
     """The formation step (dashed, named in the legend; None: not formed yet) and the step the page shows (solid)
     on every row."""
@@ -361,9 +367,8 @@ def head_scores_over_steps(
     _step_marks(fig, formed, current, formed_name, 2)
     fig.update_yaxes(range=[0, 1.05])
     fig.update_xaxes(title_text=step_title, row=2, col=1)
-    fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 40}, legend=LEGEND_BELOW)
-    fig.update_layout(margin_b=90)
-    return fig
+    fig.update_layout(height=460, legend=LEGEND_BELOW)
+    return fixed_margins(fig, **STEP_MARGINS)
 
 
 @cached
@@ -413,5 +418,5 @@ def losses_over_steps(
     _step_marks(fig, formed, current, formed_name, 2)
     fig.add_hline(y=0, line={"color": "#888", "width": 1}, row=2, col=1)
     fig.update_xaxes(title_text=step_title, row=2, col=1)
-    fig.update_layout(height=460, margin={"l": 10, "r": 10, "t": TOOLBAR + 20, "b": 90}, legend=LEGEND_BELOW)
-    return fig
+    fig.update_layout(height=460, legend=LEGEND_BELOW)
+    return fixed_margins(fig, **STEP_MARGINS)

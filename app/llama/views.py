@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
-from app.shared.plots import fixed_margins, legend_below
+from app.shared.plots import fixed_margins, legend_below, unchecked_labels
 
 QUERY, KV, MEAN, RMS = "#1f77b4", "#d62728", "#d62728", "#555"
 SIBLING_COLOURS = ("#2ca02c", "#1f77b4", "#ff7f0e")  # MHA, GQA, MQA
@@ -47,15 +47,6 @@ def _upright_toolbar(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def _unchecked_labels(fig: go.Figure) -> go.Figure:
-    """Tick labels drawn without Plotly's overflow check (``ticklabeloverflow`` "allow"): by default each label drawn
-    measures every label of its axis again, a cost that grows with the square of their number, on every redraw of
-    a figure that a token or block move redraws (sections 1 and 2); the margins leave them room."""
-    fig.update_xaxes(ticklabeloverflow="allow")
-    fig.update_yaxes(ticklabeloverflow="allow")
-    return fig
-
-
 @cached
 def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: str, rms_name: str) -> go.Figure:
     """(C,) one token's residual stream as bars, with its mean μ (what LayerNorm subtracts) and ±RMS (what both
@@ -80,7 +71,7 @@ def channels(x: np.ndarray, *, channel_title: str, value_title: str, mean_name: 
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
     # margins set here, not grown by Plotly (automargin, autoexpand): a token move draws this figure once, without
     # automargin's second pass; room for a real model's wide values (−1000) and the axis titles
-    return fixed_margins(_unchecked_labels(_upright_toolbar(fig)), l=72, r=TOOLBAR_STRIP, t=30, b=44, autoexpand=False)
+    return fixed_margins(_upright_toolbar(fig), l=72, r=TOOLBAR_STRIP, t=30, b=44, autoexpand=False)
 
 
 @cached
@@ -143,7 +134,7 @@ def mean_share(
     fig.update_yaxes(title=y_title, rangemode="tozero", ticksuffix="%")
     legend_below(fig, 320, top=30, y=-0.18)
     fig.update_layout(legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1, "xanchor": "right"})
-    return _unchecked_labels(_upright_toolbar(fig))
+    return unchecked_labels(_upright_toolbar(fig))
 
 
 @cached
@@ -190,7 +181,7 @@ def gating(
     fig.add_annotation(x=0, y=1, yref="paper", text=closed_name, showarrow=False, yanchor="bottom", font={"size": 11})
     fig.update_xaxes(title=gate_title, zeroline=True)
     fig.update_yaxes(title=up_title, zeroline=True)
-    return _unchecked_labels(legend_below(fig, 360 + TOOLBAR_BAND, top=24 + TOOLBAR_BAND, y=-0.18))
+    return unchecked_labels(legend_below(fig, 360 + TOOLBAR_BAND, top=24 + TOOLBAR_BAND, y=-0.18))
 
 
 @cached
@@ -209,7 +200,7 @@ def sorted_units(
     fig.update_xaxes(title=unit_title, row=3, col=1)
     fig.update_annotations(font={"size": 12})
     return fixed_margins(  # set here, not grown by Plotly, as ``channels``
-        _unchecked_labels(_upright_toolbar(legend_below(fig, 380, top=24, y=-0.18))),
+        _upright_toolbar(legend_below(fig, 380, top=24, y=-0.18)),
         l=56,
         r=TOOLBAR_STRIP,
         t=24,

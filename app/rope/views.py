@@ -9,19 +9,10 @@ from plotly.colors import get_colorscale
 from plotly.subplots import make_subplots
 
 from app.shared.figures import cached
-from app.shared.plots import legend_below, stepped
+from app.shared.plots import legend_below, stepped, unchecked_labels
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 HEIGHT = 340
-
-
-def _unchecked_labels(fig: go.Figure) -> go.Figure:
-    """Tick labels drawn without Plotly's overflow check (``ticklabeloverflow`` "allow"): by default each label drawn
-    measures every label of its axis again, a cost that grows with the square of their number, on every redraw of
-    a figure that a move of d or the base redraws; the margins here leave them room."""
-    fig.update_xaxes(ticklabeloverflow="allow")
-    fig.update_yaxes(ticklabeloverflow="allow")
-    return fig
 
 
 # The dots' colour scale: Blues up to the dot at m, transparent above it. A step of the figure's slider only moves the
@@ -92,7 +83,7 @@ def rotation(pairs: list[np.ndarray], titles: list[str], readouts: list[list[str
             row=1,
             col=c,
         )
-    _unchecked_labels(legend_below(fig, HEIGHT, 56, y=-0.2))  # the panels' titles: two lines each
+    unchecked_labels(legend_below(fig, HEIGHT, 56, y=-0.2))  # the panels' titles: two lines each
     steps = [
         {
             "data": [
@@ -147,7 +138,7 @@ def spectrum(
     )
     fig.update_xaxes(title=pair_title)
     fig.update_yaxes(title=wavelength_title, type="log")
-    return _unchecked_labels(legend_below(fig, HEIGHT, 40, y=-0.2))
+    return unchecked_labels(legend_below(fig, HEIGHT, 40, y=-0.2))
 
 
 @cached
@@ -166,7 +157,7 @@ def score_matrix(
     )
     fig.update_xaxes(title=key_title, side="top")
     fig.update_yaxes(title=query_title, autorange="reversed", scaleanchor="x", constrain="domain")
-    return _unchecked_labels(legend_below(fig, height, 40, y=-0.2))
+    return unchecked_labels(legend_below(fig, height, 40, y=-0.2))
 
 
 @cached
@@ -200,4 +191,4 @@ def curves(
         )
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
-    return _unchecked_labels(legend_below(fig, height, 40, y=-0.2))
+    return unchecked_labels(legend_below(fig, height, 40, y=-0.2))

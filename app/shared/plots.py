@@ -3,19 +3,52 @@ with a slider of its own over precomputed steps (a move that happens in the brow
 
 from __future__ import annotations
 
+import unicodedata
+
 import plotly.graph_objects as go
 
 MARGIN = 10  # px on the left, right and bottom: the figures sit in columns, every pixel of width is the plot's
 CHAR = 7  # px a character of a tick label takes, at most: what a fixed margin leaves per character of the longest
 
 
-def fixed_margins(fig: go.Figure, **margin: int) -> go.Figure:
+def fixed_margins(fig: go.Figure, *, unchecked: bool = True, **margin: int) -> go.Figure:
     """Margins set by the builder rather than measured by Plotly (the template's automargin), for a figure that a
     move redraws: the browser then lays it out once per move instead of twice. The builder leaves room for its tick
-    labels and axis titles (``CHAR`` per character of the longest label); ``margin``: l, r, t, b in px."""
+    labels and axis titles (``CHAR`` per character of the longest label); ``margin``: l, r, t, b in px. A legend
+    still pushes the margin where it needs more room than that (a narrow screen's extra rows).
+
+    ``unchecked``: with room set for them, the tick labels are drawn without Plotly's overflow check
+    (``ticklabeloverflow`` "allow"): by default each label drawn measures every label of its axis again, a cost that
+    grows with the square of their number, on every redraw."""
     fig.update_xaxes(automargin=False)
     fig.update_yaxes(automargin=False)
+    if unchecked:
+        unchecked_labels(fig)
     fig.update_layout(margin=margin)
+    return fig
+
+
+def label_px(labels) -> int:
+    """The px the longest of ``labels`` takes at most, ``CHAR`` per column (a CJK character counts two): the room a
+    fixed margin leaves for a tick label."""
+    columns = (sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in s) for s in labels)
+    return CHAR * max(columns, default=1)
+
+
+def fixed_layout(layout: dict, axes: tuple[str, ...], **margin: int) -> dict:
+    """``fixed_margins`` for a figure built from dicts (``figures.from_dicts``): the named axes of ``layout`` (e.g.
+    "xaxis", "yaxis2") measured by no one, their labels unchecked, and ``margin`` set. Returns ``layout``."""
+    for axis in axes:
+        layout[axis] = {**layout.get(axis, {}), "automargin": False, "ticklabeloverflow": "allow"}
+    layout["margin"] = margin
+    return layout
+
+
+def unchecked_labels(fig: go.Figure) -> go.Figure:
+    """Tick labels drawn without Plotly's overflow check (``ticklabeloverflow`` "allow"), for a figure that a move
+    redraws and whose margins leave its labels room: see ``fixed_margins``."""
+    fig.update_xaxes(ticklabeloverflow="allow")
+    fig.update_yaxes(ticklabeloverflow="allow")
     return fig
 
 

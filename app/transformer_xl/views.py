@@ -29,11 +29,6 @@ LEFT = 64
 
 def _key_margins(fig: go.Figure, shown: list[str]) -> go.Figure:
     longest = max((len(p) for p in shown), default=1)
-    # With room set for them, the tick labels are drawn without Plotly's overflow check (``ticklabeloverflow``
-    # "allow"): by default each label drawn measures every label of its axis again, a cost that grows with the
-    # square of their number (up to MAX_TICKS), on every redraw of a figure that a segment, layer or head move redraws
-    fig.update_xaxes(ticklabeloverflow="allow")
-    fig.update_yaxes(ticklabeloverflow="allow")
     return fixed_margins(fig, l=LEFT, b=34 + round(5.5 * longest))
 
 

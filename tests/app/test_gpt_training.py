@@ -10,7 +10,7 @@ import torch
 
 from app.shared.i18n import translate
 from models import metrics, zoo
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec
 
 LANG = "en"
 NAME = "gpt-induction"
@@ -167,3 +167,20 @@ def test_the_live_run_opens_at_the_recorded_runs_learning_rate():
     at = open_step(None)
     assert at.select_slider(key="gpt_live_lr").value == CARD["settings"]["lr"]
     assert at.button(key="gpt_live_start")  # nothing runs for this session yet: Start, not Cancel
+
+
+def test_the_figures_a_step_move_redraws_have_their_margins_set_by_the_builder():
+    """The four figures a step move redraws (the next-token bars, the sampling bars and the two training figures)
+    have margins set by their builders, not grown by Plotly's automargin (a second layout pass per figure and move),
+    tick labels drawn without the overflow check, and room on the left for the longest token label."""
+    at = open_step(1000, lang="zh")
+    for key in ("gpt_next", "gpt_sampling", "gpt_train_heads", "gpt_train_losses"):
+        layout = spec(at, key)["layout"]
+        axes = [name for name in layout if name.startswith(("xaxis", "yaxis"))]
+        assert len(axes) >= 2, key
+        assert all(layout[name]["automargin"] is False for name in axes), key
+        assert all(layout[name]["ticklabeloverflow"] == "allow" for name in axes), key
+        assert min(layout["margin"][side] for side in "lrtb") >= 24, key
+    bars = spec(at, "gpt_next")
+    longest = max(len(label) for label in bars["data"][0]["y"])
+    assert bars["layout"]["margin"]["l"] >= 7 * longest
