@@ -22,6 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from models.layers.norms import RMSNorm
 from models.layers.positions import apply_rope
 from models.probe import Probe
 
@@ -125,20 +126,40 @@ class RollingKVCache:
 
 
 class MultiHeadAttention(nn.Module):
+    """Multi-head attention with H query heads and G key/value heads (GQA: G divides H), optional rotary positions
+    and a KV cache. Options a family of checkpoints needs (each off by default): ``head_dim``, a head width other
+    than C / H (W_q then maps C to H·D); ``qk_norm_eps``, an RMSNorm of width D on every query and key head before
+    the rotation (QK-norm: Gemma 3, with the ε given); ``scale``, the factor on q·k other than 1/√D."""
+
     def __init__(
-        self, dim: int, n_heads: int, *, n_kv_heads: int | None = None, bias: bool = True, fused: bool = False
+        self,
+        dim: int,
+        n_heads: int,
+        *,
+        n_kv_heads: int | None = None,
+        bias: bool = True,
+        fused: bool = False,
+        head_dim: int | None = None,
+        qk_norm_eps: float | None = None,
+        scale: float | None = None,
     ):
         super().__init__()
         self.n_heads = n_heads
         self.n_kv_heads = n_kv_heads or n_heads
-        if dim % n_heads or n_heads % self.n_kv_heads:
+        if (head_dim is None and dim % n_heads) or n_heads % self.n_kv_heads:
             raise ValueError("dim must divide into n_heads, and n_heads into n_kv_heads")
-        self.head_dim = dim // n_heads
+        self.head_dim = head_dim or dim // n_heads
+        self.scale = scale  # None: 1/√D (divided by √D, as before this option, so old results stay bit-equal)
         self.fused = fused
-        self.wq = nn.Linear(dim, n_heads * self.head_dim, bias=bias)
+        inner = n_heads * self.head_dim
+        self.wq = nn.Linear(dim, inner, bias=bias)
         self.wk = nn.Linear(dim, self.n_kv_heads * self.head_dim, bias=bias)
         self.wv = nn.Linear(dim, self.n_kv_heads * self.head_dim, bias=bias)
-        self.wo = nn.Linear(n_heads * self.head_dim, dim, bias=bias)
+        self.wo = nn.Linear(inner, dim, bias=bias)
+        if qk_norm_eps is not None:
+            self.q_norm, self.k_norm = RMSNorm(self.head_dim, qk_norm_eps), RMSNorm(self.head_dim, qk_norm_eps)
+        else:
+            self.q_norm = self.k_norm = None
         self.q, self.k, self.v = Probe(), Probe(), Probe()
         self.scores, self.pattern, self.context = Probe(), Probe(), Probe()
 
@@ -172,6 +193,8 @@ class MultiHeadAttention(nn.Module):
         q = self._heads(self.wq(x), self.n_heads)  # (B, H, T, D)
         k = self._heads(self.wk(src), self.n_kv_heads)  # (B, G, S, D)
         v = self._heads(self.wv(src), self.n_kv_heads)  # (B, G, S, D)
+        if self.q_norm is not None:
+            q, k = self.q_norm(q), self.k_norm(k)
         if rope is not None:
             q = apply_rope(q, *rope)
             k = apply_rope(k, *(rope_keys or rope))
@@ -185,9 +208,10 @@ class MultiHeadAttention(nn.Module):
             attn_mask = mask
             if bias is not None:
                 attn_mask = bias if mask is None else bias.masked_fill(~mask, float("-inf"))
-            context = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask)
+            context = F.scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, scale=self.scale)  # None: 1/√D
         else:
-            scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)  # (B, H, T, S)
+            scores = q @ k.transpose(-2, -1)  # (B, H, T, S)
+            scores = scores / math.sqrt(self.head_dim) if self.scale is None else scores * self.scale
             if bias is not None:
                 scores = scores + bias
             if mask is not None:
