@@ -64,13 +64,14 @@ DISK_SLACK = 64 * 2**20  # kept free beyond the files themselves
 
 
 class HubError(Exception):
-    """A refused or failed download or registration: ``reason`` (one of ``REASONS``), the ``repo`` (or folder)
-    and a ``detail`` in English (what the page shows beside its translated message)."""
+    """A refused or failed download or registration: ``reason`` (one of ``REASONS``), the ``repo`` (or folder), a
+    ``detail`` in English and the ``fields`` a translated message needs (``need``/``have`` bytes for disk and
+    memory, ``found``/``ours`` architectures, the conversion's ``option`` message)."""
 
-    def __init__(self, reason: str, repo: str, detail: str = ""):
+    def __init__(self, reason: str, repo: str, detail: str = "", **fields):
         assert reason in REASONS, reason
         super().__init__(f"{repo}: {reason}" + (f": {detail}" if detail else ""))
-        self.reason, self.repo, self.detail = reason, repo, detail
+        self.reason, self.repo, self.detail, self.fields = reason, repo, detail, fields
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,7 @@ def download(repo: str, progress: Progress | None = None, *, plan: Plan | None =
     need = plan.total + DISK_SLACK
     free = free_bytes(cache)
     if free < need:
-        raise HubError("disk", repo, f"needs {need / 1e9:.2f} GB free, {free / 1e9:.2f} GB are")
+        raise HubError("disk", repo, f"needs {need / 1e9:.2f} GB free, {free / 1e9:.2f} GB are", need=need, have=free)
     from huggingface_hub import hf_hub_download
 
     storage, locks = _storage(repo), cache / ".locks" / _storage(repo).name
@@ -343,7 +344,13 @@ def _module_for(hf_config: dict, repo: str):
     if module is None:
         ours = sorted(a for m in pretrained.conversions().values() for a in m.HF_ARCHITECTURES)
         named = ", ".join(architectures) or f"none (model_type {hf_config.get('model_type', '?')!r})"
-        raise HubError("architecture", repo, f"architecture {named}; ours convert {', '.join(ours)}")
+        raise HubError(
+            "architecture",
+            repo,
+            f"architecture {named}; ours convert {', '.join(ours)}",
+            found=named,
+            ours=", ".join(ours),
+        )
     return module
 
 
@@ -355,7 +362,7 @@ def _check_config(module, hf_config: dict, repo: str) -> None:
     try:
         judge(hf_config)
     except (ValueError, KeyError) as exc:
-        raise HubError("option", repo, f"{module.ARCH}: {exc}") from exc
+        raise HubError("option", repo, f"{module.ARCH}: {exc}", option=str(exc)) from exc
 
 
 _DTYPES = {"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1, "BOOL": 1}
@@ -383,9 +390,11 @@ def _check_options(module, hf_config: dict, weights: Path, repo: str) -> int:
     try:
         module.from_hf(hf_config, tensors)
     except ValueError as exc:
-        raise HubError("option", repo, f"{module.ARCH}: {exc}") from exc
+        raise HubError("option", repo, f"{module.ARCH}: {exc}", option=str(exc)) from exc
     except KeyError as exc:
-        raise HubError("option", repo, f"{module.ARCH}: no tensor {exc} in the file") from exc
+        raise HubError(
+            "option", repo, f"{module.ARCH}: no tensor {exc} in the file", option=f"no tensor {exc}"
+        ) from exc
     except Exception:  # an operation the meta device cannot do: the conversion judges it when it runs
         pass
     return params
@@ -410,6 +419,8 @@ def _check_memory(repo: str, params: int, file_bytes: int) -> None:
             "memory",
             repo,
             f"{params / 1e6:.0f}M parameters need about {need / 1e9:.1f} GB of memory; {have / 1e9:.1f} GB are free",
+            need=need,
+            have=have,
         )
 
 

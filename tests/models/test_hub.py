@@ -126,6 +126,8 @@ def test_each_failure_has_its_reason_and_leaves_nothing_behind(fake_hub, llama_r
         hub.download(repo, progress)
     if case != "cancelled":
         assert caught.value.reason == case and caught.value.repo == repo
+    if case == "disk":
+        assert caught.value.fields == {"need": hub.describe(REPO).total + hub.DISK_SLACK, "have": 1000}
     if case in ("interrupted", "cancelled"):  # files were written before it stopped
         assert ("GET", f"/{REPO}/resolve/{fake_hub.repos[REPO].sha}/config.json") in fake_hub.requests
     _cache_is_clean(repo)
@@ -171,7 +173,8 @@ def test_an_architecture_we_do_not_convert_is_refused_by_name(fake_hub, llama_re
     fake_hub.add("learner/falcon", files=files)
     with pytest.raises(hub.HubError, match="FalconForCausalLM") as caught:
         hub.resolve("learner/falcon")
-    assert caught.value.reason == "architecture" and "LlamaForCausalLM" in caught.value.detail  # what we do convert
+    assert caught.value.reason == "architecture" and "LlamaForCausalLM" in caught.value.fields["ours"]  # what we do
+    assert caught.value.fields["found"] == "FalconForCausalLM"
     assert not [p for _, p in fake_hub.requests if p.endswith("model.safetensors")]  # refused before the weights
     _cache_is_clean("learner/falcon")
 
@@ -207,7 +210,7 @@ def test_a_model_larger_than_free_memory_is_refused_before_its_weights_come(fake
     monkeypatch.setattr(hub, "memory_available", lambda: hub.needed_memory(params, size) - 1)
     with pytest.raises(hub.HubError, match="GB of memory") as caught:
         hub.resolve(REPO)
-    assert caught.value.reason == "memory"
+    assert caught.value.reason == "memory" and caught.value.fields["have"] == hub.needed_memory(params, size) - 1
     assert not [p for _, p in fake_hub.requests if p.endswith("model.safetensors")]
     _cache_is_clean(REPO)
     monkeypatch.setattr(hub, "memory_available", lambda: hub.needed_memory(params, size))
