@@ -506,6 +506,72 @@ def choices(archs: tuple[str, ...], own: tuple[str, ...]) -> tuple[list[str], li
     return offered + real, absent
 
 
+def downloads_allowed() -> bool:
+    """Whether a page may offer to download a real model: not on a host with ``TE_OFFLINE=1`` or
+    ``HF_HUB_OFFLINE=1`` (models/pretrained/hub.py)."""
+    from models.pretrained import hub
+
+    return hub.allowed()
+
+
+def _hub_error(name: str, error) -> InputError:
+    """A ``models.pretrained.hub.HubError`` as the translated message ``error.hub.<reason>``."""
+    from app.shared import formats
+    from models import pretrained
+
+    known = pretrained.KNOWN.get(name)
+    fields = {k: formats.decimal_size(v) if k in ("need", "have") else v for k, v in error.fields.items()}
+    return InputError(f"error.hub.{error.reason}", name=known.title if known else name, repo=error.repo, **fields)
+
+
+def real_plan(name: str) -> dict:
+    """What downloading the absent real checkpoint ``name`` would fetch, asked of the Hub (one request, kept ten
+    minutes): its repository, total bytes, number of files, licence and whether it is gated. A refusal (offline
+    host, no network, unknown repository) is a translated ``InputError``."""
+    from models.pretrained import hub
+
+    return _real_plan(name, hub.endpoint() or "")
+
+
+@st.cache_data(show_spinner=False, ttl=600, max_entries=64)
+def _real_plan(name: str, endpoint: str) -> dict:  # the endpoint keys the cache only
+    from models import pretrained
+    from models.pretrained import hub
+
+    repo = pretrained.KNOWN[name].repos[0]
+    try:
+        plan = hub.describe(repo)
+    except hub.HubError as error:
+        raise _hub_error(name, error) from None
+    return {
+        "repo": repo,
+        "bytes": plan.total,
+        "files": len(plan.files),
+        "license": plan.license or "?",
+        "gated": plan.gated,
+    }
+
+
+def download_real(name: str, progress: Callable[[float, int], None] | None = None) -> None:
+    """Download the real checkpoint ``name`` from the Hub into the local Hugging Face cache (its first repository;
+    models/pretrained/hub.py), reporting (fraction, bytes); it is then offered, and converted on first use. One
+    download at a time per process. A failure leaves nothing half-written and is a translated ``InputError``."""
+    from models import pretrained
+    from models.pretrained import hub
+
+    repo = pretrained.KNOWN[name].repos[0]
+    with _download_lock:
+        if checkpoint(name).available:  # another reader's download finished first
+            return
+        try:
+            hub.download(repo, progress)
+        except hub.HubError as error:
+            raise _hub_error(name, error) from None
+
+
+_download_lock = threading.Lock()
+
+
 def real_about(name: str) -> dict:
     """What a page says of a real checkpoint, all read from its card (written from the file's own metadata by the
     conversion): title, paper, parameters, precision, licence, origin; {} before it is converted."""

@@ -435,6 +435,49 @@ def loading_text(name: str, what: str) -> str:
     return t("picker.loading", name=known.title if known else name, what=stage)
 
 
+def download_button(picker: str, name: str) -> None:
+    """Under the model picker ``picker``: a button that asks the Hub what the absent real checkpoint ``name`` would
+    fetch (size, files, licence, gated), then one that downloads it under a progress bar; once it is here the next
+    run offers it and makes it the page's model. A refusal or failure is the translated message, and the buttons
+    stay for another try."""
+    from app.shared import formats, services
+    from models import pretrained
+
+    title = pretrained.KNOWN[name].title
+    asked = f"{picker}_hub_{name}"
+    if not st.session_state.get(asked):
+        if not st.button(t("picker.download.ask", title=title), key=f"{asked}_ask", icon=":material/download:"):
+            return
+        st.session_state[asked] = True
+    try:
+        plan = services.real_plan(name)
+    except InputError as error:
+        st.session_state.pop(asked, None)
+        input_error(error)
+        return
+    size = formats.decimal_size(plan["bytes"])
+    st.caption(t("picker.download.about", **plan, size=size))
+    if plan["gated"]:
+        st.caption(t("picker.download.gated"))
+    if not st.button(t("picker.download.go", size=size), key=f"{asked}_go", type="primary"):
+        return
+    bar = st.progress(0.0, text=t("picker.download.progress", name=title, done=formats.decimal_size(0), total=size))
+
+    def report(fraction: float, done: int) -> None:
+        text = t("picker.download.progress", name=title, done=formats.decimal_size(done), total=size)
+        bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+    try:
+        services.download_real(name, report)
+    except InputError as error:
+        bar.empty()
+        input_error(error)
+        return
+    st.session_state.pop(asked, None)
+    st.session_state[f"{picker}_downloaded"] = name
+    st.rerun()
+
+
 def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
@@ -444,6 +487,9 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     from app.shared import services
     from models import pretrained
 
+    picked = st.session_state.pop(f"{key}_downloaded", None)  # a model downloaded below on the last run
+    if picked is not None:
+        st.session_state[key] = picked
     offered, absent = services.choices(archs, own)
     if not offered:
         offered = list(own[:1])  # nothing installed: the page's own message says what to run
@@ -461,6 +507,10 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
             st.markdown(
                 "\n".join(f"- **{pretrained.KNOWN[k].title}** (`{k}`): `{pretrained.how_to_get(k)}`" for k in absent)
             )
+            if services.downloads_allowed():
+                st.markdown(t("picker.download.how"))
+                for k in absent:
+                    download_button(key, k)
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:
