@@ -332,6 +332,10 @@ STRINGS = {
         "{repo} uses an option our class lacks: {option}",
         "{repo} 用到了我们的类没有的选项：{option}",
     ),
+    "error.hub.other_page": (
+        "{repo} converts into our {arch}, which this page does not show: open a page of that architecture.",
+        "{repo} 会转换为我们的 {arch}，本页不展示这种架构：请打开该架构的页面。",
+    ),
     "error.hub.memory": (
         "{name} needs about {need} of memory to convert and load; this machine has {have} free.",
         "{name} 转换和载入约需 {need} 内存；本机只有 {have} 可用。",
@@ -375,6 +379,20 @@ STRINGS = {
     ),
     "picker.download.go": ("Download {size}", "下载 {size}"),
     "picker.download.progress": ("Downloading {name}: {done} of {total}", "正在下载 {name}：{done} / {total}"),
+    "picker.by_id": ("Any compatible model from the Hugging Face Hub", "Hugging Face Hub 上任何兼容的模型"),
+    "picker.by_id.label": ("Repository id", "仓库 id"),
+    "picker.by_id.help": (
+        "owner/name as on the Hub. It is served here if its config.json names an architecture this page converts "
+        "and its weights are one model.safetensors that this machine's memory holds; checked before anything "
+        "large is downloaded.",
+        "即 Hub 上的 owner/name。若其 config.json 写明的架构是本页能转换的，且权重是单个 model.safetensors、"
+        "本机内存放得下，就能在这里使用；大文件下载前会先检查。",
+    ),
+    "picker.by_id.check": ("Check", "检查"),
+    "picker.by_id.about": (
+        "{repo}: {size} in {files} files · licence {license} · converts into our {arch}",
+        "{repo}：{files} 个文件，共 {size} · 许可证 {license} · 转换为我们的 {arch}",
+    ),
     "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
     # the stages a real checkpoint reports while it is converted and loaded (models/pretrained, shared/services)
     "picker.stage.starting": ("starting…", "开始…"),

@@ -478,18 +478,68 @@ def download_button(picker: str, name: str) -> None:
     st.rerun()
 
 
+def repo_field(picker: str, archs: tuple[str, ...]) -> None:
+    """Under the model picker ``picker``: a field for any Hub repository id, checked (architecture among ``archs``,
+    options, size against memory, licence) before a download button appears; once downloaded it is registered and
+    becomes the page's model, kept in the link by its key."""
+    from app.shared import formats, services
+
+    with st.expander(t("picker.by_id"), icon=":material/travel_explore:"):
+        repo = st.text_input(
+            t("picker.by_id.label"), key=f"{picker}_hub_repo", placeholder="owner/name", help=t("picker.by_id.help")
+        ).strip()
+        checked = f"{picker}_hub_checked"
+        if not repo:
+            return
+        if st.session_state.get(checked) != repo:
+            if not st.button(t("picker.by_id.check"), key=f"{picker}_hub_check", icon=":material/search:"):
+                return
+            st.session_state[checked] = repo
+        try:
+            plan = services.check_repo(repo, archs)
+        except InputError as error:
+            st.session_state.pop(checked, None)
+            input_error(error)
+            return
+        size = formats.decimal_size(plan["bytes"])
+        st.caption(t("picker.by_id.about", **plan, size=size))
+        if plan["gated"]:
+            st.caption(t("picker.download.gated"))
+        if not st.button(t("picker.download.go", size=size), key=f"{picker}_hub_go", type="primary"):
+            return
+        bar = st.progress(0.0, text=t("picker.download.progress", name=repo, done=formats.decimal_size(0), total=size))
+
+        def report(fraction: float, done: int) -> None:
+            text = t("picker.download.progress", name=repo, done=formats.decimal_size(done), total=size)
+            bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+        try:
+            name = services.add_real(repo, archs, report)
+        except InputError as error:
+            bar.empty()
+            input_error(error)
+            return
+        st.session_state.pop(checked, None)
+        st.session_state[f"{picker}_downloaded"] = name
+        st.rerun()
+
+
 def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
-    has (a select box, kept in the link), a line on the real ones it lacks and how to get them, and, for a real
-    one, a progress bar while it is converted and loaded on first use, then what it is (from its card). Returns
-    the chosen checkpoint's name for the page's service calls."""
+    has (a select box, kept in the link), a line on the real ones it lacks and how to get them (where the host
+    allows downloads, a button each: ``download_button``; and a field for any Hub repository id: ``repo_field``),
+    and, for a real one, a progress bar while it is converted and loaded on first use, then what it is (from its
+    card). Returns the chosen checkpoint's name for the page's service calls."""
     from app.shared import services
     from models import pretrained
 
     picked = st.session_state.pop(f"{key}_downloaded", None)  # a model downloaded below on the last run
     if picked is not None:
         st.session_state[key] = picked
+    linked = st.session_state.get(key) or st.query_params.get(key)
+    if linked:
+        services.known_real(str(linked))  # a model fetched by its id, named in a link: offered again
     offered, absent = services.choices(archs, own)
     if not offered:
         offered = list(own[:1])  # nothing installed: the page's own message says what to run
@@ -511,6 +561,8 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
                 st.markdown(t("picker.download.how"))
                 for k in absent:
                     download_button(key, k)
+    if services.downloads_allowed():
+        repo_field(key, archs)
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:

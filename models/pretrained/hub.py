@@ -428,6 +428,24 @@ def _reads(arch: str) -> str:
     return "image" if arch == "vit" else "text"
 
 
+def check(repo: str, *, force: bool = False) -> tuple[Plan, str]:
+    """Whether ``repo`` can be served, judged before its weights are fetched: one model.safetensors, an
+    architecture we convert with no option our class lacks (config.json, read through a throw-away cache), a size
+    this machine's memory holds. Returns (the plan, our architecture); raises ``HubError`` otherwise."""
+    plan = describe(repo, force=force)
+    if pretrained.WEIGHTS not in plan.weights:
+        if plan.weights:
+            detail = f"weights in {len(plan.weights)} files; ours read one model.safetensors"
+            raise HubError("sharded", repo, detail)
+        raise HubError("no_weights", repo, "no model.safetensors (pickled weights are never read)")
+    hf_config = _remote_config(repo, plan)
+    module = _module_for(hf_config, repo)
+    _check_config(module, hf_config, repo)
+    weight_bytes = sum(size for name, size in plan.files if name.endswith(".safetensors"))
+    _check_memory(repo, plan.params or weight_bytes // 2, weight_bytes)  # 16-bit weights unless the Hub says
+    return plan, module.ARCH
+
+
 def resolve(repo_or_folder: str, progress: Progress | None = None, *, fetch: bool = True, force: bool = False) -> str:
     """The key under which ``repo_or_folder`` is served: a table key for a repository of the table, else one
     registered now (``models.pretrained.register``). A repository the cache lacks is fetched (``fetch``) after its
@@ -445,17 +463,7 @@ def resolve(repo_or_folder: str, progress: Progress | None = None, *, fetch: boo
     if snapshot is None:
         if not fetch:
             raise HubError("not_found", repo, "not in this machine's Hugging Face cache")
-        plan = describe(repo, force=force)
-        if pretrained.WEIGHTS not in plan.weights:
-            if plan.weights:
-                detail = f"weights in {len(plan.weights)} files; ours read one model.safetensors"
-                raise HubError("sharded", repo, detail)
-            raise HubError("no_weights", repo, "no model.safetensors (pickled weights are never read)")
-        hf_config = _remote_config(repo, plan)
-        module = _module_for(hf_config, repo)
-        _check_config(module, hf_config, repo)
-        weight_bytes = sum(size for name, size in plan.files if name.endswith(".safetensors"))
-        _check_memory(repo, plan.params or weight_bytes // 2, weight_bytes)  # 16-bit weights unless the Hub says
+        plan, _ = check(repo, force=force)
         snapshot = download(repo, progress, plan=plan, force=force)
     hf_config = json.loads((snapshot / "config.json").read_text())
     module = _module_for(hf_config, repo)

@@ -77,3 +77,58 @@ def test_an_offline_host_lists_the_commands_and_no_download_button(bert_hub, mon
     assert not [b for b in at.button if b.key == ASK]
     assert any(pretrained.how_to_get(REAL) in m.value for m in at.markdown)
     assert bert_hub.requests == []
+
+
+# ---- any compatible checkpoint by its repository id ---------------------------------------------------------------
+
+TINY = "learner/tiny-bert"
+
+
+def _by_id(at, repo: str, lang: str = "en"):
+    at.text_input(key="bert_model_hub_repo").set_value(repo)
+    rerun(at, lang)
+    at.button(key="bert_model_hub_check").click()
+    return rerun(at, lang)
+
+
+def test_a_repository_id_is_checked_then_fetched_and_served_and_its_link_works_in_a_new_process(bert_hub, tmp_path):
+    from models import pretrained
+    from tests.real_models import build
+
+    model, tok = build(REAL)
+    bert_hub.add(TINY, save_repo(model, tmp_path / "tiny", tokenizer=tok), license="mit")
+    at = _by_id(open_app("bert", lang="en"), TINY)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    about = [c.value for c in at.caption if TINY in c.value]
+    assert about and "mit" in about[0] and "bert" in about[0]
+    assert not [p for _, p in bert_hub.requests if p.endswith("model.safetensors")]  # judged before the weights
+    at.button(key="bert_model_hub_go").click()
+    rerun(at, "en")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    key = pretrained.repo_key(TINY)
+    assert at.selectbox(key="bert_model").value == key and at.query_params["bert_model"] == key
+    pretrained.unregister(key)  # as in a fresh process, where only the link names it
+    again = open_app("bert", lang="en", bert_model=key)
+    assert not again.exception and again.selectbox(key="bert_model").value == key
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_repository_id_of_another_architecture_is_refused_naming_it(bert_hub, tmp_path, lang):
+    import json
+
+    from tests.fake_hub import tiny_llama
+
+    folder = save_repo(tiny_llama(), tmp_path / "llama")
+    bert_hub.add("learner/llama", folder)
+    config = {**json.loads((folder / "config.json").read_text()), "architectures": ["FalconForCausalLM"]}
+    bert_hub.add("learner/falcon", files={"config.json": json.dumps(config).encode(), "model.safetensors": b"x"})
+    at = _by_id(open_app("bert", lang=lang), "learner/llama", lang)
+    assert [e.value for e in at.error] == [translate("error.hub.other_page", lang, repo="learner/llama", arch="llama")]
+    at = _by_id(at, "learner/falcon", lang)
+    from models import pretrained
+
+    ours = ", ".join(sorted(a for m in pretrained.conversions().values() for a in m.HF_ARCHITECTURES))
+    assert "BertForMaskedLM" in ours
+    want = translate("error.hub.architecture", lang, repo="learner/falcon", found="FalconForCausalLM", ours=ours)
+    assert [e.value for e in at.error] == [want]
+    assert not [b for b in at.button if b.key == "bert_model_hub_go"] and not at.exception

@@ -234,3 +234,12 @@ def test_fetch_command_downloads_and_converts_even_where_the_app_is_offline(fake
     assert key == pretrained.repo_key(REPO) and pretrained.converted(key)
     assert os.environ["TE_OFFLINE"] == "1"
     assert hub.main(["fetch", "learner/none"]) == 1 and "not_found" in capsys.readouterr().err
+
+
+def test_check_judges_a_repository_before_its_weights_come(fake_hub, llama_repo):
+    folder, _ = llama_repo
+    fake_hub.add(REPO, folder)
+    plan, arch = hub.check(REPO)
+    assert arch == "llama" and plan.weights == ["model.safetensors"]
+    assert not [p for _, p in fake_hub.requests if p.endswith("model.safetensors")]
+    _cache_is_clean(REPO)
