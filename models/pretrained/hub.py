@@ -246,12 +246,15 @@ def _remove_new(path: Path, before: set[str] | None) -> None:
 
 
 def _bar(report: Progress, start: int, total: int):
-    """A progress-bar class for ``hf_hub_download`` (its ``tqdm_class``, used as a plain callable and context
-    manager) that reports the whole download's (fraction, bytes)."""
+    """A progress-bar class for ``hf_hub_download`` (its ``tqdm_class``) that reports the whole download's
+    (fraction, bytes). huggingface_hub uses it as a plain callable and context manager (``update``) over HTTP, and
+    through ``XetDownloadProgressReporter`` for files in Xet storage, as the Hub now keeps most: there
+    ``update_transfer`` makes it one bar (network bytes, which dedup and compression make unlike the file's, are not
+    counted), and it sets ``total`` and postfixes."""
 
     class Bar:
-        def __init__(self, *args, **kwargs):
-            self.n = 0
+        def __init__(self, *args, total: int | None = None, **kwargs):
+            self.n, self.total = 0, total
 
         def __enter__(self):
             return self
@@ -259,13 +262,25 @@ def _bar(report: Progress, start: int, total: int):
         def __exit__(self, *exc):
             return False
 
-        def close(self):
-            pass
-
         def update(self, n: int = 1):
             self.n += n
             done = start + self.n
             report(min(done / total, 1.0) if total else 0.0, done)
+
+        def update_transfer(self, n: int = 1):
+            pass
+
+        def set_postfix_str(self, s: str = "", refresh: bool = True):
+            pass
+
+        def set_transfer_postfix_str(self, s: str = "", refresh: bool = True):
+            pass
+
+        def refresh(self):
+            pass
+
+        def close(self):
+            pass
 
     return Bar
 

@@ -61,6 +61,7 @@ def test_download_by_id_converts_to_logits_equal_to_transformers(fake_hub, llama
     assert seen[-1] == (1.0, plan.total) and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
     assert not [p for _, p in fake_hub.requests if p.endswith(".bin")]  # the pickle is never fetched
     assert pretrained.source(key)[0] == "hf"
+    assert pretrained.how_to_get(key) == f"python -m models.pretrained.hub fetch {REPO}"
     out = pretrained.prepare(key)
     card = json.loads((out / "card.json").read_text())
     assert card["source"]["repo"] == REPO and card["license"] == "apache-2.0"  # the model card's licence
@@ -243,3 +244,21 @@ def test_check_judges_a_repository_before_its_weights_come(fake_hub, llama_repo)
     assert arch == "llama" and plan.weights == ["model.safetensors"]
     assert not [p for _, p in fake_hub.requests if p.endswith("model.safetensors")]
     _cache_is_clean(REPO)
+
+
+def test_progress_counts_file_bytes_once_through_the_xet_reporter():
+    """Files in Xet storage (most on the Hub now; the loopback Hub serves plain HTTP) report through huggingface_hub's
+    XetDownloadProgressReporter: our bar class must be one bar there, counting the file's bytes, not the network's."""
+    import logging
+
+    from huggingface_hub.utils._xet_progress_reporting import XetDownloadProgressReporter
+
+    seen = []
+    bar = hub._bar(lambda fraction, done: seen.append((fraction, done)), 100, 200)
+    with XetDownloadProgressReporter(reconstruction_desc="x", total=100, log_level=logging.INFO, tqdm_class=bar) as r:
+        for done, sent in ((40, 10), (100, 30)):
+            report = dict(total_bytes_completed=done, total_transfer_bytes_completed=sent, total_bytes=100)
+            r.update_progress(
+                SimpleNamespace(**report, total_bytes_completion_rate=None, total_transfer_bytes_completion_rate=None)
+            )
+    assert seen == [(0.7, 140), (1.0, 200)]
