@@ -525,9 +525,10 @@ def _hub_error(name: str, error) -> InputError:
 
 
 def real_plan(name: str) -> dict:
-    """What downloading the absent real checkpoint ``name`` would fetch, asked of the Hub (one request, kept ten
-    minutes): its repository, total bytes, number of files, licence and whether it is gated. A refusal (offline
-    host, no network, unknown repository) is a translated ``InputError``."""
+    """What downloading the absent real checkpoint ``name`` would fetch, asked of the Hub (its listing and
+    config.json, kept ten minutes): its repository, total bytes, number of files, licence and whether it is gated.
+    A refusal (offline host, no network, unknown repository, more than this machine's memory holds) is a
+    translated ``InputError``."""
     from models.pretrained import hub
 
     return _real_plan(name, hub.endpoint() or "")
@@ -540,7 +541,7 @@ def _real_plan(name: str, endpoint: str) -> dict:  # the endpoint keys the cache
 
     repo = pretrained.KNOWN[name].repos[0]
     try:
-        plan = hub.describe(repo)
+        plan, _ = hub.check(repo)
     except hub.HubError as error:
         raise _hub_error(name, error) from None
     return {

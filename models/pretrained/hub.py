@@ -58,8 +58,7 @@ REASONS = (
     "option",  # an architecture we convert, with an option our class lacks
     "memory",  # more than this machine's free memory
 )
-# Conversion holds the file's tensors, then writes float32 ones (4 bytes a parameter), and the page loads float32.
-FLOAT32 = 4
+FLOAT32 = 4  # bytes a parameter: conversions write float32, and pages load it
 DISK_SLACK = 64 * 2**20  # kept free beyond the files themselves
 
 
@@ -423,8 +422,10 @@ def _numel(shape) -> int:
 
 
 def needed_memory(params: int, file_bytes: int) -> int:
-    """Memory a conversion and a page's load take at their peak: the file's tensors, plus float32 copies twice."""
-    return file_bytes + 2 * FLOAT32 * params
+    """Memory a conversion takes at its peak, with a quarter more for what else the process holds meanwhile: the
+    file's tensors, and the float32 copies it writes (4 bytes a parameter). A page's load afterwards takes the
+    float32 copy alone, less."""
+    return int(1.25 * (file_bytes + FLOAT32 * params))
 
 
 def _check_memory(repo: str, params: int, file_bytes: int) -> None:

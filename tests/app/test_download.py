@@ -42,7 +42,8 @@ def test_download_shows_size_and_licence_then_makes_the_model_the_pages(bert_hub
     assert not at.exception
     about = [c.value for c in at.caption if REPO in c.value]
     assert about and "apache-2.0" in about[0] and "kB" in about[0], [c.value for c in at.caption]
-    assert [p for _, p in bert_hub.requests] == [f"/api/models/{REPO}"]
+    asked = [p for _, p in bert_hub.requests]
+    assert asked[0] == f"/api/models/{REPO}" and not [p for p in asked if p.endswith("model.safetensors")]
     at.button(key=GO).click()
     rerun(at, lang)
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -57,14 +58,25 @@ def test_a_refused_download_says_why_in_the_readers_language_and_keeps_the_page(
     bert_hub.repos[REPO].gated = True
     at = open_app("bert", lang="zh")
     at.button(key=ASK).click()
-    rerun(at, "zh")
-    assert translate("picker.download.gated", "zh") in [c.value for c in at.caption]
-    at.button(key=GO).click()
-    rerun(at, "zh")
-    assert not at.exception
+    rerun(at, "zh")  # its config.json is refused too: the check says so before any download button
+    assert not at.exception and not [b for b in at.button if b.key == GO]
     title = pretrained.KNOWN[REAL].title
     assert [e.value for e in at.error] == [translate("error.hub.gated", "zh", repo=REPO, name=title)]
     assert at.selectbox(key="bert_model").value == "bert" and pretrained.hf_snapshot(REPO) is None
+
+
+def test_a_model_larger_than_free_memory_is_refused_before_the_download_button(bert_hub, monkeypatch):
+    from models import pretrained
+    from models.pretrained import hub
+
+    monkeypatch.setattr(hub, "memory_available", lambda: 1000)
+    at = open_app("bert", lang="en")
+    at.button(key=ASK).click()
+    rerun(at, "en")
+    assert not at.exception
+    assert len(at.error) == 1 and at.error[0].value.startswith(pretrained.KNOWN[REAL].title)
+    assert "1 kB free" in at.error[0].value  # error.hub.memory, with the sizes in decimal units
+    assert not [b for b in at.button if b.key == GO]
 
 
 def test_an_offline_host_lists_the_commands_and_no_download_button(bert_hub, monkeypatch):
