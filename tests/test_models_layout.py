@@ -49,8 +49,17 @@ def test_every_recipe_builds_from_an_architecture_file():
 
 def test_no_module_reads_training_settings_from_the_environment():
     # Locations only: TE_CHECKPOINTS (zoo), TE_DATA (the corpus folder), TE_PRETRAINED (converted real models) and
-    # HF_HUB_CACHE (the Hugging Face cache, huggingface_hub's own variable).
-    allowed = {"TE_CHECKPOINTS", "TE_DATA", "TE_PRETRAINED", "HF_HUB_CACHE"}
+    # HF_HUB_CACHE (the Hugging Face cache, huggingface_hub's own variable); HF_ENDPOINT (the Hub to download from),
+    # TE_OFFLINE and HF_HUB_OFFLINE (a host that forbids downloads: models/data/pretrained.py).
+    allowed = {
+        "TE_CHECKPOINTS",
+        "TE_DATA",
+        "TE_PRETRAINED",
+        "HF_HUB_CACHE",
+        "HF_ENDPOINT",
+        "TE_OFFLINE",
+        "HF_HUB_OFFLINE",
+    }
     for path in MODELS.rglob("*.py"):
         for name in re.findall(r"os\.environ(?:\.get)?[\[(]\s*[\"'](\w+)|getenv\(\s*[\"'](\w+)", path.read_text()):
             assert set(name) - {""} <= allowed, (path, name)

@@ -506,6 +506,132 @@ def choices(archs: tuple[str, ...], own: tuple[str, ...]) -> tuple[list[str], li
     return offered + real, absent
 
 
+def downloads_allowed() -> bool:
+    """Whether a page may offer to download a real model: not on a host with ``TE_OFFLINE=1`` or
+    ``HF_HUB_OFFLINE=1`` (models/pretrained/hub.py)."""
+    from models.pretrained import hub
+
+    return hub.allowed()
+
+
+def _hub_error(name: str, error) -> InputError:
+    """A ``models.pretrained.hub.HubError`` as the translated message ``error.hub.<reason>``."""
+    from app.shared import formats
+    from models import pretrained
+
+    known = pretrained.KNOWN.get(name)
+    fields = {k: formats.decimal_size(v) if k in ("need", "have") else v for k, v in error.fields.items()}
+    return InputError(f"error.hub.{error.reason}", name=known.title if known else name, repo=error.repo, **fields)
+
+
+def real_plan(name: str) -> dict:
+    """What downloading the absent real checkpoint ``name`` would fetch, asked of the Hub (its listing and
+    config.json, kept ten minutes): its repository, total bytes, number of files, licence and whether it is gated.
+    A refusal (offline host, no network, unknown repository, more than this machine's memory holds) is a
+    translated ``InputError``."""
+    from models.pretrained import hub
+
+    return _real_plan(name, hub.endpoint() or "")
+
+
+@st.cache_data(show_spinner=False, ttl=600, max_entries=64)
+def _real_plan(name: str, endpoint: str) -> dict:  # the endpoint keys the cache only
+    from models import pretrained
+    from models.pretrained import hub
+
+    repo = pretrained.KNOWN[name].repos[0]
+    try:
+        plan, _ = hub.check(repo)
+    except hub.HubError as error:
+        raise _hub_error(name, error) from None
+    return {
+        "repo": repo,
+        "bytes": plan.total,
+        "files": len(plan.files),
+        "license": plan.license or "?",
+        "gated": plan.gated,
+    }
+
+
+def download_real(name: str, progress: Callable[[float, int], None] | None = None) -> None:
+    """Download the real checkpoint ``name`` from the Hub into the local Hugging Face cache (its first repository;
+    models/pretrained/hub.py), reporting (fraction, bytes); it is then offered, and converted on first use. One
+    download at a time per process. A failure leaves nothing half-written and is a translated ``InputError``."""
+    from models import pretrained
+    from models.pretrained import hub
+
+    repo = pretrained.KNOWN[name].repos[0]
+    with _download_lock:
+        if checkpoint(name).available:  # another reader's download finished first
+            return
+        try:
+            hub.download(repo, progress)
+        except hub.HubError as error:
+            raise _hub_error(name, error) from None
+
+
+_download_lock = threading.Lock()
+
+
+def check_repo(repo: str, archs: tuple[str, ...]) -> dict:
+    """What serving the Hub repository ``repo`` on a page of the architectures ``archs`` would take, judged before
+    its weights come (models/pretrained/hub.py ``check``: its architecture, options and size against this machine's
+    memory): as ``real_plan``, with ``arch`` (ours). Kept ten minutes. A refusal is a translated ``InputError``,
+    ``error.hub.other_page`` for an architecture we convert that this page does not show."""
+    from models.pretrained import hub
+
+    found = _check_repo(repo.strip(), hub.endpoint() or "")
+    if found["arch"] not in archs:
+        raise InputError("error.hub.other_page", repo=found["repo"], arch=found["arch"])
+    return found
+
+
+@st.cache_data(show_spinner=False, ttl=600, max_entries=64)
+def _check_repo(repo: str, endpoint: str) -> dict:  # the endpoint keys the cache only
+    from models.pretrained import hub
+
+    try:
+        plan, arch = hub.check(repo)
+    except hub.HubError as error:
+        raise _hub_error(repo, error) from None
+    return {
+        "repo": repo,
+        "bytes": plan.total,
+        "files": len(plan.files),
+        "license": plan.license or "?",
+        "gated": plan.gated,
+        "arch": arch,
+    }
+
+
+def add_real(repo: str, archs: tuple[str, ...], progress: Callable[[float, int], None] | None = None) -> str:
+    """Fetch the Hub repository ``repo`` (where this machine lacks it) and serve it: registered for this process
+    under the key returned (``hf--owner--name``, which a link carries; a table repository keeps its table key),
+    then offered by the pickers of its architecture. One download at a time per process. A refusal or failure is a
+    translated ``InputError``, and leaves nothing half-written."""
+    from models import pretrained
+    from models.pretrained import hub
+
+    repo = repo.strip()
+    check_repo(repo, archs)  # an architecture this page shows
+    with _download_lock:
+        try:
+            key = hub.resolve(repo, progress)
+        except hub.HubError as error:
+            raise _hub_error(repo, error) from None
+    if pretrained.KNOWN[key].arch not in archs:
+        raise InputError("error.hub.other_page", repo=repo, arch=pretrained.KNOWN[key].arch)
+    return key
+
+
+def known_real(name: str) -> bool:
+    """Whether ``name`` is a real checkpoint, registering one named at run time that this machine holds (a link
+    opened in a fresh process: ``hf--owner--name``), so that the picker can offer it."""
+    from models import pretrained
+
+    return pretrained.is_real(name)
+
+
 def real_about(name: str) -> dict:
     """What a page says of a real checkpoint, all read from its card (written from the file's own metadata by the
     conversion): title, paper, parameters, precision, licence, origin; {} before it is converted."""

@@ -284,6 +284,62 @@ STRINGS = {
         "python -m models.data.shakespeare",
         "尚未下载莎士比亚语料（{path} 中没有 {file}），这一部分需要它。请先运行一次：python -m models.data.shakespeare",
     ),
+    # models/pretrained/hub.py's refusals (HubError.reason), as services._hub_error raises them
+    "error.hub.offline": (
+        "Downloads are off on this host (TE_OFFLINE or HF_HUB_OFFLINE). Whoever runs it can fetch {name} ahead: "
+        "python -m models.pretrained.hub fetch {repo}",
+        "本主机已关闭下载（TE_OFFLINE 或 HF_HUB_OFFLINE）。运行本应用的人可以预先获取 {name}："
+        "python -m models.pretrained.hub fetch {repo}",
+    ),
+    "error.hub.invalid": (
+        "{repo} is neither a Hugging Face repository id (owner/name) nor a folder with a config.json.",
+        "{repo} 既不是 Hugging Face 仓库 id（owner/name），也不是含 config.json 的文件夹。",
+    ),
+    "error.hub.network": (
+        "The Hugging Face Hub could not be reached to download {name}: check the network and try again. Nothing "
+        "was kept.",
+        "无法连接 Hugging Face Hub 来下载 {name}：请检查网络后重试。没有留下任何文件。",
+    ),
+    "error.hub.not_found": (
+        "The Hub has no repository {repo} (or it is private).",
+        "Hub 上没有仓库 {repo}（或者它是私有的）。",
+    ),
+    "error.hub.gated": (
+        "{repo} is gated: accept its terms on the Hub, log in with `hf auth login`, then try again.",
+        "{repo} 是受限仓库：请先在 Hub 上接受其条款，用 `hf auth login` 登录，然后重试。",
+    ),
+    "error.hub.no_weights": (
+        "{repo} has no model.safetensors; pickled weights are never read here.",
+        "{repo} 没有 model.safetensors；这里从不读取 pickle 格式的权重。",
+    ),
+    "error.hub.sharded": (
+        "{repo} splits its weights over several safetensors files; the app reads a single model.safetensors.",
+        "{repo} 把权重分成了多个 safetensors 文件；本应用只读取单个 model.safetensors。",
+    ),
+    "error.hub.disk": (
+        "Not enough disk space for {name}: it needs {need}, {have} are free. Nothing was written.",
+        "磁盘空间不足，无法下载 {name}：需要 {need}，只剩 {have}。没有写入任何文件。",
+    ),
+    "error.hub.interrupted": (
+        "The download of {name} stopped half-way. What it had fetched was removed: try again.",
+        "{name} 的下载中途停止。已下载的部分已删除：请重试。",
+    ),
+    "error.hub.architecture": (
+        "{repo} is a {found}; the app converts {ours}.",
+        "{repo} 的架构是 {found}；本应用能转换的是 {ours}。",
+    ),
+    "error.hub.option": (
+        "{repo} uses an option our class lacks: {option}",
+        "{repo} 用到了我们的类没有的选项：{option}",
+    ),
+    "error.hub.other_page": (
+        "{repo} converts into our {arch}, which this page does not show: open a page of that architecture.",
+        "{repo} 会转换为我们的 {arch}，本页不展示这种架构：请打开该架构的页面。",
+    ),
+    "error.hub.memory": (
+        "{name} needs about {need} of memory to convert and load; this machine has {have} free.",
+        "{name} 转换和载入约需 {need} 内存；本机只有 {have} 可用。",
+    ),
     "error.real_missing": (
         "The real model {name} is not on this machine. On a machine with a network, run: {command}",
         "本机没有真实模型 {name}。请在联网的机器上运行：{command}",
@@ -305,6 +361,37 @@ STRINGS = {
         "(offline) and converts it once on first use.",
         "在联网的机器上运行对应命令；之后应用会在本地 Hugging Face 缓存中（离线）找到该模型，"
         "并在第一次使用时转换一次。",
+    ),
+    "picker.download.how": (
+        "Or download one here, from the Hugging Face Hub (its safetensors weights, config and tokenizer only, never "
+        "pickled files); it is then converted once and becomes the page's model.",
+        "也可以在这里从 Hugging Face Hub 下载（只下载 safetensors 权重、配置和分词器，从不下载 pickle 文件）；"
+        "下载后转换一次，并成为本页的模型。",
+    ),
+    "picker.download.ask": ("Download {title}…", "下载 {title}…"),
+    "picker.download.about": (
+        "{repo}: {size} in {files} files · licence {license}",
+        "{repo}：{files} 个文件，共 {size} · 许可证 {license}",
+    ),
+    "picker.download.gated": (
+        "Gated on the Hub: accept its terms there and log in (`hf auth login`) before downloading.",
+        "这是 Hub 上的受限模型：下载前请先在 Hub 上接受其条款并登录（`hf auth login`）。",
+    ),
+    "picker.download.go": ("Download {size}", "下载 {size}"),
+    "picker.download.progress": ("Downloading {name}: {done} of {total}", "正在下载 {name}：{done} / {total}"),
+    "picker.by_id": ("Any compatible model from the Hugging Face Hub", "Hugging Face Hub 上任何兼容的模型"),
+    "picker.by_id.label": ("Repository id", "仓库 id"),
+    "picker.by_id.help": (
+        "owner/name as on the Hub. It is served here if its config.json names an architecture this page converts "
+        "and its weights are one model.safetensors that this machine's memory holds; checked before anything "
+        "large is downloaded.",
+        "即 Hub 上的 owner/name。若其 config.json 写明的架构是本页能转换的，且权重是单个 model.safetensors、"
+        "本机内存放得下，就能在这里使用；大文件下载前会先检查。",
+    ),
+    "picker.by_id.check": ("Check", "检查"),
+    "picker.by_id.about": (
+        "{repo}: {size} in {files} files · licence {license} · converts into our {arch}",
+        "{repo}：{files} 个文件，共 {size} · 许可证 {license} · 转换为我们的 {arch}",
     ),
     "picker.loading": ("Loading {name}: {what}", "正在加载 {name}：{what}"),
     # the stages a real checkpoint reports while it is converted and loaded (models/pretrained, shared/services)

