@@ -122,8 +122,10 @@ def bigram_bits_per_character(tok, split: str = "validation", prior: float = 50.
 
 
 def shown_twice(rng: np.random.Generator, vocab: int, n: int, length: int, prefix: int) -> np.ndarray:
-    """(n, 1 + prefix + 2·length): <|endoftext|>, prefix + length random merged ids, the last ``length`` again."""
-    seq = rng.integers(257, vocab, size=(n, prefix + length))  # merges only: every one of them occurs in training text
+    """(n, 1 + prefix + 2·length): <|endoftext|>, prefix + length random merged ids, the last ``length`` again. A
+    vocabulary with no ids past the 256 bytes (a small word-level one) draws from every id but 0."""
+    low = 257 if vocab > 257 else 1  # merges only: every one of them occurs in training text
+    seq = rng.integers(low, vocab, size=(n, prefix + length))
     return np.concatenate([np.zeros((n, 1), dtype=np.int64), seq, seq[:, prefix:]], axis=1)
 
 

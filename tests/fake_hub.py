@@ -243,5 +243,6 @@ def fake_hub_fixture(tmp_path, monkeypatch):
         yield hub
     finally:
         hub.stop()
+        pretrained.LICENCES.clear()
         for key in [k for k in dict(pretrained.KNOWN) if k not in known]:
             pretrained.unregister(key)

@@ -565,9 +565,12 @@ def download_real(name: str, progress: Callable[[float, int], None] | None = Non
         if checkpoint(name).available:  # another reader's download finished first
             return
         try:
-            hub.download(repo, progress)
+            plan = hub.describe(repo)
+            hub.download(repo, progress, plan=plan)
         except hub.HubError as error:
             raise _hub_error(name, error) from None
+        if plan.license:  # the card written when it is converted states it (its config.json seldom does)
+            pretrained.LICENCES[name] = plan.license
 
 
 _download_lock = threading.Lock()

@@ -131,6 +131,11 @@ FORMAT = 2
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "</s>", "<|eot_id|>", "<|end_of_text|>")
 
 
+# Licences the Hub's model card stated for a table checkpoint downloaded in this process (models/pretrained/hub.py
+# reads them before the download): its config.json seldom says one, and the card written at conversion should.
+LICENCES: dict[str, str] = {}
+
+
 def is_real(name: str) -> bool:
     return name in KNOWN
 
@@ -391,7 +396,7 @@ def _convert_hf(known: Known, snapshot: Path, repo: str, report: Progress):
     # the forward's output names, as the engine reads them (BERT returns MLM and NSP logits); "logits" by default
     outputs = list(getattr(module, "OUTPUTS", ("logits",)))
     spec = {"arch": known.arch, "outputs": outputs, "config": config, "source": source}
-    licence = hf_config.get("license") or known.license
+    licence = hf_config.get("license") or known.license or LICENCES.get(known.key, "")
     card = {"quantised": [], "dtype": source["dtype"], "license": licence, **chat}
     if known.reads == "image":  # what a page needs to show it a picture and to name its answer
         names = hf_config.get("id2label") or {}

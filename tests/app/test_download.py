@@ -50,6 +50,7 @@ def test_download_shows_size_and_licence_then_makes_the_model_the_pages(bert_hub
     assert at.selectbox(key="bert_model").value == REAL  # offered, and now the page's model
     assert pretrained.hf_snapshot(REPO) is not None and pretrained.converted(REAL)
     assert translate("picker.full", lang, dtype="float32") in "\n".join(c.value for c in at.caption)
+    assert pretrained.card(REAL)["license"] == "apache-2.0"  # the Hub's card said it; the config.json did not
 
 
 def test_a_refused_download_says_why_in_the_readers_language_and_keeps_the_page(bert_hub):

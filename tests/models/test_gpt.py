@@ -149,6 +149,15 @@ def test_induction_batch_repeats_merged_tokens():
     assert batch[:, 1:].min() >= 257
 
 
+def test_induction_batch_on_a_vocabulary_without_merges_draws_every_id_but_the_first():
+    """A word-level vocabulary of 97 ids (a converted real model's may be small) has no ids past the 256 bytes: the
+    batch draws from ids 1..96 instead of failing (the GPT page's in-context view on such a model raised)."""
+    batch = metrics.induction_batch(97, n=4, length=30, seed=0)
+    assert batch.shape == (4, 61) and (batch[:, 0] == 0).all()
+    assert 1 <= batch[:, 1:].min() and batch.max() < 97
+    np.testing.assert_array_equal(batch[:, 1:31], batch[:, 31:])
+
+
 def test_stage2_repeats_mask_what_nothing_predicts():
     rng = np.random.default_rng(0)
     text = (torch.arange(257)[None].repeat(4, 1) for _ in iter(int, 1))
