@@ -2,7 +2,8 @@
 
 Paper: Gemma 3 Technical Report, Gemma Team 2025 (2503.19786): the LLaMA-style decoder of Gemma and Gemma 2
 (RMSNorm, GeGLU, RoPE, GQA, tied embeddings), where five local layers (sliding-window attention) alternate with one
-global layer, the local window is short (1,024 tokens), and QK-norm replaces Gemma 2's soft-capping of the scores.
+global layer, the local window is short (the report: 1,024 tokens), and QK-norm replaces Gemma 2's soft-capping of
+the scores.
 
     x₀ = E[tokens] · √C                                     (the embedding scaled by the width's square root)
     xᵢ' = xᵢ + RMSNorm_post(Attn(RMSNorm_pre(xᵢ)))           (a norm before and after each sub-block: "sandwich")
@@ -52,7 +53,7 @@ from models.probe import Probe, name_probes
 
 
 @dataclass
-class Config:
+class Config:  # Gemma 3 270M's sizes; a conversion sets every field from the checkpoint's config.json
     vocab: int = 262144
     dim: int = 640
     n_heads: int = 4
