@@ -62,7 +62,8 @@ RESLICE = frozenset(
 )
 # Where the first step of a page's slider goes left (the default sits at the slider's right end, or the left step is
 # the one the page redraws most): none at present
-LEFT_FIRST: frozenset[str] = frozenset({"gpt-step"})  # a slider that opens at its last value
+# sliders that open at their last value: the training-step sliders (the trained weights)
+LEFT_FIRST: frozenset[str] = frozenset({"gpt-step", "moe-step", "reasoning-step", "alignment-step"})
 # Pills of BERT's default sentence that its interaction toggles, as labelled (piece + position): positions 1, 5, 9
 BERT_TOGGLED = ("to¹", "not⁵", "that⁹")
 
@@ -185,6 +186,10 @@ MOVES = {
     "transformer-xl-segment": ("transformer-xl", _move("transformer-xl-segment", slider("txl_segment"))),
     # the training step of gpt-induction: every view of the GPT page on another snapshot's weights
     "gpt-step": ("gpt?gpt_model=gpt-induction", _move("gpt-step", slider("gpt_step"))),
+    # the other pages' recorded training (issue 62): a step of the MoE run's routing, of GRPO's run, of PPO's run
+    "moe-step": ("moe", _move("moe-step", slider("moe_step"))),
+    "reasoning-step": ("reasoning", _move("reasoning-step", slider("reasoning_watch_step"))),
+    "alignment-step": ("alignment", _move("alignment-step", slider("alignment_step"))),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()
