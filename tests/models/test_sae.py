@@ -176,7 +176,8 @@ def test_index_top_contexts_are_what_a_fresh_forward_gives(dictionary, lm):
             offset = (pos - starts[doc]) // 256 * 256
             begin = starts[doc] + offset
             window = tokens[begin : min(begin + 256, starts[doc + 1])][None]
-            z = dictionary.encode(sae.activations(model, window, dictionary.config.hook))[0, pos - begin, feature]
+            with torch.no_grad():
+                z = dictionary.encode(sae.activations(model, window, dictionary.config.hook))[0, pos - begin, feature]
             assert abs(float(z) - act) <= 2e-3 * max(1.0, abs(act)), (feature, pos)
 
 
