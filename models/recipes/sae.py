@@ -307,10 +307,15 @@ def _index_record(index: dict[str, torch.Tensor], path: Path) -> dict[str, Any]:
 
 
 def evaluate(model: sae.SAE, out: Path) -> dict[str, Any]:
+    """On one torch thread, as trained (the sums' order then matches the card's), the caller's count restored."""
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    lm, tok = gpt_model(model.config.model)
-    found = measure(model, lm, held_out(tok, EVAL_WINDOWS))
-    index = sae.feature_index(model, lm, validation_docs(tok), top=1)
+    try:
+        lm, tok = gpt_model(model.config.model)
+        found = measure(model, lm, held_out(tok, EVAL_WINDOWS))
+        index = sae.feature_index(model, lm, validation_docs(tok), top=1)
+    finally:
+        torch.set_num_threads(threads)
     return found | {"dead_share": dead_share(index)}
 
 
