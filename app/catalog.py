@@ -74,6 +74,7 @@ class Tool:
 
 TOOLS: tuple[Tool, ...] = (
     Tool("compare", "compare", ":material/compare_arrows:"),
+    Tool("features", "features", ":material/biotech:"),
     Tool("lessons", "lessons", ":material/school:"),
 )
 

@@ -124,10 +124,9 @@ class SAE(nn.Module):
             if replace is not None:
                 return replace(x)
             z = self.encode(x)
-            out = self.decode(edit(z) if edit is not None else z)
-            if keep_error:
-                out = out + (x - self.decode(z))
-            return out.to(x.dtype)
+            if keep_error:  # x plus what the edit changes in x̂: exactly x when the edit changes nothing
+                return x if edit is None else (x + (self.decode(edit(z)) - self.decode(z))).to(x.dtype)
+            return self.decode(edit(z) if edit is not None else z).to(x.dtype)
 
         return {self.config.hook: fn}
 

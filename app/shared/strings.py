@@ -61,6 +61,7 @@ STRINGS = {
     "era.scale": ("Scale & alignment", "规模与对齐"),
     "era.tools": ("Tools", "工具"),
     "tool.compare.title": ("Compare models", "模型对比"),
+    "tool.features.title": ("Feature microscope", "特征显微镜"),
     "tool.lessons.title": ("Lessons", "课程"),
     # papers: title and what the user probes
     "paper.transformer.title": ("Attention Is All You Need", "Attention Is All You Need（注意力就是全部）"),

@@ -72,7 +72,7 @@ def test_tools_are_in_the_navigation_and_off_the_timeline():
     the timeline or the suggested order."""
     from app.catalog import START_HERE
 
-    assert {t.page for t in TOOLS} == {"compare", "lessons"}
+    assert {t.page for t in TOOLS} == {"compare", "features", "lessons"}
     assert not {t.page for t in TOOLS} & {p.page for p in PAPERS}
     assert not {t.key for t in TOOLS} & set(START_HERE)
     at = open_app("compare", lang="en", compare_models="gpt,mamba-lm")

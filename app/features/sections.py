@@ -1,0 +1,144 @@
+"""The feature microscope's sections: the features on each token of a text, one feature's card, and the feature
+switched off or scaled inside the model."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app.features import service as svc
+from app.features.views import contexts_html, logit_weights, next_token
+from app.shared import ui
+from app.shared.i18n import InputError, t
+from app.shared.tokens import visible
+
+
+def intro() -> None:
+    f = svc.facts()
+    m = f.metrics
+    st.markdown(
+        t(
+            "features.intro",
+            n=f.n_features,
+            layer=f.layer,
+            layers=f.n_layers,
+            k=f.k,
+            fve=m.get("fve", 0.0),
+            delta=m.get("delta_nats", 0.0),
+            zero=m.get("zero_ablated_nats", 0.0) - m.get("clean_nats", 0.0),
+        )
+    )
+
+
+def tokens(reading) -> int:
+    """Section 1: a table of every token's strongest features; returns the token picked (an index into the text)."""
+    st.subheader(t("features.s1"))
+    st.caption(t("features.s1.caption", shown=svc.SHOWN, k=svc.facts().k, dense=svc.DENSE, n_dense=len(reading.dense)))
+    rows = [
+        {
+            t("features.col.token"): visible(p),
+            t("features.col.features"): "  ".join(
+                f"#{int(i)} ({v:.2f})" for i, v in zip(reading.features[j], reading.values[j]) if i >= 0
+            ),
+        }
+        for j, p in enumerate(reading.pieces)
+    ]
+    st.dataframe(rows, hide_index=False, width="stretch", height=min(35 * len(rows) + 38, 320))
+    labels = {j: f"{j}: {visible(p)}" for j, p in enumerate(reading.pieces)}
+    return ui.choice(st.selectbox, t("features.token"), list(labels), key="features_token", labels=labels)
+
+
+def pick_feature(reading, token: int) -> int:
+    firing = [int(i) for i in reading.features[token] if i >= 0]
+    n = svc.facts().n_features
+    seen = st.session_state.get("features_token_seen")
+    fresh = "features_id" not in st.session_state and "features_id" not in st.query_params  # no feature asked for
+    if firing and (fresh or (seen is not None and seen != token)):  # a new token opens its strongest feature
+        st.session_state["features_id"] = firing[0]
+    st.session_state["features_token_seen"] = token
+    return int(
+        st.number_input(
+            t("features.pick"),
+            0,
+            n - 1,
+            key="features_id",
+            help=t("features.pick.help", n=n),
+            bind="query-params",
+        )
+    )
+
+
+def card(i: int) -> None:
+    """Section 2: the feature's frequency, label, strongest held-out contexts and logit weights."""
+    st.subheader(t("features.s2", i=i))
+    f = svc.feature(i)
+    facts = svc.facts()
+    if f.fired == 0:
+        st.info(t("features.dead", i=i, dead=facts.dead, n=facts.n_features))
+    m1, m2 = st.columns(2)
+    m1.metric(t("features.m.freq"), f"{f.frequency:.3%}", help=t("features.m.freq.help", tokens=facts.tokens))
+    m2.metric(
+        t("features.m.label"),
+        " / ".join(visible(p) for p, _ in f.promoted[:3]),
+        help=t("features.m.label.help"),
+    )
+    if f.contexts:
+        st.markdown(f"**{t('features.contexts')}**")
+        ui.markup(contexts_html(f.contexts))
+        st.caption(t("features.contexts.caption"))
+    ui.figure(
+        logit_weights(
+            f.promoted, f.suppressed, promoted_name=t("features.promoted"), suppressed_name=t("features.suppressed")
+        ),
+        {
+            "promoted": [p for p, _ in f.promoted],
+            "weight": [w for _, w in f.promoted],
+            "suppressed": [p for p, _ in f.suppressed],
+            "suppressed_weight": [w for _, w in f.suppressed],
+        },
+        f"feature-{i}-logit-weights",
+        key="features_weights",
+    )
+    st.caption(t("features.effect.caption", layer=facts.layer))
+
+
+def edit(text: str, i: int, reading) -> None:
+    """Section 3: the next token with the feature scaled (0: off) at every position."""
+    st.subheader(t("features.s3"))
+    scale = st.slider(
+        t("features.scale", i=i), 0.0, 4.0, 0.0, 0.25, key="features_scale", help=t("features.scale.help")
+    )
+    try:
+        e = svc.edit(text, i, float(scale))
+    except InputError as err:
+        ui.input_error(err)
+        return
+    if not (reading.features == i).any() and e.activation == 0:
+        st.caption(t("features.unused", i=i))
+    ui.figure(
+        next_token(
+            e.pieces,
+            e.clean,
+            e.edited,
+            names=(t("features.clean"), t("features.edited", scale=scale)),
+            value_title=t("features.probability"),
+        ),
+        {"token": list(e.pieces), "clean": e.clean, "edited": e.edited},
+        f"feature-{i}-edit",
+        key="features_edit",
+    )
+    st.caption(t("features.s3.caption", i=i, scale=scale, act=e.activation, change=e.max_change))
+
+
+def paper() -> None:
+    f = svc.facts()
+    m = f.metrics
+    st.markdown(
+        t(
+            "features.paper",
+            n=f.n_features,
+            width=svc.MODEL.config["dim"],
+            k=f.k,
+            dead_share=m.get("dead_share", 0.0),
+            delta=m.get("delta_nats", 0.0),
+        )
+    )

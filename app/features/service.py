@@ -1,0 +1,213 @@
+"""The feature microscope's bridge to ``models.sae``: the sparse autoencoder ``gpt-sae`` (4,096 TopK features on our
+GPT's stream after block 1) read on a learner's text, a feature's card from the dictionary's shipped index (how
+often it fires on held-out plays, its strongest contexts) and from its decoder direction (the tokens it promotes and
+suppresses through the unembedding), and the next token with a feature switched off or scaled inside the spliced
+model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+import torch
+
+from app.shared import services
+from app.shared.i18n import InputError
+from models import sae, zoo
+from models.probe import intervene
+
+NAME = "gpt-sae"  # the dictionary
+DICTIONARY = services.checkpoint(NAME)
+MODEL = services.checkpoint("gpt")  # the model it reads
+MAX_CHARS = 400
+MAX_TOKENS = 96
+SHOWN = 6  # features listed per token
+DENSE = 0.05  # a feature firing on more than this share of held-out tokens is dense: listed apart
+CONTEXT = 10  # tokens shown each side of a top activation
+EFFECT = 10  # tokens listed as promoted and as suppressed
+
+
+def available() -> bool:
+    return DICTIONARY.available and MODEL.available
+
+
+def missing() -> InputError:
+    return (DICTIONARY if not DICTIONARY.available else MODEL).missing()
+
+
+@st.cache_resource(show_spinner=False)
+def _dictionary() -> sae.SAE:
+    return zoo.load(NAME).eval()
+
+
+@st.cache_resource(show_spinner=False)
+def _index() -> dict[str, np.ndarray]:
+    """The shipped index (models.sae.feature_index on the held-out plays), as numpy arrays."""
+    from safetensors.numpy import load_file
+
+    return load_file(str(DICTIONARY.folder / "index.safetensors"))
+
+
+def _piece(i: int) -> str:
+    return MODEL.tokenizer.decode([int(i)])
+
+
+@dataclass(frozen=True)
+class Facts:
+    n_features: int
+    k: int
+    hook: str
+    layer: int  # the block whose output it reads
+    n_layers: int
+    tokens: int  # held-out tokens the index read
+    metrics: dict
+    dead: int  # features that fired on none of them
+
+
+@st.cache_data(show_spinner=False)
+def facts() -> Facts:
+    c, card, index = DICTIONARY.config, DICTIONARY.card, _index()
+    return Facts(
+        c["n_features"],
+        c["k"],
+        c["hook"],
+        int(c["hook"].split(".")[1]),
+        MODEL.config["n_layers"],
+        len(index["tokens"]),
+        dict(card.get("metrics", {})),
+        int((index["fired"] == 0).sum()),
+    )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The text's tokens and, for each, the features that fire on it, strongest first."""
+
+    pieces: tuple[str, ...]  # (T,) the text's tokens (the <|endoftext|> the model reads first left out)
+    features: np.ndarray  # (T, SHOWN) the strongest features that are not dense, −1 where fewer fire
+    values: np.ndarray  # (T, SHOWN) their activations
+    active: np.ndarray  # (T,) how many fire (k by construction, fewer where pre-activations are ≤ 0)
+    dense: tuple[int, ...]  # the dense features (firing on more than DENSE of held-out tokens) that fire on the text
+
+
+def _encode(text: str) -> np.ndarray:
+    if not text.strip():
+        raise InputError("features.error.empty")
+    if len(text) > MAX_CHARS:
+        raise InputError("features.error.long", chars=MAX_CHARS)
+    ids = MODEL.encode(text)
+    if len(ids) - 1 > MAX_TOKENS:
+        raise InputError("features.error.tokens", n=len(ids) - 1, max=MAX_TOKENS)
+    return ids
+
+
+def _z(ids: np.ndarray) -> torch.Tensor:
+    d = _dictionary()
+    x = sae.activations(MODEL.model, torch.as_tensor(ids)[None], d.config.hook)
+    with torch.inference_mode():
+        return d.encode(x)[0]  # (T, n)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def read(text: str) -> Reading:
+    ids = _encode(text)
+    z = _z(ids)[1:]  # the text's tokens
+    dense = torch.as_tensor(_index()["fired"] / len(_index()["tokens"]) > DENSE)  # (n,)
+    values, features = z.masked_fill(dense, 0).topk(SHOWN, dim=-1)
+    features = torch.where(values > 0, features, -1)
+    return Reading(
+        tuple(_piece(i) for i in ids[1:]),
+        features.numpy(),
+        values.numpy(),
+        (z > 0).sum(-1).numpy(),
+        tuple(int(i) for i in torch.nonzero(((z > 0) & dense).any(0)).flatten()),
+    )
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One feature: how often it fires on held-out text, its strongest contexts there, and its decoder direction read
+    through the unembedding."""
+
+    index: int
+    fired: int  # held-out tokens it fired on
+    frequency: float  # fired / tokens read
+    contexts: tuple[tuple[tuple[str, ...], int, float], ...]  # (pieces, where the strongest token is, activation)
+    promoted: tuple[tuple[str, float], ...]  # (token, logit weight), largest first
+    suppressed: tuple[tuple[str, float], ...]  # smallest first
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def feature(i: int) -> Feature:
+    n = facts().n_features
+    if not 0 <= i < n:
+        raise InputError("features.error.index", max=n - 1)
+    index = _index()
+    tokens, starts = index["tokens"], index["doc_starts"]
+    contexts = []
+    for pos, act in zip(index["top_position"][i], index["top_activation"][i]):
+        if pos < 0:
+            continue
+        doc = int(np.searchsorted(starts, pos, side="right") - 1)
+        end = int(starts[doc + 1]) if doc + 1 < len(starts) else len(tokens)
+        lo, hi = max(int(starts[doc]), int(pos) - CONTEXT), min(end, int(pos) + CONTEXT + 1)
+        contexts.append((tuple(_piece(t) for t in tokens[lo:hi]), int(pos) - lo, float(act)))
+    # the direction's logit weight: W_E (γ ⊙ d), the final LayerNorm's gain applied, its normalisation left out
+    model, d = MODEL.model, _dictionary()
+    with torch.inference_mode():
+        direction = d.direction(i) / d.config.scale  # in the stream's own units
+        weight = (model.embed.weight @ (model.ln_f.weight * direction)).numpy()
+    order = np.argsort(-weight, kind="stable")
+    return Feature(
+        i,
+        int(index["fired"][i]),
+        float(index["fired"][i]) / len(tokens),
+        tuple(contexts),
+        tuple((_piece(t), float(weight[t])) for t in order[:EFFECT]),
+        tuple((_piece(t), float(weight[t])) for t in order[::-1][:EFFECT]),
+    )
+
+
+@dataclass(frozen=True)
+class Edited:
+    """The next token after the text, with the feature's activation multiplied by ``scale`` at every position."""
+
+    pieces: tuple[str, ...]  # the likeliest next tokens of the clean model
+    clean: np.ndarray  # their probabilities
+    edited: np.ndarray  # their probabilities with the edit
+    activation: float  # the feature's activation at the last token
+    max_change: float  # the largest change in any token's probability
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def edit(text: str, i: int, scale: float) -> Edited:
+    """Feature ``i`` scaled by ``scale`` (0: off) in z before decoding, the reconstruction error of the unedited z
+    kept: with scale 1 the model is exactly the clean one."""
+    ids = _encode(text)
+    if not 0 <= i < facts().n_features:
+        raise InputError("features.error.index", max=facts().n_features - 1)
+    d, model = _dictionary(), MODEL.model
+
+    def scaled(z: torch.Tensor) -> torch.Tensor:
+        z = z.clone()
+        z[..., i] *= scale
+        return z
+
+    tokens = torch.as_tensor(ids)[None]
+    with torch.inference_mode():
+        clean = torch.softmax(model(tokens)[0, -1], -1)
+        with intervene(d.splice(scaled, keep_error=True)):
+            edited = torch.softmax(model(tokens)[0, -1], -1)
+    top = torch.argsort(-clean, stable=True)[:10].numpy()
+    return Edited(
+        tuple(_piece(t) for t in top),
+        clean[top].numpy(),
+        edited[top].numpy(),
+        float(_z(ids)[-1, i]),
+        float((edited - clean).abs().max()),
+    )
+
+
+def card() -> dict:
+    return DICTIONARY.card

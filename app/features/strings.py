@@ -1,0 +1,121 @@
+STRINGS = {
+    "features.intro": (
+        "A sparse autoencoder (SAE) rewrites one layer's activations as a sum of a few directions out of thousands, "
+        "its **features**: read one layer through it and a token's state becomes a short list of features that fire. "
+        "Here: **{n:,} features** trained on our GPT's residual stream after block {layer} (of {layers}, counted "
+        "from 0; TopK, k = {k}: exactly {k} features fire per token; Gao et al. 2024, arXiv 2406.04093). Put back "
+        "in place of the stream, its reconstruction explains {fve:.1%} of the stream's variance and costs the model "
+        "{delta:+.3f} nats per token on held-out plays (zeroing the stream costs {zero:+.2f}).",
+        "稀疏自编码器（SAE）把某一层的激活改写成几千个方向中少数几个的和，这些方向就是它的**特征**：透过它读这一层，"
+        "一个词元的状态就变成少数几个被激活的特征。这里：在我们的 GPT 块 {layer}（共 {layers} 块，从 0 数起）"
+        "之后的残差流上训练的 **{n:,} 个特征**（TopK，k = {k}：每个词元恰好激活 {k} 个特征；"
+        "Gao 等 2024，arXiv 2406.04093）。用它的重建替换残差流后，可解释残差流 {fve:.1%} 的方差，"
+        "在留出剧本上让模型每个词元多付 {delta:+.3f} 奈特（把残差流置零要多付 {zero:+.2f}）。",
+    ),
+    "features.try.do": (
+        "Type a line with a character's name, pick the name's token, and open the first feature it lists.",
+        "输入一句带有角色名字的台词，选中名字对应的词元，打开它列出的第一个特征。",
+    ),
+    "features.try.see": (
+        "Its strongest contexts in plays the model never trained on, and the tokens its direction pushes up.",
+        "它在模型从未训练过的剧本中最强的上下文，以及它的方向推高的词元。",
+    ),
+    "features.try.why": (
+        "A feature is a direction the autoencoder's objective found useful for rebuilding the stream, not a "
+        "concept anyone named: its label here is read off its evidence, and may be wrong.",
+        "特征是自编码器的目标函数为重建残差流而找到的方向，并不是谁命名过的概念：这里的标签只是从证据中读出来的，"
+        "可能不对。",
+    ),
+    "features.text": ("Text", "文本"),
+    "features.text.help": (
+        "At most {chars} characters and {tokens} tokens; our GPT was trained on Shakespeare.",
+        "最多 {chars} 个字符、{tokens} 个词元；我们的 GPT 是在莎士比亚作品上训练的。",
+    ),
+    "features.s1": ("1 · The features that fire on each token", "1 · 每个词元上激活的特征"),
+    "features.s1.caption": (
+        "The strongest {shown} of the {k} features that fire on each token (feature number and activation), "
+        "leaving out the dense ones, which fire on more than {dense:.0%} of held-out tokens ({n_dense} of them fire "
+        "on this text). Pick a token: its strongest feature opens below.",
+        "每个词元上激活的 {k} 个特征中最强的 {shown} 个（特征编号与激活值），不含稠密特征——即在超过 {dense:.0%} "
+        "的留出词元上激活的特征（本文本上有 {n_dense} 个）。选中一个词元，下面会打开它最强的特征。",
+    ),
+    "features.col.token": ("token", "词元"),
+    "features.col.features": ("strongest features (activation)", "最强的特征（激活值）"),
+    "features.token": ("Token", "词元"),
+    "features.pick": ("Feature", "特征"),
+    "features.pick.help": (
+        "Any of the {n:,} features by number; the list offers the ones that fire on the token picked.",
+        "可按编号选择 {n:,} 个特征中的任意一个；列表里是在所选词元上激活的特征。",
+    ),
+    "features.s2": ("2 · Feature {i}", "2 · 特征 {i}"),
+    "features.m.freq": ("Fires on", "激活比例"),
+    "features.m.freq.help": (
+        "The share of the {tokens:,} held-out tokens (the plays Julius Caesar, Macbeth, Twelfth Night) it fires on.",
+        "它在 {tokens:,} 个留出词元（《裘力斯·凯撒》《麦克白》《第十二夜》）中激活的比例。",
+    ),
+    "features.m.label": ("Label from its evidence", "由证据得出的标签"),
+    "features.m.label.help": (
+        "The three tokens its direction promotes most through the unembedding: a guess, not a name.",
+        "它的方向经由反嵌入最推高的三个词元：只是猜测，不是名称。",
+    ),
+    "features.dead": (
+        "Feature {i} fired on none of the held-out tokens: a dead feature, as {dead:,} of the {n:,} are here.",
+        "特征 {i} 在所有留出词元上都没有激活：这是一个死特征，这里 {n:,} 个特征中有 {dead:,} 个是这样。",
+    ),
+    "features.contexts": ("Strongest contexts in held-out plays", "留出剧本中最强的上下文"),
+    "features.contexts.caption": (
+        "The token it fires on most strongly is boxed; its activation is on the right.",
+        "激活最强的词元加了框；右侧是激活值。",
+    ),
+    "features.promoted": ("Promotes", "推高"),
+    "features.suppressed": ("Suppresses", "压低"),
+    "features.effect.caption": (
+        "The feature's decoder direction times the final LayerNorm's gain, read by every token's embedding (the "
+        "unembedding is tied): what adding this direction to the stream pushes up and down, before the layers after "
+        "block {layer} act on it.",
+        "特征的解码方向乘以最终 LayerNorm 的增益，再与每个词元的嵌入做内积（反嵌入与嵌入共享）：把这个方向加进残差流"
+        "会推高和压低什么——不计块 {layer} 之后各层的作用。",
+    ),
+    "features.s3": ("3 · Switch it off, or scale it", "3 · 关掉它，或缩放它"),
+    "features.scale": ("Scale of feature {i}", "特征 {i} 的缩放"),
+    "features.scale.help": (
+        "0 switches it off; 1 is the model as it is; the stream keeps the autoencoder's reconstruction error, so "
+        "only this feature's part changes.",
+        "0 表示关掉；1 即模型原样；残差流保留自编码器的重建误差，因此只有这个特征那一部分会改变。",
+    ),
+    "features.s3.caption": (
+        "The next token after your text: the model as it is (grey) and with feature {i} × {scale:g} at every "
+        "position (blue). Its activation at the last token: {act:.2f}. Largest change of any token's probability: "
+        "{change:.2%}.",
+        "你的文本之后的下一个词元：模型原样（灰）与在每个位置把特征 {i} 乘以 {scale:g} 后（蓝）。它在最后一个词元上"
+        "的激活：{act:.2f}。任一词元概率的最大变化：{change:.2%}。",
+    ),
+    "features.clean": ("as it is", "原样"),
+    "features.edited": ("feature × {scale:g}", "特征 × {scale:g}"),
+    "features.probability": ("probability", "概率"),
+    "features.unused": (
+        "Feature {i} does not fire on any token of this text: scaling it changes nothing here.",
+        "特征 {i} 在这段文本的任何词元上都没有激活：在这里缩放它不会改变任何东西。",
+    ),
+    "features.paper": (
+        "**In the papers, and here.** Bricken et al. 2023 (Towards Monosemanticity, on a one-layer model) trained "
+        "ReLU autoencoders with an L1 penalty; Gao et al. 2024 (arXiv 2406.04093) keep the k largest activations "
+        "instead (TopK), which sets the sparsity directly, and report fewer dead features with their AuxK loss, "
+        "which this dictionary also uses. Here: {n:,} features on a {width}-wide stream, k = {k}; {dead_share:.1%} "
+        "of them never fire on the held-out plays. Features are directions found by an objective: some read as "
+        "concepts, some fire on many unrelated tokens (dense), some never (dead), and the reconstruction error the "
+        "dictionary leaves ({delta:+.3f} nats per token) is the part of the model it does not explain.",
+        "**论文中与这里。** Bricken 等 2023（Towards Monosemanticity，单层模型）用带 L1 惩罚的 ReLU 自编码器；"
+        "Gao 等 2024（arXiv 2406.04093）改为只保留最大的 k 个激活（TopK），直接设定稀疏度，并报告借助 AuxK 损失"
+        "死特征更少——本字典也用了 AuxK。这里：{width} 维残差流上的 {n:,} 个特征，k = {k}；其中 {dead_share:.1%} "
+        "在留出剧本上从未激活。特征是由目标函数找到的方向：有的读起来像概念，有的在许多无关词元上都激活（稠密），"
+        "有的从不激活（死特征）；字典留下的重建误差（每个词元 {delta:+.3f} 奈特）就是它没能解释的那部分模型。",
+    ),
+    "features.error.empty": ("Type a text first.", "请先输入文本。"),
+    "features.error.long": ("At most {chars} characters.", "最多 {chars} 个字符。"),
+    "features.error.tokens": (
+        "This text is {n} tokens; the microscope reads at most {max}.",
+        "这段文本有 {n} 个词元；显微镜最多读取 {max} 个。",
+    ),
+    "features.error.index": ("Features are numbered 0 to {max}.", "特征编号为 0 到 {max}。"),
+}

@@ -1,0 +1,127 @@
+"""The feature microscope (issue 63): the features it lists per token, a feature's card and an edit inside the model,
+each equal to the dictionary and the model run directly, in both languages."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from safetensors.numpy import load_file
+
+from app.shared.i18n import translate
+from models import metrics, sae, zoo
+from models.probe import intervene
+from tests.app.conftest import open_app, rerun, spec
+
+TEXT = "First Citizen.\nBefore we proceed any further, hear me speak."
+
+
+@pytest.fixture(scope="module")
+def direct():
+    """The dictionary, the model it reads, the shipped index and the tokenizer, loaded here without the app."""
+    d, model = zoo.load("gpt-sae").eval(), zoo.load("gpt").eval()
+    index = load_file(str(zoo.checkpoint_dir("gpt-sae") / "index.safetensors"))
+    return d, model, index, metrics.tokenizer(zoo.checkpoint_dir("gpt"))
+
+
+def z_of(direct, text: str) -> torch.Tensor:
+    d, model, _, tok = direct
+    ids = torch.tensor([[0, *tok.encode(text).ids]])
+    with torch.inference_mode():
+        return d.encode(sae.activations(model, ids, d.config.hook))[0, 1:]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_opens_with_the_dictionarys_card_numbers(lang):
+    at = open_app("features", lang=lang, timeout=120, features_text=TEXT)
+    assert not at.exception and not at.error
+    card = json.loads((zoo.checkpoint_dir("gpt-sae") / "card.json").read_text())
+    intro = at.markdown[0].value
+    assert "4,096" in intro and "2406.04093" in intro
+    assert f"{card['metrics']['fve']:.1%}" in intro and f"{card['metrics']['delta_nats']:+.3f}" in intro
+
+
+def test_each_tokens_features_are_the_dictionarys_strongest_that_are_not_dense(direct):
+    from app.features import service as svc
+
+    r = svc.read(TEXT)
+    z = z_of(direct, TEXT)
+    index = direct[2]
+    dense = index["fired"] / len(index["tokens"]) > svc.DENSE
+    assert (r.active == (z > 0).sum(-1).numpy()).all() and (r.active <= 32).all()
+    for j in range(len(r.pieces)):
+        row = z[j].numpy().copy()
+        row[dense] = 0
+        want = np.argsort(-row, kind="stable")[: svc.SHOWN]
+        got = r.features[j][r.features[j] >= 0]
+        assert set(got.tolist()) == {int(i) for i in want if row[i] > 0}, j
+        assert not dense[got].any()
+        np.testing.assert_allclose(r.values[j][: len(got)], row[got], rtol=1e-5)
+    assert set(r.dense) == {int(i) for i in np.nonzero(((z > 0).numpy() & dense).any(0))[0]}
+
+
+def test_a_features_card_reads_the_index_and_its_decoder_direction(direct):
+    from app.features import service as svc
+
+    d, model, index, tok = direct
+    i = int(np.argmax(index["fired"] * (index["fired"] < 0.01 * len(index["tokens"]))))  # a sparse, live feature
+    f = svc.feature(i)
+    assert f.fired == int(index["fired"][i]) and f.frequency == pytest.approx(index["fired"][i] / len(index["tokens"]))
+    first = int(index["top_position"][i][0])
+    pieces, at, act = f.contexts[0]
+    assert pieces[at] == tok.decode([int(index["tokens"][first])])
+    assert act == pytest.approx(float(index["top_activation"][i][0]))
+    with torch.inference_mode():
+        w = model.embed.weight @ (model.ln_f.weight * d.W_dec[:, i] / d.config.scale)
+    top = int(torch.argmax(w))
+    assert f.promoted[0][0] == tok.decode([top]) and f.promoted[0][1] == pytest.approx(float(w[top]), rel=1e-5)
+    assert f.promoted[0][1] > 0 > f.suppressed[0][1]
+
+
+def test_scale_one_is_exactly_the_model_and_scale_zero_is_the_splice_with_the_feature_off(direct):
+    from app.features import service as svc
+
+    d, model, _, tok = direct
+    z = z_of(direct, TEXT)
+    i = int(torch.argmax(z[-1]))  # the last token's strongest feature
+    same = svc.edit(TEXT, i, 1.0)
+    assert same.max_change == 0.0 and np.array_equal(same.clean, same.edited)
+    off = svc.edit(TEXT, i, 0.0)
+    assert off.activation == pytest.approx(float(z[-1, i]), rel=1e-5)
+
+    def without(zz):
+        zz = zz.clone()
+        zz[..., i] = 0
+        return zz
+
+    ids = torch.tensor([[0, *tok.encode(TEXT).ids]])
+    with torch.inference_mode():
+        top = torch.argsort(-torch.softmax(model(ids)[0, -1], -1), stable=True)[:10]
+        with intervene(d.splice(without, keep_error=True)):
+            p = torch.softmax(model(ids)[0, -1], -1)
+    np.testing.assert_allclose(off.edited, p[top].numpy(), rtol=1e-5, atol=1e-7)
+    assert off.max_change > 0
+
+
+def test_picking_a_token_opens_its_strongest_feature_and_the_link_keeps_a_feature():
+    from app.features import service as svc
+
+    at = open_app("features", timeout=120, features_text=TEXT)
+    assert at.number_input(key="features_id").value == int(svc.read(TEXT).features[0][0])
+    at.selectbox(key="features_token").set_value(3)
+    rerun(at, "en")
+    assert not at.exception
+    assert at.number_input(key="features_id").value == int(svc.read(TEXT).features[3][0])
+    kept = open_app("features", timeout=120, features_text=TEXT, features_id="17")
+    assert not kept.exception and kept.number_input(key="features_id").value == 17
+    assert spec(kept, "features_weights")["data"]
+
+
+def test_bad_input_is_a_translated_message():
+    at = open_app("features", lang="zh", timeout=120, features_text="   ")
+    assert not at.exception
+    assert [e.value for e in at.error] == [translate("features.error.empty", "zh")]
+    long = open_app("features", timeout=120, features_text="x, " * 130)  # 390 characters, over 96 tokens
+    assert not long.exception and long.error
