@@ -22,11 +22,13 @@ learning rate and the numbers on the card do not then depend on how large this m
 Where this departs from the paper: the paper's TopK equation has no encoder bias; here ``b_enc`` is kept (a
 per-feature offset, as its ReLU baseline has) — it only shifts which features make the top k. ``b_pre`` starts at the
 training activations' mean (the paper: their geometric median), W_enc starts as W_decᵀ (as in the paper).
-Why TopK: it was the brief's default and fixes L0 at k by construction; ReLU + L1 and JumpReLU were not measured
-against it here (no time). What TopK gave on the held-out plays (``gpt-sae``, 4,096 features, k = 32): fraction of
-variance explained 0.994, the LM's loss +0.054 nats per token with x̂ spliced in (of 5.99 nats that zeroing the
-stream costs), 9.8 % of the features silent on all 127,705 validation tokens. docs/training/sae.md has the sweep and
-what was tried.
+
+Why TopK: it fixes L0 at k by construction, and measured better here than ReLU + L1 (Bricken et al.): at 400 steps
+on the same vectors, TopK with k = 32 explained 0.963 of the held-out variance, ReLU + L1 with λ = 1 only 0.586
+while keeping 108 features on per token (JumpReLU was not tried). What TopK gave on the held-out plays (``gpt-sae``,
+4,096 features, k = 32): fraction of variance explained 0.994, the LM's loss +0.054 nats per token with x̂ spliced
+in (of 5.99 nats that zeroing the stream costs), 9.8 % of the features silent on all 127,705 validation tokens.
+docs/training/sae.md has the sweep and what was tried.
 
 Splicing: ``splice()`` gives the override that replaces the stream at ``Config.hook`` (a probe of models/gpt.py,
 ``blocks.{i}.resid``) by x̂, through ``models.probe.intervene`` — the project's intervention mechanism — optionally

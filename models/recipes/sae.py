@@ -48,7 +48,7 @@ SETTINGS: dict[str, Any] = {
     "batch": 1024,
     "lr": 1e-3,
     "warmup": 50,
-    "aux_k": 128,  # AuxK: about d/2, a power of two (the paper's rule)
+    "aux_k": 128,  # AuxK: how many dead features model the error (about d/2 here)
     "aux_coef": 1 / 32,  # the paper's α
     "dead_tokens": 262_144,  # a feature that fired on none of the last this many training tokens is dead (AuxK)
     "sweep_features": [1024, 2048, 4096],
