@@ -78,8 +78,8 @@ def card(i: int) -> None:
     m1.metric(t("features.m.freq"), f"{f.frequency:.3%}", help=t("features.m.freq.help", tokens=facts.tokens))
     m2.metric(
         t("features.m.label"),
-        " / ".join(visible(p) for p, _ in f.promoted[:3]),
-        help=t("features.m.label.help"),
+        t("features.label", token=visible(f.label), count=f.label_count, n=len(f.contexts)) if f.label else "—",
+        help=t("features.m.label.help", promoted=" / ".join(visible(p) for p, _ in f.promoted[:3])),
     )
     if f.contexts:
         st.markdown(f"**{t('features.contexts')}**")

@@ -136,6 +136,8 @@ class Feature:
     contexts: tuple[tuple[tuple[str, ...], int, float], ...]  # (pieces, where the strongest token is, activation)
     promoted: tuple[tuple[str, float], ...]  # (token, logit weight), largest first
     suppressed: tuple[tuple[str, float], ...]  # smallest first
+    label: str  # the token it fires on in most of its strongest contexts ("" when it never fired)
+    label_count: int  # in how many of them
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -159,6 +161,8 @@ def feature(i: int) -> Feature:
         direction = d.direction(i) / d.config.scale  # in the stream's own units
         weight = (model.embed.weight @ (model.ln_f.weight * direction)).numpy()
     order = np.argsort(-weight, kind="stable")
+    firing = [pieces[at] for pieces, at, _ in contexts]
+    label = max(firing, key=firing.count) if firing else ""  # ties: the strongest context's
     return Feature(
         i,
         int(index["fired"][i]),
@@ -166,6 +170,8 @@ def feature(i: int) -> Feature:
         tuple(contexts),
         tuple((_piece(t), float(weight[t])) for t in order[:EFFECT]),
         tuple((_piece(t), float(weight[t])) for t in order[::-1][:EFFECT]),
+        label,
+        firing.count(label),
     )
 
 

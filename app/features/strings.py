@@ -55,9 +55,11 @@ STRINGS = {
     ),
     "features.m.label": ("Label from its evidence", "由证据得出的标签"),
     "features.m.label.help": (
-        "The three tokens its direction promotes most through the unembedding: a guess, not a name.",
-        "它的方向经由反嵌入最推高的三个词元：只是猜测，不是名称。",
+        "The token it fires on in most of its strongest held-out contexts: a guess read off its evidence, not a "
+        "name. Its direction promotes most, through the unembedding: {promoted}.",
+        "它在最强的留出上下文中最常激活的词元：只是从证据中读出的猜测，不是名称。它的方向经由反嵌入最推高的是：{promoted}。",
     ),
+    "features.label": ("“{token}” ({count} of {n})", "“{token}”（{n} 个中的 {count} 个）"),
     "features.dead": (
         "Feature {i} fired on none of the held-out tokens: a dead feature, as {dead:,} of the {n:,} are here.",
         "特征 {i} 在所有留出词元上都没有激活：这是一个死特征，这里 {n:,} 个特征中有 {dead:,} 个是这样。",

@@ -125,3 +125,12 @@ def test_bad_input_is_a_translated_message():
     assert [e.value for e in at.error] == [translate("features.error.empty", "zh")]
     long = open_app("features", timeout=120, features_text="x, " * 130)  # 390 characters, over 96 tokens
     assert not long.exception and long.error
+
+
+def test_the_label_is_the_token_most_of_its_strongest_contexts_fire_on():
+    from app.features import service as svc
+
+    f = svc.feature(3790)  # fires on "Enter" of the plays' stage directions
+    firing = [pieces[at] for pieces, at, _ in f.contexts]
+    assert f.label == max(firing, key=firing.count) and f.label_count == firing.count(f.label)
+    assert f.label.strip() == "Enter" and f.label_count >= 6
