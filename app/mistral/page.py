@@ -41,7 +41,9 @@ if analysis is not None:
     sections.reach(analysis, text, name)  # 2 · reach through depth, measured
 sections.rolling(name)  # 3 · the rolling buffer cache while the model writes
 if real:
-    sections.ours_only("mistral.prefill.title", "mistral.real.prefill", name)  # 4 · one chunk for a short text
+    short = svc.shape(name).limit <= svc.shape(name).window  # every text here fits in one chunk of W
+    why = "mistral.real.prefill" if short else "mistral.real.prefill.global"
+    sections.ours_only("mistral.prefill.title", why, name)  # 4 · the chunks: ours
     sections.ours_only("mistral.ko.title", "mistral.real.ko", name)  # 5 · held-out Shakespeare: ours
     sections.ours_only("mistral.narrow.title", "mistral.real.narrow", name)  # 6 · ours' trained W only
     sections.real_paper_vs_here(name)

@@ -205,20 +205,22 @@ def reach(a: svc.Analysis, text: str, name: str = svc.NAME) -> None:
     except InputError as e:
         ui.input_error(e)
         return
-    per_row = 6
-    cols = [c for start in range(0, L + 1, per_row) for c in st.columns(per_row)][: L + 1]
-    for layer, col in enumerate(cols[:L]):
-        bound = r.bound[layer]
+    per_row, n = 6, len(r.layers)
+    cols = [c for start in range(0, n + 1, per_row) for c in st.columns(per_row)][: n + 1]
+    for row, (layer, col) in enumerate(zip(r.layers, cols)):
+        bound = r.bound[row]
         if math.isinf(bound):
             shown, why = t("mistral.reach.all"), t("mistral.m.farthest.help.global", layer=layer)
         elif s.real:
             shown, why = f"{bound:.0f}", t("mistral.m.farthest.help.local", bound=f"{bound:.0f}", layer=layer, W=W)
         else:
             shown, why = f"{bound:.0f}", t("mistral.m.farthest.help", bound=f"{bound:.0f}", layer=layer, W=W)
-        col.metric(t("mistral.m.farthest", layer=layer), f"{r.farthest[layer]} / {shown}", help=why)
-    cols[L].metric(t("mistral.m.beyond"), small(float(r.beyond.max())), help=t("mistral.m.beyond.help"))
+        col.metric(t("mistral.m.farthest", layer=layer), f"{r.farthest[row]} / {shown}", help=why)
+    cols[n].metric(t("mistral.m.beyond"), small(float(r.beyond.max())), help=t("mistral.m.beyond.help"))
     labels = list(a.pieces[: position + 1])
-    layer_names = [t("mistral.reach.after", layer=layer) for layer in range(L)]
+    layer_names = [t("mistral.reach.after", layer=layer) for layer in r.layers]
+    if n < L:
+        st.caption(t("mistral.reach.some", layers=svc.spans(r.layers)))
     st.caption(t("mistral.reach.map", position=position, token=visible(a.pieces[position])))
     ui.figure(
         views.reach_map(
@@ -282,8 +284,11 @@ def rolling(name: str = svc.NAME) -> None:
     metric_row.metric(
         t("mistral.m.memory"),
         f"{g.rolling_bytes[-1] / 1024:.0f} / {g.full_bytes[-1] / 1024:.0f} KiB",
-        help=t("mistral.m.memory.help", ratio=g.full_bytes[-1] / g.rolling_bytes[-1]),
-    )
+        help=t(
+            "mistral.m.memory.help.real" if s.real else "mistral.m.memory.help",
+            ratio=g.full_bytes[-1] / g.rolling_bytes[-1], W=W,
+        ),
+    )  # fmt: skip
     metric_row.metric(
         t("mistral.m.same"), t("mistral.yes") if g.same_tokens else t("mistral.no"), help=t("mistral.m.same.help")
     )

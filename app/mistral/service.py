@@ -134,6 +134,15 @@ def _pieces(ids: np.ndarray, name: str = NAME) -> tuple[str, ...]:
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
+def _start(name: str) -> tuple[int, ...]:
+    """A real Gemma's <bos>: Gemma's own tokenizer starts every text with it (``add_bos_token``, in its Hub files
+    and its GGUF), the converted tokenizer.json does not add it, and without it the model degenerates."""
+    if handle(name).card.get("arch") != "gemma":
+        return ()
+    bos = handle(name).tokenizer.token_to_id("<bos>")
+    return () if bos is None else (bos,)
+
+
 def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarray:
     """The ids the model reads for ``text`` (ours: <|endoftext|> first): (T,), within the characters and tokens."""
     if not text.strip():
@@ -142,7 +151,12 @@ def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarra
         raise InputError("mistral.error.chars", n=len(text), max=max_chars)
     ck = handle(name)
     ck.require()
-    ids = ck.encode(text) if ck.real else metrics.encode_document(ck.tokenizer, text)
+    if ck.real:
+        ids = ck.encode(text)
+        start = _start(name)
+        ids = np.array([*start, *ids], dtype=np.int64) if start and ids[:1].tolist() != list(start) else ids
+    else:
+        ids = metrics.encode_document(ck.tokenizer, text)
     limit = shape(name).limit
     if len(ids) > limit:
         raise InputError("mistral.error.tokens.real" if ck.real else "mistral.error.tokens", n=len(ids), max=limit)
@@ -225,13 +239,23 @@ class Reach:
     """How far back the state at ``position`` after each layer depends on the input embeddings."""
 
     position: int
-    influence: np.ndarray  # (L, position + 1) ‖∂‖x_{l+1}[position]‖ / ∂x₀[j]‖, j = 0 .. position
-    bound: np.ndarray  # (L,) float: the farthest distance layers 0..l can carry (``bounds``; inf after a global one)
-    farthest: np.ndarray  # (L,) the distance back to the farthest j with a non-zero influence
-    beyond: np.ndarray  # (L,) the largest influence of any j farther back than the bound
+    layers: tuple[int, ...]  # the layers measured (``reach_layers``), one row each below
+    influence: np.ndarray  # (n, position + 1) ‖∂‖x_{l+1}[position]‖ / ∂x₀[j]‖, j = 0 .. position
+    bound: np.ndarray  # (n,) float: the farthest distance layers 0..l can carry (``bounds``; inf after a global one)
+    farthest: np.ndarray  # (n,) the distance back to the farthest j with a non-zero influence
+    beyond: np.ndarray  # (n,) the largest influence of any j farther back than the bound
     backend: str
     device: str
     ms: float
+
+
+def reach_layers(name: str = NAME) -> tuple[int, ...]:
+    """The layers whose reach is measured: ours all; a real model (a backward pass per layer costs seconds) every
+    layer up to its first global one, and its last."""
+    s = shape(name)
+    if not s.real or not s.global_:
+        return tuple(range(s.n_layers))
+    return tuple(sorted({*range(s.global_[0] + 1), s.n_layers - 1}))
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -241,16 +265,17 @@ def reach(text: str, position: int, name: str = NAME) -> Reach:
         raise InputError("mistral.error.position", max=len(ids) - 1)
     model, s = handle(name).model, shape(name)
     start = time.perf_counter()
+    layers = reach_layers(name)
     with torch.enable_grad():  # gradients with respect to a detached copy of the embeddings, never the weights
         inf = mistral.influence(
-            model, torch.as_tensor(ids[: position + 1])[None], position
+            model, torch.as_tensor(ids[: position + 1])[None], position, layers
         )  # later inputs cannot matter
     ms = (time.perf_counter() - start) * 1e3
     distance = position - np.arange(position + 1)  # (position + 1,) how far back each input sits
-    bound = bounds(s.windows)
+    bound = bounds(s.windows)[list(layers)]
     farthest = np.array([distance[row > 0].max(initial=0) for row in inf])
     beyond = np.array([row[distance > b].max(initial=0.0) for row, b in zip(inf, bound)])
-    return Reach(position, inf, bound, farthest, beyond, "torch", engine().device, ms)
+    return Reach(position, layers, inf, bound, farthest, beyond, "torch", engine().device, ms)
 
 
 # ---- the rolling buffer ---------------------------------------------------------------------------------------------

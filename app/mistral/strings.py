@@ -412,10 +412,16 @@ STRINGS = {
         "同样的损失含义不同。我们的 mistral 能展示这些实验。",
     ),
     "mistral.real.narrow": (
-        "The narrower-window sweep runs ours on held-out Shakespeare below its trained W; on {name} (W = {W}) a text "
-        "here never reaches the window. Our mistral shows it.",
-        "更窄窗口的扫描是在留出的莎士比亚文本上把我们的模型窗口调到训练 W 以下；在 {name}（W = {W}）上，"
-        "这里的文本根本达不到窗口长度。我们的 mistral 能展示它。",
+        "The narrower-window sweep measures ours on held-out Shakespeare against the window it was trained with; "
+        "{name} was pre-trained on other text, so that loss would not compare. Our mistral shows it.",
+        "更窄窗口的扫描是在留出的莎士比亚文本上，把我们的模型与它训练时的窗口相比较；{name} 在其他文本上预训练，"
+        "这个损失没有可比性。我们的 mistral 能展示它。",
+    ),
+    "mistral.real.prefill.global": (
+        "The chunked pre-fill here reads every layer through one rolling buffer of W; {name}'s global layers keep "
+        "every position instead, so the chunks are drawn for our mistral only.",
+        "这里的分块预填充让每一层都通过同一个 W 槽位的滚动缓冲读取；{name} 的全局层则保留每个位置，"
+        "所以分块只为我们的 mistral 绘制。",
     ),
     "mistral.layer.local": ("local layer, W = {W}", "局部层，W = {W}"),
     "mistral.layer.global": ("global layer: every earlier key", "全局层：之前的全部键"),
@@ -508,10 +514,11 @@ STRINGS = {
         "每一步（横向）之后各槽位（纵向）保存的绝对位置，层 0（各局部层相同）；方框标出所选的步。",
     ),
     "mistral.roll.memory.real": (
-        "Cache memory against the cached positions: with rolling buffers the local layers stop growing at W while "
-        "the global layers keep growing; a growing cache in every layer grows faster.",
-        "缓存大小随已缓存位置数的变化：用滚动缓冲时，局部层在 W 处停止增长，全局层继续增长；"
-        "每层都增长的缓存增长得更快。",
+        "Cache memory against the cached positions: the local layers' rolling buffers take W slots from the start "
+        "and never more, while the global layers keep growing; a growing cache in every layer starts small and "
+        "passes them once the text is longer than W.",
+        "缓存大小随已缓存位置数的变化：局部层的滚动缓冲一开始就占 W 个槽位，之后不再增加，全局层则持续增长；"
+        "每层都增长的缓存起初很小，文本超过 W 后会超过它们。",
     ),
     "mistral.pvh.layers": ("local and global layers", "局部层与全局层"),
     "mistral.pvh.layers.paper": (
@@ -553,5 +560,19 @@ STRINGS = {
         "**本页与论文的不同。** {name} 是已发布的模型，在别处预训练后转换进我们的类；"
         "留出文本上的敲除与更窄窗口的实验只在我们自己的 mistral 上测量。  \n"
         "报告：Gemma Team，*Gemma 3 Technical Report*，arXiv 2503.19786；Mistral 7B：arXiv 2310.06825。",
+    ),
+    "mistral.reach.some": (
+        "Measured after layers {layers}: a backward pass per layer costs seconds on this model. Every layer after "
+        "the first global one has the whole text in reach.",
+        "只测量层 {layers} 之后的状态：在这个模型上每层一次反向传播要花数秒。"
+        "第一个全局层之后的每一层都能够到整段文本。",
+    ),
+    "mistral.m.memory.help.real": (
+        "Keys and values of every layer, measured from the tensors. A rolling buffer takes its W = {W} slots at the "
+        "first token, so until the text passes W it holds more bytes than a cache that grows (here the growing one "
+        "is {ratio:.2f}× the rolling one); past W the local buffers stop growing and only the global caches grow.",
+        "各层键和值的大小，直接按张量测得。滚动缓冲在第一个词元时就占用全部 W = {W} 个槽位，所以在文本超过 W 之前，"
+        "它比逐步增长的缓存占用更多字节（这里增长的缓存是滚动缓冲的 {ratio:.2f} 倍）；超过 W 之后局部缓冲不再增长，"
+        "只有全局缓存继续增长。",
     ),
 }

@@ -91,6 +91,7 @@ def test_no_number_of_our_card_shows(real_cache):
             assert f"{metrics[value]:.3f}" not in shown
     # the sections that only make sense on ours say so, and switch the page to ours
     assert translate("mistral.real.ko", lang, name=svc.title(KEY), W=W, T=svc.MAX_REAL_TOKENS) in shown
+    assert translate("mistral.real.prefill.global", lang, name=svc.title(KEY)) in shown  # W = 5: texts outgrow it
     buttons = [b for b in at.button if b.key and b.key.startswith("mistral_ours_")]
     assert len(buttons) == 3
     if svc.available():
@@ -132,3 +133,33 @@ def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
     assert metric(at, translate("mistral.m.local_rows", lang)) == f"{W} / {W}"
     assert metric(at, translate("mistral.m.global_rows", lang)) == str(g.global_rows)
     assert g.rolling_bytes[-1] < g.full_bytes[-1]
+
+
+def test_gemma_reads_its_bos_and_reach_measures_chosen_layers(real_cache):
+    """Gemma's own tokenizer starts every text with <bos> (the converted tokenizer.json adds nothing): the page puts
+    it first, once. ``mistral.influence`` on a Gemma measures the layers asked for, equal to those rows of all."""
+    import torch
+
+    from models import mistral
+
+    tok = real_cache_tokenizer()
+    ids = svc.encode(TEXT, name=KEY)
+    assert ids[0] == tok.token_to_id("<bos>") and (ids == ids[0]).sum() == 1
+    model = svc.handle(KEY).model
+    tokens = torch.as_tensor(ids)[None]
+    every = mistral.influence(model, tokens, len(ids) - 1)
+    some = mistral.influence(model, tokens, len(ids) - 1, [0, GLOBAL[0]])
+    assert every.shape == (L, len(ids)) and some.shape == (2, len(ids))
+    scale = float(every.max())
+    assert abs(some - every[[0, GLOBAL[0]]]).max() <= 1e-5 * scale
+
+
+def real_cache_tokenizer():
+    return svc.handle(KEY).tokenizer
+
+
+def test_the_lessons_exercise_asks_about_ours_and_offers_to_switch(real_cache):
+    """The page's exercise counts our L · (W − 1): with Gemma picked it says it is about ours, not a check on Gemma."""
+    lang = "zh"
+    at = _open(lang)
+    assert translate("lessons.ours_only", lang, name=svc.NAME) in [x.value for x in at.info]
