@@ -370,7 +370,7 @@ STRINGS = {
     ),
     "mistral.real.intro": (
         "{name}: {L} layers, {n_local} local with W = {W} and {n_global} global (layers {globals}); {H} query heads "
-        "sharing {G} key/value head(s). Texts here are cut at {max} tokens.",
+        "sharing {G} key/value head(s). A text here may make at most {max} tokens.",
         "{name}：{L} 层，其中 {n_local} 个局部层（W = {W}）、{n_global} 个全局层（层 {globals}）；"
         "{H} 个查询头共享 {G} 个键/值头。这里的文本最多 {max} 个词元。",
     ),
@@ -522,9 +522,8 @@ STRINGS = {
     ),
     "mistral.pvh.layers": ("local and global layers", "局部层与全局层"),
     "mistral.pvh.layers.paper": (
-        "five local layers for every global one, the first layer local (Gemma 3 report, models of 1B to 27B; the "
-        "270M model is not in the report)",
-        "每个全局层配五个局部层，第一层是局部层（Gemma 3 技术报告，1B 到 27B 的模型；270M 模型不在报告中）",
+        "five local layers for every global one, the first layer local (the Gemma 3 report, on its 1B to 27B models)",
+        "每个全局层配五个局部层，第一层是局部层（Gemma 3 技术报告，针对其 1B 到 27B 的模型）",
     ),
     "mistral.pvh.layers.here": (
         "{n_local} local, {n_global} global (layers {globals})",
