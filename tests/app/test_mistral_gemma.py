@@ -163,3 +163,30 @@ def test_the_lessons_exercise_asks_about_ours_and_offers_to_switch(real_cache):
     lang = "zh"
     at = _open(lang)
     assert translate("lessons.ours_only", lang, name=svc.NAME) in [x.value for x in at.info]
+
+
+def test_switching_models_keeps_the_page_whole(real_cache):
+    """A layer, head or position chosen on one model and out of range on the other: the page switches both ways."""
+    lang = "en"
+    at = _open(lang)
+    at.button_group(key="mistral_layer").set_value(GLOBAL[0])
+    at.button_group(key="mistral_head").set_value(3)
+    rerun(at, lang)
+    assert not at.exception
+    if not svc.available():
+        return
+    at.selectbox(key="mistral_model").set_value(svc.NAME)
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    ours = svc.shape()
+    at.button_group(key="mistral_layer").set_value(ours.n_layers - 1)
+    at.text_area(key="mistral_text").set_value(svc.DEFAULT_TEXT)
+    rerun(at, lang)
+    T = len(svc.encode(svc.DEFAULT_TEXT))
+    at.slider(key="mistral_position").set_value(T - 1)
+    rerun(at, lang)
+    assert not at.exception
+    at.selectbox(key="mistral_model").set_value(KEY)
+    at.text_area(key="mistral_text").set_value(TEXT)
+    rerun(at, lang)
+    assert not at.exception and not at.error
