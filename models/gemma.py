@@ -142,16 +142,23 @@ class Gemma(nn.Module):
 
     def trunk(self, tokens: torch.Tensor, cache: list[Cache] | None = None) -> torch.Tensor:
         """The residual stream after the last block, before the final norm: (B, T) -> (B, T, C)."""
-        T, device = tokens.shape[1], tokens.device
+        return self.hidden_states(self.embed(tokens), cache)[-1]
+
+    def hidden_states(self, emb: torch.Tensor, cache: list[Cache] | None = None) -> list[torch.Tensor]:
+        """The blocks run on the looked-up embeddings E[tokens] (B, T, C), scaled here by √C: the residual stream
+        after each block, L × (B, T, C) (as ``models.mistral.Mistral.hidden_states``, so ``mistral.influence``
+        measures a Gemma's reach too)."""
+        T, device = emb.shape[1], emb.device
         past = len(cache[0]) if cache else 0  # positions seen (a rolling cache counts them too)
         where = torch.arange(past, past + T, device=device)
         ropes = {True: self.rope_local(where), False: self.rope_global(where)}
-        emb = self.embed(tokens)
         x = self.embedded(emb * torch.tensor(math.sqrt(self.config.dim), dtype=emb.dtype))
+        out = []
         for i, (block, window) in enumerate(zip(self.blocks, self.windows())):
             layer_cache = cache[i] if cache else None
             x = block(x, self.mask(T, past, window, layer_cache, device), ropes[window is not None], layer_cache)
-        return x
+            out.append(x)
+        return out
 
     @staticmethod
     def mask(T: int, past: int, window: int | None, cache: Cache | None, device) -> torch.Tensor:
@@ -166,9 +173,10 @@ class Gemma(nn.Module):
         """The final RMSNorm, then the tied output projection Eᵀ: (..., C) -> (..., V)."""
         return self.norm(x) @ self.embed.weight.T
 
-    def new_cache(self) -> list[Cache]:
-        """A rolling buffer of W slots for each local layer, a growing cache for each global one."""
-        return [RollingKVCache(w) if w else KVCache() for w in self.windows()]
+    def new_cache(self, rolling: bool = True) -> list[Cache]:
+        """A rolling buffer of W slots for each local layer, a growing cache for each global one; ``rolling=False``:
+        a growing cache for every layer (what a model without the buffer keeps: ``models.mistral.generate``)."""
+        return [RollingKVCache(w) if w and rolling else KVCache() for w in self.windows()]
 
 
 def build(config: dict) -> Gemma:

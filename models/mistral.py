@@ -206,21 +206,24 @@ def generate(
     return out
 
 
-def influence(model: Mistral, tokens: torch.Tensor, position: int) -> np.ndarray:
+def influence(model: Mistral, tokens: torch.Tensor, position: int, layers=None) -> np.ndarray:
     """(L, T): for each layer l and input position j, ‖∂‖x_{l+1}[p]‖ / ∂x₀[j]‖ — how strongly the embedding at j
     (the ``embedded`` tensor x₀) moves the size of the residual stream after block l at p = ``position``. Exactly 0
     for j > p (causality) and for j < p − (l + 1)(W − 1) (the reach of l + 1 windows); one backward pass per layer.
+    ``layers`` (ascending): only those rows, (len(layers), T) — a large model's backward passes cost seconds each.
+    Any model with ``embed`` and ``hidden_states(embeddings)`` (models/gemma.py too: its local and global layers).
     """
     tokens = torch.as_tensor(tokens).reshape(1, -1)
     T, L = tokens.shape[1], model.config.n_layers
+    layers = list(range(L)) if layers is None else list(layers)
     if not 0 <= position < T:
         raise ValueError(f"position {position} is outside 0..{T - 1}")
     with torch.no_grad():
         x0 = model.embed(tokens[:, : position + 1].to(model.embed.weight.device))  # later positions cannot matter
     x0.requires_grad_(True)
     states = model.hidden_states(x0)  # L × (1, p + 1, C)
-    out = np.zeros((L, T), dtype=np.float32)
-    for i, h in enumerate(states):
-        (grad,) = torch.autograd.grad(h[0, position].norm(), x0, retain_graph=i < L - 1)
-        out[i, : position + 1] = grad[0].norm(dim=-1).cpu().numpy()  # (p + 1,)
+    out = np.zeros((len(layers), T), dtype=np.float32)
+    for row, i in enumerate(layers):
+        (grad,) = torch.autograd.grad(states[i][0, position].norm(), x0, retain_graph=row < len(layers) - 1)
+        out[row, : position + 1] = grad[0].norm(dim=-1).cpu().numpy()  # (p + 1,)
     return out

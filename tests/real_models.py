@@ -159,6 +159,47 @@ def tiny_t5(vocab: int, seed: int = 0):
     return randomise(transformers.T5ForConditionalGeneration(config), seed + 1)
 
 
+# ---- Gemma 3 ---------------------------------------------------------------------------------------------------------
+
+GEMMA_LAYERS, GEMMA_GLOBAL, GEMMA_WINDOW = 6, (5,), 5  # gemma-3-270m's pattern (5 local, then 1 global), W cut to 5
+
+
+def gemma_tokenizer() -> Tokenizer:
+    """A word-level tokenizer over ``WORDS`` and punctuation, <pad> <eos> <bos> <unk> first as Gemma's are."""
+    words = ["<pad>", "<eos>", "<bos>", "<unk>", *dict.fromkeys([*WORDS, *PUNCTUATION])]
+    tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
+    tok.normalizer = normalizers.Lowercase()
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok.add_special_tokens(["<pad>", "<eos>", "<bos>", "<unk>"])
+    return tok
+
+
+def tiny_gemma(vocab: int, seed: int = 0):
+    """A random ``Gemma3ForCausalLM`` of odd sizes: 6 layers (layer 5 global, the others local with a window of 5),
+    width 24, 4 query heads and 1 key/value head of width 8, the two RoPE bases of the real one."""
+    import transformers
+
+    config = transformers.Gemma3TextConfig(
+        vocab_size=vocab,
+        hidden_size=24,
+        intermediate_size=40,
+        num_hidden_layers=GEMMA_LAYERS,
+        num_attention_heads=4,
+        num_key_value_heads=1,
+        head_dim=8,
+        max_position_embeddings=256,
+        sliding_window=GEMMA_WINDOW,
+        layer_types=["full_attention" if i in GEMMA_GLOBAL else "sliding_attention" for i in range(GEMMA_LAYERS)],
+        query_pre_attn_scalar=8,
+        rope_parameters={
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+            "full_attention": {"rope_type": "default", "rope_theta": 1000000.0},
+        },
+    )
+    torch.manual_seed(seed)
+    return randomise(transformers.Gemma3ForCausalLM(config), seed + 1)
+
+
 # ---- a whole fake cache ----------------------------------------------------------------------------------------------
 
 
@@ -170,6 +211,9 @@ def build(key: str):
     if key == "t5-small":
         tok = t5_tokenizer()
         return tiny_t5(tok.get_vocab_size() + 7), tok  # t5-small's model has more ids (32,128) than its tokenizer
+    if key == "gemma-3-270m":
+        tok = gemma_tokenizer()
+        return tiny_gemma(tok.get_vocab_size()), tok
     raise KeyError(f"no tiny stand-in for {key!r}")
 
 

@@ -637,6 +637,11 @@ def _mistral_numbers():
     return int(r.farthest[-1]), position, svc.shape()
 
 
+def _mistral_ours() -> tuple[str, str]:
+    """The question counts our L · (W − 1): on a picked Gemma it says so and switches the page to ours."""
+    return "mistral_model", _svc("mistral").NAME
+
+
 def _mistral_options() -> tuple:
     s = _svc("mistral").shape()
     return (*(k * (s.window - 1) for k in range(1, s.n_layers + 1)), 0)  # 0: back to the first token
@@ -881,7 +886,7 @@ EXERCISES: dict[str, Exercise] = {
     "t5": Exercise("t5", _t5_check, _t5_answer, _t5_options, _t5_label),
     "mamba": Exercise("mamba", _mamba_check, _mamba_answer, lambda: MAMBA_BANDS, _mamba_label),
     "transformer-xl": Exercise("transformer-xl", _txl_check, _txl_answer, lambda: ("first", "last"), _txl_label),
-    "mistral": Exercise("mistral", _mistral_check, _mistral_answer, _mistral_options, _mistral_label),
+    "mistral": Exercise("mistral", _mistral_check, _mistral_answer, _mistral_options, _mistral_label, _mistral_ours),
     "scaling": Exercise("scaling", _scaling_check, _scaling_answer, _scaling_options, _scaling_label),
     "llama": Exercise("llama", _llama_check, _llama_answer, _llama_options, _llama_label),
     "attention": Exercise("attention", _attention_check, _attention_answer, _attention_options, _attention_label),

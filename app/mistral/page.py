@@ -11,12 +11,17 @@ from app.shared import ui
 from app.shared.i18n import t
 
 ui.header("mistral")
-st.markdown(t("mistral.intro"))
-ui.try_this(t("mistral.try.do"), t("mistral.try.see"), t("mistral.try.why"))
+name = ui.model_picker("mistral_model", own=(svc.NAME,), archs=svc.ARCHS)  # ours, or a real Gemma 3
+real = svc.available(name) and svc.is_real(name)
+if real:
+    sections.real_intro(name)
+else:
+    st.markdown(t("mistral.intro"))
+    ui.try_this(t("mistral.try.do"), t("mistral.try.see"), t("mistral.try.why"))
 backend = st.session_state.get("backend", "torch")
 
-if not svc.available():
-    ui.input_error(svc.model_missing())
+if not svc.available(name):
+    ui.input_error(svc.model_missing(name))
     sections.explanation()
     st.stop()
 
@@ -26,19 +31,28 @@ text = ui.text_box(
     key="mistral_text",
     max_chars=svc.MAX_CHARS,
     height=110,
-    help=t("mistral.text.help", chars=svc.MAX_CHARS, tokens=svc.shape().max_len),
+    help=t(
+        "mistral.text.help.real" if real else "mistral.text.help", chars=svc.MAX_CHARS, tokens=svc.shape(name).limit
+    ),
 )
-analysis = sections.analysed(text, backend)
+analysis = sections.analysed(text, backend, name)
 if analysis is not None:
-    sections.band(analysis)  # 1 · the band mask: W keys back, in every layer
-    sections.reach(analysis, text)  # 2 · reach through depth, measured: L · (W − 1) tokens
-sections.rolling()  # 3 · the rolling buffer cache while the model writes
-if analysis is not None:
-    sections.prefill(analysis, text)  # 4 · pre-fill in chunks of W
-knockout.knock_out(backend)  # 5 · a head, attention or MLP knocked out, on held-out text
-knockout.narrower(backend)  # 6 · a narrower window at inference than the one trained
-
-sections.model_card()
-sections.paper_vs_here()
+    sections.band(analysis, name)  # 1 · the band mask: W keys back (a real Gemma: local layers, global ones)
+    sections.reach(analysis, text, name)  # 2 · reach through depth, measured
+sections.rolling(name)  # 3 · the rolling buffer cache while the model writes
+if real:
+    short = svc.shape(name).limit <= svc.shape(name).window  # every text here fits in one chunk of W
+    why = "mistral.real.prefill" if short else "mistral.real.prefill.global"
+    sections.ours_only("mistral.prefill.title", why, name)  # 4 · the chunks: ours
+    sections.ours_only("mistral.ko.title", "mistral.real.ko", name)  # 5 · held-out Shakespeare: ours
+    sections.ours_only("mistral.narrow.title", "mistral.real.narrow", name)  # 6 · ours' trained W only
+    sections.real_paper_vs_here(name)
+else:
+    if analysis is not None:
+        sections.prefill(analysis, text)  # 4 · pre-fill in chunks of W
+    knockout.knock_out(backend)  # 5 · a head, attention or MLP knocked out, on held-out text
+    knockout.narrower(backend)  # 6 · a narrower window at inference than the one trained
+    sections.model_card()
+    sections.paper_vs_here()
 ui.reading_numbers()
-sections.explanation()
+sections.explanation(name)

@@ -1,6 +1,11 @@
-"""The Mistral page's bridge to ``models.mistral``: the band each query attends through (the probed attention
-patterns), the reach of the band through depth (measured with gradients), the rolling buffer cache while the model
-writes, and the pre-fill in chunks of W checked against one full forward pass."""
+"""The Mistral page's bridge to ``models.mistral`` and ``models.gemma``: the band each query attends through (the
+probed attention patterns), the reach of the band through depth (measured with gradients), the rolling buffer cache
+while the model writes, and the pre-fill in chunks of W checked against one full forward pass.
+
+Every function takes the picked checkpoint's ``name``: ours (``mistral``, one window W in every layer) or a real
+Gemma 3 (``gemma-3-270m``: local layers with a window W, and global ones that see every earlier token). A layer's
+window is ``Shape.windows[l]`` (None: global). A real checkpoint reads its text as its own tokenizer encodes it
+(``Checkpoint.prefix``); the interventions on held-out Shakespeare and the chunked pre-fill are ours only."""
 
 from __future__ import annotations
 
@@ -17,33 +22,53 @@ from app.shared.i18n import InputError
 from app.shared.interventions import BLOCKS, HeldOut, decoder_change
 from app.shared.interventions import check as check_knock_out
 from app.shared.services import engine, stack_layers
-from models import metrics, mistral, zoo
+from models import metrics, mistral, pretrained, zoo
 from models.data import bpe
 
 NAME = "mistral"
+ARCHS = ("mistral", "gemma")  # what the model picker offers
 MODEL = services.checkpoint(NAME)
 MAX_CHARS = 600  # the text box
 MAX_PROMPT_CHARS = 200  # the generation prompt
 MAX_NEW = 128  # tokens one generation may add
+MAX_REAL_TOKENS = 160  # text tokens a real checkpoint reads here (every layer's patterns, and a gradient per layer)
+MAX_REAL_NEW = 48  # tokens one generation of a real checkpoint may add (it decodes twice: rolling and full)
 DISPLAY_WINDOWS = (1, 64)  # the window slider's range (the trained W sits inside it)
 PROBES = ("blocks.*.attn.pattern",)
 _EXAMPLES = assets.lines("examples/mistral.txt")
 DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
 
 
-def available() -> bool:
-    return MODEL.available
+def handle(name: str = NAME) -> services.Checkpoint:
+    return MODEL if name == NAME else services.checkpoint(name)
 
 
-def model_missing() -> InputError:
-    return MODEL.missing()
+def available(name: str = NAME) -> bool:
+    return handle(name).available
+
+
+def model_missing(name: str = NAME) -> InputError:
+    return handle(name).missing()
+
+
+def is_real(name: str = NAME) -> bool:
+    return handle(name).real
+
+
+def title(name: str = NAME) -> str:
+    """What the page calls the checkpoint: a real one by its authors' name, ours by our name."""
+    return pretrained.KNOWN[name].title if is_real(name) else name
+
+
+def max_new(name: str = NAME) -> int:
+    return MAX_REAL_NEW if is_real(name) else MAX_NEW
 
 
 @dataclass(frozen=True)
 class Shape:
-    """The trained model's sizes the page talks about."""
+    """The picked model's sizes the page talks about (all read from its config)."""
 
-    window: int  # W
+    window: int  # W (of the local layers)
     n_layers: int  # L
     n_heads: int  # H
     n_kv_heads: int  # G
@@ -52,34 +77,91 @@ class Shape:
     params: int
     hidden: int  # F, SwiGLU's width
     vocab: int  # V
+    windows: tuple[int | None, ...] = ()  # per layer: W, or None for a global layer (every earlier key)
+    head_dim: int = 0  # D
+    real: bool = False
+    limit: int = 0  # the tokens a text may make here: ours its training context, a real one MAX_REAL_TOKENS
+
+    @property
+    def local(self) -> tuple[int, ...]:
+        return tuple(i for i, w in enumerate(self.windows) if w is not None)
+
+    @property
+    def global_(self) -> tuple[int, ...]:
+        return tuple(i for i, w in enumerate(self.windows) if w is None)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def shape() -> Shape:
-    model = MODEL.model
+def shape(name: str = NAME) -> Shape:
+    ck = handle(name)
+    model = ck.model
     c = model.config
+    windows = tuple(model.windows()) if hasattr(model, "windows") else (c.window,) * c.n_layers
+    head_dim = getattr(c, "head_dim", 0) or c.dim // c.n_heads
     return Shape(
-        c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(model), c.hidden, c.vocab
-    )
+        c.window, c.n_layers, c.n_heads, c.n_kv_heads, c.dim, c.max_len, zoo.parameter_count(model), c.hidden,
+        c.vocab, windows, head_dim, ck.real, MAX_REAL_TOKENS if ck.real else c.max_len,
+    )  # fmt: skip
 
 
-def _pieces(ids: np.ndarray) -> tuple[str, ...]:
-    """What each id reads as (the leading <|endoftext|> as ⟨eot⟩)."""
-    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(MODEL.tokenizer, ids))
+def bounds(windows: tuple[int | None, ...]) -> np.ndarray:
+    """(L,) float: how far back the state after each layer can reach through the stack of ``windows``: a local
+    layer adds W − 1 positions, a global one reaches the whole prefix (inf) from there on."""
+    out, total = [], 0.0
+    for w in windows:
+        total = np.inf if w is None else total + (w - 1)
+        out.append(total)
+    return np.array(out, dtype=float)
+
+
+def spans(layers: tuple[int, ...]) -> str:
+    """Layer numbers as runs: (0, 1, 2, 3, 4, 6, 7) -> "0–4, 6, 7"."""
+    runs: list[list[int]] = []
+    for i in layers:
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def _pieces(ids: np.ndarray, name: str = NAME) -> tuple[str, ...]:
+    """What each id reads as (our leading <|endoftext|> as ⟨eot⟩; a real SentencePiece ▁ as a space)."""
+    tok = handle(name).tokenizer
+    if is_real(name):
+        return tuple((tok.id_to_token(int(i)) or "?").replace("▁", " ") for i in ids)
+    pieces = tuple(b.decode("utf-8", errors="replace") for b in bpe.token_bytes(tok, ids))
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
-def encode(text: str, max_chars: int = MAX_CHARS) -> np.ndarray:
-    """<|endoftext|> then the ids of ``text``: (T,), within the characters and the training context."""
+def _start(name: str) -> tuple[int, ...]:
+    """A real Gemma's <bos>: Gemma's own tokenizer starts every text with it (``add_bos_token``, in its Hub files
+    and its GGUF), the converted tokenizer.json does not add it, and without it the model degenerates."""
+    if handle(name).card.get("arch") != "gemma":
+        return ()
+    bos = handle(name).tokenizer.token_to_id("<bos>")
+    return () if bos is None else (bos,)
+
+
+def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarray:
+    """The ids the model reads for ``text`` (ours: <|endoftext|> first): (T,), within the characters and tokens."""
     if not text.strip():
         raise InputError("mistral.error.empty")
     if len(text) > max_chars:
         raise InputError("mistral.error.chars", n=len(text), max=max_chars)
-    MODEL.require()
-    ids = metrics.encode_document(MODEL.tokenizer, text)
-    limit = shape().max_len
+    ck = handle(name)
+    ck.require()
+    if ck.real:
+        ids = ck.encode(text)
+        start = _start(name)
+        ids = np.array([*start, *ids], dtype=np.int64) if start and ids[:1].tolist() != list(start) else ids
+    else:
+        ids = metrics.encode_document(ck.tokenizer, text)
+    limit = shape(name).limit
     if len(ids) > limit:
-        raise InputError("mistral.error.tokens", n=len(ids), max=limit)
+        raise InputError("mistral.error.tokens.real" if ck.real else "mistral.error.tokens", n=len(ids), max=limit)
+    if not len(ids):
+        raise InputError("mistral.error.empty")
     return ids
 
 
@@ -100,7 +182,7 @@ class Analysis:
     ids: np.ndarray  # (T,)
     pieces: tuple[str, ...]  # (T,)
     patterns: np.ndarray  # (L, H, T, T)
-    window: int  # the trained W
+    window: int  # the trained W (of the local layers)
     backend: str
     device: str
     ms: float
@@ -114,6 +196,11 @@ class Analysis:
         """(L, H): the mean over queries of the weight that falls outside the band of ``window`` keys."""
         share = _by_distance(self.patterns, self.ids.tobytes(), self.backend)[0]
         return share[window:].sum(0) if window < len(share) else np.zeros(self.patterns.shape[:2])
+
+    def outside_own(self, windows: tuple[int | None, ...]) -> float:
+        """The largest weight any query of a local layer puts outside that layer's own band (0 with no local one)."""
+        local = [i for i, w in enumerate(windows) if w is not None]
+        return float(self.outside(self.window)[local].max()) if local else 0.0
 
 
 def band_pairs(T: int, window: int) -> int:
@@ -137,11 +224,11 @@ def _by_distance(_patterns: np.ndarray, ids: bytes, backend: str) -> tuple[np.nd
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def analyse(text: str, backend: str) -> Analysis:
-    ids = encode(text)
-    res = MODEL.run({"tokens": ids[None]}, PROBES, backend)
+def analyse(text: str, backend: str, name: str = NAME) -> Analysis:
+    ids = encode(text, name=name)
+    res = handle(name).run({"tokens": ids[None]}, PROBES, backend)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
-    return Analysis(ids, _pieces(ids), patterns, shape().window, res.backend, res.device, res.ms)
+    return Analysis(ids, _pieces(ids, name), patterns, shape(name).window, res.backend, res.device, res.ms)
 
 
 # ---- reach through depth --------------------------------------------------------------------------------------------
@@ -152,32 +239,43 @@ class Reach:
     """How far back the state at ``position`` after each layer depends on the input embeddings."""
 
     position: int
-    influence: np.ndarray  # (L, position + 1) ‖∂‖x_{l+1}[position]‖ / ∂x₀[j]‖, j = 0 .. position
-    bound: np.ndarray  # (L,) (l + 1)(W − 1): the farthest distance l + 1 bands can carry
-    farthest: np.ndarray  # (L,) the distance back to the farthest j with a non-zero influence
-    beyond: np.ndarray  # (L,) the largest influence of any j farther back than the bound
+    layers: tuple[int, ...]  # the layers measured (``reach_layers``), one row each below
+    influence: np.ndarray  # (n, position + 1) ‖∂‖x_{l+1}[position]‖ / ∂x₀[j]‖, j = 0 .. position
+    bound: np.ndarray  # (n,) float: the farthest distance layers 0..l can carry (``bounds``; inf after a global one)
+    farthest: np.ndarray  # (n,) the distance back to the farthest j with a non-zero influence
+    beyond: np.ndarray  # (n,) the largest influence of any j farther back than the bound
     backend: str
     device: str
     ms: float
 
 
+def reach_layers(name: str = NAME) -> tuple[int, ...]:
+    """The layers whose reach is measured: ours all; a real model (a backward pass per layer costs seconds) every
+    layer up to its first global one, and its last."""
+    s = shape(name)
+    if not s.real or not s.global_:
+        return tuple(range(s.n_layers))
+    return tuple(sorted({*range(s.global_[0] + 1), s.n_layers - 1}))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
-def reach(text: str, position: int) -> Reach:
-    ids = encode(text)
+def reach(text: str, position: int, name: str = NAME) -> Reach:
+    ids = encode(text, name=name)
     if not 0 <= position < len(ids):
         raise InputError("mistral.error.position", max=len(ids) - 1)
-    model, s = MODEL.model, shape()
+    model, s = handle(name).model, shape(name)
     start = time.perf_counter()
+    layers = reach_layers(name)
     with torch.enable_grad():  # gradients with respect to a detached copy of the embeddings, never the weights
         inf = mistral.influence(
-            model, torch.as_tensor(ids[: position + 1])[None], position
+            model, torch.as_tensor(ids[: position + 1])[None], position, layers
         )  # later inputs cannot matter
     ms = (time.perf_counter() - start) * 1e3
     distance = position - np.arange(position + 1)  # (position + 1,) how far back each input sits
-    bound = (np.arange(s.n_layers) + 1) * (s.window - 1)
+    bound = bounds(s.windows)[list(layers)]
     farthest = np.array([distance[row > 0].max(initial=0) for row in inf])
     beyond = np.array([row[distance > b].max(initial=0.0) for row, b in zip(inf, bound)])
-    return Reach(position, inf, bound, farthest, beyond, "torch", engine().device, ms)
+    return Reach(position, layers, inf, bound, farthest, beyond, "torch", engine().device, ms)
 
 
 # ---- the rolling buffer ---------------------------------------------------------------------------------------------
@@ -191,10 +289,14 @@ class Rolling:
     new_ids: np.ndarray  # (n,)
     pieces: tuple[str, ...]  # (P + n,) what every position reads as
     text: str  # the continuation
-    slots: np.ndarray  # (n, W) the absolute position each slot holds after step s (−1: empty), layer 0
+    slots: np.ndarray  # (n, W) the absolute position each slot holds after step s (−1: empty), the first local layer
     lengths: np.ndarray  # (n,) positions in the cache after step s
     rolling_bytes: np.ndarray  # (n,) bytes of keys and values, every layer, rolling buffer
     full_bytes: np.ndarray  # (n,) the same with a full cache
+    local_bytes: np.ndarray  # (n,) of those rolling bytes, the local layers' buffers
+    global_bytes: np.ndarray  # (n,) of those rolling bytes, the global layers' growing caches (0 on ours)
+    local_rows: int  # positions one local layer's buffer holds at the end (≤ W)
+    global_rows: int  # positions one global layer's cache holds at the end (0 with no global layer)
     same_tokens: bool  # the full cache chose the same ids
     tokens_per_s: float
     backend: str
@@ -202,42 +304,57 @@ class Rolling:
     ms: float
 
 
-def _decode(model: mistral.Mistral, prompt: list[int], n: int, rolling: bool) -> tuple[list[int], dict]:
-    log: dict[str, list] = {"slots": [], "lengths": [], "bytes": []}
+def _decode(model, prompt: list[int], n: int, rolling: bool) -> tuple[list[int], dict]:
+    """Greedy decoding with ``model.new_cache(rolling)`` (ours: a buffer per layer; Gemma: a buffer per local
+    layer, a growing cache per global one), logging the first local buffer's slots and the bytes held."""
+    log: dict[str, list] = {"slots": [], "lengths": [], "bytes": [], "local": [], "global": [], "rows": []}
 
     def on_step(_id: int, caches: list) -> None:
+        local = [c for c in caches if hasattr(c, "positions")]
         if rolling:
-            log["slots"].append(caches[0].positions.copy())
+            log["slots"].append(local[0].positions.copy())
         log["lengths"].append(len(caches[0]))
         log["bytes"].append(mistral.cache_bytes(caches))
+        log["local"].append(mistral.cache_bytes(local) if local else 0)
+        log["global"].append(mistral.cache_bytes([c for c in caches if not hasattr(c, "positions")]))
+        log["rows"] = [c.filled if hasattr(c, "positions") else len(c) for c in caches]
 
     ids = mistral.generate(model, prompt, n, rolling=rolling, on_step=on_step)
     return ids, log
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def generate(prompt: str, n: int) -> Rolling:
-    ids = encode(prompt, MAX_PROMPT_CHARS)
-    if not 1 <= n <= MAX_NEW:
-        raise InputError("mistral.error.n", max=MAX_NEW)
-    if len(ids) + n > shape().max_len:
-        raise InputError("mistral.error.room", n=len(ids), new=n, max=shape().max_len)
-    model = MODEL.model
+def generate(prompt: str, n: int, name: str = NAME) -> Rolling:
+    ids = encode(prompt, MAX_PROMPT_CHARS, name=name)
+    if not 1 <= n <= max_new(name):
+        raise InputError("mistral.error.n", max=max_new(name))
+    if len(ids) + n > shape(name).max_len:
+        raise InputError("mistral.error.room", n=len(ids), new=n, max=shape(name).max_len)
+    ck = handle(name)
+    model = ck.model
+    windows = shape(name).windows
     start = time.perf_counter()
     new, roll = _decode(model, ids.tolist(), n, rolling=True)
     seconds = time.perf_counter() - start
     full_ids, full = _decode(model, ids.tolist(), n, rolling=False)
     all_ids = np.array([*ids, *new])
-    text = MODEL.tokenizer.decode(new)
+    text = ck.tokenizer.decode(new)
+    rows = roll["rows"]
+    local_rows = max((r for r, w in zip(rows, windows) if w is not None), default=0)
+    global_rows = max((r for r, w in zip(rows, windows) if w is None), default=0)
     return Rolling(
         prompt=ids,
         new_ids=np.array(new),
-        pieces=_pieces(all_ids),
+        pieces=_pieces(all_ids, name),
         text=text,
         slots=np.stack(roll["slots"]),
         lengths=np.array(roll["lengths"]),
         rolling_bytes=np.array(roll["bytes"]),
         full_bytes=np.array(full["bytes"]),
+        local_bytes=np.array(roll["local"]),
+        global_bytes=np.array(roll["global"]),
+        local_rows=int(local_rows),
+        global_rows=int(global_rows),
         same_tokens=full_ids == new,
         tokens_per_s=n / seconds,
         backend="torch",

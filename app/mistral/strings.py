@@ -358,4 +358,220 @@ STRINGS = {
         "shorten the prompt or generate fewer.",
         "提示（{n} 个词元）加上 {new} 个新词元超出了模型训练时的 {max} 个位置；请缩短提示或减少生成数量。",
     ),
+    # a real Gemma 3 picked (every number from its config)
+    "mistral.intro.real": (
+        "Mistral 7B's sliding window limits each query to a band of the last **W** keys. {name} mixes that with "
+        "full attention: most layers are *local* (a band of W keys), and every so often a *global* layer attends "
+        "to every earlier token. Below, the band, its reach through the layers and the caches while it writes, all "
+        "measured on {name}.",
+        "Mistral 7B 的滑动窗口让每个查询只看最近 **W** 个键组成的一条带。{name} 把它与完整注意力混合："
+        "大多数层是*局部*层（W 个键的带），每隔几层有一个*全局*层关注之前的全部词元。"
+        "下面的带、它跨层的感受范围以及生成时的缓存，都在 {name} 上实测。",
+    ),
+    "mistral.real.intro": (
+        "{name}: {L} layers, {n_local} local with W = {W} and {n_global} global (layers {globals}); {H} query heads "
+        "sharing {G} key/value head(s). A text here may make at most {max} tokens.",
+        "{name}：{L} 层，其中 {n_local} 个局部层（W = {W}）、{n_global} 个全局层（层 {globals}）；"
+        "{H} 个查询头共享 {G} 个键/值头。这里的文本最多 {max} 个词元。",
+    ),
+    "mistral.try.real.do": (
+        "In section 2, leave the position on the last token and read the “farthest” numbers up to layer {g}.",
+        "在第 2 节，把位置留在最后一个词元上，读出直到层 {g} 的“最远”数字。",
+    ),
+    "mistral.try.real.see": (
+        "Before layer {g} each local layer adds at most W − 1 = {W_1} positions (the bound reaches {reach}); from "
+        "layer {g}, a global layer, the bound is the whole text.",
+        "层 {g} 之前，每个局部层最多多延伸 W − 1 = {W_1} 个位置（界限达到 {reach}）；"
+        "从层 {g}（全局层）起，界限就是整段文本。",
+    ),
+    "mistral.try.real.why": (
+        "A global layer reads every earlier position directly, so once one has run, no input is out of reach: the "
+        "local layers' window saves cache memory and compute, it no longer caps what the model can use.",
+        "全局层直接读取之前的每个位置，所以只要经过一个全局层，就没有够不到的输入："
+        "局部层的窗口节省的是缓存内存和计算，不再限制模型能用到什么。",
+    ),
+    "mistral.text.help.real": (
+        "At most {chars} characters and {tokens} tokens (this page's cap for a real model).",
+        "最多 {chars} 个字符、{tokens} 个词元（本页对真实模型的上限）。",
+    ),
+    "mistral.error.tokens.real": (
+        "The text makes {n} tokens; this page reads at most {max} with a real model. Shorten it.",
+        "该文本共 {n} 个词元；本页对真实模型最多读取 {max} 个。请缩短文本。",
+    ),
+    "mistral.use_ours": ("Switch the page to our mistral", "把页面换成我们的 mistral"),
+    "mistral.real.prefill": (
+        "Pre-fill in chunks of W = {W} needs a text longer than W; texts here stop at {T} tokens, so on {name} it "
+        "would be a single chunk. Our mistral shows the chunks.",
+        "按 W = {W} 分块预填充需要比 W 更长的文本；这里的文本最多 {T} 个词元，所以在 {name} 上只会有一个块。"
+        "我们的 mistral 能展示分块。",
+    ),
+    "mistral.real.ko": (
+        "Knock-outs are measured on held-out Shakespeare, text our mistral never trained on; {name} was pre-trained "
+        "on a far larger corpus, so that loss would mean something else. Our mistral shows them.",
+        "敲除实验在留出的莎士比亚文本上测量，那是我们的 mistral 从未训练过的文本；{name} 在大得多的语料上预训练过，"
+        "同样的损失含义不同。我们的 mistral 能展示这些实验。",
+    ),
+    "mistral.real.narrow": (
+        "The narrower-window sweep measures ours on held-out Shakespeare against the window it was trained with; "
+        "{name} was pre-trained on other text, so that loss would not compare. Our mistral shows it.",
+        "更窄窗口的扫描是在留出的莎士比亚文本上，把我们的模型与它训练时的窗口相比较；{name} 在其他文本上预训练，"
+        "这个损失没有可比性。我们的 mistral 能展示它。",
+    ),
+    "mistral.real.prefill.global": (
+        "The chunked pre-fill here reads every layer through one rolling buffer of W; {name}'s global layers keep "
+        "every position instead, so the chunks are drawn for our mistral only.",
+        "这里的分块预填充让每一层都通过同一个 W 槽位的滚动缓冲读取；{name} 的全局层则保留每个位置，"
+        "所以分块只为我们的 mistral 绘制。",
+    ),
+    "mistral.layer.local": ("local layer, W = {W}", "局部层，W = {W}"),
+    "mistral.layer.global": ("global layer: every earlier key", "全局层：之前的全部键"),
+    "mistral.band.caption.real": (
+        "In a local layer, query p attends to keys p − W + 1 … p (W = {W}, itself included); a global layer "
+        "attends to every key up to p. Here layers {locals} are local ({n_local} of {L}) and layers {globals} "
+        "global ({n_global}). Pick a layer: a global one's pattern fills the causal triangle. The slider under the "
+        "map draws a band of another width w for comparison.",
+        "在局部层中，位置 p 的查询关注键 p − W + 1 … p（W = {W}，包括它自己）；全局层关注直到 p 的全部键。"
+        "这里层 {locals} 是局部层（{L} 层中的 {n_local} 个），层 {globals} 是全局层（{n_global} 个）。"
+        "选一层看看：全局层的模式填满整个因果三角。热图下方的滑块可以画出另一宽度 w 的带作对比。",
+    ),
+    "mistral.band.short": (
+        "This text is {T} tokens, not longer than W = {W}: every local band here still covers all earlier keys, so "
+        "local and global layers see the same keys on it.",
+        "这段文本有 {T} 个词元，不超过 W = {W}：这里每条局部带仍覆盖之前的全部键，所以在这段文本上局部层和全局层"
+        "看到的键相同。",
+    ),
+    "mistral.edge.none": ("no trained band (global layer)", "没有训练带（全局层）"),
+    "mistral.band.readout.help.real": (
+        "In the map's upper right, for the window drawn: the keys the last query sees, min(w, tokens); the "
+        "query–key pairs the band allows, against the {causal} pairs of a full causal mask; and this head's weight "
+        "outside the band drawn, averaged over queries. In a local layer it is zero from w = {W} up; a global "
+        "layer has no band, so any w shorter than the text cuts some of its weight.",
+        "热图右上角是所绘窗口的读数：最后一个查询看到的键数 min(w, 词元数)；带所允许的查询–键对数，"
+        "与完整因果掩码的 {causal} 对相比；以及该头落在所绘带外的注意力权重，按查询取平均。"
+        "局部层中 w ≥ {W} 时它为 0；全局层没有带，所以任何短于文本的 w 都会切掉它的一部分权重。",
+    ),
+    "mistral.m.outside_local": ("Largest weight outside W = {W}, local layers", "局部层 W = {W} 带外的最大权重"),
+    "mistral.m.outside_local.help": (
+        "The largest weight any query of the {n_local} local layers ({H} heads each) puts outside its band: the "
+        "mask removes those keys before the softmax, so it is exactly 0. Global layers have no band.",
+        "{n_local} 个局部层（每层 {H} 个头）中，任何查询放在带外的最大权重：掩码在 softmax 之前就去掉了这些键，"
+        "所以恰好为 0。全局层没有带。",
+    ),
+    "mistral.reach.caption.real": (
+        "A local layer moves information at most W − 1 = {W_1} positions; a global layer reads every earlier one. "
+        "Up to the first global layer (layer {g}) the bound adds W − 1 per local layer: {n} × {W_1} = {reach} "
+        "before it. From layer {g} on, the state at p may depend on the whole text before p. The map measures it "
+        "with gradients, as for ours.",
+        "局部层最多把信息传递 W − 1 = {W_1} 个位置；全局层读取之前的每个位置。"
+        "在第一个全局层（层 {g}）之前，每个局部层让界限增加 W − 1：之前共 {n} × {W_1} = {reach}。"
+        "从层 {g} 起，位置 p 的状态可以依赖 p 之前的整段文本。下图与我们的模型一样用梯度实测。",
+    ),
+    "mistral.reach.all": ("all", "全部"),
+    "mistral.m.farthest.help.local": (
+        "How many positions back the farthest input with a non-zero influence sits, against the bound: W − 1 = "
+        "{W} − 1 for each local layer up to layer {layer}, {bound} in all. Near the start of the text the text "
+        "itself is the limit.",
+        "影响不为零的最远输入在多少个位置之前，与界限相比：直到层 {layer} 的每个局部层各 W − 1 = {W} − 1，"
+        "合计 {bound}。在文本开头附近，文本本身的长度就是限制。",
+    ),
+    "mistral.m.farthest.help.global": (
+        "A global layer ran at or before layer {layer}: every earlier input may matter, so the bound is the whole "
+        "text.",
+        "层 {layer} 或更早已经有一个全局层：之前的每个输入都可能有影响，所以界限是整段文本。",
+    ),
+    "mistral.reach.bound.real": ("bound (local layers: Σ (W − 1))", "界限（局部层：Σ (W − 1)）"),
+    "mistral.roll.caption.real": (
+        "On {name}, each local layer's cache is a rolling buffer of W = {W} slots (position i in slot i mod W); "
+        "the global layers ({globals}) keep every position, so their caches grow with the text. Press generate: "
+        "greedy decoding with these caches, then once more with a growing cache in every layer.",
+        "在 {name} 上，每个局部层的缓存是 W = {W} 个槽位的滚动缓冲（位置 i 存在槽位 i mod W）；"
+        "全局层（{globals}）保留每个位置，所以它们的缓存随文本增长。点击生成：先用这些缓存做贪心解码，"
+        "再用每层都增长的缓存解码一次作对比。",
+    ),
+    "mistral.m.generated.help.real": (
+        "After a prompt of {P} tokens, as the model's tokenizer encodes it.",
+        "接在 {P} 个词元的提示之后（按模型自己的分词器编码）。",
+    ),
+    "mistral.m.local_rows": ("Rows in a local cache", "局部层缓存的行数"),
+    "mistral.m.local_rows.help": (
+        "Positions one of the {n} local layers' buffers holds at the end: at most W = {W}, however long the text.",
+        "结束时 {n} 个局部层中每个缓冲保存的位置数：无论文本多长，最多 W = {W}。",
+    ),
+    "mistral.m.global_rows": ("Rows in a global cache", "全局层缓存的行数"),
+    "mistral.m.global_rows.help": (
+        "Positions one of the {n} global layers' caches holds at the end: every position seen.",
+        "结束时 {n} 个全局层中每个缓存保存的位置数：见过的每个位置。",
+    ),
+    "mistral.m.split": ("Local + global caches", "局部 + 全局缓存"),
+    "mistral.m.split.help": (
+        "Bytes of keys and values at the end, the local layers' buffers and the global layers' caches, measured "
+        "from the tensors.",
+        "结束时键和值的字节数：局部层的缓冲与全局层的缓存，直接按张量测得。",
+    ),
+    "mistral.roll.map.real": (
+        "Which absolute position each slot (down) holds after each step (across), layer 0 (every local layer "
+        "alike); the frame marks the step chosen.",
+        "每一步（横向）之后各槽位（纵向）保存的绝对位置，层 0（各局部层相同）；方框标出所选的步。",
+    ),
+    "mistral.roll.memory.real": (
+        "Cache memory against the cached positions: the local layers' rolling buffers take W slots from the start "
+        "and never more, while the global layers keep growing; a growing cache in every layer starts small and "
+        "passes them once the text is longer than W.",
+        "缓存大小随已缓存位置数的变化：局部层的滚动缓冲一开始就占 W 个槽位，之后不再增加，全局层则持续增长；"
+        "每层都增长的缓存起初很小，文本超过 W 后会超过它们。",
+    ),
+    "mistral.pvh.layers": ("local and global layers", "局部层与全局层"),
+    "mistral.pvh.layers.paper": (
+        "five local layers for every global one, the first layer local (the Gemma 3 report, on its 1B to 27B models)",
+        "每个全局层配五个局部层，第一层是局部层（Gemma 3 技术报告，针对其 1B 到 27B 的模型）",
+    ),
+    "mistral.pvh.layers.here": (
+        "{n_local} local, {n_global} global (layers {globals})",
+        "{n_local} 个局部层，{n_global} 个全局层（层 {globals}）",
+    ),
+    "mistral.pvh.window.gemma": ("local window 1,024 tokens", "局部窗口 1,024 个词元"),
+    "mistral.pvh.window.here.real": ("W = {W} (the checkpoint's config)", "W = {W}（检查点的配置）"),
+    "mistral.pvh.rope": ("RoPE base", "RoPE 基数"),
+    "mistral.pvh.rope.paper": (
+        "10,000 in local layers, 1,000,000 in global ones",
+        "局部层 10,000，全局层 1,000,000",
+    ),
+    "mistral.pvh.rope.here": ("local {local}, global {glob}", "局部 {local}，全局 {glob}"),
+    "mistral.pvh.qknorm": ("attention scores", "注意力分数"),
+    "mistral.pvh.qknorm.paper": (
+        "QK-norm (RMSNorm on queries and keys) in place of Gemma 2's soft-capping",
+        "QK-norm（对查询和键做 RMSNorm），取代 Gemma 2 的软上限（soft-capping）",
+    ),
+    "mistral.pvh.qknorm.here": ("QK-norm, no soft-cap", "QK-norm，无软上限"),
+    "mistral.explain.real": (
+        "**What {name} keeps of Mistral's idea.** Its local layers use the sliding window: a band of W keys, a "
+        "rolling cache of W slots, a reach that grows by W − 1 per layer. **What it changes.** Every few layers a "
+        "global layer reads the whole prefix, so after the first one nothing is out of reach (section 2); the "
+        "window then buys memory and compute, not a limit on context. Only the global layers' caches grow with the "
+        "text (section 3).  \n"
+        "**Where the page departs.** {name} is a released model, pre-trained elsewhere and converted into our "
+        "classes; the held-out knock-outs and the narrower window are measured on our own mistral only.  \n"
+        "Report: Gemma Team, *Gemma 3 Technical Report*, arXiv 2503.19786; Mistral 7B: arXiv 2310.06825.",
+        "**{name} 保留了 Mistral 的什么。** 它的局部层使用滑动窗口：W 个键的带、W 个槽位的滚动缓存、"
+        "每层增加 W − 1 的感受范围。**它改了什么。** 每隔几层有一个全局层读取整个前缀，所以经过第一个全局层后，"
+        "没有够不到的输入（第 2 节）；窗口换来的是内存和计算的节省，而不是对上下文的限制。"
+        "只有全局层的缓存随文本增长（第 3 节）。  \n"
+        "**本页与论文的不同。** {name} 是已发布的模型，在别处预训练后转换进我们的类；"
+        "留出文本上的敲除与更窄窗口的实验只在我们自己的 mistral 上测量。  \n"
+        "报告：Gemma Team，*Gemma 3 Technical Report*，arXiv 2503.19786；Mistral 7B：arXiv 2310.06825。",
+    ),
+    "mistral.reach.some": (
+        "Measured after layers {layers}: a backward pass per layer costs seconds on this model. Every layer after "
+        "the first global one has the whole text in reach.",
+        "只测量层 {layers} 之后的状态：在这个模型上每层一次反向传播要花数秒。"
+        "第一个全局层之后的每一层都能够到整段文本。",
+    ),
+    "mistral.m.memory.help.real": (
+        "Keys and values of every layer, measured from the tensors. A rolling buffer takes its W = {W} slots at the "
+        "first token, so until the text passes W it holds more bytes than a cache that grows (here the growing one "
+        "is {ratio:.2f}× the rolling one); past W the local buffers stop growing and only the global caches grow.",
+        "各层键和值的大小，直接按张量测得。滚动缓冲在第一个词元时就占用全部 W = {W} 个槽位，所以在文本超过 W 之前，"
+        "它比逐步增长的缓存占用更多字节（这里增长的缓存是滚动缓冲的 {ratio:.2f} 倍）；超过 W 之后局部缓冲不再增长，"
+        "只有全局缓存继续增长。",
+    ),
 }

@@ -1,0 +1,192 @@
+"""AppTest of the Mistral page on a real sliding-window model: a tiny random Gemma3ForCausalLM (tests/real_models.py:
+6 layers, layer 5 global, the others local with a window of 5, a word tokenizer) stands in for gemma-3-270m in a
+fake Hugging Face cache. Picked, the page opens in both languages; the band's caption names the local and global
+layers and W from the model's config; the reach is bounded by Σ (W − 1) over the local layers and unbounded after the
+global one; the rolling buffer keeps W rows in every local layer while the global layer's cache grows; no number of
+our mistral's card shows, and the sections that only make sense on ours say so and switch the page to ours."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from app.mistral import service as svc  # noqa: E402
+from app.shared.i18n import translate  # noqa: E402
+from tests import real_models  # noqa: E402
+from tests.app.conftest import metric, open_app, rerun  # noqa: E402
+
+KEY = "gemma-3-270m"
+L, W, GLOBAL = real_models.GEMMA_LAYERS, real_models.GEMMA_WINDOW, real_models.GEMMA_GLOBAL
+TEXT = (
+    "to be or not to be that is the question whether tis nobler in the mind to suffer what thou hast heaven knows "
+    "good morning my lord how now"
+)  # 29 words: longer than W, and than the local layers' reach before the global one
+
+
+@pytest.fixture(scope="module")
+def real_cache(tmp_path_factory):
+    """HF_HUB_CACHE holding the tiny stand-in, TE_PRETRAINED an empty folder; the engine and the page's cached
+    results forget models of this name afterwards."""
+    from app.shared import services
+
+    root = tmp_path_factory.mktemp("real-gemma")
+    real_models.fake_hub(root / "hub", KEY)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HF_HUB_CACHE", str(root / "hub"))
+        mp.setenv("HF_HUB_OFFLINE", "1")
+        mp.setenv("TE_PRETRAINED", str(root / "converted"))
+        services.engine.clear()
+        svc.shape.clear()
+        yield root
+    services.engine.clear()
+    svc.shape.clear()
+
+
+def _open(lang: str, **query):
+    at = open_app("mistral", lang=lang, mistral_model=KEY, mistral_text=TEXT, **query)
+    assert not at.exception, at.exception
+    return at
+
+
+def _texts(at) -> str:
+    """Every sentence and number the page shows as text (markdown, captions, notices, metrics and their help)."""
+    parts = [x.value for x in (*at.markdown, *at.caption, *at.info, *at.error)]
+    parts += [f"{m.label} {m.value} {m.proto.help}" for m in at.metric]
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_opens_on_the_real_model_and_names_its_layers(real_cache, lang):
+    at = _open(lang)
+    assert at.selectbox(key="mistral_model").value == KEY
+    assert not at.error
+    s = svc.shape(KEY)
+    assert s.real and s.window == W and s.global_ == GLOBAL and len(s.local) == L - len(GLOBAL)  # from its config
+    caption = translate(
+        "mistral.band.caption.real", lang, W=W, L=L, locals=svc.spans(s.local), globals=svc.spans(GLOBAL),
+        n_local=L - len(GLOBAL), n_global=len(GLOBAL),
+    )  # fmt: skip
+    assert caption in [x.value for x in at.markdown]
+    assert "0–4" in caption and "5" in caption
+    # the global layer's pattern: no trained edge, every causal key
+    at.button_group(key="mistral_layer").set_value(GLOBAL[0])
+    rerun(at, lang)
+    assert not at.exception
+    assert any(translate("mistral.layer.global", lang) in x.value for x in at.markdown)
+
+
+def test_no_number_of_our_card_shows(real_cache):
+    lang = "en"
+    at = _open(lang)
+    shown = _texts(at)
+    ours = svc.shape()  # our mistral (a skip-free check: its numbers come from the code's defaults when absent)
+    for sentence in ("mistral.intro", "mistral.try.see", "mistral.explain", "mistral.ko.read", "mistral.narrow.read"):
+        assert translate(sentence, lang, W=ours.window) not in shown
+    assert f"W = {ours.window}" not in shown
+    assert str(ours.n_layers * (ours.window - 1)) not in shown  # our reach, 124
+    metrics = svc.card().get("metrics", {})
+    for value in ("val_bpc", "llama_val_bpc"):
+        if value in metrics:
+            assert f"{metrics[value]:.3f}" not in shown
+    # the sections that only make sense on ours say so, and switch the page to ours
+    assert translate("mistral.real.ko", lang, name=svc.title(KEY), W=W, T=svc.MAX_REAL_TOKENS) in shown
+    assert translate("mistral.real.prefill.global", lang, name=svc.title(KEY)) in shown  # W = 5: texts outgrow it
+    buttons = [b for b in at.button if b.key and b.key.startswith("mistral_ours_")]
+    assert len(buttons) == 3
+    if svc.available():
+        buttons[0].click()
+        rerun(at, lang)
+        assert not at.exception
+        assert at.selectbox(key="mistral_model").value == svc.NAME
+
+
+def test_reach_is_bounded_by_the_local_layers_and_unbounded_after_the_global_one(real_cache):
+    lang = "zh"
+    at = _open(lang)
+    n = len(svc.encode(TEXT, name=KEY))
+    assert n - 1 > sum(W - 1 for _ in range(GLOBAL[0]))  # the text is longer than the local layers' reach
+    all_ = translate("mistral.reach.all", lang)
+    for layer in range(L):
+        farthest, bound = metric(at, translate("mistral.m.farthest", lang, layer=layer)).split(" / ")
+        if layer < GLOBAL[0]:
+            assert bound == str((layer + 1) * (W - 1))
+            assert int(farthest) <= int(bound)
+        else:
+            assert bound == all_
+            assert int(farthest) == n - 1  # the global layer reads the first token
+    assert metric(at, translate("mistral.m.beyond", lang)) == "0"
+    r = svc.reach(TEXT, n - 1, KEY)
+    assert r.influence[GLOBAL[0] - 1, : n - 1 - GLOBAL[0] * (W - 1)].max() == 0  # before it: out of reach, exactly
+
+
+def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
+    lang = "en"
+    at = _open(lang, mistral_prompt="to be or not to be that is the question", mistral_n_real="12")
+    at.button(key="mistral_generate").click()
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    g = svc.generate("to be or not to be that is the question", 12, KEY)
+    assert g.slots.shape[1] == W and (g.slots[-1] >= 0).sum() == W  # a local layer: W slots, all filled
+    assert g.local_rows == W and g.global_rows == len(g.prompt) + 12  # the global layer keeps every position
+    assert g.same_tokens
+    assert metric(at, translate("mistral.m.local_rows", lang)) == f"{W} / {W}"
+    assert metric(at, translate("mistral.m.global_rows", lang)) == str(g.global_rows)
+    assert g.rolling_bytes[-1] < g.full_bytes[-1]
+
+
+def test_gemma_reads_its_bos_and_reach_measures_chosen_layers(real_cache):
+    """Gemma's own tokenizer starts every text with <bos> (the converted tokenizer.json adds nothing): the page puts
+    it first, once. ``mistral.influence`` on a Gemma measures the layers asked for, equal to those rows of all."""
+    import torch
+
+    from models import mistral
+
+    tok = real_cache_tokenizer()
+    ids = svc.encode(TEXT, name=KEY)
+    assert ids[0] == tok.token_to_id("<bos>") and (ids == ids[0]).sum() == 1
+    model = svc.handle(KEY).model
+    tokens = torch.as_tensor(ids)[None]
+    every = mistral.influence(model, tokens, len(ids) - 1)
+    some = mistral.influence(model, tokens, len(ids) - 1, [0, GLOBAL[0]])
+    assert every.shape == (L, len(ids)) and some.shape == (2, len(ids))
+    scale = float(every.max())
+    assert abs(some - every[[0, GLOBAL[0]]]).max() <= 1e-5 * scale
+
+
+def real_cache_tokenizer():
+    return svc.handle(KEY).tokenizer
+
+
+def test_the_lessons_exercise_asks_about_ours_and_offers_to_switch(real_cache):
+    """The page's exercise counts our L · (W − 1): with Gemma picked it says it is about ours, not a check on Gemma."""
+    lang = "zh"
+    at = _open(lang)
+    assert translate("lessons.ours_only", lang, name=svc.NAME) in [x.value for x in at.info]
+
+
+def test_switching_models_keeps_the_page_whole(real_cache):
+    """A layer, head or position chosen on one model and out of range on the other: the page switches both ways."""
+    lang = "en"
+    at = _open(lang)
+    at.button_group(key="mistral_layer").set_value(GLOBAL[0])
+    at.button_group(key="mistral_head").set_value(3)
+    rerun(at, lang)
+    assert not at.exception
+    if not svc.available():
+        return
+    at.selectbox(key="mistral_model").set_value(svc.NAME)
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    ours = svc.shape()
+    at.button_group(key="mistral_layer").set_value(ours.n_layers - 1)
+    at.text_area(key="mistral_text").set_value(svc.DEFAULT_TEXT)
+    rerun(at, lang)
+    T = len(svc.encode(svc.DEFAULT_TEXT))
+    at.slider(key="mistral_position").set_value(T - 1)
+    rerun(at, lang)
+    assert not at.exception
+    at.selectbox(key="mistral_model").set_value(KEY)
+    at.text_area(key="mistral_text").set_value(TEXT)
+    rerun(at, lang)
+    assert not at.exception and not at.error
