@@ -544,13 +544,13 @@ def _real_plan(name: str, endpoint: str) -> dict:  # the endpoint keys the cache
         plan, _ = hub.check(repo)
     except hub.HubError as error:
         raise _hub_error(name, error) from None
-    return {
-        "repo": repo,
-        "bytes": plan.total,
-        "files": len(plan.files),
-        "license": plan.license or "?",
-        "gated": plan.gated,
-    }
+    return _about_plan(repo, plan)
+
+
+def _about_plan(repo: str, plan) -> dict:
+    """What a page says of a download before it starts (models.pretrained.hub's plan): size, files, licence, gated."""
+    files, licence = len(plan.files), plan.license or "?"
+    return {"repo": repo, "bytes": plan.total, "files": files, "license": licence, "gated": plan.gated}
 
 
 def download_real(name: str, progress: Callable[[float, int], None] | None = None) -> None:
@@ -598,11 +598,7 @@ def _check_repo(repo: str, endpoint: str) -> dict:  # the endpoint keys the cach
     except hub.HubError as error:
         raise _hub_error(repo, error) from None
     return {
-        "repo": repo,
-        "bytes": plan.total,
-        "files": len(plan.files),
-        "license": plan.license or "?",
-        "gated": plan.gated,
+        **_about_plan(repo, plan),
         "arch": arch,
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -435,6 +436,32 @@ def loading_text(name: str, what: str) -> str:
     return t("picker.loading", name=known.title if known else name, what=stage)
 
 
+def _fetched(plan: dict, title: str, go_key: str, fetch: Callable):
+    """Under a download's description (``plan``: bytes, gated): the gated note, a "Download SIZE" button, and once it
+    is pressed ``fetch(report)`` under a progress bar; returns what ``fetch`` returned, or None (not pressed, or
+    refused: the translated message shown, the bar gone)."""
+    from app.shared import formats
+
+    size = formats.decimal_size(plan["bytes"])
+    if plan["gated"]:
+        st.caption(t("picker.download.gated"))
+    if not st.button(t("picker.download.go", size=size), key=go_key, type="primary"):
+        return None
+    bar = st.progress(0.0, text=t("picker.download.progress", name=title, done=formats.decimal_size(0), total=size))
+
+    def report(fraction: float, done: int) -> None:
+        text = t("picker.download.progress", name=title, done=formats.decimal_size(done), total=size)
+        bar.progress(min(max(fraction, 0.0), 1.0), text=text)
+
+    try:
+        result = fetch(report)
+        return True if result is None else result  # a fetch that returns nothing, done
+    except InputError as error:
+        bar.empty()
+        input_error(error)
+        return None
+
+
 def download_button(picker: str, name: str) -> None:
     """Under the model picker ``picker``: a button that asks the Hub what the absent real checkpoint ``name`` would
     fetch (size, files, licence, gated), then one that downloads it under a progress bar; once it is here the next
@@ -455,23 +482,8 @@ def download_button(picker: str, name: str) -> None:
         st.session_state.pop(asked, None)
         input_error(error)
         return
-    size = formats.decimal_size(plan["bytes"])
-    st.caption(t("picker.download.about", **plan, size=size))
-    if plan["gated"]:
-        st.caption(t("picker.download.gated"))
-    if not st.button(t("picker.download.go", size=size), key=f"{asked}_go", type="primary"):
-        return
-    bar = st.progress(0.0, text=t("picker.download.progress", name=title, done=formats.decimal_size(0), total=size))
-
-    def report(fraction: float, done: int) -> None:
-        text = t("picker.download.progress", name=title, done=formats.decimal_size(done), total=size)
-        bar.progress(min(max(fraction, 0.0), 1.0), text=text)
-
-    try:
-        services.download_real(name, report)
-    except InputError as error:
-        bar.empty()
-        input_error(error)
+    st.caption(t("picker.download.about", **plan, size=formats.decimal_size(plan["bytes"])))
+    if _fetched(plan, title, f"{asked}_go", lambda report: services.download_real(name, report)) is None:
         return
     st.session_state.pop(asked, None)
     st.session_state[f"{picker}_downloaded"] = name
@@ -501,23 +513,9 @@ def repo_field(picker: str, archs: tuple[str, ...]) -> None:
             st.session_state.pop(checked, None)
             input_error(error)
             return
-        size = formats.decimal_size(plan["bytes"])
-        st.caption(t("picker.by_id.about", **plan, size=size))
-        if plan["gated"]:
-            st.caption(t("picker.download.gated"))
-        if not st.button(t("picker.download.go", size=size), key=f"{picker}_hub_go", type="primary"):
-            return
-        bar = st.progress(0.0, text=t("picker.download.progress", name=repo, done=formats.decimal_size(0), total=size))
-
-        def report(fraction: float, done: int) -> None:
-            text = t("picker.download.progress", name=repo, done=formats.decimal_size(done), total=size)
-            bar.progress(min(max(fraction, 0.0), 1.0), text=text)
-
-        try:
-            name = services.add_real(repo, archs, report)
-        except InputError as error:
-            bar.empty()
-            input_error(error)
+        st.caption(t("picker.by_id.about", **plan, size=formats.decimal_size(plan["bytes"])))
+        name = _fetched(plan, repo, f"{picker}_hub_go", lambda report: services.add_real(repo, archs, report))
+        if name is None:
             return
         st.session_state.pop(checked, None)
         st.session_state[f"{picker}_downloaded"] = name
