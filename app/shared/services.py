@@ -639,7 +639,10 @@ def real_about(name: str) -> dict:
         return {}
     source = c.get("source", {})
     meta = source.get("metadata", {})
-    origin = source.get("repo") or " · ".join(x for x in (meta.get("organization"), source.get("wheel")) if x)
+    # a Hub repository, or the file it came in: a wheel's name (SmolLM2), or a GGUF file joined from pinned wheels
+    origin = source.get("repo") or " · ".join(
+        x for x in (meta.get("organization"), source.get("wheel") or source.get("file")) if x
+    )
     return {
         "title": c.get("title", name),
         "paper": c.get("paper", ""),

@@ -190,3 +190,20 @@ def test_switching_models_keeps_the_page_whole(real_cache):
     at.text_area(key="mistral_text").set_value(TEXT)
     rerun(at, lang)
     assert not at.exception and not at.error
+
+
+def test_a_real_models_origin_names_the_gguf_file_it_came_in(monkeypatch):
+    """Gemma 3 270M comes as a GGUF file joined from pinned wheels (no repository, no wheel of its own): the picker's
+    line about it names that file ("from ." before)."""
+    from types import SimpleNamespace
+
+    from app.shared import services
+
+    card = {
+        "real": True,
+        "title": "Gemma 3 270M",
+        "source": {"kind": "gguf", "file": "gemma-3-270m-q4_k_m.gguf", "metadata": {"license": "gemma"}},
+    }
+    monkeypatch.setattr(services, "checkpoint", lambda name, step=None: SimpleNamespace(card=card))
+    about = services.real_about("gemma-3-270m")
+    assert about["origin"] == "gemma-3-270m-q4_k_m.gguf" and about["license"] == "gemma"
