@@ -136,7 +136,8 @@ def _pieces(ids: np.ndarray, name: str = NAME) -> tuple[str, ...]:
 
 def _start(name: str) -> tuple[int, ...]:
     """A real Gemma's <bos>: Gemma's own tokenizer starts every text with it (``add_bos_token``, in its Hub files
-    and its GGUF), the converted tokenizer.json does not add it, and without it the model degenerates."""
+    and its GGUF), and without it the model degenerates; a converted tokenizer adds it (models/pretrained), this
+    covers a tokenizer.json that does not (added at most once, by ``encode``)."""
     if handle(name).card.get("arch") != "gemma":
         return ()
     bos = handle(name).tokenizer.token_to_id("<bos>")

@@ -128,7 +128,7 @@ KNOWN = _Known((k.key, k) for k in TABLE)
 WEIGHTS = "model.safetensors"
 # What a conversion writes; a folder converted by an older one is converted again on first use. 2: the card holds the
 # tokens that end the model's turn or text (``stop``) and its chat template, where the source says them.
-FORMAT = 2
+FORMAT = 3  # 3: a GGUF's tokenizer starts a text with the token its file asks for (Gemma's <bos>)
 # Tokens that end a turn or a text in the families of the table (ChatML, Llama 2/3, GPT-2), taken as stops wherever
 # the tokenizer has them: a folder's card may predate ``stop``, and a source may name only one of them.
 END_TOKENS = ("<|im_end|>", "<|endoftext|>", "</s>", "<|eot_id|>", "<|end_of_text|>")

@@ -181,8 +181,9 @@ def recovered_merges(tokens: list[str]) -> list[tuple[str, str]]:
 def gemma_tokenizer(reader):
     """Gemma 3's tokenizer from its GGUF file: BPE over the vocabulary with merges recovered from its order
     (``recovered_merges``), spaces read as "▁" (no space put in front of a text), unknown bytes as <0xNN> tokens;
-    control tokens (type 3) and user-defined ones (type 4) are kept whole. A token of spaces alone, which the file
-    spells with real spaces, is spelt with "▁" as the text it matches will be."""
+    control tokens (type 3) and user-defined ones (type 4) are kept whole; a text starts with <bos> where the file
+    asks for it (``add_bos_token``), as Gemma's own tokenizer does. A token of spaces alone, which the file spells
+    with real spaces, is spelt with "▁" as the text it matches will be."""
     from tokenizers import AddedToken, Tokenizer, decoders, models, normalizers
 
     tokens = [SPACE * len(t) if t and not t.strip(" ") else t for t in field(reader, "tokenizer.ggml.tokens")]
@@ -196,6 +197,14 @@ def gemma_tokenizer(reader):
         byte_fallback=True,
     )
     tok = Tokenizer(bpe)
+    if field(reader, "tokenizer.ggml.add_bos_token", False):  # Gemma's own tokenizer starts every text with <bos>
+        from tokenizers import processors
+
+        bos_id = int(field(reader, "tokenizer.ggml.bos_token_id", 2))
+        bos = tokens[bos_id]
+        tok.post_processor = processors.TemplateProcessing(
+            single=f"{bos} $A", pair=f"{bos} $A $B", special_tokens=[(bos, bos_id)]
+        )
     tok.normalizer = normalizers.Replace(" ", SPACE)
     tok.decoder = decoders.Sequence([decoders.Replace(SPACE, " "), decoders.ByteFallback(), decoders.Fuse()])
     tok.add_special_tokens([AddedToken(t, special=True) for t, kind in zip(tokens, types, strict=True) if kind == 3])

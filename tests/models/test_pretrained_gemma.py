@@ -159,6 +159,7 @@ def write_gemma_gguf(path, model, tokens: list[str]) -> None:
     kinds = {"<0x": 6, "<": 3}  # byte tokens, control tokens; the rest normal
     w.add_token_types([next((k for p, k in kinds.items() if t.startswith(p)), 1) for t in tokens])
     w.add_bos_token_id(2)
+    w.add_add_bos_token(True)  # as Gemma's files say: a text starts with <bos>
     w.add_eos_token_id(1)
     w.add_unk_token_id(3)
     w.add_pad_token_id(0)
@@ -228,9 +229,10 @@ def test_a_gemma3_gguf_converts_to_what_transformers_reads_from_the_same_file(tm
     for text in (TEXT, "the three hats", "unseen wörds ✓", "<start_of_turn>them"):
         ids = our_tok.encode(text, add_special_tokens=False).ids
         assert ids == their_tok(text, add_special_tokens=False)["input_ids"], text
+        assert our_tok.encode(text).ids == their_tok(text)["input_ids"] == [2, *ids], text  # <bos> first, as theirs
         assert our_tok.decode(ids, skip_special_tokens=False) == text
     assert len(gguf_file.recovered_merges(tokens)) >= 20  # the pieces' merges, recovered
-    ids = torch.tensor([[2, *our_tok.encode(TEXT).ids]])
+    ids = torch.tensor([our_tok.encode(TEXT).ids])  # <bos> first
     assert ids.shape[1] > 6  # past the window of 5
     with torch.no_grad():
         assert_close(ours(ids), theirs.eval()(ids).logits, 1e-4)
