@@ -47,8 +47,8 @@ from models.layers import (
     RotaryEmbedding,
     SwiGLU,
     causal_mask,
-    sliding_window_mask,
 )
+from models.mistral import window_mask
 from models.probe import Probe, name_probes
 
 
@@ -166,8 +166,7 @@ class Gemma(nn.Module):
         back at most W − 1 earlier ones), or causal over all of them."""
         if window is None:
             return causal_mask(T, past + T, device=device)
-        kept = min(len(cache), window - 1) if isinstance(cache, RollingKVCache) else past
-        return sliding_window_mask(T, window, kept + T, device=device)
+        return window_mask(T, window, cache, device=device)  # Mistral's band, after what the cache hands back
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """The final RMSNorm, then the tied output projection Eᵀ: (..., C) -> (..., V)."""

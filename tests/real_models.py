@@ -165,12 +165,15 @@ GEMMA_LAYERS, GEMMA_GLOBAL, GEMMA_WINDOW = 6, (5,), 5  # gemma-3-270m's pattern 
 
 
 def gemma_tokenizer() -> Tokenizer:
-    """A word-level tokenizer over ``WORDS`` and punctuation, <pad> <eos> <bos> <unk> first as Gemma's are."""
+    """A word-level tokenizer over ``WORDS`` and punctuation, <pad> <eos> <bos> <unk> first as Gemma's are, which
+    starts a text with <bos> as Gemma's does."""
     words = ["<pad>", "<eos>", "<bos>", "<unk>", *dict.fromkeys([*WORDS, *PUNCTUATION])]
     tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
     tok.normalizer = normalizers.Lowercase()
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     tok.add_special_tokens(["<pad>", "<eos>", "<bos>", "<unk>"])
+    # as Gemma's own tokenizer.json: every text starts with <bos>
+    tok.post_processor = processors.TemplateProcessing(single="<bos> $A", special_tokens=[("<bos>", 2)])
     return tok
 
 

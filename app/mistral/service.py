@@ -134,16 +134,6 @@ def _pieces(ids: np.ndarray, name: str = NAME) -> tuple[str, ...]:
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
-def _start(name: str) -> tuple[int, ...]:
-    """A real Gemma's <bos>: Gemma's own tokenizer starts every text with it (``add_bos_token``, in its Hub files
-    and its GGUF), and without it the model degenerates; a converted tokenizer adds it (models/pretrained), this
-    covers a tokenizer.json that does not (added at most once, by ``encode``)."""
-    if handle(name).card.get("arch") != "gemma":
-        return ()
-    bos = handle(name).tokenizer.token_to_id("<bos>")
-    return () if bos is None else (bos,)
-
-
 def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarray:
     """The ids the model reads for ``text`` (ours: <|endoftext|> first): (T,), within the characters and tokens."""
     if not text.strip():
@@ -153,9 +143,7 @@ def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarra
     ck = handle(name)
     ck.require()
     if ck.real:
-        ids = ck.encode(text)
-        start = _start(name)
-        ids = np.array([*start, *ids], dtype=np.int64) if start and ids[:1].tolist() != list(start) else ids
+        ids = ck.encode(text)  # as its own tokenizer reads it (Gemma's starts with <bos>)
     else:
         ids = metrics.encode_document(ck.tokenizer, text)
     limit = shape(name).limit

@@ -136,8 +136,9 @@ def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
 
 
 def test_gemma_reads_its_bos_and_reach_measures_chosen_layers(real_cache):
-    """Gemma's own tokenizer starts every text with <bos> (the converted tokenizer.json adds nothing): the page puts
-    it first, once. ``mistral.influence`` on a Gemma measures the layers asked for, equal to those rows of all."""
+    """Gemma's own tokenizer starts every text with <bos> (its tokenizer.json, and ours converted from its GGUF,
+    say so): the page reads it first, once. ``mistral.influence`` on a Gemma measures the layers asked for, equal to
+    those rows of all."""
     import torch
 
     from models import mistral
