@@ -82,17 +82,11 @@ def table(r: dict) -> str:
     lines += ["", "Forward through the engine, ms (no probes / every attention pattern recorded):", ""]
     lines += ["| model | tokens | default threads | with patterns | 1 thread | with patterns, 1 thread |"]
     lines += ["|---|---|---|---|---|---|"]
+    many, one = f"{max(real._threads())}t", "1t"  # torch's default threads (as the server runs), and one
     for name, by_t in fwd.items():
         for T, row in by_t.items():
-            cells = [real._cell(v) for k, v in sorted(row.items()) if isinstance(v, dict)]
-            plain = [k for k in sorted(row) if isinstance(row[k], dict)]
-            by = dict(zip(plain, cells))
-            n = [k.split("_")[1] for k in plain if k.startswith("plain_")]
-            one, many = "1t", next((t for t in n if t != "1t"), "1t")
-            lines.append(
-                f"| `{name}` | {T} | {by.get('plain_' + many, '—')} | {by.get('patterns_' + many, '—')} | "
-                f"{by.get('plain_' + one, '—')} | {by.get('patterns_' + one, '—')} |"
-            )
+            cells = [real._cell(row.get(f"{kind}_{n}")) for n in (many, one) for kind in ("plain", "patterns")]
+            lines.append(f"| `{name}` | {T} | " + " | ".join(cells) + " |")
     lines += ["", "Greedy decoding, 32 new tokens after 16, one torch thread, tokens/s:", ""]
     lines += ["| model | with the cache | without | speed-up | same tokens |", "|---|---|---|---|---|"]
     for name, row in dec.items():
