@@ -171,27 +171,10 @@ class FakeHub:
 
 
 def tiny_llama(**overrides):
-    """A random ``LlamaForCausalLM`` of odd sizes (tests/models/test_pretrained_llama.py's), every weight nudged."""
-    import torch
-    import transformers
+    """A random ``LlamaForCausalLM`` of odd sizes (tests/real_models.py's), every weight nudged."""
+    from tests.real_models import tiny_hf_llama
 
-    from tests.real_models import randomise
-
-    common = dict(
-        vocab_size=97,
-        hidden_size=48,
-        intermediate_size=72,
-        num_hidden_layers=2,
-        num_attention_heads=6,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-        rms_norm_eps=1e-5,
-        tie_word_embeddings=False,
-    )
-    common.update(overrides)
-    config = transformers.LlamaConfig(**common)
-    torch.manual_seed(0)
-    return randomise(transformers.LlamaForCausalLM(config).eval(), seed=0, scale=0.05)
+    return tiny_hf_llama("llama", vocab_size=97, **overrides)
 
 
 def word_tokenizer(vocab: int):

@@ -74,6 +74,33 @@ def randomise(model: torch.nn.Module, seed: int = 1, scale: float = 0.1) -> torc
     return model.eval()
 
 
+def tiny_hf_llama(kind: str = "llama", rope_theta: float | None = None, **overrides):
+    """A random ``LlamaForCausalLM`` (or, ``kind="qwen2"``, ``Qwen2ForCausalLM``) of odd sizes, every weight nudged:
+    the loader tests' and the fake Hub's; ``rope_theta`` sets RoPE's base (None: transformers' default)."""
+    import transformers
+
+    common = dict(
+        vocab_size=101,
+        hidden_size=48,
+        intermediate_size=72,
+        num_hidden_layers=2,
+        num_attention_heads=6,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        rms_norm_eps=1e-5,
+        tie_word_embeddings=False,
+    )
+    common.update(overrides)
+    if kind == "qwen2":
+        config, cls = transformers.Qwen2Config(**common), transformers.Qwen2ForCausalLM
+    else:
+        config, cls = transformers.LlamaConfig(**common), transformers.LlamaForCausalLM
+    if rope_theta is not None:
+        config.rope_parameters = {"rope_type": "default", "rope_theta": rope_theta}
+    torch.manual_seed(0)
+    return randomise(cls(config).eval(), seed=0, scale=0.05)
+
+
 # ---- BERT ------------------------------------------------------------------------------------------------------------
 
 # As bert-base-uncased: [PAD] first, then unused slots, then [UNK] [CLS] [SEP] [MASK] (not ours' 0-4).

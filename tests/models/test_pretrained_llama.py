@@ -20,7 +20,7 @@ from models.pretrained import gguf_file
 from models.pretrained import llama as convert
 from models.probe import trace
 from tests.models.tolerance import assert_close
-from tests.real_models import randomise, write_hf_cache
+from tests.real_models import tiny_hf_llama, write_hf_cache
 
 transformers = pytest.importorskip("transformers")
 
@@ -28,27 +28,7 @@ TEXT = "The quick brown fox jumps over the lazy dog; 42 foxes, 7 dogs.\nA second
 
 
 def hf_model(kind: str, **overrides):
-    common = dict(
-        vocab_size=101,
-        hidden_size=48,
-        intermediate_size=72,
-        num_hidden_layers=2,
-        num_attention_heads=6,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-        rms_norm_eps=1e-5,
-        tie_word_embeddings=False,
-    )
-    common.update(overrides)
-    if kind == "qwen2":
-        config, cls = transformers.Qwen2Config(**common), transformers.Qwen2ForCausalLM
-    else:
-        config, cls = transformers.LlamaConfig(**common), transformers.LlamaForCausalLM
-    config.rope_parameters = {"rope_type": "default", "rope_theta": 5000.0}
-    torch.manual_seed(0)
-    model = cls(config).eval()
-    randomise(model, seed=0, scale=0.05)
-    return model
+    return tiny_hf_llama(kind, rope_theta=5000.0, **overrides)
 
 
 @pytest.mark.parametrize(("kind", "tied"), [("llama", False), ("llama", True), ("qwen2", True)])
