@@ -15,7 +15,7 @@ import torch
 from app.shared import services
 from app.shared.i18n import InputError
 from models import sae, zoo
-from models.probe import intervene
+from models.probe import intervene, trace
 
 NAME = "gpt-sae"  # the dictionary
 DICTIONARY = services.checkpoint(NAME)
@@ -202,7 +202,9 @@ def edit(text: str, i: int, scale: float) -> Edited:
 
     tokens = torch.as_tensor(ids)[None]
     with torch.inference_mode():
-        clean = torch.softmax(model(tokens)[0, -1], -1)
+        with trace(d.config.hook) as stream:  # the clean run's stream: the feature's activation, no second run
+            clean = torch.softmax(model(tokens)[0, -1], -1)
+        activation = float(d.encode(stream[d.config.hook])[0, -1, i])
         with intervene(d.splice(scaled, keep_error=True)):
             edited = torch.softmax(model(tokens)[0, -1], -1)
     top = torch.argsort(-clean, stable=True)[:10].numpy()
@@ -210,7 +212,7 @@ def edit(text: str, i: int, scale: float) -> Edited:
         tuple(_piece(t) for t in top),
         clean[top].numpy(),
         edited[top].numpy(),
-        float(_z(ids)[-1, i]),
+        activation,
         float((edited - clean).abs().max()),
     )
 
