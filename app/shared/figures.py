@@ -199,7 +199,8 @@ class _Spec(dict):
     def __init__(self, spec: dict):
         spec = compact(spec)
         super().__init__(spec)
-        self._fragment = orjson.Fragment(pio.to_json(spec, validate=False, engine="orjson"))
+        self.json = pio.to_json(spec, validate=False, engine="orjson")
+        self._fragment = orjson.Fragment(self.json)
 
     def to_plotly_json(self):
         return self._fragment
@@ -240,3 +241,12 @@ def for_chart(fig: go.Figure, dark: bool) -> go.Figure:
         ready = _Ready(source.to_dict())
         setattr(fig, attr, ready)
     return ready
+
+
+def spec_json(fig: go.Figure, dark: bool) -> str:
+    """``for_chart``'s figure as the JSON ``st.plotly_chart`` would send (arrays ``compact``): a cached figure's is
+    written once per theme, another's on each call."""
+    ready = for_chart(fig, dark)
+    if isinstance(ready, _Ready):
+        return ready._te_spec.json
+    return pio.to_json(compact(ready.to_dict()), validate=False, engine="orjson")

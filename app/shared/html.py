@@ -90,7 +90,7 @@ PRESENTER_SCRIPT = f"""<span class="{PRESENTER_MARKER}"></span><script>
 (() => {{
   if (window.__tePresent) return;
   window.__tePresent = true;
-  const FIGURES = ['stPlotlyChart', 'stVegaLiteChart', 'stImage']
+  const FIGURES = ['stPlotlyChart', 'teKeptChart', 'stVegaLiteChart', 'stImage']
     .map((id) => '[data-testid="stMain"] [data-testid="' + id + '"]').join(', ');
   document.addEventListener("keydown", (event) => {{
     if (!document.querySelector(".{PRESENTER_MARKER}")) return;

@@ -10,7 +10,7 @@ import pyarrow as pa
 import streamlit as st
 
 from app.catalog import PAPERS
-from app.shared import figures, html, numbers
+from app.shared import figures, html, kept_chart, numbers
 from app.shared.i18n import InputError, current_lang, t
 
 RUN_TOKEN = "_run_token"  # set afresh at the top of every script run (app/streamlit_app.py)
@@ -135,11 +135,19 @@ def dark_theme() -> bool:
     return st.context.theme.type == "dark"
 
 
-def plot(fig, *, key: str, on_select: str = "ignore", **kwargs):
+def plot(fig, *, key: str, on_select="ignore", height: int | None = None, **selecting):
     """A Plotly figure with the PNG button, in the reader's theme (``figures.for_chart``); returns the selection
-    event when ``on_select="rerun"``."""
-    fig = figures.for_chart(fig, dark_theme())  # a cached figure's dict is built once per theme
-    return st.plotly_chart(fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **kwargs)
+    event when ``on_select="rerun"`` (or a callback; ``selecting``: more of ``st.plotly_chart``'s selection options).
+    A figure without selections is a kept chart (``kept_chart``): a rerun that changes it redraws it in place."""
+    dark = dark_theme()
+    if on_select == "ignore" and not selecting:
+        kept_chart.kept_chart(figures.spec_json(fig, dark), key=key, config=PLOTLY_CONFIG, height=height)
+        return None
+    fig = figures.for_chart(fig, dark)  # a cached figure's dict is built once per theme
+    extra = {} if height is None else {"height": height}
+    return st.plotly_chart(
+        fig, key=key, on_select=on_select, config=PLOTLY_CONFIG, width="stretch", **extra, **selecting
+    )
 
 
 def figure(

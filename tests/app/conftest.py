@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app.shared import kept_chart
+
 ENTRY = str(Path(__file__).resolve().parents[2] / "app" / "streamlit_app.py")
 
 
@@ -54,12 +56,24 @@ def metric(at: AppTest, label: str) -> str:
     raise KeyError(f"no metric {label!r}; have {[m.label for m in at.metric]}")
 
 
+def figures(at: AppTest) -> dict[str, str]:
+    """Every Plotly figure the run drew, by its key, as the JSON sent to the browser: a kept chart's
+    (``app.shared.kept_chart``, most figures) or an ``st.plotly_chart``'s (a figure the reader clicks into)."""
+    out = {}
+    for chart in at.get("bidi_component"):
+        if chart.proto.component_name == kept_chart.NAME:
+            out[chart.proto.id.rsplit("-", 1)[-1]] = json.loads(chart.proto.json)["figure"]
+    for chart in at.get("plotly_chart"):
+        out[chart.proto.id.rsplit("-", 1)[-1]] = chart.proto.spec
+    return out
+
+
 def spec(at: AppTest, key: str) -> dict:
     """The Plotly figure drawn with ``key``, as Streamlit sends it (its frames included: ``plots.stepped``)."""
-    for chart in at.get("plotly_chart"):
-        if chart.proto.id.endswith(f"-{key}"):
-            return json.loads(chart.proto.spec)
-    raise KeyError(f"no figure {key!r}")
+    try:
+        return json.loads(figures(at)[key])
+    except KeyError:
+        raise KeyError(f"no figure {key!r}") from None
 
 
 def values(array) -> np.ndarray:

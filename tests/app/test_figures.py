@@ -15,6 +15,7 @@ import pytest
 
 from app.catalog import available_papers, available_tools
 from app.shared import figures, theme
+from tests.app.conftest import figures as drawn
 from tests.app.conftest import open_app
 
 built: list[tuple] = []
@@ -162,10 +163,10 @@ def test_a_second_run_of_every_page_sends_the_same_charts(paper):
     """A page that changed a shared figure after building it (a trace or a shape added each run) would send more
     on its second run."""
     at = open_app(paper)
-    first = [c.proto.spec for c in at.get("plotly_chart")]
+    first = list(drawn(at).values())
     at.run()
     assert not at.exception
-    assert [c.proto.spec for c in at.get("plotly_chart")] == first
+    assert list(drawn(at).values()) == first
 
 
 @pytest.mark.parametrize("paper", ["transformer-xl", "gpt"])
@@ -180,7 +181,7 @@ def test_a_dark_reader_first_leaves_the_light_figures_as_built(paper, monkeypatc
     monkeypatch.setattr(ui, "dark_theme", lambda: False)
     light = open_app(paper)
     assert not light.exception
-    assert [c.proto.spec for c in light.get("plotly_chart")] != [c.proto.spec for c in dark.get("plotly_chart")]
+    assert list(drawn(light).values()) != list(drawn(dark).values())
 
 
 def test_a_figure_from_dicts_refuses_a_colour_scale_by_name():
@@ -191,3 +192,15 @@ def test_a_figure_from_dicts_refuses_a_colour_scale_by_name():
         figures.from_dicts([heat], {})
     heat["colorscale"] = plotly.colors.get_colorscale("Blues")
     assert figures.from_dicts([heat], {}).data[0].colorscale == go.Heatmap(colorscale="Blues").colorscale
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_kept_charts_json_is_what_plotly_chart_would_send(cached):
+    """``spec_json`` (what a kept chart sends) holds the same figure as ``st.plotly_chart``'s conversion, arrays
+    compacted to float32 where that loses nothing; a cached figure's is written once per theme."""
+    x = np.array([0.5, 1.25, 3.0])
+    fig = _composed(x) if cached else go.Figure(go.Bar(y=x, marker_color="#333"), {"font_color": "#111"})
+    sent = figures.spec_json(fig, False)
+    assert _numbers(json.loads(sent)) == _spec(figures.for_chart(fig, False))
+    assert (figures.spec_json(fig, False) is sent) == cached
+    assert json.loads(figures.spec_json(fig, True)) != json.loads(sent)  # the dark theme's ink

@@ -3,13 +3,11 @@ the position and layer controls change what is shown, one step at a time, and ov
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from app.shared.i18n import InputError, translate
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import figures, metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -20,11 +18,7 @@ def m(at, key: str, lang: str = LANG, **fields) -> str:
 
 def figure_data(at, key: str) -> list:
     """The traces' numbers of the Plotly chart with widget key ``key``."""
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
-        if chart.proto.id.endswith("-" + key):
-            return [tr.get("y", tr.get("z", tr.get("x"))) for tr in spec["data"]]
-    raise KeyError(key)
+    return [tr.get("y", tr.get("z", tr.get("x"))) for tr in spec(at, key)["data"]]
 
 
 STEPS = ("embed", "ln", "qkv", "attention", "out", "mlp", "layers", "predict", "dla")  # the step picker's
@@ -62,13 +56,13 @@ def test_only_the_picked_step_is_drawn():
     """Of the steps, only the picked one is drawn (the knock-out, section 9, is always there below them)."""
     at = open_app("forward-pass", lang=LANG)
     assert at.session_state["forward_pass_step"] == "embed"  # the first step by default
-    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {
+    assert set(figures(at)) == {
         "forward_pass_embed",
         "forward_pass_ko_fig",
     }
     show(at, "mlp")
     assert not at.exception
-    assert {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")} == {
+    assert set(figures(at)) == {
         "forward_pass_mlp",
         "forward_pass_mlp_out",
         "forward_pass_ko_fig",

@@ -8,7 +8,7 @@ import pytest
 
 from app.catalog import APP_DIR, PAPERS
 from app.shared.i18n import translate
-from tests.app.conftest import open_app
+from tests.app.conftest import figures, open_app
 
 
 def test_every_paper_of_the_catalog_has_its_page():
@@ -25,8 +25,8 @@ def test_home_speaks_of_no_planned_page(lang):
     text = " ".join(e.value for e in (*at.markdown, *at.caption, *at.subheader))
     for word in ("planned", "hollow", "no page yet", "计划", "空心", "尚无页面"):
         assert word not in text, word
-    (chart,) = at.get("plotly_chart")
-    traces = json.loads(chart.proto.spec)["data"]
+    (chart,) = figures(at).values()
+    traces = json.loads(chart)["data"]
     assert len(traces) == 1 and traces[0]["marker"].get("symbol", "circle") == "circle"  # filled: nothing hollow
     assert len(traces[0]["x"]) == len(PAPERS)
 
@@ -47,8 +47,8 @@ def test_a_phone_reads_the_timeline_and_the_cards_in_order(lang):
 
     order = _timeline_order()
     at = open_app(lang=lang)
-    (chart,) = at.get("plotly_chart")
-    (trace,) = json.loads(chart.proto.spec)["data"]
+    (chart,) = figures(at).values()
+    (trace,) = json.loads(chart)["data"]
     rows = trace["y"]
     assert len(set(rows)) == len(rows) == len(PAPERS)  # no two labels share a row
     assert [label for _, label in sorted(zip(rows, trace["text"]))] == [p.short for p in order]

@@ -9,7 +9,7 @@ import pytest
 
 from app.llama import service as svc
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun, spec
+from tests.app.conftest import figures, metric, open_app, rerun, spec
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -73,7 +73,7 @@ def _pct(value: str) -> float:
 
 
 def _charts(at) -> set[str]:
-    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+    return set(figures(at))
 
 
 PART_FIGURES = {"llama_channels", "llama_mean_share", "llama_gating", "llama_sorted"}

@@ -6,15 +6,13 @@ the picker offers ours and names the absent one."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 pytest.importorskip("transformers")
 
 from app.mamba import service as svc  # noqa: E402
 from app.shared.i18n import translate  # noqa: E402
-from tests.app.conftest import open_app, rerun  # noqa: E402
+from tests.app.conftest import open_app, rerun, spec  # noqa: E402
 from tests.real_models_vision import MAMBA_CONFIG, MAMBA_KEY, TEXT, fake_cache  # noqa: E402
 
 LAYERS = MAMBA_CONFIG["num_hidden_layers"]
@@ -50,8 +48,7 @@ def test_every_view_renders_on_the_real_model(real_cache, lang):
     assert not at.error
     tables = [tbl.value for tbl in at.table]
     assert any(translate("mamba.col.token", lang) in tbl.columns for tbl in tables)  # the next tokens, listed
-    figure = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("-mamba_layer_steps"))
-    assert len(json.loads(figure.proto.spec)["frames"]) == LAYERS  # a step of its own slider per layer
+    assert len(spec(at, "mamba_layer_steps")["frames"]) == LAYERS  # a step of its own slider per layer
     captions = [c.value for c in at.caption]
     assert translate("mamba.real.ours_only", lang) in captions  # the synthetic-task sections say whose they are
     for shown in ("delta", "abar", "bc", "hnorm", "channel"):

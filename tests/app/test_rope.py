@@ -9,7 +9,7 @@ import pytest
 
 from app.rope import service as svc
 from app.shared.i18n import translate
-from tests.app.conftest import metric, open_app, rerun, spec, values
+from tests.app.conftest import figures, metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -92,7 +92,7 @@ def test_layer_control_switches_the_measured_decay():
     at.button_group(key="rope_layer").set_value(3)
     rerun(at, LANG)
     assert not at.exception
-    assert len(at.get("plotly_chart")) >= 6
+    assert len(figures(at)) >= 6
 
 
 def test_the_guided_experiment():

@@ -258,7 +258,7 @@ def test_a_tap_on_a_token_shows_its_title(server, browser):
 def test_presenter_mode_steps_through_the_figures(server, page):
     """In presenter mode, Page Down / Page Up (a clicker's keys) bring the next / previous figure to the
     middle of the screen, one at a time; without presenter mode the keys scroll as usual."""
-    figures = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]')
+    figures = page.locator('[data-testid="stMain"] :is([data-testid="stPlotlyChart"], [data-testid="teKeptChart"])')
 
     def centres() -> list[float]:
         return [b["y"] + b["height"] / 2 for b in (f.bounding_box() for f in figures.all())]
@@ -278,7 +278,8 @@ def test_presenter_mode_steps_through_the_figures(server, page):
     goto(page, f"{server}/gpt?present=true")
     figures.nth(1).wait_for(timeout=60_000)
     page.wait_for_function(
-        '() => [...document.querySelectorAll(\'[data-testid="stMain"] [data-testid="stPlotlyChart"]\')]'
+        '() => [...document.querySelectorAll(\'[data-testid="stMain"] :is([data-testid="stPlotlyChart"],'
+        ' [data-testid="teKeptChart"])\')]'
         ".filter((f) => f.getBoundingClientRect().height > 50).length >= 2",
         timeout=60_000,
     )

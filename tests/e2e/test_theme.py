@@ -12,7 +12,7 @@ from tests.e2e.conftest import exceptions, goto
 pytestmark = pytest.mark.e2e
 
 APP = '[data-testid="stApp"]'
-FIGURES = '[data-testid="stPlotlyChart"]'
+FIGURES = ':is([data-testid="stPlotlyChart"], [data-testid="teKeptChart"])'  # st.plotly_chart's, or a kept chart
 
 # An element's text colour and the colour it is drawn on: every background from the page down to it, composited
 # (our boxes are translucent in the dark theme).
