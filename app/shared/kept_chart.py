@@ -15,6 +15,7 @@ selections: ``ui.plot`` keeps ``st.plotly_chart`` for a figure the reader clicks
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def publish() -> None:
     if STATIC.exists() and STATIC.stat().st_size == SOURCE.stat().st_size:
         return
     STATIC.parent.mkdir(exist_ok=True)
-    part = STATIC.with_suffix(f".{id(STATIC)}.part")
+    part = STATIC.with_suffix(f".{os.getpid()}.part")  # one per process: two servers may start at once
     shutil.copyfile(SOURCE, part)
     part.replace(STATIC)  # atomic: a reader never gets half a file
 
