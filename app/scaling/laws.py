@@ -190,6 +190,76 @@ def exponents(s: svc.Sweep, fit: str) -> None:
     )
 
 
+# ---- 1b · training curves over compute: their envelope (Chinchilla's Approach 1) ----------------------------------
+@st.fragment
+def training() -> None:
+    """Every run's training loss against the compute it had spent, their lower envelope, and a compute slider that
+    names the run at the envelope: the sweep's training, watched."""
+    st.subheader(t("scaling.train.title"))
+    try:
+        tr = svc.training()
+    except InputError as e:
+        ui.input_error(e)
+        return
+    st.markdown(t("scaling.train.caption", runs=len(tr.names)))
+    at = st.select_slider(
+        t("scaling.train.at"),
+        list(range(tr.grid.size)),
+        tr.grid.size - 1,
+        format_func=lambda i: flops(float(tr.grid[i])) + " FLOPs",
+        key="scaling_compute",
+        bind="query-params",
+    )
+    sizes = sorted(set(tr.n))
+    w = int(tr.winner[at])
+    ui.figure(
+        views.training_curves(
+            list(tr.flops),
+            list(tr.loss),
+            [sizes.index(n) for n in tr.n],
+            [f"N = {count(n)}" for n in sizes],
+            tr.grid,
+            tr.best,
+            at,
+            envelope_name=t("scaling.train.envelope"),
+            x_title=t("scaling.train.c_axis"),
+            y_title=t("scaling.train.loss_axis"),
+        ),
+        {
+            "runs": [
+                {"name": name, "N": n, "D": d, "C": c, "train_loss": loss}
+                for name, n, d, c, loss in zip(tr.names, tr.n, tr.tokens, tr.flops, tr.loss)
+            ],
+            "envelope": {"C": tr.grid, "loss": tr.best, "run": [tr.names[i] for i in tr.winner]},
+        },
+        "scaling-training-curves",
+        key="scaling_training",
+    )
+    spent = tr.grid[at] / (6.0 * tr.n[w] * tr.tokens[w])
+    st.markdown(
+        t(
+            "scaling.train.readout",
+            c=flops(float(tr.grid[at])),
+            loss=float(tr.best[at]),
+            n=count(tr.n[w]),
+            d=count(tr.tokens[w]),
+            spent=100 * spent,
+        )
+    )
+    late = [i for i in range(tr.grid.size) if tr.grid[i] >= math.sqrt(tr.grid[0] * tr.grid[-1])]
+    ended = sum(tr.grid[i] / (6.0 * tr.n[tr.winner[i]] * tr.tokens[tr.winner[i]]) >= 0.5 for i in late)
+    sizes_won = [tr.n[tr.winner[i]] for i in range(tr.grid.size)]
+    st.caption(
+        t(
+            "scaling.train.pvh",
+            late=len(late),
+            ended=ended,
+            first=count(sizes_won[0]),
+            last=count(sizes_won[-1]),
+        )
+    )
+
+
 # ---- 2 · IsoFLOP profiles ----------------------------------------------------------------------------------------
 def isoflops(s: svc.Sweep | None, error: InputError | None) -> None:
     """Chinchilla's Approach 2: the runs of about one compute, each profile's parabola and its minimum."""

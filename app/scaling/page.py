@@ -32,6 +32,7 @@ ui.try_this(
 
 # The laws: how loss falls with N and D, and what that says about spending a compute budget.
 laws.runs(sweep, sweep_error)  # 1 · our sweep, Kaplan's and Chinchilla's fits, their exponents
+laws.training()  # 1b · every run's training curve over compute and their envelope (Approach 1), a compute slider
 laws.isoflops(sweep, sweep_error)  # 2 · IsoFLOP profiles (Chinchilla's Approach 2)
 laws.budget(sweep)  # 3 · the compute-optimal size for a budget, by each law
 

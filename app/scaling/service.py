@@ -219,6 +219,80 @@ def _sweep(runs_path: str, runs_mtime: int, card_path: str, card_mtime: int) -> 
     )
 
 
+# ---- training curves over compute (Chinchilla's Approach 1) ------------------------------------------------------
+
+ENVELOPE_POINTS = 25  # compute values on the slider, log-spaced over the runs' range
+
+
+@dataclass(frozen=True)
+class Training:
+    """Every run's training loss against the compute it had spent, and their lower envelope: at each compute C of
+    ``grid``, the lowest loss any run had at C (Hoffmann et al.'s Approach 1, their Figure 2, left)."""
+
+    names: tuple[str, ...]
+    n: tuple[int, ...]  # each run's non-embedding parameters
+    tokens: tuple[int, ...]  # each run's D: the length its learning-rate schedule was matched to
+    flops: tuple[np.ndarray, ...]  # per run: C = 6·N·(tokens seen) at each logged point
+    loss: tuple[np.ndarray, ...]  # per run: the mean training loss of the steps around that point, nats per token
+    grid: np.ndarray  # (ENVELOPE_POINTS,) C
+    best: np.ndarray  # (ENVELOPE_POINTS,) the envelope: the lowest loss at C over the runs that reached C
+    winner: np.ndarray  # (ENVELOPE_POINTS,) the index of that run
+
+    def at(self, i: int, c: float) -> float:
+        """Run ``i``'s loss at compute ``c``, interpolated in log C between its logged points (NaN outside them)."""
+        x = np.log(self.flops[i])
+        if not x[0] <= math.log(c) <= x[-1]:
+            return math.nan
+        return float(np.interp(math.log(c), x, self.loss[i]))
+
+
+def training() -> Training:
+    """The sweep's training curves (runs.json's ``train_curve``) and their envelope; InputError naming the command
+    when no run recorded one."""
+    runs_path, runs_mtime, _, _ = _files()
+    if not runs_mtime:
+        raise InputError("scaling.error.no_sweep", command=SWEEP_COMMAND)
+    out = _training(runs_path, runs_mtime)
+    if not out.names:
+        raise InputError("scaling.error.no_sweep", command=SWEEP_COMMAND)
+    return out
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _training(runs_path: str, runs_mtime: int) -> Training:
+    runs = [r for r in json.loads(Path(runs_path).read_text()).get("runs", []) if len(r.get("train_curve", ())) > 1]
+    runs.sort(key=lambda r: (int(r["params_non_embedding"]), int(r["tokens"])))
+    flops, losses = [], []
+    for r in runs:
+        steps, per_step = int(r["steps"]), int(r["tokens"]) / int(r["steps"])
+        first = np.array([p[0] for p in r["train_curve"]], dtype=float)  # a window's first step, from 1
+        ends = np.append(first[1:] - 1, steps)  # its last step
+        middle = (first + ends) / 2  # the window's loss is its steps' mean: put it at their middle
+        flops.append(scaling.flops(int(r["params_non_embedding"]), middle * per_step))
+        losses.append(np.array([p[1] for p in r["train_curve"]], dtype=float))
+    t = Training(
+        names=tuple(r["name"] for r in runs),
+        n=tuple(int(r["params_non_embedding"]) for r in runs),
+        tokens=tuple(int(r["tokens"]) for r in runs),
+        flops=tuple(flops),
+        loss=tuple(losses),
+        grid=np.empty(0),
+        best=np.empty(0),
+        winner=np.empty(0, dtype=int),
+    )
+    if not runs:
+        return t
+    lo, hi = min(f[0] for f in flops), max(f[-1] for f in flops)
+    grid = np.geomspace(lo, hi, ENVELOPE_POINTS)
+    table = np.array([[t.at(i, c) for c in grid] for i in range(len(runs))])  # (runs, points), NaN: not reached
+    reached = ~np.isnan(table).all(axis=0)  # a gap between the runs' ranges has no envelope
+    grid, table = grid[reached], table[:, reached]
+    winner = np.nanargmin(table, axis=0)
+    return Training(
+        t.names, t.n, t.tokens, t.flops, t.loss, grid, table[winner, np.arange(grid.size)], winner.astype(int)
+    )
+
+
 FITS = ("chinchilla", "kaplan")
 
 

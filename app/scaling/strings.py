@@ -204,6 +204,45 @@ STRINGS = {
         "每次训练只有一个随机种子，训练之间的噪声留在拟合所用的数据里。",
     ),
     # 2 · IsoFLOP
+    "scaling.train.title": (
+        "How the runs got there: training curves over compute (Chinchilla, Approach 1)",
+        "训练是怎样走到那里的：随计算量变化的训练曲线（Chinchilla 方法 1）",
+    ),
+    "scaling.train.caption": (
+        "Each thin line is one of the {runs} runs above while it trained: its training loss (the mean over the steps "
+        "around each point) against the compute it had spent so far, C = 6·N·(tokens seen), coloured by model size. "
+        "Hoffmann et al. (arXiv 2203.15556, §3.1, Figure 2 left) trained each size for four schedule lengths and "
+        "took, at each FLOP count, the lowest loss any run had reached: that envelope (thick line) tells the best "
+        "model size for each compute. Here each size ran for five token budgets, each with a cosine schedule matched "
+        "to its own length. Move the compute to see which run holds the envelope there.",
+        "每条细线是上面 {runs} 次训练之一的训练过程：它的训练损失（每个点附近若干步的平均）随它已花费的计算量 "
+        "C = 6·N·（已见词元数）而变化，颜色表示模型规模。Hoffmann 等人（arXiv 2203.15556，§3.1，图 2 左）把每种规模"
+        "按四种调度长度各训练一次，在每个计算量上取所有训练达到的最低损失：这条包络线（粗线）给出每个计算量下最好的"
+        "模型规模。这里每种规模按五种词元预算各训练一次，每次的余弦调度都与它自己的长度匹配。拖动计算量，看那里是哪次"
+        "训练处在包络线上。",
+    ),
+    "scaling.train.at": ("Compute spent, C", "已花费的计算量 C"),
+    "scaling.train.envelope": ("envelope: the lowest loss at C", "包络线：C 处的最低损失"),
+    "scaling.train.c_axis": ("compute spent, C = 6·N·tokens seen (FLOPs)", "已花费计算量 C = 6·N·已见词元（FLOPs）"),
+    "scaling.train.loss_axis": ("training loss (nats per token)", "训练损失（nats/词元）"),
+    "scaling.train.readout": (
+        "At **C = {c}** FLOPs the lowest training loss, **{loss:.3f}** nats, is the run with **N = {n}** trained for "
+        "**D = {d}** tokens, **{spent:.0f} %** of the way through its schedule.",
+        "在 **C = {c}** FLOPs 处，最低的训练损失 **{loss:.3f}** nats 属于 **N = {n}**、训练 **D = {d}** 个词元的那次"
+        "训练，此时它走完了自己调度的 **{spent:.0f} %**。",
+    ),
+    "scaling.train.pvh": (
+        "Paper vs here: the paper reads its envelope as a compute-optimal size that grows with compute; here the "
+        "envelope passes from N = {first} at the smallest compute to N = {last} at the largest. In the upper half of "
+        "the compute range (log scale), {ended} of the envelope's {late} points belong to a run at least halfway "
+        "through its schedule: a run whose learning rate has not decayed yet lies above the envelope, which is why "
+        "each budget gets a schedule of its own length (the paper finds a cosine cycle much longer than the run "
+        "leaves the model under-trained). Training loss is measured on training batches, so the envelope is noisy.",
+        "论文与这里：论文把包络线读作随计算量增长的最优模型规模；这里包络线从最小计算量处的 N = {first} 移到最大"
+        "计算量处的 N = {last}。在计算量范围的上半段（对数尺度），包络线的 {late} 个点中有 {ended} 个属于已走完自己"
+        "调度至少一半的训练：学习率还没衰减下来的训练位于包络线之上，所以每个预算都要用与自己长度匹配的调度（论文发现"
+        "余弦周期远长于训练步数时模型训练不足）。训练损失是在训练批次上测的，所以包络线有噪声。",
+    ),
     "scaling.iso.title": ("2 · IsoFLOP profiles (Chinchilla, Approach 2)", "2 · 等计算量剖面（Chinchilla 方法 2）"),
     "scaling.iso.caption": (
         "Sizes and budgets both roughly double in our grid, so runs of about the same compute C = 6·N·D lie on its "

@@ -90,6 +90,64 @@ def loss_lines(
 
 
 @cached
+def training_curves(
+    flops: list[np.ndarray],
+    loss: list[np.ndarray],
+    size: list[int],
+    size_names: list[str],
+    grid: np.ndarray,
+    best: np.ndarray,
+    at: int,
+    *,
+    envelope_name: str,
+    x_title: str,
+    y_title: str,
+) -> go.Figure:
+    """Each run's training loss against the compute it had spent (a thin line, coloured by its model size ``size[i]``
+    of ``size_names``), their lower envelope (thick), and the envelope's point at ``grid[at]`` marked; log-log."""
+    colours = ramp(len(size_names))
+    fig = go.Figure()
+    shown: set[int] = set()
+    for xs, ys, k in zip(flops, loss, size):
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                name=size_names[k],
+                legendgroup=size_names[k],
+                showlegend=k not in shown,
+                opacity=0.55,
+                line={"color": colours[k], "width": 1.2},
+                hovertemplate=size_names[k] + " · C %{x:.2e}: %{y:.3f}<extra></extra>",
+            )
+        )
+        shown.add(k)
+    fig.add_trace(
+        go.Scatter(
+            x=grid,
+            y=best,
+            mode="lines",
+            name=envelope_name,
+            line={"color": LIMIT, "width": 3},
+            hovertemplate=envelope_name + " · C %{x:.2e}: %{y:.3f}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=[grid[at]],
+            y=[best[at]],
+            mode="markers",
+            showlegend=False,
+            marker={"color": LAW_COLOURS["ours"], "size": 13, "line": {"width": 2, "color": "white"}},
+            hoverinfo="skip",
+        )
+    )
+    _log_axes(fig, x_title, y_title)
+    return legend_above(fig, 420, top=60)
+
+
+@cached
 def isoflop(
     profiles: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float, float, str]],
     names: list[str],

@@ -16,7 +16,7 @@ import pytest
 from app.scaling import service as svc
 from app.shared.i18n import InputError, translate
 from models import scaling
-from tests.app.conftest import metric, open_app, rerun
+from tests.app.conftest import metric, open_app, rerun, spec, values
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -269,3 +269,42 @@ def test_recorded_bytes_are_the_papers_multiples_of_psi():
         assert r["allreduce_bytes"] == r.get("allreduce_bytes_expected", r["allreduce_bytes"]) == 4 * B * T * C
     assert max(max(r["mlp_max_abs_diff"], r["attention_max_abs_diff"]) / r["output_scale"] for r in runs) < 1e-5
     assert re.fullmatch(r"[\d,]+ B", m(at, "scaling.m.rank", rank=0))
+
+
+def test_the_training_envelope_is_the_lowest_run_at_each_compute():
+    """Approach 1 on the shipped sweep: each run's points sit at C = 6·N·(tokens seen) inside its own compute, and
+    at every compute of the slider the envelope is the lowest loss among the runs that reached it, recomputed here
+    from runs.json by interpolating each run's curve in log C."""
+    tr = svc.training()
+    record = {r["name"]: r for r in json.loads((svc.SWEEP.folder / "runs.json").read_text())["runs"]}
+    assert len(tr.names) == len(record) == 30
+    for name, c in zip(tr.names, tr.flops):
+        r = record[name]
+        assert np.all(np.diff(c) > 0) and 0 < c[0] and c[-1] <= r["flops"] * 1.001  # never past its budget
+        assert c[-1] >= r["flops"] * (1 - 2 * len(r["train_curve"]) ** -1)  # its last window ends its run
+    for c, best, w in zip(tr.grid, tr.best, tr.winner):
+        reached = []
+        for name in tr.names:
+            points = record[name]["train_curve"]
+            x = np.log(tr.flops[tr.names.index(name)])
+            if x[0] <= np.log(c) <= x[-1]:
+                reached.append(np.interp(np.log(c), x, [p[1] for p in points]))
+        assert reached and best == pytest.approx(min(reached), rel=1e-9)
+        assert tr.at(int(w), c) == pytest.approx(best, rel=1e-9)
+    assert tr.n[tr.winner[0]] == min(tr.n) and tr.n[tr.winner[-1]] == max(tr.n)  # small first, large last
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_compute_slider_marks_the_envelope_and_names_its_run(lang):
+    tr = svc.training()
+    at = open_app("scaling", lang=lang)
+    assert not at.exception
+    for k in (0, tr.grid.size // 2):
+        at.select_slider(key="scaling_compute").set_value(k).run()
+        assert not at.exception
+        marker = spec(at, "scaling_training")["data"][-1]
+        assert values(marker["x"])[0] == pytest.approx(tr.grid[k], rel=1e-6)
+        w = int(tr.winner[k])
+        readout = next(md.value for md in at.markdown if f"{tr.best[k]:.3f}" in md.value)
+        spent = 100 * tr.grid[k] / (6 * tr.n[w] * tr.tokens[w])
+        assert f"{spent:.0f} %" in readout
