@@ -202,13 +202,13 @@ def training() -> None:
         ui.input_error(e)
         return
     st.markdown(t("scaling.train.caption", runs=len(tr.names)))
-    at = st.select_slider(
+    at = ui.choice(  # the index of the compute on the envelope's grid, kept in the link
+        st.select_slider,
         t("scaling.train.at"),
-        list(range(tr.grid.size)),
-        tr.grid.size - 1,
-        format_func=lambda i: flops(float(tr.grid[i])) + " FLOPs",
+        range(tr.grid.size),
         key="scaling_compute",
-        bind="query-params",
+        labels={i: flops(float(c)) + " FLOPs" for i, c in enumerate(tr.grid)},
+        default=tr.grid.size - 1,
     )
     sizes = sorted(set(tr.n))
     w = int(tr.winner[at])
@@ -221,6 +221,7 @@ def training() -> None:
             tr.grid,
             tr.best,
             at,
+            w,
             envelope_name=t("scaling.train.envelope"),
             x_title=t("scaling.train.c_axis"),
             y_title=t("scaling.train.loss_axis"),

@@ -98,17 +98,19 @@ def training_curves(
     grid: np.ndarray,
     best: np.ndarray,
     at: int,
+    holder: int,
     *,
     envelope_name: str,
     x_title: str,
     y_title: str,
 ) -> go.Figure:
     """Each run's training loss against the compute it had spent (a thin line, coloured by its model size ``size[i]``
-    of ``size_names``), their lower envelope (thick), and the envelope's point at ``grid[at]`` marked; log-log."""
+    of ``size_names``), their lower envelope (thick), the envelope's point at ``grid[at]`` marked and the run that
+    holds it there (``holder``) drawn bold; log-log."""
     colours = ramp(len(size_names))
     fig = go.Figure()
     shown: set[int] = set()
-    for xs, ys, k in zip(flops, loss, size):
+    for i, (xs, ys, k) in enumerate(zip(flops, loss, size)):
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -117,8 +119,8 @@ def training_curves(
                 name=size_names[k],
                 legendgroup=size_names[k],
                 showlegend=k not in shown,
-                opacity=0.55,
-                line={"color": colours[k], "width": 1.2},
+                opacity=1.0 if i == holder else 0.5,
+                line={"color": colours[k], "width": 3.5 if i == holder else 1.2},
                 hovertemplate=size_names[k] + " · C %{x:.2e}: %{y:.3f}<extra></extra>",
             )
         )
