@@ -188,7 +188,7 @@ STRINGS = {
         "第一个新词元处任一词元 |Δ logit| 的最大值。所有 logit 共同的变化不改变概率；KL 与下面的条形图才是真正的变化。",
     ),
     "features.steer.rises": ("rises", "上升"),
-    "features.steer.falls": ("falls", "下降"),
+    "features.steer.falls": ("probability falls", "概率下降"),
     "features.steer.shift.caption": (
         "The tokens whose probability as the first new token rises (blue) and falls (red) most with the vector "
         "added: steered minus plain.",
