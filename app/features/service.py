@@ -2,7 +2,9 @@
 GPT's stream after block 1) read on a learner's text, a feature's card from the dictionary's shipped index (how
 often it fires on held-out plays, its strongest contexts) and from its decoder direction (the tokens it promotes and
 suppresses through the unembedding), and the next token with a feature switched off or scaled inside the spliced
-model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream)."""
+model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream); and steering
+(``models.steering``): a prompt continued by ours or SmolLM2 plainly and with a feature's decoder direction, or the
+difference of two prompt lists' means, added to the stream at every position."""
 
 from __future__ import annotations
 
