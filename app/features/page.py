@@ -1,6 +1,7 @@
 """Feature microscope (a tool): a sparse autoencoder trained here on our GPT's residual stream, read on a learner's
 text — the features on each token, a feature's held-out evidence, and the feature switched off or scaled inside the
-model. The sections live in ``app/features/sections.py``."""
+model, and steering (a feature's direction, or two prompt lists' difference of means, added while our GPT or
+SmolLM2 writes). The sections live in ``app/features/sections.py``."""
 
 import streamlit as st
 
@@ -34,4 +35,5 @@ token = sections.tokens(reading)  # 1 · the features on each token
 feature = sections.pick_feature(reading, token)
 sections.card(feature)  # 2 · a feature: frequency, label, contexts, logit weights
 sections.edit(text, feature, reading)  # 3 · switched off or scaled, the next token
+sections.steering(feature)  # 4 · steering: a direction added while the model writes, plain and steered side by side
 sections.paper()

@@ -142,3 +142,117 @@ def paper() -> None:
             delta=m.get("delta_nats", 0.0),
         )
     )
+
+
+STEER_PROMPT = "First Citizen.\nBefore we proceed"
+STEER_A = "I love thee, my sweet lord\nO happy day, my joy\nGentle love and gladness"
+STEER_B = "I hate thee, vile traitor\nO wretched day, my grief\nBitter hate and anger"
+
+
+def steering(feature: int) -> None:
+    """Section 4: a prompt continued plainly and with a direction added to the stream (this feature's, or the
+    difference of two lists' means), side by side, and how the first new token's distribution moved."""
+    st.subheader(t("features.s4"))
+    st.caption(t("features.s4.caption"))
+    labels = {
+        name: t("features.steer.ours") if name == "gpt" else t("features.steer.real", name=name)
+        for name in svc.STEER_MODELS
+    }
+    name = ui.choice(
+        st.segmented_control, t("features.steer.model"), svc.STEER_MODELS, key="features_steer_model", labels=labels
+    )
+    if not svc.steer_available(name):
+        ui.input_error(svc.steer_missing(name))
+        return
+    sources = svc.SOURCES if svc.has_dictionary(name) else svc.SOURCES[1:]
+    source = ui.choice(
+        st.radio,
+        t("features.steer.source"),
+        sources,
+        key="features_steer_source",
+        labels={"feature": t("features.steer.by_feature", i=feature), "prompts": t("features.steer.by_prompts")},
+        horizontal=True,
+        help=t("features.steer.source.help"),
+    )
+    prompt = ui.text_box(
+        t("features.steer.prompt"), STEER_PROMPT, key="features_steer_prompt", max_chars=None, height=68
+    )
+    positive = negative = ""
+    layer = None
+    if source == "prompts":
+        a, b = st.columns(2)
+        positive = ui.text_box(
+            t("features.steer.a"),
+            STEER_A,
+            key="features_steer_a",
+            max_chars=None,
+            host=a,
+            help=t("features.steer.list.help"),
+        )
+        negative = ui.text_box(
+            t("features.steer.b"),
+            STEER_B,
+            key="features_steer_b",
+            max_chars=None,
+            host=b,
+            help=t("features.steer.list.help"),
+        )
+        n_layers = svc.steer_layers(name)
+        layer = ui.slider(
+            st,
+            t("features.steer.layer"),
+            0,
+            n_layers - 1,
+            svc.steer_default_layer(name),
+            key="features_steer_layer",
+            help=t("features.steer.layer.help", layers=n_layers),
+            bind="query-params",
+        )
+    c1, c2 = st.columns([2, 1])
+    alpha = c1.slider(
+        t("features.steer.alpha"),
+        -svc.ALPHA_MAX,
+        svc.ALPHA_MAX,
+        0.0,
+        0.05,
+        key="features_steer_alpha",
+        help=t("features.steer.alpha.help"),
+        bind="query-params",
+    )
+    most = svc.STEER_MAX_NEW[name]
+    n = ui.slider(c2, t("features.steer.n"), 1, most, min(24, most), key="features_steer_n", bind="query-params")
+    try:
+        with st.spinner(t("features.steer.running")):
+            r = svc.steer(name, prompt, int(n), float(alpha), source, feature, positive, negative, layer)
+    except InputError as err:
+        ui.input_error(err)
+        return
+    st.caption(t("features.steer.unit", norm=r.norm, layer=r.layer, added=abs(r.alpha) * r.norm))
+    left, right = st.columns(2)
+    left.markdown(f"**{t('features.steer.plain')}**")
+    left.code(r.plain, language=None, wrap_lines=True)
+    right.markdown(f"**{t('features.steer.steered', alpha=r.alpha)}**")
+    right.code(r.steered, language=None, wrap_lines=True)
+    if r.same:
+        st.caption(t("features.steer.same"))
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("features.steer.m.kl"), f"{r.kl:.3f}", help=t("features.steer.m.kl.help"))
+    m2.metric(t("features.steer.m.first"), f"{visible(r.top_plain)} → {visible(r.top_steered)}")
+    m3.metric(t("features.steer.m.logit"), f"{r.max_logit_change:.2f}", help=t("features.steer.m.logit.help"))
+    ui.figure(
+        logit_weights(
+            tuple((p, b - a) for p, a, b in r.rises),
+            tuple((p, b - a) for p, a, b in r.falls),
+            promoted_name=t("features.steer.rises"),
+            suppressed_name=t("features.steer.falls"),
+        ),
+        {
+            "rises": [p for p, _, _ in r.rises],
+            "rises_p": [[a, b] for _, a, b in r.rises],
+            "falls": [p for p, _, _ in r.falls],
+            "falls_p": [[a, b] for _, a, b in r.falls],
+        },
+        "steering-shift",
+        key="features_steer_shift",
+    )
+    st.caption(t("features.steer.shift.caption"))

@@ -2,7 +2,9 @@
 GPT's stream after block 1) read on a learner's text, a feature's card from the dictionary's shipped index (how
 often it fires on held-out plays, its strongest contexts) and from its decoder direction (the tokens it promotes and
 suppresses through the unembedding), and the next token with a feature switched off or scaled inside the spliced
-model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream)."""
+model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream); and steering
+(``models.steering``): a prompt continued by ours or SmolLM2 plainly and with a feature's decoder direction, or the
+difference of two prompt lists' means, added to the stream at every position."""
 
 from __future__ import annotations
 
@@ -219,3 +221,167 @@ def edit(text: str, i: int, scale: float) -> Edited:
 
 def card() -> dict:
     return DICTIONARY.card
+
+
+# ---- steering: a vector added to the stream while the model writes (models/steering.py) -----------------------------
+
+STEER_MODELS = ("gpt", "smollm2-135m")  # ours (with the dictionary) and the real SmolLM2 when this machine has it
+STEER_MAX_CHARS = 300  # the prompt
+STEER_LIST_CHARS = 600  # each list of prompts
+STEER_LIST_MAX = 8  # prompts per list
+STEER_MAX_TOKENS = {"gpt": 96, "smollm2-135m": 48}  # tokens a prompt (and each listed prompt) may have
+STEER_MAX_NEW = {"gpt": 48, "smollm2-135m": 24}  # new tokens per run (two runs: plain and steered)
+ALPHA_MAX = 2.0  # |α|, in units of the stream's typical length
+SOURCES = ("feature", "prompts")  # an SAE feature's decoder direction, or the difference of two lists' means
+
+
+def steer_checkpoint(name: str) -> services.Checkpoint:
+    if name not in STEER_MODELS:
+        raise InputError("features.error.steer_model", name=name)
+    return services.checkpoint(name)
+
+
+def steer_available(name: str) -> bool:
+    return steer_checkpoint(name).available
+
+
+def steer_missing(name: str) -> InputError:
+    return steer_checkpoint(name).missing()
+
+
+def has_dictionary(name: str) -> bool:
+    """Feature steering needs a dictionary trained on the model's stream: only ours has one."""
+    return name == DICTIONARY.config.get("model", "gpt") and DICTIONARY.available
+
+
+def steer_layers(name: str) -> int:
+    return int(steer_checkpoint(name).config["n_layers"])
+
+
+def steer_default_layer(name: str) -> int:
+    """Ours: the dictionary's layer; a real model: about a fifth of the way up (SmolLM2: block 6 of 30)."""
+    return facts().layer if has_dictionary(name) else steer_layers(name) // 5
+
+
+def _steer_ids(ck: services.Checkpoint, text: str, name: str) -> list[int]:
+    ids = [*ck.prefix, *ck.tokenizer.encode(text).ids]
+    if len(ids) > STEER_MAX_TOKENS[name]:
+        raise InputError("features.error.steer_tokens", n=len(ids), max=STEER_MAX_TOKENS[name])
+    return ids
+
+
+def prompt_list(text: str) -> list[str]:
+    """One prompt per line, blank lines left out."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _steer_list(ck: services.Checkpoint, text: str, which: str, name: str) -> list[list[int]]:
+    if len(text) > STEER_LIST_CHARS:
+        raise InputError("features.error.steer_list_long", which=which, chars=STEER_LIST_CHARS)
+    lines = prompt_list(text)
+    if not lines:
+        raise InputError("features.error.steer_list_empty", which=which)
+    if len(lines) > STEER_LIST_MAX:
+        raise InputError("features.error.steer_list_many", which=which, max=STEER_LIST_MAX)
+    return [_steer_ids(ck, line, name) for line in lines]
+
+
+def _stops(ck: services.Checkpoint) -> set[int]:
+    """A real model's end-of-turn and end-of-text ids (its card's and the usual ones); ours writes on."""
+    if not ck.real:
+        return set()
+    from models import pretrained
+
+    found = (ck.tokenizer.token_to_id(t) for t in (*ck.card.get("stop", ()), *pretrained.END_TOKENS))
+    return {i for i in found if i is not None}
+
+
+@dataclass(frozen=True)
+class Steered:
+    """A prompt continued plainly and with α × ν × u added to the stream after block ``layer`` at every position."""
+
+    plain: str  # the plain continuation
+    steered: str  # the steered one
+    same: bool  # the same ids (α = 0 always)
+    norm: float  # ν: the median length of the stream there over the prompt's tokens, the unit of α
+    alpha: float
+    layer: int
+    kl: float  # KL(plain ‖ steered) of the first new token's distribution, nats
+    top_plain: str  # the first new token, plain
+    top_steered: str  # and steered
+    rises: tuple[tuple[str, float, float], ...]  # (token, p plain, p steered): the largest rises of probability
+    falls: tuple[tuple[str, float, float], ...]  # the largest falls
+    max_logit_change: float  # the largest |Δ logit| of any token at that step
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def steer(
+    name: str,
+    prompt: str,
+    n: int,
+    alpha: float,
+    source: str,
+    feature: int = 0,
+    positive: str = "",
+    negative: str = "",
+    layer: int | None = None,
+) -> Steered:
+    """Greedy continuations of ``prompt`` by checkpoint ``name``, plain and steered by ``source``: ``"feature"``
+    (feature ``feature`` of the dictionary, at its layer) or ``"prompts"`` (the unit difference of the mean stream
+    after block ``layer`` at the last token of the ``positive`` and the ``negative`` prompts, one per line)."""
+    from models import steering
+
+    ck = steer_checkpoint(name)
+    ck.require()
+    if source not in SOURCES:
+        raise InputError("features.error.steer_source")
+    if not prompt.strip():
+        raise InputError("features.error.steer_prompt_empty")
+    if len(prompt) > STEER_MAX_CHARS:
+        raise InputError("features.error.steer_prompt_long", chars=STEER_MAX_CHARS)
+    if not 1 <= n <= STEER_MAX_NEW[name]:
+        raise InputError("features.error.steer_n", max=STEER_MAX_NEW[name])
+    if not abs(alpha) <= ALPHA_MAX:
+        raise InputError("features.error.steer_alpha", max=ALPHA_MAX)
+    ids = _steer_ids(ck, prompt, name)
+    model = ck.model
+    if source == "feature":
+        if not has_dictionary(name):
+            raise InputError("features.error.steer_no_dictionary", name=name)
+        if not 0 <= feature < facts().n_features:
+            raise InputError("features.error.index", max=facts().n_features - 1)
+        layer = facts().layer
+        direction = steering.feature_direction(_dictionary(), feature)
+    else:
+        layer = steer_default_layer(name) if layer is None else int(layer)
+        if not 0 <= layer < steer_layers(name):
+            raise InputError("features.error.steer_layer", max=steer_layers(name) - 1)
+        a = _steer_list(ck, positive, "A", name)
+        b = _steer_list(ck, negative, "B", name)
+        try:
+            direction = steering.difference_of_means(model, a, b, layer)
+        except ValueError:
+            raise InputError("features.error.steer_same") from None
+    s = steering.generate(model, ids, n, layer, direction, float(alpha))
+    ends = _stops(ck)
+
+    def text(new: tuple[int, ...]) -> str:
+        cut = next((j for j, i in enumerate(new) if i in ends), len(new))  # a real model's end of turn ends it
+        return ck.tokenizer.decode(list(new[:cut]), skip_special_tokens=not ck.real)
+
+    piece = lambda i: ck.tokenizer.decode([int(i)])  # noqa: E731
+    sh = s.shift
+    return Steered(
+        text(s.plain),
+        text(s.steered),
+        s.plain == s.steered,
+        s.norm,
+        s.alpha,
+        layer,
+        sh.kl,
+        piece(s.plain[0]),
+        piece(s.steered[0]),
+        tuple((piece(i), p, q) for i, p, q in sh.promoted),
+        tuple((piece(i), p, q) for i, p, q in sh.suppressed),
+        float(np.abs(sh.logit_change).max()),
+    )

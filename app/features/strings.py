@@ -120,4 +120,112 @@ STRINGS = {
         "这段文本有 {n} 个词元；显微镜最多读取 {max} 个。",
     ),
     "features.error.index": ("Features are numbered 0 to {max}.", "特征编号为 0 到 {max}。"),
+    "features.s4": ("4 · Steering: add a direction while the model writes", "4 · 引导：在模型写作时加上一个方向"),
+    "features.s4.caption": (
+        "Activation addition (Turner et al. 2023, arXiv 2308.10248) adds one fixed vector to the residual stream at "
+        "one layer while the model generates; contrastive activation addition (Rimsky et al. 2023, arXiv 2312.06681) "
+        "makes it from the difference of mean activations of two sets of prompts. Those papers add it at the prompt's "
+        "first positions (ActAdd) or after the prompt (CAA); here it is added at every position, prompt included. "
+        "Greedy decoding, the same for both runs.",
+        "激活加法（Turner 等 2023，arXiv 2308.10248）在模型生成时，往某一层的残差流里加上一个固定向量；对比激活加法"
+        "（Rimsky 等 2023，arXiv 2312.06681）用两组提示的平均激活之差构造这个向量。论文里把它加在提示开头的位置"
+        "（ActAdd）或提示之后（CAA）；这里加在每个位置上，提示也包括在内。两次运行都用贪心解码。",
+    ),
+    "features.steer.model": ("Model", "模型"),
+    "features.steer.ours": ("ours (gpt)", "我们的（gpt）"),
+    "features.steer.real": ("real: {name}", "真实：{name}"),
+    "features.steer.source": ("Direction", "方向"),
+    "features.steer.by_feature": ("feature {i}'s decoder direction", "特征 {i} 的解码方向"),
+    "features.steer.by_prompts": ("difference of two prompt lists' means", "两组提示均值之差"),
+    "features.steer.source.help": (
+        "A feature's direction needs a dictionary trained on that model's stream: only ours has one. The two lists "
+        "work on any model: the direction goes from list B's mean state at the last token to list A's.",
+        "特征方向需要在该模型残差流上训练的字典：只有我们的模型有。两组提示适用于任何模型："
+        "方向从 B 组在最后一个词元上的平均状态指向 A 组的。",
+    ),
+    "features.steer.prompt": ("Prompt to continue", "要续写的提示"),
+    "features.steer.a": ("List A: toward (one prompt per line)", "A 组：朝向（每行一个提示）"),
+    "features.steer.b": ("List B: away from (one prompt per line)", "B 组：背离（每行一个提示）"),
+    "features.steer.list.help": (
+        "Each line is one prompt; its state after the chosen block at its last token joins the list's mean.",
+        "每行一个提示；它在所选块之后、最后一个词元上的状态计入该组的均值。",
+    ),
+    "features.steer.layer": ("After block", "加在块之后"),
+    "features.steer.layer.help": (
+        "The stream after this block (of {layers}, counted from 0) is where the direction is read and added.",
+        "在这个块（共 {layers} 块，从 0 数起）之后的残差流上读出并加上方向。",
+    ),
+    "features.steer.alpha": ("α (steering strength)", "α（引导强度）"),
+    "features.steer.alpha.help": (
+        "In units of the stream's typical length at that layer: α = 1 adds a vector as long as the median token's "
+        "state there; negative α pushes the other way. 0: no steering.",
+        "单位是该层残差流的典型长度：α = 1 加上的向量与那里中位词元状态一样长；α 为负则推向相反方向。0：不引导。",
+    ),
+    "features.steer.n": ("New tokens", "新词元数"),
+    "features.steer.running": ("Generating twice: plain and steered…", "正在生成两次：原样与引导后……"),
+    "features.steer.unit": (
+        "α's unit: ν = {norm:.1f}, the median length of the stream after block {layer} over the prompt's tokens; "
+        "the vector added has length |α| · ν = {added:.1f}.",
+        "α 的单位：ν = {norm:.1f}，即块 {layer} 之后残差流在提示各词元上长度的中位数；所加向量的长度为 "
+        "|α| · ν = {added:.1f}。",
+    ),
+    "features.steer.plain": ("Plain", "原样"),
+    "features.steer.steered": ("Steered, α = {alpha:g}", "引导后，α = {alpha:g}"),
+    "features.steer.same": (
+        "The two continuations are the same tokens (with α = 0 they always are: the same computation).",
+        "两段续写的词元完全相同（α = 0 时总是如此：计算完全相同）。",
+    ),
+    "features.steer.m.kl": ("KL, first new token", "KL，第一个新词元"),
+    "features.steer.m.kl.help": (
+        "KL(plain ‖ steered) of the next-token distributions right after the prompt, in nats: 0 when nothing moved.",
+        "紧接提示之后下一个词元分布的 KL(原样 ‖ 引导后)，单位奈特：没有变化时为 0。",
+    ),
+    "features.steer.m.first": ("First new token", "第一个新词元"),
+    "features.steer.m.logit": ("Largest logit change", "最大的 logit 变化"),
+    "features.steer.m.logit.help": (
+        "The largest |Δ logit| of any token at the first new token. A change shared by every logit moves no "
+        "probability; the KL and the bars below are what moved.",
+        "第一个新词元处任一词元 |Δ logit| 的最大值。所有 logit 共同的变化不改变概率；KL 与下面的条形图才是真正的变化。",
+    ),
+    "features.steer.rises": ("rises", "上升"),
+    "features.steer.falls": ("probability falls", "概率下降"),
+    "features.steer.shift.caption": (
+        "The tokens whose probability as the first new token rises (blue) and falls (red) most with the vector "
+        "added: steered minus plain.",
+        "加上向量后，作为第一个新词元概率上升（蓝）和下降（红）最多的词元：引导后减去原样。",
+    ),
+    "features.error.steer_model": (
+        "Steering runs on gpt or smollm2-135m, not {name}.",
+        "引导只能在 gpt 或 smollm2-135m 上运行，不能在 {name} 上。",
+    ),
+    "features.error.steer_source": ("Pick a direction: a feature or two lists.", "请选择方向：特征或两组提示。"),
+    "features.error.steer_prompt_empty": ("Type a prompt to continue.", "请输入要续写的提示。"),
+    "features.error.steer_prompt_long": ("A prompt of at most {chars} characters.", "提示最多 {chars} 个字符。"),
+    "features.error.steer_tokens": (
+        "A prompt here is {n} tokens; steering reads at most {max}.",
+        "这里有一个提示有 {n} 个词元；引导最多读取 {max} 个。",
+    ),
+    "features.error.steer_list_empty": (
+        "List {which} is empty: write at least one prompt, one per line.",
+        "{which} 组是空的：请至少写一个提示，每行一个。",
+    ),
+    "features.error.steer_list_long": (
+        "List {which} is over {chars} characters.",
+        "{which} 组超过 {chars} 个字符。",
+    ),
+    "features.error.steer_list_many": (
+        "List {which} has more than {max} prompts.",
+        "{which} 组的提示超过 {max} 个。",
+    ),
+    "features.error.steer_same": (
+        "The two lists give the same mean state: no direction between them.",
+        "两组提示的平均状态相同：它们之间没有方向。",
+    ),
+    "features.error.steer_n": ("From 1 to {max} new tokens.", "新词元数为 1 到 {max}。"),
+    "features.error.steer_alpha": ("α goes from −{max:g} to {max:g}.", "α 的范围是 −{max:g} 到 {max:g}。"),
+    "features.error.steer_layer": ("Blocks are numbered 0 to {max}.", "块编号为 0 到 {max}。"),
+    "features.error.steer_no_dictionary": (
+        "{name} has no dictionary here: steer it with two lists of prompts.",
+        "这里没有 {name} 的字典：请用两组提示来引导它。",
+    ),
 }

@@ -13,7 +13,7 @@ from safetensors.numpy import load_file
 from app.shared.i18n import translate
 from models import metrics, sae, zoo
 from models.probe import intervene
-from tests.app.conftest import open_app, rerun, spec
+from tests.app.conftest import metric, open_app, rerun, spec
 
 TEXT = "First Citizen.\nBefore we proceed any further, hear me speak."
 
@@ -134,3 +134,118 @@ def test_the_label_is_the_token_most_of_its_strongest_contexts_fire_on():
     firing = [pieces[at] for pieces, at, _ in f.contexts]
     assert f.label == max(firing, key=firing.count) and f.label_count == firing.count(f.label)
     assert f.label.strip() == "Enter" and f.label_count >= 6
+
+
+# ---- 4 · steering --------------------------------------------------------------------------------------------------
+
+STEER_PROMPT = "First Citizen.\nBefore we proceed"  # the section's default prompt
+ENTER = 3790  # the feature of "Enter" in stage directions (above)
+
+
+def continuations(at) -> tuple[str, str]:
+    plain, steered = (c.value for c in at.code)
+    return plain, steered
+
+
+def steer_directly(direct, feature: int, alpha: float, n: int = 24) -> tuple[str, str]:
+    from models import steering
+
+    d, model, _, tok = direct
+    ids = [0, *tok.encode(STEER_PROMPT).ids]
+    s = steering.generate(model, ids, n, 1, steering.feature_direction(d, feature), alpha)  # gpt-sae: blocks.1.resid
+    return tok.decode(list(s.plain)), tok.decode(list(s.steered))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_steering_with_alpha_zero_shows_the_plain_continuation_twice(direct, lang):
+    at = open_app("features", lang=lang, timeout=120, features_text=TEXT, features_id=str(ENTER))
+    assert not at.exception and not at.error
+    assert translate("features.s4", lang) in [h.value for h in at.subheader]
+    plain, steered = continuations(at)
+    assert plain == steered == steer_directly(direct, ENTER, 0.0)[0] and plain.strip()
+    assert translate("features.steer.same", lang) in [c.value for c in at.caption]
+    assert metric(at, translate("features.steer.m.kl", lang)) == "0.000"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_steering_by_the_enter_feature_writes_a_stage_direction(direct, lang):
+    at = open_app("features", lang=lang, timeout=120, features_text=TEXT, features_id=str(ENTER))
+    at.slider(key="features_steer_alpha").set_value(0.2)
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    plain, steered = continuations(at)
+    assert (plain, steered) == steer_directly(direct, ENTER, 0.2)
+    assert "Enter" in steered and "Enter" not in plain  # the feature fires on "Enter"; steering by it writes one
+    assert float(metric(at, translate("features.steer.m.kl", lang))) > 0.05
+    assert translate("features.steer.same", lang) not in [c.value for c in at.caption]
+    assert spec(at, "features_steer_shift")["data"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_empty_prompt_list_or_a_long_prompt_is_a_translated_message(lang):
+    at = open_app("features", lang=lang, timeout=120, features_text=TEXT)
+    at.radio(key="features_steer_source").set_value("prompts")
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    at.text_area(key="features_steer_b").set_value(" \n  \n")
+    rerun(at, lang)
+    assert not at.exception
+    assert [e.value for e in at.error] == [translate("features.error.steer_list_empty", lang, which="B")]
+    at.text_area(key="features_steer_b").set_value("I hate thee")
+    at.text_area(key="features_steer_prompt").set_value("x" * 301)
+    rerun(at, lang)
+    assert not at.exception
+    assert [e.value for e in at.error] == [translate("features.error.steer_prompt_long", lang, chars=300)]
+
+
+def test_the_difference_of_two_lists_steers_our_gpt_at_the_chosen_block():
+    from app.features import sections
+    from app.features import service as svc
+    from models import steering
+
+    at = open_app("features", timeout=120, features_text=TEXT)
+    at.radio(key="features_steer_source").set_value("prompts")
+    rerun(at, "en")
+    at.slider(key="features_steer_layer").set_value(2)
+    at.slider(key="features_steer_alpha").set_value(0.5)
+    rerun(at, "en")
+    assert not at.exception and not at.error
+    plain, steered = continuations(at)
+    ck, model = svc.MODEL, svc.MODEL.model
+    ids = lambda s: [0, *ck.tokenizer.encode(s).ids]  # noqa: E731
+    u = steering.difference_of_means(
+        model, [ids(s) for s in sections.STEER_A.splitlines()], [ids(s) for s in sections.STEER_B.splitlines()], 2
+    )
+    s = steering.generate(model, ids(STEER_PROMPT), 24, 2, u, 0.5)
+    assert (plain, steered) == (ck.tokenizer.decode(list(s.plain)), ck.tokenizer.decode(list(s.steered)))
+    assert plain != steered
+
+
+def test_smollm2_is_steered_by_two_lists_and_offers_no_feature():
+    from app.shared import services
+
+    if not services.checkpoint("smollm2-135m").available:
+        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
+    at = open_app("features", timeout=300, features_text=TEXT, features_steer_model="smollm2-135m")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.radio(key="features_steer_source").options == [translate("features.steer.by_prompts", "en")]
+    at.text_area(key="features_steer_prompt").set_value("I think that my neighbour is")
+    at.slider(key="features_steer_alpha").set_value(0.5)
+    rerun(at, "en")
+    assert not at.exception and not at.error
+    plain, steered = continuations(at)
+    assert plain != steered and float(metric(at, translate("features.steer.m.kl", "en"))) > 0.05
+
+
+def test_smollm2_not_on_this_machine_is_named_with_its_command(monkeypatch):
+    from app.shared import services
+    from models import pretrained
+
+    real = services.Checkpoint.available
+    monkeypatch.setattr(
+        services.Checkpoint, "available", property(lambda self: self.name != "smollm2-135m" and real.fget(self))
+    )
+    at = open_app("features", lang="zh", timeout=120, features_text=TEXT, features_steer_model="smollm2-135m")
+    assert not at.exception
+    want = translate("error.real_missing", "zh", name="smollm2-135m", command=pretrained.how_to_get("smollm2-135m"))
+    assert [e.value for e in at.error] == [want]
