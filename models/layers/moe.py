@@ -31,6 +31,10 @@ more often than the mean N·k/E, up if less. Departure: DeepSeek-V3 uses sigmoid
 selected experts; here the router stays Switch's softmax with its combine weights, so b is added to softmax
 probabilities. With the default ``balance="aux"`` the layer has no bias buffer and is unchanged.
 
+Experts: ``expert="mlp"`` (the default) makes each expert the two-layer MLP W₂ act(W₁ x) of models/layers/ffn.py;
+``expert="swiglu"`` makes it a gated one, W₂ (act(W₁ x) ⊙ W₃ x) (``SwiGLU``, with ``activation`` as the gate's:
+"silu" for Mixtral's and Granite's experts). Shared experts take the same form as the routed ones.
+
 Shape letters: B batch, T positions, N = B·T tokens, C width, E routed experts, K = max(k, 2) ranks computed.
 Probes (relative to this module): ``router_logits`` (B, T, E) W_r x, what the softmax and the choice read;
 ``router_probs`` (B, T, E); ``expert_index`` (B, T, K) int64, rank 0 first;
@@ -52,7 +56,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from models.layers.ffn import MLP
+from models.layers.ffn import MLP, SwiGLU
 from models.probe import Override, Probe
 
 
@@ -101,6 +105,10 @@ def force_expert(position: int, expert: int) -> Override:
     return fn
 
 
+# an expert's feed-forward: "mlp" W₂ act(W₁ x) (fc1, fc2, with biases), "swiglu" W₂ (act(W₁ x) ⊙ W₃ x) (w1, w3, w2)
+EXPERTS = {"mlp": MLP, "swiglu": SwiGLU}
+
+
 class MoE(nn.Module):
     """A router and E expert MLPs (plus optional shared experts) in place of one feed-forward layer."""
 
@@ -116,8 +124,11 @@ class MoE(nn.Module):
         activation: str = "gelu",
         balance: str = "aux",
         bias_update: float = 0.0,
+        expert: str = "mlp",
     ):
         super().__init__()
+        if expert not in EXPERTS:
+            raise ValueError(f"expert must be one of {EXPERTS}")
         if not 1 <= top_k <= n_experts:
             raise ValueError("top_k must be between 1 and n_experts")
         if balance not in ("aux", "bias"):
@@ -130,8 +141,9 @@ class MoE(nn.Module):
         self.n_experts, self.top_k, self.capacity_factor = n_experts, top_k, capacity_factor
         self.ranks = min(max(top_k, 2), n_experts)  # K: ranks computed, so k may be raised to 2 at run time
         self.router = nn.Linear(dim, n_experts, bias=False)
-        self.experts = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_experts))
-        self.shared = nn.ModuleList(MLP(dim, hidden, activation=activation) for _ in range(n_shared))
+        ffn = EXPERTS[expert]
+        self.experts = nn.ModuleList(ffn(dim, hidden, activation=activation) for _ in range(n_experts))
+        self.shared = nn.ModuleList(ffn(dim, hidden, activation=activation) for _ in range(n_shared))
         self.router_logits, self.router_probs = Probe(), Probe()
         self.expert_index, self.combine = Probe(), Probe()
         self.dropped, self.capacity = Probe(), Probe()
