@@ -1,10 +1,9 @@
 """IBM Granite 3.0's mixture-of-experts decoder, for real checkpoints (granite-3.0-1b-a400m, granite-3.0-3b-a800m).
 
-Source: the model cards of ``ibm-granite/granite-3.0-1b-a400m`` and ``-3b-a800m`` and IBM's Granite 3.0 report
-(2024), as Hugging Face ``transformers`` implements them (``GraniteMoeForCausalLM``): a LLaMA-style decoder
-(models/llama.py: pre-norm RMSNorm, RoPE, grouped-query attention, no biases) whose feed-forward layers are
-mixtures of fine-grained SwiGLU experts (models/layers/moe.py), with four scalar multipliers from μP-style
-training that a plain LLaMA does not have.
+Source: the model cards of IBM's granite-3.0-1b-a400m and granite-3.0-3b-a800m (2024; no arXiv paper), as Hugging
+Face ``transformers`` implements them (``GraniteMoeForCausalLM``): a LLaMA-style decoder (models/llama.py: pre-norm
+RMSNorm, RoPE, grouped-query attention, no biases) whose feed-forward layers are mixtures of small SwiGLU experts
+(models/layers/moe.py), with four scalar multipliers a plain LLaMA does not have, each a setting of config.json.
 
     x₀ = E[tokens] · m_emb                                    (embedding_multiplier)
     xᵢ' = xᵢ + m_res · Attn(RMSNorm(xᵢ))                      (residual_multiplier on what each sub-block writes)

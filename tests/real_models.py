@@ -101,6 +101,35 @@ def tiny_hf_llama(kind: str = "llama", rope_theta: float | None = None, **overri
     return randomise(cls(config).eval(), seed=0, scale=0.05)
 
 
+def tiny_hf_granite(**overrides):
+    """A random ``GraniteMoeForCausalLM`` (2 layers, width 32, 4 heads sharing 2 key/value heads, 4 SwiGLU experts of
+    width 24 of which each token takes 2, tied embeddings), every weight nudged, all four of Granite's multipliers away
+    from 1 (a mix-up of them moves the logits): the stand-in for ibm-granite's MoE checkpoints."""
+    import transformers
+
+    settings = dict(
+        vocab_size=300,
+        hidden_size=32,
+        intermediate_size=24,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        num_local_experts=4,
+        num_experts_per_tok=2,
+        max_position_embeddings=64,
+        embedding_multiplier=3.0,
+        attention_multiplier=0.2,  # not 1/√D = 0.354
+        residual_multiplier=0.5,
+        logits_scaling=2.0,
+        tie_word_embeddings=True,
+    )
+    settings.update(overrides)
+    config = transformers.GraniteMoeConfig(**settings)
+    config._attn_implementation = "eager"
+    torch.manual_seed(0)
+    return randomise(transformers.GraniteMoeForCausalLM(config), seed=0, scale=0.1)
+
+
 # ---- BERT ------------------------------------------------------------------------------------------------------------
 
 # As bert-base-uncased: [PAD] first, then unused slots, then [UNK] [CLS] [SEP] [MASK] (not ours' 0-4).

@@ -23,35 +23,11 @@ from models.pretrained import hub
 from models.probe import intervene, name_probes, trace
 from tests.fake_hub import fake_hub_fixture, save_repo  # noqa: F401 (the fixture)
 from tests.models.tolerance import assert_close
-from tests.real_models import randomise
+from tests.real_models import tiny_hf_granite
 
 transformers = pytest.importorskip("transformers")
 
 VOCAB, LAYERS, EXPERTS, TOP_K = 300, 2, 4, 2
-
-
-def hf_granite(**overrides):
-    settings = dict(
-        vocab_size=VOCAB,
-        hidden_size=32,
-        intermediate_size=24,
-        num_hidden_layers=LAYERS,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        num_local_experts=EXPERTS,
-        num_experts_per_tok=TOP_K,
-        max_position_embeddings=64,
-        embedding_multiplier=3.0,
-        attention_multiplier=0.2,  # not 1/√D = 0.354
-        residual_multiplier=0.5,
-        logits_scaling=2.0,
-        tie_word_embeddings=True,
-    )
-    settings.update(overrides)
-    config = transformers.GraniteMoeConfig(**settings)
-    config._attn_implementation = "eager"
-    torch.manual_seed(0)
-    return randomise(transformers.GraniteMoeForCausalLM(config), seed=0, scale=0.1)
 
 
 def saved(theirs, folder) -> tuple[dict, dict]:
@@ -100,7 +76,7 @@ def assert_equal_to_transformers(theirs, ours) -> None:
 
 
 def test_the_saved_file_has_the_hubs_tensor_names_and_converts_to_equal_logits_and_experts(tmp_path):
-    theirs = hf_granite()
+    theirs = tiny_hf_granite()
     hf_config, tensors = saved(theirs, tmp_path)
     # save_pretrained writes the original names back (transformers' conversion mapping), as the Hub's files have them
     assert "model.layers.0.block_sparse_moe.input_linear.weight" in tensors
@@ -119,7 +95,7 @@ def test_the_saved_file_has_the_hubs_tensor_names_and_converts_to_equal_logits_a
 
 
 def test_the_in_memory_names_convert_too_and_every_multiplier_matters():
-    theirs = hf_granite()
+    theirs = tiny_hf_granite()
     hf_config = json.loads(theirs.config.to_json_string())
     tensors = theirs.state_dict()
     assert "model.layers.0.block_sparse_moe.experts.gate_up_proj" in tensors  # transformers 5's own names
@@ -135,19 +111,19 @@ def test_the_in_memory_names_convert_too_and_every_multiplier_matters():
 
 
 def test_an_untied_output_matrix_is_read_and_a_tied_copy_must_equal_the_embedding(tmp_path):
-    theirs = hf_granite(tie_word_embeddings=False)
+    theirs = tiny_hf_granite(tie_word_embeddings=False)
     hf_config, tensors = saved(theirs, tmp_path)
     assert "lm_head.weight" in tensors
     ours = ours_from(hf_config, tensors)
     assert ours.head is not None
     assert_equal_to_transformers(theirs, ours)
-    tied = json.loads(hf_granite().config.to_json_string())
+    tied = json.loads(tiny_hf_granite().config.to_json_string())
     with pytest.raises(ValueError, match="tied"):
         convert.from_hf(tied, tensors)  # an lm_head that differs from the embedding, in a config that ties them
 
 
 def test_the_kv_cache_gives_the_full_forwards_logits_and_transformers_greedy_continuation():
-    theirs = hf_granite()
+    theirs = tiny_hf_granite()
     ours = ours_from(json.loads(theirs.config.to_json_string()), theirs.state_dict())
     tokens = sequences()[2][:1]  # (1, 23)
     with torch.no_grad():
@@ -168,7 +144,7 @@ def test_the_kv_cache_gives_the_full_forwards_logits_and_transformers_greedy_con
 
 
 def test_the_knock_out_of_an_expert_reroutes_its_tokens():
-    theirs = hf_granite()
+    theirs = tiny_hf_granite()
     ours = ours_from(json.loads(theirs.config.to_json_string()), theirs.state_dict())
     tokens = sequences()[3]
     with torch.no_grad(), trace("blocks.0.moe.expert_index") as before:
@@ -192,7 +168,7 @@ def test_the_knock_out_of_an_expert_reroutes_its_tokens():
     ],
 )
 def test_what_our_class_lacks_is_refused_by_name(change, words):
-    hf_config = json.loads(hf_granite().config.to_json_string()) | change
+    hf_config = json.loads(tiny_hf_granite().config.to_json_string()) | change
     with pytest.raises(ValueError, match=words):
         convert.config_from_hf(hf_config)
 
@@ -216,7 +192,7 @@ def test_a_real_granite_moe_shared_checkpoint_is_refused_for_its_shared_experts(
 
 def test_a_repository_id_naming_granite_moe_is_served_by_the_by_id_path(fake_hub, tmp_path):
     assert pretrained.accepting(["GraniteMoeForCausalLM"]) is convert
-    theirs = hf_granite()
+    theirs = tiny_hf_granite()
     repo = "learner/tiny-granite-moe"
     fake_hub.add(repo, save_repo(theirs, tmp_path / "repo"))
     key = hub.resolve(repo)
