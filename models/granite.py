@@ -147,17 +147,20 @@ class Granite(nn.Module):
         self, tokens: torch.Tensor, cache: list[KVCache] | None = None, *, top_k: int | None = None
     ) -> torch.Tensor:
         """The residual stream after the last block, before the final RMSNorm: (B, T) -> (B, T, C)."""
-        T, device = tokens.shape[1], tokens.device
-        past = len(cache[0]) if cache else 0
-        if past + T > self.config.max_len:
-            raise ValueError(f"{past + T} positions exceed the context of {self.config.max_len}")
-        rope = self.rope(torch.arange(past, past + T, device=device))
-        mask = causal_mask(T, past + T, device=device)
+        mask, rope = self.positions(tokens.shape[1], len(cache[0]) if cache else 0, tokens.device)
         emb = self.embed(tokens)
         x = self.embedded(emb * torch.tensor(self.config.embedding_multiplier, dtype=emb.dtype))
         for i, block in enumerate(self.blocks):
             x = block(x, mask, rope, cache[i] if cache else None, top_k)
         return x
+
+    def positions(self, T: int, past: int, device: torch.device) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+        """The causal mask (T, past + T) and the rotary (cos, sin) (T, D/2) of ``T`` positions after ``past`` (as
+        ``models.llama.Llama.positions``, which ``models.interventions.run_blocks`` calls on a rotary decoder)."""
+        if past + T > self.config.max_len:
+            raise ValueError(f"{past + T} positions exceed the context of {self.config.max_len}")
+        rope = self.rope(torch.arange(past, past + T, device=device))
+        return causal_mask(T, past + T, device=device), rope
 
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
         """Logits of a residual stream (..., C) -> (..., V): the final RMSNorm, Eᵀ (or W_U), then ÷ logits_scaling;

@@ -157,6 +157,27 @@ def test_the_knock_out_of_an_expert_reroutes_its_tokens():
     assert (off - plain).abs().max() > 1e-3 * plain.abs().max()
 
 
+def test_activation_patching_serves_granite_and_its_batched_rows_equal_single_runs():
+    """models/interventions.py runs T patched rows as one batch through the blocks above the layer: with no capacity
+    limit a token's experts do not depend on the other rows, so each row equals its own run through ``intervene``."""
+    from models import interventions
+
+    theirs = tiny_hf_granite()
+    ours = ours_from(json.loads(theirs.config.to_json_string()), theirs.state_dict())
+    clean, corrupted = [5, 17, 42, 99, 7, 250], [5, 17, 42, 123, 7, 250]
+    with torch.no_grad():
+        last = ours(torch.tensor([clean]))[0, -1]
+    answer, wrong = int(last.argmax()), int(last.argmin())
+    grid = interventions.activation_patching(ours, clean, corrupted, answer, wrong)
+    assert grid.shape == (LAYERS + 1, len(clean))
+    for layer, position in ((0, 3), (1, 3), (2, 5), (1, 0)):
+        one = interventions.restored(ours, clean, corrupted, answer, wrong, layer, [position])
+        assert abs(grid[layer, position] - one) < 1e-4, (layer, position)
+    # before block 0 only the changed token differs; after the last block only the last position reads out
+    assert abs(grid[0, 3] - 1.0) < 1e-6 and abs(grid[LAYERS, -1] - 1.0) < 1e-6 and abs(grid[LAYERS, 3]) < 1e-6
+    assert abs(grid[1, 3] - 1.0) > 1e-3  # after block 0 the later positions have read the changed token too
+
+
 @pytest.mark.parametrize(
     "change, words",
     [
