@@ -128,7 +128,7 @@ class MoE(nn.Module):
     ):
         super().__init__()
         if expert not in EXPERTS:
-            raise ValueError(f"expert must be one of {EXPERTS}")
+            raise ValueError(f"expert must be one of {tuple(EXPERTS)}")
         if not 1 <= top_k <= n_experts:
             raise ValueError("top_k must be between 1 and n_experts")
         if balance not in ("aux", "bias"):
