@@ -230,6 +230,7 @@ WIDGETS = {
 # The real pretrained model (bench/real.py), and the pages that offer it: page (url path) -> the query parameter of
 # its model picker (``ui.model_picker``'s key, which ``ui.choice`` keeps in the link)
 REAL = "smollm2-135m"
+GEMMA = "gemma-3-270m"  # fetched on request only: a move on it is timed where it is here
 REAL_PAGES = {"gpt": "gpt_model", "forward-pass": "forward_pass_model", "llama": "llama_model"}
 # Every model page's slider at 128 readers, against the empty page in the same run; then the pages that offer the
 # real model, with it picked (the same slider)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bench.common import REAL, REAL_PAGES, nudge, wait_idle
+from bench.common import GEMMA, REAL, REAL_PAGES, nudge, wait_idle
 
 
 def slider(key: str) -> str:
@@ -120,6 +120,14 @@ def forward_pass_real(page, i: int = 0) -> None:
     nudge(page, page.locator(SLIDERS["forward-pass"]), i)
 
 
+def mistral_layer(page, i: int = 0) -> None:
+    """The Mistral page's band layer: layer 1 (even i), back to layer 0 (odd i); a server move that reruns the band's
+    part on that layer's attention (the window stays on the figure's own slider)."""
+    label = "1" if i % 2 == 0 else "0"
+    page.locator(".st-key-mistral_layer button").filter(has_text=re.compile(f"^{label}$")).click()
+    wait_idle(page)
+
+
 def moe(page, i: int = 0) -> None:
     """The capacity factor one step (0.05) down for even i, back up for odd i."""
     nudge(page, capacity_thumb(page), i, first="ArrowLeft")
@@ -194,6 +202,10 @@ MOVES = {
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()
     },
+    # the Mistral page's band layer (a rerun of the band's part), on ours and on Gemma 3 270M (issue 64), where its
+    # GGUF was fetched (python -m models.data.pretrained gemma-3-270m)
+    "mistral-layer": ("mistral", mistral_layer),
+    f"mistral-layer-{GEMMA}": (f"mistral?mistral_model={GEMMA}", mistral_layer),
 }
 # Every timed move by name: (url path with its query, the move); a page's own move under the page's name
 ROUTES = {**{name: (name, fn) for name, fn in INTERACTIONS.items()}, **MOVES}

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from bench import real
-from bench.common import LOAD_SUITE, REAL, ROOT, machine, now, process_rss_mb
+from bench.common import GEMMA, LOAD_SUITE, REAL, ROOT, machine, now, process_rss_mb
 from models import recipes as registry
 from models import zoo
 from models.engine import Engine, ort_session_options
@@ -325,7 +325,7 @@ def _interactions() -> dict:
     further = {
         name: (path, fn)
         for name, (path, fn) in MOVES.items()
-        if path.split("?")[0] in own and (REAL not in path or REAL in pretrained.available())
+        if path.split("?")[0] in own and all(m not in path or m in pretrained.available() for m in (REAL, GEMMA))
     }
     return {**own, **further}
 
