@@ -128,16 +128,24 @@ export default function ({ data, parentElement }) {
     gd.setAttribute("data-testid", "%TEST_ID%");
     gd.style.width = "100%";
     parentElement.appendChild(gd);
-    new ResizeObserver(() => {
+    const observer = new ResizeObserver(() => {
       if (gd.__teDrawn && window.Plotly && gd.clientWidth !== gd.__teWidth) {
         gd.__teWidth = gd.clientWidth;
         window.Plotly.Plots.resize(gd);
       }
-    }).observe(gd);
+    });
+    observer.observe(gd);
+    // Streamlit calls the last function returned when the element unmounts (later, from a promise), and the one a
+    // superseded call returned at once: free the plot only once it has left the page.
+    gd.__teCleanup = () => {
+      if (gd.isConnected) return;
+      observer.disconnect();
+      if (window.Plotly) window.Plotly.purge(gd);
+    };
   }
   const text = typeof data.figure === "string" ? data.figure : new TextDecoder().decode(data.figure);
   const key = text + "\u0000" + getComputedStyle(parentElement).getPropertyValue("--st-background-color");
-  if (gd.__teKey === key) return;
+  if (gd.__teKey === key) return gd.__teCleanup;
   gd.__teKey = key;
   const fig = themed(text, getComputedStyle(parentElement));
   if (data.height) fig.layout.height = data.height;
@@ -148,6 +156,7 @@ export default function ({ data, parentElement }) {
     gd.__teWidth = gd.clientWidth;
     return P.react(gd, fig.data || [], fig.layout, data.config).then(() => { gd.__teDrawn = true; });
   }).catch((e) => { gd.textContent = String(e); });
+  return gd.__teCleanup;
 }
 """.replace("%TEST_ID%", TEST_ID)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.interactions import MOVES
-from tests.e2e.conftest import exceptions, goto
+from tests.e2e.conftest import exceptions, goto, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -61,3 +61,17 @@ def test_a_kept_plot_takes_the_themes_colours(server, browser, scheme):
             assert (r + g + b > 384) == (scheme == "light")
     finally:
         context.close()
+
+
+def test_a_plot_that_leaves_the_page_is_freed(server, page):
+    """A kept plot is freed (``Plotly.purge``: its data and layout gone, its resize observer stopped) once its
+    element has left the page — here when the reader follows a link in the sidebar to another page."""
+    goto(page, f"{server}/rope")
+    page.wait_for_function(f"() => [...document.querySelectorAll('{PLOTS}')].some((gd) => gd._fullLayout)")
+    page.evaluate(f"() => {{ window.__teOld = document.querySelector('{PLOTS}'); }}")
+    link = page.locator('[data-testid="stSidebarNav"] a[href$="/llama"]')
+    link.evaluate("a => a.click()")
+    page.wait_for_function("() => !window.__teOld.isConnected && !window.__teOld._fullLayout", timeout=60_000)
+    wait_idle(page)
+    assert exceptions(page) == 0
+    assert page.evaluate(f"() => document.querySelectorAll('{PLOTS}').length") >= 1  # the new page's own plots
