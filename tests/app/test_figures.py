@@ -204,3 +204,12 @@ def test_a_kept_charts_json_is_what_plotly_chart_would_send(cached):
     assert _numbers(json.loads(sent)) == _spec(figures.for_chart(fig, False))
     assert (figures.spec_json(fig, False) is sent) == cached
     assert json.loads(figures.spec_json(fig, True)) != json.loads(sent)  # the dark theme's ink
+
+
+def test_the_kept_charts_script_marks_its_plots_as_the_tests_find_them():
+    """kept_chart.js is served as a file (Streamlit sends only a loader with each chart); it sets the data-testid the
+    browser tests and the benches look for, and the loader names this very version of it."""
+    from app.shared import kept_chart
+
+    assert f'"data-testid", "{kept_chart.TEST_ID}"' in kept_chart.SCRIPT.read_text()
+    assert kept_chart.VERSION in kept_chart._JS and len(kept_chart._JS) < 200
