@@ -168,6 +168,22 @@ def _move(name: str, selector: str | None = None):
     return interact
 
 
+FEATURES_TOKENS = (3, 0)  # the feature page's token picks, alternating: "Citizen"'s position of the default text, and
+# back to the first token (the page opens on it)
+
+
+def features_token(page, i: int = 0) -> None:
+    """Section 1's token of the feature microscope: a pick in its selectbox (even i the fourth token, odd i back to the
+    first), which opens that token's strongest feature in sections 2–4. The list's opening is not timed: the clock
+    is armed again once the options show, so the move runs from the press on the option."""
+    page.locator('.st-key-features_token [role="combobox"]').click()
+    option = page.get_by_role("option").nth(FEATURES_TOKENS[i % 2])
+    option.wait_for(timeout=30_000)
+    page.evaluate("() => { const c = window.__teClock; if (c) { c.pressed = null; c.last = null; } }")
+    option.click()
+    wait_idle(page)
+
+
 # page (url path) -> its interaction
 INTERACTIONS = {
     **{name: _move(name) for name in SLIDERS if name != "forward-pass"},
@@ -190,6 +206,9 @@ MOVES = {
     "moe-step": ("moe", _move("moe-step", slider("moe_step"))),
     "reasoning-step": ("reasoning", _move("reasoning-step", slider("reasoning_watch_step"))),
     "alignment-step": ("alignment", _move("alignment-step", slider("alignment_step"))),
+    # the feature microscope (issue 63): the token picked in section 1, and section 3's scale of the feature
+    "features-token": ("features", features_token),
+    "features-scale": ("features", _move("features-scale", slider("features_scale"))),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()

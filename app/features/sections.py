@@ -102,8 +102,10 @@ def card(i: int) -> None:
     st.caption(t("features.effect.caption", layer=facts.layer))
 
 
+@st.fragment
 def edit(text: str, i: int, reading) -> None:
-    """Section 3: the next token with the feature scaled (0: off) at every position."""
+    """Section 3: the next token with the feature scaled (0: off) at every position. A fragment: its scale reruns it
+    alone, not the page's table, card, steering and sweep."""
     st.subheader(t("features.s3"))
     scale = st.slider(
         t("features.scale", i=i), 0.0, 4.0, 0.0, 0.25, key="features_scale", help=t("features.scale.help")

@@ -380,3 +380,12 @@ def test_the_names_exercise_passes_a_feature_on_speakers_names_and_fails_others(
                 assert at.warning[-1].value == translate(
                     "lessons.ex.features.hint", lang, i=i, on=int(hits[i]), n=8, need=svc.SPEAKER_MIN
                 )
+
+
+def test_the_scale_reruns_section_3_alone():
+    """Section 3 is a fragment: moving its scale reruns the edit, not the page's table, card, steering and sweep (in
+    the browser; AppTest reruns the whole script, so this reads the decorator; bench.moves features-scale times it)."""
+    from app.features import sections
+
+    assert getattr(sections.edit, "__wrapped__", None) is not None  # st.fragment's wrapper
+    assert sections.edit.__wrapped__.__name__ == "edit"
