@@ -104,10 +104,11 @@ STRINGS = {
     "features.hist.y": ("held-out tokens (log scale)", "留出词元数（对数刻度）"),
     "features.hist.caption": (
         "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); median activation there {median:.2f}. "
-        "Counts on a log scale: a bar one step higher holds ten times as many tokens. The plays are read again for "
-        "this, as the index read them (windows of 256 tokens).",
+        "Counts on a log scale (each grid line ten times the one below), so a few strong activations still show. "
+        "The plays are read again for this, as the index read them (windows of 256 tokens).",
         "它在 {tokens:,} 个留出词元中的 {fired:,} 个上激活（{freq:.3%}）；这些位置上激活值的中位数为 {median:.2f}。"
-        "计数用对数刻度：高一格的条形含十倍的词元。为此把剧本按索引的读法（每段 256 个词元）重新读了一遍。",
+        "计数用对数刻度（每条网格线是下面一条的十倍），少数很强的激活也看得见。"
+        "为此把剧本按索引的读法（每段 256 个词元）重新读了一遍。",
     ),
     "features.s5": ("5 · The price of interpretability", "5 · 可解释性的代价"),
     "features.sweep.size": ("{n:,} features", "{n:,} 个特征"),
@@ -121,15 +122,15 @@ STRINGS = {
         "({fve:.1%} explained, {delta:+.3f} nats), which is why it sits above every line. Letting more features fire "
         "on each token rebuilds the stream better and costs the model less — for {size:,} features Δ falls from "
         "{d_lo:.2f} nats at k = {k_lo} to {d_hi:.2f} at k = {k_hi} — but then each token is explained by more "
-        "features, which is more to read. A larger dictionary does a little better at the same L0 and leaves more "
-        "features dead when k is small ({dead:.0%} of {size:,} at k = {k_lo}). These runs explain {fve_min:.0%} to "
-        "{fve_max:.0%} of the variance yet cost {d_min:.2f} to {d_max:.2f} nats per token: a high share of variance "
-        "explained does not mean the model still works; the loss is the stricter test.",
+        "features, which is more to read. A larger dictionary explains a little more variance at the same L0 and "
+        "leaves more features dead when k is small ({dead:.0%} of {size:,} at k = {k_lo}). These runs explain "
+        "{fve_min:.0%} to {fve_max:.0%} of the variance yet cost {d_min:.2f} to {d_max:.2f} nats per token: a high "
+        "share of variance explained does not mean the model still works; the loss is the stricter test.",
         "数据来自字典的模型卡。每条线是一种字典大小，只短暂训练（{steps} 步，在 {tokens:,} 个留出词元上测量）；"
         "星号是本页读取的字典，训练了 {shipped_steps:,} 步（解释 {fve:.1%} 的方差，{delta:+.3f} 奈特），"
         "所以它高于所有的线。让每个词元上激活更多特征，残差流重建得更好，模型的损失也更小——{size:,} 个特征时，"
         "Δ 从 k = {k_lo} 的 {d_lo:.2f} 奈特降到 k = {k_hi} 的 {d_hi:.2f}——但每个词元就要由更多特征来解释，"
-        "要读的也更多。同样的 L0 下，更大的字典略好一些，但 k 小时死特征更多（k = {k_lo} 时 {size:,} 个中有 "
+        "要读的也更多。同样的 L0 下，更大的字典解释的方差略多一些，但 k 小时死特征更多（k = {k_lo} 时 {size:,} 个中有 "
         "{dead:.0%}）。这些运行解释了 {fve_min:.0%} 到 {fve_max:.0%} 的方差，却让每个词元多付 {d_min:.2f} 到 "
         "{d_max:.2f} 奈特：解释的方差比例高，并不代表模型仍然正常工作；损失才是更严格的检验。",
     ),

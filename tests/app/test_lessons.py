@@ -739,7 +739,7 @@ def test_the_worksheet_separates_answers_by_a_mark_none_contains_and_quotes_word
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_feature_microscope_stop_is_titled_as_a_tool_and_opens_prepared(lang):
     """A tool on a path: its link and worksheet use the tool's title (it has no paper), and the stop opens the page
-    on a text with speakers' names, its task in the banner and its exercise below."""
+    with its task in the banner and its exercise below, on a feature that is not yet an answer."""
     stop = next(s for s in PATHS["scratch"] if s.page == "features")
     assert stop.title_key == "tool.features.title" == next(f"tool.{x.key}.title" for x in TOOLS if x.page == "features")
     assert f"## {stop.number}. {translate('tool.features.title', lang)}" in worksheet.markdown("scratch", lang, "")
@@ -749,5 +749,8 @@ def test_the_feature_microscope_stop_is_titled_as_a_tool_and_opens_prepared(lang
     at = open_app("features", lang=lang, timeout=180, lesson="scratch", stop=str(stop.number), **dict(stop.params))
     assert not at.exception and not at.error
     assert any(m.value == translate("lessons.task.scratch.features", lang) for m in at.markdown)
-    assert "BRUTUS." in at.text_area(key="features_text").value
+    from app.features import service as svc
+
+    opened = at.number_input(key="features_id").value  # the default text's first token's strongest feature
+    assert not svc.on_names(opened).ok  # the stop does not open on an answer: the reader types a speaker's line
     assert any(translate("lessons.ex.features.q", lang) in m.value for m in at.markdown)
