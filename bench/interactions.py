@@ -176,8 +176,18 @@ def features_token(page, i: int = 0) -> None:
     """Section 1's token of the feature microscope: a pick in its selectbox (even i the fourth token, odd i back to the
     first), which opens that token's strongest feature in sections 2–4. The list's opening is not timed: the clock
     is armed again once the options show, so the move runs from the press on the option."""
-    page.locator('.st-key-features_token [role="combobox"]').click()
+    if i == 0:  # a fresh server's first visit reads the held-out plays for the card's histogram: the whole page first
+        page.locator(".st-key-features_sweep").wait_for(timeout=180_000)
+        wait_idle(page, 180_000)
+    box = page.locator('.st-key-features_token [role="combobox"]')
     option = page.get_by_role("option").nth(FEATURES_TOKENS[i % 2])
+    for _ in range(3):  # a click that lands while the page is still drawing opens a list the redraw closes again
+        box.click()
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: try once more
+            page.keyboard.press("Escape")
     option.wait_for(timeout=30_000)
     page.evaluate("() => { const c = window.__teClock; if (c) { c.pressed = null; c.last = null; } }")
     option.click()
