@@ -201,6 +201,7 @@ INTERACTIONS = {
     "bert": bert,
     "forward-pass": forward_pass,
     "moe": moe,
+    "features": features_token,
 }
 
 # Further moves, each under its own name: name -> (url path with its query, the move). A page's second slider, and
@@ -216,8 +217,7 @@ MOVES = {
     "moe-step": ("moe", _move("moe-step", slider("moe_step"))),
     "reasoning-step": ("reasoning", _move("reasoning-step", slider("reasoning_watch_step"))),
     "alignment-step": ("alignment", _move("alignment-step", slider("alignment_step"))),
-    # the feature microscope (issue 63): the token picked in section 1, and section 3's scale of the feature
-    "features-token": ("features", features_token),
+    # the feature microscope's second move (issue 63; its own is the token picked in section 1): section 3's scale
     "features-scale": ("features", _move("features-scale", slider("features_scale"))),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
