@@ -100,7 +100,7 @@ STRINGS = {
         "特征 {i} 在这段文本的任何词元上都没有激活：在这里缩放它不会改变任何东西。",
     ),
     "features.hist": ("How strongly it fires", "激活强度的分布"),
-    "features.hist.x": ("activation where it fires", "激活时的激活值"),
+    "features.hist.x": ("activation where it fires", "激活值（只计它激活的词元）"),
     "features.hist.y": ("held-out tokens (log scale)", "留出词元数（对数刻度）"),
     "features.hist.caption": (
         "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); median activation there {median:.2f}. "
