@@ -176,6 +176,32 @@ def _move(name: str, selector: str | None = None):
     return interact
 
 
+FEATURES_TOKENS = (3, 0)  # the feature page's token picks, alternating: "Citizen"'s position of the default text, and
+# back to the first token (the page opens on it)
+
+
+def features_token(page, i: int = 0) -> None:
+    """Section 1's token of the feature microscope: a pick in its selectbox (even i the fourth token, odd i back to the
+    first), which opens that token's strongest feature in sections 2–4. The list's opening is not timed: the clock
+    is armed again once the options show, so the move runs from the press on the option."""
+    if i == 0:  # a fresh server's first visit reads the held-out plays for the card's histogram: the whole page first
+        page.locator(".st-key-features_sweep").wait_for(timeout=180_000)
+        wait_idle(page, 180_000)
+    box = page.locator('.st-key-features_token [role="combobox"]')
+    option = page.get_by_role("option").nth(FEATURES_TOKENS[i % 2])
+    for _ in range(3):  # a click that lands while the page is still drawing opens a list the redraw closes again
+        box.click()
+        try:
+            option.wait_for(timeout=5_000)
+            break
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: try once more
+            page.keyboard.press("Escape")
+    option.wait_for(timeout=30_000)
+    page.evaluate("() => { const c = window.__teClock; if (c) { c.pressed = null; c.last = null; } }")
+    option.click()
+    wait_idle(page)
+
+
 # page (url path) -> its interaction
 INTERACTIONS = {
     **{name: _move(name) for name in SLIDERS if name != "forward-pass"},
@@ -183,6 +209,7 @@ INTERACTIONS = {
     "bert": bert,
     "forward-pass": forward_pass,
     "moe": moe,
+    "features": features_token,
 }
 
 # Further moves, each under its own name: name -> (url path with its query, the move). A page's second slider, and
@@ -198,6 +225,8 @@ MOVES = {
     "moe-step": ("moe", _move("moe-step", slider("moe_step"))),
     "reasoning-step": ("reasoning", _move("reasoning-step", slider("reasoning_watch_step"))),
     "alignment-step": ("alignment", _move("alignment-step", slider("alignment_step"))),
+    # the feature microscope's second move (issue 63; its own is the token picked in section 1): section 3's scale
+    "features-scale": ("features", _move("features-scale", slider("features_scale"))),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()

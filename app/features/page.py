@@ -36,4 +36,5 @@ feature = sections.pick_feature(reading, token)
 sections.card(feature)  # 2 · a feature: frequency, label, contexts, logit weights
 sections.edit(text, feature, reading)  # 3 · switched off or scaled, the next token
 sections.steering(feature)  # 4 · steering: a direction added while the model writes, plain and steered side by side
-sections.paper()
+sections.price()  # 5 · the price of interpretability: the card's sweep of sizes and k
+sections.paper()  # what a feature is and is not; the papers, and here

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.features import service as svc
-from app.features.views import contexts_html, logit_weights, next_token
+from app.features.views import activation_histogram, contexts_html, logit_weights, next_token, sweep_curves
 from app.shared import ui
 from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
@@ -81,6 +81,7 @@ def card(i: int) -> None:
         t("features.label", token=visible(f.label), count=f.label_count, n=len(f.contexts)) if f.label else "—",
         help=t("features.m.label.help", promoted=" / ".join(visible(p) for p, _ in f.promoted[:3])),
     )
+    histogram(i)
     if f.contexts:
         st.markdown(f"**{t('features.contexts')}**")
         ui.markup(contexts_html(f.contexts))
@@ -101,8 +102,10 @@ def card(i: int) -> None:
     st.caption(t("features.effect.caption", layer=facts.layer))
 
 
+@st.fragment
 def edit(text: str, i: int, reading) -> None:
-    """Section 3: the next token with the feature scaled (0: off) at every position."""
+    """Section 3: the next token with the feature scaled (0: off) at every position. A fragment: its scale reruns it
+    alone, not the page's table, card, steering and sweep."""
     st.subheader(t("features.s3"))
     scale = st.slider(
         t("features.scale", i=i), 0.0, 4.0, 0.0, 0.25, key="features_scale", help=t("features.scale.help")
@@ -129,17 +132,98 @@ def edit(text: str, i: int, reading) -> None:
     st.caption(t("features.s3.caption", i=i, scale=scale, act=e.activation, change=e.max_change))
 
 
+def histogram(i: int) -> None:
+    """In the card: how strongly the feature fires on the held-out tokens where it fires (log-count bars)."""
+    h = svc.histogram(i)
+    if h.fired == 0:
+        return
+    st.markdown(f"**{t('features.hist')}**")
+    ui.figure(
+        activation_histogram(h.edges, h.counts, x_title=t("features.hist.x"), y_title=t("features.hist.y")),
+        {"edges": h.edges.tolist(), "counts": h.counts.tolist(), "fired": h.fired, "tokens": h.tokens},
+        f"feature-{i}-histogram",
+        key="features_hist",
+    )
+    st.caption(t("features.hist.caption", fired=h.fired, tokens=h.tokens, freq=h.frequency, median=h.median))
+
+
+def price() -> None:
+    """Section 5: the card's sweep, reconstruction and Δ loss against L0, one line per dictionary size, the shipped
+    dictionary marked."""
+    s = svc.sweep()
+    if s is None:
+        return
+    st.subheader(t("features.s5"))
+    size, k, l0, fve, delta = s.shipped
+    ui.figure(
+        sweep_curves(
+            s.sizes,
+            s.l0,
+            s.fve,
+            s.delta,
+            s.shipped,
+            size_name=t("features.sweep.size"),
+            shipped_name=t("features.sweep.shipped"),
+            l0_title=t("features.sweep.l0"),
+            fve_title=t("features.sweep.fve"),
+            delta_title=t("features.sweep.delta"),
+        ),
+        {
+            "sizes": list(s.sizes),
+            "k": [list(r) for r in s.k],
+            "l0": [list(r) for r in s.l0],
+            "fve": [list(r) for r in s.fve],
+            "delta_nats": [list(r) for r in s.delta],
+            "dead_share": [list(r) for r in s.dead],
+            "shipped": {"n_features": size, "k": k, "l0": l0, "fve": fve, "delta_nats": delta},
+        },
+        "feature-dictionary-sweep",
+        key="features_sweep",
+    )
+    big = len(s.sizes) - 1  # the largest size: its first and last k
+    st.caption(
+        t(
+            "features.s5.caption",
+            steps=s.steps,
+            tokens=s.tokens,
+            shipped_steps=s.shipped_steps,
+            size=s.sizes[big],
+            k_lo=s.k[big][0],
+            k_hi=s.k[big][-1],
+            d_lo=s.delta[big][0],
+            d_hi=s.delta[big][-1],
+            dead=s.dead[big][0],
+            fve_min=min(min(r) for r in s.fve),
+            fve_max=max(max(r) for r in s.fve),
+            d_min=min(min(r) for r in s.delta),
+            d_max=max(max(r) for r in s.delta),
+            fve=fve,
+            delta=delta,
+        )
+    )
+
+
 def paper() -> None:
     f = svc.facts()
     m = f.metrics
     st.markdown(
         t(
+            "features.is_not",
+            n=f.n_features,
+            dead_share=m.get("dead_share", 0.0),
+            dense=svc.DENSE,
+            fve_rest=1 - m.get("fve", 0.0),
+            delta=m.get("delta_nats", 0.0),
+        )
+    )
+    st.markdown(
+        t(
             "features.paper",
             n=f.n_features,
             width=svc.MODEL.config["dim"],
+            layer=f.layer,
+            layers=f.n_layers,
             k=f.k,
-            dead_share=m.get("dead_share", 0.0),
-            delta=m.get("delta_nats", 0.0),
         )
     )
 

@@ -8,6 +8,7 @@ difference of two prompt lists' means, added to the stream at every position."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -385,3 +386,227 @@ def steer(
         tuple((piece(i), p, q) for i, p, q in sh.suppressed),
         float(np.abs(sh.logit_change).max()),
     )
+
+
+# ---- a feature's activations over the held-out plays: the histogram ------------------------------------------------
+
+WINDOW = 256  # tokens per window when the held-out plays are read again: the index's own reading (models.sae)
+BATCH = 16  # windows per forward pass
+BINS = 24  # the histogram's bars, from 0 to the feature's largest activation
+
+
+class _Reached(Exception):
+    """Raised at the dictionary's layer: the layers after it are not needed to read the stream there."""
+
+    def __init__(self, stream: torch.Tensor):
+        self.stream = stream
+
+
+def _stream(tokens: torch.Tensor) -> torch.Tensor:
+    """The stream (B, T, d) at the dictionary's hook, the blocks after it never run."""
+    hook = _dictionary().config.hook
+
+    def stop(x: torch.Tensor, name: str) -> torch.Tensor:
+        raise _Reached(x)
+
+    try:
+        with torch.inference_mode(), intervene({hook: stop}):
+            MODEL.model.trunk(tokens)
+    except _Reached as r:
+        return r.stream
+    raise RuntimeError(f"{hook} was not reached")  # pragma: no cover - every GPT runs its blocks
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """Every activation of every feature on the held-out plays, grouped by feature: feature i's are
+    ``values[offsets[i]:offsets[i + 1]]`` (the tokens where it fires, in the plays' order)."""
+
+    values: np.ndarray  # (Σ fired,) float32
+    offsets: np.ndarray  # (n + 1,) int64
+    seconds: float  # what reading the plays again took
+
+
+@st.cache_resource(show_spinner=False)
+def _held_out() -> HeldOut:
+    """The held-out plays the index shipped (its ``tokens``), read again as ``models.sae.feature_index`` read them:
+    each play in consecutive windows of 256 tokens. Once per process (~15–30 s on this machine's one core; the
+    deployment's warm-up runs it before the first visitor); ~16 MB kept."""
+    import time
+
+    start = time.perf_counter()
+    index, d = _index(), _dictionary()
+    tokens, starts = index["tokens"].astype(np.int64), [int(s) for s in index["doc_starts"]]
+    ends = [*starts[1:], len(tokens)]
+    groups: list[list[np.ndarray]] = []
+    for lo, hi in zip(starts, ends):
+        windows = [tokens[i : min(i + WINDOW, hi)] for i in range(lo, hi, WINDOW)]
+        full = [w for w in windows if len(w) == WINDOW]
+        groups += [full[b : b + BATCH] for b in range(0, len(full), BATCH)]
+        groups += [[w] for w in windows if len(w) < WINDOW]  # a play's last, shorter window alone
+    features, values = [], []
+    with torch.inference_mode():
+        for group in groups:
+            pre = d.pre_activations(_stream(torch.as_tensor(np.stack(group))))
+            v, f = pre.reshape(-1, d.config.n_features).topk(d.config.k, dim=-1)  # as models.sae.top_k keeps them
+            keep = v > 0
+            features.append(f[keep].numpy().astype(np.int32))
+            values.append(v[keep].numpy().astype(np.float32))
+    f, v = np.concatenate(features), np.concatenate(values)
+    order = np.argsort(f, kind="stable")  # by feature, each feature's tokens in the plays' order
+    counts = np.bincount(f, minlength=d.config.n_features)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return HeldOut(v[order], offsets, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """How strongly a feature fires where it fires on the held-out plays: ``counts[j]`` tokens with an activation in
+    [edges[j], edges[j + 1]) (the last bar closed)."""
+
+    index: int
+    edges: np.ndarray  # (BINS + 1,)
+    counts: np.ndarray  # (BINS,) int64; sums to fired
+    fired: int  # tokens it fires on
+    tokens: int  # held-out tokens read
+    frequency: float  # fired / tokens
+    median: float  # its median activation where it fires (0 when it never does)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def histogram(i: int) -> Histogram:
+    n = facts().n_features
+    if not 0 <= i < n:
+        raise InputError("features.error.index", max=n - 1)
+    h = _held_out()
+    values = h.values[h.offsets[i] : h.offsets[i + 1]]
+    top = float(values.max()) if len(values) else 1.0
+    counts, edges = np.histogram(values, bins=BINS, range=(0.0, top))
+    tokens = facts().tokens
+    return Histogram(
+        i,
+        edges,
+        counts.astype(np.int64),
+        len(values),
+        tokens,
+        len(values) / tokens,
+        float(np.median(values)) if len(values) else 0.0,
+    )
+
+
+# ---- the price of interpretability: the card's sweep ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The card's sweep over dictionary size and k (each run trained briefly on the same stream), and the shipped
+    dictionary's own numbers."""
+
+    sizes: tuple[int, ...]  # dictionary sizes, one line each
+    k: tuple[tuple[int, ...], ...]  # per size: the k of its runs, increasing
+    l0: tuple[tuple[float, ...], ...]  # per size: measured L0
+    fve: tuple[tuple[float, ...], ...]  # per size: fraction of variance explained
+    delta: tuple[tuple[float, ...], ...]  # per size: Δ nats with the reconstruction in place of the stream
+    dead: tuple[tuple[float, ...], ...]  # per size: share of features that never fired
+    steps: int  # each sweep run's training steps
+    tokens: int  # held-out tokens the sweep measured on
+    shipped: tuple[int, int, float, float, float]  # (size, k, l0, fve, Δ nats) of the shipped dictionary
+    shipped_steps: int
+
+
+@st.cache_data(show_spinner=False)
+def sweep() -> Sweep | None:
+    """The sweep from the dictionary's card; None when its card has none."""
+    c = card()
+    runs = c.get("sweep", {}).get("runs", [])
+    if not runs:
+        return None
+    sizes = tuple(sorted({int(r["n_features"]) for r in runs}))
+    by = [sorted((r for r in runs if int(r["n_features"]) == s), key=lambda r: int(r["k"])) for s in sizes]
+    field = lambda name, kind=float: tuple(tuple(kind(r[name]) for r in rows) for rows in by)  # noqa: E731
+    m, cfg = c.get("metrics", {}), DICTIONARY.config
+    return Sweep(
+        sizes,
+        field("k", int),
+        field("l0"),
+        field("fve"),
+        field("delta_nats"),
+        tuple(tuple(float(r.get("dead_share", 0.0)) for r in rows) for rows in by),
+        int(c["sweep"].get("steps", c.get("settings", {}).get("sweep_steps", 0))),
+        int(c["sweep"].get("held_out_tokens", 0)),
+        (int(cfg["n_features"]), int(cfg["k"]), float(m["l0"]), float(m["fve"]), float(m["delta_nats"])),
+        int(c.get("settings", {}).get("steps", 0)),
+    )
+
+
+# ---- the exercise: a feature that fires on characters' names ------------------------------------------------------
+
+SPEAKER_SHARE = 0.75  # of a feature's strongest held-out contexts, the share that must be on a speaker's name
+SPEAKER_MIN = 4  # contexts a feature needs to be judged at all
+_SPEAKER_LINE = re.compile(r"[A-Z][A-Z' .\-]*\.")  # "BRUTUS.", "LADY MACBETH.", "SIR TOBY."
+
+
+def speaker_line(line: str) -> bool:
+    """A line that names who speaks in the plays' text: upper-case letters (with spaces, apostrophes, hyphens and
+    full stops) ending in a full stop, alone on its line; "ACT I." is a heading, not a speaker."""
+    s = line.strip()
+    return bool(_SPEAKER_LINE.fullmatch(s)) and not s.startswith("ACT ")
+
+
+@st.cache_resource(show_spinner=False)
+def _on_names() -> np.ndarray:
+    """(N,) bool over the index's held-out tokens: the token has a letter and lies in a speaker's line."""
+    index = _index()
+    vocab = {int(t): _piece(int(t)) for t in np.unique(index["tokens"])}
+    pieces = [vocab[int(t)] for t in index["tokens"]]
+    out = np.zeros(len(pieces), dtype=bool)
+    line: list[int] = []  # the tokens of the current line
+    text = ""
+
+    def close() -> None:
+        if speaker_line(text):
+            for j in line:
+                out[j] = any(ch.isalpha() for ch in pieces[j])
+
+    for j, p in enumerate(pieces):  # a token holding a newline closes the line before its newline
+        while "\n" in p:
+            head, p = p.split("\n", 1)
+            text += head
+            line.append(j)
+            close()
+            line, text = [], ""
+        if p:
+            line.append(j)
+            text += p
+    close()
+    return out
+
+
+@dataclass(frozen=True)
+class OnNames:
+    index: int
+    on_names: int  # of its strongest held-out contexts, those whose firing token is on a speaker's name
+    shown: int  # its strongest held-out contexts (up to the index's top)
+    ok: bool  # on_names ≥ SPEAKER_SHARE × shown and shown ≥ SPEAKER_MIN
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def on_names(i: int) -> OnNames:
+    n = facts().n_features
+    if not 0 <= i < n:
+        raise InputError("features.error.index", max=n - 1)
+    pos = _index()["top_position"][i]
+    pos = pos[pos >= 0]
+    hits = int(_on_names()[pos].sum())
+    return OnNames(i, hits, len(pos), len(pos) >= SPEAKER_MIN and hits >= SPEAKER_SHARE * len(pos))
+
+
+@st.cache_data(show_spinner=False)
+def name_features() -> tuple[int, ...]:
+    """Every feature that passes ``on_names``, the most often firing first."""
+    top = _index()["top_position"]
+    hits = np.where(top >= 0, _on_names()[np.maximum(top, 0)], False).sum(1)
+    shown = (top >= 0).sum(1)
+    ok = np.nonzero((shown >= SPEAKER_MIN) & (hits >= SPEAKER_SHARE * shown))[0]
+    fired = _index()["fired"]
+    return tuple(int(i) for i in sorted(ok, key=lambda i: (-int(fired[i]), int(i))))

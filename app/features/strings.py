@@ -99,19 +99,88 @@ STRINGS = {
         "Feature {i} does not fire on any token of this text: scaling it changes nothing here.",
         "特征 {i} 在这段文本的任何词元上都没有激活：在这里缩放它不会改变任何东西。",
     ),
+    "features.hist": ("How strongly it fires", "激活强度的分布"),
+    "features.hist.x": ("activation where it fires", "激活值（只计它激活的词元）"),
+    "features.hist.y": ("held-out tokens (log scale)", "留出词元数（对数刻度）"),
+    "features.hist.caption": (
+        "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); median activation there {median:.2f}. "
+        "Counts on a log scale (each grid line ten times the one below), so a few strong activations still show. "
+        "The plays are read again for this, as the index read them (windows of 256 tokens).",
+        "它在 {tokens:,} 个留出词元中的 {fired:,} 个上激活（{freq:.3%}）；这些位置上激活值的中位数为 {median:.2f}。"
+        "计数用对数刻度（每条网格线是下面一条的十倍），少数很强的激活也看得见。"
+        "为此把剧本按索引的读法（每段 256 个词元）重新读了一遍。",
+    ),
+    "features.s5": ("5 · The price of interpretability", "5 · 可解释性的代价"),
+    "features.sweep.size": ("{n:,} features", "{n:,} 个特征"),
+    "features.sweep.shipped": ("this dictionary ({n:,}, k = {k})", "本字典（{n:,} 个，k = {k}）"),
+    "features.sweep.l0": ("L0: features firing per token", "L0：每个词元激活的特征数"),
+    "features.sweep.fve": ("variance explained", "解释的方差"),
+    "features.sweep.delta": ("Δ loss (nats / token)", "Δ 损失（奈特/词元）"),
+    "features.s5.caption": (
+        "From the dictionary's card. Each line is one dictionary size, trained briefly ({steps} steps, measured on "
+        "{tokens:,} held-out tokens); the star is the dictionary this page reads, trained {shipped_steps:,} steps "
+        "({fve:.1%} explained, {delta:+.3f} nats), which is why it sits above every line. Letting more features fire "
+        "on each token rebuilds the stream better and costs the model less — for {size:,} features Δ falls from "
+        "{d_lo:.2f} nats at k = {k_lo} to {d_hi:.2f} at k = {k_hi} — but then each token is explained by more "
+        "features, which is more to read. A larger dictionary explains a little more variance at the same L0 and "
+        "leaves more features dead when k is small ({dead:.0%} of {size:,} at k = {k_lo}). These runs explain "
+        "{fve_min:.0%} to {fve_max:.0%} of the variance yet cost {d_min:.2f} to {d_max:.2f} nats per token: a high "
+        "share of variance explained does not mean the model still works; the loss is the stricter test.",
+        "数据来自字典的模型卡。每条线是一种字典大小，只短暂训练（{steps} 步，在 {tokens:,} 个留出词元上测量）；"
+        "星号是本页读取的字典，训练了 {shipped_steps:,} 步（解释 {fve:.1%} 的方差，{delta:+.3f} 奈特），"
+        "所以它高于所有的线。让每个词元上激活更多特征，残差流重建得更好，模型的损失也更小——{size:,} 个特征时，"
+        "Δ 从 k = {k_lo} 的 {d_lo:.2f} 奈特降到 k = {k_hi} 的 {d_hi:.2f}——但每个词元就要由更多特征来解释，"
+        "要读的也更多。同样的 L0 下，更大的字典解释的方差略多一些，但 k 小时死特征更多（k = {k_lo} 时 {size:,} 个中有 "
+        "{dead:.0%}）。这些运行解释了 {fve_min:.0%} 到 {fve_max:.0%} 的方差，却让每个词元多付 {d_min:.2f} 到 "
+        "{d_max:.2f} 奈特：解释的方差比例高，并不代表模型仍然正常工作；损失才是更严格的检验。",
+    ),
+    "features.is_not": (
+        "**What a feature is, and is not.** A feature is a direction in the stream that the autoencoder's objective "
+        "(rebuild the stream from a few directions at a time) found useful. Some read as one concept; nothing "
+        "guarantees it: a label read off its evidence can be wrong, and a differently sized dictionary splits or "
+        "merges the same directions differently. With TopK a feature fires only where it is among the k strongest "
+        "of that token, so whether it fires depends on the others too. Some features never fire on held-out text "
+        "(**dead**: {dead_share:.1%} of the {n:,} here), some fire on more than {dense:.0%} of all tokens "
+        "(**dense**: listed apart in section 1) and say little about any one token. And the dictionary does not "
+        "explain everything: its reconstruction leaves {fve_rest:.1%} of the stream's variance out, and put in the "
+        "stream's place it costs the model {delta:+.3f} nats per token — the part of the model no feature accounts "
+        "for.",
+        "**特征是什么，不是什么。** 特征是残差流中的一个方向，是自编码器的目标函数（每次只用少数方向重建残差流）"
+        "认为有用的方向。有的读起来像一个概念，但没有任何保证：从证据中读出的标签可能不对，换一个大小的字典，"
+        "同样的方向会被拆分或合并成不同的样子。在 TopK 下，特征只有在该词元最强的 k 个之中才会激活，"
+        "所以它是否激活也取决于其他特征。有些特征在留出文本上从不激活（**死特征**：这里 {n:,} 个中占 "
+        "{dead_share:.1%}），有些在超过 {dense:.0%} 的词元上都激活（**稠密特征**：第 1 节单独列出），"
+        "对任何一个词元都说明不了多少。字典也解释不了一切：它的重建漏掉残差流 {fve_rest:.1%} 的方差，"
+        "用它替换残差流会让模型每个词元多付 {delta:+.3f} 奈特——这是没有任何特征能解释的那部分模型。",
+    ),
     "features.paper": (
-        "**In the papers, and here.** Bricken et al. 2023 (Towards Monosemanticity, on a one-layer model) trained "
-        "ReLU autoencoders with an L1 penalty; Gao et al. 2024 (arXiv 2406.04093) keep the k largest activations "
-        "instead (TopK), which sets the sparsity directly, and report fewer dead features with their AuxK loss, "
-        "which this dictionary also uses. Here: {n:,} features on a {width}-wide stream, k = {k}; {dead_share:.1%} "
-        "of them never fire on the held-out plays. Features are directions found by an objective: some read as "
-        "concepts, some fire on many unrelated tokens (dense), some never (dead), and the reconstruction error the "
-        "dictionary leaves ({delta:+.3f} nats per token) is the part of the model it does not explain.",
-        "**论文中与这里。** Bricken 等 2023（Towards Monosemanticity，单层模型）用带 L1 惩罚的 ReLU 自编码器；"
-        "Gao 等 2024（arXiv 2406.04093）改为只保留最大的 k 个激活（TopK），直接设定稀疏度，并报告借助 AuxK 损失"
-        "死特征更少——本字典也用了 AuxK。这里：{width} 维残差流上的 {n:,} 个特征，k = {k}；其中 {dead_share:.1%} "
-        "在留出剧本上从未激活。特征是由目标函数找到的方向：有的读起来像概念，有的在许多无关词元上都激活（稠密），"
-        "有的从不激活（死特征）；字典留下的重建误差（每个词元 {delta:+.3f} 奈特）就是它没能解释的那部分模型。",
+        "**In the papers, and here.**\n"
+        "- Bricken et al. 2023, *Towards Monosemanticity* (Anthropic, transformer-circuits.pub): a ReLU autoencoder "
+        "with an L1 penalty on the MLP activations of a one-layer transformer; larger dictionaries split a feature "
+        "into finer ones, and dead features were resampled during training. Here: a model of {layers} blocks, read "
+        "in the residual stream after block {layer}, and no L1 penalty.\n"
+        "- Gao et al. 2024 (arXiv 2406.04093): TopK keeps the k largest activations, so sparsity is set directly "
+        "rather than tuned through a penalty; an auxiliary loss (AuxK) lets dead features learn again; dictionaries "
+        "up to 16 million features on GPT-4, judged also by the loss the model pays with the reconstruction in place. "
+        "Here: the same recipe (TopK with AuxK) at {n:,} features on a {width}-wide stream, k = {k}, judged the same "
+        "way (Δ nats).\n"
+        "- Rajamanoharan et al. 2024 (arXiv 2407.14435), JumpReLU: each feature has its own learned threshold below "
+        "which it is 0, trained with an L0 penalty through straight-through estimators; on Gemma 2 9B it rebuilt "
+        "activations at least as faithfully as TopK and Gated autoencoders at the same sparsity, and Gemma "
+        "Scope's dictionaries use it. Here: every token has exactly k = {k} features (fewer only where fewer "
+        "pre-activations are positive), where JumpReLU lets the count vary from token to token.",
+        "**论文中与这里。**\n"
+        "- Bricken 等 2023，*Towards Monosemanticity*（Anthropic，transformer-circuits.pub）：在单层 Transformer "
+        "的 MLP 激活上训练带 L1 惩罚的 ReLU 自编码器；字典越大，一个特征会被拆分成更细的几个；训练中对死特征重新"
+        "采样。这里：{layers} 个块的模型，读的是块 {layer} 之后的残差流，没有 L1 惩罚。\n"
+        "- Gao 等 2024（arXiv 2406.04093）：TopK 只保留最大的 k 个激活，稀疏度直接设定，而不是通过惩罚项去调；"
+        "辅助损失（AuxK）让死特征重新学习；在 GPT-4 上训练了多达 1600 万个特征的字典，也用重建替换激活后模型多付的"
+        "损失来评价。这里：同样的做法（TopK 加 AuxK），{width} 维残差流上的 {n:,} 个特征，k = {k}，"
+        "也用同样的方式评价（Δ 奈特）。\n"
+        "- Rajamanoharan 等 2024（arXiv 2407.14435），JumpReLU：每个特征有自己学到的阈值，低于阈值即为 0，"
+        "用 L0 惩罚并借直通估计器训练；在 Gemma 2 9B 上，相同稀疏度下它的重建不逊于 TopK 和 Gated 自编码器，"
+        "Gemma Scope 的字典就用它。这里：每个词元恰好 k = {k} 个特征（只有正的预激活不足 k 个时才更少），"
+        "而 JumpReLU 让这个数目随词元变化。",
     ),
     "features.error.empty": ("Type a text first.", "请先输入文本。"),
     "features.error.long": ("At most {chars} characters.", "最多 {chars} 个字符。"),

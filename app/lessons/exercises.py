@@ -881,6 +881,34 @@ def _mamba_answer(lang: str) -> str:
     return translate("lessons.ex.mamba.key", lang, share=percent(share), where=percent(where), seed=seed)
 
 
+# ---- the feature microscope: a feature that fires on characters' names ---------------------------------------------
+
+
+def _features_check(_answer) -> Verdict:
+    """The feature in the page's Feature box passes when at least three quarters of its strongest held-out contexts
+    (and at least ``SPEAKER_MIN`` of them) fire on a token of a speaker's name ("BRUTUS." alone on its line)."""
+    svc = _svc("features")
+    i = _state("features_id", None)
+    if i is None or i == "":
+        return Verdict(False, "lessons.ex.features.none")
+    r = svc.on_names(int(i))  # a number out of range: InputError, shown as the page's own message
+    fields = {"i": r.index, "on": r.on_names, "n": r.shown, "need": svc.SPEAKER_MIN}
+    if r.shown < svc.SPEAKER_MIN:
+        return Verdict(False, "lessons.ex.features.few", fields)
+    if r.ok:
+        return Verdict(True, "lessons.ex.features.right", fields)
+    return Verdict(False, "lessons.ex.features.hint", fields)
+
+
+def _features_answer(lang: str) -> str:
+    svc = _svc("features")
+    found = svc.name_features()
+    shown = ", ".join(
+        f"{i} (“{svc.feature(i).label.strip()}”, {svc.on_names(i).on_names}/{svc.on_names(i).shown})" for i in found[:5]
+    )
+    return translate("lessons.ex.features.key", lang, count=len(found), features=shown)
+
+
 EXERCISES: dict[str, Exercise] = {
     "rope": Exercise("rope", _rope_check, _rope_answer, lambda: ROPE_OPTIONS, _rope_label),
     "t5": Exercise("t5", _t5_check, _t5_answer, _t5_options, _t5_label),
@@ -899,6 +927,7 @@ EXERCISES: dict[str, Exercise] = {
     "flash-attention": Exercise("flash-attention", _flash_check, _flash_answer, lambda: FLASH_BANDS, _flash_label),
     "mla": Exercise("mla", _mla_check, _mla_answer, lambda: ("MHA", "GQA", "MQA", "MLA")),
     "reasoning": Exercise("reasoning", _reasoning_check, _reasoning_answer, _reasoning_options, _reasoning_label),
+    "features": Exercise("features", _features_check, _features_answer),
 }
 
 VERDICT = "_te_lessons_verdict_{}"

@@ -22,7 +22,7 @@ for path, stops in paths.PATHS.items():
         seen, solved = set(progress.state()["seen"].get(path, ())), set(progress.state()["solved"])
         for stop in stops:
             marks = ("✓ " if stop.number in seen else "") + ("★" if stop.page in solved else "")
-            label = f"{stop.number} · {t(f'paper.{stop.paper}.title')} {marks}".rstrip()
+            label = f"{stop.number} · {t(stop.title_key)} {marks}".rstrip()
             paths.link(stop, label)
         st.caption(t("lessons.ws.title"))
         with ui.row(gap="small"):

@@ -1,6 +1,6 @@
-"""The lesson paths (``assets/lessons.json``): stops in the catalog's reading order, each a page opened in a prepared
-state (its query parameters) with a task. The banner a stop shows at the top of its page, drawn by the shell before
-the page runs. No model here: the shell imports this on every run."""
+"""The lesson paths (``assets/lessons.json``): stops in the catalog's reading order (a tool beside the page it
+reads), each a page opened in a prepared state (its query parameters) with a task. The banner a stop shows at the
+top of its page, drawn by the shell before the page runs. No model here: the shell imports this on every run."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from app.catalog import PAPERS
+from app.catalog import PAPERS, TOOLS
 from app.lessons import progress
 from app.shared import assets, html, ui
 from app.shared.i18n import current_lang, t
@@ -29,8 +29,12 @@ class Stop:
         return f"{self.page.replace('-', '_')}/page.py"
 
     @property
-    def paper(self) -> str:
-        return next(p.key for p in PAPERS if p.page == self.page)
+    def title_key(self) -> str:
+        """The i18n key of the stop's page title: its paper's, or a tool's (the feature microscope)."""
+        paper = next((p.key for p in PAPERS if p.page == self.page), None)
+        if paper is not None:
+            return f"paper.{paper}.title"
+        return f"tool.{next(x.key for x in TOOLS if x.page == self.page)}.title"
 
     def query(self, lang: str) -> dict[str, str]:
         """What a link to this stop carries: the prepared state, the stop, and the reader's language."""

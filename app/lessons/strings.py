@@ -60,10 +60,11 @@ STRINGS = {
     # ---- the paths
     "lessons.path.scratch.title": ("Attention from scratch", "从零理解注意力"),
     "lessons.path.scratch.blurb": (
-        "From one attention map to the three ways of using the same block: decoder only (GPT), encoder only (BERT), "
+        "From one attention map to the three ways of using the same block: decoder only (GPT, then read through a "
+        "dictionary of features), encoder only (BERT), "
         "encoder–decoder (T5); then the memory of the previous segment, which reaches past the context "
         "(Transformer-XL), and the same encoder reading an image cut into patches (ViT).",
-        "从一张注意力图出发，到同一个模块的三种用法：只有解码器（GPT）、只有编码器（BERT）、编码器–解码器（T5）；"
+        "从一张注意力图出发，到同一个模块的三种用法：只有解码器（GPT，再透过一本特征字典来读它）、只有编码器（BERT）、编码器–解码器（T5）；"
         "再到越过上下文长度的上一片段的记忆（Transformer-XL），以及读取切成图块的图像的同一种编码器（ViT）。",
     ),
     "lessons.path.efficient.title": ("How LLMs got efficient", "大模型如何变高效"),
@@ -105,6 +106,13 @@ STRINGS = {
         "step and find where the repeat suddenly becomes easy, then answer the exercise at the bottom.",
         "还是归纳头，这次看它如何形成：这个小 GPT 的训练过程被记录了下来。拖动训练步，找到重复段突然变容易的地方，"
         "再做页面底部的练习。",
+    ),
+    "lessons.task.scratch.features": (
+        "The same GPT read through a dictionary of features. Type a speaker's line such as “BRUTUS.” into the text, "
+        "pick a token of the name and open its features; find one whose held-out evidence is characters' names, then "
+        "answer the exercise at the bottom.",
+        "透过一本特征字典来读同一个 GPT。在文本里输入一行说话人，如“BRUTUS.”，选中名字里的一个词元并打开它的特征；"
+        "找一个留出证据都是角色名字的特征，再做页面底部的练习。",
     ),
     "lessons.task.scratch.bert": (
         "BERT sees both sides of a gap. Mask words by clicking them and read its guesses; find one it fills in right "
@@ -261,6 +269,38 @@ STRINGS = {
     "lessons.ex.bert.key": (
         "Sentence A, one word piece masked at a time — first guess right: {hits}; wrong: {misses}.",
         "句子 A，每次遮一个词片——首选猜对：{hits}；猜错：{misses}。",
+    ),
+    "lessons.ex.features.q": (
+        "Find a feature that fires on characters' names: put its number in the page's Feature box, then check. It "
+        "counts when at least three quarters of its strongest held-out contexts (and at least 4 of them) box a token "
+        "of a speaker's name — the upper-case line, such as “BRUTUS.”, that says who speaks next.",
+        "找一个在角色名字上激活的特征：把它的编号填进页面上的“特征”框，然后批改。判定标准：它在留出剧本中最强的"
+        "上下文里，至少四分之三（且至少 4 个）框出的词元属于说话人的名字——即标明下一位说话人的大写行，如“BRUTUS.”。",
+    ),
+    "lessons.ex.features.right": (
+        "Right: {on} of feature {i}'s {n} strongest held-out contexts are on a speaker's name. Its evidence says "
+        "“name of who speaks next”; whether that is all it does, its logit weights and an edit can tell you more.",
+        "正确：特征 {i} 最强的 {n} 个留出上下文中，有 {on} 个落在说话人的名字上。它的证据表明“下一位说话人的名字”；"
+        "它是否只做这件事，还要看它的 logit 权重和编辑的效果。",
+    ),
+    "lessons.ex.features.hint": (
+        "Feature {i}: only {on} of its {n} strongest held-out contexts are on a speaker's name. Type a speaker's line "
+        "such as “BRUTUS.” into the text, pick a token of the name, and try the features listed on it.",
+        "特征 {i}：它最强的 {n} 个留出上下文中只有 {on} 个落在说话人的名字上。在文本里输入一行说话人，如“BRUTUS.”，"
+        "选中名字里的一个词元，再试试它上面列出的特征。",
+    ),
+    "lessons.ex.features.few": (
+        "Feature {i} fired on only {n} held-out tokens (at least {need} are needed to judge it): pick a feature that "
+        "fires more often.",
+        "特征 {i} 只在 {n} 个留出词元上激活过（至少要 {need} 个才能判断）：请选一个激活更频繁的特征。",
+    ),
+    "lessons.ex.features.none": (
+        "Put a feature's number in the page's Feature box first.",
+        "请先在页面的“特征”框里填入一个特征编号。",
+    ),
+    "lessons.ex.features.key": (
+        "{count} features pass; the most frequent: {features} (label, contexts on a name / strongest contexts).",
+        "共有 {count} 个特征符合；最常激活的几个：{features}（标签，落在名字上的上下文数 / 最强上下文数）。",
     ),
     "lessons.ex.moe.q": (
         "Set the capacity factor slider to the smallest value (step 0.05) at which no token is dropped in any layer, "

@@ -30,7 +30,7 @@ def _parts(path: str, lang: str, base: str) -> tuple[str, list[dict], list[tuple
     keys = []
     for stop in PATHS[path]:
         ex = exercises.EXERCISES.get(stop.page)
-        title = translate(f"paper.{stop.paper}.title", lang)
+        title = translate(stop.title_key, lang)
         stops.append(
             {
                 "title": title,

@@ -249,3 +249,143 @@ def test_smollm2_not_on_this_machine_is_named_with_its_command(monkeypatch):
     assert not at.exception
     want = translate("error.real_missing", "zh", name="smollm2-135m", command=pretrained.how_to_get("smollm2-135m"))
     assert [e.value for e in at.error] == [want]
+
+
+# ---- the activation histogram, the price of interpretability, the exercise ------------------------------------------
+
+CARD = json.loads((zoo.checkpoint_dir("gpt-sae") / "card.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def held_out():
+    """The held-out plays read again by the service (~15–40 s once per process), before any page opens with it."""
+    from app.features import service as svc
+
+    return svc._held_out()
+
+
+def test_the_histogram_counts_every_token_the_feature_fires_on(direct, held_out):
+    from app.features import service as svc
+
+    d, model, index, _ = direct
+    fired = index["fired"]  # counted by models.sae.feature_index when the dictionary was trained
+    assert np.array_equal(np.diff(held_out.offsets), fired)
+    live = np.nonzero(fired)[0]
+    for i in (int(live[0]), int(np.argmax(fired)), int(np.argmax(fired * (fired < 200)))):
+        h = svc.histogram(i)
+        assert h.counts.sum() == h.fired == fired[i] and h.tokens == len(index["tokens"])
+        assert h.edges[0] == 0 and h.edges[-1] == pytest.approx(float(index["top_activation"][i][0]), rel=2e-3)
+    # the first window of the first play, encoded here: the service's values are the dictionary's activations
+    tokens = torch.as_tensor(index["tokens"][: svc.WINDOW].astype(np.int64))[None]
+    with torch.inference_mode():
+        z = d.encode(sae.activations(model, tokens, d.config.hook))[0]
+    i = int(torch.argmax((z > 0).sum(0)))  # the feature firing most often in that window
+    here = z[:, i][z[:, i] > 0].numpy()
+    got = held_out.values[held_out.offsets[i] : held_out.offsets[i] + len(here)]
+    np.testing.assert_allclose(got, here, rtol=1e-5)
+    dead = int(np.nonzero(fired == 0)[0][0])
+    assert svc.histogram(dead).fired == 0 and svc.histogram(dead).counts.sum() == 0
+
+
+def _legend(fig: dict) -> dict[str, dict]:
+    return {t["name"]: t for t in fig["data"] if t.get("showlegend", True)}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_card_shows_the_histogram_and_the_sweep_with_the_shipped_dictionary(held_out, lang):
+    from app.features import service as svc
+
+    at = open_app("features", lang=lang, timeout=180, features_text=TEXT, features_id="17")
+    assert not at.exception and not at.error
+    h = svc.histogram(17)
+    hist = spec(at, "features_hist")
+    assert (
+        sum(hist["data"][0]["y"])
+        == h.fired
+        == int(load_file(str(zoo.checkpoint_dir("gpt-sae") / "index.safetensors"))["fired"][17])
+    )
+    assert hist["layout"]["yaxis"]["type"] == "log"
+    captions = " ".join(c.value for c in at.caption)
+    assert f"{h.fired:,}" in captions and f"{h.frequency:.3%}" in captions
+    sweep = spec(at, "features_sweep")
+    lines = [t for t in sweep["data"] if t["mode"] == "lines+markers"]
+    runs = CARD["sweep"]["runs"]
+    sizes = sorted({r["n_features"] for r in runs})
+    assert len(lines) == 2 * len(sizes) and len(_legend(sweep)) == len(sizes) + 1  # a line per size in each panel
+    for n in sizes:
+        mine = sorted((r for r in runs if r["n_features"] == n), key=lambda r: r["k"])
+        name = translate("features.sweep.size", lang, n=n)
+        fve, delta = (t for t in lines if t["name"] == name)
+        assert fve["x"] == [r["l0"] for r in mine] and fve["y"] == [r["fve"] for r in mine]
+        assert delta["y"] == [r["delta_nats"] for r in mine] and delta["yaxis"] == "y2"
+    stars = [t for t in sweep["data"] if t["mode"] == "markers"]
+    m = CARD["metrics"]
+    assert [(s["x"], s["y"]) for s in stars] == [([m["l0"]], [m["fve"]]), ([m["l0"]], [m["delta_nats"]])]
+    assert all(s["marker"]["symbol"] == "star" for s in stars)
+    assert f"{m['delta_nats']:+.3f}" in captions and "2407.14435" in " ".join(x.value for x in at.markdown)
+    assert any(s.value == translate("features.s5", lang) for s in at.subheader)
+
+
+def _speaker_tokens(index, tok) -> np.ndarray:
+    """Written here apart from the service: a token is on a speaker's name when it has a letter and its line (the
+    text between newlines around it) is an upper-case name ending in a full stop, not an "ACT" heading."""
+    import re
+
+    pieces = [tok.decode([int(t)]) for t in index["tokens"]]
+    text = "".join(pieces)
+    starts = np.cumsum([0] + [len(p) for p in pieces])
+    out = np.zeros(len(pieces), dtype=bool)
+    for j, p in enumerate(pieces):
+        if not re.search(r"[A-Za-z]", p):
+            continue
+        c = starts[j] + next(k for k, ch in enumerate(p) if ch.isalpha())  # the token's first letter
+        line = text[text.rfind("\n", 0, c) + 1 : (text.find("\n", c) + 1 or len(text) + 1) - 1].strip()
+        out[j] = bool(re.fullmatch(r"[A-Z][A-Z' .\-]*\.", line)) and not line.startswith("ACT ")
+    return out
+
+
+@pytest.fixture(scope="module")
+def speakers(direct):
+    d, model, index, tok = direct
+    on = _speaker_tokens(index, tok)
+    top = index["top_position"]
+    hits = np.where(top >= 0, on[np.maximum(top, 0)], False).sum(1)
+    return hits, (top >= 0).sum(1)
+
+
+def test_the_names_exercise_passes_a_feature_on_speakers_names_and_fails_others(speakers, direct):
+    from app.features import service as svc
+
+    hits, shown = speakers
+    fired = direct[2]["fired"]
+    good = int(np.argmax(np.where((shown == 8) & (hits == 8), fired, -1)))  # all 8 on names, the most frequent
+    bad = int(np.argmax(np.where((shown == 8) & (hits == 0), fired, -1)))  # none on names
+    edge = int(np.nonzero((shown == 8) & (hits == 5))[0][0])  # 5 of 8: under three quarters
+    six = int(np.nonzero((shown == 8) & (hits == 6))[0][0])  # 6 of 8: three quarters
+    for i, ok in ((good, True), (bad, False), (edge, False), (six, True)):
+        r = svc.on_names(i)
+        assert (r.on_names, r.shown, r.ok) == (int(hits[i]), 8, ok), i
+    want = {int(i) for i in np.nonzero((shown >= svc.SPEAKER_MIN) & (hits >= 0.75 * shown))[0]}
+    assert set(svc.name_features()) == want and len(want) > 10
+    for lang in ("en", "zh"):
+        for i, ok in ((good, True), (bad, False)):
+            at = open_app("features", lang=lang, timeout=180, features_text=TEXT, features_id=str(i))
+            at.button(key="lessons_features_check").click()
+            at = rerun(at, lang)
+            assert not at.exception
+            if ok:
+                assert at.success and str(i) in at.success[-1].value and not at.warning
+            else:
+                assert at.warning and f"{int(hits[i])}" in at.warning[-1].value and not at.success
+                assert at.warning[-1].value == translate(
+                    "lessons.ex.features.hint", lang, i=i, on=int(hits[i]), n=8, need=svc.SPEAKER_MIN
+                )
+
+
+def test_the_scale_reruns_section_3_alone():
+    """Section 3 is a fragment: moving its scale reruns the edit, not the page's table, card, steering and sweep (in
+    the browser; AppTest reruns the whole script, so this reads the decorator; bench.moves features-scale times it)."""
+    from app.features import sections
+
+    assert getattr(sections.edit, "__wrapped__", None) is not None  # st.fragment's wrapper
+    assert sections.edit.__wrapped__.__name__ == "edit"

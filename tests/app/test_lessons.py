@@ -9,13 +9,14 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from app.catalog import PAPERS, START_HERE
+from app.catalog import PAPERS, START_HERE, TOOLS
 from app.lessons import exercises, progress, worksheet
 from app.lessons.paths import PATHS
 from app.shared.i18n import translate
 from tests.app.conftest import open_app, rerun
 
 PAGES = {p.page for p in PAPERS}
+TOOL_STOPS = {"features": "gpt"}  # a tool on a path, and the page whose model it reads (the stop it follows)
 
 
 def _solve(at, page: str, answer, lang: str = "en"):
@@ -44,13 +45,16 @@ def test_paths_follow_the_reading_order_and_name_real_pages_and_strings():
     for key, stops in PATHS.items():
         assert 5 <= len(stops) <= 8, key
         assert [s.number for s in stops] == list(range(1, len(stops) + 1))
-        assert all(s.page in PAGES for s in stops), key
-        positions = [order[s.page] for s in stops]
+        assert all(s.page in PAGES | set(TOOL_STOPS) for s in stops), key
+        for s in stops:  # a tool comes right after the page whose model it reads
+            if s.page in TOOL_STOPS:
+                assert s.number > 1 and stops[s.number - 2].page == TOOL_STOPS[s.page], key
+        positions = [order[s.page] for s in stops if s.page in PAGES]
         assert positions == sorted(positions), f"{key} is not in the catalog's reading order"
         for s in stops:  # every text in both languages (translate raises on a missing key)
             for lang in ("en", "zh"):
                 assert translate(f"lessons.task.{key}.{s.task}", lang)
-    assert [s.page for s in PATHS["scratch"]][:5] == ["attention", "forward-pass", "gpt", "bert", "t5"]
+    assert [s.page for s in PATHS["scratch"]][:6] == ["attention", "forward-pass", "gpt", "features", "bert", "t5"]
     assert {"rope", "llama", "mistral", "flash-attention", "mla", "mamba"} <= {s.page for s in PATHS["efficient"]}
     assert {"scaling", "alignment", "reasoning"} <= {s.page for s in PATHS["reasoning"]}
 
@@ -70,7 +74,9 @@ def test_the_lessons_page_lists_every_path_and_its_worksheets(lang):
 def test_a_stop_opens_its_page_prepared_with_the_task_and_links_on():
     at = open_app("attention", lang="en", lesson="scratch", stop="1", attention_step="2")
     assert not at.exception
-    assert any("Attention from scratch" in m.value and "stop 1 of 7" in m.value for m in at.markdown)
+    assert any(
+        "Attention from scratch" in m.value and f"stop 1 of {len(PATHS['scratch'])}" in m.value for m in at.markdown
+    )
     assert any(m.value == translate("lessons.task.scratch.attention", "en") for m in at.markdown)
     assert at.slider(key="attention_step").value == 2  # the prepared state
     nxt = [link.proto for link in at.get("page_link") if link.proto.label == "Next stop →"]
@@ -90,7 +96,7 @@ def test_the_last_stop_links_back_to_the_lessons_and_the_previous_stop_carries_i
 
 @pytest.mark.parametrize("stop", [s for stops in PATHS.values() for s in stops], ids=lambda s: f"{s.path}-{s.number}")
 def test_every_stop_opens_its_page_in_its_prepared_state(stop):
-    at = open_app(stop.page, lang="en", **stop.query("en"))
+    at = open_app(stop.page, lang="en", timeout=180, **stop.query("en"))  # the feature card reads the plays once
     assert not at.exception
     assert any(f"stop {stop.number} of {len(PATHS[stop.path])}" in m.value for m in at.markdown)
     for key, value in stop.params:  # each prepared control is one the page draws, at the prepared value
@@ -370,9 +376,9 @@ def test_bert_is_answered_with_the_pages_masks(masks, hits):
 
 
 def test_every_model_page_has_an_exercise_in_both_languages():
-    assert set(exercises.EXERCISES) == PAGES
+    assert set(exercises.EXERCISES) == PAGES | set(TOOL_STOPS)
     assert set(CHOICES) | {"moe", "bert"} == PAGES
-    for page in PAGES:
+    for page in PAGES | set(TOOL_STOPS):
         for lang in ("en", "zh"):
             assert translate(f"lessons.ex.{exercises.slug(page)}.q", lang)
 
@@ -390,7 +396,7 @@ def test_progress_shows_on_home_and_in_its_path_and_resets():
     at.switch_page("home/page.py").run()
     assert not at.exception
     total = len([s for s in PATHS["scratch"] if s.page in exercises.EXERCISES])
-    line = translate("lessons.progress.line", "en", seen=1, stops=7, solved=1, total=total)
+    line = translate("lessons.progress.line", "en", seen=1, stops=len(PATHS["scratch"]), solved=1, total=total)
     assert any(line in m.value for m in at.markdown)
     at.switch_page("lessons/page.py").run()
     assert any(line == c.value for c in at.caption)
@@ -728,3 +734,23 @@ def test_the_worksheet_separates_answers_by_a_mark_none_contains_and_quotes_word
     bert = exercises.EXERCISES["bert"].answer(lang)
     assert "“,”" in bert and ", ,," not in bert
     assert bert in md
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_feature_microscope_stop_is_titled_as_a_tool_and_opens_prepared(lang):
+    """A tool on a path: its link and worksheet use the tool's title (it has no paper), and the stop opens the page
+    with its task in the banner and its exercise below, on a feature that is not yet an answer."""
+    stop = next(s for s in PATHS["scratch"] if s.page == "features")
+    assert stop.title_key == "tool.features.title" == next(f"tool.{x.key}.title" for x in TOOLS if x.page == "features")
+    assert f"## {stop.number}. {translate('tool.features.title', lang)}" in worksheet.markdown("scratch", lang, "")
+    lessons = open_app("lessons", lang=lang)
+    assert not lessons.exception
+    assert any(translate("tool.features.title", lang) in link.proto.label for link in lessons.get("page_link"))
+    at = open_app("features", lang=lang, timeout=180, lesson="scratch", stop=str(stop.number), **dict(stop.params))
+    assert not at.exception and not at.error
+    assert any(m.value == translate("lessons.task.scratch.features", lang) for m in at.markdown)
+    from app.features import service as svc
+
+    opened = at.number_input(key="features_id").value  # the default text's first token's strongest feature
+    assert not svc.on_names(opened).ok  # the stop does not open on an answer: the reader types a speaker's line
+    assert any(translate("lessons.ex.features.q", lang) in m.value for m in at.markdown)
