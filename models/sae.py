@@ -146,23 +146,29 @@ def activations(model: nn.Module, tokens: torch.Tensor, hook: str) -> torch.Tens
     return t[hook]
 
 
+HIST_BINS = 24  # a feature's activation histogram in the index: bars from 0 to its largest activation
+
+
 @torch.inference_mode()
 def feature_index(
     dictionary: SAE, model: nn.Module, docs: list, top: int = 8, window: int = 256, batch: int = 16
 ) -> dict[str, torch.Tensor]:
     """What a feature browser needs, from held-out documents (each a 1-D array of ids): every document read in
     consecutive windows of ``window`` tokens (each window its own context), and for each feature how many tokens it
-    fired on and its ``top`` strongest tokens, strongest first.
+    fired on, its ``top`` strongest tokens, strongest first, and how strongly it fired where it fired.
 
     Returns tensors: ``tokens`` (N,) int16 the documents' ids one after the other, ``doc_starts`` (D,) int32 where
     each begins; ``fired`` (n,) int32; ``top_position`` (n, top) int32 into ``tokens`` (−1 where the feature fired on
-    fewer tokens), ``top_activation`` (n, top) float16 (0 there). Ties keep the earlier token."""
+    fewer tokens), ``top_activation`` (n, top) float16 (0 there). Ties keep the earlier token. ``histogram`` (n,
+    HIST_BINS) int32: the tokens it fired on, by activation in HIST_BINS equal bars from 0 to its largest activation
+    (``numpy.histogram``'s bars: each half-open but the last); a row sums to ``fired``."""
     n = dictionary.config.n_features
     starts = np.cumsum([0] + [len(d) for d in docs[:-1]])
     pieces = []  # (global start, ids of one window)
     for start, doc in zip(starts, docs):
         pieces += [(int(start) + i, np.asarray(doc[i : i + window])) for i in range(0, len(doc), window)]
     fired = torch.zeros(n, dtype=torch.int64)
+    which, values = [], []  # every (feature, activation) where a feature fired: the histograms, once its top is known
     best_act = torch.full((top, n), -1.0)
     best_pos = torch.full((top, n), -1, dtype=torch.int64)
     by_length: dict[int, list] = {}
@@ -175,6 +181,9 @@ def feature_index(
             z = dictionary.encode(activations(model, tokens, dictionary.config.hook)).reshape(-1, n)  # (R·L, n)
             pos = torch.as_tensor([s + i for s, _ in rows for i in range(length)], dtype=torch.int64)
             fired += (z > 0).sum(0)
+            on = z.nonzero()
+            which.append(on[:, 1])
+            values.append(z[on[:, 0], on[:, 1]])
             vals, idx = z.topk(min(top, len(z)), dim=0)  # (top, n)
             acts = torch.cat([best_act, vals])
             where = torch.cat([best_pos, pos[idx]])
@@ -184,12 +193,22 @@ def feature_index(
             keep = torch.sort(acts, dim=0, descending=True, stable=True).indices[:top]
             best_act, best_pos = acts.gather(0, keep), where.gather(0, keep)
     none = best_act <= 0
+    histogram = np.zeros((n, HIST_BINS), dtype=np.int32)
+    if which:
+        f, v = torch.cat(which).numpy(), torch.cat(values).float().numpy()
+        order = np.argsort(f, kind="stable")
+        f, v = f[order], v[order]
+        bounds = np.searchsorted(f, np.arange(n + 1))
+        tops = best_act[0].float().numpy()
+        for i in np.nonzero(bounds[1:] > bounds[:-1])[0]:
+            histogram[i] = np.histogram(v[bounds[i] : bounds[i + 1]], bins=HIST_BINS, range=(0.0, float(tops[i])))[0]
     return {
         "tokens": torch.as_tensor(np.concatenate(docs), dtype=torch.int16),
         "doc_starts": torch.as_tensor(starts, dtype=torch.int32),
         "fired": fired.to(torch.int32),
         "top_position": best_pos.masked_fill(none, -1).T.contiguous().to(torch.int32),
         "top_activation": best_act.masked_fill(none, 0).T.contiguous().half(),
+        "histogram": torch.as_tensor(histogram),
     }
 
 

@@ -144,7 +144,8 @@ def histogram(i: int) -> None:
         f"feature-{i}-histogram",
         key="features_hist",
     )
-    st.caption(t("features.hist.caption", fired=h.fired, tokens=h.tokens, freq=h.frequency, median=h.median))
+    lo, hi = h.median
+    st.caption(t("features.hist.caption", fired=h.fired, tokens=h.tokens, freq=h.frequency, lo=lo, hi=hi))
 
 
 def price() -> None:

@@ -390,87 +390,20 @@ def steer(
 
 # ---- a feature's activations over the held-out plays: the histogram ------------------------------------------------
 
-WINDOW = 256  # tokens per window when the held-out plays are read again: the index's own reading (models.sae)
-BATCH = 16  # windows per forward pass
-BINS = 24  # the histogram's bars, from 0 to the feature's largest activation
-
-
-class _Reached(Exception):
-    """Raised at the dictionary's layer: the layers after it are not needed to read the stream there."""
-
-    def __init__(self, stream: torch.Tensor):
-        self.stream = stream
-
-
-def _stream(tokens: torch.Tensor) -> torch.Tensor:
-    """The stream (B, T, d) at the dictionary's hook, the blocks after it never run."""
-    hook = _dictionary().config.hook
-
-    def stop(x: torch.Tensor, name: str) -> torch.Tensor:
-        raise _Reached(x)
-
-    try:
-        with torch.inference_mode(), intervene({hook: stop}):
-            MODEL.model.trunk(tokens)
-    except _Reached as r:
-        return r.stream
-    raise RuntimeError(f"{hook} was not reached")  # pragma: no cover - every GPT runs its blocks
-
-
-@dataclass(frozen=True)
-class HeldOut:
-    """Every activation of every feature on the held-out plays, grouped by feature: feature i's are
-    ``values[offsets[i]:offsets[i + 1]]`` (the tokens where it fires, in the plays' order)."""
-
-    values: np.ndarray  # (Σ fired,) float32
-    offsets: np.ndarray  # (n + 1,) int64
-    seconds: float  # what reading the plays again took
-
-
-@st.cache_resource(show_spinner=False)
-def _held_out() -> HeldOut:
-    """The held-out plays the index shipped (its ``tokens``), read again as ``models.sae.feature_index`` read them:
-    each play in consecutive windows of 256 tokens. Once per process (~15–30 s on this machine's one core; the
-    deployment's warm-up runs it before the first visitor); ~16 MB kept."""
-    import time
-
-    start = time.perf_counter()
-    index, d = _index(), _dictionary()
-    tokens, starts = index["tokens"].astype(np.int64), [int(s) for s in index["doc_starts"]]
-    ends = [*starts[1:], len(tokens)]
-    groups: list[list[np.ndarray]] = []
-    for lo, hi in zip(starts, ends):
-        windows = [tokens[i : min(i + WINDOW, hi)] for i in range(lo, hi, WINDOW)]
-        full = [w for w in windows if len(w) == WINDOW]
-        groups += [full[b : b + BATCH] for b in range(0, len(full), BATCH)]
-        groups += [[w] for w in windows if len(w) < WINDOW]  # a play's last, shorter window alone
-    features, values = [], []
-    with torch.inference_mode():
-        for group in groups:
-            pre = d.pre_activations(_stream(torch.as_tensor(np.stack(group))))
-            v, f = pre.reshape(-1, d.config.n_features).topk(d.config.k, dim=-1)  # as models.sae.top_k keeps them
-            keep = v > 0
-            features.append(f[keep].numpy().astype(np.int32))
-            values.append(v[keep].numpy().astype(np.float32))
-    f, v = np.concatenate(features), np.concatenate(values)
-    order = np.argsort(f, kind="stable")  # by feature, each feature's tokens in the plays' order
-    counts = np.bincount(f, minlength=d.config.n_features)
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    return HeldOut(v[order], offsets, time.perf_counter() - start)
-
 
 @dataclass(frozen=True)
 class Histogram:
-    """How strongly a feature fires where it fires on the held-out plays: ``counts[j]`` tokens with an activation in
-    [edges[j], edges[j + 1]) (the last bar closed)."""
+    """How strongly a feature fires where it fires on the held-out plays, as the index counted it when the dictionary
+    was trained (``models.sae.feature_index``): ``counts[j]`` tokens with an activation in [edges[j], edges[j + 1])
+    (the last bar closed)."""
 
     index: int
-    edges: np.ndarray  # (BINS + 1,)
-    counts: np.ndarray  # (BINS,) int64; sums to fired
+    edges: np.ndarray  # (bars + 1,) from 0 to its largest activation
+    counts: np.ndarray  # (bars,) int64; sums to fired
     fired: int  # tokens it fires on
     tokens: int  # held-out tokens read
     frequency: float  # fired / tokens
-    median: float  # its median activation where it fires (0 when it never does)
+    median: tuple[float, float]  # the bar that holds its median activation where it fires ((0, 0) when it never does)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -478,19 +411,20 @@ def histogram(i: int) -> Histogram:
     n = facts().n_features
     if not 0 <= i < n:
         raise InputError("features.error.index", max=n - 1)
-    h = _held_out()
-    values = h.values[h.offsets[i] : h.offsets[i + 1]]
-    top = float(values.max()) if len(values) else 1.0
-    counts, edges = np.histogram(values, bins=BINS, range=(0.0, top))
-    tokens = facts().tokens
+    index = _index()
+    counts = index["histogram"][i].astype(np.int64)
+    top = float(index["top_activation"][i][0])
+    edges = np.linspace(0.0, top if top > 0 else 1.0, len(counts) + 1)
+    fired, tokens = int(counts.sum()), len(index["tokens"])
+    bar = int(np.searchsorted(np.cumsum(counts), fired / 2)) if fired else None
     return Histogram(
         i,
         edges,
-        counts.astype(np.int64),
-        len(values),
+        counts,
+        fired,
         tokens,
-        len(values) / tokens,
-        float(np.median(values)) if len(values) else 0.0,
+        fired / tokens,
+        (float(edges[bar]), float(edges[bar + 1])) if bar is not None else (0.0, 0.0),
     )
 
 

@@ -103,12 +103,13 @@ STRINGS = {
     "features.hist.x": ("activation where it fires", "激活值（只计它激活的词元）"),
     "features.hist.y": ("held-out tokens (log scale)", "留出词元数（对数刻度）"),
     "features.hist.caption": (
-        "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); median activation there {median:.2f}. "
-        "Counts on a log scale (each grid line ten times the one below), so a few strong activations still show. "
-        "The plays are read again for this, as the index read them (windows of 256 tokens).",
-        "它在 {tokens:,} 个留出词元中的 {fired:,} 个上激活（{freq:.3%}）；这些位置上激活值的中位数为 {median:.2f}。"
-        "计数用对数刻度（每条网格线是下面一条的十倍），少数很强的激活也看得见。"
-        "为此把剧本按索引的读法（每段 256 个词元）重新读了一遍。",
+        "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); its median activation there lies "
+        "between {lo:.2f} and {hi:.2f}. Counts on a log scale (each grid line ten times the one below), so a few "
+        "strong activations still show. Counted over every held-out token when the dictionary was trained (its "
+        "index).",
+        "它在 {tokens:,} 个留出词元中的 {fired:,} 个上激活（{freq:.3%}）；这些位置上激活值的中位数在 {lo:.2f} 与 "
+        "{hi:.2f} 之间。计数用对数刻度（每条网格线是下面一条的十倍），少数很强的激活也看得见。"
+        "这些计数是训练字典时在全部留出词元上统计的（它的索引）。",
     ),
     "features.s5": ("5 · The price of interpretability", "5 · 可解释性的代价"),
     "features.sweep.size": ("{n:,} features", "{n:,} 个特征"),

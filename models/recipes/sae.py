@@ -20,6 +20,7 @@ spliced / zero- and mean-ablated, Δ nats and the loss recovered; and the dead s
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import asdict
@@ -301,8 +302,9 @@ def _index_record(index: dict[str, torch.Tensor], path: Path) -> dict[str, Any]:
         "held_out_tokens": int(index["tokens"].numel()),
         "top": int(index["top_position"].shape[1]),
         "about": "tokens: the validation plays' ids, one document after the other (doc_starts); per feature: fired "
-        "(tokens it fired on), top_position (into tokens; -1: none) and top_activation (float16), strongest first; "
-        "each document read in windows of 256 tokens",
+        "(tokens it fired on), top_position (into tokens; -1: none) and top_activation (float16), strongest first, "
+        f"and histogram (tokens by activation, {sae.HIST_BINS} equal bars from 0 to its largest); each document read "
+        "in windows of 256 tokens",
     }
 
 
@@ -317,6 +319,27 @@ def evaluate(model: sae.SAE, out: Path) -> dict[str, Any]:
     finally:
         torch.set_num_threads(threads)
     return found | {"dead_share": dead_share(index)}
+
+
+def reindex(name: str) -> dict[str, Any]:
+    """Recompute a shipped dictionary's feature index from its weights (as the recipe's last step did, on the float16
+    weights held in float32) and the card's record of it: ``python -m models.recipes.sae reindex NAME``, when the
+    index gains a field. Every field the shipped index had must come out the same, or nothing is written."""
+    torch.set_num_threads(1)
+    out = zoo.checkpoint_dir(name)
+    d = zoo.load(name).float()
+    model, tok = gpt_model(d.config.model)
+    card = json.loads((out / "card.json").read_text())
+    index = sae.feature_index(d, model, validation_docs(tok), top=int(card["index"]["top"]))
+    path = out / "index.safetensors"
+    shipped = safetensors.torch.load_file(str(path))
+    for key, value in shipped.items():
+        if not torch.equal(index[key], value):
+            raise SystemExit(f"{name}: the recomputed index differs from the shipped one in {key!r}; nothing written")
+    safetensors.torch.save_file(index, str(path))
+    card["index"] = _index_record(index, path)
+    zoo.write_card(name, card)
+    return card["index"]
 
 
 def example_inputs(out: Path) -> dict[str, np.ndarray]:
@@ -346,3 +369,9 @@ RECIPES = [
         defaults=SETTINGS,
     ),
 ]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] != "reindex":
+        raise SystemExit("usage: python -m models.recipes.sae reindex NAME")
+    print(json.dumps(reindex(sys.argv[2]), indent=2))

@@ -196,3 +196,27 @@ def test_the_shipped_index_is_recomputed(dictionary, lm):
     features = torch.linspace(0, dictionary.config.n_features - 1, 16).long()
     assert torch.equal(again["top_position"][features], index["top_position"][features])
     assert_close(again["top_activation"][features].float(), index["top_activation"][features].float(), 1e-3)
+    # a bar's edge may fall between two near-ties of another thread count: the bars as shipped, within a token or two
+    assert (again["histogram"][features] - index["histogram"][features]).abs().sum() <= 2 * len(features)
+
+
+@shipped
+def test_the_index_histograms_count_every_firing_once(dictionary, lm):
+    """Each feature's histogram holds every held-out token it fired on (a row sums to ``fired``); for the features
+    firing in the first window the index read, that window's activations fall in the bars the histogram counts
+    (recomputed here with numpy on that window alone: a lower bound, bar by bar, of the whole plays' counts)."""
+    model, _ = lm
+    index = safetensors.torch.load_file(str(FOLDER / "index.safetensors"))
+    hist = index["histogram"].long()
+    assert hist.shape == (dictionary.config.n_features, sae.HIST_BINS)
+    assert torch.equal(hist.sum(1), index["fired"].long())
+    window = index["tokens"][:256].long()[None]
+    with torch.no_grad():
+        z = dictionary.encode(sae.activations(model, window, dictionary.config.hook))[0]
+    for feature in (z > 0).sum(0).argsort(descending=True)[:5].tolist():
+        values = z[:, feature][z[:, feature] > 0].numpy()
+        top = float(index["top_activation"][feature][0])
+        here = np.histogram(np.clip(values, 0, top), bins=sae.HIST_BINS, range=(0.0, top))[0]
+        # float16's top can sit a hair under the float32 one: compare with one bar of slack at the bar edges
+        shipped = np.cumsum(hist[feature].numpy())
+        assert here.sum() <= shipped[-1] and (np.cumsum(here)[:-1] <= shipped[1:]).all()
