@@ -114,7 +114,9 @@ export default function ({ data, parentElement }) {
   plotly().then((P) => {
     if (gd.__teKey !== key) return;  // a newer figure came while plotly.js loaded
     gd.__teWidth = gd.clientWidth;
-    return P.react(gd, fig.data || [], fig.layout, data.config).then(() => { gd.__teDrawn = true; });
+    // the figure as one object: its frames too (a figure's own slider, plots.stepped, animates between them)
+    const figure = { data: fig.data || [], layout: fig.layout, frames: fig.frames || [], config: data.config };
+    return P.react(gd, figure).then(() => { gd.__teDrawn = true; });
   }).catch((e) => { gd.textContent = String(e); });
   return gd.__teCleanup;
 }

@@ -75,3 +75,16 @@ def test_a_plot_that_leaves_the_page_is_freed(server, page):
     wait_idle(page)
     assert exceptions(page) == 0
     assert page.evaluate(f"() => document.querySelectorAll('{PLOTS}').length") >= 1  # the new page's own plots
+
+
+def test_a_figure_with_its_own_slider_keeps_its_frames(server, page):
+    """A figure whose slider steps through frames (``plots.stepped``, RoPE's rotation) reaches the plot with every
+    frame: its slider moves in the browser, without a rerun."""
+    goto(page, f"{server}/rope")
+    plot = ".st-key-rope_rotation .js-plotly-plot"
+    page.wait_for_function(f"() => !!document.querySelector('{plot}')?._fullLayout")
+    frames, steps = page.evaluate(
+        f"() => {{ const gd = document.querySelector('{plot}');"
+        " return [gd._transitionData._frames.length, gd.layout.sliders[0].steps.length]; }"
+    )
+    assert frames == steps > 1
