@@ -101,7 +101,7 @@ STRINGS = {
     ),
     "features.hist": ("How strongly it fires", "激活强度的分布"),
     "features.hist.x": ("activation where it fires", "激活值（只计它激活的词元）"),
-    "features.hist.y": ("held-out tokens (log scale)", "留出词元数（对数刻度）"),
+    "features.hist.y": ("tokens (log)", "词元数（对数）"),  # short: the figure is low, a long title is cut
     "features.hist.caption": (
         "It fires on {fired:,} of the {tokens:,} held-out tokens ({freq:.3%}); its median activation there lies "
         "between {lo:.2f} and {hi:.2f}. Counts on a log scale (each grid line ten times the one below), so a few "
