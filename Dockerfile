@@ -27,6 +27,8 @@ RUN python3 -m venv /venv \
 COPY . .
 # The corpus is fetched at build time: the running app never reaches the network.
 RUN /venv/bin/python -m models.data.shakespeare && /venv/bin/python -m models.data.pretrained
+# The kept charts' plotly.js and script, served from app/static/ (the app copies them there on first use otherwise)
+RUN /venv/bin/python -c "from app.shared import kept_chart; kept_chart.publish()"
 
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
