@@ -265,7 +265,7 @@ def steer_default_layer(name: str) -> int:
 
 
 def _steer_ids(ck: services.Checkpoint, text: str, name: str) -> list[int]:
-    ids = [*ck.prefix, *ck.tokenizer.encode(text).ids]
+    ids = ck.encode(text).tolist()
     if len(ids) > STEER_MAX_TOKENS[name]:
         raise InputError("features.error.steer_tokens", n=len(ids), max=STEER_MAX_TOKENS[name])
     return ids
@@ -285,16 +285,6 @@ def _steer_list(ck: services.Checkpoint, text: str, which: str, name: str) -> li
     if len(lines) > STEER_LIST_MAX:
         raise InputError("features.error.steer_list_many", which=which, max=STEER_LIST_MAX)
     return [_steer_ids(ck, line, name) for line in lines]
-
-
-def _stops(ck: services.Checkpoint) -> set[int]:
-    """A real model's end-of-turn and end-of-text ids (its card's and the usual ones); ours writes on."""
-    if not ck.real:
-        return set()
-    from models import pretrained
-
-    found = (ck.tokenizer.token_to_id(t) for t in (*ck.card.get("stop", ()), *pretrained.END_TOKENS))
-    return {i for i in found if i is not None}
 
 
 @dataclass(frozen=True)
@@ -364,7 +354,7 @@ def steer(
         except ValueError:
             raise InputError("features.error.steer_same") from None
     s = steering.generate(model, ids, n, layer, direction, float(alpha))
-    ends = _stops(ck)
+    ends = set(ck.stops)  # a real model's end of turn or text; ours writes on
 
     def text(new: tuple[int, ...]) -> str:
         cut = next((j for j, i in enumerate(new) if i in ends), len(new))  # a real model's end of turn ends it
@@ -524,23 +514,27 @@ class OnNames:
     ok: bool  # on_names ≥ SPEAKER_SHARE × shown and shown ≥ SPEAKER_MIN
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
+@st.cache_resource(show_spinner=False)
+def _name_hits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per feature: (its strongest held-out contexts whose firing token is on a speaker's name, its contexts shown,
+    whether it passes: enough contexts, and SPEAKER_SHARE of them on names)."""
+    top = _index()["top_position"]
+    hits = np.where(top >= 0, _on_names()[np.maximum(top, 0)], False).sum(1)
+    shown = (top >= 0).sum(1)
+    return hits, shown, (shown >= SPEAKER_MIN) & (hits >= SPEAKER_SHARE * shown)
+
+
 def on_names(i: int) -> OnNames:
     n = facts().n_features
     if not 0 <= i < n:
         raise InputError("features.error.index", max=n - 1)
-    pos = _index()["top_position"][i]
-    pos = pos[pos >= 0]
-    hits = int(_on_names()[pos].sum())
-    return OnNames(i, hits, len(pos), len(pos) >= SPEAKER_MIN and hits >= SPEAKER_SHARE * len(pos))
+    hits, shown, ok = _name_hits()
+    return OnNames(i, int(hits[i]), int(shown[i]), bool(ok[i]))
 
 
 @st.cache_data(show_spinner=False)
 def name_features() -> tuple[int, ...]:
     """Every feature that passes ``on_names``, the most often firing first."""
-    top = _index()["top_position"]
-    hits = np.where(top >= 0, _on_names()[np.maximum(top, 0)], False).sum(1)
-    shown = (top >= 0).sum(1)
-    ok = np.nonzero((shown >= SPEAKER_MIN) & (hits >= SPEAKER_SHARE * shown))[0]
+    ok = np.nonzero(_name_hits()[2])[0]
     fired = _index()["fired"]
     return tuple(int(i) for i in sorted(ok, key=lambda i: (-int(fired[i]), int(i))))

@@ -123,16 +123,8 @@ def chat_template(name: str = NAME) -> str | None:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def stops(name: str = NAME) -> tuple[int, ...]:
-    """The ids that end a real model's turn or text (its card's ``stop``, and the usual end tokens where its
-    tokenizer has them: ``models.pretrained.END_TOKENS``); generation stops at the first. Ours: none (it writes
-    on through <|endoftext|>, as it was trained on documents one after the other)."""
-    if not is_real(name):
-        return ()
-    from models import pretrained
-
-    tok = handle(name).tokenizer
-    found = (tok.token_to_id(t) for t in (*handle(name).card.get("stop", ()), *pretrained.END_TOKENS))
-    return tuple(sorted({i for i in found if i is not None}))
+    """The ids that end the model's turn or text (``services.Checkpoint.stops``; ours: none)."""
+    return handle(name).stops
 
 
 def tokenize(text: str, name: str = NAME, chat: bool = False) -> Tokens:

@@ -240,10 +240,14 @@ class Training:
 
     def at(self, i: int, c: float) -> float:
         """Run ``i``'s loss at compute ``c``, interpolated in log C between its logged points (NaN outside them)."""
-        x = np.log(self.flops[i])
-        if not x[0] <= math.log(c) <= x[-1]:
-            return math.nan
-        return float(np.interp(math.log(c), x, self.loss[i]))
+        return _loss_at(self.flops[i], self.loss[i], c)
+
+
+def _loss_at(flops: np.ndarray, loss: np.ndarray, c: float) -> float:
+    x = np.log(flops)
+    if not x[0] <= math.log(c) <= x[-1]:
+        return math.nan
+    return float(np.interp(math.log(c), x, loss))
 
 
 def training() -> Training:
@@ -270,26 +274,25 @@ def _training(runs_path: str, runs_mtime: int) -> Training:
         middle = (first + ends) / 2  # the window's loss is its steps' mean: put it at their middle
         flops.append(scaling.flops(int(r["params_non_embedding"]), middle * per_step))
         losses.append(np.array([p[1] for p in r["train_curve"]], dtype=float))
-    t = Training(
+    if runs:
+        lo, hi = min(f[0] for f in flops), max(f[-1] for f in flops)
+        grid = np.geomspace(lo, hi, ENVELOPE_POINTS)
+        table = np.array([[_loss_at(f, v, c) for c in grid] for f, v in zip(flops, losses)])  # NaN: not reached
+        reached = ~np.isnan(table).all(axis=0)  # a gap between the runs' ranges has no envelope
+        grid, table = grid[reached], table[:, reached]
+        winner = np.nanargmin(table, axis=0).astype(int)
+        best = table[winner, np.arange(grid.size)]
+    else:
+        grid, best, winner = np.empty(0), np.empty(0), np.empty(0, dtype=int)
+    return Training(
         names=tuple(r["name"] for r in runs),
         n=tuple(int(r["params_non_embedding"]) for r in runs),
         tokens=tuple(int(r["tokens"]) for r in runs),
         flops=tuple(flops),
         loss=tuple(losses),
-        grid=np.empty(0),
-        best=np.empty(0),
-        winner=np.empty(0, dtype=int),
-    )
-    if not runs:
-        return t
-    lo, hi = min(f[0] for f in flops), max(f[-1] for f in flops)
-    grid = np.geomspace(lo, hi, ENVELOPE_POINTS)
-    table = np.array([[t.at(i, c) for c in grid] for i in range(len(runs))])  # (runs, points), NaN: not reached
-    reached = ~np.isnan(table).all(axis=0)  # a gap between the runs' ranges has no envelope
-    grid, table = grid[reached], table[:, reached]
-    winner = np.nanargmin(table, axis=0)
-    return Training(
-        t.names, t.n, t.tokens, t.flops, t.loss, grid, table[winner, np.arange(grid.size)], winner.astype(int)
+        grid=grid,
+        best=best,
+        winner=winner,
     )
 
 

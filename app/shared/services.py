@@ -455,6 +455,19 @@ class Checkpoint:
         return np.array([*self.prefix, *self.tokenizer.encode(text).ids], dtype=np.int64)
 
     @property
+    def stops(self) -> tuple[int, ...]:
+        """The ids that end a real model's turn or text (its card's ``stop``, and the usual end tokens where its
+        tokenizer has them: ``models.pretrained.END_TOKENS``); generation stops at the first. Ours: none (it writes
+        on through <|endoftext|>, as it was trained on documents one after the other)."""
+        if not self.real:
+            return ()
+        from models import pretrained
+
+        tok = self.tokenizer
+        found = (tok.token_to_id(t) for t in (*self.card.get("stop", ()), *pretrained.END_TOKENS))
+        return tuple(sorted({i for i in found if i is not None}))
+
+    @property
     def card(self) -> dict:
         """``card.json`` (empty when the checkpoint has none): data, command, metrics, bars, ... A fresh dict each
         time, which ``st.cache_data`` can pickle."""
