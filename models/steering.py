@@ -35,7 +35,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models import gpt
+from models import gpt, sae
 from models.probe import Override, intervene, trace
 
 
@@ -62,13 +62,9 @@ def _ids(tokens: Sequence[int], device) -> torch.Tensor:
     return torch.as_tensor(np.asarray(tokens, dtype=np.int64), device=device).reshape(1, -1)
 
 
-@torch.inference_mode()
 def stream(model: nn.Module, tokens: Sequence[int], layer: int) -> torch.Tensor:
     """The stream after block ``layer`` for one sequence of ids: (T, C)."""
-    name = hook(layer)
-    with trace(name) as t:
-        model.trunk(_ids(tokens, next(model.parameters()).device))
-    return t[name][0]
+    return sae.activations(model, _ids(tokens, next(model.parameters()).device), hook(layer))[0]
 
 
 def typical_norm(x: torch.Tensor) -> float:
@@ -91,9 +87,10 @@ def difference_of_means(
     ValueError when a list is empty or the two means coincide."""
     if not positive or not negative:
         raise ValueError("both lists need at least one prompt")
-    d = mean_last(model, positive, layer) - mean_last(model, negative, layer)
+    mean_positive = mean_last(model, positive, layer)
+    d = mean_positive - mean_last(model, negative, layer)
     length = float(d.norm())
-    if not length > 1e-9 * max(1.0, float(mean_last(model, positive, layer).norm())):
+    if not length > 1e-9 * max(1.0, float(mean_positive.norm())):
         raise ValueError("the two lists give the same mean activation")
     return d / length
 
