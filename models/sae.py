@@ -100,8 +100,10 @@ class SAE(nn.Module):
         return (x - self.b_pre) @ self.W_enc.T + self.b_enc
 
     def encode(self, x: torch.Tensor) -> torch.Tensor:
-        """(..., d) stream -> z (..., n): the k largest pre-activations, ReLU'd; every other feature 0."""
-        return top_k(self.pre_activations(x), self.config.k)
+        """(..., d) stream -> z (..., n): the k largest pre-activations, ReLU'd; every other feature 0 (and every
+        feature 0 on a vector the dictionary does not read: ``reads``)."""
+        z = top_k(self.pre_activations(x), self.config.k)
+        return z if self.config.passthrough_norm <= 0 else z * self.reads(x)[..., None]
 
     def decode(self, z: torch.Tensor) -> torch.Tensor:
         """z (..., n) -> x̂ (..., d) in the stream's units: (W_dec z + b_pre) / s."""
@@ -208,8 +210,7 @@ def feature_index(
         for b in range(0, len(group), batch):
             rows = group[b : b + batch]
             tokens = torch.as_tensor(np.stack([ids for _, ids in rows]), dtype=torch.int64)
-            x = activations(model, tokens, dictionary.config.hook)
-            z = (dictionary.encode(x) * dictionary.reads(x)[..., None]).reshape(-1, n)  # (R·L, n); unread: none
+            z = dictionary.encode(activations(model, tokens, dictionary.config.hook)).reshape(-1, n)  # (R·L, n)
             pos = torch.as_tensor([s + i for s, _ in rows for i in range(length)], dtype=torch.int64)
             fired += (z > 0).sum(0)
             vals, idx = z.topk(min(top, len(z)), dim=0)  # (top, n)

@@ -254,7 +254,7 @@ def test_vectors_over_the_passthrough_norm_flow_on_unchanged_and_fire_nothing():
     x[0, 0] *= 100  # a massive activation (SmolLM2's first token after block 14)
     assert d.reads(x).tolist() == [[False, True, True, True, True, True]]
     out = d.splice()[d.config.hook](x, d.config.hook)
-    assert torch.equal(out[0, 0], x[0, 0])
+    assert torch.equal(out[0, 0], x[0, 0]) and not d.encode(x)[0, 0].any() and d.encode(x)[0, 1:].any(-1).all()
     with torch.no_grad():
         assert_close(out[0, 1:], d(x[0, 1:]), 1e-6)
 
