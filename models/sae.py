@@ -30,12 +30,15 @@ while keeping 108 features on per token (JumpReLU was not tried). What TopK gave
 in (of 5.99 nats that zeroing the stream costs), 9.8 % of the features silent on all 127,705 validation tokens.
 docs/training/sae.md has the sweep and what was tried.
 
-Splicing: ``splice()`` gives the override that replaces the stream at ``Config.hook`` (a probe of models/gpt.py,
-``blocks.{i}.resid``) by x̂, through ``models.probe.intervene`` — the project's intervention mechanism — optionally
-with an edit of z (switch a feature off, scale it) and the reconstruction error kept. ``activations()`` reads the
-stream there with ``models.probe.trace``.
+Splicing: ``splice()`` gives the override that replaces the stream at ``Config.hook`` (a probe of models/gpt.py or
+models/llama.py, ``blocks.{i}.resid``) by x̂, through ``models.probe.intervene`` — the project's intervention
+mechanism — optionally with an edit of z (switch a feature off, scale it) and the reconstruction error kept.
+``activations()`` reads the stream there through the same mechanism, ending the forward at the hook.
 
-The checkpoint ``gpt-sae`` is trained by models/recipes/sae.py.
+A preset (``PRESETS``) names the base model and the hook: ``shipped`` is ``gpt-sae`` (our GPT after block 1),
+``smollm2`` is ``smollm2-sae`` (SmolLM2-135M-Instruct after block 14 of 30, width 576, 4,608 features, k = 32), both
+trained by models/recipes/sae.py. SmolLM2's stream there carries massive activations (the first token of a context:
+norm about 24,000 against about 160 elsewhere); ``Config.passthrough_norm`` leaves those out (see ``reads``).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.probe import Override, trace
+from models.probe import Override, intervene
 
 
 @dataclass
@@ -56,13 +59,23 @@ class Config:
     n_features: int = 4096
     k: int = 32  # features kept per token
     hook: str = "blocks.1.resid"  # the probe it reads and replaces: the stream after block 1 of 4
-    model: str = "gpt"  # the checkpoint whose stream it reads
+    model: str = "gpt"  # the checkpoint whose stream it reads (ours, or a real one: ``smollm2-135m``)
     scale: float = 1.0  # s: the stream is multiplied by it before encoding (mean ‖s·x‖² = d_in on training data)
+    # a vector whose norm (model units) exceeds this is not read: it passes a splice unchanged, fires no feature and
+    # is left out of training and of the reconstruction measures (0: every vector is read). SmolLM2's stream after
+    # block 14 holds a few "massive activations" (norm about 24,000 against about 160: the first token of every
+    # window, the attention sink) that no 576-wide dictionary of unit directions should spend features on.
+    passthrough_norm: float = 0.0
 
 
 PRESETS = {
     "tiny": Config(d_in=32, n_features=96, k=4, hook="blocks.0.resid", model="gpt"),
     "shipped": Config(),
+    # SmolLM2-135M-Instruct after block 14 of its 30 (width 576); 4,608 = 8 × 576 features: the largest float16
+    # dictionary under 12 MB (2 · 576 · 4,608 · 2 bytes = 10.6 MB); d_in is the base model's width when trained
+    "smollm2": Config(
+        d_in=576, n_features=4608, k=32, hook="blocks.14.resid", model="smollm2-135m", passthrough_norm=2000.0
+    ),
 }
 
 
@@ -87,8 +100,10 @@ class SAE(nn.Module):
         return (x - self.b_pre) @ self.W_enc.T + self.b_enc
 
     def encode(self, x: torch.Tensor) -> torch.Tensor:
-        """(..., d) stream -> z (..., n): the k largest pre-activations, ReLU'd; every other feature 0."""
-        return top_k(self.pre_activations(x), self.config.k)
+        """(..., d) stream -> z (..., n): the k largest pre-activations, ReLU'd; every other feature 0 (and every
+        feature 0 on a vector the dictionary does not read: ``reads``)."""
+        z = top_k(self.pre_activations(x), self.config.k)
+        return z if self.config.passthrough_norm <= 0 else z * self.reads(x)[..., None]
 
     def decode(self, z: torch.Tensor) -> torch.Tensor:
         """z (..., n) -> x̂ (..., d) in the stream's units: (W_dec z + b_pre) / s."""
@@ -102,6 +117,12 @@ class SAE(nn.Module):
     def normalise_decoder(self) -> None:
         """Every decoder column to unit norm (after each optimiser step, as in the paper)."""
         self.W_dec /= self.W_dec.norm(dim=0, keepdim=True).clamp_min(1e-12)
+
+    def reads(self, x: torch.Tensor) -> torch.Tensor:
+        """(..., d) stream -> (...,) bool: the vectors the dictionary reads (``Config.passthrough_norm``)."""
+        if self.config.passthrough_norm <= 0:
+            return torch.ones(x.shape[:-1], dtype=torch.bool, device=x.device)
+        return x.float().norm(dim=-1) <= self.config.passthrough_norm
 
     def direction(self, i: int) -> torch.Tensor:
         """Feature i's unit direction in the (scaled) stream, (d,)."""
@@ -120,15 +141,18 @@ class SAE(nn.Module):
 
         ``edit``: z -> z' before decoding (a feature switched off or scaled); ``keep_error``: add back the
         reconstruction error x − x̂ of the unedited z, so only the edit changes the stream (with no edit: the clean
-        run); ``replace``: x -> what flows on instead of x̂ (``lambda x: x`` gives exactly the clean model)."""
+        run); ``replace``: x -> what flows on instead of x̂ (``lambda x: x`` gives exactly the clean model). A vector
+        the dictionary does not read (``reads``) flows on unchanged."""
 
         def fn(x: torch.Tensor, name: str) -> torch.Tensor:
             if replace is not None:
                 return replace(x)
             z = self.encode(x)
             if keep_error:  # x plus what the edit changes in x̂: exactly x when the edit changes nothing
-                return x if edit is None else (x + (self.decode(edit(z)) - self.decode(z))).to(x.dtype)
-            return self.decode(edit(z) if edit is not None else z).to(x.dtype)
+                out = x if edit is None else (x + (self.decode(edit(z)) - self.decode(z))).to(x.dtype)
+            else:
+                out = self.decode(edit(z) if edit is not None else z).to(x.dtype)
+            return out if self.config.passthrough_norm <= 0 else torch.where(self.reads(x)[..., None], out, x)
 
         return {self.config.hook: fn}
 
@@ -139,11 +163,34 @@ def top_k(pre: torch.Tensor, k: int) -> torch.Tensor:
     return torch.zeros_like(pre).scatter(-1, indices, torch.relu(values))
 
 
+class _Reached(Exception):
+    """Raised by the override at the hook: carries the stream there and ends the forward."""
+
+
 def activations(model: nn.Module, tokens: torch.Tensor, hook: str) -> torch.Tensor:
-    """The stream (B, T, d) of ``model`` (models.gpt.GPT) at probe ``hook`` for tokens (B, T)."""
-    with torch.inference_mode(), trace(hook) as t:
-        model.trunk(tokens)
-    return t[hook]
+    """The stream (B, T, d) of ``model`` (models.gpt.GPT, models.llama.Llama: anything with ``trunk``) at probe
+    ``hook`` for tokens (B, T). The forward stops there: an override (``models.probe.intervene``) at the hook hands
+    the tensor out by raising, so the blocks after it never run (SmolLM2 after block 14: half the cost)."""
+
+    def stop(x: torch.Tensor, name: str) -> torch.Tensor:
+        raise _Reached(x.detach())
+
+    with torch.inference_mode(), intervene({hook: stop}):
+        try:
+            model.trunk(tokens)
+        except _Reached as reached:
+            return reached.args[0]
+    raise ValueError(f"the model has no probe {hook!r}")
+
+
+def logit_weights(model: nn.Module, direction: torch.Tensor) -> torch.Tensor:
+    """The direct logit weights (V,) of a direction u (d,) in the stream: W_U (γ ⊙ u), the final norm's gain γ
+    applied and its normalisation left out, the tokens u promotes (+) and suppresses (−) when added to the last
+    stream. Ours (models.gpt.GPT): γ of ``ln_f``, W_U = E (tied); a LLaMA (models.llama.Llama): γ of the final
+    RMSNorm ``norm``, W_U = E, or ``head`` where the output matrix is its own."""
+    gain = model.ln_f.weight if hasattr(model, "ln_f") else model.norm.weight
+    head = getattr(model, "head", None)
+    return (model.embed.weight if head is None else head.weight) @ (gain * direction)
 
 
 HIST_BINS = 24  # a feature's activation histogram in the index: bars from 0 to its largest activation
@@ -157,11 +204,12 @@ def feature_index(
     consecutive windows of ``window`` tokens (each window its own context), and for each feature how many tokens it
     fired on, its ``top`` strongest tokens, strongest first, and how strongly it fired where it fired.
 
-    Returns tensors: ``tokens`` (N,) int16 the documents' ids one after the other, ``doc_starts`` (D,) int32 where
-    each begins; ``fired`` (n,) int32; ``top_position`` (n, top) int32 into ``tokens`` (−1 where the feature fired on
-    fewer tokens), ``top_activation`` (n, top) float16 (0 there). Ties keep the earlier token. ``histogram`` (n,
-    HIST_BINS) int32: the tokens it fired on, by activation in HIST_BINS equal bars from 0 to its largest activation
-    (``numpy.histogram``'s bars: each half-open but the last); a row sums to ``fired``."""
+    Returns tensors: ``tokens`` (N,) the documents' ids one after the other (int16; int32 where an id needs it, as
+    SmolLM2's 49,152 do), ``doc_starts`` (D,) int32 where each begins; ``fired`` (n,) int32; ``top_position`` (n, top)
+    int32 into ``tokens`` (−1 where the feature fired on fewer tokens), ``top_activation`` (n, top) float16 (0 there).
+    Ties keep the earlier token. ``histogram`` (n, HIST_BINS) int32: the tokens it fired on, by activation in
+    HIST_BINS equal bars from 0 to its largest activation (``numpy.histogram``'s bars: each half-open but the last); a
+    row sums to ``fired``. A vector the dictionary does not read (``SAE.reads``) fires nothing."""
     n = dictionary.config.n_features
     starts = np.cumsum([0] + [len(d) for d in docs[:-1]])
     pieces = []  # (global start, ids of one window)
@@ -202,8 +250,9 @@ def feature_index(
         tops = best_act[0].float().numpy()
         for i in np.nonzero(bounds[1:] > bounds[:-1])[0]:
             histogram[i] = np.histogram(v[bounds[i] : bounds[i + 1]], bins=HIST_BINS, range=(0.0, float(tops[i])))[0]
+    ids = np.concatenate(docs)
     return {
-        "tokens": torch.as_tensor(np.concatenate(docs), dtype=torch.int16),
+        "tokens": torch.as_tensor(ids, dtype=torch.int16 if ids.max(initial=0) < 2**15 else torch.int32),
         "doc_starts": torch.as_tensor(starts, dtype=torch.int32),
         "fired": fired.to(torch.int32),
         "top_position": best_pos.masked_fill(none, -1).T.contiguous().to(torch.int32),

@@ -14,8 +14,18 @@
 5. rounds the weights to float16 (measured: the card's ``float32_metrics`` are the same measures before rounding)
    and writes the feature index (``index.safetensors``: ``models.sae.feature_index`` on the validation plays).
 
-``evaluate`` recomputes, on ``EVAL_WINDOWS`` windows of the validation plays: nmse, fve, l0, the losses clean /
-spliced / zero- and mean-ablated, Δ nats and the loss recovered; and the dead share over every validation token.
+``evaluate`` recomputes, on ``EVAL_WINDOWS`` windows of the validation plays (the card's ``eval_windows`` where it
+names them): nmse, fve, l0, the losses clean / spliced / zero- and mean-ablated, Δ nats and the loss recovered; and
+the dead share over every validation token.
+
+``python -m models.train smollm2-sae`` is the same recipe with the preset ``smollm2`` (``models.sae.PRESETS``: the
+base model ``smollm2-135m``, the hook ``blocks.14.resid``, the width read from the model): the same Shakespeare
+training plays and validation plays — text SmolLM2 may have seen in its pretraining (we cannot tell what it did not
+see), but held out from the dictionary — with fewer vectors and steps, no sweep and 16 evaluation windows
+(``SMOLLM2_SETTINGS``: reading SmolLM2 to block 14 is about 14 times slower per token than our GPT to block 1).
+Vectors over the preset's ``passthrough_norm`` (the massive activations at a context's first token) are neither
+trained on nor measured: the card's ``passed_through`` is their share of the evaluation tokens.
+docs/training/smollm2-sae.md has the run.
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ import safetensors.torch
 import torch
 import torch.nn.functional as F
 
-from models import interventions, metrics, sae, zoo
+from models import interventions, metrics, pretrained, sae, zoo
 from models.data import shakespeare
 from models.probe import intervene
 from models.recipes import Recipe, Run, Trained
@@ -59,25 +69,50 @@ SETTINGS: dict[str, Any] = {
     "index_top": 8,
 }
 
+# ``smollm2-sae``: the same recipe on SmolLM2-135M-Instruct after block 14 (preset ``smollm2``), sized so reading the
+# stream, training, the evaluation and the index fit about 75 minutes of one thread (docs/training/sae.md)
+SMOLLM2_SETTINGS: dict[str, Any] = {
+    **SETTINGS,
+    "preset": "smollm2",
+    "n_features": 4608,
+    "k": 32,
+    "train_tokens": 262_144,  # 2,048 windows of 128 tokens (the vectors over passthrough_norm left out)
+    "context": 128,
+    "steps": 2000,
+    "aux_k": 256,  # about d/2 of 576
+    "sweep_features": [],  # no sweep: its cost is the shipped dictionary's again (docs/training/sae.md)
+    "sweep_k": [],
+    "eval_windows": 16,  # held-out windows of 256 tokens for the card (a full forward of SmolLM2 costs ~15× ours)
+}
+
 EVAL_WINDOWS = 128  # held-out windows of 256 tokens (32,768 predicted tokens) for the reconstruction and Δ nats
 
 
 # ---- data -----------------------------------------------------------------------------------------------------------
 
 
-def gpt_model(name: str):
+def base_model(name: str):
+    """(model, tokenizer) of the checkpoint a dictionary reads: ours (``gpt``) or a real one (``smollm2-135m``)."""
     model = zoo.load(name)
     return model, metrics.tokenizer(zoo.checkpoint_dir(name))
 
 
-def collect(model, ids: np.ndarray, hook: str, n_tokens: int, context: int, seed: int) -> torch.Tensor:
-    """``n_tokens`` stream vectors (N, d) in float16 from random windows of ``ids``, in batches of 32 windows."""
+def collect(
+    model, ids: np.ndarray, hook: str, n_tokens: int, context: int, seed: int, passthrough_norm: float = 0.0
+) -> torch.Tensor:
+    """``n_tokens`` stream vectors (N, d) in float16 from random windows of ``ids``, in batches of 32 windows; a
+    vector with a norm over ``passthrough_norm`` (when > 0) is left out (the dictionary does not read it)."""
     batches = windows(ids, 32, context - 1, np.random.default_rng(seed))
     out, have = [], 0
     while have < n_tokens:
         x = sae.activations(model, next(batches), hook)
-        out.append(x.reshape(-1, x.shape[-1]).half())
+        x = x.reshape(-1, x.shape[-1])
+        if passthrough_norm > 0:
+            x = x[x.float().norm(dim=-1) <= passthrough_norm]
+        out.append(x.half())
         have += out[-1].shape[0]
+        if len(out) % 10 == 0:
+            print(f"read {have:,} of {n_tokens:,} stream vectors", file=sys.stderr, flush=True)
     return torch.cat(out)[:n_tokens]
 
 
@@ -182,13 +217,16 @@ def measure(dictionary: sae.SAE, model, tokens: torch.Tensor) -> dict[str, float
     over positions); loss_recovered = (zero − spliced) / (zero − clean)."""
     hook = dictionary.config.hook
     x = sae.activations(model, tokens[:, :-1], hook).reshape(-1, dictionary.config.d_in).double()
+    read = dictionary.reads(x)
+    x = x[read]  # the vectors the dictionary reads (all of them unless Config.passthrough_norm is set)
     z = dictionary.encode(x.float())
     err = (dictionary.decode(z).double() - x).pow(2).sum()
     clean = _nats(model, tokens)
     spliced = _nats(model, tokens, dictionary.splice())
     zero = _nats(model, tokens, {hook: interventions.zero()})
     mean = _nats(model, tokens, {hook: interventions.mean()})
-    return {
+    passed = {"passed_through": round(float(1 - read.double().mean()), 4)} if dictionary.config.passthrough_norm else {}
+    return passed | {
         "nmse": round(float(err / x.pow(2).sum()), 4),
         "fve": round(float(1 - err / (x - x.mean(0)).pow(2).sum()), 4),
         "l0": round(float((z > 0).sum(-1).float().mean()), 4),
@@ -212,10 +250,11 @@ def train(run: Run) -> Trained:
     hp = run.settings
     torch.set_num_threads(hp["threads"])
     base = sae.PRESETS[hp["preset"]]
-    model, tok = gpt_model(base.model)
+    model, tok = base_model(base.model)
     train_ids = metrics.encode_split(tok, "train")
     start = time.perf_counter()
-    acts = collect(model, train_ids, base.hook, hp["train_tokens"], hp["context"], run.seed)
+    acts = collect(model, train_ids, base.hook, hp["train_tokens"], hp["context"], run.seed, base.passthrough_norm)
+    base = sae.Config(**{**asdict(base), "d_in": acts.shape[-1]})  # the base model's width (a stand-in's in tests)
     scale = input_scale(acts)
     stages = [{"stage": "read the stream", "tokens": len(acts), "wall_time_s": round(time.perf_counter() - start, 1)}]
     print(f"{len(acts):,} stream vectors in {stages[0]['wall_time_s']} s; scale {scale:.5f}", file=sys.stderr)
@@ -257,7 +296,7 @@ def train(run: Run) -> Trained:
         }
     )
     del acts
-    eval_tokens = held_out(tok, EVAL_WINDOWS)
+    eval_tokens = held_out(tok, hp.get("eval_windows", EVAL_WINDOWS))
     float32 = measure(d, model, eval_tokens)
     round_half(d)
     index = sae.feature_index(d, model, validation_docs(tok), top=hp["index_top"])
@@ -265,12 +304,7 @@ def train(run: Run) -> Trained:
     return Trained(
         d.half(),
         asdict(config),
-        data=(
-            f"the stream of checkpoint {base.model} at {base.hook} on {hp['train_tokens']:,} tokens: random windows "
-            f"of {hp['context']} tokens of the {len(shakespeare.plays('train'))} training works (the text {base.model} "
-            f"trained on); every metric on the validation plays {', '.join(shakespeare.VALIDATION_PLAYS)} (held out "
-            f"from both)"
-        ),
+        data=_data(base, hp),
         card={
             "variant": "TopK (Gao et al. 2024, arXiv 2406.04093) with AuxK",
             "input_scale": round(scale, 6),
@@ -286,6 +320,22 @@ def train(run: Run) -> Trained:
             },
         },
         stages=stages,
+    )
+
+
+def _data(base: sae.Config, hp: dict) -> str:
+    works = len(shakespeare.plays("train"))
+    plays = ", ".join(shakespeare.VALIDATION_PLAYS)
+    read = f"the stream of checkpoint {base.model} at {base.hook} on {hp['train_tokens']:,} tokens: random windows"
+    if not pretrained.is_real(base.model):
+        return (
+            f"{read} of {hp['context']} tokens of the {works} training works (the text {base.model} trained on); every "
+            f"metric on the validation plays {plays} (held out from both)"
+        )
+    return (
+        f"{read} of {hp['context']} tokens of our {works} Shakespeare training works; every metric on the validation "
+        f"plays {plays}: text {base.model} may have seen in its pretraining (we cannot tell what it did not see), "
+        f"held out from the dictionary"
     )
 
 
@@ -309,12 +359,15 @@ def _index_record(index: dict[str, torch.Tensor], path: Path) -> dict[str, Any]:
 
 
 def evaluate(model: sae.SAE, out: Path) -> dict[str, Any]:
-    """On one torch thread, as trained (the sums' order then matches the card's), the caller's count restored."""
+    """On one torch thread, as trained (the sums' order then matches the card's), the caller's count restored; on
+    the card's ``eval_windows`` held-out windows (``EVAL_WINDOWS`` where the card names none)."""
+    card = out / "card.json"
+    n = json.loads(card.read_text())["settings"].get("eval_windows", EVAL_WINDOWS) if card.exists() else EVAL_WINDOWS
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        lm, tok = gpt_model(model.config.model)
-        found = measure(model, lm, held_out(tok, EVAL_WINDOWS))
+        lm, tok = base_model(model.config.model)
+        found = measure(model, lm, held_out(tok, n))
         index = sae.feature_index(model, lm, validation_docs(tok), top=1)
     finally:
         torch.set_num_threads(threads)
@@ -328,7 +381,7 @@ def reindex(name: str) -> dict[str, Any]:
     torch.set_num_threads(1)
     out = zoo.checkpoint_dir(name)
     d = zoo.load(name).float()
-    model, tok = gpt_model(d.config.model)
+    model, tok = base_model(d.config.model)
     card = json.loads((out / "card.json").read_text())
     index = sae.feature_index(d, model, validation_docs(tok), top=int(card["index"]["top"]))
     path = out / "index.safetensors"
@@ -343,7 +396,8 @@ def reindex(name: str) -> dict[str, Any]:
 
 
 def example_inputs(out: Path) -> dict[str, np.ndarray]:
-    config = zoo.read_config(out.name) if (out / "config.json").exists() else asdict(sae.PRESETS["shipped"])
+    preset = sae.PRESETS["smollm2" if out.name == "smollm2-sae" else "shipped"]
+    config = zoo.read_config(out.name) if (out / "config.json").exists() else asdict(preset)
     return {"x": np.zeros((1, 8, config["d_in"]), dtype=np.float32)}
 
 
@@ -367,6 +421,26 @@ RECIPES = [
         output_names=("reconstruction",),
         dynamic_axes={"x": {0: "B", 1: "T"}},
         defaults=SETTINGS,
+    ),
+    Recipe(
+        name="smollm2-sae",
+        arch="sae",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        # Δ nats ≤ 0.15, loss_recovered ≥ 0.95, a tenth dead at most: gpt-sae's bars (a page that splices it in
+        # still shows SmolLM2); fve ≥ 0.8: below gpt-sae's, what 2,000 steps on 262,144 vectors reach at this width
+        # (0.851), with room for another seed; l0 ≤ k (docs/training/smollm2-sae.md)
+        bars={
+            "fve": {"min": 0.8},
+            "l0": {"max": 32},
+            "dead_share": {"max": 0.1},
+            "delta_nats": {"max": 0.15},
+            "loss_recovered": {"min": 0.95},
+        },
+        output_names=("reconstruction",),
+        dynamic_axes={"x": {0: "B", 1: "T"}},
+        defaults=SMOLLM2_SETTINGS,
     ),
 ]
 

@@ -1,9 +1,12 @@
-"""The sparse autoencoder (models/sae.py) and the shipped dictionary ``gpt-sae`` (models/recipes/sae.py).
+"""The sparse autoencoder (models/sae.py) and the shipped dictionaries ``gpt-sae`` and ``smollm2-sae``
+(models/recipes/sae.py).
 
 Encode and decode are checked against the paper's equations written again here in float64 numpy (Gao et al. 2024,
 arXiv 2406.04093: z = TopK(W_enc (s·x − b_pre) + b_enc), x̂ = (W_dec z + b_pre) / s); the splice goes through the
 project's probe overrides, so the identity splice is the clean model exactly; the shipped feature index is checked
-against fresh forwards (a few features, fast) and recomputed whole (slow)."""
+against fresh forwards (a few features, fast) and recomputed whole (slow). Every test of a shipped dictionary runs on
+both; ``smollm2-sae``'s skip where its base model (data/pretrained/smollm2-135m) is not on the machine, as on a fresh
+clone. The SmolLM2 recipe's preset is run end to end on a tiny stand-in of SmolLM2 (tests/real_models.py)."""
 
 from __future__ import annotations
 
@@ -15,15 +18,31 @@ import pytest
 import safetensors.torch
 import torch
 
+from models import metrics, pretrained, sae, zoo
 from models import recipes as registry
-from models import sae, zoo
 from models.probe import intervene
+from models.recipes import Run
 from models.recipes import sae as recipe
 from tests.models.tolerance import assert_close
 
-NAME = "gpt-sae"
-FOLDER = zoo.SHIPPED / NAME
-shipped = pytest.mark.skipif(not (FOLDER / "model.safetensors").exists(), reason="gpt-sae is not trained yet")
+NAMES = ("gpt-sae", "smollm2-sae")
+
+
+def _missing(name: str, *, base: bool = True) -> str | None:
+    """Why the shipped dictionary ``name`` cannot be tested here (None: it can); ``base``: its model is needed too."""
+    if not (zoo.SHIPPED / name / "model.safetensors").exists():
+        return f"{name} is not trained yet"
+    model = zoo.read_config(name)["model"]
+    if base and pretrained.is_real(model) and model not in pretrained.available():
+        return f"{model} is not on this machine (python -m models.data.pretrained fetches it)"
+    return None
+
+
+def _name(request, *, base: bool = True) -> str:
+    why = _missing(request.param, base=base)
+    if why:
+        pytest.skip(why)
+    return request.param
 
 
 def reference(W_enc, b_enc, W_dec, b_pre, s, k, x):
@@ -51,14 +70,26 @@ def _tiny(seed: int = 0) -> sae.SAE:
     return d
 
 
-@pytest.fixture(scope="module")
-def dictionary() -> sae.SAE:
-    return zoo.load(NAME)
+@pytest.fixture(scope="module", params=NAMES)
+def name(request) -> str:
+    """A shipped dictionary whose base model is here."""
+    return _name(request)
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def trained(request) -> str:
+    """A shipped dictionary (its base model may be absent)."""
+    return _name(request, base=False)
 
 
 @pytest.fixture(scope="module")
-def lm():
-    return recipe.gpt_model("gpt")
+def dictionary(name) -> sae.SAE:
+    return zoo.load(name)
+
+
+@pytest.fixture(scope="module")
+def lm(dictionary):
+    return recipe.base_model(dictionary.config.model)
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +110,9 @@ def test_encode_and_decode_equal_the_papers_equations_on_random_weights():
     assert ((z > 0).sum(-1) <= d.config.k).all() and (z >= 0).all()
 
 
-@shipped
 def test_encode_and_decode_equal_the_papers_equations_on_the_shipped_dictionary(dictionary, lm, windows):
     x = sae.activations(lm[0], windows, dictionary.config.hook).reshape(-1, dictionary.config.d_in)
+    x = x[dictionary.reads(x)]  # what it reads (SmolLM2: all but the massive activations)
     z_ref, x_ref = reference(*_weights(dictionary), x.numpy())
     with torch.no_grad():
         z = dictionary.encode(x)
@@ -98,14 +129,12 @@ def test_decoder_columns_have_unit_norm_after_a_step():
     np.testing.assert_allclose(d.W_dec.norm(dim=0).detach().numpy(), 1.0, rtol=1e-6)
 
 
-@shipped
 def test_shipped_decoder_columns_have_unit_norm(dictionary):
     norms = dictionary.W_dec.norm(dim=0).detach().numpy()
     assert norms.shape == (dictionary.config.n_features,)
     np.testing.assert_allclose(norms, 1.0, rtol=2e-3)  # float16 weights: within their rounding
 
 
-@shipped
 def test_the_identity_splice_gives_exactly_the_clean_logits(dictionary, lm, windows):
     model, tokens = lm[0], windows
     with torch.inference_mode():
@@ -121,7 +150,6 @@ def test_the_identity_splice_gives_exactly_the_clean_logits(dictionary, lm, wind
     assert_close(kept, clean, 1e-4)
 
 
-@shipped
 def test_switching_a_feature_off_changes_only_where_it_fired(dictionary, lm, windows):
     model, tokens = lm[0], windows[:1]
     z = dictionary.encode(sae.activations(model, tokens, dictionary.config.hook))[0]  # (T, n)
@@ -141,13 +169,13 @@ def test_switching_a_feature_off_changes_only_where_it_fired(dictionary, lm, win
     assert (edited[0, first] - clean[0, first]).abs().max() > 1e-2
 
 
-@shipped
-def test_card_is_the_recipes_and_meets_its_bars():
-    card = json.loads((FOLDER / "card.json").read_text())
-    r = registry.recipe(NAME)
+def test_card_is_the_recipes_and_meets_its_bars(trained):
+    folder = zoo.SHIPPED / trained
+    card = json.loads((folder / "card.json").read_text())
+    r = registry.recipe(trained)
     assert card["bars"] == r.bars and zoo.bars_missed(card["metrics"], r.bars) == []
-    assert card["metrics"]["l0"] <= zoo.read_config(NAME)["k"]
-    assert card["index"]["bytes"] == (FOLDER / "index.safetensors").stat().st_size
+    assert card["metrics"]["l0"] <= zoo.read_config(trained)["k"]
+    assert card["index"]["bytes"] == (folder / "index.safetensors").stat().st_size
     runs = card["sweep"]["runs"]
     assert {(r["n_features"], r["k"]) for r in runs} == {
         (n, k) for n in card["settings"]["sweep_features"] for k in card["settings"]["sweep_k"]
@@ -158,12 +186,11 @@ def test_card_is_the_recipes_and_meets_its_bars():
         assert abs(card["metrics"][key] - value) <= max(0.01 * abs(value), 0.01), key
 
 
-@shipped
-def test_index_top_contexts_are_what_a_fresh_forward_gives(dictionary, lm):
+def test_index_top_contexts_are_what_a_fresh_forward_gives(name, dictionary, lm):
     """For a few features: the window the index read (256 tokens from a multiple of 256 into the document) run
     again, the feature's activation at each listed position is the listed one, strongest first."""
     model, _ = lm
-    index = safetensors.torch.load_file(str(FOLDER / "index.safetensors"))
+    index = safetensors.torch.load_file(str(zoo.SHIPPED / name / "index.safetensors"))
     tokens, starts = index["tokens"].long(), index["doc_starts"].long().tolist() + [len(index["tokens"])]
     live = (index["fired"] > 0).nonzero()[:, 0]
     for feature in live[torch.linspace(0, len(live) - 1, 4).long()].tolist():
@@ -182,10 +209,9 @@ def test_index_top_contexts_are_what_a_fresh_forward_gives(dictionary, lm):
 
 
 @pytest.mark.slow
-@shipped
-def test_the_shipped_index_is_recomputed(dictionary, lm):
+def test_the_shipped_index_is_recomputed(name, dictionary, lm):
     model, tok = lm
-    index = safetensors.torch.load_file(str(FOLDER / "index.safetensors"))
+    index = safetensors.torch.load_file(str(zoo.SHIPPED / name / "index.safetensors"))
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as the recipe computed it: the same order of sums, so the same near-ties
     try:
@@ -200,13 +226,12 @@ def test_the_shipped_index_is_recomputed(dictionary, lm):
     assert (again["histogram"][features] - index["histogram"][features]).abs().sum() <= 2 * len(features)
 
 
-@shipped
-def test_the_index_histograms_count_every_firing_once(dictionary, lm):
+def test_the_index_histograms_count_every_firing_once(name, dictionary, lm):
     """Each feature's histogram holds every held-out token it fired on (a row sums to ``fired``); for the features
     firing in the first window the index read, that window's activations fall in the bars the histogram counts
     (recomputed here with numpy on that window alone: a lower bound, bar by bar, of the whole plays' counts)."""
     model, _ = lm
-    index = safetensors.torch.load_file(str(FOLDER / "index.safetensors"))
+    index = safetensors.torch.load_file(str(zoo.SHIPPED / name / "index.safetensors"))
     hist = index["histogram"].long()
     assert hist.shape == (dictionary.config.n_features, sae.HIST_BINS)
     assert torch.equal(hist.sum(1), index["fired"].long())
@@ -220,3 +245,89 @@ def test_the_index_histograms_count_every_firing_once(dictionary, lm):
         # float16's top can sit a hair under the float32 one: compare with one bar of slack at the bar edges
         shipped = np.cumsum(hist[feature].numpy())
         assert here.sum() <= shipped[-1] and (np.cumsum(here)[:-1] <= shipped[1:]).all()
+
+
+# ---- the recipe generalised: a preset names the base model and the hook -------------------------------------------
+
+
+def test_the_stream_is_read_by_stopping_the_forward_at_the_hook():
+    """``activations`` gives the stream a full traced forward records there, and no block after the hook runs."""
+    model = zoo.load("gpt")
+    tokens = torch.randint(0, 100, (2, 12))
+    ran = []
+    handles = [b.register_forward_pre_hook(lambda m, i, j=j: ran.append(j)) for j, b in enumerate(model.blocks)]
+    try:
+        x = sae.activations(model, tokens, "blocks.1.resid")
+    finally:
+        for h in handles:
+            h.remove()
+    from models.probe import trace
+
+    with torch.inference_mode(), trace("blocks.1.resid") as t:
+        model(tokens)
+    assert torch.equal(x, t["blocks.1.resid"]) and ran == [0, 1]
+    with pytest.raises(ValueError, match="no probe"):
+        sae.activations(model, tokens, "blocks.99.resid")
+
+
+def test_vectors_over_the_passthrough_norm_flow_on_unchanged_and_fire_nothing():
+    d = _tiny()
+    d.config.passthrough_norm = 10.0
+    x = torch.randn(1, 6, d.config.d_in)
+    x[0, 0] *= 100  # a massive activation (SmolLM2's first token after block 14)
+    assert d.reads(x).tolist() == [[False, True, True, True, True, True]]
+    out = d.splice()[d.config.hook](x, d.config.hook)
+    assert torch.equal(out[0, 0], x[0, 0]) and not d.encode(x)[0, 0].any() and d.encode(x)[0, 1:].any(-1).all()
+    with torch.no_grad():
+        assert_close(out[0, 1:], d(x[0, 1:]), 1e-6)
+
+
+@pytest.fixture(scope="module")
+def stand_in():
+    """A tiny random SmolLM2 stand-in (tests/real_models.py: a transformers LLaMA converted by models/pretrained) as
+    deep as the real one's hook needs, with SmolLM2's kind of vocabulary (ids past int16), and gpt's tokenizer."""
+    pytest.importorskip("transformers")
+    from models.pretrained import llama as convert
+    from tests import real_models
+
+    hf = real_models.tiny_hf_llama(vocab_size=40_000, num_hidden_layers=16, max_position_embeddings=512)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        model = real_models.converted(convert, *real_models.saved(hf, folder))
+    return model, metrics.tokenizer(zoo.checkpoint_dir("gpt"))
+
+
+def test_the_smollm2_preset_trains_end_to_end_on_a_tiny_stand_in(stand_in, tmp_path, monkeypatch):
+    """``smollm2-sae``'s recipe as ``models.train`` runs it, a few steps on a few windows: the width is the base
+    model's, the hook and the passthrough the preset's, the card's measures and the index come out whole."""
+    preset = sae.PRESETS["smollm2"]
+    assert preset.model == "smollm2-135m" and preset.hook == "blocks.14.resid"
+    assert registry.recipe("smollm2-sae").defaults["preset"] == "smollm2"
+    monkeypatch.setattr(recipe, "base_model", lambda name: stand_in)
+    docs = recipe.validation_docs(stand_in[1])
+    monkeypatch.setattr(recipe, "validation_docs", lambda tok: [doc[:300] for doc in docs])
+    hp = {**registry.recipe("smollm2-sae").defaults, "train_tokens": 2048, "steps": 6, "batch": 256}
+    hp |= {"eval_windows": 2, "warmup": 2, "index_top": 3}
+    trained = recipe.train(Run(seed=0, out=tmp_path, settings=hp))
+    width = stand_in[0].config.dim
+    assert trained.config["d_in"] == width == 48 and trained.config["hook"] == preset.hook
+    assert trained.config["passthrough_norm"] == preset.passthrough_norm and trained.config["scale"] > 0
+    assert trained.model.W_dec.shape == (width, preset.n_features) and trained.model.W_dec.dtype == torch.float16
+    found = trained.card["float32_metrics"]
+    assert {"fve", "nmse", "l0", "delta_nats", "loss_recovered", "passed_through"} <= found.keys()
+    assert 0 < found["l0"] <= preset.k and found["zero_ablated_nats"] > 0
+    assert "held out from the dictionary" in trained.data and "may have seen" in trained.data
+    index = safetensors.torch.load_file(str(tmp_path / "index.safetensors"))
+    assert index["fired"].shape == (preset.n_features,) and index["top_position"].shape == (preset.n_features, 3)
+    assert trained.card["index"]["bytes"] == (tmp_path / "index.safetensors").stat().st_size
+
+
+def test_the_index_keeps_ids_past_int16(stand_in):
+    """SmolLM2's 49,152 ids do not fit int16 (ours do): the index stores them as int32, unchanged."""
+    model = stand_in[0]
+    d = sae.build({**asdict(sae.PRESETS["tiny"]), "d_in": model.config.dim, "hook": "blocks.14.resid"})
+    docs = [np.array([0, 39_999, 33_000, 7, 5]), np.array([0, 12, 38_000])]
+    index = sae.feature_index(d, model, docs, top=2, window=4)
+    assert index["tokens"].dtype == torch.int32 and index["tokens"].tolist() == [0, 39_999, 33_000, 7, 5, 0, 12, 38_000]
+    assert index["doc_starts"].tolist() == [0, 5]
