@@ -184,8 +184,8 @@ def features_token(page, i: int = 0) -> None:
     """Section 1's token of the feature microscope: a pick in its selectbox (even i the fourth token, odd i back to the
     first), which opens that token's strongest feature in sections 2–4. The list's opening is not timed: the clock
     is armed again once the options show, so the move runs from the press on the option."""
-    if i == 0:  # a fresh server's first visit reads the held-out plays for the card's histogram: the whole page first
-        page.locator(".st-key-features_sweep").wait_for(timeout=180_000)
+    if i == 0:  # a fresh server's first visit loads the dictionary (and SmolLM2, picked): the whole page first
+        page.locator(".st-key-features_steer_shift").wait_for(timeout=300_000)
         wait_idle(page, 180_000)
     box = page.locator('.st-key-features_token [role="combobox"]')
     option = page.get_by_role("option").nth(FEATURES_TOKENS[i % 2])
@@ -227,6 +227,12 @@ MOVES = {
     "alignment-step": ("alignment", _move("alignment-step", slider("alignment_step"))),
     # the feature microscope's second move (issue 63; its own is the token picked in section 1): section 3's scale
     "features-scale": ("features", _move("features-scale", slider("features_scale"))),
+    # the same two moves with SmolLM2 picked: its own dictionary, smollm2-sae, after block 14 of 30
+    f"features-{REAL}": (f"features?features_model={REAL}", features_token),
+    f"features-scale-{REAL}": (
+        f"features?features_model={REAL}",
+        _move(f"features-scale-{REAL}", slider("features_scale")),
+    ),
     **{
         f"{page}-{REAL}": (f"{page}?{param}={REAL}", {"forward-pass": forward_pass_real}.get(page, INTERACTIONS[page]))
         for page, param in REAL_PAGES.items()

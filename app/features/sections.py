@@ -12,8 +12,8 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
 
-def intro() -> None:
-    f = svc.facts()
+def intro(name: str) -> None:
+    f = svc.facts(name)
     m = f.metrics
     st.markdown(
         t(
@@ -25,14 +25,26 @@ def intro() -> None:
             fve=m.get("fve", 0.0),
             delta=m.get("delta_nats", 0.0),
             zero=m.get("zero_ablated_nats", 0.0) - m.get("clean_nats", 0.0),
+            model=t("features.model.real", title=f.title) if f.real else t("features.model.ours"),
+            held=t("features.held.real", title=f.title, layer=f.layer, passthrough=f.passthrough)
+            if f.real
+            else t("features.held.ours"),
         )
     )
 
 
-def tokens(reading) -> int:
+def text_help(name: str) -> str:
+    f = svc.facts(name)
+    about = t("features.text.real", title=f.title) if f.real else t("features.text.ours")
+    return t("features.text.help", chars=svc.MAX_CHARS, tokens=svc.MAX_TOKENS, about=about)
+
+
+def tokens(name: str, reading) -> int:
     """Section 1: a table of every token's strongest features; returns the token picked (an index into the text)."""
     st.subheader(t("features.s1"))
-    st.caption(t("features.s1.caption", shown=svc.SHOWN, k=svc.facts().k, dense=svc.DENSE, n_dense=len(reading.dense)))
+    st.caption(
+        t("features.s1.caption", shown=svc.SHOWN, k=svc.facts(name).k, dense=svc.DENSE, n_dense=len(reading.dense))
+    )
     rows = [
         {
             t("features.col.token"): visible(p),
@@ -47,9 +59,9 @@ def tokens(reading) -> int:
     return ui.choice(st.selectbox, t("features.token"), list(labels), key="features_token", labels=labels)
 
 
-def pick_feature(reading, token: int) -> int:
+def pick_feature(name: str, reading, token: int) -> int:
     firing = [int(i) for i in reading.features[token] if i >= 0]
-    n = svc.facts().n_features
+    n = svc.facts(name).n_features
     seen = st.session_state.get("features_token_seen")
     fresh = "features_id" not in st.session_state and "features_id" not in st.query_params  # no feature asked for
     if firing and (fresh or (seen is not None and seen != token)):  # a new token opens its strongest feature
@@ -67,11 +79,11 @@ def pick_feature(reading, token: int) -> int:
     )
 
 
-def card(i: int) -> None:
+def card(name: str, i: int) -> None:
     """Section 2: the feature's frequency, label, strongest held-out contexts and logit weights."""
     st.subheader(t("features.s2", i=i))
-    f = svc.feature(i)
-    facts = svc.facts()
+    f = svc.feature(name, i)
+    facts = svc.facts(name)
     if f.fired == 0:
         st.info(t("features.dead", i=i, dead=facts.dead, n=facts.n_features))
     m1, m2 = st.columns(2)
@@ -81,7 +93,7 @@ def card(i: int) -> None:
         t("features.label", token=visible(f.label), count=f.label_count, n=len(f.contexts)) if f.label else "—",
         help=t("features.m.label.help", promoted=" / ".join(visible(p) for p, _ in f.promoted[:3])),
     )
-    histogram(i)
+    histogram(name, i)
     if f.contexts:
         st.markdown(f"**{t('features.contexts')}**")
         ui.markup(contexts_html(f.contexts))
@@ -99,11 +111,19 @@ def card(i: int) -> None:
         f"feature-{i}-logit-weights",
         key="features_weights",
     )
-    st.caption(t("features.effect.caption", layer=facts.layer))
+    st.caption(
+        t(
+            "features.effect.caption",
+            layer=facts.layer,
+            norm=facts.norm,
+            next=facts.layer + 1,
+            last=facts.n_layers - 1,
+        )
+    )
 
 
 @st.fragment
-def edit(text: str, i: int, reading) -> None:
+def edit(name: str, text: str, i: int, reading) -> None:
     """Section 3: the next token with the feature scaled (0: off) at every position. A fragment: its scale reruns it
     alone, not the page's table, card, steering and sweep."""
     st.subheader(t("features.s3"))
@@ -111,7 +131,7 @@ def edit(text: str, i: int, reading) -> None:
         t("features.scale", i=i), 0.0, 4.0, 0.0, 0.25, key="features_scale", help=t("features.scale.help")
     )
     try:
-        e = svc.edit(text, i, float(scale))
+        e = svc.edit(name, text, i, float(scale))
     except InputError as err:
         ui.input_error(err)
         return
@@ -132,9 +152,9 @@ def edit(text: str, i: int, reading) -> None:
     st.caption(t("features.s3.caption", i=i, scale=scale, act=e.activation, change=e.max_change))
 
 
-def histogram(i: int) -> None:
+def histogram(name: str, i: int) -> None:
     """In the card: how strongly the feature fires on the held-out tokens where it fires (log-count bars)."""
-    h = svc.histogram(i)
+    h = svc.histogram(name, i)
     if h.fired == 0:
         return
     st.markdown(f"**{t('features.hist')}**")
@@ -148,13 +168,14 @@ def histogram(i: int) -> None:
     st.caption(t("features.hist.caption", fired=h.fired, tokens=h.tokens, freq=h.frequency, lo=lo, hi=hi))
 
 
-def price() -> None:
+def price(name: str) -> None:
     """Section 5: the card's sweep, reconstruction and Δ loss against L0, one line per dictionary size, the shipped
     dictionary marked."""
-    s = svc.sweep()
-    if s is None:
-        return
+    s = svc.sweep(name)
     st.subheader(t("features.s5"))
+    if s is None:
+        st.info(t("features.s5.none", minutes=svc.card(name).get("wall_time_s", 0.0) / 60))
+        return
     size, k, l0, fve, delta = s.shipped
     ui.figure(
         sweep_curves(
@@ -204,8 +225,8 @@ def price() -> None:
     )
 
 
-def paper() -> None:
-    f = svc.facts()
+def paper(name: str) -> None:
+    f = svc.facts(name)
     m = f.metrics
     st.markdown(
         t(
@@ -221,7 +242,7 @@ def paper() -> None:
         t(
             "features.paper",
             n=f.n_features,
-            width=svc.MODEL.config["dim"],
+            width=svc.model(name).config["dim"],
             layer=f.layer,
             layers=f.n_layers,
             k=f.k,
@@ -234,26 +255,15 @@ STEER_A = "I love thee, my sweet lord\nO happy day, my joy\nGentle love and glad
 STEER_B = "I hate thee, vile traitor\nO wretched day, my grief\nBitter hate and anger"
 
 
-def steering(feature: int) -> None:
+def steering(name: str, feature: int) -> None:
     """Section 4: a prompt continued plainly and with a direction added to the stream (this feature's, or the
     difference of two lists' means), side by side, and how the first new token's distribution moved."""
     st.subheader(t("features.s4"))
     st.caption(t("features.s4.caption"))
-    labels = {
-        name: t("features.steer.ours") if name == "gpt" else t("features.steer.real", name=name)
-        for name in svc.STEER_MODELS
-    }
-    name = ui.choice(
-        st.segmented_control, t("features.steer.model"), svc.STEER_MODELS, key="features_steer_model", labels=labels
-    )
-    if not svc.steer_available(name):
-        ui.input_error(svc.steer_missing(name))
-        return
-    sources = svc.SOURCES if svc.has_dictionary(name) else svc.SOURCES[1:]
     source = ui.choice(
         st.radio,
         t("features.steer.source"),
-        sources,
+        svc.SOURCES,
         key="features_steer_source",
         labels={"feature": t("features.steer.by_feature", i=feature), "prompts": t("features.steer.by_prompts")},
         horizontal=True,
@@ -324,6 +334,8 @@ def steering(feature: int) -> None:
     m1.metric(t("features.steer.m.kl"), f"{r.kl:.3f}", help=t("features.steer.m.kl.help"))
     m2.metric(t("features.steer.m.first"), f"{visible(r.top_plain)} → {visible(r.top_steered)}")
     m3.metric(t("features.steer.m.logit"), f"{r.max_logit_change:.2f}", help=t("features.steer.m.logit.help"))
+    if r.max_logit_change == 0:  # nothing moved (α = 0): no bars to draw
+        return
     ui.figure(
         logit_weights(
             tuple((p, b - a) for p, a, b in r.rises),

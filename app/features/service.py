@@ -1,10 +1,12 @@
-"""The feature microscope's bridge to ``models.sae``: the sparse autoencoder ``gpt-sae`` (4,096 TopK features on our
-GPT's stream after block 1) read on a learner's text, a feature's card from the dictionary's shipped index (how
-often it fires on held-out plays, its strongest contexts) and from its decoder direction (the tokens it promotes and
-suppresses through the unembedding), and the next token with a feature switched off or scaled inside the spliced
-model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the stream); and steering
-(``models.steering``): a prompt continued by ours or SmolLM2 plainly and with a feature's decoder direction, or the
-difference of two prompt lists' means, added to the stream at every position."""
+"""The feature microscope's bridge to ``models.sae``, for the model the learner picked: ours (``gpt``, read by the
+dictionary ``gpt-sae``: 4,096 TopK features on its stream after block 1) or SmolLM2-135M (``smollm2-sae``: 4,608
+features after block 14 of 30). A learner's text read by the dictionary; a feature's card from the dictionary's
+shipped index (how often it fires on held-out plays, its strongest contexts, its histogram) and from its decoder
+direction (the tokens it promotes and suppresses through the unembedding); the next token with a feature switched off
+or scaled inside the spliced model (``SAE.splice`` with the reconstruction error kept, so only the edit changes the
+stream); and steering (``models.steering``): a prompt continued plainly and with a feature's decoder direction, or the
+difference of two prompt lists' means, added to the stream at every position. Every function takes the model's name
+first and is cached per model."""
 
 from __future__ import annotations
 
@@ -20,9 +22,9 @@ from app.shared.i18n import InputError
 from models import sae, zoo
 from models.probe import intervene, trace
 
-NAME = "gpt-sae"  # the dictionary
-DICTIONARY = services.checkpoint(NAME)
-MODEL = services.checkpoint("gpt")  # the model it reads
+DICTIONARIES = {"gpt": "gpt-sae", "smollm2-135m": "smollm2-sae"}  # a model the page offers -> the dictionary it reads
+MODELS = tuple(DICTIONARIES)  # ours first: the page's default
+OWN, REAL = MODELS[:1], MODELS[1:]  # the picker's own checkpoints, and the real ones it may offer (when here)
 MAX_CHARS = 400
 MAX_TOKENS = 96
 SHOWN = 6  # features listed per token
@@ -31,29 +33,48 @@ CONTEXT = 10  # tokens shown each side of a top activation
 EFFECT = 10  # tokens listed as promoted and as suppressed
 
 
-def available() -> bool:
-    return DICTIONARY.available and MODEL.available
+def model(name: str) -> services.Checkpoint:
+    """The handle of a model the page offers (ours or SmolLM2); any other name is refused."""
+    if name not in DICTIONARIES:
+        raise InputError("features.error.model", name=name)
+    return services.checkpoint(name)
 
 
-def missing() -> InputError:
-    return (DICTIONARY if not DICTIONARY.available else MODEL).missing()
+def dictionary(name: str) -> services.Checkpoint:
+    """The handle of the dictionary trained on model ``name``'s stream."""
+    return services.checkpoint(DICTIONARIES[model(name).name])
+
+
+def available(name: str) -> bool:
+    return dictionary(name).available and model(name).available
+
+
+def missing(name: str) -> InputError:
+    d = dictionary(name)
+    return (d if not d.available else model(name)).missing()
 
 
 @st.cache_resource(show_spinner=False)
-def _dictionary() -> sae.SAE:
-    return zoo.load(NAME).eval()
+def _dictionary(name: str) -> sae.SAE:
+    return zoo.load(DICTIONARIES[name]).eval()
 
 
 @st.cache_resource(show_spinner=False)
-def _index() -> dict[str, np.ndarray]:
+def _index(name: str) -> dict[str, np.ndarray]:
     """The shipped index (models.sae.feature_index on the held-out plays), as numpy arrays."""
     from safetensors.numpy import load_file
 
-    return load_file(str(DICTIONARY.folder / "index.safetensors"))
+    return load_file(str(dictionary(name).folder / "index.safetensors"))
 
 
-def _piece(i: int) -> str:
-    return MODEL.tokenizer.decode([int(i)])
+def _piece(name: str, i: int) -> str:
+    return model(name).tokenizer.decode([int(i)])
+
+
+def _check(name: str, i: int) -> None:
+    n = facts(name).n_features
+    if not 0 <= i < n:
+        raise InputError("features.error.index", max=n - 1)
 
 
 @dataclass(frozen=True)
@@ -66,20 +87,29 @@ class Facts:
     tokens: int  # held-out tokens the index read
     metrics: dict
     dead: int  # features that fired on none of them
+    real: bool  # the model is a real pretrained one (SmolLM2), not ours
+    title: str  # its title ("SmolLM2-135M-Instruct"; ours: "gpt")
+    norm: str  # its final norm: "LayerNorm" (ours) or "RMSNorm" (a LLaMA)
+    passthrough: float  # states longer than this pass the dictionary unread (0: none)
 
 
 @st.cache_data(show_spinner=False)
-def facts() -> Facts:
-    c, card, index = DICTIONARY.config, DICTIONARY.card, _index()
+def facts(name: str) -> Facts:
+    d, lm = dictionary(name), model(name)
+    c, card, index = d.config, d.card, _index(name)
     return Facts(
         c["n_features"],
         c["k"],
         c["hook"],
         int(c["hook"].split(".")[1]),
-        MODEL.config["n_layers"],
+        lm.config["n_layers"],
         len(index["tokens"]),
         dict(card.get("metrics", {})),
         int((index["fired"] == 0).sum()),
+        lm.real,
+        str(lm.card.get("title", name)),
+        "LayerNorm" if hasattr(lm.model, "ln_f") else "RMSNorm",  # as sae.logit_weights reads it
+        float(c.get("passthrough_norm", 0.0)),
     )
 
 
@@ -94,33 +124,37 @@ class Reading:
     dense: tuple[int, ...]  # the dense features (firing on more than DENSE of held-out tokens) that fire on the text
 
 
-def _encode(text: str) -> np.ndarray:
+def _encode(name: str, text: str) -> np.ndarray:
+    """<|endoftext|> (id 0 in both tokenizers), then the text's ids: as the dictionary's documents were read, so the
+    text's first token is not the first the model sees (SmolLM2's first token carries a massive activation that the
+    dictionary passes through unread)."""
     if not text.strip():
         raise InputError("features.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("features.error.long", chars=MAX_CHARS)
-    ids = MODEL.encode(text)
+    ids = np.array([0, *model(name).tokenizer.encode(text).ids], dtype=np.int64)
     if len(ids) - 1 > MAX_TOKENS:
         raise InputError("features.error.tokens", n=len(ids) - 1, max=MAX_TOKENS)
     return ids
 
 
-def _z(ids: np.ndarray) -> torch.Tensor:
-    d = _dictionary()
-    x = sae.activations(MODEL.model, torch.as_tensor(ids)[None], d.config.hook)
+def _z(name: str, ids: np.ndarray) -> torch.Tensor:
+    d = _dictionary(name)
+    x = sae.activations(model(name).model, torch.as_tensor(ids)[None], d.config.hook)
     with torch.inference_mode():
         return d.encode(x)[0]  # (T, n)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def read(text: str) -> Reading:
-    ids = _encode(text)
-    z = _z(ids)[1:]  # the text's tokens
-    dense = torch.as_tensor(_index()["fired"] / len(_index()["tokens"]) > DENSE)  # (n,)
+def read(name: str, text: str) -> Reading:
+    ids = _encode(name, text)
+    z = _z(name, ids)[1:]  # the text's tokens
+    index = _index(name)
+    dense = torch.as_tensor(index["fired"] / len(index["tokens"]) > DENSE)  # (n,)
     values, features = z.masked_fill(dense, 0).topk(SHOWN, dim=-1)
     features = torch.where(values > 0, features, -1)
     return Reading(
-        tuple(_piece(i) for i in ids[1:]),
+        tuple(_piece(name, i) for i in ids[1:]),
         features.numpy(),
         values.numpy(),
         (z > 0).sum(-1).numpy(),
@@ -144,11 +178,9 @@ class Feature:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def feature(i: int) -> Feature:
-    n = facts().n_features
-    if not 0 <= i < n:
-        raise InputError("features.error.index", max=n - 1)
-    index = _index()
+def feature(name: str, i: int) -> Feature:
+    _check(name, i)
+    index = _index(name)
     tokens, starts = index["tokens"], index["doc_starts"]
     contexts = []
     for pos, act in zip(index["top_position"][i], index["top_activation"][i]):
@@ -157,12 +189,10 @@ def feature(i: int) -> Feature:
         doc = int(np.searchsorted(starts, pos, side="right") - 1)
         end = int(starts[doc + 1]) if doc + 1 < len(starts) else len(tokens)
         lo, hi = max(int(starts[doc]), int(pos) - CONTEXT), min(end, int(pos) + CONTEXT + 1)
-        contexts.append((tuple(_piece(t) for t in tokens[lo:hi]), int(pos) - lo, float(act)))
-    # the direction's logit weight: W_E (γ ⊙ d), the final LayerNorm's gain applied, its normalisation left out
-    model, d = MODEL.model, _dictionary()
-    with torch.inference_mode():
-        direction = d.direction(i) / d.config.scale  # in the stream's own units
-        weight = (model.embed.weight @ (model.ln_f.weight * direction)).numpy()
+        contexts.append((tuple(_piece(name, t) for t in tokens[lo:hi]), int(pos) - lo, float(act)))
+    d = _dictionary(name)
+    with torch.inference_mode():  # in the stream's own units, through the final norm's gain and the output matrix
+        weight = sae.logit_weights(model(name).model, d.direction(i) / d.config.scale).numpy()
     order = np.argsort(-weight, kind="stable")
     firing = [pieces[at] for pieces, at, _ in contexts]
     label = max(firing, key=firing.count) if firing else ""  # ties: the strongest context's
@@ -171,8 +201,8 @@ def feature(i: int) -> Feature:
         int(index["fired"][i]),
         float(index["fired"][i]) / len(tokens),
         tuple(contexts),
-        tuple((_piece(t), float(weight[t])) for t in order[:EFFECT]),
-        tuple((_piece(t), float(weight[t])) for t in order[::-1][:EFFECT]),
+        tuple((_piece(name, t), float(weight[t])) for t in order[:EFFECT]),
+        tuple((_piece(name, t), float(weight[t])) for t in order[::-1][:EFFECT]),
         label,
         firing.count(label),
     )
@@ -190,13 +220,12 @@ class Edited:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def edit(text: str, i: int, scale: float) -> Edited:
+def edit(name: str, text: str, i: int, scale: float) -> Edited:
     """Feature ``i`` scaled by ``scale`` (0: off) in z before decoding, the reconstruction error of the unedited z
     kept: with scale 1 the model is exactly the clean one."""
-    ids = _encode(text)
-    if not 0 <= i < facts().n_features:
-        raise InputError("features.error.index", max=facts().n_features - 1)
-    d, model = _dictionary(), MODEL.model
+    ids = _encode(name, text)
+    _check(name, i)
+    d, lm = _dictionary(name), model(name).model
 
     def scaled(z: torch.Tensor) -> torch.Tensor:
         z = z.clone()
@@ -206,13 +235,13 @@ def edit(text: str, i: int, scale: float) -> Edited:
     tokens = torch.as_tensor(ids)[None]
     with torch.inference_mode():
         with trace(d.config.hook) as stream:  # the clean run's stream: the feature's activation, no second run
-            clean = torch.softmax(model(tokens)[0, -1], -1)
+            clean = torch.softmax(lm(tokens)[0, -1], -1)
         activation = float(d.encode(stream[d.config.hook])[0, -1, i])
         with intervene(d.splice(scaled, keep_error=True)):
-            edited = torch.softmax(model(tokens)[0, -1], -1)
+            edited = torch.softmax(lm(tokens)[0, -1], -1)
     top = torch.argsort(-clean, stable=True)[:10].numpy()
     return Edited(
-        tuple(_piece(t) for t in top),
+        tuple(_piece(name, t) for t in top),
         clean[top].numpy(),
         edited[top].numpy(),
         activation,
@@ -220,13 +249,12 @@ def edit(text: str, i: int, scale: float) -> Edited:
     )
 
 
-def card() -> dict:
-    return DICTIONARY.card
+def card(name: str) -> dict:
+    return dictionary(name).card
 
 
 # ---- steering: a vector added to the stream while the model writes (models/steering.py) -----------------------------
 
-STEER_MODELS = ("gpt", "smollm2-135m")  # ours (with the dictionary) and the real SmolLM2 when this machine has it
 STEER_MAX_CHARS = 300  # the prompt
 STEER_LIST_CHARS = 600  # each list of prompts
 STEER_LIST_MAX = 8  # prompts per list
@@ -236,32 +264,14 @@ ALPHA_MAX = 2.0  # |α|, in units of the stream's typical length
 SOURCES = ("feature", "prompts")  # an SAE feature's decoder direction, or the difference of two lists' means
 
 
-def steer_checkpoint(name: str) -> services.Checkpoint:
-    if name not in STEER_MODELS:
-        raise InputError("features.error.steer_model", name=name)
-    return services.checkpoint(name)
-
-
-def steer_available(name: str) -> bool:
-    return steer_checkpoint(name).available
-
-
-def steer_missing(name: str) -> InputError:
-    return steer_checkpoint(name).missing()
-
-
-def has_dictionary(name: str) -> bool:
-    """Feature steering needs a dictionary trained on the model's stream: only ours has one."""
-    return name == DICTIONARY.config.get("model", "gpt") and DICTIONARY.available
-
-
 def steer_layers(name: str) -> int:
-    return int(steer_checkpoint(name).config["n_layers"])
+    return int(model(name).config["n_layers"])
 
 
 def steer_default_layer(name: str) -> int:
-    """Ours: the dictionary's layer; a real model: about a fifth of the way up (SmolLM2: block 6 of 30)."""
-    return facts().layer if has_dictionary(name) else steer_layers(name) // 5
+    """For two prompt lists' direction: ours, the dictionary's layer; a real model, about a fifth of the way up
+    (SmolLM2: block 6 of 30)."""
+    return steer_layers(name) // 5 if model(name).real else facts(name).layer
 
 
 def _steer_ids(ck: services.Checkpoint, text: str, name: str) -> list[int]:
@@ -322,7 +332,7 @@ def steer(
     after block ``layer`` at the last token of the ``positive`` and the ``negative`` prompts, one per line)."""
     from models import steering
 
-    ck = steer_checkpoint(name)
+    ck = model(name)
     ck.require()
     if source not in SOURCES:
         raise InputError("features.error.steer_source")
@@ -335,14 +345,11 @@ def steer(
     if not abs(alpha) <= ALPHA_MAX:
         raise InputError("features.error.steer_alpha", max=ALPHA_MAX)
     ids = _steer_ids(ck, prompt, name)
-    model = ck.model
+    lm = ck.model
     if source == "feature":
-        if not has_dictionary(name):
-            raise InputError("features.error.steer_no_dictionary", name=name)
-        if not 0 <= feature < facts().n_features:
-            raise InputError("features.error.index", max=facts().n_features - 1)
-        layer = facts().layer
-        direction = steering.feature_direction(_dictionary(), feature)
+        _check(name, feature)
+        layer = facts(name).layer
+        direction = steering.feature_direction(_dictionary(name), feature)
     else:
         layer = steer_default_layer(name) if layer is None else int(layer)
         if not 0 <= layer < steer_layers(name):
@@ -350,10 +357,10 @@ def steer(
         a = _steer_list(ck, positive, "A", name)
         b = _steer_list(ck, negative, "B", name)
         try:
-            direction = steering.difference_of_means(model, a, b, layer)
+            direction = steering.difference_of_means(lm, a, b, layer)
         except ValueError:
             raise InputError("features.error.steer_same") from None
-    s = steering.generate(model, ids, n, layer, direction, float(alpha))
+    s = steering.generate(lm, ids, n, layer, direction, float(alpha))
     ends = set(ck.stops)  # a real model's end of turn or text; ours writes on
 
     def text(new: tuple[int, ...]) -> str:
@@ -397,11 +404,9 @@ class Histogram:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def histogram(i: int) -> Histogram:
-    n = facts().n_features
-    if not 0 <= i < n:
-        raise InputError("features.error.index", max=n - 1)
-    index = _index()
+def histogram(name: str, i: int) -> Histogram:
+    _check(name, i)
+    index = _index(name)
     counts = index["histogram"][i].astype(np.int64)
     top = float(index["top_activation"][i][0])
     edges = np.linspace(0.0, top if top > 0 else 1.0, len(counts) + 1)
@@ -439,16 +444,16 @@ class Sweep:
 
 
 @st.cache_data(show_spinner=False)
-def sweep() -> Sweep | None:
+def sweep(name: str) -> Sweep | None:
     """The sweep from the dictionary's card; None when its card has none."""
-    c = card()
+    c = card(name)
     runs = c.get("sweep", {}).get("runs", [])
     if not runs:
         return None
     sizes = tuple(sorted({int(r["n_features"]) for r in runs}))
     by = [sorted((r for r in runs if int(r["n_features"]) == s), key=lambda r: int(r["k"])) for s in sizes]
     field = lambda name, kind=float: tuple(tuple(kind(r[name]) for r in rows) for rows in by)  # noqa: E731
-    m, cfg = c.get("metrics", {}), DICTIONARY.config
+    m, cfg = c.get("metrics", {}), dictionary(name).config
     return Sweep(
         sizes,
         field("k", int),
@@ -478,10 +483,10 @@ def speaker_line(line: str) -> bool:
 
 
 @st.cache_resource(show_spinner=False)
-def _on_names() -> np.ndarray:
+def _on_names(name: str) -> np.ndarray:
     """(N,) bool over the index's held-out tokens: the token has a letter and lies in a speaker's line."""
-    index = _index()
-    vocab = {int(t): _piece(int(t)) for t in np.unique(index["tokens"])}
+    index = _index(name)
+    vocab = {int(t): _piece(name, int(t)) for t in np.unique(index["tokens"])}
     pieces = [vocab[int(t)] for t in index["tokens"]]
     out = np.zeros(len(pieces), dtype=bool)
     line: list[int] = []  # the tokens of the current line
@@ -515,26 +520,24 @@ class OnNames:
 
 
 @st.cache_resource(show_spinner=False)
-def _name_hits() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _name_hits(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per feature: (its strongest held-out contexts whose firing token is on a speaker's name, its contexts shown,
     whether it passes: enough contexts, and SPEAKER_SHARE of them on names)."""
-    top = _index()["top_position"]
-    hits = np.where(top >= 0, _on_names()[np.maximum(top, 0)], False).sum(1)
+    top = _index(name)["top_position"]
+    hits = np.where(top >= 0, _on_names(name)[np.maximum(top, 0)], False).sum(1)
     shown = (top >= 0).sum(1)
     return hits, shown, (shown >= SPEAKER_MIN) & (hits >= SPEAKER_SHARE * shown)
 
 
-def on_names(i: int) -> OnNames:
-    n = facts().n_features
-    if not 0 <= i < n:
-        raise InputError("features.error.index", max=n - 1)
-    hits, shown, ok = _name_hits()
+def on_names(name: str, i: int) -> OnNames:
+    _check(name, i)
+    hits, shown, ok = _name_hits(name)
     return OnNames(i, int(hits[i]), int(shown[i]), bool(ok[i]))
 
 
 @st.cache_data(show_spinner=False)
-def name_features() -> tuple[int, ...]:
+def name_features(name: str) -> tuple[int, ...]:
     """Every feature that passes ``on_names``, the most often firing first."""
-    ok = np.nonzero(_name_hits()[2])[0]
-    fired = _index()["fired"]
+    ok = np.nonzero(_name_hits(name)[2])[0]
+    fired = _index(name)["fired"]
     return tuple(int(i) for i in sorted(ok, key=lambda i: (-int(fired[i]), int(i))))

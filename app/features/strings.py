@@ -2,23 +2,42 @@ STRINGS = {
     "features.intro": (
         "A sparse autoencoder (SAE) rewrites one layer's activations as a sum of a few directions out of thousands, "
         "its **features**: read one layer through it and a token's state becomes a short list of features that fire. "
-        "Here: **{n:,} features** trained on our GPT's residual stream after block {layer} (of {layers}, counted "
+        "Here: **{n:,} features** trained on {model}'s residual stream after block {layer} (of {layers}, counted "
         "from 0; TopK, k = {k}: exactly {k} features fire per token; Gao et al. 2024, arXiv 2406.04093). Put back "
         "in place of the stream, its reconstruction explains {fve:.1%} of the stream's variance and costs the model "
-        "{delta:+.3f} nats per token on held-out plays (zeroing the stream costs {zero:+.2f}).",
+        "{delta:+.3f} nats per token on held-out plays (zeroing the stream costs {zero:+.2f}). {held}",
         "稀疏自编码器（SAE）把某一层的激活改写成几千个方向中少数几个的和，这些方向就是它的**特征**：透过它读这一层，"
-        "一个词元的状态就变成少数几个被激活的特征。这里：在我们的 GPT 块 {layer}（共 {layers} 块，从 0 数起）"
+        "一个词元的状态就变成少数几个被激活的特征。这里：在{model}块 {layer}（共 {layers} 块，从 0 数起）"
         "之后的残差流上训练的 **{n:,} 个特征**（TopK，k = {k}：每个词元恰好激活 {k} 个特征；"
         "Gao 等 2024，arXiv 2406.04093）。用它的重建替换残差流后，可解释残差流 {fve:.1%} 的方差，"
-        "在留出剧本上让模型每个词元多付 {delta:+.3f} 奈特（把残差流置零要多付 {zero:+.2f}）。",
+        "在留出剧本上让模型每个词元多付 {delta:+.3f} 奈特（把残差流置零要多付 {zero:+.2f}）。{held}",
+    ),
+    "features.model.ours": ("our GPT", "我们的 GPT "),
+    "features.model.real": ("{title}", " {title} "),
+    "features.held.ours": (
+        "Held out: the plays Julius Caesar, Macbeth and Twelfth Night, which neither the model nor the dictionary "
+        "trained on.",
+        "留出：《裘力斯·凯撒》《麦克白》《第十二夜》三部剧，模型和字典都没有在它们上训练过。",
+    ),
+    "features.held.real": (
+        "Held out: the plays Julius Caesar, Macbeth and Twelfth Night, which the dictionary never trained on; "
+        "{title} was pretrained on web text that may well include them. Its stream after block {layer} has "
+        "massive activations (Sun et al. 2024, arXiv 2402.17762): the first token's state is about 150 times longer "
+        "than the others'. The dictionary passes any state longer than {passthrough:,.0f} through unread; this page "
+        "puts <|endoftext|> before your text, as before each document the dictionary read, so that token takes the "
+        "massive state and every token of your text is read.",
+        "留出：《裘力斯·凯撒》《麦克白》《第十二夜》三部剧，字典从未在它们上训练；{title} 的预训练语料是网络文本，"
+        "很可能包含它们。它在块 {layer} 之后的残差流有巨大激活（Sun 等 2024，arXiv 2402.17762）：第一个词元的状态"
+        "约比其他词元长 150 倍。字典让长度超过 {passthrough:,.0f} 的状态不经读取直接通过；本页在你的文本前放一个 "
+        "<|endoftext|>（字典读过的每篇文档前也有它），由它承担这个巨大的状态，你的文本的每个词元都会被读取。",
     ),
     "features.try.do": (
         "Type a line with a character's name, pick the name's token, and open the first feature it lists.",
         "输入一句带有角色名字的台词，选中名字对应的词元，打开它列出的第一个特征。",
     ),
     "features.try.see": (
-        "Its strongest contexts in plays the model never trained on, and the tokens its direction pushes up.",
-        "它在模型从未训练过的剧本中最强的上下文，以及它的方向推高的词元。",
+        "Its strongest contexts in plays the dictionary never trained on, and the tokens its direction pushes up.",
+        "它在字典从未训练过的剧本中最强的上下文，以及它的方向推高的词元。",
     ),
     "features.try.why": (
         "A feature is a direction the autoencoder's objective found useful for rebuilding the stream, not a "
@@ -28,8 +47,13 @@ STRINGS = {
     ),
     "features.text": ("Text", "文本"),
     "features.text.help": (
-        "At most {chars} characters and {tokens} tokens; our GPT was trained on Shakespeare.",
-        "最多 {chars} 个字符、{tokens} 个词元；我们的 GPT 是在莎士比亚作品上训练的。",
+        "At most {chars} characters and {tokens} tokens. {about}",
+        "最多 {chars} 个字符、{tokens} 个词元。{about}",
+    ),
+    "features.text.ours": ("Our GPT was trained on Shakespeare.", "我们的 GPT 是在莎士比亚作品上训练的。"),
+    "features.text.real": (
+        "{title} reads any English text; the dictionary was trained on Shakespeare's plays.",
+        "{title} 能读任何英文文本；字典是在莎士比亚剧本上训练的。",
     ),
     "features.s1": ("1 · The features that fire on each token", "1 · 每个词元上激活的特征"),
     "features.s1.caption": (
@@ -72,11 +96,13 @@ STRINGS = {
     "features.promoted": ("Promotes", "推高"),
     "features.suppressed": ("Suppresses", "压低"),
     "features.effect.caption": (
-        "The feature's decoder direction times the final LayerNorm's gain, read by every token's embedding (the "
+        "The feature's decoder direction times the final {norm}'s gain, read by every token's embedding (the "
         "unembedding is tied): what adding this direction to the stream pushes up and down, before the layers after "
-        "block {layer} act on it.",
-        "特征的解码方向乘以最终 LayerNorm 的增益，再与每个词元的嵌入做内积（反嵌入与嵌入共享）：把这个方向加进残差流"
-        "会推高和压低什么——不计块 {layer} 之后各层的作用。",
+        "block {layer} act on it. Blocks {next} to {last} still act on the stream before the output, so this direct "
+        "reading can miss what the feature does; section 3 measures it through them.",
+        "特征的解码方向乘以最终 {norm} 的增益，再与每个词元的嵌入做内积（反嵌入与嵌入共享）：把这个方向加进残差流"
+        "会推高和压低什么——不计块 {layer} 之后各层的作用。输出之前还有块 {next} 到 {last} 作用于残差流，"
+        "所以这种直接读法可能看不出特征真正的作用；第 3 节穿过这些块来测量它。",
     ),
     "features.s3": ("3 · Switch it off, or scale it", "3 · 关掉它，或缩放它"),
     "features.scale": ("Scale of feature {i}", "特征 {i} 的缩放"),
@@ -134,6 +160,12 @@ STRINGS = {
         "要读的也更多。同样的 L0 下，更大的字典解释的方差略多一些，但 k 小时死特征更多（k = {k_lo} 时 {size:,} 个中有 "
         "{dead:.0%}）。这些运行解释了 {fve_min:.0%} 到 {fve_max:.0%} 的方差，却让每个词元多付 {d_min:.2f} 到 "
         "{d_max:.2f} 奈特：解释的方差比例高，并不代表模型仍然正常工作；损失才是更严格的检验。",
+    ),
+    "features.s5.none": (
+        "This dictionary's card has no sweep: training it took {minutes:.0f} minutes of this machine, so the sweep "
+        "of sizes and k was run on our GPT's stream instead. Pick our GPT above to see it.",
+        "这个字典的模型卡没有扫描：训练它花了这台机器 {minutes:.0f} 分钟，所以大小与 k 的扫描改在我们的 GPT 的"
+        "残差流上做。在上方选择我们的 GPT 即可看到。",
     ),
     "features.is_not": (
         "**What a feature is, and is not.** A feature is a direction in the stream that the autoencoder's objective "
@@ -201,17 +233,15 @@ STRINGS = {
         "（Rimsky 等 2023，arXiv 2312.06681）用两组提示的平均激活之差构造这个向量。论文里把它加在提示开头的位置"
         "（ActAdd）或提示之后（CAA）；这里加在每个位置上，提示也包括在内。两次运行都用贪心解码。",
     ),
-    "features.steer.model": ("Model", "模型"),
-    "features.steer.ours": ("ours (gpt)", "我们的（gpt）"),
-    "features.steer.real": ("real: {name}", "真实：{name}"),
     "features.steer.source": ("Direction", "方向"),
     "features.steer.by_feature": ("feature {i}'s decoder direction", "特征 {i} 的解码方向"),
     "features.steer.by_prompts": ("difference of two prompt lists' means", "两组提示均值之差"),
     "features.steer.source.help": (
-        "A feature's direction needs a dictionary trained on that model's stream: only ours has one. The two lists "
-        "work on any model: the direction goes from list B's mean state at the last token to list A's.",
-        "特征方向需要在该模型残差流上训练的字典：只有我们的模型有。两组提示适用于任何模型："
-        "方向从 B 组在最后一个词元上的平均状态指向 A 组的。",
+        "A feature's direction is its column of the dictionary's decoder, added at the dictionary's layer. The two "
+        "lists need no dictionary: the direction goes from list B's mean state at the last token to list A's, at "
+        "the block you choose.",
+        "特征方向就是字典解码器中它的那一列，加在字典所在的层。两组提示不需要字典：方向从 B 组在最后一个词元上的"
+        "平均状态指向 A 组的，加在你选择的块之后。",
     ),
     "features.steer.prompt": ("Prompt to continue", "要续写的提示"),
     "features.steer.a": ("List A: toward (one prompt per line)", "A 组：朝向（每行一个提示）"),
@@ -264,9 +294,9 @@ STRINGS = {
         "added: steered minus plain.",
         "加上向量后，作为第一个新词元概率上升（蓝）和下降（红）最多的词元：引导后减去原样。",
     ),
-    "features.error.steer_model": (
-        "Steering runs on gpt or smollm2-135m, not {name}.",
-        "引导只能在 gpt 或 smollm2-135m 上运行，不能在 {name} 上。",
+    "features.error.model": (
+        "The microscope has dictionaries for gpt and smollm2-135m, not for {name}.",
+        "显微镜只有 gpt 和 smollm2-135m 的字典，没有 {name} 的。",
     ),
     "features.error.steer_source": ("Pick a direction: a feature or two lists.", "请选择方向：特征或两组提示。"),
     "features.error.steer_prompt_empty": ("Type a prompt to continue.", "请输入要续写的提示。"),
@@ -294,8 +324,4 @@ STRINGS = {
     "features.error.steer_n": ("From 1 to {max} new tokens.", "新词元数为 1 到 {max}。"),
     "features.error.steer_alpha": ("α goes from −{max:g} to {max:g}.", "α 的范围是 −{max:g} 到 {max:g}。"),
     "features.error.steer_layer": ("Blocks are numbered 0 to {max}.", "块编号为 0 到 {max}。"),
-    "features.error.steer_no_dictionary": (
-        "{name} has no dictionary here: steer it with two lists of prompts.",
-        "这里没有 {name} 的字典：请用两组提示来引导它。",
-    ),
 }

@@ -885,13 +885,14 @@ def _mamba_answer(lang: str) -> str:
 
 
 def _features_check(_answer) -> Verdict:
-    """The feature in the page's Feature box passes when at least three quarters of its strongest held-out contexts
-    (and at least ``SPEAKER_MIN`` of them) fire on a token of a speaker's name ("BRUTUS." alone on its line)."""
+    """The feature in the page's Feature box (of the dictionary of the model picked there) passes when at least three
+    quarters of its strongest held-out contexts (and at least ``SPEAKER_MIN`` of them) fire on a token of a speaker's
+    name ("BRUTUS." alone on its line)."""
     svc = _svc("features")
     i = _state("features_id", None)
     if i is None or i == "":
         return Verdict(False, "lessons.ex.features.none")
-    r = svc.on_names(int(i))  # a number out of range: InputError, shown as the page's own message
+    r = svc.on_names(_features_model(), int(i))  # a number out of range: InputError, shown as the page's own message
     fields = {"i": r.index, "on": r.on_names, "n": r.shown, "need": svc.SPEAKER_MIN}
     if r.shown < svc.SPEAKER_MIN:
         return Verdict(False, "lessons.ex.features.few", fields)
@@ -900,11 +901,16 @@ def _features_check(_answer) -> Verdict:
     return Verdict(False, "lessons.ex.features.hint", fields)
 
 
+def _features_model() -> str:
+    return str(_state("features_model", None) or _svc("features").MODELS[0])
+
+
 def _features_answer(lang: str) -> str:
-    svc = _svc("features")
-    found = svc.name_features()
+    svc, name = _svc("features"), _features_model()
+    found = svc.name_features(name)
+    hits = {i: svc.on_names(name, i) for i in found[:5]}
     shown = ", ".join(
-        f"{i} (“{svc.feature(i).label.strip()}”, {svc.on_names(i).on_names}/{svc.on_names(i).shown})" for i in found[:5]
+        f"{i} (“{svc.feature(name, i).label.strip()}”, {hits[i].on_names}/{hits[i].shown})" for i in found[:5]
     )
     return translate("lessons.ex.features.key", lang, count=len(found), features=shown)
 

