@@ -5,9 +5,9 @@
 Each model decodes the same prompt for a fixed number of new tokens with the KV cache, through ``models.gpt.decode``
 over the eager step (the path the Feature microscope's steering section runs): plain (no override), steered with
 α = 0 (the override adding zeros: what the hook alone costs) and steered with the α the page's examples use (ours:
-feature 3790 of gpt-sae after block 1; SmolLM2: the difference of two prompt lists' means after block 6). One torch
-thread; the three runs interleaved, ``--repeats`` rounds, the median (and the fastest and slowest) tokens per
-second. SmolLM2 is left out, with a line saying so, where this machine does not have it.
+feature 3790 of gpt-sae after block 1; SmolLM2: the difference of two prompt lists' means after block 6, and feature
+3733 of smollm2-sae after block 14). One torch thread; the three runs interleaved, ``--repeats`` rounds, the median
+(and the fastest and slowest) tokens per second. SmolLM2 is left out, with a line saying so, where this machine does not have it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bench.common import ROOT, machine, now
 
 PROMPT = "First Citizen.\nBefore we proceed"
 REAL_PROMPT = "I think that my neighbour is"
+FEATURE_PROMPT = "First Citizen.\nBefore we proceed"  # the page's default prompt
 A = ("I love thee, my sweet lord", "O happy day, my joy", "Gentle love and gladness")
 B = ("I hate thee, vile traitor", "O wretched day, my grief", "Bitter hate and anger")
 REAL = "smollm2-135m"
@@ -61,6 +62,18 @@ def _setups() -> list[dict]:
                 direction=steering.difference_of_means(model, [enc(s) for s in A], [enc(s) for s in B], layer),
                 alpha=0.5,
                 what="love − hate lists' difference of means, after block 6",
+            )
+        )
+        out.append(
+            dict(
+                name=f"{REAL} (real)",
+                model=model,
+                prompt=enc(FEATURE_PROMPT),
+                n=32,
+                layer=14,
+                direction=steering.feature_direction(zoo.load("smollm2-sae").eval(), 3733),
+                alpha=0.5,
+                what="feature 3733 of smollm2-sae (“Officers”), after block 14",
             )
         )
     return out

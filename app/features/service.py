@@ -315,8 +315,28 @@ class Steered:
     max_logit_change: float  # the largest |Δ logit| of any token at that step
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
 def steer(
+    name: str,
+    prompt: str,
+    n: int,
+    alpha: float,
+    source: str,
+    feature: int = 0,
+    positive: str = "",
+    negative: str = "",
+    layer: int | None = None,
+) -> Steered:
+    """``_steer``, with one run kept for every feature at α = 0: there the feature's direction is added times zero,
+    so the two continuations do not depend on which feature is open (a token picked in section 1 then reruns no
+    generation). Its number is still checked."""
+    if source == "feature" and alpha == 0:
+        _check(name, feature)
+        feature = 0
+    return _steer(name, prompt, n, alpha, source, feature, positive, negative, layer)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _steer(
     name: str,
     prompt: str,
     n: int,
