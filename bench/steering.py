@@ -7,7 +7,8 @@ over the eager step (the path the Feature microscope's steering section runs): p
 α = 0 (the override adding zeros: what the hook alone costs) and steered with the α the page's examples use (ours:
 feature 3790 of gpt-sae after block 1; SmolLM2: the difference of two prompt lists' means after block 6, and feature
 3733 of smollm2-sae after block 14). One torch thread; the three runs interleaved, ``--repeats`` rounds, the median
-(and the fastest and slowest) tokens per second. SmolLM2 is left out, with a line saying so, where this machine does not have it.
+(and the fastest and slowest) tokens per second. SmolLM2 is left out, with a line saying so, where this machine does
+not have it.
 """
 
 from __future__ import annotations

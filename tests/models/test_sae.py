@@ -2,9 +2,10 @@
 (models/recipes/sae.py).
 
 Encode and decode are checked against the paper's equations written again here in float64 numpy (Gao et al. 2024,
-arXiv 2406.04093: z = TopK(W_enc (s·x − b_pre) + b_enc), x̂ = (W_dec z + b_pre) / s); the splice goes through the
-project's probe overrides, so the identity splice is the clean model exactly; the shipped feature index is checked
-against fresh forwards (a few features, fast) and recomputed whole (slow). Every test of a shipped dictionary runs on
+arXiv 2406.04093: z = TopK(W_enc (s·x − b_pre) + b_enc), x̂ = (W_dec z + b_pre) / s) and against SAELens's TopK
+autoencoder holding the same weights; the splice goes through the project's probe overrides, so the identity splice
+is the clean model exactly; the shipped feature index is checked against fresh forwards (a few features, fast) and
+recomputed whole (slow). Every test of a shipped dictionary runs on
 both; ``smollm2-sae``'s skip where its base model (data/pretrained/smollm2-135m) is not on the machine, as on a fresh
 clone. The SmolLM2 recipe's preset is run end to end on a tiny stand-in of SmolLM2 (tests/real_models.py)."""
 
@@ -119,6 +120,27 @@ def test_encode_and_decode_equal_the_papers_equations_on_the_shipped_dictionary(
         assert_close(z.numpy(), z_ref, 1e-4)
         assert_close(dictionary(x).numpy(), x_ref, 1e-4)
     assert np.array_equal(z.numpy() > 0, z_ref > 0)  # the same features chosen
+
+
+def test_encode_and_decode_equal_saelens_on_the_shipped_dictionary(dictionary, lm, windows):
+    """SAELens's TopK autoencoder (``sae_lens.TopKSAE``, a test-only dependency) holding the same weights, fed the
+    stream times the dictionary's scale s (its input normalisation is ours, so it is applied outside), chooses the
+    same features with the same activations and rebuilds the same stream (divided by s again)."""
+    from sae_lens import TopKSAE, TopKSAEConfig
+
+    c = dictionary.config
+    ref = TopKSAE(TopKSAEConfig(d_in=c.d_in, d_sae=c.n_features, k=c.k, apply_b_dec_to_input=True, dtype="float32"))
+    with torch.no_grad():  # SAELens multiplies on the right: W_enc (d, n) and W_dec (n, d), ours transposed
+        ref.W_enc.copy_(dictionary.W_enc.float().T)
+        ref.b_enc.copy_(dictionary.b_enc.float())
+        ref.W_dec.copy_(dictionary.W_dec.float().T)
+        ref.b_dec.copy_(dictionary.b_pre.float())
+        x = sae.activations(lm[0], windows, c.hook).reshape(-1, c.d_in)
+        x = x[dictionary.reads(x)].float()  # what it reads (SmolLM2: all but the massive activations)
+        z, z_ref = dictionary.encode(x), ref.encode(c.scale * x)
+        assert np.array_equal((z > 0).numpy(), (z_ref > 0).numpy())  # the same features chosen
+        assert_close(z.numpy(), z_ref.numpy(), 1e-4)
+        assert_close(dictionary.decode(z).numpy(), (ref.decode(z_ref) / c.scale).numpy(), 1e-4)
 
 
 def test_decoder_columns_have_unit_norm_after_a_step():
