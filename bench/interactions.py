@@ -185,7 +185,7 @@ def features_token(page, i: int = 0) -> None:
     first), which opens that token's strongest feature in sections 2–4. The list's opening is not timed: the clock
     is armed again once the options show, so the move runs from the press on the option."""
     if i == 0:  # a fresh server's first visit loads the dictionary (and SmolLM2, picked): the whole page first
-        page.locator(".st-key-features_steer_shift").wait_for(timeout=300_000)
+        page.locator(".st-key-features_edit").wait_for(timeout=300_000)
         wait_idle(page, 180_000)
     box = page.locator('.st-key-features_token [role="combobox"]')
     option = page.get_by_role("option").nth(FEATURES_TOKENS[i % 2])

@@ -32,10 +32,6 @@ except InputError as e:
     ui.input_error(e)
     st.stop()
 
-token = sections.tokens(name, reading)  # 1 · the features on each token
-feature = sections.pick_feature(name, reading, token)
-sections.card(name, feature)  # 2 · a feature: frequency, label, contexts, logit weights
-sections.edit(name, text, feature, reading)  # 3 · switched off or scaled, the next token
-sections.steering(name, feature)  # 4 · steering: a direction added while the model writes, plain and steered
+sections.by_feature(name, text, reading)  # 1–4 · a fragment: a token or feature picked reruns these alone
 sections.price(name)  # 5 · the price of interpretability: the card's sweep of sizes and k
 sections.paper(name)  # what a feature is and is not; the papers, and here

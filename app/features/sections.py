@@ -12,6 +12,17 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
 
+@st.fragment
+def by_feature(name: str, text: str, reading) -> None:
+    """Sections 1–4, everything that follows the token and the feature picked: a pick reruns them, not the page's
+    picker, intro, text, sweep and teaching text (section 3's scale reruns section 3 alone: a fragment inside)."""
+    token = tokens(name, reading)  # 1 · the features on each token
+    feature = pick_feature(name, reading, token)
+    card(name, feature)  # 2 · a feature: frequency, label, contexts, logit weights
+    edit(name, text, feature, reading)  # 3 · switched off or scaled, the next token
+    steering(name, feature)  # 4 · steering: a direction added while the model writes, plain and steered
+
+
 def intro(name: str) -> None:
     f = svc.facts(name)
     m = f.metrics
