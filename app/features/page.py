@@ -15,6 +15,7 @@ name = ui.model_picker("features_model", own=svc.OWN, archs=("llama",), only=svc
 if not svc.available(name):
     ui.input_error(svc.missing(name))
     st.stop()
+sections.forget_on_switch(name)
 sections.intro(name)
 ui.try_this(t("features.try.do"), t("features.try.see"), t("features.try.why"))
 

@@ -12,6 +12,20 @@ from app.shared.i18n import InputError, t
 from app.shared.tokens import visible
 
 
+def forget_on_switch(name: str) -> None:
+    """A model picked in place of another: the token, the feature number and the steering block named the other
+    model's tokens, dictionary and layers. The token goes back to the first, the block to the new model's default,
+    and ``pick_feature`` opens the new dictionary's strongest feature of that token (the number and the block are
+    bound to the link, so they are set anew rather than removed). A link opened fresh keeps what it names."""
+    if st.session_state.get("features_model_seen") not in (None, name):
+        st.session_state.pop("features_token", None)
+        st.query_params.pop("features_token", None)
+        st.session_state.pop("features_token_seen", None)
+        st.session_state["features_steer_layer"] = svc.steer_default_layer(name)
+        st.session_state["features_switched"] = True
+    st.session_state["features_model_seen"] = name
+
+
 @st.fragment
 def by_feature(name: str, text: str, reading) -> None:
     """Sections 1–4, everything that follows the token and the feature picked: a pick reruns them, not the page's
@@ -75,7 +89,8 @@ def pick_feature(name: str, reading, token: int) -> int:
     n = svc.facts(name).n_features
     seen = st.session_state.get("features_token_seen")
     fresh = "features_id" not in st.session_state and "features_id" not in st.query_params  # no feature asked for
-    if firing and (fresh or (seen is not None and seen != token)):  # a new token opens its strongest feature
+    switched = st.session_state.pop("features_switched", False)  # another model picked: the number was its
+    if firing and (fresh or switched or (seen is not None and seen != token)):  # a new token opens its strongest
         st.session_state["features_id"] = firing[0]
     st.session_state["features_token_seen"] = token
     return int(

@@ -339,6 +339,27 @@ def test_smollm2_is_steered_by_two_lists():
     assert plain != steered and float(metric(at, translate("features.steer.m.kl", "en"))) > 0.05
 
 
+def test_switching_the_model_opens_the_new_dictionarys_feature_not_the_old_number(smol):
+    """Feature 17 and token 3 of ours, then SmolLM2 picked: the number and the token named ours' dictionary and
+    tokens, so the page opens SmolLM2's first token's strongest feature, and back again ours'."""
+    from app.features import service as svc
+
+    at = open_app("features", timeout=300, features_text=TEXT, features_id="17")
+    at.selectbox(key="features_token").set_value(3)
+    rerun(at, "en")  # a token picked opens its strongest feature; then another number typed
+    at.number_input(key="features_id").set_value(17)
+    rerun(at, "en")
+    assert at.number_input(key="features_id").value == 17
+    at.selectbox(key="features_model").set_value(SMOL)
+    rerun(at, "en")
+    assert not at.exception and not at.error
+    assert at.selectbox(key="features_token").value == 0
+    assert at.number_input(key="features_id").value == int(svc.read(SMOL, TEXT).features[0][0])
+    at.selectbox(key="features_model").set_value("gpt")
+    rerun(at, "en")
+    assert at.number_input(key="features_id").value == int(svc.read("gpt", TEXT).features[0][0])
+
+
 def test_smollm2_not_on_this_machine_leaves_ours_and_names_its_command(tmp_path, monkeypatch):
     from models import pretrained
     from models.data import pretrained as fetched
