@@ -401,47 +401,37 @@ def example_inputs(out: Path) -> dict[str, np.ndarray]:
     return {"x": np.zeros((1, 8, config["d_in"]), dtype=np.float32)}
 
 
+def _recipe(name: str, fve: float, defaults: dict) -> Recipe:
+    """A dictionary's recipe: the bars all dictionaries share (l0 ≤ k, Δ nats ≤ 0.15, loss_recovered ≥ 0.95, at
+    most a tenth dead) and its own floor on the variance explained."""
+    return Recipe(
+        name=name,
+        arch="sae",
+        train=train,
+        evaluate=evaluate,
+        example_inputs=example_inputs,
+        bars={
+            "fve": {"min": fve},
+            "l0": {"max": 32},
+            "dead_share": {"max": 0.1},
+            "delta_nats": {"max": 0.15},
+            "loss_recovered": {"min": 0.95},
+        },
+        output_names=("reconstruction",),
+        dynamic_axes={"x": {0: "B", 1: "T"}},
+        defaults=defaults,
+    )
+
+
 RECIPES = [
-    Recipe(
-        name="gpt-sae",
-        arch="sae",
-        train=train,
-        evaluate=evaluate,
-        example_inputs=example_inputs,
-        # Δ nats ≤ 0.15: a seventh of what gpt gains over the bigram baseline on these plays (0.53 bits per character,
-        # about 1 nat per token); loss_recovered ≥ 0.95 and fve ≥ 0.98: the stream kept nearly whole; l0 ≤ k; at
-        # most a tenth of the dictionary silent on every validation token (docs/training/sae.md)
-        bars={
-            "fve": {"min": 0.98},
-            "l0": {"max": 32},
-            "dead_share": {"max": 0.1},
-            "delta_nats": {"max": 0.15},
-            "loss_recovered": {"min": 0.95},
-        },
-        output_names=("reconstruction",),
-        dynamic_axes={"x": {0: "B", 1: "T"}},
-        defaults=SETTINGS,
-    ),
-    Recipe(
-        name="smollm2-sae",
-        arch="sae",
-        train=train,
-        evaluate=evaluate,
-        example_inputs=example_inputs,
-        # Δ nats ≤ 0.15, loss_recovered ≥ 0.95, a tenth dead at most: gpt-sae's bars (a page that splices it in
-        # still shows SmolLM2); fve ≥ 0.8: below gpt-sae's, what 2,000 steps on 262,144 vectors reach at this width
-        # (0.851), with room for another seed; l0 ≤ k (docs/training/smollm2-sae.md)
-        bars={
-            "fve": {"min": 0.8},
-            "l0": {"max": 32},
-            "dead_share": {"max": 0.1},
-            "delta_nats": {"max": 0.15},
-            "loss_recovered": {"min": 0.95},
-        },
-        output_names=("reconstruction",),
-        dynamic_axes={"x": {0: "B", 1: "T"}},
-        defaults=SMOLLM2_SETTINGS,
-    ),
+    # Δ nats ≤ 0.15: a seventh of what gpt gains over the bigram baseline on these plays (0.53 bits per character,
+    # about 1 nat per token); loss_recovered ≥ 0.95 and fve ≥ 0.98: the stream kept nearly whole; l0 ≤ k; at most a
+    # tenth of the dictionary silent on every validation token (docs/training/sae.md)
+    _recipe("gpt-sae", 0.98, SETTINGS),
+    # Δ nats ≤ 0.15, loss_recovered ≥ 0.95, a tenth dead at most: gpt-sae's bars (a page that splices it in still
+    # shows SmolLM2); fve ≥ 0.8: below gpt-sae's, what 2,000 steps on 262,144 vectors reach at this width (0.851),
+    # with room for another seed; l0 ≤ k (docs/training/smollm2-sae.md)
+    _recipe("smollm2-sae", 0.8, SMOLLM2_SETTINGS),
 ]
 
 
