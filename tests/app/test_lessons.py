@@ -752,5 +752,5 @@ def test_the_feature_microscope_stop_is_titled_as_a_tool_and_opens_prepared(lang
     from app.features import service as svc
 
     opened = at.number_input(key="features_id").value  # the default text's first token's strongest feature
-    assert not svc.on_names(opened).ok  # the stop does not open on an answer: the reader types a speaker's line
+    assert not svc.on_names("gpt", opened).ok  # the stop does not open on an answer: the reader types a speaker's line
     assert any(translate("lessons.ex.features.q", lang) in m.value for m in at.markdown)
