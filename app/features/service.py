@@ -19,7 +19,7 @@ import torch
 
 from app.shared import services
 from app.shared.i18n import InputError
-from models import sae, zoo
+from models import metrics, sae, zoo
 from models.probe import intervene, trace
 
 DICTIONARIES = {"gpt": "gpt-sae", "smollm2-135m": "smollm2-sae"}  # a model the page offers -> the dictionary it reads
@@ -42,7 +42,8 @@ def model(name: str) -> services.Checkpoint:
 
 def dictionary(name: str) -> services.Checkpoint:
     """The handle of the dictionary trained on model ``name``'s stream."""
-    return services.checkpoint(DICTIONARIES[model(name).name])
+    model(name)  # refuses a model the page does not offer
+    return services.checkpoint(DICTIONARIES[name])
 
 
 def available(name: str) -> bool:
@@ -132,7 +133,7 @@ def _encode(name: str, text: str) -> np.ndarray:
         raise InputError("features.error.empty")
     if len(text) > MAX_CHARS:
         raise InputError("features.error.long", chars=MAX_CHARS)
-    ids = np.array([0, *model(name).tokenizer.encode(text).ids], dtype=np.int64)
+    ids = metrics.encode_document(model(name).tokenizer, text)
     if len(ids) - 1 > MAX_TOKENS:
         raise InputError("features.error.tokens", n=len(ids) - 1, max=MAX_TOKENS)
     return ids
