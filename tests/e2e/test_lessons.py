@@ -9,7 +9,7 @@ import pytest
 
 from app.gpt import service as gpt_svc
 from app.lessons.exercises import EXERCISES
-from app.lessons.paths import PATHS
+from app.lessons.paths import PATHS, STOP
 from app.shared.i18n import translate
 from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
 
@@ -36,6 +36,13 @@ def _follow(link) -> None:
     link.evaluate("a => a.click()")
 
 
+def _to_stop(scope, stop) -> object:
+    """The link in ``scope`` (a locator) that opens ``stop``, found by where it leads rather than by its place: a
+    walk on a busy machine once ended on stop 3 after following "the first link" of the path, the page still
+    drawing; a link's address and what a click on it opens come from the same element."""
+    return scope.locator(f"a[href*='{stop.page}?'][href*='{STOP}={stop.number}']").first
+
+
 def _check(page, key: str) -> None:
     page.locator(f".st-key-{key} button").click()
     wait_idle(page)
@@ -46,19 +53,27 @@ def _cookie_holds(page, text: str) -> None:
     page.wait_for_function("(text) => decodeURIComponent(document.cookie).includes(text)", arg=text, timeout=60_000)
 
 
-def _banner(page, n: int, total: int, lang: str) -> None:
-    page.get_by_text(translate("lessons.stop_of", lang, n=n, total=total), exact=False).first.wait_for(timeout=120_000)
+def _banner(page, n: int, total: int, lang: str, walked: list[str]) -> None:
+    """Wait for stop ``n``'s banner (the banner's own text, not a match elsewhere in the page); on a timeout, say
+    which addresses the walk went through."""
+    words = translate("lessons.stop_of", lang, n=n, total=total)
+    try:
+        page.locator(".st-key-te_lesson_banner").get_by_text(words).wait_for(timeout=120_000)
+    except Exception as e:
+        raise AssertionError(f"no banner {words!r} at {page.url}; the walk went through {walked}") from e
     wait_idle(page, 120_000)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_walk_a_path_and_see_the_progress(server, page, lang):
     stops = PATHS[PATH]
+    walked: list[str] = []  # every address the page showed (the main frame's navigations, history writes included)
+    page.on("framenavigated", lambda frame: walked.append(frame.url) if frame == page.main_frame else None)
     goto(page, f"{server}/lessons?lang={lang}")
     assert exceptions(page) == 0
-    _follow(page.locator(f".st-key-lessons_path_{PATH} [data-testid='stPageLink-NavLink']").first)
+    _follow(_to_stop(page.locator(f".st-key-lessons_path_{PATH}"), stops[0]))
     for stop in stops:
-        _banner(page, stop.number, len(stops), lang)
+        _banner(page, stop.number, len(stops), lang, walked)
         assert exceptions(page) == 0, stop.page
         assert f"/{stop.page}" in page.url and f"stop={stop.number}" in page.url
         if stop.number == 1:
@@ -77,7 +92,9 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
             page.locator(".st-key-te_lesson_exercise").screenshot(path=SHOTS / f"lessons-right-{lang}.png")
             assert exceptions(page) == 0
         if stop.number < len(stops):
-            _follow(page.get_by_role("link", name=translate("lessons.next", lang)))
+            nxt = _to_stop(page.locator(".st-key-te_lesson_banner"), stops[stop.number])
+            assert translate("lessons.next", lang) in nxt.inner_text(timeout=120_000)
+            _follow(nxt)
     _follow(page.get_by_role("link", name=translate("lessons.done", lang)))
     page.locator(f".st-key-lessons_path_{PATH}").wait_for()
     wait_idle(page)
@@ -110,7 +127,7 @@ def test_walk_a_path_and_see_the_progress(server, page, lang):
 
 def test_reset_forgets_the_progress(server, page):
     goto(page, f"{server}/gpt?lang=en&lesson={PATH}&stop={GPT_STOP}")
-    _banner(page, GPT_STOP, len(PATHS[PATH]), "en")
+    _banner(page, GPT_STOP, len(PATHS[PATH]), "en", [])
     _cookie_holds(page, f'"{PATH}":[{GPT_STOP}]')
     goto(page, f"{server}/lessons?lang=en")
     page.get_by_role("button", name=translate("lessons.reset", "en")).click()
