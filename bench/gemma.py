@@ -9,6 +9,13 @@ imports, the load, one forward of 256 tokens recording every attention pattern; 
 engine at 16–256 tokens (no probes, and every pattern recorded; torch's default threads and one), and greedy
 decoding with the cache (Gemma: rolling buffers of W in its local layers, growing caches in its global ones) and
 without. Medians (p95) of interleaved rounds, all in one run on one machine.
+
+    .venv/bin/python -m bench.gemma --part long [--repeats 3]   (bench/gemma-long.md)
+
+The Mistral page's own work on Gemma's text, longer than its window (``app.mistral.service.LONG_TEXT``, 593 tokens):
+the forward recording every attention pattern, and the reach at the last token measured as the page does (the
+layers ``reach_layers`` picks, the blocks after them not run) against every layer up to the first global one and
+the last (the page's rule before), at torch's default threads.
 """
 
 from __future__ import annotations
@@ -60,6 +67,65 @@ def measure(repeats: int) -> dict:
     }
 
 
+def long_text(repeats: int) -> dict:
+    """The page's forward of ``LONG_TEXT`` with every pattern, and its reach at the last token two ways (module
+    docstring): ms per call (``real._rounds``), the layers each measured, and the patterns' size."""
+    import numpy as np
+    import torch
+
+    from app.mistral import service as svc
+    from models import mistral
+
+    ck = svc.handle(KEY)
+    model, ids = ck.model, svc.encode(svc.LONG_TEXT, name=KEY)
+    T, s = len(ids), svc.shape(KEY)
+    page = svc.reach_layers(T - 1, KEY)
+    before = tuple(sorted({*range(s.global_[0] + 1), s.n_layers - 1}))
+    tokens = torch.as_tensor(ids)[None]
+
+    def reach(layers):
+        def call():
+            with torch.enable_grad():
+                return mistral.influence(model, tokens, T - 1, layers)
+
+        return call
+
+    patterns = ck.run({"tokens": ids[None]}, svc.PROBES, "torch").probes
+    cells = {
+        "forward with every pattern": lambda: ck.run({"tokens": ids[None]}, svc.PROBES, "torch"),
+        "reach, the page's layers": reach(page),
+        "reach, every layer to the first global one and the last": reach(before),
+    }
+    samples = real._rounds(cells, repeats, 300.0)
+    return {
+        "tokens": T,
+        "window": s.window,
+        "threads": torch.get_num_threads(),
+        "patterns_mb": round(sum(np.asarray(a).nbytes for a in patterns.values()) / 2**20, 1),
+        "layers": {"reach, the page's layers": page, "reach, every layer to the first global one and the last": before},
+        "ms": {k: real._stats(v, 1) for k, v in samples.items()},
+    }
+
+
+def long_table(r: dict) -> str:
+    lines = [
+        "# The Mistral page's work on Gemma 3 270M's long text",
+        "",
+        f"`python -m bench.gemma --part long --repeats {r['repeats']}` — {r['machine']}, {r['when']}. torch on the "
+        f"CPU, {r['long']['threads']} threads; p50 (p95) ms.",
+        "",
+        f"The text: {r['long']['tokens']} tokens (W = {r['long']['window']}); every pattern recorded: "
+        f"{r['long']['patterns_mb']} MB.",
+        "",
+        "| work | layers | ms |",
+        "|---|---|---|",
+    ]
+    for work, row in r["long"]["ms"].items():
+        layers = ", ".join(map(str, r["long"]["layers"].get(work, ()))) or "all"
+        lines.append(f"| {work} | {layers} | {real._cell(row)} |")
+    return "\n".join(lines) + "\n"
+
+
 def table(r: dict) -> str:
     conv, load, fwd, dec = r["conversion"], r["load"], r["forward"], r["decode"]
     lines = [
@@ -100,10 +166,18 @@ def table(r: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", default="bench/gemma")
+    parser.add_argument("--out", default=None, help="default bench/gemma, or bench/gemma-long with --part long")
+    parser.add_argument("--part", choices=("all", "long"), default="all")
     args = parser.parse_args()
+    if args.part == "long":
+        r = {"machine": machine(), "when": now(), "repeats": args.repeats, "long": long_text(args.repeats)}
+        out = ROOT / (args.out or "bench/gemma-long")
+        out.with_suffix(".json").write_text(json.dumps(r, indent=1) + "\n")
+        out.with_suffix(".md").write_text(long_table(r))
+        print(long_table(r))
+        return
     r = measure(args.repeats)
-    out = ROOT / args.out
+    out = ROOT / (args.out or "bench/gemma")
     out.with_suffix(".json").write_text(json.dumps(r, indent=1) + "\n")
     out.with_suffix(".md").write_text(table(r))
     print(table(r))

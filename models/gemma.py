@@ -144,17 +144,19 @@ class Gemma(nn.Module):
         """The residual stream after the last block, before the final norm: (B, T) -> (B, T, C)."""
         return self.hidden_states(self.embed(tokens), cache)[-1]
 
-    def hidden_states(self, emb: torch.Tensor, cache: list[Cache] | None = None) -> list[torch.Tensor]:
+    def hidden_states(
+        self, emb: torch.Tensor, cache: list[Cache] | None = None, upto: int | None = None
+    ) -> list[torch.Tensor]:
         """The blocks run on the looked-up embeddings E[tokens] (B, T, C), scaled here by √C: the residual stream
-        after each block, L × (B, T, C) (as ``models.mistral.Mistral.hidden_states``, so ``mistral.influence``
-        measures a Gemma's reach too)."""
+        after each block, L × (B, T, C); with ``upto``, only the first ``upto`` blocks (as
+        ``models.mistral.Mistral.hidden_states``, so ``mistral.influence`` measures a Gemma's reach too)."""
         T, device = emb.shape[1], emb.device
         past = len(cache[0]) if cache else 0  # positions seen (a rolling cache counts them too)
         where = torch.arange(past, past + T, device=device)
         ropes = {True: self.rope_local(where), False: self.rope_global(where)}
         x = self.embedded(emb * torch.tensor(math.sqrt(self.config.dim), dtype=emb.dtype))
         out = []
-        for i, (block, window) in enumerate(zip(self.blocks, self.windows())):
+        for i, (block, window) in enumerate(zip(self.blocks[:upto], self.windows())):
             layer_cache = cache[i] if cache else None
             x = block(x, self.mask(T, past, window, layer_cache, device), ropes[window is not None], layer_cache)
             out.append(x)

@@ -108,14 +108,17 @@ class Mistral(RotaryDecoder):
         """
         return self.unembed(self.hidden_states(self.embedded(self.embed(tokens)), cache)[-1])
 
-    def hidden_states(self, x: torch.Tensor, cache: list[Cache] | None = None) -> list[torch.Tensor]:
-        """Run the blocks on embeddings x₀ (B, T, C): the residual stream after each block, L × (B, T, C)."""
+    def hidden_states(
+        self, x: torch.Tensor, cache: list[Cache] | None = None, upto: int | None = None
+    ) -> list[torch.Tensor]:
+        """Run the blocks on embeddings x₀ (B, T, C): the residual stream after each block, L × (B, T, C); with
+        ``upto``, only the first ``upto`` blocks."""
         T = x.shape[1]
         past = len(cache[0]) if cache else 0
         rope = self.rope(torch.arange(past, past + T, device=x.device))  # cos, sin: (T, D/2)
         mask = window_mask(T, self.config.window, cache[0] if cache else None, device=x.device)  # (T, S)
         out = []
-        for i, block in enumerate(self.blocks):
+        for i, block in enumerate(self.blocks[:upto]):
             x = block(x, mask, rope, cache[i] if cache else None)
             out.append(x)
         return out
@@ -211,7 +214,8 @@ def influence(model: Mistral, tokens: torch.Tensor, position: int, layers=None) 
     (the ``embedded`` tensor x₀) moves the size of the residual stream after block l at p = ``position``. Exactly 0
     for j > p (causality) and for j < p − (l + 1)(W − 1) (the reach of l + 1 windows); one backward pass per layer.
     ``layers`` (ascending): only those rows, (len(layers), T) — a large model's backward passes cost seconds each.
-    Any model with ``embed`` and ``hidden_states(embeddings)`` (models/gemma.py too: its local and global layers).
+    Any model with ``embed`` and ``hidden_states(embeddings, upto=n)`` (models/gemma.py too: its local and global
+    layers); the blocks after the last layer asked for do not run.
     """
     tokens = torch.as_tensor(tokens).reshape(1, -1)
     T, L = tokens.shape[1], model.config.n_layers
@@ -221,7 +225,7 @@ def influence(model: Mistral, tokens: torch.Tensor, position: int, layers=None) 
     with torch.no_grad():
         x0 = model.embed(tokens[:, : position + 1].to(model.embed.weight.device))  # later positions cannot matter
     x0.requires_grad_(True)
-    states = model.hidden_states(x0)  # L × (1, p + 1, C)
+    states = model.hidden_states(x0, upto=max(layers) + 1)  # (max(layers) + 1) × (1, p + 1, C)
     out = np.zeros((len(layers), T), dtype=np.float32)
     for row, i in enumerate(layers):
         (grad,) = torch.autograd.grad(states[i][0, position].norm(), x0, retain_graph=row < len(layers) - 1)

@@ -27,12 +27,14 @@ if not svc.available(name):
 
 text = ui.text_box(
     t("mistral.text"),
-    svc.DEFAULT_TEXT,
-    key="mistral_text",
-    max_chars=svc.MAX_CHARS,
-    height=110,
+    svc.default_text(name),  # a real model's is longer than its window
+    key=svc.text_key(name),
+    max_chars=svc.max_text_chars(name),
+    height=160 if real else 110,
     help=t(
-        "mistral.text.help.real" if real else "mistral.text.help", chars=svc.MAX_CHARS, tokens=svc.shape(name).limit
+        "mistral.text.help.real" if real else "mistral.text.help",
+        chars=svc.max_text_chars(name),
+        tokens=svc.shape(name).limit,
     ),
 )
 analysis = sections.analysed(text, backend, name)

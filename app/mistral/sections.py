@@ -47,7 +47,7 @@ def real_intro(name: str) -> None:
         icon=":material/science:",
     )  # fmt: skip
     ui.try_this(
-        t("mistral.try.real.do", g=first),
+        t("mistral.try.real.do", g=first, W=s.window),
         t("mistral.try.real.see", g=first, reach=int(svc.bounds(s.windows)[max(first - 1, 0)]), W_1=s.window - 1),
         t("mistral.try.real.why"),
     )
@@ -118,8 +118,10 @@ def band_view(a: svc.Analysis, name: str = svc.NAME) -> None:
     T = len(a.ids)
     own = s.windows[layer]  # this layer's W, None on a global layer
     causal = T * (T + 1) // 2
-    lo, hi = svc.DISPLAY_WINDOWS
-    windows = list(range(lo, hi + 1))
+    windows = list(svc.display_windows(T, name))
+    lo, hi = windows[0], windows[-1]
+    asked = ui.query_int("mistral_window", min(W, hi), lo, hi)  # a link's width, or W: the nearest one drawn
+    active = min(range(len(windows)), key=lambda k: abs(windows[k] - asked))
     readouts = []
     for w in windows:
         pairs = svc.band_pairs(T, w)
@@ -142,7 +144,7 @@ def band_view(a: svc.Analysis, name: str = svc.NAME) -> None:
             labels,
             readouts,
             windows=windows,
-            active=ui.query_int("mistral_window", min(W, hi), lo, hi) - lo,
+            active=active,
             trained=own if own is not None else T,  # a global layer: no trained edge (none falls inside the map)
             prefix=t("mistral.window.prefix"),
             query_title=t("view.query"),
@@ -205,7 +207,7 @@ def reach(a: svc.Analysis, text: str, name: str = svc.NAME) -> None:
     except InputError as e:
         ui.input_error(e)
         return
-    per_row, n = 6, len(r.layers)
+    per_row, n = (3 if s.real else 6), len(r.layers)  # a real model's numbers run to four digits
     cols = [c for start in range(0, n + 1, per_row) for c in st.columns(per_row)][: n + 1]
     for row, (layer, col) in enumerate(zip(r.layers, cols)):
         bound = r.bound[row]

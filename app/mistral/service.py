@@ -31,12 +31,18 @@ MODEL = services.checkpoint(NAME)
 MAX_CHARS = 600  # the text box
 MAX_PROMPT_CHARS = 200  # the generation prompt
 MAX_NEW = 128  # tokens one generation may add
-MAX_REAL_TOKENS = 160  # text tokens a real checkpoint reads here (every layer's patterns, and a gradient per layer)
+# A real checkpoint reads texts a little longer than Gemma 3's window (W = 512), so its local layers' band binds on
+# them: every layer's patterns of 640 tokens are (18, 4, 640, 640) float32, 118 MB, shared by every reader
+MAX_REAL_TOKENS = 640
+MAX_REAL_CHARS = 3000  # its text box (Shakespeare reads at about 0.27 Gemma tokens a character)
 MAX_REAL_NEW = 48  # tokens one generation of a real checkpoint may add (it decodes twice: rolling and full)
-DISPLAY_WINDOWS = (1, 64)  # the window slider's range (the trained W sits inside it)
+DISPLAY_WINDOWS = (1, 64)  # the window slider's range on ours (the trained W sits inside it)
+REAL_WINDOW_STEP = 32  # a real model's window slider: multiples of this up to the text, W among them
 PROBES = ("blocks.*.attn.pattern",)
 _EXAMPLES = assets.lines("examples/mistral.txt")
 DEFAULT_TEXT, DEFAULT_PROMPT = _EXAMPLES[0], _EXAMPLES[1]
+# A real model's text: Antony's speech from Julius Caesar (3.2), a play none of ours trained on, 593 Gemma 3 tokens
+LONG_TEXT = assets.text("examples/mistral_long.txt").strip()
 
 
 def handle(name: str = NAME) -> services.Checkpoint:
@@ -62,6 +68,20 @@ def title(name: str = NAME) -> str:
 
 def max_new(name: str = NAME) -> int:
     return MAX_REAL_NEW if is_real(name) else MAX_NEW
+
+
+def max_text_chars(name: str = NAME) -> int:
+    return MAX_REAL_CHARS if is_real(name) else MAX_CHARS
+
+
+def default_text(name: str = NAME) -> str:
+    """A real model's text is longer than its window W (ours trains on texts longer than its W already)."""
+    return LONG_TEXT if is_real(name) else DEFAULT_TEXT
+
+
+def text_key(name: str = NAME) -> str:
+    """The text box's key (and link parameter): a real model's texts are longer, so it keeps its own."""
+    return "mistral_text_real" if is_real(name) else "mistral_text"
 
 
 @dataclass(frozen=True)
@@ -134,10 +154,12 @@ def _pieces(ids: np.ndarray, name: str = NAME) -> tuple[str, ...]:
     return tuple("⟨eot⟩" if i == 0 else p for i, p in zip(ids, pieces))
 
 
-def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarray:
-    """The ids the model reads for ``text`` (ours: <|endoftext|> first): (T,), within the characters and tokens."""
+def encode(text: str, max_chars: int | None = None, name: str = NAME) -> np.ndarray:
+    """The ids the model reads for ``text`` (ours: <|endoftext|> first): (T,), within the characters (the model's
+    text box unless ``max_chars``) and tokens."""
     if not text.strip():
         raise InputError("mistral.error.empty")
+    max_chars = max_chars or max_text_chars(name)
     if len(text) > max_chars:
         raise InputError("mistral.error.chars", n=len(text), max=max_chars)
     ck = handle(name)
@@ -152,6 +174,16 @@ def encode(text: str, max_chars: int = MAX_CHARS, name: str = NAME) -> np.ndarra
     if not len(ids):
         raise InputError("mistral.error.empty")
     return ids
+
+
+def display_windows(T: int, name: str = NAME) -> tuple[int, ...]:
+    """The widths the band map's slider draws: on ours 1 … 64; on a real model multiples of ``REAL_WINDOW_STEP`` up
+    to the text's length (the first that covers it), with its W (and the last, T) among them."""
+    if not is_real(name):
+        return tuple(range(DISPLAY_WINDOWS[0], DISPLAY_WINDOWS[1] + 1))
+    step = REAL_WINDOW_STEP
+    top = -(-T // step) * step
+    return tuple(sorted({*range(step, top + 1, step), min(shape(name).window, top)}))
 
 
 def band(T: int, window: int) -> np.ndarray:
@@ -212,12 +244,31 @@ def _by_distance(_patterns: np.ndarray, ids: bytes, backend: str) -> tuple[np.nd
     return share, peak
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def analyse(text: str, backend: str, name: str = NAME) -> Analysis:
+def _analysis(text: str, backend: str, name: str) -> Analysis:
     ids = encode(text, name=name)
     res = handle(name).run({"tokens": ids[None]}, PROBES, backend)
     patterns = stack_layers(res.probes, "blocks.{}.attn.pattern")
     return Analysis(ids, _pieces(ids, name), patterns, shape(name).window, res.backend, res.device, res.ms)
+
+
+_ours = st.cache_data(show_spinner=False, max_entries=64)(_analysis)
+
+
+# A real model's patterns of a long text are ~100 MB: one shared, read-only copy for every reader (``st.cache_data``
+# would unpickle a copy on every run), and only the last few texts
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _real(text: str, backend: str, name: str) -> Analysis:
+    return services.read_only(_analysis(text, backend, name))
+
+
+def analyse(text: str, backend: str, name: str = NAME) -> Analysis:
+    return (_real if is_real(name) else _ours)(text, backend, name)
+
+
+def forget() -> None:
+    """Every cached result of a model's name gone (a test puts another checkpoint behind the name)."""
+    for cached in (shape, _by_distance, _ours, _real, reach, generate):
+        cached.clear()
 
 
 # ---- reach through depth --------------------------------------------------------------------------------------------
@@ -238,13 +289,15 @@ class Reach:
     ms: float
 
 
-def reach_layers(name: str = NAME) -> tuple[int, ...]:
-    """The layers whose reach is measured: ours all; a real model (a backward pass per layer costs seconds) every
-    layer up to its first global one, and its last."""
+def reach_layers(position: int, name: str = NAME) -> tuple[int, ...]:
+    """The layers whose reach is measured at ``position``: ours all; a real model (a backward pass through a long
+    text costs seconds) the local layers before its first global one whose bound can still bind — each while the
+    layers before it reach less than ``position`` back — and that global layer."""
     s = shape(name)
     if not s.real or not s.global_:
         return tuple(range(s.n_layers))
-    return tuple(sorted({*range(s.global_[0] + 1), s.n_layers - 1}))
+    first, before = s.global_[0], bounds(s.windows)
+    return (*(i for i in range(first) if i == 0 or before[i - 1] < position), first)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -254,7 +307,7 @@ def reach(text: str, position: int, name: str = NAME) -> Reach:
         raise InputError("mistral.error.position", max=len(ids) - 1)
     model, s = handle(name).model, shape(name)
     start = time.perf_counter()
-    layers = reach_layers(name)
+    layers = reach_layers(position, name)
     with torch.enable_grad():  # gradients with respect to a detached copy of the embeddings, never the weights
         inf = mistral.influence(
             model, torch.as_tensor(ids[: position + 1])[None], position, layers

@@ -375,13 +375,17 @@ STRINGS = {
         "{H} 个查询头共享 {G} 个键/值头。这里的文本最多 {max} 个词元。",
     ),
     "mistral.try.real.do": (
-        "In section 2, leave the position on the last token and read the “farthest” numbers up to layer {g}.",
-        "在第 2 节，把位置留在最后一个词元上，读出直到层 {g} 的“最远”数字。",
+        "Keep the text it opens with (longer than W = {W} tokens). In section 2, leave the position on the last "
+        "token and read the “farthest” numbers of layers 0 and 1.",
+        "保留默认文本（比 W = {W} 个词元更长）。在第 2 节，把位置留在最后一个词元上，读出层 0 和层 1 的“最远”数字。",
     ),
     "mistral.try.real.see": (
-        "Before layer {g} each local layer adds at most W − 1 = {W_1} positions (the bound reaches {reach}); from "
-        "layer {g}, a global layer, the bound is the whole text.",
-        "层 {g} 之前，每个局部层最多多延伸 W − 1 = {W_1} 个位置（界限达到 {reach}）；"
+        "After layer 0 the farthest input that moves the last state sits exactly W − 1 = {W_1} positions back: "
+        "the tokens before it are out of reach. Layer 1 adds another W − 1 and reaches the first token. Before "
+        "layer {g} each local layer adds at most W − 1 (the bound reaches {reach}); from layer {g}, a global layer, "
+        "the bound is the whole text.",
+        "经过层 0 后，能影响最后一个状态的最远输入恰好在 W − 1 = {W_1} 个位置之前：更早的词元够不到。"
+        "层 1 再延伸 W − 1，够到了第一个词元。层 {g} 之前，每个局部层最多多延伸 W − 1（界限达到 {reach}）；"
         "从层 {g}（全局层）起，界限就是整段文本。",
     ),
     "mistral.try.real.why": (
@@ -391,8 +395,10 @@ STRINGS = {
         "局部层的窗口节省的是缓存内存和计算，不再限制模型能用到什么。",
     ),
     "mistral.text.help.real": (
-        "At most {chars} characters and {tokens} tokens (this page's cap for a real model).",
-        "最多 {chars} 个字符、{tokens} 个词元（本页对真实模型的上限）。",
+        "At most {chars} characters and {tokens} tokens (this page's cap for a real model). The text it opens with, "
+        "Antony's speech from Julius Caesar, is longer than the window, so the local layers' band cuts it.",
+        "最多 {chars} 个字符、{tokens} 个词元（本页对真实模型的上限）。默认文本是《尤利乌斯·恺撒》中安东尼的演说，"
+        "比窗口更长，所以局部层的带会把它截断。",
     ),
     "mistral.error.tokens.real": (
         "The text makes {n} tokens; this page reads at most {max} with a real model. Shorten it.",
@@ -561,10 +567,11 @@ STRINGS = {
         "报告：Gemma Team，*Gemma 3 Technical Report*，arXiv 2503.19786；Mistral 7B：arXiv 2310.06825。",
     ),
     "mistral.reach.some": (
-        "Measured after layers {layers}: a backward pass per layer costs seconds on this model. Every layer after "
-        "the first global one has the whole text in reach.",
-        "只测量层 {layers} 之后的状态：在这个模型上每层一次反向传播要花数秒。"
-        "第一个全局层之后的每一层都能够到整段文本。",
+        "Measured after layers {layers}: a backward pass through a long text costs seconds on this model, so only "
+        "the local layers whose bound can still fall short of this position, and the first global layer. Every "
+        "layer after it has the whole text in reach.",
+        "只测量层 {layers} 之后的状态：在这个模型上，对长文本做一次反向传播要花数秒，所以只测界限仍可能够不到该位置的"
+        "局部层，以及第一个全局层。它之后的每一层都能够到整段文本。",
     ),
     "mistral.m.memory.help.real": (
         "Keys and values of every layer, measured from the tensors. A rolling buffer takes its W = {W} slots at the "

@@ -14,7 +14,7 @@ pytest.importorskip("transformers")
 from app.mistral import service as svc  # noqa: E402
 from app.shared.i18n import translate  # noqa: E402
 from tests import real_models  # noqa: E402
-from tests.app.conftest import metric, open_app, rerun  # noqa: E402
+from tests.app.conftest import metric, open_app, rerun, spec  # noqa: E402
 
 KEY = "gemma-3-270m"
 L, W, GLOBAL = real_models.GEMMA_LAYERS, real_models.GEMMA_WINDOW, real_models.GEMMA_GLOBAL
@@ -37,14 +37,14 @@ def real_cache(tmp_path_factory):
         mp.setenv("HF_HUB_OFFLINE", "1")
         mp.setenv("TE_PRETRAINED", str(root / "converted"))
         services.engine.clear()
-        svc.shape.clear()
+        svc.forget()
         yield root
     services.engine.clear()
-    svc.shape.clear()
+    svc.forget()
 
 
 def _open(lang: str, **query):
-    at = open_app("mistral", lang=lang, mistral_model=KEY, mistral_text=TEXT, **query)
+    at = open_app("mistral", lang=lang, mistral_model=KEY, mistral_text_real=TEXT, **query)
     assert not at.exception, at.exception
     return at
 
@@ -120,6 +120,41 @@ def test_reach_is_bounded_by_the_local_layers_and_unbounded_after_the_global_one
     assert r.influence[GLOBAL[0] - 1, : n - 1 - GLOBAL[0] * (W - 1)].max() == 0  # before it: out of reach, exactly
 
 
+def test_reach_measures_the_local_layers_whose_bound_can_still_bind(real_cache):
+    """A backward pass through a real model's long text costs seconds: the local layers are measured while the
+    layers before them reach less than the position back, then the first global layer; the page says which."""
+    lang = "en"
+    bound = [(i + 1) * (W - 1) for i in range(GLOBAL[0])]  # 4, 8, 12, 16, 20
+    position = bound[1] + 2  # 10: layers 0–2 reach 12 ≥ 10 back, so layers 3 and 4 are not measured
+    expected = (*(i for i in range(GLOBAL[0]) if i == 0 or bound[i - 1] < position), GLOBAL[0])
+    assert svc.reach_layers(position, KEY) == expected == (0, 1, 2, GLOBAL[0])
+    at = _open(lang, mistral_position=str(position))
+    assert not at.exception and not at.error
+    for layer in range(L):
+        label = translate("mistral.m.farthest", lang, layer=layer)
+        assert (label in [m.label for m in at.metric]) == (layer in expected), layer
+    assert translate("mistral.reach.some", lang, layers=svc.spans(expected)) in [x.value for x in at.caption]
+    r = svc.reach(TEXT, position, KEY)
+    assert r.layers == expected and r.farthest[0] == W - 1 and r.beyond.max() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_real_model_opens_on_a_text_longer_than_its_window(real_cache, lang):
+    """With no text in the link, a real model reads its own, longer than W, in its own text box; the band map's
+    slider draws widths up to the text's length, W among them, and opens on W."""
+    at = open_app("mistral", lang=lang, mistral_model=KEY)
+    assert not at.exception and not at.error
+    assert at.text_area(key="mistral_text_real").value == svc.LONG_TEXT
+    T = len(svc.encode(svc.LONG_TEXT, name=KEY))
+    assert W < T <= svc.MAX_REAL_TOKENS
+    assert translate("mistral.band.short", lang, T=T, W=W) not in [x.value for x in at.caption]
+    windows = svc.display_windows(T, KEY)
+    assert W in windows and windows[-1] >= T > windows[-2] and list(windows) == sorted(set(windows))
+    slider = spec(at, "mistral_band")["layout"]["sliders"][0]
+    assert len(slider["steps"]) == len(windows) and slider["active"] == windows.index(W)
+    assert svc.display_windows(T) == tuple(range(svc.DISPLAY_WINDOWS[0], svc.DISPLAY_WINDOWS[1] + 1))  # ours
+
+
 def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
     lang = "en"
     at = _open(lang, mistral_prompt="to be or not to be that is the question", mistral_n_real="12")
@@ -188,7 +223,9 @@ def test_switching_models_keeps_the_page_whole(real_cache):
     rerun(at, lang)
     assert not at.exception
     at.selectbox(key="mistral_model").set_value(KEY)
-    at.text_area(key="mistral_text").set_value(TEXT)
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    at.text_area(key="mistral_text_real").set_value(TEXT)  # a real model's text box: its own key
     rerun(at, lang)
     assert not at.exception and not at.error
 
@@ -208,3 +245,31 @@ def test_a_real_models_origin_names_the_gguf_file_it_came_in(monkeypatch):
     monkeypatch.setattr(services, "checkpoint", lambda name, step=None: SimpleNamespace(card=card))
     about = services.real_about("gemma-3-270m")
     assert about["origin"] == "gemma-3-270m-q4_k_m.gguf" and about["license"] == "gemma"
+
+
+@pytest.mark.slow
+def test_on_the_real_gemma_the_window_binds_on_the_text_it_opens_with():
+    """Where ``python -m models.data.pretrained gemma-3-270m`` has brought Gemma 3 270M: its text (Antony's speech,
+    593 tokens) is longer than W = 512; no local layer puts any weight outside its band while each global layer
+    does; after layer 0 the last state's farthest input is exactly W − 1 back, after layer 1 the first token."""
+    from app.shared import services
+    from models import pretrained
+    from models.data import pretrained as fetched
+
+    if fetched.gguf_source(KEY) is None:
+        pytest.skip("the Gemma 3 270M GGUF is not here: python -m models.data.pretrained gemma-3-270m")
+    pretrained.prepare(KEY)
+    services.engine.clear()
+    svc.forget()
+    s = svc.shape(KEY)
+    T = len(svc.encode(svc.LONG_TEXT, name=KEY))
+    assert s.window == 512 and s.global_ == (5, 11, 17) and s.window < T <= s.limit
+    a = svc.analyse(svc.LONG_TEXT, "torch", KEY)
+    beyond = a.outside_share(s.window)  # (L, H) the weight at distances ≥ W, over queries
+    assert beyond[list(s.local)].max() == 0 and a.outside_own(s.windows) == 0
+    assert all(beyond[g].max() > 0.01 for g in s.global_)  # every global layer reads past the band
+    r = svc.reach(svc.LONG_TEXT, T - 1, KEY)
+    assert r.layers == (0, 1, 5)
+    assert list(r.farthest) == [s.window - 1, T - 1, T - 1] and r.beyond.max() == 0
+    services.engine.clear()
+    svc.forget()
