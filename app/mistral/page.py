@@ -41,7 +41,7 @@ analysis = sections.analysed(text, backend, name)
 if analysis is not None:
     sections.band(analysis, name)  # 1 · the band mask: W keys back (a real Gemma: local layers, global ones)
     sections.reach(analysis, text, name)  # 2 · reach through depth, measured
-sections.rolling(name)  # 3 · the rolling buffer cache while the model writes
+sections.rolling(name, text)  # 3 · the rolling buffer cache while the model writes
 if real:
     short = svc.shape(name).limit <= svc.shape(name).window  # every text here fits in one chunk of W
     why = "mistral.real.prefill" if short else "mistral.real.prefill.global"

@@ -17,6 +17,7 @@ from app.shared.tokens import visible
 
 BAND = ("mistral_layer", "mistral_head")  # the band's controls, which rerun its view alone (its window moves in it)
 BAND_CHOICE = "_mistral_band"  # {control: value}, read by the view (ui.rerun_parts)
+SLOT_RUN = 48  # the slots a wide buffer shows at once, around the one last written
 GENERATED = "_mistral_generated"  # set once the reader has pressed Generate: the writing follows the prompt from then
 
 
@@ -245,7 +246,9 @@ def reach(a: svc.Analysis, text: str, name: str = svc.NAME) -> None:
 
 # ---- 3 · the rolling buffer -----------------------------------------------------------------------------------------
 @st.fragment
-def rolling(name: str = svc.NAME) -> None:
+def rolling(name: str = svc.NAME, text: str = "") -> None:
+    """Greedy decoding with the rolling buffers. A real model's window is far longer than a prompt: it may write
+    after the text of section 1 instead, whose positions pass W, so its local buffers wrap."""
     s = svc.shape(name)
     W = s.window
     st.subheader(t("mistral.roll.title"))
@@ -253,10 +256,18 @@ def rolling(name: str = svc.NAME) -> None:
         st.markdown(t("mistral.roll.caption.real", W=W, globals=svc.spans(s.global_), name=svc.title(name)))
     else:
         st.markdown(t("mistral.roll.caption", W=W))
-    c_p, c_n = st.columns([3, 1])
-    prompt = ui.text_line(
-        t("mistral.prompt"), svc.DEFAULT_PROMPT, key="mistral_prompt", max_chars=svc.MAX_PROMPT_CHARS, host=c_p
+    after_text = s.real and st.toggle(
+        t("mistral.roll.after_text", W=W), key="mistral_after_text", help=t("mistral.roll.after_text.help", W=W)
     )
+    c_p, c_n = st.columns([3, 1])
+    if after_text:
+        prompt, most_chars = text, svc.max_text_chars(name)
+        c_p.caption(t("mistral.roll.after_text.on"))
+    else:
+        prompt = ui.text_line(
+            t("mistral.prompt"), svc.DEFAULT_PROMPT, key="mistral_prompt", max_chars=svc.MAX_PROMPT_CHARS, host=c_p
+        )
+        most_chars = svc.MAX_PROMPT_CHARS
     most = svc.max_new(name)
     n = c_n.slider(
         t("mistral.n"), 1, most, min(64, most), key="mistral_n_real" if s.real else "mistral_n", bind="query-params",
@@ -269,13 +280,13 @@ def rolling(name: str = svc.NAME) -> None:
         return
     try:
         with st.spinner(t("mistral.roll.spinner")):
-            g = svc.generate(prompt, n, name)
+            g = svc.generate(prompt, n, name, most_chars)
     except InputError as e:
         ui.input_error(e)
         return
     box = st.container(border=True)
     box.markdown(f"**{t('mistral.roll.text')}**")
-    box.text(prompt + g.text)
+    box.text(prompt + g.text if not after_text else "… " + prompt[-300:] + g.text)  # the text is in section 1
     metric_row = ui.row()
     metric_row.metric(
         t("mistral.m.generated"),
@@ -325,8 +336,17 @@ def _slots(g: svc.Rolling, name: str = svc.NAME) -> None:
     metric_row.metric(t("mistral.m.filled"), f"{held.size} / {W}", help=t("mistral.m.filled.help"))
     metric_row.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
     metric_row.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
-    boxes = slots if W <= svc.DISPLAY_WINDOWS[1] else slots[: max(held.size, 1)]  # a wide buffer: its filled slots
-    ui.markup(views.slots_html(boxes, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty")))
+    first, boxes = 0, slots
+    if W > svc.DISPLAY_WINDOWS[1]:  # a wide buffer: its filled slots, or once more than a run fill, the run it writes
+        first = min(max(newest % W - SLOT_RUN + 8, 0), W - SLOT_RUN) if held.size > SLOT_RUN else 0
+        boxes = slots[first : first + SLOT_RUN] if held.size > SLOT_RUN else slots[: max(held.size, 1)]
+        if held.size > SLOT_RUN:
+            st.caption(t("mistral.roll.run", lo=first, hi=first + len(boxes) - 1, W=W))
+    ui.markup(
+        views.slots_html(
+            boxes, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty"), first=first, W=W
+        )
+    )
     c_map, c_mem = st.columns([3, 2])
     with c_map:
         st.caption(t("mistral.roll.map.real" if s.real else "mistral.roll.map"))

@@ -366,8 +366,10 @@ def _decode(model, prompt: list[int], n: int, rolling: bool) -> tuple[list[int],
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def generate(prompt: str, n: int, name: str = NAME) -> Rolling:
-    ids = encode(prompt, MAX_PROMPT_CHARS, name=name)
+def generate(prompt: str, n: int, name: str = NAME, max_chars: int = MAX_PROMPT_CHARS) -> Rolling:
+    """Greedy decoding of ``n`` tokens after ``prompt`` (at most ``max_chars``: the prompt box's, or a real model's
+    text box when it writes after the text of section 1), with the rolling buffers and with full caches."""
+    ids = encode(prompt, max_chars, name=name)
     if not 1 <= n <= max_new(name):
         raise InputError("mistral.error.n", max=max_new(name))
     if len(ids) + n > shape(name).max_len:

@@ -486,6 +486,24 @@ STRINGS = {
         "层 {layer} 或更早已经有一个全局层：之前的每个输入都可能有影响，所以界限是整段文本。",
     ),
     "mistral.reach.bound.real": ("bound (local layers: Σ (W − 1))", "界限（局部层：Σ (W − 1)）"),
+    "mistral.roll.after_text": (
+        "Write after the text of section 1 (longer than W = {W})",
+        "接着第 1 节的文本往下写（比 W = {W} 更长）",
+    ),
+    "mistral.roll.after_text.help": (
+        "A prompt here is far shorter than W = {W}, so no local buffer ever wraps. The text of section 1 is longer: "
+        "after it each local layer's buffer holds only the last W positions, the oldest overwritten.",
+        "这里的提示远短于 W = {W}，所以局部缓冲永远不会绕回。第 1 节的文本更长：读完它之后，"
+        "每个局部层的缓冲只保留最后 W 个位置，最早的被覆盖。",
+    ),
+    "mistral.roll.run": (
+        "Slots {lo}–{hi} of {W}, around the one written last (red); the slot map below shows all of them.",
+        "共 {W} 个槽位中的第 {lo}–{hi} 个，围绕最后写入的槽位（红色）；下面的槽位图显示全部槽位。",
+    ),
+    "mistral.roll.after_text.on": (
+        "The prompt is the text of section 1.",
+        "提示就是第 1 节的文本。",
+    ),
     "mistral.roll.caption.real": (
         "On {name}, each local layer's cache is a rolling buffer of W = {W} slots (position i in slot i mod W); "
         "the global layers ({globals}) keep every position, so their caches grow with the text. Press generate: "

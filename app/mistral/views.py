@@ -111,12 +111,15 @@ def slot_map(
     return legend_below(fig, height, 10, y=-0.12)
 
 
-def slots_html(slots: np.ndarray, pieces: list[str], newest: int, *, slot_name: str, empty: str) -> str:
+def slots_html(
+    slots: np.ndarray, pieces: list[str], newest: int, *, slot_name: str, empty: str, first: int = 0, W: int = 0
+) -> str:
     """One box per slot: its index, the absolute position it holds and that token; the newest entry in red, the
-    others shaded by age (darker = more recent)."""
-    W = len(slots)
+    others shaded by age (darker = more recent). ``slots`` may be a run of a wider buffer of ``W`` slots starting at
+    slot ``first``."""
+    W = W or len(slots)
     boxes = []
-    for i, p in enumerate(slots):
+    for i, p in enumerate(slots, start=first):
         if p < 0:
             style = f"background:{var('chip-bg')};color:{var('chip-fg')};{TOKEN_BOX}"
             body, tip = f"{i}: {empty}", f"{slot_name} {i}"

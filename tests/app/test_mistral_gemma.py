@@ -7,12 +7,13 @@ our mistral's card shows, and the sections that only make sense on ours say so a
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 pytest.importorskip("transformers")
 
 from app.mistral import service as svc  # noqa: E402
-from app.shared.i18n import translate  # noqa: E402
+from app.shared.i18n import InputError, translate  # noqa: E402
 from tests import real_models  # noqa: E402
 from tests.app.conftest import metric, open_app, rerun, spec  # noqa: E402
 
@@ -170,6 +171,28 @@ def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
     assert g.rolling_bytes[-1] < g.full_bytes[-1]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_real_model_writes_after_the_text_and_its_buffers_wrap(real_cache, lang):
+    """On a real model the rolling buffer may write after the text of section 1 (longer than W): the prompt is that
+    text, every local buffer holds the last W positions, the oldest overwritten, and the tokens equal the full
+    cache's."""
+    at = _open(lang, mistral_n_real="4")
+    at.toggle(key="mistral_after_text").set_value(True)
+    rerun(at, lang)
+    assert translate("mistral.roll.after_text.on", lang) in [x.value for x in at.caption]
+    at.button(key="mistral_generate").click()
+    rerun(at, lang)
+    assert not at.exception and not at.error
+    g = svc.generate(TEXT, 4, KEY, svc.max_text_chars(KEY))
+    P = len(svc.encode(TEXT, name=KEY))
+    assert list(g.prompt) == list(svc.encode(TEXT, name=KEY)) and P > W
+    assert g.local_rows == W and g.global_rows == P + 4 and g.same_tokens
+    assert sorted(g.slots[-1]) == list(range(P + 4 - W, P + 4))  # the last W positions, each in slot i mod W
+    assert metric(at, translate("mistral.m.overwritten", lang)) == str(P + 4 - W)
+    with pytest.raises(InputError):  # the prompt box's limit still holds where the reader types a prompt
+        svc.generate(TEXT * 8, 4, KEY)
+
+
 def test_gemma_reads_its_bos_and_reach_measures_chosen_layers(real_cache):
     """Gemma's own tokenizer starts every text with <bos> (its tokenizer.json, and ours converted from its GGUF,
     say so): the page reads it first, once. ``mistral.influence`` on a Gemma measures the layers asked for, equal to
@@ -273,3 +296,21 @@ def test_on_the_real_gemma_the_window_binds_on_the_text_it_opens_with():
     assert list(r.farthest) == [s.window - 1, T - 1, T - 1] and r.beyond.max() == 0
     services.engine.clear()
     svc.forget()
+
+
+def test_a_run_of_a_wide_buffer_names_its_own_slots():
+    """A wide buffer (Gemma's 512 slots) shows the run around the slot written last: each box keeps its slot's
+    number and its position mod W, and the newest is the red one."""
+    from app.mistral import views
+
+    W, newest = 512, 600
+    positions = np.array([p if p % W < newest % W + 1 else p - W for p in range(W, 2 * W)])  # after 601 positions
+    slots = np.empty(W, dtype=int)
+    slots[positions % W] = positions
+    first = 48
+    html = views.slots_html(
+        slots[first : first + 48], [str(i) for i in range(newest + 1)], newest, slot_name="slot", empty="-",
+        first=first, W=W,
+    )  # fmt: skip
+    assert html.count("<span") == 48 and ">48: #560 " in html and ">88: #600 " in html and ">89: #89 " in html
+    assert "slot 88 = 600 mod 512" in html and html.count("rgb(214,39,40)") == 1
