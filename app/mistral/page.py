@@ -43,9 +43,8 @@ if analysis is not None:
     sections.reach(analysis, text, name)  # 2 · reach through depth, measured
 sections.rolling(name, text)  # 3 · the rolling buffer cache while the model writes
 if real:
-    short = svc.shape(name).limit <= svc.shape(name).window  # every text here fits in one chunk of W
-    why = "mistral.real.prefill" if short else "mistral.real.prefill.global"
-    sections.ours_only("mistral.prefill.title", why, name)  # 4 · the chunks: ours
+    if analysis is not None:
+        sections.prefill(analysis, text, name)  # 4 · the chunks: local layers' buffers, global layers' caches
     sections.ours_only("mistral.ko.title", "mistral.real.ko", name)  # 5 · held-out Shakespeare: ours
     sections.ours_only("mistral.narrow.title", "mistral.real.narrow", name)  # 6 · ours' trained W only
     sections.real_paper_vs_here(name)

@@ -384,12 +384,16 @@ def _slots(g: svc.Rolling, name: str = svc.NAME) -> None:
 
 # ---- 4 · pre-fill in chunks of W ------------------------------------------------------------------------------------
 @st.fragment
-def prefill(a: svc.Analysis, text: str) -> None:
-    W = svc.shape().window
+def prefill(a: svc.Analysis, text: str, name: str = svc.NAME) -> None:
+    s = svc.shape(name)
+    W = s.window
     st.subheader(t("mistral.prefill.title"))
     st.markdown(t("mistral.prefill.caption", W=W))
+    if s.real:
+        st.markdown(t("mistral.prefill.caption.real", name=svc.title(name), globals=svc.spans(s.global_)))
     try:
-        p = svc.prefill(text)
+        with st.spinner(t("mistral.prefill.spinner")):
+            p = svc.prefill(text, name)
     except InputError as e:
         ui.input_error(e)
         return

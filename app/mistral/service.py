@@ -267,7 +267,7 @@ def analyse(text: str, backend: str, name: str = NAME) -> Analysis:
 
 def forget() -> None:
     """Every cached result of a model's name gone (a test puts another checkpoint behind the name)."""
-    for cached in (shape, _by_distance, _ours, _real, reach, generate):
+    for cached in (shape, _by_distance, _ours, _real, reach, generate, prefill):
         cached.clear()
 
 
@@ -426,9 +426,11 @@ class Prefill:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def prefill(text: str) -> Prefill:
-    ids = encode(text)
-    model, W = MODEL.model, shape().window
+def prefill(text: str, name: str = NAME) -> Prefill:
+    """``text`` fed in chunks of W into fresh caches (a real Gemma's local layers: rolling buffers of W; its global
+    ones: caches that grow), against one forward pass of the whole. The masks are the first layer's."""
+    ids = encode(text, name=name)
+    model, W = handle(name).model, shape(name).window
     start = time.perf_counter()
     last, _, masks = mistral.prefill(model, ids.tolist(), W)
     ms = (time.perf_counter() - start) * 1e3

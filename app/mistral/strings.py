@@ -217,6 +217,13 @@ STRINGS = {
         "Float rounding only: the logits themselves reach {scale:.1f}.",
         "只有浮点舍入误差：logits 本身最大约为 {scale:.1f}。",
     ),
+    "mistral.prefill.caption.real": (
+        "On {name} the mask drawn is a local layer's (layer 0); its global layers ({globals}) keep every position "
+        "in caches that grow, so each chunk reads every earlier position there. The comparison covers all layers.",
+        "在 {name} 上，所画的掩码属于局部层（层 0）；它的全局层（{globals}）把每个位置都保存在增长的缓存中，"
+        "所以每个块在那里读取之前的全部位置。比较覆盖所有层。",
+    ),
+    "mistral.prefill.spinner": ("Pre-filling in chunks …", "正在分块预填充……"),
     "mistral.prefill.map": (
         "The mask chunk {c} uses (queries at positions {start}–{end}); left of the red line: keys from the cache.",
         "块 {c} 使用的掩码（查询位于位置 {start}–{end}）；红线左侧：来自缓存的键。",
@@ -405,12 +412,6 @@ STRINGS = {
         "该文本共 {n} 个词元；本页对真实模型最多读取 {max} 个。请缩短文本。",
     ),
     "mistral.use_ours": ("Switch the page to our mistral", "把页面换成我们的 mistral"),
-    "mistral.real.prefill": (
-        "Pre-fill in chunks of W = {W} needs a text longer than W; texts here stop at {T} tokens, so on {name} it "
-        "would be a single chunk. Our mistral shows the chunks.",
-        "按 W = {W} 分块预填充需要比 W 更长的文本；这里的文本最多 {T} 个词元，所以在 {name} 上只会有一个块。"
-        "我们的 mistral 能展示分块。",
-    ),
     "mistral.real.ko": (
         "Knock-outs are measured on held-out Shakespeare, text our mistral never trained on; {name} was pre-trained "
         "on a far larger corpus, so that loss would mean something else. Our mistral shows them.",
@@ -422,12 +423,6 @@ STRINGS = {
         "{name} was pre-trained on other text, so that loss would not compare. Our mistral shows it.",
         "更窄窗口的扫描是在留出的莎士比亚文本上，把我们的模型与它训练时的窗口相比较；{name} 在其他文本上预训练，"
         "这个损失没有可比性。我们的 mistral 能展示它。",
-    ),
-    "mistral.real.prefill.global": (
-        "The chunked pre-fill here reads every layer through one rolling buffer of W; {name}'s global layers keep "
-        "every position instead, so the chunks are drawn for our mistral only.",
-        "这里的分块预填充让每一层都通过同一个 W 槽位的滚动缓冲读取；{name} 的全局层则保留每个位置，"
-        "所以分块只为我们的 mistral 绘制。",
     ),
     "mistral.layer.local": ("local layer, W = {W}", "局部层，W = {W}"),
     "mistral.layer.global": ("global layer: every earlier key", "全局层：之前的全部键"),

@@ -92,9 +92,8 @@ def test_no_number_of_our_card_shows(real_cache):
             assert f"{metrics[value]:.3f}" not in shown
     # the sections that only make sense on ours say so, and switch the page to ours
     assert translate("mistral.real.ko", lang, name=svc.title(KEY), W=W, T=svc.MAX_REAL_TOKENS) in shown
-    assert translate("mistral.real.prefill.global", lang, name=svc.title(KEY)) in shown  # W = 5: texts outgrow it
     buttons = [b for b in at.button if b.key and b.key.startswith("mistral_ours_")]
-    assert len(buttons) == 3
+    assert len(buttons) == 2  # the knock-outs and the narrower windows (the chunked pre-fill runs on it)
     if svc.available():
         buttons[0].click()
         rerun(at, lang)
@@ -154,6 +153,24 @@ def test_a_real_model_opens_on_a_text_longer_than_its_window(real_cache, lang):
     slider = spec(at, "mistral_band")["layout"]["sliders"][0]
     assert len(slider["steps"]) == len(windows) and slider["active"] == windows.index(W)
     assert svc.display_windows(T) == tuple(range(svc.DISPLAY_WINDOWS[0], svc.DISPLAY_WINDOWS[1] + 1))  # ours
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_chunked_prefill_runs_on_the_real_model_and_equals_one_forward_pass(real_cache, lang):
+    """Chunks of W through the local layers' rolling buffers and the global layer's growing cache give the last
+    logits of one forward pass; the mask drawn is the first (local) layer's: at most W − 1 keys from the cache."""
+    import math
+
+    at = _open(lang)
+    assert not at.exception and not at.error
+    T = len(svc.encode(TEXT, name=KEY))
+    p = svc.prefill(TEXT, KEY)
+    assert len(p.masks) == math.ceil(T / W) and p.starts == tuple(range(0, T, W))
+    assert all(m.shape[1] - m.shape[0] <= W - 1 for m in p.masks)
+    assert p.max_diff <= 1e-4 * p.logit_scale
+    assert metric(at, translate("mistral.m.chunks", lang)) == str(len(p.masks))
+    caption = translate("mistral.prefill.caption.real", lang, name=svc.title(KEY), globals=svc.spans(GLOBAL))
+    assert caption in [x.value for x in at.markdown]
 
 
 def test_the_rolling_caches_hold_w_rows_in_local_layers(real_cache):
@@ -274,7 +291,8 @@ def test_a_real_models_origin_names_the_gguf_file_it_came_in(monkeypatch):
 def test_on_the_real_gemma_the_window_binds_on_the_text_it_opens_with():
     """Where ``python -m models.data.pretrained gemma-3-270m`` has brought Gemma 3 270M: its text (Antony's speech,
     593 tokens) is longer than W = 512; no local layer puts any weight outside its band while each global layer
-    does; after layer 0 the last state's farthest input is exactly W − 1 back, after layer 1 the first token."""
+    does; after layer 0 the last state's farthest input is exactly W − 1 back, after layer 1 the first token; fed
+    in two chunks of W, it gives one forward pass's last logits."""
     from app.shared import services
     from models import pretrained
     from models.data import pretrained as fetched
@@ -294,6 +312,9 @@ def test_on_the_real_gemma_the_window_binds_on_the_text_it_opens_with():
     r = svc.reach(svc.LONG_TEXT, T - 1, KEY)
     assert r.layers == (0, 1, 5)
     assert list(r.farthest) == [s.window - 1, T - 1, T - 1] and r.beyond.max() == 0
+    p = svc.prefill(svc.LONG_TEXT, KEY)  # two chunks: 512 positions, then 81 reading 511 back from the buffers
+    assert [m.shape for m in p.masks] == [(s.window, s.window), (T - s.window, T - 1)]
+    assert p.max_diff <= 1e-4 * p.logit_scale
     services.engine.clear()
     svc.forget()
 
