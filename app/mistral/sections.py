@@ -337,11 +337,12 @@ def _slots(g: svc.Rolling, name: str = svc.NAME) -> None:
     metric_row.metric(t("mistral.m.held"), f"{held.min()}–{held.max()}", help=t("mistral.m.held.help", W=W))
     metric_row.metric(t("mistral.m.overwritten"), max(0, newest + 1 - W), help=t("mistral.m.overwritten.help", W=W))
     first, boxes = 0, slots
-    if W > svc.DISPLAY_WINDOWS[1]:  # a wide buffer: its filled slots, or once more than a run fill, the run it writes
-        first = min(max(newest % W - SLOT_RUN + 8, 0), W - SLOT_RUN) if held.size > SLOT_RUN else 0
-        boxes = slots[first : first + SLOT_RUN] if held.size > SLOT_RUN else slots[: max(held.size, 1)]
-        if held.size > SLOT_RUN:
-            st.caption(t("mistral.roll.run", lo=first, hi=first + len(boxes) - 1, W=W))
+    if W > svc.DISPLAY_WINDOWS[1] and held.size <= SLOT_RUN:  # a wide buffer, little filled: its filled slots
+        boxes = slots[: max(held.size, 1)]
+    elif W > svc.DISPLAY_WINDOWS[1]:  # a wide buffer, filled further: the run around the slot written last
+        first = min(max(newest % W - SLOT_RUN + 8, 0), W - SLOT_RUN)
+        boxes = slots[first : first + SLOT_RUN]
+        st.caption(t("mistral.roll.run", lo=first, hi=first + SLOT_RUN - 1, W=W))
     ui.markup(
         views.slots_html(
             boxes, list(g.pieces), newest, slot_name=t("mistral.slot"), empty=t("mistral.empty"), first=first, W=W
