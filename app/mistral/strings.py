@@ -493,7 +493,7 @@ STRINGS = {
     ),
     "mistral.roll.run": (
         "Slots {lo}–{hi} of {W}, around the one written last (red); the slot map below shows all of them.",
-        "共 {W} 个槽位中的第 {lo}–{hi} 个，围绕最后写入的槽位（红色）；下面的槽位图显示全部槽位。",
+        "槽位 {lo}–{hi}（共 {W} 个），围绕最后写入的槽位（红色）；下面的槽位图显示全部槽位。",
     ),
     "mistral.roll.after_text.on": (
         "The prompt is the text of section 1.",
