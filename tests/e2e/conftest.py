@@ -33,6 +33,21 @@ def exceptions(page) -> int:
     return page.locator('[data-testid="stException"]').count()
 
 
+def pick_real(page, key: str, lang: str, name: str = "smollm2-135m") -> None:
+    """Pick the real checkpoint ``name`` in the page's model picker ``key`` (the test fails where it is not here),
+    wait for the page to follow it, and check it did so without an exception and put the choice into the link."""
+    from app.shared import services
+    from app.shared.i18n import translate
+    from models import pretrained
+
+    if not services.checkpoint(name).available:
+        pytest.fail(f"{name} is not on this machine: run `python -m models.data.pretrained`")
+    page.locator(f'.st-key-{key} [role="combobox"]').click()
+    page.get_by_role("option", name=translate("picker.real", lang, title=pretrained.KNOWN[name].title)).click()
+    wait_idle(page, timeout=180_000)
+    assert exceptions(page) == 0 and f"{key}={name}" in page.url
+
+
 @pytest.fixture(scope="session")
 def server():
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.interactions import INTERACTIONS
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, pick_real, wait_idle
 
 LANG = "en"
 
@@ -21,17 +21,10 @@ def test_smollm2_picked_reads_its_own_dictionary_and_a_token_opens_its_feature(s
     from playwright.sync_api import expect
 
     from app.features import service as svc
-    from app.shared import services
-    from app.shared.i18n import translate
 
-    if not services.checkpoint("smollm2-135m").available:
-        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
     goto(page, f"{server}/features?lang={LANG}")
     assert exceptions(page) == 0
-    page.locator('.st-key-features_model [role="combobox"]').click()
-    page.get_by_role("option", name=translate("picker.real", LANG, title="SmolLM2-135M-Instruct")).click()
-    wait_idle(page, timeout=180_000)
-    assert exceptions(page) == 0 and "features_model=smollm2-135m" in page.url
+    pick_real(page, "features_model", LANG)
     intro = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="2406.04093").first
     expect(intro).to_contain_text("4,608 features", timeout=120_000)
     expect(intro).to_contain_text("SmolLM2-135M-Instruct")

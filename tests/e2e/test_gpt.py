@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.interactions import INTERACTIONS
-from tests.e2e.conftest import SHOTS, exceptions, goto, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, pick_real, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -45,18 +45,11 @@ def test_gpt_page_switches_to_the_real_model(server, page):
     and the choice goes into the link."""
     from playwright.sync_api import expect
 
-    from app.shared import services
     from app.shared.i18n import translate
 
-    if not services.checkpoint("smollm2-135m").available:
-        pytest.fail("SmolLM2-135M-Instruct is not on this machine: run `python -m models.data.pretrained`")
     goto(page, f"{server}/gpt?lang={LANG}&gpt_text=The+capital+of+France+is")
     assert exceptions(page) == 0
-    page.locator('.st-key-gpt_model [role="combobox"]').click()
-    page.get_by_role("option", name=translate("picker.real", LANG, title="SmolLM2-135M-Instruct")).click()
-    wait_idle(page, timeout=180_000)
-    assert exceptions(page) == 0
-    assert "gpt_model=smollm2-135m" in page.url
+    pick_real(page, "gpt_model", LANG)
     top = page.locator('[data-testid="stMetric"]').filter(has_text=translate("gpt.m.top", LANG))
     # the first visit loads the model (a progress bar) and may take a second rerun: wait for what it then shows
     expect(top.locator('[data-testid="stMetricValue"]')).to_have_text("·Paris", timeout=120_000)

@@ -8,7 +8,7 @@ import pytest
 from app.llama import service as svc
 from app.shared.i18n import translate
 from bench.interactions import INTERACTIONS, SLIDERS, slider
-from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, wait_idle
+from tests.e2e.conftest import SHOTS, exceptions, goto, nudge, pick_real, wait_idle
 
 LANG = "en"  # page behaviour is tested in one language; test_shell visits every page in both
 
@@ -71,13 +71,8 @@ def test_llama_page_on_smollm2(server, page):
     exception."""
     from app.shared import services
 
-    if not services.checkpoint("smollm2-135m").available:
-        pytest.fail("smollm2-135m is not converted or convertible here: run `python -m models.data.pretrained`")
     goto(page, f"{server}/llama?lang={LANG}")
-    picker = page.locator(".st-key-llama_model")
-    picker.wait_for(timeout=60_000)
-    picker.get_by_role("combobox").click()
-    page.get_by_role("option", name="SmolLM2-135M-Instruct · real").click()
+    pick_real(page, "llama_model", LANG)
     grouping = page.locator(".st-key-llama_group_real .js-plotly-plot")
     grouping.wait_for(timeout=180_000)
     wait_idle(page)
