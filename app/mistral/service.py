@@ -177,8 +177,9 @@ def encode(text: str, max_chars: int | None = None, name: str = NAME) -> np.ndar
 
 
 def display_windows(T: int, name: str = NAME) -> tuple[int, ...]:
-    """The widths the band map's slider draws: on ours 1 … 64; on a real model multiples of ``REAL_WINDOW_STEP`` up
-    to the text's length (the first that covers it), with its W (and the last, T) among them."""
+    """The widths the band map's slider draws: on ours 1 … 64; on a real model the multiples of
+    ``REAL_WINDOW_STEP`` up to the first that covers the text's ``T`` tokens, with its W among them where W is
+    shorter than that."""
     if not is_real(name):
         return tuple(range(DISPLAY_WINDOWS[0], DISPLAY_WINDOWS[1] + 1))
     step = REAL_WINDOW_STEP
